@@ -1,0 +1,56 @@
+/*
+ * Scalar reference CumSum for every summable dtype: the oracle and the fallback.
+ *
+ * Shape (outer, n, inner): for each o and i, a running sum over j = 0..n-1
+ * (or n-1..0 with AXIAL_CUMSUM_REVERSE).  Inclusive: add, then store;
+ * exclusive: store, then add (the first output is 0).
+ *
+ * Order of summation: strictly sequential along the axis, one accumulator per
+ * (o, i), so every output is the plain running sum.
+ * Numerics: floats (f32, f16, bf16, f64) accumulate in double and are rounded
+ * once per output (RNE), so for f32/f16/bf16 the error of output j is at most
+ * u_out*|S_j| + (j-1)*2^-53*sum|x| <= (1 + j*2^-29) * 2^-24 * sum|x|: c <= 2 for
+ * any j <= 2^29 (see SPEC.md, Accuracy).  f64 is a plain double running sum.
+ * Integers accumulate in the unsigned type of their width and wrap.
+ * This file is built with -ffp-contract=off: no FMA, plain IEEE additions.
+ *
+ * Columns (inner > 1) are walked in blocks of AXIAL_SCAN_BLOCK accumulators, so
+ * every row of x and y is read and written in order, with unit stride.
+ * In place (y == x) is safe: each element is read before it is written.
+ */
+#include "scalar.h"
+
+#define AXIAL_SCAN_BLOCK 64
+
+#define AXIAL_DEFINE_CUMSUM(name, DT, T, A, W, LOAD, STORE)                                    \
+    void axial_cumsum_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n, \
+                                       size_t inner, unsigned flags) {                   \
+        const T *x = (const T *)xv;                                                      \
+        T *y = (T *)yv;                                                                  \
+        const int exclusive = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                     \
+        const int reverse = (flags & AXIAL_CUMSUM_REVERSE) != 0;                         \
+        for (size_t o = 0; o < outer; o++) {                                             \
+            for (size_t i0 = 0; i0 < inner; i0 += AXIAL_SCAN_BLOCK) {                    \
+                const size_t nb = inner - i0 < AXIAL_SCAN_BLOCK ? inner - i0             \
+                                                                : AXIAL_SCAN_BLOCK;      \
+                A acc[AXIAL_SCAN_BLOCK];                                                 \
+                for (size_t b = 0; b < nb; b++)                                          \
+                    acc[b] = 0;                                                          \
+                for (size_t t = 0; t < n; t++) {                                         \
+                    const size_t j = reverse ? n - 1 - t : t;                            \
+                    const size_t base = (o * n + j) * inner + i0;                        \
+                    for (size_t b = 0; b < nb; b++) {                                    \
+                        const A v = LOAD(x[base + b]);                                   \
+                        if (exclusive) {                                                 \
+                            y[base + b] = STORE(acc[b]);                                 \
+                            acc[b] = (A)(acc[b] + v);                                    \
+                        } else {                                                         \
+                            acc[b] = (A)(acc[b] + v);                                    \
+                            y[base + b] = STORE(acc[b]);                                 \
+                        }                                                                \
+                    }                                                                    \
+                }                                                                        \
+            }                                                                            \
+        }                                                                                \
+    }
+AXIAL_SCALAR_TYPES(AXIAL_DEFINE_CUMSUM)

@@ -1,0 +1,63 @@
+/*
+ * Scalar reference ReduceSum for every summable dtype: the oracle and the fallback.
+ *
+ * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
+ * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (8-byte wide accumulator, see kernels.h)
+ * reduce_finish: y[k] = acc[k] rounded to the element type
+ *
+ * Order of summation: sequential over j, one accumulator per output.
+ * Numerics: floats accumulate in double and round once per output (RNE), so
+ * the f32/f16/bf16 error is at most u_out*|S| + (n-1)*2^-53*sum|x|, i.e.
+ * c <= 2 in SPEC's bound for n <= 2^29; when the planner splits a reduction
+ * over several reduce_acc calls the partial sums stay in double, so the bound
+ * is the same with n the number of summed terms.  Integers wrap: the narrow
+ * kernels in their own unsigned type, reduce_acc in uint64_t whose low bits
+ * are the same wrapped sum.  Built with -ffp-contract=off.
+ *
+ * Columns (inner > 1) use blocks of AXIAL_REDUCE_BLOCK accumulators so that x
+ * is read row by row with unit stride.
+ */
+#include "scalar.h"
+
+#define AXIAL_REDUCE_BLOCK 64
+
+#define AXIAL_DEFINE_REDUCE(name, DT, T, A, W, LOAD, STORE)                                        \
+    void axial_reduce_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n,      \
+                                       size_t inner) {                                        \
+        const T *x = (const T *)xv;                                                           \
+        T *y = (T *)yv;                                                                       \
+        for (size_t o = 0; o < outer; o++) {                                                  \
+            for (size_t i0 = 0; i0 < inner; i0 += AXIAL_REDUCE_BLOCK) {                       \
+                const size_t nb = inner - i0 < AXIAL_REDUCE_BLOCK ? inner - i0                \
+                                                                  : AXIAL_REDUCE_BLOCK;       \
+                A acc[AXIAL_REDUCE_BLOCK];                                                    \
+                for (size_t b = 0; b < nb; b++)                                               \
+                    acc[b] = 0;                                                               \
+                for (size_t j = 0; j < n; j++) {                                              \
+                    const T *row = x + (o * n + j) * inner + i0;                              \
+                    for (size_t b = 0; b < nb; b++)                                           \
+                        acc[b] = (A)(acc[b] + LOAD(row[b]));                                  \
+                }                                                                             \
+                for (size_t b = 0; b < nb; b++)                                               \
+                    y[o * inner + i0 + b] = STORE(acc[b]);                                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+                                                                                              \
+    void axial_reduce_acc_##name##__scalar(const void *xv, void *accv, size_t outer, size_t n, \
+                                           size_t inner) {                                    \
+        const T *x = (const T *)xv;                                                           \
+        W *acc = (W *)accv;                                                                   \
+        for (size_t o = 0; o < outer; o++)                                                    \
+            for (size_t j = 0; j < n; j++)                                                    \
+                for (size_t i = 0; i < inner; i++)                                            \
+                    acc[o * inner + i] += (W)LOAD(x[(o * n + j) * inner + i]);                \
+    }                                                                                         \
+                                                                                              \
+    void axial_reduce_finish_##name##__scalar(const void *accv, void *yv, size_t count) {     \
+        const W *acc = (const W *)accv;                                                       \
+        T *y = (T *)yv;                                                                       \
+        for (size_t k = 0; k < count; k++)                                                    \
+            y[k] = STORE((A)acc[k]);                                                          \
+    }
+AXIAL_SCALAR_TYPES(AXIAL_DEFINE_REDUCE)

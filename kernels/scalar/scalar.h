@@ -1,0 +1,24 @@
+/* scalar.h: declarations of the scalar reference kernels (see kernels.h). */
+#ifndef AXIAL_SCALAR_H
+#define AXIAL_SCALAR_H
+
+#include "kernels.h"
+#include "types.h"
+
+#define AXIAL_DECLARE_SCALAR(name, DT, T, A, W, LOAD, STORE)                                      \
+    void axial_cumsum_##name##__scalar(const void *x, void *y, size_t outer, size_t n,      \
+                                       size_t inner, unsigned flags);                        \
+    void axial_reduce_##name##__scalar(const void *x, void *y, size_t outer, size_t n,      \
+                                       size_t inner);                                        \
+    void axial_reduce_acc_##name##__scalar(const void *x, void *acc, size_t outer, size_t n, \
+                                           size_t inner);                                    \
+    void axial_reduce_finish_##name##__scalar(const void *acc, void *y, size_t count);
+AXIAL_SCALAR_TYPES(AXIAL_DECLARE_SCALAR)
+#undef AXIAL_DECLARE_SCALAR
+
+void axial_roll_b1__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
+void axial_roll_b2__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
+void axial_roll_b4__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
+void axial_roll_b8__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
+
+#endif /* AXIAL_SCALAR_H */

@@ -1,0 +1,203 @@
+/*
+ * dispatch.c: CPU detection and the choice of kernel table.
+ *
+ * available = compiled in AND this CPU and OS run it.  On x86 that is CPUID
+ * for the instructions plus XCR0 (read with xgetbv) for the OS saving the
+ * registers: AVX2 needs AVX2+FMA+F16C+AVX with XMM|YMM state enabled,
+ * AVX-512 needs F+VL+BW+DQ with opmask|ZMM_Hi256|Hi16_ZMM state as well.
+ * On aarch64 AdvSIMD is HWCAP_ASIMD (baseline on every aarch64 Linux CPU).
+ *
+ * Each ISA's table is merged over the scalar one once (an ISA may leave
+ * entries NULL), inside pthread_once; the active ISA is an atomic int, so
+ * selection is safe to race from several threads.
+ */
+#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
+#error "src/ must be compiled without ISA flags: dispatch would run AVX code before checking the CPU"
+#endif
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define AXIAL_X86 1
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+#define AXIAL_ARM64 1
+#endif
+
+#define AXIAL_NISA 4
+
+static const char *const axial_isa_names[AXIAL_NISA] = {"scalar", "avx2", "avx512", "neon"};
+
+static pthread_once_t axial_once = PTHREAD_ONCE_INIT;
+static unsigned axial_available_mask;                    /* written once, in axial_init */
+static struct axial_kernels axial_tables[AXIAL_NISA];   /* merged tables, written once */
+static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
+
+#if defined(AXIAL_X86)
+static uint64_t axial_xgetbv0(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+/* What this CPU and OS can run, regardless of what is compiled in. */
+static unsigned axial_cpu_runs(void) {
+    unsigned mask = 1u << AXIAL_ISA_SCALAR;
+#if defined(AXIAL_X86)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return mask;
+    const bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, fma = (c >> 12) & 1,
+               f16c = (c >> 29) & 1;
+    if (!osxsave || !avx)
+        return mask;
+    const uint64_t xcr0 = axial_xgetbv0();
+    const bool os_ymm = (xcr0 & 0x6) == 0x6;    /* XMM | YMM */
+    const bool os_zmm = (xcr0 & 0xe6) == 0xe6;  /* + opmask, ZMM_Hi256, Hi16_ZMM */
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return mask;
+    const bool avx2 = (b >> 5) & 1, f = (b >> 16) & 1, dq = (b >> 17) & 1, bw = (b >> 30) & 1,
+               vl = (b >> 31) & 1;
+    if (os_ymm && avx2 && fma && f16c)
+        mask |= 1u << AXIAL_ISA_AVX2;
+    if (os_ymm && os_zmm && avx2 && fma && f16c && f && dq && bw && vl)
+        mask |= 1u << AXIAL_ISA_AVX512;
+#elif defined(AXIAL_ARM64)
+    if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
+        mask |= 1u << AXIAL_ISA_NEON;
+#endif
+    return mask;
+}
+
+/* The table each ISA provides (NULL when not compiled in). */
+static const struct axial_kernels *axial_isa_table(unsigned isa) {
+    switch (isa) {
+    case AXIAL_ISA_SCALAR: return &axial_kernels__scalar;
+#ifdef AXIAL_HAVE_AVX2
+    case AXIAL_ISA_AVX2: return &axial_kernels__avx2;
+#endif
+#ifdef AXIAL_HAVE_AVX512
+    case AXIAL_ISA_AVX512: return &axial_kernels__avx512;
+#endif
+#ifdef AXIAL_HAVE_NEON
+    case AXIAL_ISA_NEON: return &axial_kernels__neon;
+#endif
+    default: return NULL;
+    }
+}
+
+/* Start from the scalar table; take every entry the ISA provides. */
+static void axial_merge(struct axial_kernels *out, const struct axial_kernels *isa) {
+    *out = axial_kernels__scalar;
+    for (int t = 0; t < AXIAL_NDTYPE; t++) {
+        if (isa->cumsum[t]) out->cumsum[t] = isa->cumsum[t];
+        if (isa->reduce[t]) out->reduce[t] = isa->reduce[t];
+        if (isa->reduce_acc[t]) out->reduce_acc[t] = isa->reduce_acc[t];
+        if (isa->reduce_finish[t]) out->reduce_finish[t] = isa->reduce_finish[t];
+    }
+    for (int s = 0; s < AXIAL_NROLL; s++)
+        if (isa->roll[s]) out->roll[s] = isa->roll[s];
+}
+
+/* Rank of each ISA (by value) for AXIAL_ISA's cap. */
+static const unsigned axial_level[AXIAL_NISA] = {0, 1, 2, 1};
+
+#if defined(AXIAL_X86)
+#define AXIAL_ARCH_ISAS ((1u << AXIAL_ISA_SCALAR) | (1u << AXIAL_ISA_AVX2) | (1u << AXIAL_ISA_AVX512))
+#elif defined(AXIAL_ARM64)
+#define AXIAL_ARCH_ISAS ((1u << AXIAL_ISA_SCALAR) | (1u << AXIAL_ISA_NEON))
+#else
+#define AXIAL_ARCH_ISAS (1u << AXIAL_ISA_SCALAR)
+#endif
+
+/* Best available ISA, in the order scalar < neon, avx2 < avx512, capped by `cap`. */
+static unsigned axial_best(unsigned mask, unsigned cap_level) {
+    static const unsigned order[] = {AXIAL_ISA_AVX512, AXIAL_ISA_AVX2, AXIAL_ISA_NEON,
+                                     AXIAL_ISA_SCALAR};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if ((mask >> order[k]) & 1u && axial_level[order[k]] <= cap_level)
+            return order[k];
+    return AXIAL_ISA_SCALAR;
+}
+
+static void axial_init(void) {
+    const unsigned runs = axial_cpu_runs();
+    unsigned mask = 0;
+    for (unsigned isa = 0; isa < AXIAL_NISA; isa++) {
+        const struct axial_kernels *t = axial_isa_table(isa);
+        if (t && ((runs >> isa) & 1u)) {
+            axial_merge(&axial_tables[isa], t);
+            mask |= 1u << isa;
+        }
+    }
+    axial_available_mask = mask;
+
+    unsigned cap = 2; /* no cap */
+    const char *env = getenv("AXIAL_ISA");
+    if (env && *env) {
+        unsigned named = AXIAL_NISA;
+        for (unsigned isa = 0; isa < AXIAL_NISA; isa++)
+            if (strcmp(env, axial_isa_names[isa]) == 0)
+                named = isa;
+        if (named == AXIAL_NISA) {
+            axial__set_message("AXIAL_ISA=%s is not one of scalar, avx2, avx512, neon: ignored",
+                               env);
+        } else if ((mask >> named) & 1u) {
+            atomic_store(&axial_active, (int)named);
+            return;
+        } else if (!((AXIAL_ARCH_ISAS >> named) & 1u)) {
+            /* An ISA of another architecture caps nothing here. */
+            axial__set_message("AXIAL_ISA=%s is not an ISA of this architecture: ignored", env);
+        } else {
+            cap = axial_level[named]; /* not run by this CPU: the best below it */
+        }
+    }
+    atomic_store(&axial_active, (int)axial_best(mask, cap));
+}
+
+static void axial_ensure_init(void) { pthread_once(&axial_once, axial_init); }
+
+const struct axial_kernels *axial__kernels(void) {
+    axial_ensure_init();
+    return &axial_tables[atomic_load_explicit(&axial_active, memory_order_relaxed)];
+}
+
+unsigned axial_isa_available(void) {
+    axial_ensure_init();
+    return axial_available_mask;
+}
+
+axial_isa axial_isa_active(void) {
+    axial_ensure_init();
+    return (axial_isa)atomic_load(&axial_active);
+}
+
+axial_status axial_isa_select(axial_isa isa) {
+    axial_ensure_init();
+    if ((unsigned)isa >= AXIAL_NISA)
+        return axial__fail(AXIAL_E_ISA, "axial_isa_select: %d is not an axial_isa (0..3)",
+                           (int)isa);
+    if (!((axial_available_mask >> isa) & 1u))
+        return axial__fail(AXIAL_E_ISA,
+                           "axial_isa_select: ISA %d (%s) is not available here "
+                           "(available mask 0x%x)",
+                           (int)isa, axial_isa_names[isa], axial_available_mask);
+    atomic_store(&axial_active, (int)isa);
+    return AXIAL_OK;
+}
+
+const char *axial_isa_name(axial_isa isa) {
+    if ((unsigned)isa >= AXIAL_NISA)
+        return "unknown";
+    return axial_isa_names[isa];
+}
