@@ -7,7 +7,8 @@
  * reduced (R) groups.
  *   - no R group:          a copy (the identity of OpenVINO / noop_with_empty_axes);
  *   - one R group:         one `reduce` call on (outer, n, inner) = (K before, R, K after);
- *   - several R groups:    a zeroed 8-byte-per-output wide buffer, one
+ *   - several R groups:    an 8-byte-per-output wide buffer (-0.0 for the
+ *     float types, the identity of IEEE addition; 0 for integers), one
  *     `reduce_acc` call per index of the groups before the last K R [K] run,
  *     then `reduce_finish`.  Partial sums stay wide (double / uint64_t), so
  *     each output is still rounded once.  The buffer is count_out * 8 bytes.
@@ -101,6 +102,11 @@ static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtyp
         return axial__fail(AXIAL_E_NOMEM,
                            "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
                            count_out * 8);
+    if (dtype == AXIAL_F32 || dtype == AXIAL_F64 || dtype == AXIAL_F16 || dtype == AXIAL_BF16) {
+        double *dacc = (double *)(void *)acc;
+        for (size_t k = 0; k < count_out; k++)
+            dacc[k] = -0.0; /* so that a sum of only -0.0 terms is -0.0, as in one call */
+    }
     /* Odometer over groups 0 .. q-2; each step is one (rows, n, inner) call. */
     size_t idx[AXIAL_MAX_RANK] = {0};
     size_t xoff = 0, aoff = 0;

@@ -35,14 +35,14 @@
                                                                 : AXIAL_SCAN_BLOCK;      \
                 A acc[AXIAL_SCAN_BLOCK];                                                 \
                 for (size_t b = 0; b < nb; b++)                                          \
-                    acc[b] = 0;                                                          \
+                    acc[b] = AXIAL_SUM_START(A);                                         \
                 for (size_t t = 0; t < n; t++) {                                         \
                     const size_t j = reverse ? n - 1 - t : t;                            \
                     const size_t base = (o * n + j) * inner + i0;                        \
                     for (size_t b = 0; b < nb; b++) {                                    \
                         const A v = LOAD(x[base + b]);                                   \
                         if (exclusive) {                                                 \
-                            y[base + b] = STORE(acc[b]);                                 \
+                            y[base + b] = STORE(t ? acc[b] : (A)0); /* empty: +0 */     \
                             acc[b] = (A)(acc[b] + v);                                    \
                         } else {                                                         \
                             acc[b] = (A)(acc[b] + v);                                    \

@@ -32,7 +32,7 @@
                                                                   : AXIAL_REDUCE_BLOCK;       \
                 A acc[AXIAL_REDUCE_BLOCK];                                                    \
                 for (size_t b = 0; b < nb; b++)                                               \
-                    acc[b] = 0;                                                               \
+                    acc[b] = AXIAL_SUM_START(A);                                              \
                 for (size_t j = 0; j < n; j++) {                                              \
                     const T *row = x + (o * n + j) * inner + i0;                              \
                     for (size_t b = 0; b < nb; b++)                                           \

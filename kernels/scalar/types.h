@@ -19,6 +19,12 @@
 
 #include "convert.h"
 
+/* Where every sum starts: -0.0 for floats, the identity of IEEE addition
+ * (x + -0.0 == x for every x, -0.0 included), so that a sum is exactly the
+ * IEEE sum of its terms (a sum of -0.0 terms is -0.0, as in numpy.cumsum); 0 for
+ * integers.  An empty sum is +0 (written by the callers, never from here). */
+#define AXIAL_SUM_START(A) _Generic((A)0, double: -0.0, float: -0.0f, default: (A)0)
+
 #define AXIAL_ID(v) (v)
 #define AXIAL_TO_F32(a) ((float)(a))
 #define AXIAL_F32_TO_D(v) ((double)(v))
