@@ -1,0 +1,80 @@
+/*
+ * driver_tap.c: runs the tests of tests.h and prints TAP; no dependencies,
+ * so it also runs under qemu-user (where criterion cannot) and on a cross
+ * build.  Exit status 1 when any test fails.
+ *   axial-tap [--isa=NAME|--isa=api] [substring]
+ * --isa=NAME runs the per-ISA tests for that ISA only (a TAP
+ * "1..0 # SKIP" when the CPU or build lacks it, so meson shows it SKIPPED);
+ * --isa=api runs the ISA-independent tests; neither runs everything.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "tests.h"
+
+struct entry {
+    const char *name;
+    ax_fn fn;
+    int per_isa;
+};
+
+#define AX_ENTRY_ISA(name) {#name, t_##name, 1},
+#define AX_ENTRY_API(name) {#name, t_##name, 0},
+static const struct entry entries[] = {AX_ISA_TESTS(AX_ENTRY_ISA) AX_API_TESTS(AX_ENTRY_API)};
+static const axial_isa arch_isas[AX_N_ARCH_ISAS] = AX_ARCH_ISAS;
+
+int main(int argc, char **argv) {
+    const char *filter = NULL, *only = NULL;
+    for (int a = 1; a < argc; a++) {
+        if (strncmp(argv[a], "--isa=", 6) == 0) only = argv[a] + 6;
+        else filter = argv[a];
+    }
+    axial_isa isas[AX_N_ARCH_ISAS];
+    int nisa = 0, run_api = !only || strcmp(only, "api") == 0;
+    for (int i = 0; i < AX_N_ARCH_ISAS; i++)
+        if (!only || strcmp(only, axial_isa_name(arch_isas[i])) == 0) isas[nisa++] = arch_isas[i];
+    if (only && !run_api && nisa == 0) {
+        fprintf(stderr, "axial-tap: --isa=%s is not an ISA of this architecture\n", only);
+        return 2;
+    }
+    if (only && nisa == 1 && !(axial_isa_available() & (1u << isas[0]))) {
+        printf("1..0 # SKIP %s is not available on this CPU/build (available mask 0x%x)\n",
+               only, axial_isa_available());
+        return 0; /* TAP "1..0 # SKIP": meson reports SKIP */
+    }
+    const size_t n = sizeof entries / sizeof *entries;
+    int total = 0, failed = 0, skipped = 0, num = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!filter || strstr(entries[i].name, filter))
+            total += entries[i].per_isa ? nisa : run_api;
+    printf("1..%d\n", total);
+    const axial_isa best = axial_isa_active();
+    for (size_t i = 0; i < n; i++) {
+        if (filter && !strstr(entries[i].name, filter)) continue;
+        int runs = entries[i].per_isa ? nisa : run_api;
+        for (int r = 0; r < runs; r++) {
+            ax_t t;
+            axial_isa sel = entries[i].per_isa ? isas[r] : best;
+            ax_run(&t, entries[i].name, entries[i].fn, sel);
+            num++;
+            const char *label = entries[i].per_isa ? axial_isa_name(sel) : "api";
+            if (t.fails) {
+                failed++;
+                printf("not ok %d - %s/%s # %ld of %ld checks failed; first: %s\n", num,
+                       entries[i].name, label, t.fails, t.checks, t.first);
+            } else if (t.skipped) {
+                skipped++;
+                printf("ok %d - %s/%s # SKIP %s\n", num, entries[i].name, label,
+                       t.skip_reason);
+            } else {
+                printf("ok %d - %s/%s (%ld checks)\n", num, entries[i].name, label, t.checks);
+            }
+            fflush(stdout);
+        }
+    }
+    printf("# %d tests: %d passed, %d failed, %d skipped (default ISA: %s)\n", total,
+           total - failed - skipped, failed, skipped, axial_isa_name(best));
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,134 @@
+/* harness.c: checks, skips, random numbers and canary buffers for the tests. */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const int ax_print_limit = 8; /* failures printed per test */
+
+bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...) {
+    t->checks++;
+    if (ok) return true;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (t->fails == 0)
+        snprintf(t->first, sizeof t->first, "%s:%d: [%s/%s] %s", file, line, t->name,
+                 axial_isa_name(t->isa), msg);
+    if (t->fails < ax_print_limit)
+        fprintf(stderr, "# FAIL %s:%d: [%s/%s] %s\n", file, line, t->name,
+                axial_isa_name(t->isa), msg);
+    t->fails++;
+    return false;
+}
+
+void ax_skip(ax_t *t, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
+    va_end(ap);
+    t->skipped = 1;
+}
+
+static uint64_t ax_hash(const char *s, uint64_t h) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa) {
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->isa = isa;
+    /* The seed depends on the test only (not the ISA): every ISA sees the
+     * same cases.  AXIAL_TEST_SEED varies it for soak runs. */
+    const char *seed = getenv("AXIAL_TEST_SEED");
+    t->rng = ax_hash(name, 0xcbf29ce484222325ull ^ (seed ? strtoull(seed, NULL, 0) : 0)) | 1;
+    if (!(axial_isa_available() & (1u << isa))) {
+        ax_skip(t, "%s is not available on this CPU/build (available mask 0x%x)",
+                axial_isa_name(isa), axial_isa_available());
+        return false;
+    }
+    if (axial_isa_select(isa) != AXIAL_OK) {
+        ax_check(t, false, __FILE__, __LINE__, "axial_isa_select(%s) failed: %s",
+                 axial_isa_name(isa), axial_last_error());
+        return true;
+    }
+    fn(t);
+    return !t->skipped;
+}
+
+uint64_t ax_rand(ax_t *t) {
+    t->rng ^= t->rng >> 12;
+    t->rng ^= t->rng << 25;
+    t->rng ^= t->rng >> 27;
+    return t->rng * 0x2545f4914f6cdd1dull;
+}
+
+int64_t ax_rand_range(ax_t *t, int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1u;
+    uint64_t r = ax_rand(t);
+    return (int64_t)((uint64_t)lo + (span ? r % span : r));
+}
+
+double ax_scale(void) {
+    const char *s = getenv("AXIAL_TEST_SCALE");
+    double v = s ? strtod(s, NULL) : 1.0;
+    return v > 0 ? v : 1.0;
+}
+
+void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign) {
+    size_t total = AX_CANARY + misalign + bytes + AX_CANARY;
+    total = (total + 63) & ~(size_t)63;
+    b->base = aligned_alloc(64, total);
+    if (!b->base) {
+        fprintf(stderr, "# test harness: out of memory (%zu bytes)\n", total);
+        abort();
+    }
+    b->p = b->base + AX_CANARY + misalign;
+    b->bytes = bytes;
+    b->misalign = misalign;
+}
+
+void ax_buf_free(ax_buf *b) {
+    free(b->base);
+    b->base = b->p = NULL;
+}
+
+void ax_buf_poison(ax_buf *b, unsigned char fill) {
+    memset(b->base, 0xA5, AX_CANARY + b->misalign);
+    memset(b->p, fill, b->bytes);
+    memset(b->p + b->bytes, 0xA5, AX_CANARY);
+}
+
+bool ax_buf_canary_ok(const ax_buf *b) {
+    for (const unsigned char *q = b->base; q < b->p; q++)
+        if (*q != 0xA5) return false;
+    for (size_t i = 0; i < AX_CANARY; i++)
+        if (b->p[b->bytes + i] != 0xA5) return false;
+    return true;
+}
+
+bool ax_buf_untouched(const ax_buf *b, unsigned char fill) {
+    for (size_t i = 0; i < b->bytes; i++)
+        if (b->p[i] != fill) return false;
+    return true;
+}
+
+const char *ax_shape_str(char *buf, size_t cap, size_t rank, const int64_t *shape) {
+    size_t len = 0;
+    len += (size_t)snprintf(buf + len, cap - len, "[");
+    for (size_t i = 0; i < rank && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, i ? ", %lld" : "%lld",
+                                (long long)shape[i]);
+    if (len < cap) snprintf(buf + len, cap - len, "]");
+    return buf;
+}
+
+const char *ax_dtype_str(axial_dtype dt) {
+    static const char *names[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
+                                  "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
+    return (unsigned)dt < sizeof names / sizeof *names ? names[dt] : "?";
+}

@@ -1,0 +1,89 @@
+/*
+ * harness.h: the test logic is plain C, independent of any test framework.
+ *
+ * A test is `void fn(ax_t *t)`.  It checks with AX_CHECK / AX_EXPECT_*; a
+ * failed check is counted and its message kept (the first few are printed),
+ * the test goes on, so one run shows every broken case.  Two drivers run the
+ * same list (list.h): driver_criterion.c (native, one criterion test per
+ * test and ISA) and driver_tap.c (no dependencies; the one that runs under
+ * qemu-user, where criterion cannot).
+ *
+ * Nothing here includes src/ or kernels/: the tests see only include/axial.h,
+ * and the oracle (oracle.c) is written independently of the library.
+ */
+#ifndef AX_HARNESS_H
+#define AX_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "axial.h"
+
+#if defined(__GNUC__)
+#define AX_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define AX_PRINTF(f, a)
+#endif
+
+typedef struct ax_t {
+    const char *name;    /* test name                                     */
+    axial_isa isa;       /* the ISA selected for this run                  */
+    long checks;         /* checks made                                   */
+    long fails;          /* checks failed                                 */
+    long skipped;        /* set by ax_skip: the test could not run here   */
+    char first[1024];    /* the first failure's message                   */
+    char skip_reason[256];
+    uint64_t rng;        /* xorshift state, seeded per test               */
+} ax_t;
+
+typedef void (*ax_fn)(ax_t *t);
+
+/* Records one check; returns `ok`.  The message names the case. */
+bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...)
+    AX_PRINTF(5, 6);
+#define AX_CHECK(t, cond, ...) ax_check((t), (cond), __FILE__, __LINE__, __VA_ARGS__)
+
+/* The test could not run on this machine (reported as a skip, never a pass). */
+void ax_skip(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
+
+/* Runs `fn` with `isa` selected: sets up t, selects, runs.  Returns false
+ * (and marks t skipped) when the ISA is not available. */
+bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa);
+
+/* Deterministic random numbers (xorshift64*). */
+uint64_t ax_rand(ax_t *t);
+/* Uniform in [lo, hi] (inclusive). */
+int64_t ax_rand_range(ax_t *t, int64_t lo, int64_t hi);
+
+/* Scale of the random tests: AXIAL_TEST_SCALE (default 1; CI under qemu
+ * may lower it, a soak run may raise it). */
+double ax_scale(void);
+
+/* ---- buffers with canaries ---------------------------------------------- */
+
+/* A buffer of `bytes` (+ `misalign` bytes before it) followed by
+ * AX_CANARY bytes of 0xA5.  Fill and check with the helpers below. */
+#define AX_CANARY 64
+typedef struct {
+    unsigned char *base; /* malloc'd                                    */
+    unsigned char *p;    /* the tensor: base + misalign                 */
+    size_t bytes;
+    size_t misalign;
+} ax_buf;
+
+void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign);
+void ax_buf_free(ax_buf *b);
+/* Sets the tensor bytes to `fill` and the canaries to 0xA5. */
+void ax_buf_poison(ax_buf *b, unsigned char fill);
+/* True when the AX_CANARY bytes before and after the tensor are intact. */
+bool ax_buf_canary_ok(const ax_buf *b);
+/* True when every tensor byte is still `fill`. */
+bool ax_buf_untouched(const ax_buf *b, unsigned char fill);
+
+/* Shape as text "[2, 0, 3]" into buf (for messages). */
+const char *ax_shape_str(char *buf, size_t cap, size_t rank, const int64_t *shape);
+const char *ax_dtype_str(axial_dtype dt);
+
+#endif /* AX_HARNESS_H */

@@ -1,0 +1,272 @@
+/* oracle.c: see oracle.h.  Slow and simple on purpose. */
+#include "oracle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t or_size(axial_dtype dt) {
+    switch (dt) {
+    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
+    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
+    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
+    default: return 1;
+    }
+}
+
+bool or_is_float(axial_dtype dt) {
+    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
+}
+
+bool or_is_signed(axial_dtype dt) {
+    return dt == AXIAL_I8 || dt == AXIAL_I16 || dt == AXIAL_I32 || dt == AXIAL_I64;
+}
+
+/* ---- f16 / bf16 by value tables ------------------------------------------
+ * Positive bit patterns of both formats increase with their value, so the
+ * nearest value is found by binary search over the patterns.  The pattern
+ * after the largest finite one is infinity; for rounding it stands for the
+ * value 2^(emax+1), which makes "ties to even" send the midpoint above the
+ * largest finite value to infinity, as IEEE 754 says. */
+
+long double or_f16_value(uint16_t b) {
+    int s = b >> 15, e = (b >> 10) & 31, m = b & 1023;
+    long double v;
+    if (e == 31) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexpl((long double)m, -24);
+    else v = ldexpl((long double)(1024 + m), e - 25);
+    return s ? -v : v;
+}
+
+long double or_bf16_value(uint16_t b) {
+    int s = b >> 15, e = (b >> 7) & 255, m = b & 127;
+    long double v;
+    if (e == 255) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexpl((long double)m, -133);
+    else v = ldexpl((long double)(128 + m), e - 134);
+    return s ? -v : v;
+}
+
+static uint16_t or_round_table(long double v, long double (*value)(uint16_t),
+                               uint16_t inf_bits, long double inf_stand_in,
+                               uint16_t nan_bits) {
+    if (isnan(v)) return nan_bits;
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    long double a = fabsl(v);
+    if (a >= inf_stand_in) return sign | inf_bits;
+    /* largest pattern lo in [0, inf_bits) with value(lo) <= a */
+    uint32_t lo = 0, hi = inf_bits; /* value(lo) <= a < value(hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (value((uint16_t)mid) <= a) lo = mid;
+        else hi = mid;
+    }
+    long double vlo = value((uint16_t)lo);
+    long double vhi = hi == inf_bits ? inf_stand_in : value((uint16_t)hi);
+    uint32_t pick;
+    if (a - vlo < vhi - a) pick = lo;
+    else if (a - vlo > vhi - a) pick = hi;
+    else pick = (lo & 1) ? hi : lo;
+    return (uint16_t)(sign | pick);
+}
+
+uint16_t or_round_f16(long double v) {
+    return or_round_table(v, or_f16_value, 0x7c00, 65536.0L, 0x7e00);
+}
+
+uint16_t or_round_bf16(long double v) {
+    return or_round_table(v, or_bf16_value, 0x7f80, ldexpl(1.0L, 128), 0x7fc0);
+}
+
+/* ---- element access -------------------------------------------------------- */
+
+long double or_get_f(axial_dtype dt, const void *p, size_t i) {
+    switch (dt) {
+    case AXIAL_F32: { float v; memcpy(&v, (const char *)p + 4 * i, 4); return v; }
+    case AXIAL_F64: { double v; memcpy(&v, (const char *)p + 8 * i, 8); return v; }
+    case AXIAL_F16: { uint16_t b; memcpy(&b, (const char *)p + 2 * i, 2); return or_f16_value(b); }
+    case AXIAL_BF16: { uint16_t b; memcpy(&b, (const char *)p + 2 * i, 2); return or_bf16_value(b); }
+    default: abort();
+    }
+}
+
+uint64_t or_get_u(axial_dtype dt, const void *p, size_t i) {
+    const char *c = (const char *)p;
+    switch (dt) {
+    case AXIAL_I8: { int8_t v; memcpy(&v, c + i, 1); return (uint64_t)(int64_t)v; }
+    case AXIAL_U8: case AXIAL_BOOL: { uint8_t v; memcpy(&v, c + i, 1); return v; }
+    case AXIAL_I16: { int16_t v; memcpy(&v, c + 2 * i, 2); return (uint64_t)(int64_t)v; }
+    case AXIAL_U16: case AXIAL_F16: case AXIAL_BF16: { uint16_t v; memcpy(&v, c + 2 * i, 2); return v; }
+    case AXIAL_I32: { int32_t v; memcpy(&v, c + 4 * i, 4); return (uint64_t)(int64_t)v; }
+    case AXIAL_U32: case AXIAL_F32: { uint32_t v; memcpy(&v, c + 4 * i, 4); return v; }
+    default: { uint64_t v; memcpy(&v, c + 8 * i, 8); return v; }
+    }
+}
+
+void or_set_u(axial_dtype dt, void *p, size_t i, uint64_t v) {
+    size_t s = or_size(dt);
+    char *c = (char *)p + s * i;
+    /* little-endian hosts only (x86-64, aarch64): the low bytes */
+    unsigned char b[8];
+    for (size_t k = 0; k < 8; k++) b[k] = (unsigned char)(v >> (8 * k));
+    memcpy(c, b, s);
+}
+
+void or_set_f(axial_dtype dt, void *p, size_t i, long double v) {
+    switch (dt) {
+    case AXIAL_F32: { float f = (float)v; memcpy((char *)p + 4 * i, &f, 4); break; }
+    case AXIAL_F64: { double d = (double)v; memcpy((char *)p + 8 * i, &d, 8); break; }
+    case AXIAL_F16: or_set_u(AXIAL_U16, p, i, or_round_f16(v)); break;
+    case AXIAL_BF16: or_set_u(AXIAL_U16, p, i, or_round_bf16(v)); break;
+    default: abort();
+    }
+}
+
+bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib) {
+    if (or_is_float(dt)) {
+        long double va = or_get_f(dt, a, ia), vb = or_get_f(dt, b, ib);
+        if (isnan(va) || isnan(vb)) return isnan(va) && isnan(vb);
+    }
+    return or_get_u(dt, a, ia) == or_get_u(dt, b, ib);
+}
+
+const char *or_str(char *buf, size_t cap, axial_dtype dt, const void *p, size_t i) {
+    uint64_t bits = or_get_u(dt, p, i) & (~0ull >> (64 - 8 * or_size(dt)));
+    if (or_is_float(dt))
+        snprintf(buf, cap, "%.17Lg (0x%llx)", or_get_f(dt, p, i), (unsigned long long)bits);
+    else if (or_is_signed(dt))
+        snprintf(buf, cap, "%lld", (long long)or_get_u(dt, p, i));
+    else
+        snprintf(buf, cap, "%llu", (unsigned long long)bits);
+    return buf;
+}
+
+/* ---- the operators ---------------------------------------------------------- */
+
+size_t or_count(size_t rank, const int64_t *shape) {
+    size_t n = 1;
+    for (size_t k = 0; k < rank; k++) n *= (size_t)shape[k];
+    return n;
+}
+
+/* Advances the multi-index idx over shape; false after the last one. */
+static bool or_next(size_t rank, const int64_t *shape, int64_t *idx) {
+    for (size_t k = rank; k-- > 0;) {
+        if (++idx[k] < shape[k]) return true;
+        idx[k] = 0;
+    }
+    return false;
+}
+
+static size_t or_offset(size_t rank, const int64_t *shape, const int64_t *idx) {
+    size_t off = 0;
+    for (size_t k = 0; k < rank; k++) off = off * (size_t)shape[k] + (size_t)idx[k];
+    return off;
+}
+
+void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               size_t axis, bool exclusive, bool reverse) {
+    size_t count = or_count(rank, shape);
+    if (count == 0) return;
+    int64_t idx[AXIAL_MAX_RANK] = {0}, src[AXIAL_MAX_RANK];
+    int64_t len = shape[axis];
+    do {
+        int64_t j = idx[axis];
+        /* the terms: forward inclusive 0..j, exclusive 0..j-1;
+         * reverse inclusive j..len-1, exclusive j+1..len-1 */
+        int64_t lo = reverse ? j + (exclusive ? 1 : 0) : 0;
+        int64_t hi = reverse ? len - 1 : j - (exclusive ? 1 : 0);
+        /* a sum starts from -0.0, the identity of IEEE addition, so that it is
+         * exactly the IEEE sum of its terms; an empty sum is +0 */
+        long double fs = lo <= hi ? -0.0L : 0.0L;
+        uint64_t us = 0;
+        memcpy(src, idx, sizeof(int64_t) * rank);
+        for (int64_t k = lo; k <= hi; k++) {
+            src[axis] = k;
+            size_t o = or_offset(rank, shape, src);
+            if (or_is_float(dt)) fs += or_get_f(dt, x, o);
+            else us += or_get_u(dt, x, o);
+        }
+        size_t out = or_offset(rank, shape, idx);
+        if (or_is_float(dt)) or_set_f(dt, y, out, fs);
+        else or_set_u(dt, y, out, us);
+    } while (or_next(rank, shape, idx));
+}
+
+void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
+               size_t *out_rank, int64_t *out_shape) {
+    bool reduced[AXIAL_MAX_RANK] = {false};
+    for (size_t a = 0; a < naxes; a++)
+        reduced[axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]] = true;
+    if (naxes == 0 && empty_all)
+        for (size_t k = 0; k < rank; k++) reduced[k] = true;
+
+    /* output shape, and the same with reduced axes as 1 (for indexing) */
+    int64_t kept[AXIAL_MAX_RANK];
+    size_t r = 0;
+    for (size_t k = 0; k < rank; k++) {
+        kept[k] = reduced[k] ? 1 : shape[k];
+        if (!reduced[k]) out_shape[r++] = shape[k];
+        else if (keep_dims) out_shape[r++] = 1;
+    }
+    *out_rank = r;
+    if (!y) return;
+
+    size_t ocount = or_count(rank, kept);
+    long double *fs = calloc(ocount ? ocount : 1, sizeof *fs);
+    uint64_t *us = calloc(ocount ? ocount : 1, sizeof *us);
+    if (!fs || !us) abort();
+    size_t terms = 1; /* per output */
+    for (size_t k = 0; k < rank; k++)
+        if (reduced[k]) terms *= (size_t)shape[k];
+    for (size_t o = 0; o < ocount; o++) fs[o] = terms ? -0.0L : 0.0L; /* as in or_cumsum */
+    if (or_count(rank, shape) > 0) {
+        int64_t idx[AXIAL_MAX_RANK] = {0}, oidx[AXIAL_MAX_RANK];
+        do {
+            for (size_t k = 0; k < rank; k++) oidx[k] = reduced[k] ? 0 : idx[k];
+            size_t o = or_offset(rank, kept, oidx);
+            size_t i = or_offset(rank, shape, idx);
+            if (or_is_float(dt)) fs[o] += or_get_f(dt, x, i);
+            else us[o] += or_get_u(dt, x, i);
+        } while (or_next(rank, shape, idx));
+    }
+    for (size_t o = 0; o < ocount; o++) {
+        if (or_is_float(dt)) or_set_f(dt, y, o, fs[o]);
+        else or_set_u(dt, y, o, us[o]);
+    }
+    free(fs);
+    free(us);
+}
+
+/* s mod d in [0, d), for any int64 s and d > 0 */
+static int64_t or_mod(int64_t s, int64_t d) {
+    int64_t m = s % d;
+    return m < 0 ? m + d : m;
+}
+
+void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+             const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes) {
+    size_t es = or_size(dt);
+    size_t count = or_count(rank, shape);
+    if (count == 0) return;
+    if (naxes == 0) { /* flattened */
+        int64_t s = or_mod(shift[0], (int64_t)count);
+        for (size_t i = 0; i < count; i++)
+            memcpy((char *)y + es * (((size_t)s + i) % count), (const char *)x + es * i, es);
+        return;
+    }
+    int64_t eff[AXIAL_MAX_RANK] = {0};
+    for (size_t a = 0; a < naxes; a++) {
+        size_t k = (size_t)(axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]);
+        int64_t s = or_mod(nshift == 1 ? shift[0] : shift[a], shape[k]);
+        eff[k] = (eff[k] + s) % shape[k];
+    }
+    int64_t idx[AXIAL_MAX_RANK] = {0}, dst[AXIAL_MAX_RANK];
+    do {
+        for (size_t k = 0; k < rank; k++) dst[k] = (idx[k] + eff[k]) % shape[k];
+        memcpy((char *)y + es * or_offset(rank, shape, dst),
+               (const char *)x + es * or_offset(rank, shape, idx), es);
+    } while (or_next(rank, shape, idx));
+}

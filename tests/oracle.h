@@ -1,0 +1,57 @@
+/*
+ * oracle.h: an independent, brute-force model of the three operators.
+ *
+ * It shares no code with src/ or kernels/: it walks every multi-index of the
+ * tensors with explicit strides, sums floats in long double (exact for the
+ * test data, see test_random.c) and integers in uint64_t (wrapping), and
+ * rounds to f16/bf16 by searching the table of every representable value
+ * (not by the frexp/rint arithmetic the scalar kernels use).
+ */
+#ifndef AX_ORACLE_H
+#define AX_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axial.h"
+
+size_t or_size(axial_dtype dt);
+bool or_is_float(axial_dtype dt);
+bool or_is_signed(axial_dtype dt);
+
+/* Element i of a float-typed tensor, exactly. */
+long double or_get_f(axial_dtype dt, const void *p, size_t i);
+/* Element i of an integer tensor, sign- or zero-extended to 64 bits. */
+uint64_t or_get_u(axial_dtype dt, const void *p, size_t i);
+/* Stores v rounded once to nearest-even (floats) / truncated mod 2^bits (ints). */
+void or_set_f(axial_dtype dt, void *p, size_t i, long double v);
+void or_set_u(axial_dtype dt, void *p, size_t i, uint64_t v);
+
+uint16_t or_round_f16(long double v);
+uint16_t or_round_bf16(long double v);
+long double or_f16_value(uint16_t bits);
+long double or_bf16_value(uint16_t bits);
+
+/* Same element?  Bitwise, except that any NaN equals any NaN. */
+bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib);
+/* Element i as text (value and bits) for messages. */
+const char *or_str(char *buf, size_t cap, axial_dtype dt, const void *p, size_t i);
+
+size_t or_count(size_t rank, const int64_t *shape);
+
+/* CumSum along `axis` (already in [0, rank)). */
+void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               size_t axis, bool exclusive, bool reverse);
+
+/* ReduceSum: output shape (rank and dims) and values, from the raw axes
+ * (negative, repeated) and flags.  y may be NULL to get the shape only. */
+void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
+               size_t *out_rank, int64_t *out_shape);
+
+/* Roll with raw shifts/axes (naxes == 0: flattened, one shift). */
+void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+             const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes);
+
+#endif /* AX_ORACLE_H */

@@ -1,0 +1,389 @@
+/*
+ * test_status.c: every status code of SPEC.md, for every function that can
+ * return it.  Each failing call must leave the output untouched (checked
+ * byte by byte, with canaries) and leave a message in axial_last_error()
+ * that names the offending value.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "tests.h"
+
+/* The output every failing call gets: 256 bytes of 0x5a with canaries. */
+static ax_buf out;
+static const float xin[64] = {1, 2, 3, 4, 5, 6, 7, 8};
+
+static void expect(ax_t *t, axial_status got, axial_status want, const char *needle,
+                   const char *what) {
+    const char *msg = axial_last_error();
+    AX_CHECK(t, got == want, "%s: status %s, want %s (%s)", what, axial_status_name(got),
+             axial_status_name(want), msg);
+    AX_CHECK(t, msg && strstr(msg, needle), "%s: message \"%s\" does not name \"%s\"", what,
+             msg ? msg : "(null)", needle);
+    AX_CHECK(t, ax_buf_untouched(&out, 0x5a) && ax_buf_canary_ok(&out),
+             "%s: the output was written", what);
+    ax_buf_poison(&out, 0x5a);
+}
+
+static void begin(void) {
+    ax_buf_alloc(&out, 256, 0);
+    ax_buf_poison(&out, 0x5a);
+}
+
+static const int64_t s2x3[2] = {2, 3}, s6[1] = {6};
+static const int64_t ax0[1] = {0}, one[1] = {1};
+
+void t_status_null(ax_t *t) {
+    begin();
+    void *y = out.p;
+    size_t r;
+    int64_t os[4];
+    expect(t, axial_cumsum(AXIAL_F32, NULL, y, 2, s2x3, 0, 0), AXIAL_E_NULL, "x is NULL",
+           "cumsum x NULL");
+    expect(t, axial_cumsum(AXIAL_F32, xin, NULL, 2, s2x3, 0, 0), AXIAL_E_NULL, "y is NULL",
+           "cumsum y NULL");
+    expect(t, axial_cumsum(AXIAL_F32, xin, y, 2, NULL, 0, 0), AXIAL_E_NULL, "shape is NULL",
+           "cumsum shape NULL");
+    expect(t, axial_reduce_sum(AXIAL_F32, NULL, y, 2, s2x3, ax0, 1, 0), AXIAL_E_NULL,
+           "x is NULL", "reduce x NULL");
+    expect(t, axial_reduce_sum(AXIAL_F32, xin, y, 2, s2x3, NULL, 1, 0), AXIAL_E_NULL,
+           "axes is NULL", "reduce axes NULL");
+    expect(t, axial_reduce_sum_shape(2, s2x3, ax0, 1, 0, NULL, os), AXIAL_E_NULL,
+           "out_rank is NULL", "reduce_shape out_rank NULL");
+    expect(t, axial_reduce_sum_shape(2, s2x3, ax0, 1, 0, &r, NULL), AXIAL_E_NULL,
+           "out_shape is NULL", "reduce_shape out_shape NULL");
+    expect(t, axial_roll(AXIAL_F32, xin, y, 1, s6, NULL, 1, ax0, 1), AXIAL_E_NULL,
+           "shift is NULL", "roll shift NULL");
+    expect(t, axial_roll(AXIAL_F32, xin, y, 1, s6, one, 1, NULL, 1), AXIAL_E_NULL,
+           "axes is NULL", "roll axes NULL");
+    expect(t, axial_roll(AXIAL_F32, xin, NULL, 1, s6, one, 1, ax0, 1), AXIAL_E_NULL,
+           "y is NULL", "roll y NULL");
+    ax_buf_free(&out);
+}
+
+void t_status_dtype(ax_t *t) {
+    begin();
+    static const int bad[] = {0, 14, -1, 99};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char needle[32], what[64];
+        snprintf(needle, sizeof needle, "dtype %d", bad[i]);
+        snprintf(what, sizeof what, "dtype %d", bad[i]);
+        expect(t, axial_cumsum((axial_dtype)bad[i], xin, out.p, 1, s6, 0, 0), AXIAL_E_DTYPE,
+               needle, what);
+        expect(t, axial_reduce_sum((axial_dtype)bad[i], xin, out.p, 1, s6, ax0, 1, 0),
+               AXIAL_E_DTYPE, needle, what);
+        expect(t, axial_roll((axial_dtype)bad[i], xin, out.p, 1, s6, one, 1, ax0, 1),
+               AXIAL_E_DTYPE, needle, what);
+    }
+    expect(t, axial_cumsum(AXIAL_BOOL, xin, out.p, 1, s6, 0, 0), AXIAL_E_DTYPE, "BOOL",
+           "cumsum bool");
+    expect(t, axial_reduce_sum(AXIAL_BOOL, xin, out.p, 1, s6, ax0, 1, 0), AXIAL_E_DTYPE,
+           "BOOL", "reduce bool");
+    ax_buf_free(&out);
+}
+
+void t_status_rank(ax_t *t) {
+    begin();
+    int64_t big[AXIAL_MAX_RANK + 1];
+    for (int k = 0; k <= AXIAL_MAX_RANK; k++) big[k] = 1;
+    char needle[32];
+    snprintf(needle, sizeof needle, "rank %d", AXIAL_MAX_RANK + 1);
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 0, NULL, 0, 0), AXIAL_E_RANK, "rank 0",
+           "cumsum rank 0");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, AXIAL_MAX_RANK + 1, big, 0, 0), AXIAL_E_RANK,
+           needle, "cumsum rank 17");
+    expect(t, axial_reduce_sum(AXIAL_F32, xin, out.p, AXIAL_MAX_RANK + 1, big, ax0, 1, 0),
+           AXIAL_E_RANK, needle, "reduce rank 17");
+    size_t r;
+    int64_t os[AXIAL_MAX_RANK + 1];
+    expect(t, axial_reduce_sum_shape(AXIAL_MAX_RANK + 1, big, ax0, 1, 0, &r, os), AXIAL_E_RANK,
+           needle, "reduce_shape rank 17");
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, 0, NULL, one, 1, ax0, 1), AXIAL_E_RANK, "rank 0",
+           "roll rank 0 with an axis");
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, AXIAL_MAX_RANK + 1, big, one, 1, NULL, 0),
+           AXIAL_E_RANK, needle, "flat roll rank 17");
+    /* AXIAL_MAX_RANK itself is fine */
+    float v = 3, w = 0;
+    axial_status st = axial_cumsum(AXIAL_F32, &v, &w, AXIAL_MAX_RANK, big, -1, 0);
+    AX_CHECK(t, st == AXIAL_OK && w == 3, "rank %d cumsum: %s", AXIAL_MAX_RANK,
+             axial_status_name(st));
+    ax_buf_free(&out);
+}
+
+void t_status_shape(ax_t *t) {
+    begin();
+    const int64_t neg[2] = {2, -3}, huge[2] = {INT64_MAX, 2}, big3[3] = {1 << 30, 1 << 30, 0};
+    const int64_t over[3] = {(int64_t)1 << 31, (int64_t)1 << 31, (int64_t)1 << 2};
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 2, neg, 0, 0), AXIAL_E_SHAPE, "-3",
+           "cumsum negative dim");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 2, huge, 0, 0), AXIAL_E_SHAPE,
+           "too large", "cumsum INT64_MAX dim");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 3, over, 0, 0), AXIAL_E_SHAPE,
+           "too large", "cumsum 2^64 bytes");
+    expect(t, axial_reduce_sum(AXIAL_F64, xin, out.p, 2, neg, ax0, 1, 0), AXIAL_E_SHAPE, "-3",
+           "reduce negative dim");
+    size_t r;
+    int64_t os[3];
+    expect(t, axial_reduce_sum_shape(2, neg, ax0, 1, 0, &r, os), AXIAL_E_SHAPE, "-3",
+           "reduce_shape negative dim");
+    expect(t, axial_roll(AXIAL_I8, xin, out.p, 2, huge, one, 1, ax0, 1), AXIAL_E_SHAPE,
+           "too large", "roll INT64_MAX dim");
+    expect(t, axial_roll(AXIAL_I8, xin, out.p, 2, neg, one, 1, NULL, 0), AXIAL_E_SHAPE, "-3",
+           "flat roll negative dim");
+    /* a zero dimension does not excuse an overflowing shape... */
+    const int64_t zhuge[3] = {INT64_MAX, 4, 0};
+    expect(t, axial_cumsum(AXIAL_F32, NULL, NULL, 3, zhuge, 0, 0), AXIAL_E_SHAPE, "too large",
+           "cumsum overflow beside a 0");
+    /* ...but a large empty one is fine */
+    axial_status st = axial_cumsum(AXIAL_F32, NULL, NULL, 3, big3, 0, 0);
+    AX_CHECK(t, st == AXIAL_OK, "[2^30, 2^30, 0]: %s (%s)", axial_status_name(st),
+             axial_last_error());
+    ax_buf_free(&out);
+}
+
+void t_status_axis(ax_t *t) {
+    begin();
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 2, s2x3, 2, 0), AXIAL_E_AXIS, "axis 2",
+           "cumsum axis 2 of rank 2");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 2, s2x3, -3, 0), AXIAL_E_AXIS, "axis -3",
+           "cumsum axis -3 of rank 2");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 2, s2x3, INT64_MIN, 0), AXIAL_E_AXIS,
+           "-9223372036854775808", "cumsum axis INT64_MIN");
+    const int64_t a5[2] = {0, 5}, am3[1] = {-3};
+    expect(t, axial_reduce_sum(AXIAL_F32, xin, out.p, 2, s2x3, a5, 2, 0), AXIAL_E_AXIS,
+           "axis 5", "reduce axis 5");
+    expect(t, axial_reduce_sum(AXIAL_F32, xin, out.p, 2, s2x3, am3, 1, 0), AXIAL_E_AXIS,
+           "axis -3", "reduce axis -3");
+    size_t r;
+    int64_t os[3];
+    expect(t, axial_reduce_sum_shape(2, s2x3, a5, 2, 0, &r, os), AXIAL_E_AXIS, "axis 5",
+           "reduce_shape axis 5");
+    float s = 1;
+    expect(t, axial_reduce_sum(AXIAL_F32, &s, out.p, 0, NULL, ax0, 1, 0), AXIAL_E_AXIS,
+           "axis 0", "reduce rank 0 with axis 0");
+    const int64_t sh2[2] = {1, 1}, a12[2] = {1, 2};
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, 2, s2x3, sh2, 2, a12, 2), AXIAL_E_AXIS,
+           "axis 2", "roll axis 2");
+    ax_buf_free(&out);
+}
+
+void t_status_args(ax_t *t) {
+    begin();
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 1, s6, 0, 4), AXIAL_E_ARGS, "0x4",
+           "cumsum flag 4");
+    expect(t, axial_cumsum(AXIAL_F32, xin, out.p, 1, s6, 0, 0x80000003u), AXIAL_E_ARGS,
+           "0x80000000", "cumsum flag bit 31");
+    expect(t, axial_reduce_sum(AXIAL_F32, xin, out.p, 1, s6, ax0, 1, 8), AXIAL_E_ARGS, "0x8",
+           "reduce flag 8");
+    size_t r;
+    int64_t os[2];
+    expect(t, axial_reduce_sum_shape(1, s6, ax0, 1, 4, &r, os), AXIAL_E_ARGS, "0x4",
+           "reduce_shape flag 4");
+    const int64_t sh3[3] = {1, 2, 3}, ax01[2] = {0, 1};
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, 2, s2x3, sh3, 0, ax01, 2), AXIAL_E_ARGS,
+           "nshift is 0", "roll nshift 0");
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, 2, s2x3, sh3, 3, ax01, 2), AXIAL_E_ARGS,
+           "nshift 3", "roll nshift 3 naxes 2");
+    expect(t, axial_roll(AXIAL_F32, xin, out.p, 2, s2x3, sh3, 2, NULL, 0), AXIAL_E_ARGS,
+           "nshift 2", "flat roll nshift 2");
+    ax_buf_free(&out);
+}
+
+void t_status_overlap(ax_t *t) {
+    begin();
+    /* x inside the output buffer, shifted by one element: partial overlap */
+    float *buf = (float *)(void *)out.p;
+    for (int i = 0; i < 8; i++) buf[i] = (float)i;
+    ax_buf copy;
+    ax_buf_alloc(&copy, out.bytes, 0);
+    memcpy(copy.p, out.p, out.bytes);
+#define UNCHANGED(what)                                                                    \
+    AX_CHECK(t, memcmp(copy.p, out.p, out.bytes) == 0 && ax_buf_canary_ok(&out),           \
+             "%s: the buffers were written", what)
+    axial_status st = axial_cumsum(AXIAL_F32, buf, buf + 1, 1, s6, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP && strstr(axial_last_error(), "overlap"),
+             "cumsum y = x + 1: %s (%s)", axial_status_name(st), axial_last_error());
+    UNCHANGED("cumsum y = x + 1");
+    st = axial_cumsum(AXIAL_F32, buf + 5, buf, 1, s6, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "cumsum x = y + 5: %s", axial_status_name(st));
+    UNCHANGED("cumsum x = y + 5");
+    st = axial_roll(AXIAL_F32, buf, buf + 2, 1, s6, one, 1, ax0, 1);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "roll y = x + 2: %s", axial_status_name(st));
+    UNCHANGED("roll y = x + 2");
+    /* a different type over the same bytes: same start, different sizes */
+    st = axial_roll(AXIAL_I8, out.p + 1, out.p, 1, s6, one, 1, ax0, 1);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "roll i8 y = x - 1: %s", axial_status_name(st));
+    UNCHANGED("roll i8 y = x - 1");
+    /* reduce: y must not overlap x at all, not even exactly */
+    st = axial_reduce_sum(AXIAL_F32, buf, buf, 1, s6, NULL, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "reduce identity y == x: %s", axial_status_name(st));
+    UNCHANGED("reduce y == x");
+    const int64_t s23[2] = {2, 3}, a1[1] = {1};
+    st = axial_reduce_sum(AXIAL_F32, buf, buf + 4, 2, s23, a1, 1, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "reduce y inside x: %s", axial_status_name(st));
+    UNCHANGED("reduce y inside x");
+    /* adjacent is not overlapping */
+    st = axial_cumsum(AXIAL_F32, buf, buf + 6, 1, s6, 0, 0);
+    AX_CHECK(t, st == AXIAL_OK && buf[6 + 5] == 15, "cumsum into the adjacent bytes: %s",
+             axial_status_name(st));
+#undef UNCHANGED
+    ax_buf_free(&copy);
+    ax_buf_free(&out);
+}
+
+void t_status_isa(ax_t *t) {
+    axial_isa before = axial_isa_active();
+    unsigned avail = axial_isa_available();
+    for (int isa = 0; isa < 4; isa++) {
+        axial_status st = axial_isa_select((axial_isa)isa);
+        if (avail & (1u << isa)) {
+            AX_CHECK(t, st == AXIAL_OK && axial_isa_active() == (axial_isa)isa,
+                     "select available %s: %s", axial_isa_name((axial_isa)isa),
+                     axial_status_name(st));
+        } else {
+            AX_CHECK(t, st == AXIAL_E_ISA && strstr(axial_last_error(),
+                                                    axial_isa_name((axial_isa)isa)),
+                     "select unavailable %s: %s (%s)", axial_isa_name((axial_isa)isa),
+                     axial_status_name(st), axial_last_error());
+        }
+    }
+    axial_isa_select(before);
+    axial_status st = axial_isa_select((axial_isa)7);
+    AX_CHECK(t, st == AXIAL_E_ISA && strstr(axial_last_error(), "7"),
+             "select 7: %s (%s)", axial_status_name(st), axial_last_error());
+    st = axial_isa_select((axial_isa)-1);
+    AX_CHECK(t, st == AXIAL_E_ISA && axial_isa_active() == before, "select -1: %s",
+             axial_status_name(st));
+}
+
+/* AXIAL_E_NOMEM: an in-place roll copies x to a temporary; a tensor larger
+ * than RAM + swap (reserved, never touched) makes that allocation fail
+ * under Linux's default overcommit heuristic. */
+void t_status_nomem(ax_t *t) {
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = -1;
+    if (f) {
+        if (fscanf(f, "%d", &mode) != 1) mode = -1;
+        fclose(f);
+    }
+    if (mode != 0 && mode != 2) {
+        ax_skip(t, "needs vm.overcommit_memory 0 or 2 (it is %d)", mode);
+        return;
+    }
+    unsigned long long kb = 0, total_kb = 0;
+    char line[256];
+    f = fopen("/proc/meminfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1 || sscanf(line, "SwapTotal: %llu kB", &kb) == 1)
+            total_kb += kb;
+    if (f) fclose(f);
+    size_t bytes = (size_t)(total_kb * 1024ull * 2 + (1ull << 30));
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        ax_skip(t, "cannot reserve %zu bytes of address space", bytes);
+        return;
+    }
+    const int64_t shape[1] = {(int64_t)bytes};
+    axial_status st = axial_roll(AXIAL_U8, p, p, 1, shape, one, 1, ax0, 1);
+    AX_CHECK(t, st == AXIAL_E_NOMEM && strstr(axial_last_error(), "byte"),
+             "in-place roll of %zu bytes: %s (%s)", bytes, axial_status_name(st),
+             axial_last_error());
+    munmap(p, bytes);
+}
+
+void t_status_names(ax_t *t) {
+    static const char *names[] = {"AXIAL_OK",     "AXIAL_E_NULL",  "AXIAL_E_DTYPE",
+                                  "AXIAL_E_RANK", "AXIAL_E_SHAPE", "AXIAL_E_AXIS",
+                                  "AXIAL_E_ARGS", "AXIAL_E_OVERLAP", "AXIAL_E_ISA",
+                                  "AXIAL_E_NOMEM"};
+    for (int s = 0; s < 10; s++) {
+        const char *n = axial_status_name((axial_status)s);
+        AX_CHECK(t, n && strstr(n, names[s] + 6), "status %d is named \"%s\"", s,
+                 n ? n : "(null)");
+    }
+    const char *n = axial_status_name((axial_status)42);
+    AX_CHECK(t, n != NULL && *n, "status 42 has a printable name");
+    /* the enum values are ABI */
+    AX_CHECK(t, AXIAL_E_NULL == 1 && AXIAL_E_DTYPE == 2 && AXIAL_E_RANK == 3 &&
+                    AXIAL_E_SHAPE == 4 && AXIAL_E_AXIS == 5 && AXIAL_E_ARGS == 6 &&
+                    AXIAL_E_OVERLAP == 7 && AXIAL_E_ISA == 8 && AXIAL_E_NOMEM == 9,
+             "status values");
+    AX_CHECK(t, AXIAL_F32 == 1 && AXIAL_F64 == 2 && AXIAL_F16 == 3 && AXIAL_BF16 == 4 &&
+                    AXIAL_I8 == 5 && AXIAL_U8 == 6 && AXIAL_I16 == 7 && AXIAL_U16 == 8 &&
+                    AXIAL_I32 == 9 && AXIAL_U32 == 10 && AXIAL_I64 == 11 && AXIAL_U64 == 12 &&
+                    AXIAL_BOOL == 13,
+             "dtype values");
+    AX_CHECK(t, AXIAL_CUMSUM_EXCLUSIVE == 1 && AXIAL_CUMSUM_REVERSE == 2 &&
+                    AXIAL_REDUCE_KEEP_DIMS == 1 && AXIAL_REDUCE_EMPTY_AXES_ALL == 2,
+             "flag values");
+    /* a successful call does not clear the message; a failing one sets it */
+    axial_cumsum(AXIAL_F32, xin, NULL, 1, s6, 9, 0);
+    AX_CHECK(t, strstr(axial_last_error(), "axis 9") != NULL, "message: %s",
+             axial_last_error());
+}
+
+void t_isa_api(ax_t *t) {
+    static const char *names[4] = {"scalar", "avx2", "avx512", "neon"};
+    for (int i = 0; i < 4; i++)
+        AX_CHECK(t, strcmp(axial_isa_name((axial_isa)i), names[i]) == 0, "isa name %d: %s", i,
+                 axial_isa_name((axial_isa)i));
+    AX_CHECK(t, strcmp(axial_isa_name((axial_isa)9), "unknown") == 0, "isa name 9");
+    unsigned avail = axial_isa_available();
+    AX_CHECK(t, avail & 1u, "scalar is always available (mask 0x%x)", avail);
+    AX_CHECK(t, (avail & ~0xfu) == 0, "mask 0x%x has no unknown bits", avail);
+#if defined(__x86_64__) || defined(__i386__)
+    AX_CHECK(t, !(avail & (1u << AXIAL_ISA_NEON)), "no NEON on x86 (mask 0x%x)", avail);
+#elif defined(__aarch64__)
+    AX_CHECK(t, !(avail & 6u), "no AVX on aarch64 (mask 0x%x)", avail);
+#endif
+    AX_CHECK(t, avail & (1u << axial_isa_active()), "active %s is available",
+             axial_isa_name(axial_isa_active()));
+}
+
+/* Every function is reentrant: threads sum and fail at the same time, each
+ * with its own data and its own axial_last_error(). */
+struct thr {
+    int id;
+    int bad;
+};
+
+static void *thr_main(void *arg) {
+    struct thr *a = arg;
+    int32_t x[1000], y[1000];
+    for (int i = 0; i < 1000; i++) x[i] = i + a->id;
+    const int64_t shape[1] = {1000};
+    char want[32];
+    snprintf(want, sizeof want, "axis %d ", 100 + a->id);
+    for (int it = 0; it < 2000; it++) {
+        if (axial_cumsum(AXIAL_I32, x, y, 1, shape, 0, 0) != AXIAL_OK ||
+            y[999] != 999 * 1000 / 2 + 1000 * a->id)
+            a->bad++;
+        if (axial_cumsum(AXIAL_I32, x, y, 1, shape, 100 + a->id, 0) != AXIAL_E_AXIS ||
+            !strstr(axial_last_error(), want))
+            a->bad++;
+        if (it % 100 == 0) axial_isa_select(axial_isa_active());
+    }
+    return NULL;
+}
+
+void t_threads(ax_t *t) {
+    enum { NT = 4 };
+    pthread_t th[NT];
+    struct thr a[NT];
+    for (int i = 0; i < NT; i++) {
+        a[i].id = i;
+        a[i].bad = 0;
+        AX_CHECK(t, pthread_create(&th[i], NULL, thr_main, &a[i]) == 0, "pthread_create %d", i);
+    }
+    for (int i = 0; i < NT; i++) {
+        pthread_join(th[i], NULL);
+        AX_CHECK(t, a[i].bad == 0, "thread %d: %d wrong results or messages", i, a[i].bad);
+    }
+}

@@ -1,0 +1,66 @@
+/*
+ * tests.h: the test list.  Each X(name) is a function `void t_name(ax_t *)`.
+ *   AX_ISA_TESTS   run once per ISA of the architecture (scalar, avx2, avx512;
+ *                  scalar, neon): the kernels
+ *                  of each ISA against the oracle; an ISA the CPU or build
+ *                  lacks is reported as skipped.
+ *   AX_API_TESTS   run once (with the default ISA): argument checks, the
+ *                  ISA-selection API, threads.
+ */
+#ifndef AX_TESTS_H
+#define AX_TESTS_H
+
+#include "harness.h"
+
+#define AX_ISA_TESTS(X)                                                        \
+    X(cumsum_seeds)                                                            \
+    X(cumsum_random)                                                           \
+    X(cumsum_long_axes)                                                        \
+    X(cumsum_inplace)                                                          \
+    X(cumsum_specials)                                                         \
+    X(cumsum_f16_ones)                                                         \
+    X(cumsum_f32_accuracy)                                                     \
+    X(cumsum_f32_ones_past_2p24)                                               \
+    X(reduce_seeds)                                                            \
+    X(reduce_random)                                                           \
+    X(reduce_long_axes)                                                        \
+    X(reduce_specials)                                                         \
+    X(reduce_empty_axes)                                                       \
+    X(reduce_f32_accuracy)                                                     \
+    X(roll_seeds)                                                              \
+    X(roll_random)                                                             \
+    X(roll_inplace)                                                            \
+    X(roll_extreme_shifts)                                                     \
+    X(zero_sized)                                                              \
+    X(integer_wrap)
+
+#define AX_API_TESTS(X)                                                        \
+    X(status_null)                                                             \
+    X(status_dtype)                                                            \
+    X(status_rank)                                                             \
+    X(status_shape)                                                            \
+    X(status_axis)                                                             \
+    X(status_args)                                                             \
+    X(status_overlap)                                                          \
+    X(status_isa)                                                              \
+    X(status_nomem)                                                            \
+    X(status_names)                                                            \
+    X(isa_api)                                                                 \
+    X(threads)
+
+/* The ISAs of the architecture the tests are built for (an x86 build never
+ * has NEON kernels and vice versa). */
+#if defined(__aarch64__)
+#define AX_ARCH_ISAS {AXIAL_ISA_SCALAR, AXIAL_ISA_NEON}
+#define AX_N_ARCH_ISAS 2
+#else
+#define AX_ARCH_ISAS {AXIAL_ISA_SCALAR, AXIAL_ISA_AVX2, AXIAL_ISA_AVX512}
+#define AX_N_ARCH_ISAS 3
+#endif
+
+#define AX_DECLARE(name) void t_##name(ax_t *t);
+AX_ISA_TESTS(AX_DECLARE)
+AX_API_TESTS(AX_DECLARE)
+#undef AX_DECLARE
+
+#endif /* AX_TESTS_H */
