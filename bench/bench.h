@@ -1,0 +1,69 @@
+/*
+ * bench.h: one benchmark case (an op on a shape) and the implementations
+ * measured on it: axial on each ISA, the bandwidth probe, and the peers.
+ */
+#ifndef AXB_BENCH_H
+#define AXB_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axial.h"
+
+enum axb_op { AXB_CUMSUM, AXB_REDUCE, AXB_ROLL };
+
+typedef struct {
+    enum axb_op op;
+    axial_dtype dtype;
+    size_t rank;
+    int64_t shape[3];
+    int64_t axis;      /* CumSum                                    */
+    unsigned flags;    /* CumSum / ReduceSum flags                  */
+    size_t naxes;      /* ReduceSum / Roll (0 with EMPTY_AXES_ALL: all) */
+    int64_t axes[3];
+    size_t nshift;     /* Roll                                      */
+    int64_t shift[3];
+    char name[160];    /* "{op}/{type}/{shape}/{params}" without the impl */
+} axb_case;
+
+size_t axb_elem_size(axial_dtype dt);
+const char *axb_dtype_name(axial_dtype dt);
+size_t axb_count(const axb_case *c);
+size_t axb_out_count(const axb_case *c); /* elements of y */
+
+/* Implementations beside axial.  Each returns false when it does not
+ * support the case (the benchmark is then skipped with `why` set). */
+typedef bool (*axb_peer_prepare)(const axb_case *c, void **ctx, char *why, size_t cap);
+typedef void (*axb_peer_run)(void *ctx, const axb_case *c, const void *x, void *y);
+typedef void (*axb_peer_free)(void *ctx);
+
+typedef struct {
+    const char *name; /* "probe", "loop", "eigen", "onednn" */
+    axb_peer_prepare prepare;
+    axb_peer_run run;
+    axb_peer_free release;
+} axb_peer;
+
+extern const axb_peer axb_probe;  /* probes.c      */
+extern const axb_peer axb_loop;   /* peer_loop.c   */
+#ifdef AXB_HAVE_EIGEN
+extern const axb_peer axb_eigen;  /* peer_eigen.cc */
+#endif
+#ifdef AXB_HAVE_ONEDNN
+extern const axb_peer axb_onednn; /* peer_onednn.c */
+#endif
+
+/* Peers built for x86-64-v3 run only where the CPU has AVX2 and FMA. */
+#ifdef AXB_PEER_NEEDS_AVX2
+#define AXB_PEER_CPU_OK() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+#else
+#define AXB_PEER_CPU_OK() 1
+#endif
+
+/* (outer, n, inner) of a single-axis case: the axis and what is around it. */
+void axb_split(const axb_case *c, size_t axis, size_t *outer, size_t *n, size_t *inner);
+/* Roll: the total shift per dimension, in [0, d). */
+void axb_roll_shifts(const axb_case *c, int64_t eff[3]);
+
+#endif /* AXB_BENCH_H */

@@ -1,0 +1,409 @@
+/*
+ * main.c: the benchmark matrix (issue 3; names as in STYLE.md):
+ *   {op}/{type}/{impl}/{shape}/{params}
+ * impl: scalar, avx2, avx512 (x86-64) or scalar, neon (aarch64): axial with
+ * that ISA selected, skipped with a message when the CPU or build lacks it;
+ * probe: the bandwidth ceiling (read-sum for ReduceSum, memcpy for CumSum and
+ * Roll); loop, eigen, onednn: the peers.  Every benchmark reports bytes
+ * (input + output) and items (input elements) per second.
+ *
+ * Sizes: cache-resident (1 MiB of input) and memory-resident (256 MiB, or
+ * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
+ *   axial-bench --cases-json=FILE   writes the case list (for scripts/peers.py)
+ * Every other argument is Google Benchmark's.
+ */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "shim.h"
+
+/* ---- cases -------------------------------------------------------------------- */
+
+size_t axb_elem_size(axial_dtype dt) {
+    switch (dt) {
+    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
+    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
+    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
+    default: return 1;
+    }
+}
+
+const char *axb_dtype_name(axial_dtype dt) {
+    static const char *n[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
+                              "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
+    return (unsigned)dt < 14 ? n[dt] : "?";
+}
+
+size_t axb_count(const axb_case *c) {
+    size_t n = 1;
+    for (size_t k = 0; k < c->rank; k++) n *= (size_t)c->shape[k];
+    return n;
+}
+
+size_t axb_out_count(const axb_case *c) {
+    if (c->op != AXB_REDUCE) return axb_count(c);
+    size_t n = 1;
+    for (size_t k = 0; k < c->rank; k++) {
+        bool red = c->naxes == 0;
+        for (size_t a = 0; a < c->naxes; a++) red |= (size_t)c->axes[a] == k;
+        if (!red) n *= (size_t)c->shape[k];
+    }
+    return n;
+}
+
+void axb_split(const axb_case *c, size_t axis, size_t *outer, size_t *n, size_t *inner) {
+    *outer = *inner = 1;
+    for (size_t k = 0; k < axis; k++) *outer *= (size_t)c->shape[k];
+    *n = (size_t)c->shape[axis];
+    for (size_t k = axis + 1; k < c->rank; k++) *inner *= (size_t)c->shape[k];
+}
+
+void axb_roll_shifts(const axb_case *c, int64_t eff[3]) {
+    eff[0] = eff[1] = eff[2] = 0;
+    for (size_t a = 0; a < c->naxes; a++) {
+        int64_t d = c->shape[c->axes[a]];
+        int64_t s = (c->nshift == 1 ? c->shift[0] : c->shift[a]) % d;
+        eff[c->axes[a]] = ((eff[c->axes[a]] + s) % d + d) % d;
+    }
+}
+
+#define AXB_MAX_CASES 128
+static axb_case cases[AXB_MAX_CASES];
+static size_t ncases;
+
+static axb_case *add_case(enum axb_op op, axial_dtype dt, size_t rank, int64_t d0, int64_t d1,
+                          int64_t d2) {
+    axb_case *c = &cases[ncases++];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->dtype = dt;
+    c->rank = rank;
+    c->shape[0] = d0;
+    c->shape[1] = d1;
+    c->shape[2] = d2;
+    return c;
+}
+
+static void append(char *buf, size_t cap, const char *fmt, long long v, int first) {
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, first ? fmt : ",%lld", v);
+}
+
+/* "{op}/{type}/{shape}/{params}" */
+static void name_case(axb_case *c) {
+    static const char *ops[] = {"cumsum", "reduce_sum", "roll"};
+    char shape[64] = "", params[96] = "";
+    for (size_t k = 0; k < c->rank; k++) append(shape, sizeof shape, k ? "x%lld" : "%lld",
+                                                 (long long)c->shape[k], 1);
+    if (c->op == AXB_CUMSUM) {
+        snprintf(params, sizeof params, "axis:%lld", (long long)c->axis);
+        if (c->flags)
+            strcat(params, c->flags == 3 ? "/excl,rev" : c->flags == 1 ? "/excl" : "/rev");
+    } else if (c->op == AXB_REDUCE) {
+        strcpy(params, "axes:");
+        if (c->naxes == 0) strcat(params, "all");
+        for (size_t a = 0; a < c->naxes; a++)
+            append(params, sizeof params, "%lld", (long long)c->axes[a], a == 0);
+    } else {
+        strcpy(params, "axes:");
+        for (size_t a = 0; a < c->naxes; a++)
+            append(params, sizeof params, "%lld", (long long)c->axes[a], a == 0);
+        strcat(params, "/shift:");
+        for (size_t s = 0; s < c->nshift; s++)
+            append(params, sizeof params, "%lld", (long long)c->shift[s], s == 0);
+    }
+    snprintf(c->name, sizeof c->name, "%s/%s/%s/%s", ops[c->op], axb_dtype_name(c->dtype),
+             shape, params);
+}
+
+static void cumsum_cases(size_t bytes) {
+    const int64_t n = (int64_t)(bytes / 4);
+    axb_case *c;
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0), c->axis = 1;
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1;
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
+    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16};
+    for (int t = 0; t < 4; t++)
+        add_case(AXB_CUMSUM, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
+    (void)c;
+}
+
+static void reduce_cases(size_t bytes) {
+    const int64_t n = (int64_t)(bytes / 4);
+    axb_case *c;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 1, n, 0, 0), c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 1024, 1024, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 2, 1024, n / 1024, 0), c->naxes = 1, c->axes[0] = 0;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 2, 2, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
+    c = add_case(AXB_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
+    c->axes[1] = 2;
+    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16};
+    for (int t = 0; t < 4; t++) {
+        c = add_case(AXB_REDUCE, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
+        c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
+    }
+}
+
+static void roll_cases(size_t bytes) {
+    const int64_t n = (int64_t)(bytes / 4);
+    axb_case *c;
+    const axial_dtype sizes[] = {AXIAL_F32, AXIAL_I8, AXIAL_I16, AXIAL_F64};
+    for (int t = 0; t < 4; t++) {
+        int64_t m = (int64_t)(bytes / axb_elem_size(sizes[t]));
+        c = add_case(AXB_ROLL, sizes[t], 1, m, 0, 0);
+        c->naxes = c->nshift = 1, c->shift[0] = m / 3;
+    }
+    c = add_case(AXB_ROLL, AXIAL_F32, 2, n / 1024, 1024, 0);
+    c->naxes = c->nshift = 1, c->axes[0] = 1, c->shift[0] = 100;
+    c = add_case(AXB_ROLL, AXIAL_F32, 2, n / 4, 4, 0);
+    c->naxes = c->nshift = 1, c->axes[0] = 1, c->shift[0] = 1;
+    c = add_case(AXB_ROLL, AXIAL_F32, 3, 64, n / 4096, 64);
+    c->naxes = c->nshift = 3;
+    c->axes[0] = 0, c->axes[1] = 1, c->axes[2] = 2;
+    c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
+}
+
+/* ---- running one case ------------------------------------------------------------- */
+
+static axial_status run_axial(const axb_case *c, const void *x, void *y) {
+    switch (c->op) {
+    case AXB_CUMSUM: return axial_cumsum(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags);
+    case AXB_REDUCE:
+        return axial_reduce_sum(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
+    default:
+        return axial_roll(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                          c->naxes);
+    }
+}
+
+static void *alloc(size_t bytes) {
+    void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (!p) {
+        fprintf(stderr, "axial-bench: out of memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    memset(p, 0, bytes); /* fault the pages in before timing */
+    return p;
+}
+
+/* Small values: no overflow to inf, exact integer sums for a while. */
+static void fill(const axb_case *c, void *x) {
+    size_t n = axb_count(c);
+    for (size_t i = 0; i < n; i++) {
+        int v = (int)(i * 7 % 17) - 8;
+        switch (c->dtype) {
+        case AXIAL_F32: ((float *)x)[i] = (float)v * 0.125f; break;
+        case AXIAL_F64: ((double *)x)[i] = v * 0.125; break;
+        case AXIAL_BF16: { float f = (float)v * 0.125f; uint32_t b; memcpy(&b, &f, 4);
+                           ((uint16_t *)x)[i] = (uint16_t)(b >> 16); break; }
+        case AXIAL_I8: ((int8_t *)x)[i] = (int8_t)v; break;
+        case AXIAL_I16: ((int16_t *)x)[i] = (int16_t)v; break;
+        case AXIAL_I32: ((int32_t *)x)[i] = v; break;
+        default: ((int64_t *)x)[i] = v; break;
+        }
+    }
+}
+
+static double value(axial_dtype dt, const void *p, size_t i) {
+    switch (dt) {
+    case AXIAL_F32: return ((const float *)p)[i];
+    case AXIAL_F64: return ((const double *)p)[i];
+    case AXIAL_BF16: { uint32_t b = (uint32_t)((const uint16_t *)p)[i] << 16; float f;
+                       memcpy(&f, &b, 4); return f; }
+    case AXIAL_I8: return ((const int8_t *)p)[i];
+    case AXIAL_I16: return ((const int16_t *)p)[i];
+    case AXIAL_I32: return ((const int32_t *)p)[i];
+    default: return (double)((const int64_t *)p)[i];
+    }
+}
+
+typedef struct {
+    const axb_case *c;
+    int isa;              /* axial ISA, or -1 for a peer */
+    const axb_peer *peer;
+} axb_inst;
+
+static void bench_body(axb_state *s, void *arg) {
+    const axb_inst *in = arg;
+    const axb_case *c = in->c;
+    const size_t es = axb_elem_size(c->dtype), n = axb_count(c), no = axb_out_count(c);
+    void *x = alloc(n * es), *y = alloc(no * es), *ctx = NULL;
+    char why[256];
+    fill(c, x);
+    if (in->peer) {
+        if (!in->peer->prepare(c, &ctx, why, sizeof why)) {
+            axb_skip(s, why);
+            goto done;
+        }
+        in->peer->run(ctx, c, x, y); /* warm-up, and a check against axial */
+        if (in->peer != &axb_probe) {
+            void *ref = alloc(no * es);
+            run_axial(c, x, ref);
+            double worst = 0, scale = 0;
+            for (size_t i = 0; i < no; i++) {
+                double r = value(c->dtype, ref, i), d = value(c->dtype, y, i) - r;
+                if (d < 0) d = -d;
+                if (r < 0) r = -r;
+                if (d > worst) worst = d;
+                if (r > scale) scale = r;
+            }
+            free(ref);
+            /* integers must agree exactly; floats report their error */
+            if (c->dtype != AXIAL_F32 && c->dtype != AXIAL_F64 && c->dtype != AXIAL_BF16 &&
+                worst != 0) {
+                snprintf(why, sizeof why, "%s differs from axial by %g", in->peer->name, worst);
+                axb_skip(s, why);
+                goto done;
+            }
+            axb_counter(s, "max_rel_err", scale > 0 ? worst / scale : worst);
+        }
+        size_t iters = axb_iterations(s);
+        while (axb_batch(s, iters))
+            for (size_t i = 0; i < iters; i++) {
+                in->peer->run(ctx, c, x, y);
+                AXB_CLOBBER();
+            }
+        axb_label(s, in->peer->name);
+    } else {
+        unsigned avail = axial_isa_available();
+        if (!(avail & (1u << in->isa)) || axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
+            snprintf(why, sizeof why, "%s is not available on this CPU/build (available mask 0x%x)",
+                     axial_isa_name((axial_isa)in->isa), avail);
+            axb_skip(s, why);
+            goto done;
+        }
+        axial_status st = run_axial(c, x, y);
+        if (st != AXIAL_OK) {
+            snprintf(why, sizeof why, "axial: %s", axial_last_error());
+            axb_skip(s, why);
+            goto done;
+        }
+        size_t iters = axb_iterations(s);
+        while (axb_batch(s, iters))
+            for (size_t i = 0; i < iters; i++) {
+                run_axial(c, x, y);
+                AXB_CLOBBER();
+            }
+        axb_label(s, axial_isa_name((axial_isa)in->isa));
+    }
+    axb_set_bytes(s, (double)((n + no) * es));
+    axb_set_items(s, (double)n);
+done:
+    if (ctx && in->peer && in->peer->release) in->peer->release(ctx);
+    free(x);
+    free(y);
+}
+
+/* ---- registration ------------------------------------------------------------------ */
+
+static void write_json(const char *path) {
+    static const char *ops[] = {"cumsum", "reduce_sum", "roll"};
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fprintf(f, "[\n");
+    for (size_t i = 0; i < ncases; i++) {
+        const axb_case *c = &cases[i];
+        fprintf(f, "  {\"case\": \"%s\", \"op\": \"%s\", \"dtype\": \"%s\", \"shape\": [",
+                c->name, ops[c->op], axb_dtype_name(c->dtype));
+        for (size_t k = 0; k < c->rank; k++)
+            fprintf(f, "%s%lld", k ? ", " : "", (long long)c->shape[k]);
+        fprintf(f, "], \"bytes\": %zu", axb_count(c) * axb_elem_size(c->dtype));
+        if (c->op == AXB_CUMSUM) {
+            fprintf(f, ", \"axis\": %lld, \"exclusive\": %s, \"reverse\": %s",
+                    (long long)c->axis, c->flags & 1 ? "true" : "false",
+                    c->flags & 2 ? "true" : "false");
+        } else {
+            fprintf(f, ", \"axes\": [");
+            for (size_t a = 0; a < c->naxes; a++)
+                fprintf(f, "%s%lld", a ? ", " : "", (long long)c->axes[a]);
+            fprintf(f, "]");
+            if (c->op == AXB_REDUCE) fprintf(f, ", \"keep_dims\": false");
+            else {
+                fprintf(f, ", \"shift\": [");
+                for (size_t s = 0; s < c->nshift; s++)
+                    fprintf(f, "%s%lld", s ? ", " : "", (long long)c->shift[s]);
+                fprintf(f, "]");
+            }
+        }
+        fprintf(f, "}%s\n", i + 1 < ncases ? "," : "");
+    }
+    fprintf(f, "]\n");
+    fclose(f);
+}
+
+int main(int argc, char **argv) {
+    /* oneDNN is OpenMP-threaded: everything here is measured on one thread.
+     * libgomp reads OMP_NUM_THREADS when it is loaded, so set it and re-exec. */
+    const char *omp = getenv("OMP_NUM_THREADS");
+    if (!omp || strcmp(omp, "1") != 0) {
+        setenv("OMP_NUM_THREADS", "1", 1);
+        execv("/proc/self/exe", argv);
+        perror("axial-bench: re-exec with OMP_NUM_THREADS=1");
+        return 1;
+    }
+    const char *sizes = getenv("AXIAL_BENCH_SIZES"), *mem = getenv("AXIAL_BENCH_BYTES");
+    size_t big = mem ? (size_t)strtoull(mem, NULL, 0) : (size_t)256 << 20;
+    if (big < ((size_t)1 << 20)) big = (size_t)1 << 20;
+    big &= ~(((size_t)1 << 20) - 1); /* whole MiB: every shape divides */
+    size_t list[2], nsizes = 0;
+    if (!sizes || strcmp(sizes, "memory") != 0) list[nsizes++] = (size_t)1 << 20;
+    if (!sizes || strcmp(sizes, "cache") != 0) list[nsizes++] = big;
+    for (size_t z = 0; z < nsizes; z++) {
+        cumsum_cases(list[z]);
+        reduce_cases(list[z]);
+        roll_cases(list[z]);
+    }
+    for (size_t i = 0; i < ncases; i++) name_case(&cases[i]);
+
+    int out = 1;
+    for (int a = 1; a < argc; a++) {
+        if (strncmp(argv[a], "--cases-json=", 13) == 0) {
+            write_json(argv[a] + 13);
+            return 0;
+        }
+        argv[out++] = argv[a];
+    }
+    argc = out;
+
+#if defined(__aarch64__)
+    static const int isas[] = {AXIAL_ISA_SCALAR, AXIAL_ISA_NEON};
+#else
+    static const int isas[] = {AXIAL_ISA_SCALAR, AXIAL_ISA_AVX2, AXIAL_ISA_AVX512};
+#endif
+    static const axb_peer *peers[] = {&axb_probe, &axb_loop,
+#ifdef AXB_HAVE_EIGEN
+                                      &axb_eigen,
+#endif
+#ifdef AXB_HAVE_ONEDNN
+                                      &axb_onednn,
+#endif
+    };
+    const size_t nisa = sizeof isas / sizeof *isas, npeer = sizeof peers / sizeof *peers;
+    static axb_inst inst[AXB_MAX_CASES * 8];
+    size_t ni = 0;
+    for (size_t i = 0; i < ncases; i++) {
+        const char *c = cases[i].name;
+        const char *rest = strchr(strchr(c, '/') + 1, '/'); /* after op/type */
+        for (size_t k = 0; k < nisa + npeer; k++) {
+            axb_inst *in = &inst[ni++];
+            in->c = &cases[i];
+            in->isa = k < nisa ? isas[k] : -1;
+            in->peer = k < nisa ? NULL : peers[k - nisa];
+            char name[256];
+            snprintf(name, sizeof name, "%.*s/%s%s", (int)(rest - c), c,
+                     k < nisa ? axial_isa_name((axial_isa)isas[k]) : in->peer->name, rest);
+            axb_register(name, bench_body, in);
+        }
+    }
+    return axb_main(argc, argv);
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The README's benchmark command, from a fresh Debian 12 machine:
+#   bash scripts/bench.sh            quick: 1 MiB and 64 MiB cases, 3 repetitions (~3 min)
+#   bash scripts/bench.sh --full     1 MiB and 256 MiB cases, 5 repetitions
+#   bash scripts/bench.sh [--full] [Google Benchmark args, e.g. --benchmark_filter=roll]
+# Installs what is missing (scripts/deps.sh bench), builds a release build in
+# build-rel/, runs axial-bench (axial per ISA, the bandwidth probe and the
+# Eigen / oneDNN / plain-loop peers in one binary), then scripts/peers.py
+# (numpy from Debian; torch, onnxruntime and openvino too when
+# scripts/peers-venv.sh has made .venv-peers), and prints the table.
+# AXIAL_BENCH_BYTES overrides the memory-resident size.
+# Outputs: build-rel/{cases.json,bench.json,peers.json,report.md}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh bench
+
+reps=3 min_time=0.05 bytes=$((64 << 20))
+if [ "${1:-}" = --full ]; then
+  shift; reps=5 min_time=0.1 bytes=$((256 << 20))
+fi
+export AXIAL_BENCH_BYTES=${AXIAL_BENCH_BYTES:-$bytes}
+export OMP_NUM_THREADS=1
+
+if [ -f build-rel/build.ninja ]; then meson setup --reconfigure build-rel --buildtype=release -Dtests=false >/dev/null
+else meson setup build-rel --buildtype=release -Dtests=false >/dev/null; fi
+ninja -C build-rel >/dev/null
+
+echo "== axial-bench: sizes 1 MiB and $((AXIAL_BENCH_BYTES >> 20)) MiB, $reps repetitions (medians)"
+build-rel/bench/axial-bench --cases-json=build-rel/cases.json
+build-rel/bench/axial-bench --benchmark_repetitions="$reps" \
+  --benchmark_report_aggregates_only=true --benchmark_min_time="$min_time" \
+  --benchmark_out=build-rel/bench.json --benchmark_out_format=json "$@" \
+  > build-rel/bench.txt 2> build-rel/bench.err \
+  || { tail -n 20 build-rel/bench.err; exit 1; }
+
+py=/usr/bin/python3
+.venv-peers/bin/python -c "import numpy" 2>/dev/null && py=.venv-peers/bin/python
+echo "== python peers ($py)"
+filter=$(printf '%s\n' "$@" | sed -n 's/^--benchmark_filter=//p' | tail -n 1)
+"$py" scripts/peers.py --cases build-rel/cases.json --out build-rel/peers.json \
+  --reps "$reps" --min-time "$min_time" ${filter:+--filter "$filter"} 2> build-rel/peers.log \
+  || { tail -n 20 build-rel/peers.log; exit 1; }
+
+echo "== report (also in build-rel/report.md)"
+/usr/bin/python3 scripts/report.py --bench build-rel/bench.json --peers build-rel/peers.json \
+  --reps "$reps" --markdown build-rel/report.md
