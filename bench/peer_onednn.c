@@ -70,7 +70,11 @@ static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap
     if (st == dnnl_success) st = dnnl_memory_create(&x->dst, &dmd, x->engine, DNNL_MEMORY_NONE);
     if (pd) dnnl_primitive_desc_destroy(pd);
     if (st != dnnl_success) {
-        snprintf(why, cap, "onednn: setup failed (dnnl status %d)", (int)st);
+        if (st == dnnl_unimplemented)
+            snprintf(why, cap, "onednn: no %s reduction on this CPU (dnnl_unimplemented)",
+                     axb_dtype_name(c->dtype));
+        else
+            snprintf(why, cap, "onednn: setup failed (dnnl status %d)", (int)st);
         onednn_free(x);
         return false;
     }

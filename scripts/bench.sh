@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's benchmark command, from a fresh Debian 12 machine:
-#   bash scripts/bench.sh            quick: 1 MiB and 64 MiB cases, 3 repetitions (~3 min)
+#   bash scripts/bench.sh            quick: 1 MiB and 32 MiB cases, 3 repetitions (~3 min)
 #   bash scripts/bench.sh --full     1 MiB and 256 MiB cases, 5 repetitions
 #   bash scripts/bench.sh [--full] [Google Benchmark args, e.g. --benchmark_filter=roll]
 # Installs what is missing (scripts/deps.sh bench), builds a release build in
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh bench
 
-reps=3 min_time=0.05 bytes=$((64 << 20))
+reps=3 min_time=0.02 bytes=$((32 << 20))
 if [ "${1:-}" = --full ]; then
   shift; reps=5 min_time=0.1 bytes=$((256 << 20))
 fi

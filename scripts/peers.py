@@ -336,6 +336,7 @@ def main():
                     rec["reps"] = args.reps
             except Unsupported as e:
                 rec["skipped"] = str(e)
+                rec["unsupported"] = True
             except Exception as e:  # a peer failing must not stop the others
                 rec["skipped"] = f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
             results.append(rec)

@@ -64,6 +64,12 @@ def size_of(case):
     return n
 
 
+def unsupported(reason):
+    """The peer lacks the operation or type (shown '-'), rather than failing."""
+    return any(k in reason for k in ("no such operation", ": no ", "not wired",
+                                     "has no ", "unimplemented"))
+
+
 def fmt_ratio(v):
     if v is None:
         return "-"
@@ -91,6 +97,8 @@ def main():
         for r in pd.get("results", []):
             if "ns" in r:
                 py[(r["case"], r["peer"])] = r["ns"]
+            elif r.get("unsupported"):
+                py_skip[(r["case"], r["peer"])] = "no such operation or type: " + r["skipped"]
             else:
                 py_skip[(r["case"], r["peer"])] = r.get("skipped", "skipped")
 
@@ -121,8 +129,7 @@ def main():
                 row.append(fmt_ratio(py[(case, p)] / t))
             elif (case, p) in skipped or (case, p) in py_skip:
                 reason = skipped.get((case, p)) or py_skip.get((case, p), "")
-                row.append("-" if ("no " in reason or "not wired" in reason
-                                   or "no such" in reason) else "skip")
+                row.append("-" if unsupported(reason) else "skip")
             else:
                 row.append("-")
         rows.append(row)
