@@ -81,40 +81,68 @@ static bool compare(ax_t *t, axial_dtype dt, const void *got, const void *want,
     return AX_CHECK(t, true, "%s", what);
 }
 
+/* One library call against the oracle: x (filled) and y (poisoned) with
+ * random whole-element misalignment and canaries, the oracle's answer in
+ * `want`; `src` is x, or y holding a copy of x for an in-place call. */
+typedef struct {
+    axial_dtype dt;
+    size_t es, count, ocount;
+    bool inplace;
+    ax_buf x, y;
+    void *want;
+    const void *src;
+} io_case;
+
+static void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
+                     enum fill mode, bool inplace) {
+    io->dt = dt;
+    io->es = or_size(dt);
+    io->count = count;
+    io->ocount = ocount;
+    io->inplace = inplace;
+    ax_buf_alloc(&io->x, count * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
+    ax_buf_alloc(&io->y, ocount * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
+    ax_buf_poison(&io->x, 0);
+    ax_buf_poison(&io->y, 0x5a);
+    fill(t, dt, io->x.p, count, mode);
+    io->want = malloc(ocount * io->es + 1);
+    io->src = io->x.p;
+}
+
+/* Call after the oracle has written io->want: the in-place copy. */
+static void io_ready(io_case *io) {
+    if (io->inplace) {
+        memcpy(io->y.p, io->x.p, io->count * io->es);
+        io->src = io->y.p;
+    }
+}
+
+static void io_end(ax_t *t, io_case *io, axial_status st, const char *what) {
+    if (AX_CHECK(t, st == AXIAL_OK, "%s: status %s (%s)", what, axial_status_name(st),
+                 axial_last_error()))
+        compare(t, io->dt, io->y.p, io->want, io->ocount, what);
+    AX_CHECK(t, ax_buf_canary_ok(&io->y), "%s: wrote outside the output", what);
+    AX_CHECK(t, io->inplace || ax_buf_canary_ok(&io->x), "%s: wrote around the input", what);
+    free(io->want);
+    ax_buf_free(&io->x);
+    ax_buf_free(&io->y);
+}
+
 /* ---- CumSum -------------------------------------------------------------------- */
 
 static void cumsum_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                         int64_t axis, unsigned flags, enum fill mode, bool inplace) {
-    size_t es = or_size(dt), count = or_count(rank, shape);
-    size_t mx = es * (size_t)ax_rand_range(t, 0, 7), my = es * (size_t)ax_rand_range(t, 0, 7);
-    ax_buf x, y;
-    ax_buf_alloc(&x, count * es, mx);
-    ax_buf_alloc(&y, count * es, my);
-    ax_buf_poison(&x, 0);
-    ax_buf_poison(&y, 0x5a);
-    fill(t, dt, x.p, count, mode);
-    void *want = malloc(count * es + 1);
+    size_t count = or_count(rank, shape);
+    io_case io;
+    io_begin(t, &io, dt, count, count, mode, inplace);
     size_t norm = (size_t)(axis < 0 ? axis + (int64_t)rank : axis);
-    or_cumsum(dt, x.p, want, rank, shape, norm, flags & 1, flags & 2);
-
-    const void *src = x.p;
-    if (inplace) {
-        memcpy(y.p, x.p, count * es);
-        src = y.p;
-    }
+    or_cumsum(dt, io.x.p, io.want, rank, shape, norm, flags & 1, flags & 2);
+    io_ready(&io);
     char sh[160], what[320];
     snprintf(what, sizeof what, "cumsum %s %s axis %lld flags %u%s (misalign %zu/%zu)",
              ax_dtype_str(dt), ax_shape_str(sh, sizeof sh, rank, shape), (long long)axis,
-             flags, inplace ? " in place" : "", mx, my);
-    axial_status st = axial_cumsum(dt, src, y.p, rank, shape, axis, flags);
-    if (AX_CHECK(t, st == AXIAL_OK, "%s: status %s (%s)", what, axial_status_name(st),
-                 axial_last_error()))
-        compare(t, dt, y.p, want, count, what);
-    AX_CHECK(t, ax_buf_canary_ok(&y), "%s: wrote outside the output", what);
-    AX_CHECK(t, inplace || ax_buf_canary_ok(&x), "%s: wrote around the input", what);
-    free(want);
-    ax_buf_free(&x);
-    ax_buf_free(&y);
+             flags, inplace ? " in place" : "", io.x.misalign, io.y.misalign);
+    io_end(t, &io, axial_cumsum(dt, io.src, io.y.p, rank, shape, axis, flags), what);
 }
 
 static int iters(int base) {
@@ -187,7 +215,7 @@ void t_cumsum_specials(ax_t *t) {
 
 static void reduce_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                         const int64_t *axes, size_t naxes, unsigned flags, enum fill mode) {
-    size_t es = or_size(dt), count = or_count(rank, shape);
+    size_t count = or_count(rank, shape);
     bool keep = flags & AXIAL_REDUCE_KEEP_DIMS, all = flags & AXIAL_REDUCE_EMPTY_AXES_ALL;
     int64_t oshape[AXIAL_MAX_RANK], lshape[AXIAL_MAX_RANK];
     size_t orank = 0, lrank = 99;
@@ -205,23 +233,10 @@ static void reduce_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *sha
             AX_CHECK(t, lshape[k] == oshape[k], "%s: out_shape[%zu] = %lld, want %lld", what,
                      k, (long long)lshape[k], (long long)oshape[k]);
 
-    ax_buf x, y;
-    ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
-    ax_buf_alloc(&y, ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
-    ax_buf_poison(&x, 0);
-    ax_buf_poison(&y, 0x5a);
-    fill(t, dt, x.p, count, mode);
-    void *want = malloc(ocount * es + 1);
-    or_reduce(dt, x.p, want, rank, shape, axes, naxes, keep, all, &orank, oshape);
-    st = axial_reduce_sum(dt, x.p, y.p, rank, shape, axes, naxes, flags);
-    if (AX_CHECK(t, st == AXIAL_OK, "%s: status %s (%s)", what, axial_status_name(st),
-                 axial_last_error()))
-        compare(t, dt, y.p, want, ocount, what);
-    AX_CHECK(t, ax_buf_canary_ok(&y), "%s: wrote outside the output", what);
-    AX_CHECK(t, ax_buf_canary_ok(&x), "%s: wrote around the input", what);
-    free(want);
-    ax_buf_free(&x);
-    ax_buf_free(&y);
+    io_case io;
+    io_begin(t, &io, dt, count, ocount, mode, false);
+    or_reduce(dt, io.x.p, io.want, rank, shape, axes, naxes, keep, all, &orank, oshape);
+    io_end(t, &io, axial_reduce_sum(dt, io.x.p, io.y.p, rank, shape, axes, naxes, flags), what);
 }
 
 static size_t rand_axes(ax_t *t, size_t rank, int64_t *axes, size_t max) {
@@ -329,34 +344,16 @@ static const axial_dtype roll_types[] = {AXIAL_I8, AXIAL_BOOL, AXIAL_F16, AXIAL_
 static void roll_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                       const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes,
                       bool inplace) {
-    size_t es = or_size(dt), count = or_count(rank, shape);
-    size_t mx = es * (size_t)ax_rand_range(t, 0, 7), my = es * (size_t)ax_rand_range(t, 0, 7);
-    ax_buf x, y;
-    ax_buf_alloc(&x, count * es, mx);
-    ax_buf_alloc(&y, count * es, my);
-    ax_buf_poison(&x, 0);
-    ax_buf_poison(&y, 0x5a);
-    fill(t, dt, x.p, count, FILL_EXACT);
-    void *want = malloc(count * es + 1);
-    or_roll(dt, x.p, want, rank, shape, shift, nshift, axes, naxes);
-    const void *src = x.p;
-    if (inplace) {
-        memcpy(y.p, x.p, count * es);
-        src = y.p;
-    }
+    size_t count = or_count(rank, shape);
+    io_case io;
+    io_begin(t, &io, dt, count, count, FILL_EXACT, inplace);
+    or_roll(dt, io.x.p, io.want, rank, shape, shift, nshift, axes, naxes);
+    io_ready(&io);
     char sh[160], sa[200], aa[160], what[600];
     snprintf(what, sizeof what, "roll %s %s shift %s axes %s%s", ax_dtype_str(dt),
              ax_shape_str(sh, sizeof sh, rank, shape), ax_shape_str(sa, sizeof sa, nshift, shift),
              ax_shape_str(aa, sizeof aa, naxes, axes), inplace ? " in place" : "");
-    axial_status st = axial_roll(dt, src, y.p, rank, shape, shift, nshift, axes, naxes);
-    if (AX_CHECK(t, st == AXIAL_OK, "%s: status %s (%s)", what, axial_status_name(st),
-                 axial_last_error()))
-        compare(t, dt, y.p, want, count, what);
-    AX_CHECK(t, ax_buf_canary_ok(&y), "%s: wrote outside the output", what);
-    AX_CHECK(t, inplace || ax_buf_canary_ok(&x), "%s: wrote around the input", what);
-    free(want);
-    ax_buf_free(&x);
-    ax_buf_free(&y);
+    io_end(t, &io, axial_roll(dt, io.src, io.y.p, rank, shape, shift, nshift, axes, naxes), what);
 }
 
 static int64_t rand_shift(ax_t *t, int64_t dim) {
