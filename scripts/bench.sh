@@ -19,7 +19,7 @@ if [ "${1:-}" = --full ]; then
   shift; reps=5 min_time=0.1 bytes=$((256 << 20))
 fi
 export AXIAL_BENCH_BYTES=${AXIAL_BENCH_BYTES:-$bytes}
-export OMP_NUM_THREADS=1
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 
 if [ -f build-rel/build.ninja ]; then meson setup --reconfigure build-rel --buildtype=release -Dtests=false >/dev/null
 else meson setup build-rel --buildtype=release -Dtests=false >/dev/null; fi
@@ -33,6 +33,7 @@ build-rel/bench/axial-bench --benchmark_repetitions="$reps" \
   > build-rel/bench.txt 2> build-rel/bench.err \
   || { tail -n 20 build-rel/bench.err; exit 1; }
 
+echo "   ${SECONDS}s so far"
 py=/usr/bin/python3
 .venv-peers/bin/python -c "import numpy" 2>/dev/null && py=.venv-peers/bin/python
 echo "== python peers ($py)"
@@ -41,6 +42,8 @@ filter=$(printf '%s\n' "$@" | sed -n 's/^--benchmark_filter=//p' | tail -n 1)
   --reps "$reps" --min-time "$min_time" ${filter:+--filter "$filter"} 2> build-rel/peers.log \
   || { tail -n 20 build-rel/peers.log; exit 1; }
 
+echo "   ${SECONDS}s so far"
 echo "== report (also in build-rel/report.md)"
 /usr/bin/python3 scripts/report.py --bench build-rel/bench.json --peers build-rel/peers.json \
-  --reps "$reps" --markdown build-rel/report.md
+  --cases build-rel/cases.json --reps "$reps" --markdown build-rel/report.md
+echo "== done in ${SECONDS}s"

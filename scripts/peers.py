@@ -2,18 +2,20 @@
 """Times the runtimes users actually run on axial's benchmark cases, single
 threaded, and writes their medians for scripts/report.py.
 
-  peers.py --cases cases.json --out peers.json [--reps 5] [--min-time 0.05]
+  peers.py --cases cases.json --out peers.json [--reps 7] [--min-time 0.05]
            [--only numpy,torch,onnxruntime,openvino] [--filter REGEX]
 
 cases.json comes from `axial-bench --cases-json=FILE`.  Each peer is called as
 its users call it:
   numpy        np.cumsum(x, axis, out=y) (exclusive: the shifted slice
-               cumsum(x[:-1]) -> y[1:], y[0] = 0; reverse: on flipped views,
-               no copies); np.sum(x, axis, out=y); np.roll(x, shift, axis)
-               (numpy.roll has no out=: it allocates, as users get it).
+               np.cumsum(x[:-1], axis, out=y[1:]), then y[0] = 0; reverse: the
+               same on np.flip views of x and y, no copies);
+               np.sum(x, axis=tuple, out=y) (np.sum(x) for all axes);
+               np.roll(x, shift, axis) (numpy.roll has no out=: it allocates,
+               as its users get it).
   torch        torch.set_num_threads(1); tensors share the numpy buffers;
                torch.cumsum(x, d, dtype=x.dtype, out=y) (reverse: flip,
-               cumsum, flip; exclusive: cumsum then y -= x);
+               cumsum, flip into y; exclusive: cumsum then y -= x);
                torch.sum(x, dims, dtype=x.dtype, out=y); torch.roll(x, s, d).
   onnxruntime  CumSum-14 / ReduceSum-13 models built with the onnx package;
                one session, intra/inter op threads 1, sequential; inputs and
@@ -22,9 +24,17 @@ its users call it:
   openvino     CumSum, ReduceSum, Roll from the opset, compiled for CPU with
                INFERENCE_NUM_THREADS=1, NUM_STREAMS=1 and
                INFERENCE_PRECISION_HINT=f32 (no silent bf16); one InferRequest
-               with its input tensor sharing the numpy buffer; infer() timed.
-Each peer's output is checked once against a float64 numpy reference; a
-wrong answer is recorded as a mismatch, never timed.
+               with its input tensor sharing the numpy buffer (bf16: the
+               uint16 bits as an ov.Type.bf16 tensor); infer() timed.
+Timing: calls are doubled until a run takes min_time/5 (that is the warm-up),
+then each of --reps repetitions times a batch of calls lasting about
+--min-time with time.perf_counter_ns; the median ns per call is recorded.
+Each peer's output is checked once against a float64 numpy reference (loose
+tolerance; integers modulo their width); a wrong answer is recorded as a
+mismatch, never timed.  A type or operation the peer lacks is recorded as
+skipped with "unsupported": true (report.py shows '-'); any other failure as
+skipped (shown 'skip').  Runtimes are imported lazily: one that is missing is
+"not installed".  Runs with Debian's python3 (numpy 1.24) or .venv-peers.
 """
 import argparse
 import json
@@ -36,7 +46,7 @@ import numpy as np
 
 NP_TYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "u8": np.uint8,
             "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
-            "i64": np.int64, "u64": np.uint64, "f16": np.float16}
+            "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bool": np.bool_}
 
 
 def make_input(case):
@@ -48,29 +58,41 @@ def make_input(case):
         f = (v * 0.125).astype(np.float32)
         return (f.view(np.uint32) >> 16).astype(np.uint16).reshape(case["shape"])
     t = NP_TYPES[dt]
+    if dt == "bool":
+        return (v > 0).reshape(case["shape"])
     if np.issubdtype(t, np.floating):
         return (v * 0.125).astype(t).reshape(case["shape"])
     return v.astype(t).reshape(case["shape"])
 
 
-def as_f64(a, dt):
+def widen(a, dt):
+    """The values in a wide type: float64 for floats (bf16 from its bits),
+    int64 / uint64 for integers (sums then wrap modulo 2^64, which keeps
+    them exact modulo 2^bits), bool as is."""
+    a = np.asarray(a)
     if dt == "bf16":
         return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if dt == "bool":
+        return a.astype(np.bool_)
+    if dt[0] == "u":
+        return a.astype(np.uint64)
+    if dt[0] == "i":
+        return a.astype(np.int64)
     return a.astype(np.float64)
 
 
 def reference(case, x):
-    """float64 result of the case (the check, not the thing timed)."""
-    xd = as_f64(x, case["dtype"])
+    """The case's result in the wide type (the check, not the thing timed)."""
+    xd = widen(x, case["dtype"])
     if case["op"] == "cumsum":
         a = case["axis"]
         v = np.flip(xd, a) if case["reverse"] else xd
-        c = np.cumsum(v, axis=a)
+        c = np.cumsum(v, axis=a, dtype=xd.dtype)
         if case["exclusive"]:
             c = c - v
         return np.flip(c, a) if case["reverse"] else c
     if case["op"] == "reduce_sum":
-        return np.sum(xd, axis=tuple(case["axes"]) if case["axes"] else None)
+        return np.sum(xd, axis=tuple(case["axes"]) if case["axes"] else None, dtype=xd.dtype)
     return np.roll(xd, case["shift"], case["axes"])
 
 
@@ -83,21 +105,54 @@ def out_shape(case):
 
 
 def close(got, want, dt):
-    got = np.asarray(got, dtype=np.float64).reshape(np.shape(want))
-    scale = max(1.0, float(np.max(np.abs(want))) if np.size(want) else 1.0)
-    tol = 0 if dt[0] in "iu" else (5e-2 if dt in ("bf16", "f16") else 1e-3)
-    if dt[0] in "iu":  # integers wrap; compare modulo the width
-        bits = 8 * np.dtype(NP_TYPES[dt]).itemsize
-        return bool(np.all((got.astype(np.int64) - want.astype(np.int64)) % (1 << bits) == 0))
-    return bool(np.max(np.abs(got - want)) <= tol * scale) if np.size(want) else True
+    """got (the peer's output, its own type) against want (reference())."""
+    got = widen(got, dt).reshape(np.shape(want))
+    if dt == "bool":
+        return bool(np.array_equal(got, want))
+    if dt[0] in "iu":  # integers wrap; compare modulo 2^bits, exactly
+        mask = np.uint64((1 << (8 * np.dtype(NP_TYPES[dt]).itemsize)) - 1)
+        d = got.view(np.uint64) - np.asarray(want).view(np.uint64)
+        return bool(np.all((d & mask) == 0))
+    if not np.size(want):
+        return True
+    scale = max(1.0, float(np.max(np.abs(want))))
+    tol = 5e-2 if dt in ("bf16", "f16") else 1e-3
+    return bool(np.max(np.abs(got - want)) <= tol * scale)
+
+
+def first_diff(got, want, dt):
+    """Where a mismatch is, in words (recorded beside the skip)."""
+    got = widen(got, dt).reshape(np.shape(want))
+    want = np.asarray(want)
+    if dt[0] in "iu":
+        mask = np.uint64((1 << (8 * np.dtype(NP_TYPES[dt]).itemsize)) - 1)
+        bad = (got.view(np.uint64) - want.view(np.uint64)) & mask != 0
+        want = (want.view(np.uint64) & mask).astype(NP_TYPES[dt])  # wrapped as the type
+        got = got.astype(NP_TYPES[dt])
+    elif dt == "bool":
+        bad = got != want
+    else:
+        bad = ~np.isclose(got, want, rtol=1e-3, atol=1e-3)
+    idx = np.argwhere(bad)
+    if not len(idx):
+        return "no element differs (tolerance)"
+    i = tuple(idx[0])
+    return f"{int(bad.sum())} elements differ; first at {list(map(int, i))}: got {got[i]}, want {want[i]}"
 
 
 def timeit(fn, min_time, reps):
-    fn()
-    t0 = time.perf_counter_ns()
-    fn()
-    one = max(time.perf_counter_ns() - t0, 1)
-    batch = max(1, int(min_time * 1e9 / one))
+    """Median ns per call over `reps` batches of about min_time seconds each;
+    the calibration (doubling the calls until min_time/5) is the warm-up."""
+    n = 1
+    while True:
+        t0 = time.perf_counter_ns()
+        for _ in range(n):
+            fn()
+        dt = max(time.perf_counter_ns() - t0, 1)
+        if dt >= min_time * 1e9 / 5 or n >= 1 << 24:
+            break
+        n *= 2
+    batch = max(1, round(n * min_time * 1e9 / dt))
     samples = []
     for _ in range(reps):
         t0 = time.perf_counter_ns()
@@ -124,7 +179,6 @@ def numpy_peer(case, x):
         yv = np.flip(y, a) if case["reverse"] else y
         n = x.shape[a]
         if case["exclusive"]:
-            src = np.take(xv, np.arange(0, n - 1), axis=a)  # a copy: do it once, outside
             idx_hi = [slice(None)] * x.ndim
             idx_hi[a] = slice(1, None)
             idx_0 = [slice(None)] * x.ndim
@@ -137,7 +191,6 @@ def numpy_peer(case, x):
             def fn():
                 np.cumsum(xlo, axis=a, out=dst)
                 yv[tuple(idx_0)] = 0
-            del src
         else:
             def fn():
                 np.cumsum(xv, axis=a, out=yv)
@@ -159,9 +212,10 @@ def torch_peer(case, x):
     import torch
     torch.set_num_threads(1)
     dt = case["dtype"]
-    if dt in ("u16", "u32", "u64"):
-        raise Unsupported(f"torch has no {dt} arithmetic")
-    xt = torch.from_numpy(x)
+    try:
+        xt = torch.from_numpy(x)
+    except TypeError as e:  # torch < 2.3 has no uint16/32/64
+        raise Unsupported(f"torch: {e}"[:160])
     if dt == "bf16":
         xt = xt.view(torch.bfloat16)
     yt = torch.empty(out_shape(case), dtype=xt.dtype)
@@ -200,11 +254,10 @@ def to_np(t, dt):
 
 
 ONNX_TYPES = {"f32": 1, "u8": 2, "i8": 3, "u16": 4, "i16": 5, "i32": 6, "i64": 7,
-              "f16": 10, "f64": 11, "u32": 12, "u64": 13, "bf16": 16}
+              "bool": 9, "f16": 10, "f64": 11, "u32": 12, "u64": 13, "bf16": 16}
 
 
 def ort_peer(case, x):
-    import onnx
     import onnxruntime as ort
     from onnx import helper, TensorProto
     if case["op"] == "roll":
@@ -240,7 +293,13 @@ def ort_peer(case, x):
         sess = ort.InferenceSession(model.SerializeToString(), so,
                                     providers=["CPUExecutionProvider"])
     except Exception as e:  # no kernel for this type
-        raise Unsupported(f"onnxruntime: {str(e).splitlines()[0][:120]}")
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        opname = "CumSum-14" if case["op"] == "cumsum" else "ReduceSum-13"
+        if "NOT_IMPLEMENTED" in msg:
+            raise Unsupported(f"onnxruntime has no CPU kernel for {opname} on {dt}")
+        if "Type Error" in msg:
+            raise Unsupported(f"ONNX {opname} does not allow {dt}")
+        raise Unsupported(f"onnxruntime: {msg[:160]}")
     y = np.empty(oshape, dtype=x.dtype)
     b = sess.io_binding()
     b.bind_ortvalue_input("x", ort.OrtValue.ortvalue_from_numpy(x))
@@ -258,9 +317,8 @@ def openvino_peer(case, x):
     except ImportError:
         import openvino.runtime.opset13 as ops
     dt = case["dtype"]
-    if dt == "bf16":
-        raise Unsupported("openvino: bf16 input not wired here")
-    p = ops.parameter(list(case["shape"]), x.dtype, name="x")
+    et = ov.Type.bf16 if dt == "bf16" else ov.Type.boolean if dt == "bool" else x.dtype
+    p = ops.parameter(list(case["shape"]), et, name="x")
     if case["op"] == "cumsum":
         n = ops.cumsum(p, ops.constant(np.int64(case["axis"])), case["exclusive"],
                        case["reverse"])
@@ -276,13 +334,20 @@ def openvino_peer(case, x):
         cm = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1,
                                                "INFERENCE_PRECISION_HINT": "f32"})
     except Exception as e:
-        raise Unsupported(f"openvino: {str(e).splitlines()[0][:120]}")
+        raise Unsupported(f"openvino: {(str(e).splitlines() or [type(e).__name__])[0][:160]}")
     req = cm.create_infer_request()
-    req.set_input_tensor(ov.Tensor(x, shared_memory=True))
+    if dt == "bf16":  # the uint16 bits, shared, typed bf16
+        req.set_input_tensor(ov.Tensor(x, ov.Shape(list(x.shape)), ov.Type.bf16))
+    else:
+        req.set_input_tensor(ov.Tensor(x, shared_memory=True))
 
     def fn():
         req.infer()
-    return fn, lambda: req.get_output_tensor().data
+
+    def get():
+        y = req.get_output_tensor().data
+        return y.view(np.uint16) if dt == "bf16" else y
+    return fn, get
 
 
 PEERS = {"numpy": numpy_peer, "torch": torch_peer, "onnxruntime": ort_peer,
@@ -301,7 +366,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--min-time", type=float, default=0.05)
     ap.add_argument("--only", default="numpy,torch,onnxruntime,openvino")
     ap.add_argument("--filter", help="regex on the case name (as --benchmark_filter)")
@@ -323,14 +388,17 @@ def main():
             continue
         versions[peer] = str(v)
         for case in cases:
-            x = make_input(case)
             rec = {"case": case["case"], "peer": peer}
             try:
+                if case["dtype"] == "bool" and case["op"] != "roll":
+                    raise Unsupported("bool is not a numeric type for " + case["op"])
+                x = make_input(case)
                 fn, get = PEERS[peer](case, x)
                 fn()
-                if not close(as_f64(np.asarray(get()), case["dtype"]), reference(case, x),
-                             case["dtype"]):
+                want = reference(case, x)
+                if not close(get(), want, case["dtype"]):
                     rec["skipped"] = "mismatch against the float64 reference"
+                    rec["mismatch"] = first_diff(get(), want, case["dtype"])
                 else:
                     rec["ns"] = timeit(fn, args.min_time, args.reps)
                     rec["reps"] = args.reps
@@ -338,7 +406,11 @@ def main():
                 rec["skipped"] = str(e)
                 rec["unsupported"] = True
             except Exception as e:  # a peer failing must not stop the others
-                rec["skipped"] = f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+                msg = str(e).splitlines()[0][:160] if str(e) else ""
+                rec["skipped"] = f"{type(e).__name__}: {msg}"
+                if isinstance(e, NotImplementedError) or "NOT_IMPLEMENTED" in msg:
+                    rec["unsupported"] = True  # the peer lacks this type or operation
+            fn = get = x = None
             results.append(rec)
             shown = f"{rec['ns'] / 1e3:10.1f} us" if "ns" in rec else f"skipped: {rec['skipped']}"
             print(f"  {peer:12s} {case['case']:48s} {shown}", file=sys.stderr)

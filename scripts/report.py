@@ -1,67 +1,102 @@
 #!/usr/bin/env python3
-"""Prints the benchmark table: one row per case, axial's best ISA beside the
-scalar kernel, the bandwidth probe and every peer, all measured in one run.
+"""Prints the benchmark tables: one per size and operator, one row per case,
+axial's best ISA beside the scalar kernel, the bandwidth probe and every
+peer, all measured in one run.
 
-  report.py --bench bench.json [--peers peers.json] [--markdown out.md]
+  report.py --bench bench.json [--peers peers.json] [--cases cases.json]
+            [--markdown out.md] [--reps N]
 
 bench.json is Google Benchmark's JSON from axial-bench, run with
 --benchmark_repetitions=N --benchmark_report_aggregates_only=true: the
 medians are used.  Benchmark names are {op}/{type}/{impl}/{rest}; the case is
-{op}/{type}/{rest}.  peers.json comes from scripts/peers.py.
+{op}/{type}/{rest}.  peers.json comes from scripts/peers.py, cases.json from
+`axial-bench --cases-json` (its order and byte sizes; without it the sizes
+are computed from the shapes).  Runs with any python3, no packages needed.
 """
 import argparse
 import json
+import math
 import sys
 
 ISAS = ["scalar", "avx2", "avx512", "neon"]
 BIN_PEERS = ["loop", "eigen", "onednn"]
 PY_PEERS = ["numpy", "torch", "onnxruntime", "openvino"]
+OPS = ["cumsum", "reduce_sum", "roll"]
+ITEMSIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "i16": 2,
+            "u16": 2, "i32": 4, "u32": 4, "i64": 8, "u64": 8, "bool": 1}
 
 LEGEND = """\
-Columns: best = axial's fastest available ISA; elem/ns and GB/s (input + output
-bytes) are its median figures; x scalar = best ISA speed / scalar kernel speed;
-of probe = probe time / axial time (1.0 = at the bandwidth ceiling: read-sum for
+Columns: best = axial's fastest available ISA (lowest median time among
+scalar/avx2/avx512/neon not skipped); elem/ns = its items_per_second / 1e9;
+GB/s = its bytes_per_second / 1e9 (input + output bytes); x scalar = best ISA
+speed / scalar kernel speed; of probe = probe time / axial time, the fraction
+of the bandwidth ceiling reached (1.0 = at bandwidth; probe: read-sum for
 ReduceSum, memcpy for CumSum and Roll); peer columns = peer time / axial time
-(> 1: axial is faster; < 1: the peer is faster).  '-' = the peer has no such
-operation or type; 'skip' = skipped (the reasons are listed above the table)."""
+(> 1: axial is faster; < 1: the peer is faster).  '-' = no figure (the peer
+has no such operation or type, or did not run); 'skip' = the peer was skipped
+or failed (the reasons are listed above the tables).  All single-threaded."""
 
 
 def split(name):
     parts = name.split("/")
-    # run_name of an aggregate has no /real_time suffix in 1.7 ('.../real_time' kept)
-    if parts[-1] == "real_time":
+    # an aggregate's run_name keeps a '/real_time' or '/manual_time' suffix
+    while parts and parts[-1] in ("real_time", "manual_time", "process_time"):
         parts = parts[:-1]
-    op, dtype, impl, rest = parts[0], parts[1], parts[2], "/".join(parts[3:])
-    return f"{op}/{dtype}/{rest}", impl
+    if len(parts) < 3:
+        return name, ""
+    op, dtype, impl, rest = parts[0], parts[1], parts[2], parts[3:]
+    return "/".join([op, dtype] + rest), impl
 
 
 def load_bench(path):
     with open(path) as f:
         data = json.load(f)
-    med, skipped = {}, {}
-    for b in data["benchmarks"]:
+    med, skipped, order = {}, {}, []
+    for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
         case, impl = split(name)
+        if case not in order:
+            order.append(case)
         if b.get("error_occurred"):
             skipped[(case, impl)] = b.get("error_message", "skipped")
             continue
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
+        if b.get("run_type") == "iteration" and (case, impl) in med:
+            continue  # without aggregates: keep the first repetition
         unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         med[(case, impl)] = {
             "ns": b["real_time"] * unit,
             "items": b.get("items_per_second", 0.0),
             "bytes": b.get("bytes_per_second", 0.0),
         }
-    return data.get("context", {}), med, skipped
+    return data.get("context", {}), med, skipped, order
 
 
-def size_of(case):
-    shape = case.split("/")[2]
+def case_bytes(case, info):
+    if info and info.get("bytes"):
+        return int(info["bytes"])
+    parts = case.split("/")
     n = 1
-    for d in shape.split("x"):
-        n *= int(d)
-    return n
+    try:
+        for d in parts[2].split("x"):
+            n *= int(d)
+    except (IndexError, ValueError):
+        return 0
+    return n * ITEMSIZE.get(parts[1], 1)
+
+
+def size_class(b):
+    """The nearest power of two: cases of one size class share a table."""
+    return 1 << max(0, round(math.log2(b))) if b > 0 else 0
+
+
+def size_label(b):
+    if b >= 1 << 20 and b % (1 << 20) == 0:
+        return f"{b >> 20} MiB"
+    if b >= 1 << 10 and b % (1 << 10) == 0:
+        return f"{b >> 10} KiB"
+    return f"{b} B"
 
 
 def unsupported(reason):
@@ -82,14 +117,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
     ap.add_argument("--peers")
+    ap.add_argument("--cases")
     ap.add_argument("--markdown")
     ap.add_argument("--reps", help="repetitions per median (for the header)")
     args = ap.parse_args()
 
-    ctx, med, skipped = load_bench(args.bench)
-    py = {}
-    py_skip = {}
-    py_versions = {}
+    ctx, med, skipped, order = load_bench(args.bench)
+    infos = {}
+    if args.cases:
+        with open(args.cases) as f:
+            for c in json.load(f):
+                infos[c["case"]] = c
+    py, py_skip, py_versions, py_unsup = {}, {}, {}, set()
     if args.peers:
         with open(args.peers) as f:
             pd = json.load(f)
@@ -98,74 +137,97 @@ def main():
             if "ns" in r:
                 py[(r["case"], r["peer"])] = r["ns"]
             elif r.get("unsupported"):
-                py_skip[(r["case"], r["peer"])] = "no such operation or type: " + r["skipped"]
+                py_skip[(r["case"], r["peer"])] = r["skipped"]
+                py_unsup.add((r["case"], r["peer"]))
             else:
-                py_skip[(r["case"], r["peer"])] = r.get("skipped", "skipped")
+                why = r.get("skipped", "skipped")
+                if r.get("mismatch"):
+                    why += f" ({r['case']}: {r['mismatch']})"
+                py_skip[(r["case"], r["peer"])] = why
 
-    cases = []
-    for (case, impl) in list(med) + list(skipped):
-        if case not in cases:
-            cases.append(case)
+    # cases: cases.json's order, then any the bench has that it lacks
+    cases = [c for c in infos if any(k[0] == c for k in list(med) + list(skipped))]
+    cases += [c for c in order if c not in cases]
 
-    peers = [p for p in BIN_PEERS if any(k[1] == p for k in med)]
-    peers += [p for p in PY_PEERS if any(k[1] == p for k in py)]
+    peers = [p for p in BIN_PEERS if any(k[1] == p for k in list(med) + list(skipped))]
+    peers += [p for p in PY_PEERS if any(k[1] == p for k in list(py) + list(py_skip))]
     header = ["case", "best", "elem/ns", "GB/s", "x scalar", "of probe"] + peers
-    rows = []
+
+    def lacks(case, p):
+        if (case, p) in skipped:
+            return unsupported(skipped[(case, p)])
+        return (case, p) in py_unsup
+
+    groups = {}  # (bytes, op) -> rows
     for case in cases:
+        op = case.split("/")[0]
         avail = [(med[(case, i)]["ns"], i) for i in ISAS if (case, i) in med]
-        if not avail:
-            continue
-        t, best = min(avail)
-        a = med[(case, best)]
-        row = [case, best, f"{a['items'] / 1e9:.3g}", f"{a['bytes'] / 1e9:.3g}"]
-        sc = med.get((case, "scalar"))
-        row.append(fmt_ratio(sc["ns"] / t if sc else None))
-        pr = med.get((case, "probe"))
-        row.append(fmt_ratio(pr["ns"] / t if pr else None))
+        if avail:
+            t, best = min(avail)
+            a = med[(case, best)]
+            row = [case, best, f"{a['items'] / 1e9:.3g}", f"{a['bytes'] / 1e9:.3g}"]
+            sc = med.get((case, "scalar"))
+            row.append(fmt_ratio(sc["ns"] / t if sc else None))
+            pr = med.get((case, "probe"))
+            row.append(fmt_ratio(pr["ns"] / t if pr else None))
+        else:  # no ISA ran: no ratios
+            t = None
+            row = [case, "skip", "-", "-", "-", "-"]
         for p in peers:
-            if (case, p) in med:
-                row.append(fmt_ratio(med[(case, p)]["ns"] / t))
-            elif (case, p) in py:
-                row.append(fmt_ratio(py[(case, p)] / t))
+            if (case, p) in med or (case, p) in py:
+                pt = med[(case, p)]["ns"] if (case, p) in med else py[(case, p)]
+                row.append(fmt_ratio(pt / t) if t else "-")
             elif (case, p) in skipped or (case, p) in py_skip:
-                reason = skipped.get((case, p)) or py_skip.get((case, p), "")
-                row.append("-" if unsupported(reason) else "skip")
+                row.append("-" if lacks(case, p) else "skip")
             else:
                 row.append("-")
-        rows.append(row)
+        key = (size_class(case_bytes(case, infos.get(case))),
+               OPS.index(op) if op in OPS else len(OPS), op)
+        groups.setdefault(key, []).append(row)
 
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    out = []
-    cpu = ctx.get("host_name", "")
-    out.append(f"axial benchmark: {ctx.get('date', '')}, {ctx.get('num_cpus', '?')} CPUs at "
-               f"{ctx.get('mhz_per_cpu', '?')} MHz {cpu}; medians of "
-               f"{args.reps or '?'} repetitions; ratios within one run")
+    allrows = [r for rows in groups.values() for r in rows]
+    widths = [max(len(str(r[i])) for r in allrows + [header]) for i in range(len(header))]
+
+    def line(r):
+        return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                         for i, (c, w) in enumerate(zip(r, widths)))
+
+    top = []
+    top.append(f"axial benchmark: {ctx.get('date', '')}, {ctx.get('num_cpus', '?')} CPUs at "
+               f"{ctx.get('mhz_per_cpu', '?')} MHz {ctx.get('host_name', '')}; medians of "
+               f"{args.reps or '?'} repetitions; single-threaded; ratios within one run")
     isa_skips = sorted({f"{i}: {m}" for (c, i), m in skipped.items() if i in ISAS})
     for s in isa_skips:
-        out.append(f"  skipped ISA  {s}")
-    peer_skips = sorted({f"{i}: {m}" for (c, i), m in list(skipped.items()) + list(py_skip.items())
-                         if i not in ISAS})
-    for s in peer_skips[:30]:
-        out.append(f"  skipped peer {s}")
+        top.append(f"  skipped ISA  {s}")
+    if not isa_skips:
+        top.append("  skipped ISA  none")
+    all_skips = [(k, m) for k, m in list(skipped.items()) + list(py_skip.items())
+                 if k[1] not in ISAS]
+    for tag, want in (("'-'   ", True), ("'skip'", False)):
+        reasons = sorted({f"{p}: {m}" for (c, p), m in all_skips if lacks(c, p) == want})
+        for s in reasons[:40]:
+            top.append(f"  {tag} {s[:220]}")
+        if len(reasons) > 40:
+            top.append(f"  {tag} ... and {len(reasons) - 40} more reasons")
     if py_versions:
-        out.append("  python peers: " + ", ".join(f"{k} {v}" for k, v in py_versions.items()))
-    out.append("")
-    out.append("  ".join(str(h).ljust(w) if i == 0 else str(h).rjust(w)
-                         for i, (h, w) in enumerate(zip(header, widths))))
-    for r in rows:
-        out.append("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
-                             for i, (c, w) in enumerate(zip(r, widths))))
-    out.append("")
-    out.append(LEGEND)
-    text = "\n".join(out)
-    print(text)
+        top.append("  python peers: " + ", ".join(f"{k} {v}" for k, v in py_versions.items()))
 
+    text, md = list(top), list(top)
+    for (b, _, op), rows in sorted(groups.items()):
+        title = f"{op}, {size_label(b)}" if b else op
+        text += ["", f"== {title}", line(header)] + [line(r) for r in rows]
+        md += ["", f"### {title}", "",
+               "| " + " | ".join(header) + " |",
+               "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(header)))]
+        md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    text += ["", LEGEND]
+    md += ["", LEGEND]
+    print("\n".join(text))
     if args.markdown:
-        md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        for r in rows:
-            md.append("| " + " | ".join(str(c) for c in r) + " |")
         with open(args.markdown, "w") as f:
-            f.write("\n".join(out[: out.index("")]) + "\n\n" + "\n".join(md) + "\n\n" + LEGEND + "\n")
+            # keep the list lines apart in Markdown
+            f.write("\n".join(x + "  " if x.startswith("  ") or x == top[0] else x
+                              for x in md) + "\n")
     return 0
 
 
