@@ -5,7 +5,10 @@
  * that ISA selected, skipped with a message when the CPU or build lacks it;
  * probe: the bandwidth ceiling (read-sum for ReduceSum, memcpy for CumSum and
  * Roll); loop, eigen, onednn: the peers.  Every benchmark reports bytes
- * (input + output) and items (input elements) per second.
+ * (input + output) and items (input elements) per second.  Each peer's
+ * output is checked once against axial's scalar kernels (integers and Roll
+ * bit for bit, floats within tolerance()); a difference skips it with the
+ * element and both values in the message.
  *
  * Sizes: cache-resident (1 MiB of input) and memory-resident (256 MiB, or
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
@@ -77,6 +80,10 @@ static size_t ncases;
 
 static axb_case *add_case(enum axb_op op, axial_dtype dt, size_t rank, int64_t d0, int64_t d1,
                           int64_t d2) {
+    if (ncases == AXB_MAX_CASES) {
+        fprintf(stderr, "axial-bench: more than %d cases\n", AXB_MAX_CASES);
+        exit(1);
+    }
     axb_case *c = &cases[ncases++];
     memset(c, 0, sizeof *c);
     c->op = op;
@@ -228,10 +235,80 @@ typedef struct {
     const axb_case *c;
     int isa;              /* axial ISA, or -1 for a peer */
     const axb_peer *peer;
+    int checked;          /* peer vs axial: 0 not yet, 1 agreed, -1 differed */
+    double rel_err;       /* the checked peer's largest error / largest |y| */
+    char why[200];        /* the difference, when checked == -1             */
 } axb_inst;
 
+/* How far a float peer may stray from axial, relative to the largest |y|
+ * (at least 1).  The inputs are multiples of 1/8 in [-1, 1] whose running
+ * sums stay small, so every partial sum is exact in f32 and f64 in any
+ * order, and within a unit or two of the last place in bf16 (8 bits): a
+ * peer beyond this computed something else (wrong axis, wrong flags). */
+static double tolerance(axial_dtype dt) {
+    switch (dt) {
+    case AXIAL_F64: return 1e-12;
+    case AXIAL_F32: return 1e-5;
+    case AXIAL_BF16: return 1.6e-2; /* 4 ulp of bf16 at 1.0 */
+    default: return 0;              /* integers and Roll: bit for bit */
+    }
+}
+
+/* Once per benchmark: runs the peer on x into a y prefilled with a
+ * sentinel (so a peer that writes nothing is caught) and compares it with
+ * axial's scalar kernels, the oracle. */
+static void check_peer(axb_inst *in, const void *x, void *y, void *ctx) {
+    const axb_case *c = in->c;
+    const size_t es = axb_elem_size(c->dtype), no = axb_out_count(c);
+    void *ref = alloc(no * es);
+    memset(y, 0x5a, no * es); /* 0x5a5a...: 1.5e16 as f32, not a sum of this data */
+    in->peer->run(ctx, c, x, y);
+    axial_isa prev = axial_isa_active();
+    axial_isa_select(AXIAL_ISA_SCALAR);
+    axial_status st = run_axial(c, x, ref);
+    axial_isa_select(prev);
+    in->checked = 1;
+    if (st != AXIAL_OK) {
+        snprintf(in->why, sizeof in->why, "check: axial failed (%s: %s)", axial_status_name(st),
+                 axial_last_error());
+        in->checked = -1;
+        free(ref);
+        return;
+    }
+    double worst = 0, scale = 0;
+    size_t at = 0;
+    const bool bits = c->op == AXB_ROLL || tolerance(c->dtype) == 0;
+    for (size_t i = 0; i < no; i++) {
+        if (bits) {
+            if (memcmp((const char *)y + i * es, (const char *)ref + i * es, es) != 0) {
+                snprintf(in->why, sizeof in->why,
+                         "check: %s differs from axial at element %zu (%g, axial %g)",
+                         in->peer->name, i, value(c->dtype, y, i), value(c->dtype, ref, i));
+                in->checked = -1;
+                break;
+            }
+            continue;
+        }
+        double r = value(c->dtype, ref, i), d = value(c->dtype, y, i) - r;
+        if (d < 0) d = -d;
+        if (d != d) d = 1e300; /* NaN */
+        if (r < 0) r = -r;
+        if (d > worst) worst = d, at = i;
+        if (r > scale) scale = r;
+    }
+    in->rel_err = worst / (scale > 1 ? scale : 1);
+    if (in->checked == 1 && in->rel_err > tolerance(c->dtype)) {
+        snprintf(in->why, sizeof in->why,
+                 "check: %s differs from axial by %g at element %zu (%g, axial %g; tolerance %g)",
+                 in->peer->name, worst, at, value(c->dtype, y, at), value(c->dtype, ref, at),
+                 tolerance(c->dtype));
+        in->checked = -1;
+    }
+    free(ref);
+}
+
 static void bench_body(axb_state *s, void *arg) {
-    const axb_inst *in = arg;
+    axb_inst *in = arg;
     const axb_case *c = in->c;
     const size_t es = axb_elem_size(c->dtype), n = axb_count(c), no = axb_out_count(c);
     void *x = alloc(n * es), *y = alloc(no * es), *ctx = NULL;
@@ -242,27 +319,16 @@ static void bench_body(axb_state *s, void *arg) {
             axb_skip(s, why);
             goto done;
         }
-        in->peer->run(ctx, c, x, y); /* warm-up, and a check against axial */
-        if (in->peer != &axb_probe) {
-            void *ref = alloc(no * es);
-            run_axial(c, x, ref);
-            double worst = 0, scale = 0;
-            for (size_t i = 0; i < no; i++) {
-                double r = value(c->dtype, ref, i), d = value(c->dtype, y, i) - r;
-                if (d < 0) d = -d;
-                if (r < 0) r = -r;
-                if (d > worst) worst = d;
-                if (r > scale) scale = r;
-            }
-            free(ref);
-            /* integers must agree exactly; floats report their error */
-            if (c->dtype != AXIAL_F32 && c->dtype != AXIAL_F64 && c->dtype != AXIAL_BF16 &&
-                worst != 0) {
-                snprintf(why, sizeof why, "%s differs from axial by %g", in->peer->name, worst);
-                axb_skip(s, why);
+        if (in->peer == &axb_probe) {
+            in->peer->run(ctx, c, x, y); /* warm-up */
+        } else {
+            if (!in->checked) check_peer(in, x, y, ctx); /* also the warm-up */
+            else in->peer->run(ctx, c, x, y);
+            if (in->checked < 0) {
+                axb_skip(s, in->why);
                 goto done;
             }
-            axb_counter(s, "max_rel_err", scale > 0 ? worst / scale : worst);
+            axb_counter(s, "max_rel_err", in->rel_err);
         }
         size_t iters = axb_iterations(s);
         while (axb_batch(s, iters))
@@ -342,8 +408,11 @@ static void write_json(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    /* oneDNN is OpenMP-threaded: everything here is measured on one thread.
-     * libgomp reads OMP_NUM_THREADS when it is loaded, so set it and re-exec. */
+#ifdef AXB_HAVE_ONEDNN
+    /* Debian's oneDNN is OpenMP-threaded (ldd: libgomp.so.1), and libgomp
+     * reads OMP_NUM_THREADS once, when it is loaded with the binary: set it
+     * and re-execute, so that oneDNN runs on one thread like everything
+     * here (axial is single-threaded). */
     const char *omp = getenv("OMP_NUM_THREADS");
     if (!omp || strcmp(omp, "1") != 0) {
         setenv("OMP_NUM_THREADS", "1", 1);
@@ -351,13 +420,23 @@ int main(int argc, char **argv) {
         perror("axial-bench: re-exec with OMP_NUM_THREADS=1");
         return 1;
     }
+    axb_context("onednn_threads", "1 (OpenMP, OMP_NUM_THREADS=1)");
+#endif
     const char *sizes = getenv("AXIAL_BENCH_SIZES"), *mem = getenv("AXIAL_BENCH_BYTES");
+    if (sizes && strcmp(sizes, "cache") != 0 && strcmp(sizes, "memory") != 0 &&
+        strcmp(sizes, "both") != 0) {
+        fprintf(stderr, "axial-bench: AXIAL_BENCH_SIZES=%s: use cache, memory or both\n", sizes);
+        return 2;
+    }
     size_t big = mem ? (size_t)strtoull(mem, NULL, 0) : (size_t)256 << 20;
     if (big < ((size_t)1 << 20)) big = (size_t)1 << 20;
     big &= ~(((size_t)1 << 20) - 1); /* whole MiB: every shape divides */
     size_t list[2], nsizes = 0;
     if (!sizes || strcmp(sizes, "memory") != 0) list[nsizes++] = (size_t)1 << 20;
     if (!sizes || strcmp(sizes, "cache") != 0) list[nsizes++] = big;
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, nsizes == 2 ? "%zu,%zu" : "%zu", list[0], nsizes == 2 ? list[1] : 0);
+    axb_context("input_bytes", ctx);
     for (size_t z = 0; z < nsizes; z++) {
         cumsum_cases(list[z]);
         reduce_cases(list[z]);

@@ -35,6 +35,10 @@ static void onednn_free(void *p) {
 
 static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap) {
     *ctxp = NULL;
+    if (c->op != AXB_REDUCE) {
+        snprintf(why, cap, "onednn: no primitive for this op");
+        return false;
+    }
     dnnl_data_type_t dt;
     switch (c->dtype) {
     case AXIAL_F32: dt = dnnl_f32; break;
@@ -42,10 +46,6 @@ static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap
     case AXIAL_I8: dt = dnnl_s8; break;
     case AXIAL_I32: dt = dnnl_s32; break;
     default: snprintf(why, cap, "onednn: no %s reduction", axb_dtype_name(c->dtype)); return false;
-    }
-    if (c->op != AXB_REDUCE) {
-        snprintf(why, cap, "onednn: no primitive for this op");
-        return false;
     }
     static const dnnl_format_tag_t tags[4] = {dnnl_format_tag_undef, dnnl_a, dnnl_ab, dnnl_abc};
     dnnl_dims_t sd, dd;

@@ -3,8 +3,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <string>
-
 struct axb_state {
     benchmark::State st;
 };
@@ -12,10 +10,14 @@ struct axb_state {
 static benchmark::State &S(axb_state *s) { return *reinterpret_cast<benchmark::State *>(s); }
 
 extern "C" int axb_register(const char *name, axb_fn fn, void *arg) {
-    benchmark::RegisterBenchmark(std::string(name).c_str(), [fn, arg](benchmark::State &st) {
-        fn(reinterpret_cast<axb_state *>(&st), arg);
-    })->UseRealTime();
-    return 0;
+    // No UseRealTime(): it would append "/real_time" to every name, and the
+    // names are the contract ({op}/{type}/{impl}/{case}).  Everything runs on
+    // the calling thread, so CPU and real time agree; the JSON has both.
+    benchmark::internal::Benchmark *b =
+        benchmark::RegisterBenchmark(name, [fn, arg](benchmark::State &st) {
+            fn(reinterpret_cast<axb_state *>(&st), arg);
+        });
+    return b ? 0 : -1;
 }
 
 extern "C" size_t axb_iterations(axb_state *s) { return (size_t)S(s).max_iterations; }
@@ -39,6 +41,10 @@ extern "C" void axb_counter(axb_state *s, const char *name, double value) {
 extern "C" void axb_label(axb_state *s, const char *label) { S(s).SetLabel(label); }
 
 extern "C" void axb_skip(axb_state *s, const char *message) { S(s).SkipWithError(message); }
+
+extern "C" void axb_context(const char *key, const char *value) {
+    benchmark::AddCustomContext(key, value);
+}
 
 extern "C" int axb_main(int argc, char **argv) {
     benchmark::Initialize(&argc, argv);

@@ -35,6 +35,8 @@ void axb_counter(axb_state *s, const char *name, double value);
 void axb_label(axb_state *s, const char *label);
 /* Marks the benchmark skipped with a message (shown, and in the JSON). */
 void axb_skip(axb_state *s, const char *message);
+/* A key/value line in the run's context header (and the JSON "context"). */
+void axb_context(const char *key, const char *value);
 /* Initialize, run what the command line selects, shut down. */
 int axb_main(int argc, char **argv);
 

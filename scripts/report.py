@@ -27,7 +27,7 @@ ITEMSIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "i16": 2,
 
 LEGEND = """\
 Columns: best = axial's fastest available ISA (lowest median time among
-scalar/avx2/avx512/neon not skipped); elem/ns = its items_per_second / 1e9;
+scalar/avx2/avx512/neon not skipped); elem/ns = its items_per_second / 1e9 (per wall-clock second);
 GB/s = its bytes_per_second / 1e9 (input + output bytes); x scalar = best ISA
 speed / scalar kernel speed; of probe = probe time / axial time, the fraction
 of the bandwidth ceiling reached (1.0 = at bandwidth; probe: read-sum for
@@ -46,6 +46,12 @@ def split(name):
         return name, ""
     op, dtype, impl, rest = parts[0], parts[1], parts[2], parts[3:]
     return "/".join([op, dtype] + rest), impl
+
+
+def wall_scale(b):
+    """cpu_time / real_time of one entry (1 when unknown)."""
+    real, cpu = b.get("real_time") or 0.0, b.get("cpu_time") or 0.0
+    return cpu / real if real > 0 and cpu > 0 else 1.0
 
 
 def load_bench(path):
@@ -67,8 +73,11 @@ def load_bench(path):
         unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         med[(case, impl)] = {
             "ns": b["real_time"] * unit,
-            "items": b.get("items_per_second", 0.0),
-            "bytes": b.get("bytes_per_second", 0.0),
+            # Google Benchmark's rates are per CPU second; rescale them to
+            # wall-clock time, which every ratio here uses (a shared VM
+            # steals time: the two can differ)
+            "items": b.get("items_per_second", 0.0) * wall_scale(b),
+            "bytes": b.get("bytes_per_second", 0.0) * wall_scale(b),
         }
     return data.get("context", {}), med, skipped, order
 
