@@ -52,6 +52,38 @@ struct axial_kernels {
     axial_roll_fn roll[AXIAL_NROLL]; /* index log2(element size) */
 };
 
+/* The summable dtypes (all but BOOL), as X(name, DTYPE, arg): the SIMD
+ * folders declare and tabulate their kernels with it. */
+#define AXIAL_SUM_DTYPES(X, arg)                                               \
+    X(f32, AXIAL_F32, arg) X(f64, AXIAL_F64, arg) X(f16, AXIAL_F16, arg)       \
+    X(bf16, AXIAL_BF16, arg) X(i8, AXIAL_I8, arg) X(u8, AXIAL_U8, arg)         \
+    X(i16, AXIAL_I16, arg) X(u16, AXIAL_U16, arg) X(i32, AXIAL_I32, arg)       \
+    X(u32, AXIAL_U32, arg) X(i64, AXIAL_I64, arg) X(u64, AXIAL_U64, arg)
+
+/* Declarations of one ISA's kernels: axial_<op>_<dtype>__<isa>. */
+#define AXIAL_DECLARE_SUM_KERNELS(name, DT, isa)                                         \
+    void axial_cumsum_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
+                                      size_t inner, unsigned flags);                    \
+    void axial_reduce_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
+                                      size_t inner);                                    \
+    void axial_reduce_acc_##name##__##isa(const void *x, void *acc, size_t outer,       \
+                                          size_t n, size_t inner);                      \
+    void axial_reduce_finish_##name##__##isa(const void *acc, void *y, size_t count);
+#define AXIAL_DECLARE_ISA_KERNELS(isa)                                                   \
+    AXIAL_SUM_DTYPES(AXIAL_DECLARE_SUM_KERNELS, isa)                                     \
+    void axial_roll_b1__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
+    void axial_roll_b2__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
+    void axial_roll_b4__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
+    void axial_roll_b8__##isa(const void *x, void *y, size_t outer, size_t n, size_t s);
+
+/* Table entries, for designated initialisers: .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)} */
+#define AXIAL_CUMSUM_OF(name, DT, isa) [DT] = axial_cumsum_##name##__##isa,
+#define AXIAL_REDUCE_OF(name, DT, isa) [DT] = axial_reduce_##name##__##isa,
+#define AXIAL_REDUCE_ACC_OF(name, DT, isa) [DT] = axial_reduce_acc_##name##__##isa,
+#define AXIAL_REDUCE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_finish_##name##__##isa,
+#define AXIAL_ROLL_OF(isa)                                                             \
+    {axial_roll_b1__##isa, axial_roll_b2__##isa, axial_roll_b4__##isa, axial_roll_b8__##isa}
+
 extern const struct axial_kernels axial_kernels__scalar;
 #ifdef AXIAL_HAVE_AVX2
 extern const struct axial_kernels axial_kernels__avx2;

@@ -1,0 +1,2 @@
+/* roll.c: avx512 kernels (placeholder until the kernels land). */
+#include "avx512.h"
