@@ -10,7 +10,7 @@
  * bit for bit, floats within tolerance()); a difference skips it with the
  * element and both values in the message.
  *
- * Sizes: cache-resident (1 MiB of input) and memory-resident (256 MiB, or
+ * Sizes: cache-resident (256 KiB of input: L2 here) and memory-resident (256 MiB, or
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
  *   axial-bench --cases-json=FILE   writes the case list (for scripts/peers.py)
  * Every other argument is Google Benchmark's.
@@ -133,7 +133,7 @@ static void cumsum_cases(size_t bytes) {
     c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
     c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0), c->axis = 1;
     c = add_case(AXB_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1;
+    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
     c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16};
     for (int t = 0; t < 4; t++)
@@ -432,7 +432,7 @@ int main(int argc, char **argv) {
     if (big < ((size_t)1 << 20)) big = (size_t)1 << 20;
     big &= ~(((size_t)1 << 20) - 1); /* whole MiB: every shape divides */
     size_t list[2], nsizes = 0;
-    if (!sizes || strcmp(sizes, "memory") != 0) list[nsizes++] = (size_t)1 << 20;
+    if (!sizes || strcmp(sizes, "memory") != 0) list[nsizes++] = (size_t)256 << 10;
     if (!sizes || strcmp(sizes, "cache") != 0) list[nsizes++] = big;
     char ctx[64];
     snprintf(ctx, sizeof ctx, nsizes == 2 ? "%zu,%zu" : "%zu", list[0], nsizes == 2 ? list[1] : 0);

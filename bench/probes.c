@@ -1,8 +1,8 @@
 /*
  * probes.c: the bandwidth ceiling of each case, measured on the same bytes.
  *   ReduceSum: a read probe, an unrolled vector sum of the input bytes as
- *     64-bit integer lanes (8 independent accumulators, so it is bound by
- *     loads, not by the add latency); built for AVX-512, AVX2 and baseline
+ *     64-bit integer lanes, 64-byte vectors (8 independent accumulators, so
+ *     it is bound by loads, not by the add latency); built for AVX-512, AVX2 and baseline
  *     with target_clones, so the probe is as wide as the CPU allows;
  *   CumSum and Roll: a copy probe, memcpy of the input bytes to the output.
  * An op at "1.0 of probe" moves its bytes as fast as the memory system can.
@@ -11,22 +11,22 @@
 
 #include "bench.h"
 
-typedef uint64_t axb_v4 __attribute__((vector_size(32)));
-typedef uint64_t axb_v4u __attribute__((vector_size(32), aligned(1), may_alias));
+typedef uint64_t axb_v8 __attribute__((vector_size(64)));
+typedef uint64_t axb_v8u __attribute__((vector_size(64), aligned(1), may_alias));
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static uint64_t read_sum(const unsigned char *p, size_t bytes) {
-    axb_v4 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0};
+    axb_v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0}, a7 = {0};
     size_t i = 0;
-    for (; i + 256 <= bytes; i += 256) {
-        const axb_v4u *v = (const axb_v4u *)(const void *)(p + i);
+    for (; i + 512 <= bytes; i += 512) {
+        const axb_v8u *v = (const axb_v8u *)(const void *)(p + i);
         a0 += v[0], a1 += v[1], a2 += v[2], a3 += v[3];
         a4 += v[4], a5 += v[5], a6 += v[6], a7 += v[7];
     }
     a0 += a1 + a2 + a3 + a4 + a5 + a6 + a7;
-    uint64_t s = a0[0] + a0[1] + a0[2] + a0[3];
+    uint64_t s = a0[0] + a0[1] + a0[2] + a0[3] + a0[4] + a0[5] + a0[6] + a0[7];
     for (; i < bytes; i++) s += p[i];
     return s;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's benchmark command, from a fresh Debian 12 machine:
-#   bash scripts/bench.sh            quick: 1 MiB and 32 MiB cases, 3 repetitions (~3 min)
-#   bash scripts/bench.sh --full     1 MiB and 256 MiB cases, 5 repetitions
+#   bash scripts/bench.sh            quick: 256 KiB and 32 MiB cases, 3 repetitions (~3 min)
+#   bash scripts/bench.sh --full     256 KiB and 256 MiB cases, 5 repetitions
 #   bash scripts/bench.sh [--full] [Google Benchmark args, e.g. --benchmark_filter=roll]
 # Installs what is missing (scripts/deps.sh bench), builds a release build in
 # build-rel/, runs axial-bench (axial per ISA, the bandwidth probe and the
@@ -25,7 +25,7 @@ if [ -f build-rel/build.ninja ]; then meson setup --reconfigure build-rel --buil
 else meson setup build-rel --buildtype=release -Dtests=false >/dev/null; fi
 ninja -C build-rel >/dev/null
 
-echo "== axial-bench: sizes 1 MiB and $((AXIAL_BENCH_BYTES >> 20)) MiB, $reps repetitions (medians)"
+echo "== axial-bench: sizes 256 KiB and $((AXIAL_BENCH_BYTES >> 20)) MiB, $reps repetitions (medians)"
 build-rel/bench/axial-bench --cases-json=build-rel/cases.json
 build-rel/bench/axial-bench --benchmark_repetitions="$reps" \
   --benchmark_report_aggregates_only=true --benchmark_min_time="$min_time" \
