@@ -165,38 +165,86 @@ static size_t or_offset(size_t rank, const int64_t *shape, const int64_t *idx) {
     return off;
 }
 
+/* The line structure of a tensor along `axis`: outer x len x inner. */
+static void or_lines(size_t rank, const int64_t *shape, size_t axis, size_t *outer,
+                     size_t *len, size_t *inner) {
+    *outer = or_count(axis, shape);
+    *len = (size_t)shape[axis];
+    *inner = or_count(rank - axis - 1, shape + axis + 1);
+}
+
+/* The running sum along every line, in the order of the scan (forward or
+ * reverse).  A sum starts from -0.0, the identity of IEEE addition, so that
+ * it is exactly the IEEE sum of its terms; an empty sum (the first output of
+ * an exclusive scan) is +0.  For the exact test data every partial sum is
+ * exact, so this equals any other order; on general data `mag` (sum of |x|)
+ * and `terms` let the caller bound the reference's own error. */
+static void or_scan(axial_dtype dt, const void *x, long double *fsum, uint64_t *usum,
+                    long double *mag, size_t *terms, size_t rank, const int64_t *shape,
+                    size_t axis, bool exclusive, bool reverse) {
+    size_t outer, len, inner;
+    or_lines(rank, shape, axis, &outer, &len, &inner);
+    const bool fl = or_is_float(dt);
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < inner; i++) {
+            long double fs = -0.0L, m = 0;
+            uint64_t us = 0;
+            for (size_t s = 0; s < len; s++) {
+                size_t j = reverse ? len - 1 - s : s;
+                size_t off = (o * len + j) * inner + i;
+                if (exclusive) { /* the sum before this term */
+                    if (fl) fsum[off] = s ? fs : 0.0L;
+                    else usum[off] = us;
+                    if (mag) mag[off] = m;
+                    if (terms) terms[off] = s;
+                }
+                if (fl) {
+                    long double v = or_get_f(dt, x, off);
+                    fs += v;
+                    m += fabsl(v);
+                } else {
+                    us += or_get_u(dt, x, off);
+                }
+                if (!exclusive) {
+                    if (fl) fsum[off] = fs;
+                    else usum[off] = us;
+                    if (mag) mag[off] = m;
+                    if (terms) terms[off] = s + 1;
+                }
+            }
+        }
+}
+
 void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
                size_t axis, bool exclusive, bool reverse) {
     size_t count = or_count(rank, shape);
     if (count == 0) return;
-    int64_t idx[AXIAL_MAX_RANK] = {0}, src[AXIAL_MAX_RANK];
-    int64_t len = shape[axis];
-    do {
-        int64_t j = idx[axis];
-        /* the terms: forward inclusive 0..j, exclusive 0..j-1;
-         * reverse inclusive j..len-1, exclusive j+1..len-1 */
-        int64_t lo = reverse ? j + (exclusive ? 1 : 0) : 0;
-        int64_t hi = reverse ? len - 1 : j - (exclusive ? 1 : 0);
-        /* a sum starts from -0.0, the identity of IEEE addition, so that it is
-         * exactly the IEEE sum of its terms; an empty sum is +0 */
-        long double fs = lo <= hi ? -0.0L : 0.0L;
-        uint64_t us = 0;
-        memcpy(src, idx, sizeof(int64_t) * rank);
-        for (int64_t k = lo; k <= hi; k++) {
-            src[axis] = k;
-            size_t o = or_offset(rank, shape, src);
-            if (or_is_float(dt)) fs += or_get_f(dt, x, o);
-            else us += or_get_u(dt, x, o);
-        }
-        size_t out = or_offset(rank, shape, idx);
-        if (or_is_float(dt)) or_set_f(dt, y, out, fs);
-        else or_set_u(dt, y, out, us);
-    } while (or_next(rank, shape, idx));
+    long double *fs = or_is_float(dt) ? malloc(count * sizeof *fs) : NULL;
+    uint64_t *us = or_is_float(dt) ? NULL : malloc(count * sizeof *us);
+    if (!fs && !us) abort();
+    or_scan(dt, x, fs, us, NULL, NULL, rank, shape, axis, exclusive, reverse);
+    for (size_t k = 0; k < count; k++) {
+        if (fs) or_set_f(dt, y, k, fs[k]);
+        else or_set_u(dt, y, k, us[k]);
+    }
+    free(fs);
+    free(us);
 }
 
-void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
-               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
-               size_t *out_rank, int64_t *out_shape) {
+void or_cumsum_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                     size_t *terms, size_t rank, const int64_t *shape, size_t axis,
+                     bool exclusive, bool reverse) {
+    if (or_count(rank, shape) == 0) return;
+    or_scan(dt, x, sum, NULL, mag, terms, rank, shape, axis, exclusive, reverse);
+}
+
+/* ReduceSum in long double / uint64_t: fs, us (and mag) get one value per
+ * output; returns the number of terms per output. */
+static size_t or_reduce_core(axial_dtype dt, const void *x, long double **fs_out,
+                             uint64_t **us_out, long double **mag_out, size_t rank,
+                             const int64_t *shape, const int64_t *axes, size_t naxes,
+                             bool keep_dims, bool empty_all, size_t *out_rank,
+                             int64_t *out_shape, size_t *ocount_out) {
     bool reduced[AXIAL_MAX_RANK] = {false};
     for (size_t a = 0; a < naxes; a++)
         reduced[axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]] = true;
@@ -212,32 +260,71 @@ void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_
         else if (keep_dims) out_shape[r++] = 1;
     }
     *out_rank = r;
-    if (!y) return;
-
-    size_t ocount = or_count(rank, kept);
-    long double *fs = calloc(ocount ? ocount : 1, sizeof *fs);
-    uint64_t *us = calloc(ocount ? ocount : 1, sizeof *us);
-    if (!fs || !us) abort();
     size_t terms = 1; /* per output */
     for (size_t k = 0; k < rank; k++)
         if (reduced[k]) terms *= (size_t)shape[k];
-    for (size_t o = 0; o < ocount; o++) fs[o] = terms ? -0.0L : 0.0L; /* as in or_cumsum */
+    if (!fs_out) return terms;
+
+    size_t ocount = or_count(rank, kept);
+    *ocount_out = ocount;
+    long double *fs = calloc(ocount ? ocount : 1, sizeof *fs);
+    long double *mag = calloc(ocount ? ocount : 1, sizeof *mag);
+    uint64_t *us = calloc(ocount ? ocount : 1, sizeof *us);
+    if (!fs || !us || !mag) abort();
+    for (size_t o = 0; o < ocount; o++) fs[o] = terms ? -0.0L : 0.0L; /* as in or_scan */
     if (or_count(rank, shape) > 0) {
         int64_t idx[AXIAL_MAX_RANK] = {0}, oidx[AXIAL_MAX_RANK];
         do {
             for (size_t k = 0; k < rank; k++) oidx[k] = reduced[k] ? 0 : idx[k];
             size_t o = or_offset(rank, kept, oidx);
             size_t i = or_offset(rank, shape, idx);
-            if (or_is_float(dt)) fs[o] += or_get_f(dt, x, i);
-            else us[o] += or_get_u(dt, x, i);
+            if (or_is_float(dt)) {
+                long double v = or_get_f(dt, x, i);
+                fs[o] += v;
+                mag[o] += fabsl(v);
+            } else {
+                us[o] += or_get_u(dt, x, i);
+            }
         } while (or_next(rank, shape, idx));
     }
+    *fs_out = fs;
+    *us_out = us;
+    *mag_out = mag;
+    return terms;
+}
+
+void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
+               size_t *out_rank, int64_t *out_shape) {
+    long double *fs = NULL, *mag = NULL;
+    uint64_t *us = NULL;
+    size_t ocount = 0;
+    or_reduce_core(dt, x, y ? &fs : NULL, &us, &mag, rank, shape, axes, naxes, keep_dims,
+                   empty_all, out_rank, out_shape, &ocount);
+    if (!y) return;
     for (size_t o = 0; o < ocount; o++) {
         if (or_is_float(dt)) or_set_f(dt, y, o, fs[o]);
         else or_set_u(dt, y, o, us[o]);
     }
     free(fs);
     free(us);
+    free(mag);
+}
+
+size_t or_reduce_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                       size_t rank, const int64_t *shape, const int64_t *axes, size_t naxes,
+                       bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape) {
+    long double *fs = NULL, *m = NULL;
+    uint64_t *us = NULL;
+    size_t ocount = 0;
+    size_t terms = or_reduce_core(dt, x, &fs, &us, &m, rank, shape, axes, naxes, keep_dims,
+                                  empty_all, out_rank, out_shape, &ocount);
+    memcpy(sum, fs, ocount * sizeof *sum);
+    memcpy(mag, m, ocount * sizeof *mag);
+    free(fs);
+    free(us);
+    free(m);
+    return terms;
 }
 
 /* s mod d in [0, d), for any int64 s and d > 0 */
