@@ -61,6 +61,20 @@ static uint64_t general_bits(ax_t *t, axial_dtype dt) {
     return (s << (mbits + ebits)) | (e << mbits) | m;
 }
 
+/* The bits of v, a value of float format dt (f16 or bf16) exactly: the
+ * oracle's table search would be slow for millions of elements. */
+static uint64_t encode_exact(axial_dtype dt, long double v) {
+    const int p = dt == AXIAL_F16 ? 11 : 8, emin = dt == AXIAL_F16 ? -14 : -126;
+    const int bias = dt == AXIAL_F16 ? 15 : 127;
+    uint64_t sign = signbit(v) ? 0x8000u : 0;
+    long double a = fabsl(v);
+    if (a == 0) return sign;
+    int e = ilogbl(a);
+    if (e < emin) return sign | (uint64_t)ldexpl(a, p - 1 - emin); /* subnormal */
+    return sign | ((uint64_t)(e + bias) << (p - 1)) |
+           ((uint64_t)ldexpl(a, p - 1 - e) - (1ull << (p - 1)));
+}
+
 void ax_fill(ax_t *t, axial_dtype dt, void *p, size_t count, enum fill mode) {
     static const int prec[AXIAL_BF16 + 1] = {0, 24, 53, 11, 8};
     for (size_t i = 0; i < count; i++) {
@@ -73,7 +87,9 @@ void ax_fill(ax_t *t, axial_dtype dt, void *p, size_t count, enum fill mode) {
             or_set_u(dt, p, i, general_bits(t, dt));
         } else if (mode == FILL_UNIFORM01) {
             int64_t k = (int64_t)(ax_rand(t) >> (64 - prec[dt]));
-            or_set_f(dt, p, i, ldexpl((long double)k, -prec[dt])); /* exact */
+            long double v = ldexpl((long double)k, -prec[dt]); /* exact */
+            if (dt == AXIAL_F16 || dt == AXIAL_BF16) or_set_u(dt, p, i, encode_exact(dt, v));
+            else or_set_f(dt, p, i, v);
         } else if (mode == FILL_ZEROS) { /* the sign bit, or +0 */
             or_set_u(dt, p, i, ax_rand(t) % 16 ? 1ull << (8 * or_size(dt) - 1) : 0);
         } else {

@@ -30,7 +30,7 @@ bool or_is_signed(axial_dtype dt) {
  * value 2^(emax+1), which makes "ties to even" send the midpoint above the
  * largest finite value to infinity, as IEEE 754 says. */
 
-long double or_f16_value(uint16_t b) {
+static long double or_f16_decode(uint16_t b) {
     int s = b >> 15, e = (b >> 10) & 31, m = b & 1023;
     long double v;
     if (e == 31) v = m ? NAN : INFINITY;
@@ -39,7 +39,7 @@ long double or_f16_value(uint16_t b) {
     return s ? -v : v;
 }
 
-long double or_bf16_value(uint16_t b) {
+static long double or_bf16_decode(uint16_t b) {
     int s = b >> 15, e = (b >> 7) & 255, m = b & 127;
     long double v;
     if (e == 255) v = m ? NAN : INFINITY;
@@ -47,6 +47,23 @@ long double or_bf16_value(uint16_t b) {
     else v = ldexpl((long double)(128 + m), e - 134);
     return s ? -v : v;
 }
+
+/* Every value of both formats, decoded once (the tests read millions); a
+ * float holds each exactly (f16 and bf16 are subsets of f32). */
+static float *or_f16_table, *or_bf16_table;
+
+static float *or_table(float **tab, long double (*decode)(uint16_t)) {
+    if (!*tab) {
+        float *t = malloc(65536 * sizeof *t);
+        if (!t) abort();
+        for (uint32_t b = 0; b < 65536; b++) t[b] = (float)decode((uint16_t)b);
+        *tab = t;
+    }
+    return *tab;
+}
+
+long double or_f16_value(uint16_t b) { return or_table(&or_f16_table, or_f16_decode)[b]; }
+long double or_bf16_value(uint16_t b) { return or_table(&or_bf16_table, or_bf16_decode)[b]; }
 
 static uint16_t or_round_table(long double v, long double (*value)(uint16_t),
                                uint16_t inf_bits, long double inf_stand_in,
