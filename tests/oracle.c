@@ -141,6 +141,7 @@ void or_set_f(axial_dtype dt, void *p, size_t i, long double v) {
 }
 
 bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib) {
+    if (or_get_u(dt, a, ia) == or_get_u(dt, b, ib)) return true; /* same bits */
     if (or_is_float(dt)) {
         long double va = or_get_f(dt, a, ia), vb = or_get_f(dt, b, ib);
         if (isnan(va) || isnan(vb)) return isnan(va) && isnan(vb);

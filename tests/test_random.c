@@ -10,7 +10,9 @@
  * sum is exact in f32, f64 and long double, so any summation order gives the
  * same exact sum, rounded once to the output type: the comparison is
  * bitwise, for every ISA.  Integers are full-width random bits (wrapping)
- * mixed with small values.  Accuracy on general data is test_accuracy.c.
+ * mixed with small values.  The kernel shapes at every vector-width
+ * boundary are test_shapes.c; general data test_tolerance.c and
+ * test_accuracy.c.  The case machinery is cases.c.
  */
 #include <math.h>
 #include <stdint.h>

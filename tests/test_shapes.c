@@ -11,8 +11,11 @@
  * inf/-inf/NaN (dense and rare) and with signed zeros only (a sum of -0.0
  * terms is -0.0, an empty sum +0).
  *
- * Case counts per ISA at AXIAL_TEST_SCALE=1 (the test prints its checks):
- * every listed shape runs; the specials sample them.
+ * Library calls per ISA at AXIAL_TEST_SCALE=1 (every listed shape runs; the
+ * specials sample them; a lower scale samples all of them): cumsum rows
+ * 15744, short rows 12288, columns 17472, specials ~11300; reduce rows and
+ * short rows 7584, columns 4776, 3-D 16128, specials ~4500; roll rows by
+ * every shift 74550, 100..400-byte and long rows 1525, 3-D ~1370.
  */
 #include <stdlib.h>
 

@@ -232,15 +232,16 @@ void t_reduce_tolerance(ax_t *t) {
             const int64_t a0[1] = {0}, a02[2] = {0, 2}, a1[1] = {1};
             for (size_t l = 0; l < sizeof longs / sizeof *longs; l++) {
                 int64_t row[2] = {2, cap_len(dt, longs[l])};
-                tol_reduce(t, dt, 1, row + 1, a0, 1, 0, tol_modes[m]);
-                if (longs[l] < 200000) tol_reduce(t, dt, 2, row, a1, 1, 0, tol_modes[m]);
+                if (ax_sample(t, 1.0)) tol_reduce(t, dt, 1, row + 1, a0, 1, 0, tol_modes[m]);
+                if (longs[l] < 200000 && ax_sample(t, 1.0))
+                    tol_reduce(t, dt, 2, row, a1, 1, 0, tol_modes[m]);
             }
             for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
                 int64_t col[2] = {cap_len(dt, 30000), widths[w]};
-                tol_reduce(t, dt, 2, col, a0, 1, 0, tol_modes[m]);
+                if (ax_sample(t, 1.0)) tol_reduce(t, dt, 2, col, a0, 1, 0, tol_modes[m]);
             }
             int64_t cube[3] = {64, 3, cap_len(dt, 257)};
-            tol_reduce(t, dt, 3, cube, a02, 2, 0, tol_modes[m]);
+            if (ax_sample(t, 1.0)) tol_reduce(t, dt, 3, cube, a02, 2, 0, tol_modes[m]);
         }
         note_worst(t, "reduce_sum", dt);
     }
