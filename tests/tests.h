@@ -48,7 +48,8 @@
     X(roll_shape_long_rows)                                                    \
     X(roll_shape_3d)                                                           \
     X(cumsum_tolerance)                                                        \
-    X(reduce_tolerance)
+    X(reduce_tolerance)                                                        \
+    X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
     X(status_null)                                                             \
