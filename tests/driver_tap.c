@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 #include "tests.h"
@@ -57,7 +58,11 @@ int main(int argc, char **argv) {
         for (int r = 0; r < runs; r++) {
             ax_t t;
             axial_isa sel = entries[i].per_isa ? isas[r] : best;
+            struct timespec t0, t1;
+            timespec_get(&t0, TIME_UTC); /* C11; the time is for information */
             ax_run(&t, entries[i].name, entries[i].fn, sel);
+            timespec_get(&t1, TIME_UTC);
+            double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
             num++;
             const char *label = entries[i].per_isa ? axial_isa_name(sel) : "api";
             if (t.fails) {
@@ -69,7 +74,8 @@ int main(int argc, char **argv) {
                 printf("ok %d - %s/%s # SKIP %s\n", num, entries[i].name, label,
                        t.skip_reason);
             } else {
-                printf("ok %d - %s/%s (%ld checks)\n", num, entries[i].name, label, t.checks);
+                printf("ok %d - %s/%s (%ld checks, %.2f s)\n", num, entries[i].name, label,
+                       t.checks, secs);
             }
             fflush(stdout);
         }

@@ -33,6 +33,15 @@ void ax_skip(ax_t *t, const char *fmt, ...) {
     t->skipped = 1;
 }
 
+void ax_note(ax_t *t, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "# [%s/%s] %s\n", t->name, axial_isa_name(t->isa), msg);
+}
+
 static uint64_t ax_hash(const char *s, uint64_t h) {
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
     return h;
@@ -77,6 +86,11 @@ double ax_scale(void) {
     const char *s = getenv("AXIAL_TEST_SCALE");
     double v = s ? strtod(s, NULL) : 1.0;
     return v > 0 ? v : 1.0;
+}
+
+bool ax_big(void) {
+    const char *s = getenv("AXIAL_TEST_BIG");
+    return !(s && strcmp(s, "0") == 0);
 }
 
 void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign) {

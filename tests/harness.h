@@ -48,6 +48,10 @@ bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...
 /* The test could not run on this machine (reported as a skip, never a pass). */
 void ax_skip(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
 
+/* A line of information (a measured value, not a check): "# [test/isa] ..."
+ * on stderr, which meson keeps in its log. */
+void ax_note(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
+
 /* Runs `fn` with `isa` selected: sets up t, selects, runs.  Returns false
  * (and marks t skipped) when the ISA is not available. */
 bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa);
@@ -60,6 +64,10 @@ int64_t ax_rand_range(ax_t *t, int64_t lo, int64_t hi);
 /* Scale of the random tests: AXIAL_TEST_SCALE (default 1; CI under qemu
  * may lower it, a soak run may raise it). */
 double ax_scale(void);
+
+/* False when AXIAL_TEST_BIG=0: the tests at SPEC.md's full sizes (2^24 and
+ * 2^28 elements, 1 GiB) then report a skip (too slow under qemu-user). */
+bool ax_big(void);
 
 /* ---- buffers with canaries ---------------------------------------------- */
 

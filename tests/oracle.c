@@ -30,7 +30,7 @@ bool or_is_signed(axial_dtype dt) {
  * value 2^(emax+1), which makes "ties to even" send the midpoint above the
  * largest finite value to infinity, as IEEE 754 says. */
 
-long double or_f16_value(uint16_t b) {
+static long double or_f16_decode(uint16_t b) {
     int s = b >> 15, e = (b >> 10) & 31, m = b & 1023;
     long double v;
     if (e == 31) v = m ? NAN : INFINITY;
@@ -39,7 +39,7 @@ long double or_f16_value(uint16_t b) {
     return s ? -v : v;
 }
 
-long double or_bf16_value(uint16_t b) {
+static long double or_bf16_decode(uint16_t b) {
     int s = b >> 15, e = (b >> 7) & 255, m = b & 127;
     long double v;
     if (e == 255) v = m ? NAN : INFINITY;
@@ -47,6 +47,23 @@ long double or_bf16_value(uint16_t b) {
     else v = ldexpl((long double)(128 + m), e - 134);
     return s ? -v : v;
 }
+
+/* Every value of both formats, decoded once (the tests read millions); a
+ * float holds each exactly (f16 and bf16 are subsets of f32). */
+static float *or_f16_table, *or_bf16_table;
+
+static float *or_table(float **tab, long double (*decode)(uint16_t)) {
+    if (!*tab) {
+        float *t = malloc(65536 * sizeof *t);
+        if (!t) abort();
+        for (uint32_t b = 0; b < 65536; b++) t[b] = (float)decode((uint16_t)b);
+        *tab = t;
+    }
+    return *tab;
+}
+
+long double or_f16_value(uint16_t b) { return or_table(&or_f16_table, or_f16_decode)[b]; }
+long double or_bf16_value(uint16_t b) { return or_table(&or_bf16_table, or_bf16_decode)[b]; }
 
 static uint16_t or_round_table(long double v, long double (*value)(uint16_t),
                                uint16_t inf_bits, long double inf_stand_in,
@@ -124,6 +141,7 @@ void or_set_f(axial_dtype dt, void *p, size_t i, long double v) {
 }
 
 bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib) {
+    if (or_get_u(dt, a, ia) == or_get_u(dt, b, ib)) return true; /* same bits */
     if (or_is_float(dt)) {
         long double va = or_get_f(dt, a, ia), vb = or_get_f(dt, b, ib);
         if (isnan(va) || isnan(vb)) return isnan(va) && isnan(vb);
@@ -165,38 +183,86 @@ static size_t or_offset(size_t rank, const int64_t *shape, const int64_t *idx) {
     return off;
 }
 
+/* The line structure of a tensor along `axis`: outer x len x inner. */
+static void or_lines(size_t rank, const int64_t *shape, size_t axis, size_t *outer,
+                     size_t *len, size_t *inner) {
+    *outer = or_count(axis, shape);
+    *len = (size_t)shape[axis];
+    *inner = or_count(rank - axis - 1, shape + axis + 1);
+}
+
+/* The running sum along every line, in the order of the scan (forward or
+ * reverse).  A sum starts from -0.0, the identity of IEEE addition, so that
+ * it is exactly the IEEE sum of its terms; an empty sum (the first output of
+ * an exclusive scan) is +0.  For the exact test data every partial sum is
+ * exact, so this equals any other order; on general data `mag` (sum of |x|)
+ * and `terms` let the caller bound the reference's own error. */
+static void or_scan(axial_dtype dt, const void *x, long double *fsum, uint64_t *usum,
+                    long double *mag, size_t *terms, size_t rank, const int64_t *shape,
+                    size_t axis, bool exclusive, bool reverse) {
+    size_t outer, len, inner;
+    or_lines(rank, shape, axis, &outer, &len, &inner);
+    const bool fl = or_is_float(dt);
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < inner; i++) {
+            long double fs = -0.0L, m = 0;
+            uint64_t us = 0;
+            for (size_t s = 0; s < len; s++) {
+                size_t j = reverse ? len - 1 - s : s;
+                size_t off = (o * len + j) * inner + i;
+                if (exclusive) { /* the sum before this term */
+                    if (fl) fsum[off] = s ? fs : 0.0L;
+                    else usum[off] = us;
+                    if (mag) mag[off] = m;
+                    if (terms) terms[off] = s;
+                }
+                if (fl) {
+                    long double v = or_get_f(dt, x, off);
+                    fs += v;
+                    m += fabsl(v);
+                } else {
+                    us += or_get_u(dt, x, off);
+                }
+                if (!exclusive) {
+                    if (fl) fsum[off] = fs;
+                    else usum[off] = us;
+                    if (mag) mag[off] = m;
+                    if (terms) terms[off] = s + 1;
+                }
+            }
+        }
+}
+
 void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
                size_t axis, bool exclusive, bool reverse) {
     size_t count = or_count(rank, shape);
     if (count == 0) return;
-    int64_t idx[AXIAL_MAX_RANK] = {0}, src[AXIAL_MAX_RANK];
-    int64_t len = shape[axis];
-    do {
-        int64_t j = idx[axis];
-        /* the terms: forward inclusive 0..j, exclusive 0..j-1;
-         * reverse inclusive j..len-1, exclusive j+1..len-1 */
-        int64_t lo = reverse ? j + (exclusive ? 1 : 0) : 0;
-        int64_t hi = reverse ? len - 1 : j - (exclusive ? 1 : 0);
-        /* a sum starts from -0.0, the identity of IEEE addition, so that it is
-         * exactly the IEEE sum of its terms; an empty sum is +0 */
-        long double fs = lo <= hi ? -0.0L : 0.0L;
-        uint64_t us = 0;
-        memcpy(src, idx, sizeof(int64_t) * rank);
-        for (int64_t k = lo; k <= hi; k++) {
-            src[axis] = k;
-            size_t o = or_offset(rank, shape, src);
-            if (or_is_float(dt)) fs += or_get_f(dt, x, o);
-            else us += or_get_u(dt, x, o);
-        }
-        size_t out = or_offset(rank, shape, idx);
-        if (or_is_float(dt)) or_set_f(dt, y, out, fs);
-        else or_set_u(dt, y, out, us);
-    } while (or_next(rank, shape, idx));
+    long double *fs = or_is_float(dt) ? malloc(count * sizeof *fs) : NULL;
+    uint64_t *us = or_is_float(dt) ? NULL : malloc(count * sizeof *us);
+    if (!fs && !us) abort();
+    or_scan(dt, x, fs, us, NULL, NULL, rank, shape, axis, exclusive, reverse);
+    for (size_t k = 0; k < count; k++) {
+        if (fs) or_set_f(dt, y, k, fs[k]);
+        else or_set_u(dt, y, k, us[k]);
+    }
+    free(fs);
+    free(us);
 }
 
-void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
-               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
-               size_t *out_rank, int64_t *out_shape) {
+void or_cumsum_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                     size_t *terms, size_t rank, const int64_t *shape, size_t axis,
+                     bool exclusive, bool reverse) {
+    if (or_count(rank, shape) == 0) return;
+    or_scan(dt, x, sum, NULL, mag, terms, rank, shape, axis, exclusive, reverse);
+}
+
+/* ReduceSum in long double / uint64_t: fs, us (and mag) get one value per
+ * output; returns the number of terms per output. */
+static size_t or_reduce_core(axial_dtype dt, const void *x, long double **fs_out,
+                             uint64_t **us_out, long double **mag_out, size_t rank,
+                             const int64_t *shape, const int64_t *axes, size_t naxes,
+                             bool keep_dims, bool empty_all, size_t *out_rank,
+                             int64_t *out_shape, size_t *ocount_out) {
     bool reduced[AXIAL_MAX_RANK] = {false};
     for (size_t a = 0; a < naxes; a++)
         reduced[axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]] = true;
@@ -212,32 +278,71 @@ void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_
         else if (keep_dims) out_shape[r++] = 1;
     }
     *out_rank = r;
-    if (!y) return;
-
-    size_t ocount = or_count(rank, kept);
-    long double *fs = calloc(ocount ? ocount : 1, sizeof *fs);
-    uint64_t *us = calloc(ocount ? ocount : 1, sizeof *us);
-    if (!fs || !us) abort();
     size_t terms = 1; /* per output */
     for (size_t k = 0; k < rank; k++)
         if (reduced[k]) terms *= (size_t)shape[k];
-    for (size_t o = 0; o < ocount; o++) fs[o] = terms ? -0.0L : 0.0L; /* as in or_cumsum */
+    if (!fs_out) return terms;
+
+    size_t ocount = or_count(rank, kept);
+    *ocount_out = ocount;
+    long double *fs = calloc(ocount ? ocount : 1, sizeof *fs);
+    long double *mag = calloc(ocount ? ocount : 1, sizeof *mag);
+    uint64_t *us = calloc(ocount ? ocount : 1, sizeof *us);
+    if (!fs || !us || !mag) abort();
+    for (size_t o = 0; o < ocount; o++) fs[o] = terms ? -0.0L : 0.0L; /* as in or_scan */
     if (or_count(rank, shape) > 0) {
         int64_t idx[AXIAL_MAX_RANK] = {0}, oidx[AXIAL_MAX_RANK];
         do {
             for (size_t k = 0; k < rank; k++) oidx[k] = reduced[k] ? 0 : idx[k];
             size_t o = or_offset(rank, kept, oidx);
             size_t i = or_offset(rank, shape, idx);
-            if (or_is_float(dt)) fs[o] += or_get_f(dt, x, i);
-            else us[o] += or_get_u(dt, x, i);
+            if (or_is_float(dt)) {
+                long double v = or_get_f(dt, x, i);
+                fs[o] += v;
+                mag[o] += fabsl(v);
+            } else {
+                us[o] += or_get_u(dt, x, i);
+            }
         } while (or_next(rank, shape, idx));
     }
+    *fs_out = fs;
+    *us_out = us;
+    *mag_out = mag;
+    return terms;
+}
+
+void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
+               const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
+               size_t *out_rank, int64_t *out_shape) {
+    long double *fs = NULL, *mag = NULL;
+    uint64_t *us = NULL;
+    size_t ocount = 0;
+    or_reduce_core(dt, x, y ? &fs : NULL, &us, &mag, rank, shape, axes, naxes, keep_dims,
+                   empty_all, out_rank, out_shape, &ocount);
+    if (!y) return;
     for (size_t o = 0; o < ocount; o++) {
         if (or_is_float(dt)) or_set_f(dt, y, o, fs[o]);
         else or_set_u(dt, y, o, us[o]);
     }
     free(fs);
     free(us);
+    free(mag);
+}
+
+size_t or_reduce_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                       size_t rank, const int64_t *shape, const int64_t *axes, size_t naxes,
+                       bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape) {
+    long double *fs = NULL, *m = NULL;
+    uint64_t *us = NULL;
+    size_t ocount = 0;
+    size_t terms = or_reduce_core(dt, x, &fs, &us, &m, rank, shape, axes, naxes, keep_dims,
+                                  empty_all, out_rank, out_shape, &ocount);
+    memcpy(sum, fs, ocount * sizeof *sum);
+    memcpy(mag, m, ocount * sizeof *mag);
+    free(fs);
+    free(us);
+    free(m);
+    return terms;
 }
 
 /* s mod d in [0, d), for any int64 s and d > 0 */

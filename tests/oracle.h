@@ -3,7 +3,8 @@
  *
  * It shares no code with src/ or kernels/: it walks every multi-index of the
  * tensors with explicit strides, sums floats in long double (exact for the
- * test data, see test_random.c) and integers in uint64_t (wrapping), and
+ * test data, see test_random.c; a running sum along each scanned line, so
+ * that long axes cost O(n)) and integers in uint64_t (wrapping), and
  * rounds to f16/bf16 by searching the table of every representable value
  * (not by the frexp/rint arithmetic the scalar kernels use).
  */
@@ -44,11 +45,25 @@ size_t or_count(size_t rank, const int64_t *shape);
 void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
                size_t axis, bool exclusive, bool reverse);
 
+/* The same in long double, before rounding (float types only): sum[k] is
+ * the running sum (exact for the exact test data; on general data its own
+ * error is at most terms[k] * LDBL_EPSILON * mag[k]), mag[k] the sum of |x|
+ * over its terms and terms[k] their count.  mag and terms may be NULL. */
+void or_cumsum_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                     size_t *terms, size_t rank, const int64_t *shape, size_t axis,
+                     bool exclusive, bool reverse);
+
 /* ReduceSum: output shape (rank and dims) and values, from the raw axes
  * (negative, repeated) and flags.  y may be NULL to get the shape only. */
 void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
                const int64_t *axes, size_t naxes, bool keep_dims, bool empty_all,
                size_t *out_rank, int64_t *out_shape);
+
+/* ReduceSum in long double (float types): sum and mag (sum of |x|) per
+ * output, as or_cumsum_exact; returns the number of terms per output. */
+size_t or_reduce_exact(axial_dtype dt, const void *x, long double *sum, long double *mag,
+                       size_t rank, const int64_t *shape, const int64_t *axes, size_t naxes,
+                       bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape);
 
 /* Roll with raw shifts/axes (naxes == 0: flattened, one shift). */
 void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,

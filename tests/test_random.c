@@ -10,41 +10,19 @@
  * sum is exact in f32, f64 and long double, so any summation order gives the
  * same exact sum, rounded once to the output type: the comparison is
  * bitwise, for every ISA.  Integers are full-width random bits (wrapping)
- * mixed with small values.  Accuracy on general data is test_accuracy.c.
+ * mixed with small values.  The kernel shapes at every vector-width
+ * boundary are test_shapes.c; general data test_tolerance.c and
+ * test_accuracy.c.  The case machinery is cases.c.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "harness.h"
 #include "oracle.h"
 #include "tests.h"
-
-static const axial_dtype sum_types[] = {AXIAL_F32, AXIAL_F64, AXIAL_F16, AXIAL_BF16,
-                                        AXIAL_I8,  AXIAL_U8,  AXIAL_I16, AXIAL_U16,
-                                        AXIAL_I32, AXIAL_U32, AXIAL_I64, AXIAL_U64};
-#define N_SUM_TYPES (sizeof sum_types / sizeof *sum_types)
-
-enum fill { FILL_EXACT, FILL_SPECIALS };
-
-static void fill(ax_t *t, axial_dtype dt, void *p, size_t count, enum fill mode) {
-    for (size_t i = 0; i < count; i++) {
-        if (dt == AXIAL_BOOL) {
-            or_set_u(dt, p, i, ax_rand(t) & 1);
-        } else if (or_is_float(dt)) {
-            long double v = (long double)ax_rand_range(t, -64, 64) / 16.0L;
-            uint64_t r = ax_rand(t) % 64;
-            if (r == 0) v = -0.0L;
-            if (mode == FILL_SPECIALS && r < 8)
-                v = r == 1 ? INFINITY : r == 2 ? -INFINITY : r == 3 ? NAN : v;
-            or_set_f(dt, p, i, v);
-        } else {
-            uint64_t r = ax_rand(t);
-            or_set_u(dt, p, i, (r & 1) ? r : (uint64_t)ax_rand_range(t, -100, 100));
-        }
-    }
-}
 
 /* A random shape of rank in [rmin, rmax] with at most ~max_count elements. */
 static size_t rand_shape(ax_t *t, size_t rmin, size_t rmax, size_t max_count,
@@ -67,96 +45,15 @@ static size_t rand_shape(ax_t *t, size_t rmin, size_t rmax, size_t max_count,
     return rank;
 }
 
-/* Compares count elements; reports the first difference. */
-static bool compare(ax_t *t, axial_dtype dt, const void *got, const void *want,
-                    size_t count, const char *what) {
-    for (size_t i = 0; i < count; i++) {
-        if (!or_same(dt, got, i, want, i)) {
-            char g[64], w[64];
-            return AX_CHECK(t, false, "%s: element %zu of %zu is %s, oracle %s", what, i,
-                            count, or_str(g, sizeof g, dt, got, i),
-                            or_str(w, sizeof w, dt, want, i));
-        }
-    }
-    return AX_CHECK(t, true, "%s", what);
-}
-
-/* One library call against the oracle: x (filled) and y (poisoned) with
- * random whole-element misalignment and canaries, the oracle's answer in
- * `want`; `src` is x, or y holding a copy of x for an in-place call. */
-typedef struct {
-    axial_dtype dt;
-    size_t es, count, ocount;
-    bool inplace;
-    ax_buf x, y;
-    void *want;
-    const void *src;
-} io_case;
-
-static void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
-                     enum fill mode, bool inplace) {
-    io->dt = dt;
-    io->es = or_size(dt);
-    io->count = count;
-    io->ocount = ocount;
-    io->inplace = inplace;
-    ax_buf_alloc(&io->x, count * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
-    ax_buf_alloc(&io->y, ocount * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
-    ax_buf_poison(&io->x, 0);
-    ax_buf_poison(&io->y, 0x5a);
-    fill(t, dt, io->x.p, count, mode);
-    io->want = malloc(ocount * io->es + 1);
-    io->src = io->x.p;
-}
-
-/* Call after the oracle has written io->want: the in-place copy. */
-static void io_ready(io_case *io) {
-    if (io->inplace) {
-        memcpy(io->y.p, io->x.p, io->count * io->es);
-        io->src = io->y.p;
-    }
-}
-
-static void io_end(ax_t *t, io_case *io, axial_status st, const char *what) {
-    if (AX_CHECK(t, st == AXIAL_OK, "%s: status %s (%s)", what, axial_status_name(st),
-                 axial_last_error()))
-        compare(t, io->dt, io->y.p, io->want, io->ocount, what);
-    AX_CHECK(t, ax_buf_canary_ok(&io->y), "%s: wrote outside the output", what);
-    AX_CHECK(t, io->inplace || ax_buf_canary_ok(&io->x), "%s: wrote around the input", what);
-    free(io->want);
-    ax_buf_free(&io->x);
-    ax_buf_free(&io->y);
-}
-
 /* ---- CumSum -------------------------------------------------------------------- */
-
-static void cumsum_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
-                        int64_t axis, unsigned flags, enum fill mode, bool inplace) {
-    size_t count = or_count(rank, shape);
-    io_case io;
-    io_begin(t, &io, dt, count, count, mode, inplace);
-    size_t norm = (size_t)(axis < 0 ? axis + (int64_t)rank : axis);
-    or_cumsum(dt, io.x.p, io.want, rank, shape, norm, flags & 1, flags & 2);
-    io_ready(&io);
-    char sh[160], what[320];
-    snprintf(what, sizeof what, "cumsum %s %s axis %lld flags %u%s (misalign %zu/%zu)",
-             ax_dtype_str(dt), ax_shape_str(sh, sizeof sh, rank, shape), (long long)axis,
-             flags, inplace ? " in place" : "", io.x.misalign, io.y.misalign);
-    io_end(t, &io, axial_cumsum(dt, io.src, io.y.p, rank, shape, axis, flags), what);
-}
-
-static int iters(int base) {
-    int n = (int)(base * ax_scale());
-    return n > 0 ? n : 1;
-}
 
 void t_cumsum_random(ax_t *t) {
     int64_t shape[6];
-    for (int it = 0; it < iters(40); it++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++) {
+    for (int it = 0; it < ax_iters(40); it++)
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
             size_t rank = rand_shape(t, 1, 6, 1500, shape);
             int64_t axis = ax_rand_range(t, -(int64_t)rank, (int64_t)rank - 1);
-            cumsum_case(t, sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
+            cumsum_case(t, ax_sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
                         FILL_EXACT, false);
         }
 }
@@ -168,76 +65,50 @@ void t_cumsum_long_axes(ax_t *t) {
                                    127, 128, 129, 255, 256, 257, 1000, 1025};
     static const int64_t others[] = {1, 2, 3, 4, 5, 8, 16, 17};
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++) {
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
             int64_t o = others[ax_rand(t) % 8], s1[1] = {lens[l]};
             unsigned flags = (unsigned)(ax_rand(t) & 3);
-            cumsum_case(t, sum_types[d], 1, s1, 0, flags, FILL_EXACT, false);
+            cumsum_case(t, ax_sum_types[d], 1, s1, 0, flags, FILL_EXACT, false);
             int64_t rows[2] = {o, lens[l]}, cols[2] = {lens[l], o};
-            cumsum_case(t, sum_types[d], 2, rows, 1, flags, FILL_EXACT, false);
-            cumsum_case(t, sum_types[d], 2, cols, 0, flags, FILL_EXACT, false);
+            cumsum_case(t, ax_sum_types[d], 2, rows, 1, flags, FILL_EXACT, false);
+            cumsum_case(t, ax_sum_types[d], 2, cols, 0, flags, FILL_EXACT, false);
             int64_t mid[3] = {2, lens[l] > 300 ? 40 : lens[l], lens[l] > 300 ? 2 : o};
-            cumsum_case(t, sum_types[d], 3, mid, -2, flags, FILL_EXACT, false);
+            cumsum_case(t, ax_sum_types[d], 3, mid, -2, flags, FILL_EXACT, false);
         }
 }
 
 void t_cumsum_inplace(ax_t *t) {
     int64_t shape[6];
-    for (int it = 0; it < iters(15); it++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++) {
+    for (int it = 0; it < ax_iters(15); it++)
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
             size_t rank = rand_shape(t, 1, 6, 2000, shape);
             int64_t axis = ax_rand_range(t, -(int64_t)rank, (int64_t)rank - 1);
-            cumsum_case(t, sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
+            cumsum_case(t, ax_sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
                         FILL_EXACT, true);
         }
     static const int64_t lens[] = {1, 16, 17, 255, 1000};
     for (size_t l = 0; l < 5; l++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++)
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++)
             for (unsigned flags = 0; flags < 4; flags++) {
                 int64_t s[2] = {lens[l], 3};
-                cumsum_case(t, sum_types[d], 1, s, 0, flags, FILL_EXACT, true);
-                cumsum_case(t, sum_types[d], 2, s, 0, flags, FILL_EXACT, true);
+                cumsum_case(t, ax_sum_types[d], 1, s, 0, flags, FILL_EXACT, true);
+                cumsum_case(t, ax_sum_types[d], 2, s, 0, flags, FILL_EXACT, true);
             }
 }
 
 /* inf, -inf and NaN propagate as IEEE addition says (NaN payloads aside). */
 void t_cumsum_specials(ax_t *t) {
     int64_t shape[6];
-    for (int it = 0; it < iters(30); it++)
+    for (int it = 0; it < ax_iters(30); it++)
         for (size_t d = 0; d < 4; d++) {
             size_t rank = rand_shape(t, 1, 4, 3000, shape);
             int64_t axis = ax_rand_range(t, -(int64_t)rank, (int64_t)rank - 1);
-            cumsum_case(t, sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
+            cumsum_case(t, ax_sum_types[d], rank, shape, axis, (unsigned)(ax_rand(t) & 3),
                         FILL_SPECIALS, ax_rand(t) & 1);
         }
 }
 
 /* ---- ReduceSum ------------------------------------------------------------------ */
-
-static void reduce_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
-                        const int64_t *axes, size_t naxes, unsigned flags, enum fill mode) {
-    size_t count = or_count(rank, shape);
-    bool keep = flags & AXIAL_REDUCE_KEEP_DIMS, all = flags & AXIAL_REDUCE_EMPTY_AXES_ALL;
-    int64_t oshape[AXIAL_MAX_RANK], lshape[AXIAL_MAX_RANK];
-    size_t orank = 0, lrank = 99;
-    or_reduce(dt, NULL, NULL, rank, shape, axes, naxes, keep, all, &orank, oshape);
-    size_t ocount = or_count(orank, oshape);
-
-    char sh[160], ax[160], what[400];
-    snprintf(what, sizeof what, "reduce_sum %s %s axes %s flags %u", ax_dtype_str(dt),
-             ax_shape_str(sh, sizeof sh, rank, shape), ax_shape_str(ax, sizeof ax, naxes, axes),
-             flags);
-    axial_status st = axial_reduce_sum_shape(rank, shape, axes, naxes, flags, &lrank, lshape);
-    if (AX_CHECK(t, st == AXIAL_OK && lrank == orank, "%s: shape status %s, rank %zu, want %zu",
-                 what, axial_status_name(st), lrank, orank))
-        for (size_t k = 0; k < orank; k++)
-            AX_CHECK(t, lshape[k] == oshape[k], "%s: out_shape[%zu] = %lld, want %lld", what,
-                     k, (long long)lshape[k], (long long)oshape[k]);
-
-    io_case io;
-    io_begin(t, &io, dt, count, ocount, mode, false);
-    or_reduce(dt, io.x.p, io.want, rank, shape, axes, naxes, keep, all, &orank, oshape);
-    io_end(t, &io, axial_reduce_sum(dt, io.x.p, io.y.p, rank, shape, axes, naxes, flags), what);
-}
 
 static size_t rand_axes(ax_t *t, size_t rank, int64_t *axes, size_t max) {
     if (rank == 0) return 0;
@@ -249,11 +120,11 @@ static size_t rand_axes(ax_t *t, size_t rank, int64_t *axes, size_t max) {
 
 void t_reduce_random(ax_t *t) {
     int64_t shape[6], axes[8];
-    for (int it = 0; it < iters(40); it++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++) {
+    for (int it = 0; it < ax_iters(40); it++)
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
             size_t rank = rand_shape(t, 0, 6, 3000, shape);
             size_t naxes = rand_axes(t, rank, axes, 8);
-            reduce_case(t, sum_types[d], rank, shape, axes, naxes, (unsigned)(ax_rand(t) & 3),
+            reduce_case(t, ax_sum_types[d], rank, shape, axes, naxes, (unsigned)(ax_rand(t) & 3),
                         FILL_EXACT);
         }
 }
@@ -265,26 +136,26 @@ void t_reduce_long_axes(ax_t *t) {
                                    127, 128, 129, 255, 256, 257, 1000, 4097};
     static const int64_t others[] = {1, 2, 3, 4, 5, 8, 16, 17, 33};
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
-        for (size_t d = 0; d < N_SUM_TYPES; d++) {
+        for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
             int64_t o = others[ax_rand(t) % 9];
             int64_t s1[1] = {lens[l]}, a0[1] = {0}, a1[1] = {1}, a02[2] = {0, 2};
-            reduce_case(t, sum_types[d], 1, s1, a0, 1, 0, FILL_EXACT);
+            reduce_case(t, ax_sum_types[d], 1, s1, a0, 1, 0, FILL_EXACT);
             int64_t rows[2] = {o, lens[l]}, cols[2] = {lens[l], o};
-            reduce_case(t, sum_types[d], 2, rows, a1, 1, 0, FILL_EXACT);
-            reduce_case(t, sum_types[d], 2, cols, a0, 1, AXIAL_REDUCE_KEEP_DIMS, FILL_EXACT);
+            reduce_case(t, ax_sum_types[d], 2, rows, a1, 1, 0, FILL_EXACT);
+            reduce_case(t, ax_sum_types[d], 2, cols, a0, 1, AXIAL_REDUCE_KEEP_DIMS, FILL_EXACT);
             int64_t mid[3] = {3, lens[l] > 300 ? 50 : lens[l], o};
-            reduce_case(t, sum_types[d], 3, mid, a1, 1, 0, FILL_EXACT);
-            reduce_case(t, sum_types[d], 3, mid, a02, 2, 0, FILL_EXACT);
+            reduce_case(t, ax_sum_types[d], 3, mid, a1, 1, 0, FILL_EXACT);
+            reduce_case(t, ax_sum_types[d], 3, mid, a02, 2, 0, FILL_EXACT);
         }
 }
 
 void t_reduce_specials(ax_t *t) {
     int64_t shape[6], axes[8];
-    for (int it = 0; it < iters(30); it++)
+    for (int it = 0; it < ax_iters(30); it++)
         for (size_t d = 0; d < 4; d++) {
             size_t rank = rand_shape(t, 0, 4, 3000, shape);
             size_t naxes = rand_axes(t, rank, axes, 8);
-            reduce_case(t, sum_types[d], rank, shape, axes, naxes, (unsigned)(ax_rand(t) & 3),
+            reduce_case(t, ax_sum_types[d], rank, shape, axes, naxes, (unsigned)(ax_rand(t) & 3),
                         FILL_SPECIALS);
         }
 }
@@ -337,25 +208,6 @@ void t_reduce_empty_axes(ax_t *t) {
 
 /* ---- Roll ------------------------------------------------------------------------ */
 
-static const axial_dtype roll_types[] = {AXIAL_I8, AXIAL_BOOL, AXIAL_F16, AXIAL_U16,
-                                         AXIAL_F32, AXIAL_I32, AXIAL_F64, AXIAL_U64};
-#define N_ROLL_TYPES (sizeof roll_types / sizeof *roll_types)
-
-static void roll_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
-                      const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes,
-                      bool inplace) {
-    size_t count = or_count(rank, shape);
-    io_case io;
-    io_begin(t, &io, dt, count, count, FILL_EXACT, inplace);
-    or_roll(dt, io.x.p, io.want, rank, shape, shift, nshift, axes, naxes);
-    io_ready(&io);
-    char sh[160], sa[200], aa[160], what[600];
-    snprintf(what, sizeof what, "roll %s %s shift %s axes %s%s", ax_dtype_str(dt),
-             ax_shape_str(sh, sizeof sh, rank, shape), ax_shape_str(sa, sizeof sa, nshift, shift),
-             ax_shape_str(aa, sizeof aa, naxes, axes), inplace ? " in place" : "");
-    io_end(t, &io, axial_roll(dt, io.src, io.y.p, rank, shape, shift, nshift, axes, naxes), what);
-}
-
 static int64_t rand_shift(ax_t *t, int64_t dim) {
     switch (ax_rand(t) % 8) {
     case 0: return INT64_MAX - ax_rand_range(t, 0, 3);
@@ -369,7 +221,7 @@ static int64_t rand_shift(ax_t *t, int64_t dim) {
 static void roll_random_cases(ax_t *t, int n, bool inplace) {
     int64_t shape[6], shift[8], axes[8];
     for (int it = 0; it < n; it++)
-        for (size_t d = 0; d < N_ROLL_TYPES; d++) {
+        for (size_t d = 0; d < AX_N_ROLL_TYPES; d++) {
             bool flat = ax_rand(t) % 5 == 0;
             size_t rank = rand_shape(t, flat ? 0 : 1, 6, 3000, shape);
             size_t naxes = flat ? 0 : (size_t)ax_rand_range(t, 1, (int64_t)rank + 2);
@@ -380,12 +232,12 @@ static void roll_random_cases(ax_t *t, int n, bool inplace) {
                 shift[s] = rand_shift(t, naxes ? shape[axes[s] < 0 ? axes[s] + (int64_t)rank
                                                                    : axes[s]]
                                                : (int64_t)or_count(rank, shape));
-            roll_case(t, roll_types[d], rank, shape, shift, nshift, axes, naxes, inplace);
+            roll_case(t, ax_roll_types[d], rank, shape, shift, nshift, axes, naxes, inplace);
         }
 }
 
-void t_roll_random(ax_t *t) { roll_random_cases(t, iters(50), false); }
-void t_roll_inplace(ax_t *t) { roll_random_cases(t, iters(20), true); }
+void t_roll_random(ax_t *t) { roll_random_cases(t, ax_iters(50), false); }
+void t_roll_inplace(ax_t *t) { roll_random_cases(t, ax_iters(20), true); }
 
 void t_roll_extreme_shifts(ax_t *t) {
     static const int64_t shifts[] = {INT64_MIN, INT64_MIN + 1, INT64_MAX, INT64_MAX - 1, -1,
@@ -393,13 +245,13 @@ void t_roll_extreme_shifts(ax_t *t) {
     static const int64_t dims[] = {1, 2, 3, 7, 16, 17, 100, 4099};
     for (size_t s = 0; s < sizeof shifts / sizeof *shifts; s++)
         for (size_t d = 0; d < sizeof dims / sizeof *dims; d++)
-            for (size_t e = 0; e < N_ROLL_TYPES; e += 2) {
+            for (size_t e = 0; e < AX_N_ROLL_TYPES; e += 2) {
                 int64_t one[1] = {dims[d]}, two[2] = {3, dims[d]}, ax0[1] = {0};
                 int64_t sh[1] = {shifts[s]}, sh2[2] = {shifts[s], shifts[s]}, ax11[2] = {1, -1};
-                roll_case(t, roll_types[e], 1, one, sh, 1, ax0, 1, false);
-                roll_case(t, roll_types[e], 1, one, sh, 1, NULL, 0, false);
-                roll_case(t, roll_types[e], 2, two, sh2, 2, ax11, 2, false); /* adds up */
-                roll_case(t, roll_types[e], 2, two, sh, 1, ax11, 2, s & 1);
+                roll_case(t, ax_roll_types[e], 1, one, sh, 1, ax0, 1, false);
+                roll_case(t, ax_roll_types[e], 1, one, sh, 1, NULL, 0, false);
+                roll_case(t, ax_roll_types[e], 2, two, sh2, 2, ax11, 2, false); /* adds up */
+                roll_case(t, ax_roll_types[e], 2, two, sh, 1, ax11, 2, s & 1);
             }
 }
 

@@ -21,18 +21,35 @@
     X(cumsum_f16_ones)                                                         \
     X(cumsum_f32_accuracy)                                                     \
     X(cumsum_f32_ones_past_2p24)                                               \
+    X(cumsum_f32_spec_target)                                                  \
+    X(cumsum_f32_ones_2p28)                                                    \
     X(reduce_seeds)                                                            \
     X(reduce_random)                                                           \
     X(reduce_long_axes)                                                        \
     X(reduce_specials)                                                         \
     X(reduce_empty_axes)                                                       \
     X(reduce_f32_accuracy)                                                     \
+    X(reduce_f32_spec_target)                                                  \
     X(roll_seeds)                                                              \
     X(roll_random)                                                             \
     X(roll_inplace)                                                            \
     X(roll_extreme_shifts)                                                     \
     X(zero_sized)                                                              \
-    X(integer_wrap)
+    X(integer_wrap)                                                            \
+    X(cumsum_shape_rows)                                                       \
+    X(cumsum_shape_short_rows)                                                 \
+    X(cumsum_shape_columns)                                                    \
+    X(cumsum_shape_specials)                                                   \
+    X(reduce_shape_rows)                                                       \
+    X(reduce_shape_columns)                                                    \
+    X(reduce_shape_3d)                                                         \
+    X(reduce_shape_specials)                                                   \
+    X(roll_shape_rows)                                                         \
+    X(roll_shape_long_rows)                                                    \
+    X(roll_shape_3d)                                                           \
+    X(cumsum_tolerance)                                                        \
+    X(reduce_tolerance)                                                        \
+    X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
     X(status_null)                                                             \
