@@ -48,7 +48,7 @@
 
 #include "avx512.h"
 
-#define AXIAL_ROLL_LONG 1024           /* row bytes from which rows are block copies */
+#define AXIAL_ROLL_LONG 128            /* row bytes from which rows are block copies */
 #define AXIAL_ROLL_NT ((size_t)4 << 20) /* bytes a call writes from which it streams */
 #define AXIAL_ROLL_MEMCPY ((size_t)64 << 20) /* one copy from which memcpy does it */
 
@@ -83,26 +83,52 @@ static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
     }
 }
 
-/* Copies len > 256 bytes, stores aligned to d. */
+/* Copies len > 256 bytes, 4 vectors a step, stores aligned to d.  Plain:
+ * the head and the tail are whole unaligned vectors that overlap the aligned
+ * part (masked loads and stores cost more here).  Streaming: the head and
+ * tail are masked, so no line is written both ways. */
 static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     if (nt && len >= AXIAL_ROLL_MEMCPY) {
         memcpy(d, s, len);
         return;
     }
-    const size_t a = axial_roll_to_line(d) & 63;
-    axial_roll_copy_short(d, s, a);
+    if (nt) {
+        const size_t a = axial_roll_to_line(d) & 63;
+        axial_roll_copy_short(d, s, a);
+        d += a, s += a, len -= a;
+        for (; len >= 256; d += 256, s += 256, len -= 256) {
+            const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
+            const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
+            axial_roll_st_line(d, v0, 1);
+            axial_roll_st_line(d + 64, v1, 1);
+            axial_roll_st_line(d + 128, v2, 1);
+            axial_roll_st_line(d + 192, v3, 1);
+        }
+        for (; len >= 64; d += 64, s += 64, len -= 64)
+            axial_roll_st_line(d, axial_roll_ld(s), 1);
+        axial_roll_copy_short(d, s, len);
+        return;
+    }
+    char *const de = d + len;
+    const char *const se = s + len;
+    axial_roll_st(d, axial_roll_ld(s));
+    const size_t a = axial_roll_to_line(d);
     d += a, s += a, len -= a;
-    for (; len >= 256; d += 256, s += 256, len -= 256) {
+    for (; len > 256; d += 256, s += 256, len -= 256) {
         const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
         const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
-        axial_roll_st_line(d, v0, nt);
-        axial_roll_st_line(d + 64, v1, nt);
-        axial_roll_st_line(d + 128, v2, nt);
-        axial_roll_st_line(d + 192, v3, nt);
+        axial_roll_st_line(d, v0, 0);
+        axial_roll_st_line(d + 64, v1, 0);
+        axial_roll_st_line(d + 128, v2, 0);
+        axial_roll_st_line(d + 192, v3, 0);
     }
-    for (; len >= 64; d += 64, s += 64, len -= 64)
-        axial_roll_st_line(d, axial_roll_ld(s), nt);
-    axial_roll_copy_short(d, s, len);
+    /* the last 256 bytes (1 to 256 of them not yet written) */
+    const __m512i v0 = axial_roll_ld(se - 256), v1 = axial_roll_ld(se - 192);
+    const __m512i v2 = axial_roll_ld(se - 128), v3 = axial_roll_ld(se - 64);
+    axial_roll_st(de - 256, v0);
+    axial_roll_st(de - 192, v1);
+    axial_roll_st(de - 128, v2);
+    axial_roll_st(de - 64, v3);
 }
 
 static inline void axial_roll_copy(char *d, const char *s, size_t len, int nt) {
@@ -197,7 +223,7 @@ static inline __m512i axial_roll_select(const char *x, const uint8_t *M, size_t 
 /* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 64. */
 static void axial_roll_selected(const char *x, char *y, size_t outer, size_t nb, size_t sb,
                                 int nt) {
-    uint8_t M[AXIAL_ROLL_LONG + 256];
+    uint8_t M[AXIAL_ROLL_LONG + 256]; /* nb < AXIAL_ROLL_LONG */
     axial_roll_pattern(M, nb, sb, nb + 256);
     const size_t T = outer * nb, p1 = T - nb + sb;
     axial_roll_copy(y, x + nb - sb, sb, 0);         /* row 0's wrapped part */
