@@ -64,11 +64,33 @@ static inline void axial_roll_st_line(char *p, __m512i v, int nt) {
 /* Bytes from p to the next 64-byte boundary, in [1, 64]. */
 static inline size_t axial_roll_to_line(const char *p) { return 64 - ((uintptr_t)p & 63); }
 
-/* Copies len <= 256 bytes. */
+/* Two possibly overlapping moves of W bytes cover len in [W, 2W]; memcpy of a
+ * constant size compiles to one load and one store. */
+#define AXIAL_ROLL_PAIR(W, d, s, len)                                                   \
+    do {                                                                                \
+        char a_[W], b_[W];                                                              \
+        memcpy(a_, s, W);                                                               \
+        memcpy(b_, (s) + (len) - (W), W);                                               \
+        memcpy(d, a_, W);                                                               \
+        memcpy((d) + (len) - (W), b_, W);                                               \
+    } while (0)
+
+/* Copies len <= 256 bytes.  Under 64 bytes by overlapping pairs, not a masked
+ * vector: masked stores into lines that are being streamed were slow here. */
 static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
-    if (len <= 64) {
-        const __mmask64 m = axial_avx512_mask64(len);
-        _mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+    if (len < 64) {
+        if (len >= 32)
+            AXIAL_ROLL_PAIR(32, d, s, len);
+        else if (len >= 16)
+            AXIAL_ROLL_PAIR(16, d, s, len);
+        else if (len >= 8)
+            AXIAL_ROLL_PAIR(8, d, s, len);
+        else if (len >= 4)
+            AXIAL_ROLL_PAIR(4, d, s, len);
+        else if (len >= 2)
+            AXIAL_ROLL_PAIR(2, d, s, len);
+        else if (len == 1)
+            *d = *s;
     } else if (len <= 128) {
         const __m512i a = axial_roll_ld(s), b = axial_roll_ld(s + len - 64);
         axial_roll_st(d, a);
