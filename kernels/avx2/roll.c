@@ -17,7 +17,8 @@
  *    cross a 128-bit lane), vpermd when E >= 4 and nb divides 32 (a qword is
  *    two dwords).  Tail (whole rows): vpmaskmovd for vpermd; for vpshufb one
  *    16-byte step, then row by row with scalar copies.
- *  - other rows shorter than AXIAL_ROLL_LONG bytes: two loads and a blend.
+ *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a
+ *    blend (needs (outer - 1) * nb >= 64, else row by row).
  *    Over the flat output, y[p] = x[p - sb] where p's phase in its row
  *    (p mod nb) is >= sb, else x[p - sb + nb] (the same row's wrapped part).
  *    So every output vector, wherever rows begin inside it, is
@@ -103,6 +104,19 @@ static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
     }
 }
 
+/* `steps` unrolled steps of 4 vectors, stores aligned to d. */
+static inline __attribute__((always_inline)) void axial_roll_steps(char *d, const char *s,
+                                                                   size_t steps, int nt) {
+    for (; steps > 0; steps--, d += 128, s += 128) {
+        const __m256i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 32);
+        const __m256i v2 = axial_roll_ld(s + 64), v3 = axial_roll_ld(s + 96);
+        axial_roll_st_line(d, v0, nt);
+        axial_roll_st_line(d + 32, v1, nt);
+        axial_roll_st_line(d + 64, v2, nt);
+        axial_roll_st_line(d + 96, v3, nt);
+    }
+}
+
 /* Copies len > 128 bytes, 4 vectors a step, stores aligned to d. */
 static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     if (nt && len >= AXIAL_ROLL_MEMCPY) {
@@ -115,14 +129,8 @@ static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
         const size_t a = axial_roll_to_line(d) & 63;
         axial_roll_copy_short(d, s, a);
         d += a, s += a, len -= a;
-        for (; len >= 128; d += 128, s += 128, len -= 128) {
-            const __m256i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 32);
-            const __m256i v2 = axial_roll_ld(s + 64), v3 = axial_roll_ld(s + 96);
-            axial_roll_st_line(d, v0, 1);
-            axial_roll_st_line(d + 32, v1, 1);
-            axial_roll_st_line(d + 64, v2, 1);
-            axial_roll_st_line(d + 96, v3, 1);
-        }
+        axial_roll_steps(d, s, len / 128, 1);
+        d += len / 128 * 128, s += len / 128 * 128, len %= 128;
         for (; len >= 64; d += 64, s += 64, len -= 64) {
             const __m256i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 32);
             axial_roll_st_line(d, v0, 1);
@@ -134,14 +142,7 @@ static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     axial_roll_st(d, axial_roll_ld(s));
     const size_t a = 32 - ((uintptr_t)d & 31);
     d += a, s += a, len -= a;
-    for (; len > 128; d += 128, s += 128, len -= 128) {
-        const __m256i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 32);
-        const __m256i v2 = axial_roll_ld(s + 64), v3 = axial_roll_ld(s + 96);
-        axial_roll_st_line(d, v0, 0);
-        axial_roll_st_line(d + 32, v1, 0);
-        axial_roll_st_line(d + 64, v2, 0);
-        axial_roll_st_line(d + 96, v3, 0);
-    }
+    axial_roll_steps(d, s, (len - 1) / 128, 0);
     /* the last 128 bytes (1 to 128 of them not yet written) */
     const __m256i v0 = axial_roll_ld(se - 128), v1 = axial_roll_ld(se - 96);
     const __m256i v2 = axial_roll_ld(se - 64), v3 = axial_roll_ld(se - 32);

@@ -17,7 +17,7 @@
  *    a 128-bit lane), else vpermw (E = 2) / vpermd (E = 4, 8: a qword is two
  *    dwords) when nb divides 64.  The tail is whole rows: one masked load,
  *    permute, masked store.  (VBMI's vpermb is not used: F/VL/BW/DQ only.)
- *  - other rows shorter than AXIAL_ROLL_LONG bytes: two loads and a select.
+ *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a select.
  *    Over the flat output, y[p] = x[p - sb] where p's phase in its row
  *    (p mod nb) is >= sb, else x[p - sb + nb] (the same row's wrapped part).
  *    So every output vector, wherever rows begin inside it, is
@@ -29,9 +29,18 @@
  *    copy each (row 0's wrapped part, the last row's unwrapped part).
  *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
  *    [n-s, n) -> [0, s).
- * Copies of up to 256 bytes are one masked vector or 2 / 4 overlapping
- * vectors; longer ones store aligned to the destination, 4 vectors a step,
- * with a masked head (up to the first 64-byte boundary) and a masked tail.
+ * Copies of up to 256 bytes are 2 or 4 overlapping vectors, or under 64
+ * bytes overlapping pairs of 32/16/8/4/2-byte moves; longer ones store
+ * aligned to the destination, 4 vectors a step, with overlapping unaligned
+ * head and tail vectors (streaming: exact plain head and tail).  Masked loads
+ * and stores are used only for the tail of the permute path: on the machine
+ * measured (Zen 5) they cost more than overlapping plain vectors, and a
+ * masked load per vector made the select path slower, not faster.
+ *
+ * Measured (256 KiB, in cache; shared VM, +-5%): [n] by n/3 0.90x memcpy,
+ * [R,4] shift 1 0.93x, [R,1024] shift 100 ~0.75x (the loads are misaligned
+ * against the destination: 0.98x when the shift is a whole line), rows of
+ * 256 bytes ~0.9x per call, select path (rows < 128 bytes) ~0.55x.
  *
  * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
  * the caches keep) writes its aligned full lines with streaming stores: no
@@ -42,7 +51,9 @@
  *
  * Bounds: no load or store leaves the rows.  Masked lanes are not accessed
  * (fault suppression), overlapping vectors lie inside the block, and the
- * select path's loads were shown in range above.
+ * select path's loads were shown in range above.  The select path needs
+ * (outer - 1) * nb >= 64 (its head and last vectors); smaller calls go row
+ * by row.
  */
 #include <string.h>
 
@@ -105,6 +116,19 @@ static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
     }
 }
 
+/* `steps` unrolled steps of 4 vectors, stores aligned to d. */
+static inline __attribute__((always_inline)) void axial_roll_steps(char *d, const char *s,
+                                                                   size_t steps, int nt) {
+    for (; steps > 0; steps--, d += 256, s += 256) {
+        const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
+        const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
+        axial_roll_st_line(d, v0, nt);
+        axial_roll_st_line(d + 64, v1, nt);
+        axial_roll_st_line(d + 128, v2, nt);
+        axial_roll_st_line(d + 192, v3, nt);
+    }
+}
+
 /* Copies len > 256 bytes, 4 vectors a step, stores aligned to d.  Plain:
  * the head and the tail are whole unaligned vectors that overlap the aligned
  * part (masked loads and stores cost more here).  Streaming: the head and
@@ -118,14 +142,8 @@ static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
         const size_t a = axial_roll_to_line(d) & 63;
         axial_roll_copy_short(d, s, a);
         d += a, s += a, len -= a;
-        for (; len >= 256; d += 256, s += 256, len -= 256) {
-            const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
-            const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
-            axial_roll_st_line(d, v0, 1);
-            axial_roll_st_line(d + 64, v1, 1);
-            axial_roll_st_line(d + 128, v2, 1);
-            axial_roll_st_line(d + 192, v3, 1);
-        }
+        axial_roll_steps(d, s, len / 256, 1);
+        d += len / 256 * 256, s += len / 256 * 256, len %= 256;
         for (; len >= 64; d += 64, s += 64, len -= 64)
             axial_roll_st_line(d, axial_roll_ld(s), 1);
         axial_roll_copy_short(d, s, len);
@@ -136,14 +154,7 @@ static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     axial_roll_st(d, axial_roll_ld(s));
     const size_t a = axial_roll_to_line(d);
     d += a, s += a, len -= a;
-    for (; len > 256; d += 256, s += 256, len -= 256) {
-        const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
-        const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
-        axial_roll_st_line(d, v0, 0);
-        axial_roll_st_line(d + 64, v1, 0);
-        axial_roll_st_line(d + 128, v2, 0);
-        axial_roll_st_line(d + 192, v3, 0);
-    }
+    axial_roll_steps(d, s, (len - 1) / 256, 0);
     /* the last 256 bytes (1 to 256 of them not yet written) */
     const __m512i v0 = axial_roll_ld(se - 256), v1 = axial_roll_ld(se - 192);
     const __m512i v2 = axial_roll_ld(se - 128), v3 = axial_roll_ld(se - 64);
