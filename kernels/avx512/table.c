@@ -12,5 +12,5 @@ const struct axial_kernels axial_kernels__avx512 = {
     .reduce_finish = {0},
 
     /* roll.c */
-    .roll = {0},
+    .roll = AXIAL_ROLL_OF(avx512),
 };
