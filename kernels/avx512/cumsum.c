@@ -55,6 +55,11 @@
 #include "avx512.h"
 
 #define AXIAL_AI static inline __attribute__((always_inline))
+/* The short loops over the 4 or 8 vectors of one step must be unrolled, so
+ * that their arrays live in registers. */
+#define AXIAL_UNROLL _Pragma("GCC unroll 8")
+/* Register tile of the column path, in vectors (16 measured slower: spills). */
+#define AXIAL_TILE 8
 
 /* What a lane holds: the dtype's storage and the scan's arithmetic. */
 enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
@@ -135,6 +140,24 @@ AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
     case K_I32: _mm512_mask_storeu_epi32(p, (__mmask16)m, v); break;
     default: _mm512_mask_storeu_epi64(p, m8, v); break;
     }
+}
+
+/* A vector whose lanes outside m are not used: a plain load where the whole
+ * vector lies before `end` (a masked load followed by a masked store runs far
+ * slower from memory than either alone), else masked.  The lanes past m then
+ * hold neighbouring elements (possibly outputs already written, in place),
+ * which the caller never lets reach a lane inside m. */
+AXIAL_AI __m512i v_load_some(enum axial_kind k, const char *p, __mmask64 m, const char *end) {
+    if ((size_t)(end - p) >= k_vl(k) * k_es(k))
+        return v_load(k, p, axial_avx512_mask64(k_vl(k)));
+    return v_load(k, p, m);
+}
+/* A plain store when m is every lane. */
+AXIAL_AI void v_store_some(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
+    if (m == axial_avx512_mask64(k_vl(k)))
+        v_store(k, p, axial_avx512_mask64(k_vl(k)), v);
+    else
+        v_store(k, p, m, v);
 }
 
 /* ---- lane arithmetic ---------------------------------------------------- */
@@ -227,38 +250,56 @@ AXIAL_AI __m512i scan_local(enum axial_kind k, __m512i v, size_t g, int rev) {
     return v;
 }
 
-/* ---- per-call constants of the flat and segment paths ---------------------- */
+/* ---- per-call constants of the flat and segment paths ----------------------
+ * The carry of a vector is its last (first, reverse) group of g lanes,
+ * repeated over the vector: one vpermw/vpermd/vpermq with a per-call index;
+ * bytes (no vpermb in F+VL+BW+DQ) take vpermq to the right 128 bits, then vpshufb. */
 struct axial_scan_plan {
-    __m512i qidx, bidx; /* broadcast of the last (first, reverse) group: vpermq, vpshufb */
-    __m512i sidx;       /* f64 lanes: shift by one group (exclusive) */
+    __m512i lidx;  /* lane index of the broadcast (qword index for bytes) */
+    __m512i bidx;  /* bytes: the vpshufb index within 128 bits */
+    __m512i sidx;  /* f64 lanes: shift by one group (exclusive) */
     __mmask8 smask;
     size_t g;
 };
 
 AXIAL_AI struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) {
     struct axial_scan_plan P;
-    const size_t gb = g * k_ls(k); /* bytes of one group of columns */
-    int64_t q[8], s[8];
-    int8_t b[64];
+    const size_t ls = k_ls(k), vl = k_vl(k), gb = g * ls; /* gb: bytes of one group */
+    union {
+        int8_t b[64];
+        int16_t w[32];
+        int32_t d[16];
+        int64_t q[8];
+    } li, bi, si;
     for (size_t i = 0; i < 8; i++) {
-        if (gb >= 16)
-            q[i] = (int64_t)(rev ? i % (gb / 8) : 8 - gb / 8 + i % (gb / 8));
-        else
-            q[i] = (int64_t)(rev ? i % 2 : 6 + i % 2); /* the first / last 128 bits */
-        s[i] = (int64_t)((rev ? i + g : i - g) & 7);
+        si.q[i] = (int64_t)((rev ? i + g : i - g) & 7);
+        if (ls == 1) /* the 128 bits holding the group (or the group's qwords) */
+            li.q[i] = (int64_t)(gb >= 16 ? (rev ? i % (gb / 8) : 8 - gb / 8 + i % (gb / 8))
+                                         : (rev ? i % 2 : 6 + i % 2));
     }
     for (size_t i = 0; i < 64; i++)
-        b[i] = (int8_t)(gb >= 16 ? i % 16 : rev ? (i % 16) % gb : 16 - gb + (i % 16) % gb);
-    P.qidx = _mm512_loadu_si512(q);
-    P.bidx = _mm512_loadu_si512(b);
-    P.sidx = _mm512_loadu_si512(s);
+        bi.b[i] = (int8_t)(gb >= 16 ? i % 16 : rev ? (i % 16) % gb : 16 - gb + (i % 16) % gb);
+    for (size_t i = 0; i < vl && ls > 1; i++) {
+        const size_t src = rev ? i % g : vl - g + i % g;
+        if (ls == 2) li.w[i] = (int16_t)src;
+        else if (ls == 4) li.d[i] = (int32_t)src;
+        else li.q[i] = (int64_t)src;
+    }
+    P.lidx = _mm512_loadu_si512(li.b);
+    P.bidx = _mm512_loadu_si512(bi.b);
+    P.sidx = _mm512_loadu_si512(si.b);
     P.smask = (__mmask8)(rev ? (1u << (8 - (g & 7))) - 1 : (0xffu << g) & 0xffu);
     P.g = g;
     return P;
 }
 /* Every lane of group r gets lane r of the last (first, reverse) group. */
-AXIAL_AI __m512i bcast_group(const struct axial_scan_plan *P, __m512i v) {
-    return _mm512_shuffle_epi8(_mm512_permutexvar_epi64(P->qidx, v), P->bidx);
+AXIAL_AI __m512i bcast_group(enum axial_kind k, const struct axial_scan_plan *P, __m512i v) {
+    switch (k_ls(k)) {
+    case 1: return _mm512_shuffle_epi8(_mm512_permutexvar_epi64(P->lidx, v), P->bidx);
+    case 2: return _mm512_permutexvar_epi16(P->lidx, v);
+    case 4: return _mm512_permutexvar_epi32(P->lidx, v);
+    default: return _mm512_permutexvar_epi64(P->lidx, v);
+    }
 }
 /* The exclusive outputs from the carry c, the in-vector inclusive prefix p and x. */
 AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __m512i c,
@@ -270,7 +311,7 @@ AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __
 
 /* ---- flat: one slab of N elements (n rows of g columns), g < lanes ------------ */
 AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
-                        const struct axial_scan_plan *P, int excl, int rev) {
+                        const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g;
     const __mmask64 all = axial_avx512_mask64(vl);
     const __m512i zero = _mm512_setzero_si512();
@@ -286,11 +327,12 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
     for (; N - done >= 4 * vl; done += 4 * vl) {
         __m512i xv[4], p[4], t[4], base[4];
         size_t off[4];
+        AXIAL_UNROLL
         for (int u = 0; u < 4; u++) {
             off[u] = (rev ? N - done - (size_t)(u + 1) * vl : done + (size_t)u * vl) * es;
             xv[u] = v_load(k, x + off[u], all);
             p[u] = scan_local(k, xv[u], g, rev);
-            t[u] = bcast_group(P, p[u]);
+            t[u] = bcast_group(k, P, p[u]);
         }
         const __m512i t01 = v_add(k, t[0], t[1]);
         base[0] = c;
@@ -298,6 +340,7 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
         base[2] = v_add(k, c, t01);
         base[3] = v_add(k, c, v_add(k, t01, t[2]));
         c = v_add(k, c, v_add(k, t01, v_add(k, t[2], t[3])));
+        AXIAL_UNROLL
         for (int u = 0; u < 4; u++) {
             __m512i out = excl ? excl_out(k, P, base[u], p[u], xv[u]) : v_add(k, base[u], p[u]);
             if (u == 0 && first) {
@@ -311,13 +354,15 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
         const size_t len = N - done < vl ? N - done : vl;
         const size_t off = (rev ? N - done - len : done) * es;
         const __mmask64 m = axial_avx512_mask64(len);
-        const __m512i xv = v_load(k, x + off, m);
+        /* Reverse needs the identity in the lanes past m (they would reach
+         * the lanes below); forward lanes past m only reach lanes past m. */
+        const __m512i xv = rev ? v_load(k, x + off, m) : v_load_some(k, x + off, m, xend);
         const __m512i p = scan_local(k, xv, g, rev);
         __m512i out = excl ? excl_out(k, P, c, p, xv) : v_add(k, c, p);
         out = v_blend(k, out, first, zero);
         first = 0;
         v_store(k, y + off, m, out);
-        c = v_add(k, c, bcast_group(P, p));
+        c = v_add(k, c, bcast_group(k, P, p));
         done += len;
     }
 }
@@ -341,7 +386,7 @@ AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, 
     for (size_t r = 0; r < count; r += per) {
         const size_t cnt = count - r < per ? count - r : per;
         const __mmask64 m = axial_avx512_mask64(cnt * L);
-        const __m512i xv = v_load(k, x + r * L * es, m);
+        const __m512i xv = v_load_some(k, x + r * L * es, m, x + count * L * es);
         __m512i p = xv;
 #define AXIAL_SEG_LEVEL(i)                                                     \
     if (lev[i])                                                                \
@@ -357,7 +402,7 @@ AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, 
         if (excl)
             out = k_float(k) ? v_blend(k, zero, keep, excl_out(k, P, v_ident(k), p, xv))
                              : v_sub(k, p, xv);
-        v_store(k, y + r * L * es, m, out);
+        v_store_some(k, y + r * L * es, m, out);
     }
 }
 
@@ -368,12 +413,14 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
                          int excl, int rev) {
     const size_t vb = k_vl(k) * k_es(k); /* bytes of one vector's columns */
     const __mmask64 all = axial_avx512_mask64(k_vl(k));
-    __m512i acc[8];
-    for (int u = 0; u < 8; u++)
+    __m512i acc[AXIAL_TILE];
+    AXIAL_UNROLL
+    for (int u = 0; u < AXIAL_TILE; u++)
         acc[u] = v_ident(k);
     for (size_t t = 0; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
-        for (int u = 0; u < 8; u++) {
+        AXIAL_UNROLL
+        for (int u = 0; u < AXIAL_TILE; u++) {
             const __m512i xv = v_load(k, x + row + (size_t)u * vb, all);
             if (excl)
                 v_store(k, y + row + (size_t)u * vb, all, t ? acc[u] : _mm512_setzero_si512());
@@ -387,20 +434,22 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
 /* One vector of columns (mask m), four rows per step: their prefixes first,
  * then the carry, so the loop-carried chain is one addition per four rows. */
 AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                       __mmask64 m, int excl, int rev) {
+                       __mmask64 m, const char *xend, int excl, int rev) {
     __m512i c = v_ident(k);
     size_t t = 0;
     for (; n - t >= 4; t += 4) {
         size_t row[4];
         __m512i xv[4], a[4];
+        AXIAL_UNROLL
         for (int u = 0; u < 4; u++) {
             row[u] = (rev ? n - 1 - t - (size_t)u : t + (size_t)u) * stride;
-            xv[u] = v_load(k, x + row[u], m);
+            xv[u] = v_load_some(k, x + row[u], m, xend);
         }
         a[0] = xv[0];
         a[1] = v_add(k, xv[0], xv[1]);
         a[2] = v_add(k, a[1], xv[2]);
         a[3] = v_add(k, a[1], v_add(k, xv[2], xv[3]));
+        AXIAL_UNROLL
         for (int u = 0; u < 4; u++) {
             __m512i out;
             if (!excl)
@@ -415,7 +464,7 @@ AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size
     }
     for (; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
-        const __m512i xv = v_load(k, x + row, m);
+        const __m512i xv = v_load_some(k, x + row, m, xend);
         if (excl)
             v_store(k, y + row, m, t ? c : _mm512_setzero_si512());
         c = v_add(k, c, xv);
@@ -428,6 +477,7 @@ AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size
 AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
                           size_t inner, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k);
+    const char *xend = x + outer * n * inner * es;
     if (inner < vl && (inner & (inner - 1)) == 0) {
         const struct axial_scan_plan P = plan_make(k, inner, rev);
         if (n * inner <= vl) {
@@ -435,7 +485,7 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
         } else {
             for (size_t o = 0; o < outer; o++)
                 flat_scan(k, x + o * n * inner * es, y + o * n * inner * es, n * inner, &P,
-                          excl, rev);
+                          xend, excl, rev);
         }
         return;
     }
@@ -444,11 +494,16 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
         const char *xo = x + o * n * stride;
         char *yo = y + o * n * stride;
         size_t i = 0;
-        for (; inner - i >= 8 * vl; i += 8 * vl)
+        for (; inner - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
             cols_tile8(k, xo + i * es, yo + i * es, n, stride, excl, rev);
         for (; i < inner; i += vl) {
             const size_t w = inner - i < vl ? inner - i : vl;
-            cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(w), excl, rev);
+            if (w == vl) /* constant mask: plain loads and stores */
+                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(vl), xend,
+                         excl, rev);
+            else
+                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(w), xend,
+                         excl, rev);
         }
     }
 }
