@@ -93,13 +93,9 @@ AXIAL_AI __m256 f64_to_f32_odd(__m512d d) {
     const __m256i u = _mm256_castps_si256(t);
     return _mm256_castsi256_ps(_mm256_mask_or_epi32(u, inexact, u, _mm256_set1_epi32(1)));
 }
-AXIAL_AI __m128i f32_to_bf16_8(__m256 f) { /* nearest-even, as avx512.h's 16-lane one */
-    const __m256i u = _mm256_castps_si256(f);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
-    const __mmask8 nan = _mm256_cmp_ps_mask(f, f, _CMP_UNORD_Q);
-    const __m256i q = _mm256_mask_or_epi32(r, nan, u, _mm256_set1_epi32(0x400000));
-    return _mm256_cvtepi32_epi16(_mm256_srli_epi32(q, 16));
+/* avx512.h's 16-lane nearest-even narrowing on 8 lanes (the upper 8 are zero). */
+AXIAL_AI __m128i f32_to_bf16_8(__m256 f) {
+    return _mm256_castsi256_si128(axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(f)));
 }
 
 /* ---- loads and stores: lanes outside the mask load as the identity --------- */
