@@ -1,2 +1,543 @@
-/* cumsum.c: avx512 kernels (placeholder until the kernels land). */
+/*
+ * cumsum.c: AVX-512 (F+VL+BW+DQ) CumSum for every summable dtype.
+ *
+ * Shape (outer, n, inner) as in kernels.h; flags EXCLUSIVE and REVERSE.
+ * One generic body (static inline, specialised by a compile-time "kind" and
+ * the two flags) serves every dtype; signed and unsigned integers of one width
+ * share their kernel (wrapping sums are the same bits).
+ *
+ * Lanes.  Floats are scanned in f64: eight elements per vector, widened exactly
+ * (f32 -> f64; f16 / bf16 -> f32 -> f64) and rounded once per output when
+ * stored.  Integers are scanned in their own width (64, 32, 16 or 8 lanes),
+ * wrapping.
+ *
+ * Three paths, chosen by the shape:
+ *  - Segments (inner = g a power of two < lanes, n*g <= lanes): several whole
+ *    (n, g) slabs per vector, one masked load/store each.  A log-step
+ *    (Hillis-Steele) scan over shifts of 1, 2, 4, ... lanes; a per-level mask
+ *    lets a lane take the shifted lane only when it lies in the same slab and
+ *    the same column (shifts that are no multiple of g get an empty mask and
+ *    are skipped).  The [R,4] axis-1 case is this path with g = 1.
+ *  - Flat (inner = g a power of two < lanes, n*g > lanes; g = 1 is a plain long
+ *    row): each slab as one flat array, a vector at a time.  Inside a vector a
+ *    log-step scan with strides g, 2g, ...; a carry vector (the running sum of
+ *    each of the g columns, broadcast) is added to it.  Four vectors are
+ *    scanned independently, then the carries are added, so the loop-carried
+ *    chain is one addition per four vectors: c' = c + ((t0+t1) + (t2+t3)).
+ *    Reverse walks from the end and shifts lanes downwards.
+ *  - Columns (any other inner): tiles of 8 full vectors (64 f32 columns, 512
+ *    i8 columns) keep their accumulators in registers while walking j down the
+ *    rows; the remaining columns go one masked vector at a time, four rows per
+ *    step (prefixes of the four rows first, so the carry chain is one addition
+ *    per four rows).
+ *
+ * Exclusive: floats shift the inclusive in-vector prefix by one group (g lanes)
+ * filling -0.0, add the carry, and the first output of every row is set to
+ * +0.0 (the empty sum); integers use inclusive - x, which is exact modulo 2^bits.
+ * Every float sum starts from -0.0: shifts fill -0.0, masked-off lanes load
+ * as -0.0, carries start at -0.0, so a sum of -0.0 terms stays -0.0.
+ *
+ * Numerics.  Each f64 partial sum adds a subset of the terms, so each rounding
+ * errs by at most 2^-53 * sum|x|.  An output passes through at most
+ * log2(8) + 3 in-vector additions plus one carry addition per four vectors
+ * (flat) or one per row (columns), i.e. <= n + 8 f64 roundings, then one
+ * rounding to the output type.  f32: |error| <= 2^-24*|S| + (n+8)*2^-53*sum|x|,
+ * so c <= 1 + (n+8)*2^-29 <= 2 for n < 2^29: c = 2, the scalar oracle's bound.
+ * f16 / bf16: the f64 sum is rounded once (to f32 by round-to-odd, then to
+ * nearest-even in f16/bf16, which is exactly one rounding), same constant
+ * relative to their own unit.  f64: sums in f64, the same (n+8) bound in 2^-53.
+ * Integers are exact modulo 2^bits.
+ *
+ * Tails use masked loads and stores only: nothing is read or written outside
+ * the tensor.  In place (y == x) is safe: every element is loaded before the
+ * store of the same element, and never loaded after it.
+ */
 #include "avx512.h"
+
+#define AXIAL_AI static inline __attribute__((always_inline))
+/* The short loops over the 4 or 8 vectors of one step must be unrolled, so
+ * that their arrays live in registers. */
+#define AXIAL_UNROLL _Pragma("GCC unroll 8")
+/* Register tile of the column path, in vectors (16 measured slower: spills). */
+#define AXIAL_TILE 8
+
+/* What a lane holds: the dtype's storage and the scan's arithmetic. */
+enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
+
+AXIAL_AI int k_float(enum axial_kind k) { return k <= K_BF16; }
+/* Bytes of one element in memory. */
+AXIAL_AI size_t k_es(enum axial_kind k) {
+    switch (k) {
+    case K_I8: return 1;
+    case K_F16: case K_BF16: case K_I16: return 2;
+    case K_F32: case K_I32: return 4;
+    default: return 8;
+    }
+}
+/* Bytes of one lane in a register (floats are scanned in f64), lanes per vector. */
+AXIAL_AI size_t k_ls(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
+AXIAL_AI size_t k_vl(enum axial_kind k) { return 64 / k_ls(k); }
+
+/* The identity every sum starts from: -0.0 for floats, 0 for integers. */
+AXIAL_AI __m512i v_ident(enum axial_kind k) {
+    return k_float(k) ? _mm512_castpd_si512(_mm512_set1_pd(-0.0)) : _mm512_setzero_si512();
+}
+
+/* ---- f64 -> 16-bit floats, 8 lanes, one rounding ---------------------------
+ * Round to f32 toward zero and set the lsb when that was inexact (round to
+ * odd): the f32 keeps enough bits that the following nearest-even rounding to
+ * f16 / bf16 gives the correctly rounded f64 value.  NaN stays NaN. */
+AXIAL_AI __m256 f64_to_f32_odd(__m512d d) {
+    const __m256 t = _mm512_cvt_roundpd_ps(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(t), d, _CMP_NEQ_UQ);
+    const __m256i u = _mm256_castps_si256(t);
+    return _mm256_castsi256_ps(_mm256_mask_or_epi32(u, inexact, u, _mm256_set1_epi32(1)));
+}
+/* avx512.h's 16-lane nearest-even narrowing on 8 lanes (the upper 8 are zero). */
+AXIAL_AI __m128i f32_to_bf16_8(__m256 f) {
+    return _mm256_castsi256_si128(axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(f)));
+}
+
+/* ---- loads and stores: lanes outside the mask load as the identity --------- */
+AXIAL_AI __m512i v_load(enum axial_kind k, const char *p, __mmask64 m) {
+    const __mmask8 m8 = (__mmask8)m;
+    const __m128i negz16 = _mm_set1_epi16((short)0x8000);
+    switch (k) {
+    case K_F64: return _mm512_castpd_si512(_mm512_mask_loadu_pd(_mm512_set1_pd(-0.0), m8, p));
+    case K_F32:
+        return _mm512_castpd_si512(
+            _mm512_cvtps_pd(_mm256_mask_loadu_ps(_mm256_set1_ps(-0.0f), m8, p)));
+    case K_F16:
+        return _mm512_castpd_si512(
+            _mm512_cvtps_pd(_mm256_cvtph_ps(_mm_mask_loadu_epi16(negz16, m8, p))));
+    case K_BF16: {
+        const __m256i w = _mm256_cvtepu16_epi32(_mm_mask_loadu_epi16(negz16, m8, p));
+        return _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_castsi256_ps(_mm256_slli_epi32(w, 16))));
+    }
+    case K_I8: return _mm512_maskz_loadu_epi8(m, p);
+    case K_I16: return _mm512_maskz_loadu_epi16((__mmask32)m, p);
+    case K_I32: return _mm512_maskz_loadu_epi32((__mmask16)m, p);
+    default: return _mm512_maskz_loadu_epi64(m8, p);
+    }
+}
+AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
+    const __mmask8 m8 = (__mmask8)m;
+    const __m512d d = _mm512_castsi512_pd(v);
+    switch (k) {
+    case K_F64: _mm512_mask_storeu_pd(p, m8, d); break;
+    case K_F32: _mm256_mask_storeu_ps(p, m8, _mm512_cvtpd_ps(d)); break;
+    case K_F16:
+        _mm_mask_storeu_epi16(p, m8, _mm256_cvtps_ph(f64_to_f32_odd(d),
+                                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        break;
+    case K_BF16: _mm_mask_storeu_epi16(p, m8, f32_to_bf16_8(f64_to_f32_odd(d))); break;
+    case K_I8: _mm512_mask_storeu_epi8(p, m, v); break;
+    case K_I16: _mm512_mask_storeu_epi16(p, (__mmask32)m, v); break;
+    case K_I32: _mm512_mask_storeu_epi32(p, (__mmask16)m, v); break;
+    default: _mm512_mask_storeu_epi64(p, m8, v); break;
+    }
+}
+
+/* A vector whose lanes outside m are not used: a plain load where the whole
+ * vector lies before `end` (a masked load followed by a masked store runs far
+ * slower from memory than either alone), else masked.  The lanes past m then
+ * hold neighbouring elements (possibly outputs already written, in place),
+ * which the caller never lets reach a lane inside m. */
+AXIAL_AI __m512i v_load_some(enum axial_kind k, const char *p, __mmask64 m, const char *end) {
+    if ((size_t)(end - p) >= k_vl(k) * k_es(k))
+        return v_load(k, p, axial_avx512_mask64(k_vl(k)));
+    return v_load(k, p, m);
+}
+/* A plain store when m is every lane. */
+AXIAL_AI void v_store_some(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
+    if (m == axial_avx512_mask64(k_vl(k)))
+        v_store(k, p, axial_avx512_mask64(k_vl(k)), v);
+    else
+        v_store(k, p, m, v);
+}
+
+/* ---- lane arithmetic ---------------------------------------------------- */
+AXIAL_AI __m512i v_add(enum axial_kind k, __m512i a, __m512i b) {
+    if (k_float(k))
+        return _mm512_castpd_si512(_mm512_add_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
+    switch (k_ls(k)) {
+    case 1: return _mm512_add_epi8(a, b);
+    case 2: return _mm512_add_epi16(a, b);
+    case 4: return _mm512_add_epi32(a, b);
+    default: return _mm512_add_epi64(a, b);
+    }
+}
+/* a - b, integers only (exact modulo 2^bits). */
+AXIAL_AI __m512i v_sub(enum axial_kind k, __m512i a, __m512i b) {
+    switch (k_ls(k)) {
+    case 1: return _mm512_sub_epi8(a, b);
+    case 2: return _mm512_sub_epi16(a, b);
+    case 4: return _mm512_sub_epi32(a, b);
+    default: return _mm512_sub_epi64(a, b);
+    }
+}
+/* Lanes in m: a + b; the others: a. */
+AXIAL_AI __m512i v_mask_add(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
+    if (k_float(k))
+        return _mm512_castpd_si512(_mm512_mask_add_pd(_mm512_castsi512_pd(a), (__mmask8)m,
+                                                      _mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
+    switch (k_ls(k)) {
+    case 1: return _mm512_mask_add_epi8(a, m, a, b);
+    case 2: return _mm512_mask_add_epi16(a, (__mmask32)m, a, b);
+    case 4: return _mm512_mask_add_epi32(a, (__mmask16)m, a, b);
+    default: return _mm512_mask_add_epi64(a, (__mmask8)m, a, b);
+    }
+}
+/* Lanes in m: b; the others: a. */
+AXIAL_AI __m512i v_blend(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
+    switch (k_ls(k)) {
+    case 1: return _mm512_mask_mov_epi8(a, m, b);
+    case 2: return _mm512_mask_mov_epi16(a, (__mmask32)m, b);
+    case 4: return _mm512_mask_mov_epi32(a, (__mmask16)m, b);
+    default: return _mm512_mask_mov_epi64(a, (__mmask8)m, b);
+    }
+}
+
+/* ---- whole-register shifts by b bytes (b a power of two <= 32) ----------------
+ * Up: byte i takes byte i - b, the low b bytes come from the top of `fill`.
+ * Down: byte i takes byte i + b, the top b bytes from the bottom of `fill`.
+ * Shifts below 4 bytes cross 128-bit lanes in two steps (valignq by one lane,
+ * then vpalignr).  A switch keeps every immediate a literal at any -O level. */
+AXIAL_AI __m512i shift_up_bytes(__m512i v, __m512i fill, size_t b) {
+    switch (b) {
+    case 1: return _mm512_alignr_epi8(v, _mm512_alignr_epi64(v, fill, 6), 15);
+    case 2: return _mm512_alignr_epi8(v, _mm512_alignr_epi64(v, fill, 6), 14);
+    case 4: return _mm512_alignr_epi32(v, fill, 15);
+    case 8: return _mm512_alignr_epi64(v, fill, 7);
+    case 16: return _mm512_alignr_epi64(v, fill, 6);
+    default: return _mm512_alignr_epi64(v, fill, 4); /* 32 */
+    }
+}
+AXIAL_AI __m512i shift_down_bytes(__m512i v, __m512i fill, size_t b) {
+    switch (b) {
+    case 1: return _mm512_alignr_epi8(_mm512_alignr_epi64(fill, v, 2), v, 1);
+    case 2: return _mm512_alignr_epi8(_mm512_alignr_epi64(fill, v, 2), v, 2);
+    case 4: return _mm512_alignr_epi32(fill, v, 1);
+    case 8: return _mm512_alignr_epi64(fill, v, 1);
+    case 16: return _mm512_alignr_epi64(fill, v, 2);
+    default: return _mm512_alignr_epi64(fill, v, 4); /* 32 */
+    }
+}
+/* Shift by s lanes toward the scan direction, filling the identity. */
+AXIAL_AI __m512i v_shift(enum axial_kind k, __m512i v, size_t s, int rev) {
+    return rev ? shift_down_bytes(v, v_ident(k), s * k_ls(k))
+               : shift_up_bytes(v, v_ident(k), s * k_ls(k));
+}
+
+/* In-vector inclusive scan with stride g (a power of two): lane i gets the sum
+ * of lanes i, i-g, i-2g, ... (i+g, ... in reverse).  Levels s < g are skipped. */
+AXIAL_AI __m512i scan_local(enum axial_kind k, __m512i v, size_t g, int rev) {
+    const size_t vl = k_vl(k);
+#define AXIAL_SCAN_LEVEL(s)                                                    \
+    if ((s) < vl && (s) >= g)                                                  \
+        v = v_add(k, v, v_shift(k, v, (s), rev));
+    AXIAL_SCAN_LEVEL(1)
+    AXIAL_SCAN_LEVEL(2)
+    AXIAL_SCAN_LEVEL(4)
+    AXIAL_SCAN_LEVEL(8)
+    AXIAL_SCAN_LEVEL(16)
+    AXIAL_SCAN_LEVEL(32)
+#undef AXIAL_SCAN_LEVEL
+    return v;
+}
+
+/* ---- per-call constants of the flat and segment paths ----------------------
+ * The carry of a vector is its last (first, reverse) group of g lanes,
+ * repeated over the vector: one vpermw/vpermd/vpermq with a per-call index;
+ * bytes (no vpermb in F+VL+BW+DQ) take vpermq to the right 128 bits, then vpshufb. */
+struct axial_scan_plan {
+    __m512i lidx;  /* lane index of the broadcast (qword index for bytes) */
+    __m512i bidx;  /* bytes: the vpshufb index within 128 bits */
+    __m512i sidx;  /* f64 lanes: shift by one group (exclusive) */
+    __mmask8 smask;
+    size_t g;
+};
+
+AXIAL_AI struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) {
+    struct axial_scan_plan P;
+    const size_t ls = k_ls(k), vl = k_vl(k), gb = g * ls; /* gb: bytes of one group */
+    union {
+        int8_t b[64];
+        int16_t w[32];
+        int32_t d[16];
+        int64_t q[8];
+    } li, bi, si;
+    for (size_t i = 0; i < 8; i++) {
+        si.q[i] = (int64_t)((rev ? i + g : i - g) & 7);
+        if (ls == 1) /* the 128 bits holding the group (or the group's qwords) */
+            li.q[i] = (int64_t)(gb >= 16 ? (rev ? i % (gb / 8) : 8 - gb / 8 + i % (gb / 8))
+                                         : (rev ? i % 2 : 6 + i % 2));
+    }
+    for (size_t i = 0; i < 64; i++)
+        bi.b[i] = (int8_t)(gb >= 16 ? i % 16 : rev ? (i % 16) % gb : 16 - gb + (i % 16) % gb);
+    for (size_t i = 0; i < vl && ls > 1; i++) {
+        const size_t src = rev ? i % g : vl - g + i % g;
+        if (ls == 2) li.w[i] = (int16_t)src;
+        else if (ls == 4) li.d[i] = (int32_t)src;
+        else li.q[i] = (int64_t)src;
+    }
+    P.lidx = _mm512_loadu_si512(li.b);
+    P.bidx = _mm512_loadu_si512(bi.b);
+    P.sidx = _mm512_loadu_si512(si.b);
+    P.smask = (__mmask8)(rev ? (1u << (8 - (g & 7))) - 1 : (0xffu << g) & 0xffu);
+    P.g = g;
+    return P;
+}
+/* Every lane of group r gets lane r of the last (first, reverse) group. */
+AXIAL_AI __m512i bcast_group(enum axial_kind k, const struct axial_scan_plan *P, __m512i v) {
+    switch (k_ls(k)) {
+    case 1: return _mm512_shuffle_epi8(_mm512_permutexvar_epi64(P->lidx, v), P->bidx);
+    case 2: return _mm512_permutexvar_epi16(P->lidx, v);
+    case 4: return _mm512_permutexvar_epi32(P->lidx, v);
+    default: return _mm512_permutexvar_epi64(P->lidx, v);
+    }
+}
+/* The exclusive outputs from the carry c, the in-vector inclusive prefix p and x. */
+AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __m512i c,
+                          __m512i p, __m512i x) {
+    if (k_float(k))
+        return v_add(k, c, _mm512_mask_permutexvar_epi64(v_ident(k), P->smask, P->sidx, p));
+    return v_sub(k, v_add(k, c, p), x);
+}
+
+/* ---- flat: one slab of N elements (n rows of g columns), g < lanes ------------ */
+AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
+                        const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
+    const size_t vl = k_vl(k), es = k_es(k), g = P->g;
+    const __mmask64 all = axial_avx512_mask64(vl);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i c = v_ident(k);
+    /* The lanes of the first output row, set to +0.0 (floats, exclusive). */
+    __mmask64 first = 0;
+    if (excl && k_float(k)) {
+        const size_t len = N < vl ? N : vl;
+        first = rev ? axial_avx512_mask64(len) & ~axial_avx512_mask64(len - g)
+                    : axial_avx512_mask64(g);
+    }
+    size_t done = 0;
+    for (; N - done >= 4 * vl; done += 4 * vl) {
+        __m512i xv[4], p[4], t[4], base[4];
+        size_t off[4];
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            off[u] = (rev ? N - done - (size_t)(u + 1) * vl : done + (size_t)u * vl) * es;
+            xv[u] = v_load(k, x + off[u], all);
+            p[u] = scan_local(k, xv[u], g, rev);
+            t[u] = bcast_group(k, P, p[u]);
+        }
+        const __m512i t01 = v_add(k, t[0], t[1]);
+        base[0] = c;
+        base[1] = v_add(k, c, t[0]);
+        base[2] = v_add(k, c, t01);
+        base[3] = v_add(k, c, v_add(k, t01, t[2]));
+        c = v_add(k, c, v_add(k, t01, v_add(k, t[2], t[3])));
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            __m512i out = excl ? excl_out(k, P, base[u], p[u], xv[u]) : v_add(k, base[u], p[u]);
+            if (u == 0 && first) {
+                out = v_blend(k, out, first, zero);
+                first = 0;
+            }
+            v_store(k, y + off[u], all, out);
+        }
+    }
+    while (done < N) {
+        const size_t len = N - done < vl ? N - done : vl;
+        const size_t off = (rev ? N - done - len : done) * es;
+        const __mmask64 m = axial_avx512_mask64(len);
+        /* Reverse needs the identity in the lanes past m (they would reach
+         * the lanes below); forward lanes past m only reach lanes past m. */
+        const __m512i xv = rev ? v_load(k, x + off, m) : v_load_some(k, x + off, m, xend);
+        const __m512i p = scan_local(k, xv, g, rev);
+        __m512i out = excl ? excl_out(k, P, c, p, xv) : v_add(k, c, p);
+        out = v_blend(k, out, first, zero);
+        first = 0;
+        v_store(k, y + off, m, out);
+        c = v_add(k, c, bcast_group(k, P, p));
+        done += len;
+    }
+}
+
+/* ---- segments: `count` slabs of n rows x g columns, n*g <= lanes ------------- */
+AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
+                       const struct axial_scan_plan *P, int excl, int rev) {
+    const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
+    const size_t per = vl / L; /* slabs per vector */
+    /* lev[i]: lanes that add the lane 2^i away (same slab, same column). */
+    __mmask64 lev[6] = {0, 0, 0, 0, 0, 0}, keep = 0;
+    for (size_t l = 0; l < per * L; l++) {
+        const size_t pos = (l % L) / g, d = rev ? n - 1 - pos : pos;
+        for (size_t i = 0; i < 6; i++)
+            if ((((size_t)1 << i) % g) == 0 && d >= ((size_t)1 << i) / g)
+                lev[i] |= (__mmask64)1 << l;
+        if (d >= 1)
+            keep |= (__mmask64)1 << l; /* not a first row: exclusive keeps a sum */
+    }
+    const __m512i zero = _mm512_setzero_si512();
+    for (size_t r = 0; r < count; r += per) {
+        const size_t cnt = count - r < per ? count - r : per;
+        const __mmask64 m = axial_avx512_mask64(cnt * L);
+        const __m512i xv = v_load_some(k, x + r * L * es, m, x + count * L * es);
+        __m512i p = xv;
+#define AXIAL_SEG_LEVEL(i)                                                     \
+    if (lev[i])                                                                \
+        p = v_mask_add(k, p, lev[i], v_shift(k, p, (size_t)1 << (i), rev));
+        AXIAL_SEG_LEVEL(0)
+        AXIAL_SEG_LEVEL(1)
+        AXIAL_SEG_LEVEL(2)
+        AXIAL_SEG_LEVEL(3)
+        AXIAL_SEG_LEVEL(4)
+        AXIAL_SEG_LEVEL(5)
+#undef AXIAL_SEG_LEVEL
+        __m512i out = p;
+        if (excl)
+            out = k_float(k) ? v_blend(k, zero, keep, excl_out(k, P, v_ident(k), p, xv))
+                             : v_sub(k, p, xv);
+        v_store_some(k, y + r * L * es, m, out);
+    }
+}
+
+/* ---- columns: walk j down the rows ------------------------------------------ */
+
+/* Eight full vectors of columns, accumulators in registers. */
+AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
+                         int excl, int rev) {
+    const size_t vb = k_vl(k) * k_es(k); /* bytes of one vector's columns */
+    const __mmask64 all = axial_avx512_mask64(k_vl(k));
+    __m512i acc[AXIAL_TILE];
+    AXIAL_UNROLL
+    for (int u = 0; u < AXIAL_TILE; u++)
+        acc[u] = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const size_t row = (rev ? n - 1 - t : t) * stride;
+        AXIAL_UNROLL
+        for (int u = 0; u < AXIAL_TILE; u++) {
+            const __m512i xv = v_load(k, x + row + (size_t)u * vb, all);
+            if (excl)
+                v_store(k, y + row + (size_t)u * vb, all, t ? acc[u] : _mm512_setzero_si512());
+            acc[u] = v_add(k, acc[u], xv);
+            if (!excl)
+                v_store(k, y + row + (size_t)u * vb, all, acc[u]);
+        }
+    }
+}
+
+/* One vector of columns (mask m), four rows per step: their prefixes first,
+ * then the carry, so the loop-carried chain is one addition per four rows. */
+AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
+                       __mmask64 m, const char *xend, int excl, int rev) {
+    __m512i c = v_ident(k);
+    size_t t = 0;
+    for (; n - t >= 4; t += 4) {
+        size_t row[4];
+        __m512i xv[4], a[4];
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            row[u] = (rev ? n - 1 - t - (size_t)u : t + (size_t)u) * stride;
+            xv[u] = v_load_some(k, x + row[u], m, xend);
+        }
+        a[0] = xv[0];
+        a[1] = v_add(k, xv[0], xv[1]);
+        a[2] = v_add(k, a[1], xv[2]);
+        a[3] = v_add(k, a[1], v_add(k, xv[2], xv[3]));
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            __m512i out;
+            if (!excl)
+                out = v_add(k, c, a[u]);
+            else if (u == 0)
+                out = t ? c : _mm512_setzero_si512();
+            else
+                out = v_add(k, c, a[u - 1]);
+            v_store(k, y + row[u], m, out);
+        }
+        c = v_add(k, c, a[3]);
+    }
+    for (; t < n; t++) {
+        const size_t row = (rev ? n - 1 - t : t) * stride;
+        const __m512i xv = v_load_some(k, x + row, m, xend);
+        if (excl)
+            v_store(k, y + row, m, t ? c : _mm512_setzero_si512());
+        c = v_add(k, c, xv);
+        if (!excl)
+            v_store(k, y + row, m, c);
+    }
+}
+
+/* ---- the kernel body ---------------------------------------------------------- */
+AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                          size_t inner, int excl, int rev) {
+    const size_t vl = k_vl(k), es = k_es(k);
+    const char *xend = x + outer * n * inner * es;
+    if (inner < vl && (inner & (inner - 1)) == 0) {
+        const struct axial_scan_plan P = plan_make(k, inner, rev);
+        if (n * inner <= vl) {
+            seg_scan(k, x, y, outer, n, &P, excl, rev);
+        } else {
+            for (size_t o = 0; o < outer; o++)
+                flat_scan(k, x + o * n * inner * es, y + o * n * inner * es, n * inner, &P,
+                          xend, excl, rev);
+        }
+        return;
+    }
+    const size_t stride = inner * es;
+    for (size_t o = 0; o < outer; o++) {
+        const char *xo = x + o * n * stride;
+        char *yo = y + o * n * stride;
+        size_t i = 0;
+        for (; inner - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
+            cols_tile8(k, xo + i * es, yo + i * es, n, stride, excl, rev);
+        for (; i < inner; i += vl) {
+            const size_t w = inner - i < vl ? inner - i : vl;
+            if (w == vl) /* constant mask: plain loads and stores */
+                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(vl), xend,
+                         excl, rev);
+            else
+                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(w), xend,
+                         excl, rev);
+        }
+    }
+}
+
+/* Four specialisations per kind: the flags become constants. */
+AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t outer, size_t n,
+                          size_t inner, unsigned flags) {
+    const char *xc = (const char *)x;
+    char *yc = (char *)y;
+    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
+    case 0: cumsum_body(k, xc, yc, outer, n, inner, 0, 0); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_body(k, xc, yc, outer, n, inner, 1, 0); break;
+    case AXIAL_CUMSUM_REVERSE: cumsum_body(k, xc, yc, outer, n, inner, 0, 1); break;
+    default: cumsum_body(k, xc, yc, outer, n, inner, 1, 1); break;
+    }
+}
+
+#define AXIAL_CUMSUM_KERNEL(name, K)                                                    \
+    void axial_cumsum_##name##__avx512(const void *x, void *y, size_t outer, size_t n, \
+                                       size_t inner, unsigned flags) {                 \
+        cumsum_kind(K, x, y, outer, n, inner, flags);                                  \
+    }
+AXIAL_CUMSUM_KERNEL(f32, K_F32)
+AXIAL_CUMSUM_KERNEL(f64, K_F64)
+AXIAL_CUMSUM_KERNEL(f16, K_F16)
+AXIAL_CUMSUM_KERNEL(bf16, K_BF16)
+AXIAL_CUMSUM_KERNEL(i8, K_I8)
+AXIAL_CUMSUM_KERNEL(i16, K_I16)
+AXIAL_CUMSUM_KERNEL(i32, K_I32)
+AXIAL_CUMSUM_KERNEL(i64, K_I64)
+
+/* Unsigned integers: the same wrapping bits as the signed kernel of their width. */
+#define AXIAL_CUMSUM_UNSIGNED(name, signed_name)                                        \
+    void axial_cumsum_##name##__avx512(const void *x, void *y, size_t outer, size_t n, \
+                                       size_t inner, unsigned flags) {                 \
+        axial_cumsum_##signed_name##__avx512(x, y, outer, n, inner, flags);            \
+    }
+AXIAL_CUMSUM_UNSIGNED(u8, i8)
+AXIAL_CUMSUM_UNSIGNED(u16, i16)
+AXIAL_CUMSUM_UNSIGNED(u32, i32)
+AXIAL_CUMSUM_UNSIGNED(u64, i64)
