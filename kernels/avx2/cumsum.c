@@ -1,2 +1,507 @@
-/* cumsum.c: avx2 kernels (placeholder until the kernels land). */
+/*
+ * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (see kernels.h:
+ * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
+ *
+ * Lanes.  Every dtype runs through one generic code path over 256-bit vectors
+ * of "lanes", selected by a compile-time kind:
+ *   f64, f32, f16, bf16: 4 f64 lanes.  f32/f16/bf16 are widened exactly to f64
+ *     on load (vcvtps2pd; f16 via vcvtph2ps first, bf16 by a 16-bit shift), all
+ *     sums are f64, and each output is rounded once: f32 by vcvtpd2ps (RNE);
+ *     f16/bf16 by f64 -> f32 round-to-odd and then f32 -> f16/bf16 RNE, which
+ *     is exactly one rounding to nearest-even (the odd sticky bit sits 13+
+ *     bits below the last kept bit).
+ *   integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
+ *     unsigned share the kernel: wrapping addition is the same bits).
+ *
+ * Three paths:
+ *  1. inner == 1, n >= 16 (long rows): per row, vectors in order along the
+ *     axis (from the far end when reversed).  Each vector is scanned in
+ *     registers: log2 in-lane steps (vpslldq/vpsrldq by one, two, ... lanes)
+ *     and one cross-lane step (vperm2i128 + vpshufb broadcast of the low
+ *     half's last lane), then the running carry is added.  Two vectors per
+ *     iteration, and the carry advances by (total0 + total1), so the loop-
+ *     carried chain is one add per two vectors.  Exclusive output is the
+ *     inclusive scan shifted by one lane (the identity shifted in).  The
+ *     first output of an exclusive row (an empty sum) is written as +0 last.
+ *  2. inner == 1, n <= 15 (short rows): the rows lie back to back, so the
+ *     whole (outer * n) run is scanned flat, W lanes per vector, as a
+ *     segmented scan: a vector R holds each lane's index within its row, and
+ *     the step that adds the value k lanes back is masked by R >= k.  The
+ *     carry from the previous vector reaches only lanes whose row started
+ *     before this vector (R > lane), and is skipped when n divides W (no row
+ *     crosses a vector boundary).  Exclusive: the inclusive result shifted by
+ *     one lane, +0 where R == 0.
+ *  3. inner > 1 (vertical): whole rows are added; the column accumulators (f64
+ *     for the float types) live in registers for narrow tiles (up to 4
+ *     vectors) and in an L1-resident stack tile of 64 vectors otherwise, so
+ *     each row of x and y is streamed with unit stride.
+ *
+ * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
+ * identity of IEEE addition, so a sum of -0.0 terms stays -0.0; identity
+ * lanes are shifted in as -0.0); an empty sum is +0.0.  An output is an f64
+ * sum of its terms in some tree order (in-vector steps, then carries), each
+ * f64 addition erring by at most 2^-53 of a partial sum <= sum|x|, so with the
+ * single final rounding the error of output j is at most
+ *   2^-24 |S_j| + j * 2^-53 * sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
+ * i.e. c <= 2 for any j <= 2^29 (f32, f16, bf16: c ~ 1 in practice).  f64 is
+ * a plain f64 tree/running sum.  Integers are exact modulo 2^bits.
+ *
+ * Tails.  AVX2 masks only 32/64-bit lanes, so a partial vector (row tail,
+ * short-row tail, vertical column tail of 8/16-bit types) goes through a
+ * 32-byte stack buffer: copy in the elements, run the same vector code, copy
+ * out the same elements.  Vertical column tails of 32/64-bit types use
+ * vmaskmov/vpmaskmov.  Nothing outside the tensor is read or written.
+ *
+ * In place (y == x): every element is loaded before its own output (and any
+ * later output) is stored; the row's leading +0 of an exclusive scan is
+ * written after the element it replaces was read.
+ */
+#include <string.h>
+
 #include "avx2.h"
+
+#define AX_INLINE static inline __attribute__((always_inline))
+
+/* Kinds of lanes (compile-time constants after inlining). */
+enum { K_F64, K_F32, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
+
+AX_INLINE int k_float(int k) { return k <= K_BF16; }
+AX_INLINE int k_esize(int k) {
+    return k == K_I8 ? 1 : k == K_I16 ? 2 : k == K_I32 ? 4 : 8;
+}
+AX_INLINE size_t k_lanes(int k) { return (size_t)(32 / k_esize(k)); }
+/* bytes of one element in memory */
+AX_INLINE size_t k_msize(int k) {
+    return k == K_F32 ? 4 : (k == K_F16 || k == K_BF16) ? 2 : (size_t)k_esize(k);
+}
+
+#define AX_PD(v) _mm256_castsi256_pd(v)
+#define AX_SI(v) _mm256_castpd_si256(v)
+
+/* The identity of addition in every lane: -0.0 for floats, 0 for integers. */
+AX_INLINE __m256i v_ident(int k) {
+    return k_float(k) ? AX_SI(_mm256_set1_pd(-0.0)) : _mm256_setzero_si256();
+}
+
+AX_INLINE __m256i v_add(int k, __m256i a, __m256i b) {
+    switch (k) {
+    case K_I8: return _mm256_add_epi8(a, b);
+    case K_I16: return _mm256_add_epi16(a, b);
+    case K_I32: return _mm256_add_epi32(a, b);
+    case K_I64: return _mm256_add_epi64(a, b);
+    default: return AX_SI(_mm256_add_pd(AX_PD(a), AX_PD(b)));
+    }
+}
+
+AX_INLINE __m256i v_set1(int k, int64_t c) {
+    switch (k_esize(k)) {
+    case 1: return _mm256_set1_epi8((char)c);
+    case 2: return _mm256_set1_epi16((short)c);
+    case 4: return _mm256_set1_epi32((int)c);
+    default: return _mm256_set1_epi64x(c);
+    }
+}
+
+/* Signed lane compare a > b (all-ones where true), lanes of the kind's width. */
+AX_INLINE __m256i v_cmpgt(int k, __m256i a, __m256i b) {
+    switch (k_esize(k)) {
+    case 1: return _mm256_cmpgt_epi8(a, b);
+    case 2: return _mm256_cmpgt_epi16(a, b);
+    case 4: return _mm256_cmpgt_epi32(a, b);
+    default: return _mm256_cmpgt_epi64(a, b);
+    }
+}
+
+/* ---- loads and stores: W elements <-> one vector of lanes ------------------ */
+
+AX_INLINE __m256i v_load(int k, const void *p) {
+    switch (k) {
+    case K_F64: return AX_SI(_mm256_loadu_pd((const double *)p));
+    case K_F32: return AX_SI(_mm256_cvtps_pd(_mm_loadu_ps((const float *)p)));
+    case K_F16:
+        return AX_SI(_mm256_cvtps_pd(_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)p))));
+    case K_BF16: {
+        const __m128i h = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)p));
+        return AX_SI(_mm256_cvtps_pd(_mm_castsi128_ps(_mm_slli_epi32(h, 16))));
+    }
+    default: return _mm256_loadu_si256((const __m256i *)p);
+    }
+}
+
+/* f64 -> f32 rounded to odd: RNE, stepped one ulp toward zero where that went
+ * away from zero, and the lsb set where inexact.  Then one more RNE rounding
+ * to a format with >= 2 fewer significand bits equals a single RNE rounding
+ * of the f64 value.  NaN stays NaN; beyond FLT_MAX it gives FLT_MAX | odd,
+ * which the narrower format rounds to infinity as it should. */
+AX_INLINE __m128 f64_to_f32_odd(__m256d v) {
+    const __m128 r = _mm256_cvtpd_ps(v);
+    const __m256d b = _mm256_cvtps_pd(r);
+    const __m256d abs = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256i away = AX_SI(_mm256_cmp_pd(_mm256_and_pd(b, abs), _mm256_and_pd(v, abs),
+                                             _CMP_GT_OQ));
+    const __m256i inexact = AX_SI(_mm256_cmp_pd(b, v, _CMP_NEQ_UQ));
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m128i away32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(away, lo));
+    const __m128i odd32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(inexact, lo));
+    __m128i u = _mm_add_epi32(_mm_castps_si128(r), away32); /* -1 where away */
+    u = _mm_or_si128(u, _mm_and_si128(odd32, _mm_set1_epi32(1)));
+    return _mm_castsi128_ps(u);
+}
+
+AX_INLINE void v_store(int k, void *p, __m256i v) {
+    switch (k) {
+    case K_F64: _mm256_storeu_pd((double *)p, AX_PD(v)); break;
+    case K_F32: _mm_storeu_ps((float *)p, _mm256_cvtpd_ps(AX_PD(v))); break;
+    case K_F16:
+        _mm_storel_epi64((__m128i *)p,
+                         _mm_cvtps_ph(f64_to_f32_odd(AX_PD(v)),
+                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        break;
+    case K_BF16: {
+        const __m256 f = _mm256_set_m128(_mm_setzero_ps(), f64_to_f32_odd(AX_PD(v)));
+        _mm_storel_epi64((__m128i *)p, axial_avx2_f32_to_bf16(f));
+        break;
+    }
+    default: _mm256_storeu_si256((__m256i *)p, v); break;
+    }
+}
+
+/* A partial vector through a stack buffer: elements p[0..cnt) <-> lanes
+ * off..off+cnt-1 (other lanes are 0 and their results dropped). */
+AX_INLINE __m256i v_load_part(int k, const void *p, size_t cnt, size_t off) {
+    _Alignas(32) unsigned char buf[32] = {0};
+    memcpy(buf + off * k_msize(k), p, cnt * k_msize(k));
+    return v_load(k, buf);
+}
+AX_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
+    _Alignas(32) unsigned char buf[32];
+    v_store(k, buf, v);
+    memcpy(p, buf + off * k_msize(k), cnt * k_msize(k));
+}
+
+/* Lanes 0..cnt-1 with the AVX2 masked moves where the memory lanes are 32 or
+ * 64 bits wide (no fault on the masked-off lanes), else the buffer. */
+AX_INLINE __m256i v_mask(int k, size_t cnt) {
+    if (k_msize(k) == 8)
+        return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)cnt), _mm256_setr_epi64x(0, 1, 2, 3));
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+AX_INLINE __m256i v_load_mask(int k, const void *p, size_t cnt) {
+    const __m256i m = v_mask(k, cnt);
+    switch (k) {
+    case K_F64: return AX_SI(_mm256_maskload_pd((const double *)p, m));
+    case K_F32:
+        return AX_SI(_mm256_cvtps_pd(_mm_maskload_ps((const float *)p, _mm256_castsi256_si128(m))));
+    case K_I32: return _mm256_maskload_epi32((const int *)p, m);
+    case K_I64: return _mm256_maskload_epi64((const long long *)p, m);
+    default: return v_load_part(k, p, cnt, 0);
+    }
+}
+AX_INLINE void v_store_mask(int k, void *p, __m256i v, size_t cnt) {
+    const __m256i m = v_mask(k, cnt);
+    switch (k) {
+    case K_F64: _mm256_maskstore_pd((double *)p, m, AX_PD(v)); break;
+    case K_F32:
+        _mm_maskstore_ps((float *)p, _mm256_castsi256_si128(m), _mm256_cvtpd_ps(AX_PD(v)));
+        break;
+    case K_I32: _mm256_maskstore_epi32((int *)p, m, v); break;
+    case K_I64: _mm256_maskstore_epi64((long long *)p, m, v); break;
+    default: v_store_part(k, p, v, cnt, 0); break;
+    }
+}
+
+/* ---- lane shuffles ---------------------------------------------------------
+ * "Forward" moves lanes up (toward higher indices), "reverse" down.  Lanes
+ * that come from nowhere get the identity (or a given uniform fill). */
+
+/* vpshufb indices: broadcast the last (forward) / first (reverse) element of
+ * each 128-bit half, for elements of e bytes. */
+AX_INLINE __m256i idx_end(int e, int rev) {
+    static const _Alignas(32) unsigned char t[2][4][32] = {
+        {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+          15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+         {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15,
+          14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+         {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15,
+          12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
+         {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
+          8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
+        {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+          0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+         {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+          0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7,
+          0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
+    const int li = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
+    return _mm256_load_si256((const __m256i *)(const void *)t[rev][li]);
+}
+
+/* Shift each 128-bit half by b bytes (b < 16), the identity shifted in. */
+AX_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
+    __m256i r;
+    switch (b) {
+    case 1: r = rev ? _mm256_srli_si256(v, 1) : _mm256_slli_si256(v, 1); break;
+    case 2: r = rev ? _mm256_srli_si256(v, 2) : _mm256_slli_si256(v, 2); break;
+    case 4: r = rev ? _mm256_srli_si256(v, 4) : _mm256_slli_si256(v, 4); break;
+    default: r = rev ? _mm256_srli_si256(v, 8) : _mm256_slli_si256(v, 8); break;
+    }
+    if (k_float(k)) /* the zeros shifted in must read -0.0 (only f64 lanes: b == 8) */
+        r = _mm256_or_si256(r, rev ? _mm256_setr_epi64x(0, INT64_MIN, 0, INT64_MIN)
+                                   : _mm256_setr_epi64x(INT64_MIN, 0, INT64_MIN, 0));
+    return r;
+}
+
+/* Shift the whole vector by b bytes (b in 1, 2, 4, 8, 16), lanes of the
+ * uniform vector f shifted in. */
+AX_INLINE __m256i v_shift(__m256i v, __m256i f, int b, int rev) {
+    if (!rev) {
+        const __m256i t = _mm256_permute2x128_si256(v, f, 0x02); /* [f.lo | v.lo] */
+        switch (b) {
+        case 1: return _mm256_alignr_epi8(v, t, 15);
+        case 2: return _mm256_alignr_epi8(v, t, 14);
+        case 4: return _mm256_alignr_epi8(v, t, 12);
+        case 8: return _mm256_alignr_epi8(v, t, 8);
+        default: return t;
+        }
+    }
+    const __m256i t = _mm256_permute2x128_si256(v, f, 0x31); /* [v.hi | f.hi] */
+    switch (b) {
+    case 1: return _mm256_alignr_epi8(t, v, 1);
+    case 2: return _mm256_alignr_epi8(t, v, 2);
+    case 4: return _mm256_alignr_epi8(t, v, 4);
+    case 8: return _mm256_alignr_epi8(t, v, 8);
+    default: return t;
+    }
+}
+
+/* The last lane (forward) / first lane (reverse) in every lane. */
+AX_INLINE __m256i v_bcast_end(int k, __m256i s, int rev) {
+    const int e = k_esize(k);
+    if (e == 8)
+        return rev ? _mm256_permute4x64_epi64(s, 0x00) : _mm256_permute4x64_epi64(s, 0xFF);
+    const __m256i d = _mm256_permutevar8x32_epi32(s, _mm256_set1_epi32(rev ? 0 : 7));
+    return e == 4 ? d : _mm256_shuffle_epi8(d, idx_end(e, rev));
+}
+
+/* Inclusive scan of one vector (forward: lane l gets lanes 0..l; reverse:
+ * lanes l..W-1): log2(16/e) in-lane steps, then one step across the halves. */
+AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
+    const int e = k_esize(k);
+    for (int b = e; b < 16; b *= 2)
+        v = v_add(k, v, v_shift_inlane(k, v, b, rev));
+    __m256i t = rev ? _mm256_permute2x128_si256(v, v_ident(k), 0x31)  /* [v.hi | id] */
+                    : _mm256_permute2x128_si256(v, v_ident(k), 0x02); /* [id | v.lo] */
+    return v_add(k, v, _mm256_shuffle_epi8(t, idx_end(e, rev)));
+}
+
+/* ---- 1. long rows (inner == 1) -------------------------------------------- */
+
+/* Output of a scanned vector s given the carry of everything before it. */
+AX_INLINE __m256i row_out(int k, __m256i s, __m256i carry, int excl, int rev) {
+    if (excl)
+        s = v_shift(s, v_ident(k), k_esize(k), rev);
+    return v_add(k, carry, s);
+}
+
+AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k);
+    __m256i carry = v_ident(k);
+    size_t j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        const size_t p0 = rev ? n - j - W : j, p1 = rev ? n - j - 2 * W : j + W;
+        const __m256i s0 = v_scan(k, v_load(k, x + p0 * ms), rev);
+        const __m256i s1 = v_scan(k, v_load(k, x + p1 * ms), rev);
+        const __m256i t0 = v_bcast_end(k, s0, rev), t1 = v_bcast_end(k, s1, rev);
+        v_store(k, y + p0 * ms, row_out(k, s0, carry, excl, rev));
+        v_store(k, y + p1 * ms, row_out(k, s1, v_add(k, carry, t0), excl, rev));
+        carry = v_add(k, carry, v_add(k, t0, t1));
+    }
+    if (j + W <= n) {
+        const size_t p = rev ? n - j - W : j;
+        const __m256i s = v_scan(k, v_load(k, x + p * ms), rev);
+        v_store(k, y + p * ms, row_out(k, s, carry, excl, rev));
+        carry = v_add(k, carry, v_bcast_end(k, s, rev));
+        j += W;
+    }
+    if (j < n) {
+        const size_t r = n - j, p = rev ? 0 : j, off = rev ? W - r : 0;
+        const __m256i s = v_scan(k, v_load_part(k, x + p * ms, r, off), rev);
+        v_store_part(k, y + p * ms, row_out(k, s, carry, excl, rev), r, off);
+    }
+    if (excl) /* the empty sum: +0 (all-zero bits in every dtype) */
+        memset(y + (rev ? n - 1 : 0) * ms, 0, ms);
+}
+
+/* ---- 2. short rows (inner == 1, n <= 15), flat segmented scan ---------------- */
+
+struct seg {
+    __m256i R;     /* each lane's index within its row (in scan order)       */
+    __m256i L;     /* each lane's index within the vector (in scan order)    */
+    __m256i carry; /* inclusive sum at the last lane of the previous vector  */
+};
+
+AX_INLINE __m256i seg_vec(int k, __m256i v, struct seg *g, size_t n, int cross, int excl,
+                          int rev) {
+    const size_t W = k_lanes(k);
+    const int e = k_esize(k);
+    const __m256i id = v_ident(k);
+    __m256i s = v;
+    /* Hillis-Steele within the vector, each step confined to the row */
+    for (size_t d = 1; d < n && d < W; d *= 2)
+        s = v_add(k, s, _mm256_blendv_epi8(id, v_shift(s, id, (int)d * e, rev),
+                                           v_cmpgt(k, g->R, v_set1(k, (int64_t)d - 1))));
+    const __m256i before = g->carry;
+    if (cross) {
+        const __m256i cm = v_cmpgt(k, g->R, g->L); /* row began in an earlier vector */
+        const __m256i ce = v_bcast_end(k, cm, rev);
+        g->carry = v_add(k, v_bcast_end(k, s, rev), _mm256_blendv_epi8(id, before, ce));
+        s = v_add(k, s, _mm256_blendv_epi8(id, before, cm));
+    }
+    if (excl) /* one lane back within the row; a row's first output is +0 */
+        s = _mm256_and_si256(v_shift(s, before, e, rev),
+                             v_cmpgt(k, g->R, _mm256_setzero_si256()));
+    return s;
+}
+
+/* Next vector: every lane's row index moves on by W mod n (integer lanes of
+ * the kind's width, also for the float kinds). */
+AX_INLINE void seg_advance(int k, struct seg *g, size_t n) {
+    const int ik = k_esize(k) == 8 ? K_I64 : k; /* integer lanes of that width */
+    const __m256i R = v_add(ik, g->R, v_set1(k, (int64_t)(k_lanes(k) % n)));
+    const __m256i wrap = _mm256_and_si256(v_cmpgt(k, R, v_set1(k, (int64_t)n - 1)),
+                                          v_set1(k, (int64_t)n));
+    /* R - wrap >= 0 and < 16, so a byte-wise subtraction borrows nowhere */
+    g->R = _mm256_sub_epi8(R, wrap);
+}
+
+AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, int excl,
+                        int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k);
+    const int e = k_esize(k);
+    const int cross = W % n != 0;
+    _Alignas(32) unsigned char rb[32], lb[32];
+    for (size_t l = 0; l < W; l++) {
+        const uint64_t ls = rev ? W - 1 - l : l, rs = ls % n;
+        memcpy(rb + l * (size_t)e, &rs, (size_t)e); /* little-endian low bytes */
+        memcpy(lb + l * (size_t)e, &ls, (size_t)e);
+    }
+    struct seg g = {_mm256_load_si256((const __m256i *)(const void *)rb),
+                    _mm256_load_si256((const __m256i *)(const void *)lb), v_ident(k)};
+    size_t j = 0;
+    for (; j + W <= total; j += W) {
+        const size_t p = rev ? total - j - W : j;
+        v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), &g, n, cross, excl, rev));
+        seg_advance(k, &g, n);
+    }
+    if (j < total) {
+        const size_t r = total - j, p = rev ? 0 : j, off = rev ? W - r : 0;
+        const __m256i v = v_load_part(k, x + p * ms, r, off);
+        v_store_part(k, y + p * ms, seg_vec(k, v, &g, n, cross, excl, rev), r, off);
+    }
+}
+
+/* ---- 3. vertical (inner > 1) ---------------------------------------------- */
+
+#define AX_TILE 64 /* vectors of column accumulators in the L1 tile */
+
+/* One column vector of one row: acc += x; y = inclusive or exclusive value. */
+AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) {
+    const __m256i a = *acc;
+    *acc = v_add(k, a, v);
+    return excl ? (first ? _mm256_setzero_si256() : a) : *acc;
+}
+
+/* Columns [i0, i0 + cols) with cols <= 4 W: accumulators in registers. */
+AX_INLINE void cols_narrow(int k, const char *x, char *y, size_t n, size_t inner,
+                           size_t cols, int excl, int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, rem = cols % W;
+    __m256i a[4] = {v_ident(k), v_ident(k), v_ident(k), v_ident(k)};
+    for (size_t t = 0; t < n; t++) {
+        const size_t j = rev ? n - 1 - t : t;
+        const char *xr = x + j * inner * ms;
+        char *yr = y + j * inner * ms;
+        for (size_t q = 0; q < 4; q++) {
+            if (q < nv) {
+                const __m256i v = v_load(k, xr + q * W * ms);
+                v_store(k, yr + q * W * ms, col_step(k, &a[q], v, excl, t == 0));
+            } else if (q == nv && rem) {
+                const __m256i v = v_load_mask(k, xr + q * W * ms, rem);
+                v_store_mask(k, yr + q * W * ms, col_step(k, &a[q], v, excl, t == 0), rem);
+            }
+        }
+    }
+}
+
+/* Columns [i0, i0 + cols), cols <= AX_TILE * W: accumulators in an L1 tile. */
+AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
+                         int excl, int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, rem = cols % W;
+    __m256i acc[AX_TILE + 1];
+    for (size_t q = 0; q <= nv; q++)
+        acc[q] = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const size_t j = rev ? n - 1 - t : t;
+        const char *xr = x + j * inner * ms;
+        char *yr = y + j * inner * ms;
+        for (size_t q = 0; q < nv; q++) {
+            const __m256i v = v_load(k, xr + q * W * ms);
+            v_store(k, yr + q * W * ms, col_step(k, &acc[q], v, excl, t == 0));
+        }
+        if (rem) {
+            const __m256i v = v_load_mask(k, xr + nv * W * ms, rem);
+            v_store_mask(k, yr + nv * W * ms, col_step(k, &acc[nv], v, excl, t == 0), rem);
+        }
+    }
+}
+
+AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
+                         int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), tile = AX_TILE * W;
+    for (size_t i0 = 0; i0 < inner; i0 += tile) {
+        const size_t cols = inner - i0 < tile ? inner - i0 : tile;
+        if (cols <= 4 * W)
+            cols_narrow(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
+        else
+            cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
+    }
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
+                          int excl, int rev) {
+    const size_t ms = k_msize(k);
+    if (inner == 1 && n < 16) {
+        scan_seg(k, x, y, outer * n, n, excl, rev);
+    } else if (inner == 1) {
+        for (size_t o = 0; o < outer; o++)
+            scan_row(k, x + o * n * ms, y + o * n * ms, n, excl, rev);
+    } else {
+        for (size_t o = 0; o < outer; o++)
+            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, excl, rev);
+    }
+}
+
+#define AX_DEFINE_CUMSUM(name, KIND)                                                      \
+    void axial_cumsum_##name##__avx2(const void *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner, unsigned flags) {                     \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                          \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                \
+            cumsum_dir(KIND, (const char *)x, (char *)y, outer, n, inner, excl, 1);      \
+        else                                                                             \
+            cumsum_dir(KIND, (const char *)x, (char *)y, outer, n, inner, excl, 0);      \
+    }
+AX_DEFINE_CUMSUM(f32, K_F32)
+AX_DEFINE_CUMSUM(f64, K_F64)
+AX_DEFINE_CUMSUM(f16, K_F16)
+AX_DEFINE_CUMSUM(bf16, K_BF16)
+AX_DEFINE_CUMSUM(i8, K_I8)
+AX_DEFINE_CUMSUM(u8, K_I8)
+AX_DEFINE_CUMSUM(i16, K_I16)
+AX_DEFINE_CUMSUM(u16, K_I16)
+AX_DEFINE_CUMSUM(i32, K_I32)
+AX_DEFINE_CUMSUM(u32, K_I32)
+AX_DEFINE_CUMSUM(i64, K_I64)
+AX_DEFINE_CUMSUM(u64, K_I64)
