@@ -336,69 +336,77 @@ AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int r
 
 /* ---- 2. short rows (inner == 1, n <= 15), flat segmented scan ---------------- */
 
-struct seg {
-    __m256i R;     /* each lane's index within its row (in scan order)       */
-    __m256i L;     /* each lane's index within the vector (in scan order)    */
-    __m256i carry; /* inclusive sum at the last lane of the previous vector  */
-};
-
-AX_INLINE __m256i seg_vec(int k, __m256i v, struct seg *g, size_t n, int cross, int excl,
-                          int rev) {
+/* One vector of the flat run.  R: each lane's index within its row (in scan
+ * order), L: each lane's index within the vector (in scan order), *carry:
+ * the inclusive sum at the last lane of the previous vector. */
+AX_INLINE __m256i seg_vec(int k, __m256i v, __m256i R, __m256i L, __m256i *carry, size_t n,
+                          int cross, int excl, int rev) {
     const size_t W = k_lanes(k);
     const int e = k_esize(k);
     const __m256i id = v_ident(k);
     __m256i s = v;
-    /* Hillis-Steele within the vector, each step confined to the row */
-    for (size_t d = 1; d < n && d < W; d *= 2)
-        s = v_add(k, s, _mm256_blendv_epi8(id, v_shift(s, id, (int)d * e, rev),
-                                           v_cmpgt(k, g->R, v_set1(k, (int64_t)d - 1))));
-    const __m256i before = g->carry;
+    /* Hillis-Steele within the vector, each step confined to the row (d is a
+     * constant in each step so that the shifts get their immediates) */
+#define AX_SEG_STEP(d)                                                                      \
+    if (n > (d) && W > (d))                                                                 \
+        s = v_add(k, s, _mm256_blendv_epi8(id, v_shift(s, id, (d) * e, rev),               \
+                                           v_cmpgt(k, R, v_set1(k, (d) - 1))));
+    AX_SEG_STEP(1) AX_SEG_STEP(2) AX_SEG_STEP(4) AX_SEG_STEP(8)
+#undef AX_SEG_STEP
+    const __m256i before = *carry;
     if (cross) {
-        const __m256i cm = v_cmpgt(k, g->R, g->L); /* row began in an earlier vector */
+        const __m256i cm = v_cmpgt(k, R, L); /* the lane's row began in an earlier vector */
         const __m256i ce = v_bcast_end(k, cm, rev);
-        g->carry = v_add(k, v_bcast_end(k, s, rev), _mm256_blendv_epi8(id, before, ce));
+        /* the next carry without waiting for this vector's full result */
+        *carry = v_add(k, v_bcast_end(k, s, rev), _mm256_blendv_epi8(id, before, ce));
         s = v_add(k, s, _mm256_blendv_epi8(id, before, cm));
     }
     if (excl) /* one lane back within the row; a row's first output is +0 */
-        s = _mm256_and_si256(v_shift(s, before, e, rev),
-                             v_cmpgt(k, g->R, _mm256_setzero_si256()));
+        s = _mm256_and_si256(v_shift(s, before, e, rev), v_cmpgt(k, R, _mm256_setzero_si256()));
     return s;
 }
 
-/* Next vector: every lane's row index moves on by W mod n (integer lanes of
- * the kind's width, also for the float kinds). */
-AX_INLINE void seg_advance(int k, struct seg *g, size_t n) {
-    const int ik = k_esize(k) == 8 ? K_I64 : k; /* integer lanes of that width */
-    const __m256i R = v_add(ik, g->R, v_set1(k, (int64_t)(k_lanes(k) % n)));
-    const __m256i wrap = _mm256_and_si256(v_cmpgt(k, R, v_set1(k, (int64_t)n - 1)),
-                                          v_set1(k, (int64_t)n));
-    /* R - wrap >= 0 and < 16, so a byte-wise subtraction borrows nowhere */
-    g->R = _mm256_sub_epi8(R, wrap);
-}
-
+/* Flat run of `total` elements in rows of n <= 15.  The row indices of a
+ * vector repeat with period P = n / gcd(n, W) vectors: they come from a table
+ * of P vectors (a computed update would be a loop-carried chain). */
 AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, int excl,
                         int rev) {
-    const size_t W = k_lanes(k), ms = k_msize(k);
-    const int e = k_esize(k);
+    const size_t W = k_lanes(k), ms = k_msize(k), e = (size_t)k_esize(k);
+    size_t P = 1; /* the smallest P with n | P W: P <= n <= 15 */
+    while ((P * W) % n != 0)
+        P++;
     const int cross = W % n != 0;
-    _Alignas(32) unsigned char rb[32], lb[32];
+    _Alignas(32) unsigned char rb[16][32], lb[32];
     for (size_t l = 0; l < W; l++) {
-        const uint64_t ls = rev ? W - 1 - l : l, rs = ls % n;
-        memcpy(rb + l * (size_t)e, &rs, (size_t)e); /* little-endian low bytes */
-        memcpy(lb + l * (size_t)e, &ls, (size_t)e);
+        const uint64_t ls = rev ? W - 1 - l : l;
+        memcpy(lb + l * e, &ls, e); /* little-endian: the low bytes */
+        for (size_t q = 0; q < P; q++) {
+            const uint64_t rs = (q * W + ls) % n;
+            memcpy(rb[q] + l * e, &rs, e);
+        }
     }
-    struct seg g = {_mm256_load_si256((const __m256i *)(const void *)rb),
-                    _mm256_load_si256((const __m256i *)(const void *)lb), v_ident(k)};
-    size_t j = 0;
-    for (; j + W <= total; j += W) {
-        const size_t p = rev ? total - j - W : j;
-        v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), &g, n, cross, excl, rev));
-        seg_advance(k, &g, n);
+    const __m256i L = _mm256_load_si256((const __m256i *)(const void *)lb);
+    __m256i carry = v_ident(k);
+    size_t j = 0, ph = 0;
+    if (P == 1) { /* the masks are loop invariants */
+        const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[0]);
+        for (; j + W <= total; j += W) {
+            const size_t p = rev ? total - j - W : j;
+            v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), R, L, &carry, n, cross, excl, rev));
+        }
+    } else {
+        for (; j + W <= total; j += W) {
+            const size_t p = rev ? total - j - W : j;
+            const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[ph]);
+            v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), R, L, &carry, n, cross, excl, rev));
+            ph = ph + 1 == P ? 0 : ph + 1;
+        }
     }
     if (j < total) {
         const size_t r = total - j, p = rev ? 0 : j, off = rev ? W - r : 0;
+        const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[ph]);
         const __m256i v = v_load_part(k, x + p * ms, r, off);
-        v_store_part(k, y + p * ms, seg_vec(k, v, &g, n, cross, excl, rev), r, off);
+        v_store_part(k, y + p * ms, seg_vec(k, v, R, L, &carry, n, cross, excl, rev), r, off);
     }
 }
 
