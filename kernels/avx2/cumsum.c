@@ -179,37 +179,6 @@ AX_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
     memcpy(p, buf + off * k_msize(k), cnt * k_msize(k));
 }
 
-/* Lanes 0..cnt-1 with the AVX2 masked moves where the memory lanes are 32 or
- * 64 bits wide (no fault on the masked-off lanes), else the buffer. */
-AX_INLINE __m256i v_mask(int k, size_t cnt) {
-    if (k_msize(k) == 8)
-        return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)cnt), _mm256_setr_epi64x(0, 1, 2, 3));
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-AX_INLINE __m256i v_load_mask(int k, const void *p, size_t cnt) {
-    const __m256i m = v_mask(k, cnt);
-    switch (k) {
-    case K_F64: return AX_SI(_mm256_maskload_pd((const double *)p, m));
-    case K_F32:
-        return AX_SI(_mm256_cvtps_pd(_mm_maskload_ps((const float *)p, _mm256_castsi256_si128(m))));
-    case K_I32: return _mm256_maskload_epi32((const int *)p, m);
-    case K_I64: return _mm256_maskload_epi64((const long long *)p, m);
-    default: return v_load_part(k, p, cnt, 0);
-    }
-}
-AX_INLINE void v_store_mask(int k, void *p, __m256i v, size_t cnt) {
-    const __m256i m = v_mask(k, cnt);
-    switch (k) {
-    case K_F64: _mm256_maskstore_pd((double *)p, m, AX_PD(v)); break;
-    case K_F32:
-        _mm_maskstore_ps((float *)p, _mm256_castsi256_si128(m), _mm256_cvtpd_ps(AX_PD(v)));
-        break;
-    case K_I32: _mm256_maskstore_epi32((int *)p, m, v); break;
-    case K_I64: _mm256_maskstore_epi64((long long *)p, m, v); break;
-    default: v_store_part(k, p, v, cnt, 0); break;
-    }
-}
-
 /* ---- lane shuffles ---------------------------------------------------------
  * "Forward" moves lanes up (toward higher indices), "reverse" down.  Lanes
  * that come from nowhere get the identity (or a given uniform fill). */
@@ -421,58 +390,87 @@ AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) 
     return excl ? (first ? _mm256_setzero_si256() : a) : *acc;
 }
 
-/* Columns [i0, i0 + cols) with cols <= 4 W: accumulators in registers. */
-AX_INLINE void cols_narrow(int k, const char *x, char *y, size_t n, size_t inner,
-                           size_t cols, int excl, int rev) {
-    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, rem = cols % W;
-    __m256i a[4] = {v_ident(k), v_ident(k), v_ident(k), v_ident(k)};
-    for (size_t t = 0; t < n; t++) {
-        const size_t j = rev ? n - 1 - t : t;
-        const char *xr = x + j * inner * ms;
-        char *yr = y + j * inner * ms;
-        for (size_t q = 0; q < 4; q++) {
-            if (q < nv) {
-                const __m256i v = v_load(k, xr + q * W * ms);
-                v_store(k, yr + q * W * ms, col_step(k, &a[q], v, excl, t == 0));
-            } else if (q == nv && rem) {
-                const __m256i v = v_load_mask(k, xr + q * W * ms, rem);
-                v_store_mask(k, yr + q * W * ms, col_step(k, &a[q], v, excl, t == 0), rem);
-            }
-        }
-    }
-}
-
-/* Columns [i0, i0 + cols), cols <= AX_TILE * W: accumulators in an L1 tile. */
+/* Columns [0, cols) of rows of `inner` elements, W <= cols < (AX_TILE + 1) W:
+ * nv full vectors and, when W does not divide cols, one more vector ending
+ * at column cols (overlapping the last full one; it is loaded before the
+ * row's stores, and writes the overlapped columns again with the same bits,
+ * as its accumulator lanes add the same terms in the same order).  Narrow
+ * tiles (cols <= 4 W) keep the accumulators in registers. */
 AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
                          int excl, int rev) {
-    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, rem = cols % W;
-    __m256i acc[AX_TILE + 1];
-    for (size_t q = 0; q <= nv; q++)
+    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, ov = (cols - W) * ms;
+    const int rem = cols % W != 0, narrow = cols <= 4 * W;
+    __m256i reg[4], tile[AX_TILE + 1];
+    __m256i *acc = narrow ? reg : tile;
+    for (size_t q = 0; q < (narrow ? 4 : nv + 1); q++)
         acc[q] = v_ident(k);
     for (size_t t = 0; t < n; t++) {
         const size_t j = rev ? n - 1 - t : t;
         const char *xr = x + j * inner * ms;
         char *yr = y + j * inner * ms;
-        for (size_t q = 0; q < nv; q++) {
-            const __m256i v = v_load(k, xr + q * W * ms);
-            v_store(k, yr + q * W * ms, col_step(k, &acc[q], v, excl, t == 0));
+        const __m256i vo = rem ? v_load(k, xr + ov) : _mm256_setzero_si256();
+        if (narrow) { /* constant indices: the accumulators stay in registers */
+            for (size_t q = 0; q < 4; q++)
+                if (q < nv)
+                    v_store(k, yr + q * W * ms,
+                            col_step(k, &reg[q], v_load(k, xr + q * W * ms), excl, t == 0));
+        } else {
+            for (size_t q = 0; q < nv; q++)
+                v_store(k, yr + q * W * ms,
+                        col_step(k, &tile[q], v_load(k, xr + q * W * ms), excl, t == 0));
         }
-        if (rem) {
-            const __m256i v = v_load_mask(k, xr + nv * W * ms, rem);
-            v_store_mask(k, yr + nv * W * ms, col_step(k, &acc[nv], v, excl, t == 0), rem);
-        }
+        if (rem)
+            v_store(k, yr + ov, col_step(k, &acc[nv], vo, excl, t == 0));
+    }
+}
+
+/* inner < W: one vector per row, loaded at the row's start (forward; lanes
+ * 0..inner-1 are the row) or ending at the row's end (reverse; the top inner
+ * lanes), so it also covers up to D = ceil(W / inner) - 1 rows that come
+ * later in scan order; their lanes are dropped, but the full-width store of a
+ * row overwrites them with junk.  So rows are loaded D rows ahead of the
+ * stores (a ring of loaded vectors), which keeps in-place scans right: a
+ * clobbered row was read already and is stored again, correctly, later.  The
+ * last D rows in scan order (whose vector would leave the slice) go through
+ * the buffer. */
+AX_INLINE __m256i small_row(int k, const char *x, size_t n, size_t inner, size_t t,
+                            size_t full, int rev) {
+    const size_t ms = k_msize(k), off = rev ? k_lanes(k) - inner : 0; /* row's first lane */
+    const char *xr = x + (rev ? n - 1 - t : t) * inner * ms;
+    return t < full ? v_load(k, xr - off * ms) : v_load_part(k, xr, inner, off);
+}
+
+AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner, int excl,
+                          int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), D = (W + inner - 1) / inner - 1;
+    const size_t full = n > D ? n - D : 0; /* rows (in scan order) stored whole */
+    const size_t off = rev ? W - inner : 0;  /* the row's first lane */
+    __m256i ring[16];                        /* D <= 15 (W <= 32, inner >= 2) */
+    __m256i acc = v_ident(k);
+    for (size_t t = 0; t < D && t < n; t++)
+        ring[t % 16] = small_row(k, x, n, inner, t, full, rev);
+    for (size_t t = 0; t < n; t++) {
+        if (t + D < n)
+            ring[(t + D) % 16] = small_row(k, x, n, inner, t + D, full, rev);
+        char *yr = y + (rev ? n - 1 - t : t) * inner * ms;
+        const __m256i o = col_step(k, &acc, ring[t % 16], excl, t == 0);
+        if (t < full)
+            v_store(k, yr - off * ms, o);
+        else
+            v_store_part(k, yr, o, inner, off);
     }
 }
 
 AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
                          int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k), tile = AX_TILE * W;
-    for (size_t i0 = 0; i0 < inner; i0 += tile) {
-        const size_t cols = inner - i0 < tile ? inner - i0 : tile;
-        if (cols <= 4 * W)
-            cols_narrow(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
-        else
-            cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
+    if (inner < W) {
+        cols_small(k, x, y, n, inner, excl, rev);
+        return;
+    }
+    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
+        cols = inner - i0 >= tile + W ? tile : inner - i0; /* the last tile keeps >= W */
+        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
     }
 }
 
