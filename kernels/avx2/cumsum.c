@@ -26,15 +26,20 @@
  *  2. inner == 1, n <= 15 (short rows): the rows lie back to back, so the
  *     whole (outer * n) run is scanned flat, W lanes per vector, as a
  *     segmented scan: a vector R holds each lane's index within its row, and
- *     the step that adds the value k lanes back is masked by R >= k.  The
+ *     the step that adds the value d lanes back is masked by R >= d.  The
  *     carry from the previous vector reaches only lanes whose row started
  *     before this vector (R > lane), and is skipped when n divides W (no row
- *     crosses a vector boundary).  Exclusive: the inclusive result shifted by
- *     one lane, +0 where R == 0.
- *  3. inner > 1 (vertical): whole rows are added; the column accumulators (f64
- *     for the float types) live in registers for narrow tiles (up to 4
- *     vectors) and in an L1-resident stack tile of 64 vectors otherwise, so
- *     each row of x and y is streamed with unit stride.
+ *     crosses a vector boundary).  R repeats every n / gcd(n, W) vectors, so
+ *     it comes from a small table built per call.  Exclusive: the inclusive
+ *     result shifted by one lane, +0 where R == 0.
+ *  3. inner > 1 (vertical): whole rows are added, with column accumulators
+ *     (f64 for the float types) in registers for up to 4 vectors of columns
+ *     and in an L1-resident stack tile of 64 vectors otherwise, so each row
+ *     of x and y is streamed with unit stride.  A row's last columns, when W
+ *     does not divide them, are one more full vector ending at the row's end
+ *     (overlapping the previous one: it recomputes the same bits).  inner < W:
+ *     one full vector per row that also covers the next rows, loaded a few
+ *     rows ahead of the stores so that in-place scans stay right (cols_small).
  *
  * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
  * identity of IEEE addition, so a sum of -0.0 terms stays -0.0; identity
@@ -43,18 +48,21 @@
  * f64 addition erring by at most 2^-53 of a partial sum <= sum|x|, so with the
  * single final rounding the error of output j is at most
  *   2^-24 |S_j| + j * 2^-53 * sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
- * i.e. c <= 2 for any j <= 2^29 (f32, f16, bf16: c ~ 1 in practice).  f64 is
- * a plain f64 tree/running sum.  Integers are exact modulo 2^bits.
+ * i.e. c <= 2 for any j <= 2^29, as for the scalar oracle (f16/bf16 alike,
+ * with their own unit roundoff in place of 2^-24).  f64 is a plain f64
+ * tree/running sum.  Integers are exact modulo 2^bits.
  *
- * Tails.  AVX2 masks only 32/64-bit lanes, so a partial vector (row tail,
- * short-row tail, vertical column tail of 8/16-bit types) goes through a
- * 32-byte stack buffer: copy in the elements, run the same vector code, copy
- * out the same elements.  Vertical column tails of 32/64-bit types use
- * vmaskmov/vpmaskmov.  Nothing outside the tensor is read or written.
+ * Tails.  AVX2 has no masked moves for 8/16-bit lanes (and vmaskmov stores
+ * are slow on AMD), so a partial vector (a long row's tail, the short-row
+ * run's tail, the last rows of an inner < W slice) goes through a 32-byte
+ * stack buffer: copy in the elements, run the same vector code, copy out the
+ * same elements.  Nothing outside the tensor is read or written.
  *
- * In place (y == x): every element is loaded before its own output (and any
- * later output) is stored; the row's leading +0 of an exclusive scan is
- * written after the element it replaces was read.
+ * In place (y == x): every element is loaded before any store touches it.
+ * The stores that touch more than their own outputs (cols_small's whole-row
+ * vectors, the overlapping last vector of a row) touch only elements already
+ * loaded, which are stored again, right, later; the leading +0 of an
+ * exclusive row is written after the element it replaces was read.
  */
 #include <string.h>
 
