@@ -64,6 +64,7 @@
  * loaded, which are stored again, right, later; the leading +0 of an
  * exclusive row is written after the element it replaces was read.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "avx2.h"
@@ -217,17 +218,15 @@ AX_INLINE __m256i idx_end(int e, int rev) {
 
 /* Shift each 128-bit half by b bytes (b < 16), the identity shifted in. */
 AX_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
-    __m256i r;
     switch (b) {
-    case 1: r = rev ? _mm256_srli_si256(v, 1) : _mm256_slli_si256(v, 1); break;
-    case 2: r = rev ? _mm256_srli_si256(v, 2) : _mm256_slli_si256(v, 2); break;
-    case 4: r = rev ? _mm256_srli_si256(v, 4) : _mm256_slli_si256(v, 4); break;
-    default: r = rev ? _mm256_srli_si256(v, 8) : _mm256_slli_si256(v, 8); break;
+    case 1: return rev ? _mm256_srli_si256(v, 1) : _mm256_slli_si256(v, 1);
+    case 2: return rev ? _mm256_srli_si256(v, 2) : _mm256_slli_si256(v, 2);
+    case 4: return rev ? _mm256_srli_si256(v, 4) : _mm256_slli_si256(v, 4);
+    default: { /* 64-bit lanes: vshufpd picks the identity (-0.0 for floats) in */
+        const __m256d id = AX_PD(v_ident(k));
+        return AX_SI(rev ? _mm256_shuffle_pd(AX_PD(v), id, 0x5) : _mm256_shuffle_pd(id, AX_PD(v), 0x0));
     }
-    if (k_float(k)) /* the zeros shifted in must read -0.0 (only f64 lanes: b == 8) */
-        r = _mm256_or_si256(r, rev ? _mm256_setr_epi64x(0, INT64_MIN, 0, INT64_MIN)
-                                   : _mm256_setr_epi64x(INT64_MIN, 0, INT64_MIN, 0));
-    return r;
+    }
 }
 
 /* Shift the whole vector by b bytes (b in 1, 2, 4, 8, 16), lanes of the
@@ -275,10 +274,12 @@ AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
 
 /* ---- 1. long rows (inner == 1) -------------------------------------------- */
 
-/* Output of a scanned vector s given the carry of everything before it. */
-AX_INLINE __m256i row_out(int k, __m256i s, __m256i carry, int excl, int rev) {
+/* Output of a scanned vector s given the carry of everything before it;
+ * exclusive: s moves one lane on, `fill` (the sum just before s's first lane,
+ * apart from the carry) comes in. */
+AX_INLINE __m256i row_out(int k, __m256i s, __m256i carry, __m256i fill, int excl, int rev) {
     if (excl)
-        s = v_shift(s, v_ident(k), k_esize(k), rev);
+        s = v_shift(s, fill, k_esize(k), rev);
     return v_add(k, carry, s);
 }
 
@@ -289,23 +290,24 @@ AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int r
     for (; j + 2 * W <= n; j += 2 * W) {
         const size_t p0 = rev ? n - j - W : j, p1 = rev ? n - j - 2 * W : j + W;
         const __m256i s0 = v_scan(k, v_load(k, x + p0 * ms), rev);
-        const __m256i s1 = v_scan(k, v_load(k, x + p1 * ms), rev);
-        const __m256i t0 = v_bcast_end(k, s0, rev), t1 = v_bcast_end(k, s1, rev);
-        v_store(k, y + p0 * ms, row_out(k, s0, carry, excl, rev));
-        v_store(k, y + p1 * ms, row_out(k, s1, v_add(k, carry, t0), excl, rev));
-        carry = v_add(k, carry, v_add(k, t0, t1));
+        /* s1 continues s0's scan; the carry waits for nothing but itself */
+        const __m256i t0 = v_bcast_end(k, s0, rev);
+        const __m256i s1 = v_add(k, v_scan(k, v_load(k, x + p1 * ms), rev), t0);
+        v_store(k, y + p0 * ms, row_out(k, s0, carry, v_ident(k), excl, rev));
+        v_store(k, y + p1 * ms, row_out(k, s1, carry, t0, excl, rev));
+        carry = v_add(k, carry, v_bcast_end(k, s1, rev));
     }
     if (j + W <= n) {
         const size_t p = rev ? n - j - W : j;
         const __m256i s = v_scan(k, v_load(k, x + p * ms), rev);
-        v_store(k, y + p * ms, row_out(k, s, carry, excl, rev));
+        v_store(k, y + p * ms, row_out(k, s, carry, v_ident(k), excl, rev));
         carry = v_add(k, carry, v_bcast_end(k, s, rev));
         j += W;
     }
     if (j < n) {
         const size_t r = n - j, p = rev ? 0 : j, off = rev ? W - r : 0;
         const __m256i s = v_scan(k, v_load_part(k, x + p * ms, r, off), rev);
-        v_store_part(k, y + p * ms, row_out(k, s, carry, excl, rev), r, off);
+        v_store_part(k, y + p * ms, row_out(k, s, carry, v_ident(k), excl, rev), r, off);
     }
     if (excl) /* the empty sum: +0 (all-zero bits in every dtype) */
         memset(y + (rev ? n - 1 : 0) * ms, 0, ms);
@@ -405,10 +407,10 @@ AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) 
  * as its accumulator lanes add the same terms in the same order).  Narrow
  * tiles (cols <= 4 W) keep the accumulators in registers. */
 AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
-                         int excl, int rev) {
+                         int excl, int rev, __m256i *tile) {
     const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, ov = (cols - W) * ms;
     const int rem = cols % W != 0, narrow = cols <= 4 * W;
-    __m256i reg[4], tile[AX_TILE + 1];
+    __m256i reg[4];
     __m256i *acc = narrow ? reg : tile;
     for (size_t q = 0; q < (narrow ? 4 : nv + 1); q++)
         acc[q] = v_ident(k);
@@ -469,17 +471,33 @@ AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner,
     }
 }
 
+/* Columns in tiles of AX_TILE vectors (the last tile keeps >= W columns).
+ * Wide rows that need several tiles walk all rows once per tile, which
+ * strides through memory; so when the rows are long, the accumulators of a
+ * whole row are taken from the heap (8 bytes per column: L2 holds them for
+ * rows up to ~100k columns) and x and y stream strictly in order.  Without
+ * memory for them, the stack tiles do the same work. */
 AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
                          int rev) {
-    const size_t W = k_lanes(k), ms = k_msize(k), tile = AX_TILE * W;
+    const size_t W = k_lanes(k), ms = k_msize(k);
     if (inner < W) {
         cols_small(k, x, y, n, inner, excl, rev);
         return;
     }
-    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
-        cols = inner - i0 >= tile + W ? tile : inner - i0; /* the last tile keeps >= W */
-        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev);
+    __m256i stack[AX_TILE + 1], *acc = stack, *heap = NULL;
+    size_t tile = AX_TILE * W;
+    if (inner >= tile + W && n >= 8) {
+        heap = aligned_alloc(32, (inner / W + 1) * sizeof(__m256i));
+        if (heap) {
+            acc = heap;
+            tile = inner;
+        }
     }
+    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
+        cols = inner - i0 >= tile + W ? tile : inner - i0;
+        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev, acc);
+    }
+    free(heap);
 }
 
 /* ---- entry points --------------------------------------------------------- */
