@@ -34,8 +34,9 @@
  *     result shifted by one lane, +0 where R == 0.
  *  3. inner > 1 (vertical): whole rows are added, with column accumulators
  *     (f64 for the float types) in registers for up to 4 vectors of columns
- *     and in an L1-resident stack tile of 64 vectors otherwise, so each row
- *     of x and y is streamed with unit stride.  A row's last columns, when W
+ *     and in an L1-resident stack tile of 64 vectors otherwise; rows wider
+ *     than a tile get a whole row of accumulators from the heap (L2-resident),
+ *     so x and y stream strictly in order (stack tiles if malloc fails).  A row's last columns, when W
  *     does not divide them, are one more full vector ending at the row's end
  *     (overlapping the previous one: it recomputes the same bits).  inner < W:
  *     one full vector per row that also covers the next rows, loaded a few
