@@ -1,2 +1,540 @@
-/* cumsum.c: avx2 kernels (placeholder until the kernels land). */
+/*
+ * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (see kernels.h:
+ * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
+ *
+ * Lanes.  Every dtype runs through one generic code path over 256-bit vectors
+ * of "lanes", selected by a compile-time kind:
+ *   f64, f32, f16, bf16: 4 f64 lanes.  f32/f16/bf16 are widened exactly to f64
+ *     on load (vcvtps2pd; f16 via vcvtph2ps first, bf16 by a 16-bit shift), all
+ *     sums are f64, and each output is rounded once: f32 by vcvtpd2ps (RNE);
+ *     f16/bf16 by f64 -> f32 round-to-odd and then f32 -> f16/bf16 RNE, which
+ *     is exactly one rounding to nearest-even (the odd sticky bit sits 13+
+ *     bits below the last kept bit).
+ *   integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
+ *     unsigned share the kernel: wrapping addition is the same bits).
+ *
+ * Three paths:
+ *  1. inner == 1, n >= 16 (long rows): per row, vectors in order along the
+ *     axis (from the far end when reversed).  Each vector is scanned in
+ *     registers: log2 in-lane steps (vpslldq/vpsrldq by one, two, ... lanes)
+ *     and one cross-lane step (vperm2i128 + vpshufb broadcast of the low
+ *     half's last lane), then the running carry is added.  Two vectors per
+ *     iteration, and the carry advances by (total0 + total1), so the loop-
+ *     carried chain is one add per two vectors.  Exclusive output is the
+ *     inclusive scan shifted by one lane (the identity shifted in).  The
+ *     first output of an exclusive row (an empty sum) is written as +0 last.
+ *  2. inner == 1, n <= 15 (short rows): the rows lie back to back, so the
+ *     whole (outer * n) run is scanned flat, W lanes per vector, as a
+ *     segmented scan: a vector R holds each lane's index within its row, and
+ *     the step that adds the value d lanes back is masked by R >= d.  The
+ *     carry from the previous vector reaches only lanes whose row started
+ *     before this vector (R > lane), and is skipped when n divides W (no row
+ *     crosses a vector boundary).  R repeats every n / gcd(n, W) vectors, so
+ *     it comes from a small table built per call.  Exclusive: the inclusive
+ *     result shifted by one lane, +0 where R == 0.
+ *  3. inner > 1 (vertical): whole rows are added, with column accumulators
+ *     (f64 for the float types) in registers for up to 4 vectors of columns
+ *     and in an L1-resident stack tile of 64 vectors otherwise; rows wider
+ *     than a tile get a whole row of accumulators from the heap (L2-resident),
+ *     so x and y stream strictly in order (stack tiles if malloc fails).  A row's last columns, when W
+ *     does not divide them, are one more full vector ending at the row's end
+ *     (overlapping the previous one: it recomputes the same bits).  inner < W:
+ *     one full vector per row that also covers the next rows, loaded a few
+ *     rows ahead of the stores so that in-place scans stay right (cols_small).
+ *
+ * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
+ * identity of IEEE addition, so a sum of -0.0 terms stays -0.0; identity
+ * lanes are shifted in as -0.0); an empty sum is +0.0.  An output is an f64
+ * sum of its terms in some tree order (in-vector steps, then carries), each
+ * f64 addition erring by at most 2^-53 of a partial sum <= sum|x|, so with the
+ * single final rounding the error of output j is at most
+ *   2^-24 |S_j| + j * 2^-53 * sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
+ * i.e. c <= 2 for any j <= 2^29, as for the scalar oracle (f16/bf16 alike,
+ * with their own unit roundoff in place of 2^-24).  f64 is a plain f64
+ * tree/running sum.  Integers are exact modulo 2^bits.
+ *
+ * Tails.  AVX2 has no masked moves for 8/16-bit lanes (and vmaskmov stores
+ * are slow on AMD), so a partial vector (a long row's tail, the short-row
+ * run's tail, the last rows of an inner < W slice) goes through a 32-byte
+ * stack buffer: copy in the elements, run the same vector code, copy out the
+ * same elements.  Nothing outside the tensor is read or written.
+ *
+ * In place (y == x): every element is loaded before any store touches it.
+ * The stores that touch more than their own outputs (cols_small's whole-row
+ * vectors, the overlapping last vector of a row) touch only elements already
+ * loaded, which are stored again, right, later; the leading +0 of an
+ * exclusive row is written after the element it replaces was read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "avx2.h"
+
+#define AX_INLINE static inline __attribute__((always_inline))
+
+/* Kinds of lanes (compile-time constants after inlining). */
+enum { K_F64, K_F32, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
+
+AX_INLINE int k_float(int k) { return k <= K_BF16; }
+AX_INLINE int k_esize(int k) {
+    return k == K_I8 ? 1 : k == K_I16 ? 2 : k == K_I32 ? 4 : 8;
+}
+AX_INLINE size_t k_lanes(int k) { return (size_t)(32 / k_esize(k)); }
+/* bytes of one element in memory */
+AX_INLINE size_t k_msize(int k) {
+    return k == K_F32 ? 4 : (k == K_F16 || k == K_BF16) ? 2 : (size_t)k_esize(k);
+}
+
+#define AX_PD(v) _mm256_castsi256_pd(v)
+#define AX_SI(v) _mm256_castpd_si256(v)
+
+/* The identity of addition in every lane: -0.0 for floats, 0 for integers. */
+AX_INLINE __m256i v_ident(int k) {
+    return k_float(k) ? AX_SI(_mm256_set1_pd(-0.0)) : _mm256_setzero_si256();
+}
+
+AX_INLINE __m256i v_add(int k, __m256i a, __m256i b) {
+    switch (k) {
+    case K_I8: return _mm256_add_epi8(a, b);
+    case K_I16: return _mm256_add_epi16(a, b);
+    case K_I32: return _mm256_add_epi32(a, b);
+    case K_I64: return _mm256_add_epi64(a, b);
+    default: return AX_SI(_mm256_add_pd(AX_PD(a), AX_PD(b)));
+    }
+}
+
+AX_INLINE __m256i v_set1(int k, int64_t c) {
+    switch (k_esize(k)) {
+    case 1: return _mm256_set1_epi8((char)c);
+    case 2: return _mm256_set1_epi16((short)c);
+    case 4: return _mm256_set1_epi32((int)c);
+    default: return _mm256_set1_epi64x(c);
+    }
+}
+
+/* Signed lane compare a > b (all-ones where true), lanes of the kind's width. */
+AX_INLINE __m256i v_cmpgt(int k, __m256i a, __m256i b) {
+    switch (k_esize(k)) {
+    case 1: return _mm256_cmpgt_epi8(a, b);
+    case 2: return _mm256_cmpgt_epi16(a, b);
+    case 4: return _mm256_cmpgt_epi32(a, b);
+    default: return _mm256_cmpgt_epi64(a, b);
+    }
+}
+
+/* ---- loads and stores: W elements <-> one vector of lanes ------------------ */
+
+AX_INLINE __m256i v_load(int k, const void *p) {
+    switch (k) {
+    case K_F64: return AX_SI(_mm256_loadu_pd((const double *)p));
+    case K_F32: return AX_SI(_mm256_cvtps_pd(_mm_loadu_ps((const float *)p)));
+    case K_F16:
+        return AX_SI(_mm256_cvtps_pd(_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)p))));
+    case K_BF16: {
+        const __m128i h = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)p));
+        return AX_SI(_mm256_cvtps_pd(_mm_castsi128_ps(_mm_slli_epi32(h, 16))));
+    }
+    default: return _mm256_loadu_si256((const __m256i *)p);
+    }
+}
+
+/* f64 -> f32 rounded to odd: RNE, stepped one ulp toward zero where that went
+ * away from zero, and the lsb set where inexact.  Then one more RNE rounding
+ * to a format with >= 2 fewer significand bits equals a single RNE rounding
+ * of the f64 value.  NaN stays NaN; beyond FLT_MAX it gives FLT_MAX | odd,
+ * which the narrower format rounds to infinity as it should. */
+AX_INLINE __m128 f64_to_f32_odd(__m256d v) {
+    const __m128 r = _mm256_cvtpd_ps(v);
+    const __m256d b = _mm256_cvtps_pd(r);
+    const __m256d abs = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256i away = AX_SI(_mm256_cmp_pd(_mm256_and_pd(b, abs), _mm256_and_pd(v, abs),
+                                             _CMP_GT_OQ));
+    const __m256i inexact = AX_SI(_mm256_cmp_pd(b, v, _CMP_NEQ_UQ));
+    const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m128i away32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(away, lo));
+    const __m128i odd32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(inexact, lo));
+    __m128i u = _mm_add_epi32(_mm_castps_si128(r), away32); /* -1 where away */
+    u = _mm_or_si128(u, _mm_and_si128(odd32, _mm_set1_epi32(1)));
+    return _mm_castsi128_ps(u);
+}
+
+AX_INLINE void v_store(int k, void *p, __m256i v) {
+    switch (k) {
+    case K_F64: _mm256_storeu_pd((double *)p, AX_PD(v)); break;
+    case K_F32: _mm_storeu_ps((float *)p, _mm256_cvtpd_ps(AX_PD(v))); break;
+    case K_F16:
+        _mm_storel_epi64((__m128i *)p,
+                         _mm_cvtps_ph(f64_to_f32_odd(AX_PD(v)),
+                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        break;
+    case K_BF16: {
+        const __m256 f = _mm256_set_m128(_mm_setzero_ps(), f64_to_f32_odd(AX_PD(v)));
+        _mm_storel_epi64((__m128i *)p, axial_avx2_f32_to_bf16(f));
+        break;
+    }
+    default: _mm256_storeu_si256((__m256i *)p, v); break;
+    }
+}
+
+/* A partial vector through a stack buffer: elements p[0..cnt) <-> lanes
+ * off..off+cnt-1 (other lanes are 0 and their results dropped). */
+AX_INLINE __m256i v_load_part(int k, const void *p, size_t cnt, size_t off) {
+    _Alignas(32) unsigned char buf[32] = {0};
+    memcpy(buf + off * k_msize(k), p, cnt * k_msize(k));
+    return v_load(k, buf);
+}
+AX_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
+    _Alignas(32) unsigned char buf[32];
+    v_store(k, buf, v);
+    memcpy(p, buf + off * k_msize(k), cnt * k_msize(k));
+}
+
+/* ---- lane shuffles ---------------------------------------------------------
+ * "Forward" moves lanes up (toward higher indices), "reverse" down.  Lanes
+ * that come from nowhere get the identity (or a given uniform fill). */
+
+/* vpshufb indices: broadcast the last (forward) / first (reverse) element of
+ * each 128-bit half, for elements of e bytes. */
+AX_INLINE __m256i idx_end(int e, int rev) {
+    static const _Alignas(32) unsigned char t[2][4][32] = {
+        {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+          15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+         {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15,
+          14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+         {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15,
+          12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
+         {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
+          8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
+        {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+          0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+         {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+          0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7,
+          0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
+    const int li = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
+    return _mm256_load_si256((const __m256i *)(const void *)t[rev][li]);
+}
+
+/* Shift each 128-bit half by b bytes (b < 16), the identity shifted in. */
+AX_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
+    switch (b) {
+    case 1: return rev ? _mm256_srli_si256(v, 1) : _mm256_slli_si256(v, 1);
+    case 2: return rev ? _mm256_srli_si256(v, 2) : _mm256_slli_si256(v, 2);
+    case 4: return rev ? _mm256_srli_si256(v, 4) : _mm256_slli_si256(v, 4);
+    default: { /* 64-bit lanes: vshufpd picks the identity (-0.0 for floats) in */
+        const __m256d id = AX_PD(v_ident(k));
+        return AX_SI(rev ? _mm256_shuffle_pd(AX_PD(v), id, 0x5) : _mm256_shuffle_pd(id, AX_PD(v), 0x0));
+    }
+    }
+}
+
+/* Shift the whole vector by b bytes (b in 1, 2, 4, 8, 16), lanes of the
+ * uniform vector f shifted in. */
+AX_INLINE __m256i v_shift(__m256i v, __m256i f, int b, int rev) {
+    if (!rev) {
+        const __m256i t = _mm256_permute2x128_si256(v, f, 0x02); /* [f.lo | v.lo] */
+        switch (b) {
+        case 1: return _mm256_alignr_epi8(v, t, 15);
+        case 2: return _mm256_alignr_epi8(v, t, 14);
+        case 4: return _mm256_alignr_epi8(v, t, 12);
+        case 8: return _mm256_alignr_epi8(v, t, 8);
+        default: return t;
+        }
+    }
+    const __m256i t = _mm256_permute2x128_si256(v, f, 0x31); /* [v.hi | f.hi] */
+    switch (b) {
+    case 1: return _mm256_alignr_epi8(t, v, 1);
+    case 2: return _mm256_alignr_epi8(t, v, 2);
+    case 4: return _mm256_alignr_epi8(t, v, 4);
+    case 8: return _mm256_alignr_epi8(t, v, 8);
+    default: return t;
+    }
+}
+
+/* The last lane (forward) / first lane (reverse) in every lane. */
+AX_INLINE __m256i v_bcast_end(int k, __m256i s, int rev) {
+    const int e = k_esize(k);
+    if (e == 8)
+        return rev ? _mm256_permute4x64_epi64(s, 0x00) : _mm256_permute4x64_epi64(s, 0xFF);
+    const __m256i d = _mm256_permutevar8x32_epi32(s, _mm256_set1_epi32(rev ? 0 : 7));
+    return e == 4 ? d : _mm256_shuffle_epi8(d, idx_end(e, rev));
+}
+
+/* Inclusive scan of one vector (forward: lane l gets lanes 0..l; reverse:
+ * lanes l..W-1): log2(16/e) in-lane steps, then one step across the halves. */
+AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
+    const int e = k_esize(k);
+    for (int b = e; b < 16; b *= 2)
+        v = v_add(k, v, v_shift_inlane(k, v, b, rev));
+    __m256i t = rev ? _mm256_permute2x128_si256(v, v_ident(k), 0x31)  /* [v.hi | id] */
+                    : _mm256_permute2x128_si256(v, v_ident(k), 0x02); /* [id | v.lo] */
+    return v_add(k, v, _mm256_shuffle_epi8(t, idx_end(e, rev)));
+}
+
+/* ---- 1. long rows (inner == 1) -------------------------------------------- */
+
+/* Output of a scanned vector s given the carry of everything before it;
+ * exclusive: s moves one lane on, `fill` (the sum just before s's first lane,
+ * apart from the carry) comes in. */
+AX_INLINE __m256i row_out(int k, __m256i s, __m256i carry, __m256i fill, int excl, int rev) {
+    if (excl)
+        s = v_shift(s, fill, k_esize(k), rev);
+    return v_add(k, carry, s);
+}
+
+AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k);
+    __m256i carry = v_ident(k);
+    size_t j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        const size_t p0 = rev ? n - j - W : j, p1 = rev ? n - j - 2 * W : j + W;
+        const __m256i s0 = v_scan(k, v_load(k, x + p0 * ms), rev);
+        /* s1 continues s0's scan; the carry waits for nothing but itself */
+        const __m256i t0 = v_bcast_end(k, s0, rev);
+        const __m256i s1 = v_add(k, v_scan(k, v_load(k, x + p1 * ms), rev), t0);
+        v_store(k, y + p0 * ms, row_out(k, s0, carry, v_ident(k), excl, rev));
+        v_store(k, y + p1 * ms, row_out(k, s1, carry, t0, excl, rev));
+        carry = v_add(k, carry, v_bcast_end(k, s1, rev));
+    }
+    if (j + W <= n) {
+        const size_t p = rev ? n - j - W : j;
+        const __m256i s = v_scan(k, v_load(k, x + p * ms), rev);
+        v_store(k, y + p * ms, row_out(k, s, carry, v_ident(k), excl, rev));
+        carry = v_add(k, carry, v_bcast_end(k, s, rev));
+        j += W;
+    }
+    if (j < n) {
+        const size_t r = n - j, p = rev ? 0 : j, off = rev ? W - r : 0;
+        const __m256i s = v_scan(k, v_load_part(k, x + p * ms, r, off), rev);
+        v_store_part(k, y + p * ms, row_out(k, s, carry, v_ident(k), excl, rev), r, off);
+    }
+    if (excl) /* the empty sum: +0 (all-zero bits in every dtype) */
+        memset(y + (rev ? n - 1 : 0) * ms, 0, ms);
+}
+
+/* ---- 2. short rows (inner == 1, n <= 15), flat segmented scan ---------------- */
+
+/* One vector of the flat run.  R: each lane's index within its row (in scan
+ * order), L: each lane's index within the vector (in scan order), *carry:
+ * the inclusive sum at the last lane of the previous vector. */
+AX_INLINE __m256i seg_vec(int k, __m256i v, __m256i R, __m256i L, __m256i *carry, size_t n,
+                          int cross, int excl, int rev) {
+    const size_t W = k_lanes(k);
+    const int e = k_esize(k);
+    const __m256i id = v_ident(k);
+    __m256i s = v;
+    /* Hillis-Steele within the vector, each step confined to the row (d is a
+     * constant in each step so that the shifts get their immediates) */
+#define AX_SEG_STEP(d)                                                                      \
+    if (n > (d) && W > (d))                                                                 \
+        s = v_add(k, s, _mm256_blendv_epi8(id, v_shift(s, id, (d) * e, rev),               \
+                                           v_cmpgt(k, R, v_set1(k, (d) - 1))));
+    AX_SEG_STEP(1) AX_SEG_STEP(2) AX_SEG_STEP(4) AX_SEG_STEP(8)
+#undef AX_SEG_STEP
+    const __m256i before = *carry;
+    if (cross) {
+        const __m256i cm = v_cmpgt(k, R, L); /* the lane's row began in an earlier vector */
+        const __m256i ce = v_bcast_end(k, cm, rev);
+        /* the next carry without waiting for this vector's full result */
+        *carry = v_add(k, v_bcast_end(k, s, rev), _mm256_blendv_epi8(id, before, ce));
+        s = v_add(k, s, _mm256_blendv_epi8(id, before, cm));
+    }
+    if (excl) /* one lane back within the row; a row's first output is +0 */
+        s = _mm256_and_si256(v_shift(s, before, e, rev), v_cmpgt(k, R, _mm256_setzero_si256()));
+    return s;
+}
+
+/* Flat run of `total` elements in rows of n <= 15.  The row indices of a
+ * vector repeat with period P = n / gcd(n, W) vectors: they come from a table
+ * of P vectors (a computed update would be a loop-carried chain). */
+AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, int excl,
+                        int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), e = (size_t)k_esize(k);
+    size_t P = 1; /* the smallest P with n | P W: P <= n <= 15 */
+    while ((P * W) % n != 0)
+        P++;
+    const int cross = W % n != 0;
+    _Alignas(32) unsigned char rb[16][32], lb[32];
+    for (size_t l = 0; l < W; l++) {
+        const uint64_t ls = rev ? W - 1 - l : l;
+        memcpy(lb + l * e, &ls, e); /* little-endian: the low bytes */
+        for (size_t q = 0; q < P; q++) {
+            const uint64_t rs = (q * W + ls) % n;
+            memcpy(rb[q] + l * e, &rs, e);
+        }
+    }
+    const __m256i L = _mm256_load_si256((const __m256i *)(const void *)lb);
+    __m256i carry = v_ident(k);
+    size_t j = 0, ph = 0;
+    if (P == 1) { /* the masks are loop invariants */
+        const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[0]);
+        for (; j + W <= total; j += W) {
+            const size_t p = rev ? total - j - W : j;
+            v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), R, L, &carry, n, cross, excl, rev));
+        }
+    } else {
+        for (; j + W <= total; j += W) {
+            const size_t p = rev ? total - j - W : j;
+            const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[ph]);
+            v_store(k, y + p * ms, seg_vec(k, v_load(k, x + p * ms), R, L, &carry, n, cross, excl, rev));
+            ph = ph + 1 == P ? 0 : ph + 1;
+        }
+    }
+    if (j < total) {
+        const size_t r = total - j, p = rev ? 0 : j, off = rev ? W - r : 0;
+        const __m256i R = _mm256_load_si256((const __m256i *)(const void *)rb[ph]);
+        const __m256i v = v_load_part(k, x + p * ms, r, off);
+        v_store_part(k, y + p * ms, seg_vec(k, v, R, L, &carry, n, cross, excl, rev), r, off);
+    }
+}
+
+/* ---- 3. vertical (inner > 1) ---------------------------------------------- */
+
+#define AX_TILE 64 /* vectors of column accumulators in the L1 tile */
+
+/* One column vector of one row: acc += x; y = inclusive or exclusive value. */
+AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) {
+    const __m256i a = *acc;
+    *acc = v_add(k, a, v);
+    return excl ? (first ? _mm256_setzero_si256() : a) : *acc;
+}
+
+/* Columns [0, cols) of rows of `inner` elements, W <= cols < (AX_TILE + 1) W:
+ * nv full vectors and, when W does not divide cols, one more vector ending
+ * at column cols (overlapping the last full one; it is loaded before the
+ * row's stores, and writes the overlapped columns again with the same bits,
+ * as its accumulator lanes add the same terms in the same order).  Narrow
+ * tiles (cols <= 4 W) keep the accumulators in registers. */
+AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
+                         int excl, int rev, __m256i *tile) {
+    const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, ov = (cols - W) * ms;
+    const int rem = cols % W != 0, narrow = cols <= 4 * W;
+    __m256i reg[4];
+    __m256i *acc = narrow ? reg : tile;
+    for (size_t q = 0; q < (narrow ? 4 : nv + 1); q++)
+        acc[q] = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const size_t j = rev ? n - 1 - t : t;
+        const char *xr = x + j * inner * ms;
+        char *yr = y + j * inner * ms;
+        const __m256i vo = rem ? v_load(k, xr + ov) : _mm256_setzero_si256();
+        if (narrow) { /* constant indices: the accumulators stay in registers */
+            for (size_t q = 0; q < 4; q++)
+                if (q < nv)
+                    v_store(k, yr + q * W * ms,
+                            col_step(k, &reg[q], v_load(k, xr + q * W * ms), excl, t == 0));
+        } else {
+            for (size_t q = 0; q < nv; q++)
+                v_store(k, yr + q * W * ms,
+                        col_step(k, &tile[q], v_load(k, xr + q * W * ms), excl, t == 0));
+        }
+        if (rem)
+            v_store(k, yr + ov, col_step(k, &acc[nv], vo, excl, t == 0));
+    }
+}
+
+/* inner < W: one vector per row, loaded at the row's start (forward; lanes
+ * 0..inner-1 are the row) or ending at the row's end (reverse; the top inner
+ * lanes), so it also covers up to D = ceil(W / inner) - 1 rows that come
+ * later in scan order; their lanes are dropped, but the full-width store of a
+ * row overwrites them with junk.  So rows are loaded D rows ahead of the
+ * stores (a ring of loaded vectors), which keeps in-place scans right: a
+ * clobbered row was read already and is stored again, correctly, later.  The
+ * last D rows in scan order (whose vector would leave the slice) go through
+ * the buffer. */
+AX_INLINE __m256i small_row(int k, const char *x, size_t n, size_t inner, size_t t,
+                            size_t full, int rev) {
+    const size_t ms = k_msize(k), off = rev ? k_lanes(k) - inner : 0; /* row's first lane */
+    const char *xr = x + (rev ? n - 1 - t : t) * inner * ms;
+    return t < full ? v_load(k, xr - off * ms) : v_load_part(k, xr, inner, off);
+}
+
+AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner, int excl,
+                          int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k), D = (W + inner - 1) / inner - 1;
+    const size_t full = n > D ? n - D : 0; /* rows (in scan order) stored whole */
+    const size_t off = rev ? W - inner : 0;  /* the row's first lane */
+    __m256i ring[16];                        /* D <= 15 (W <= 32, inner >= 2) */
+    __m256i acc = v_ident(k);
+    for (size_t t = 0; t < D && t < n; t++)
+        ring[t % 16] = small_row(k, x, n, inner, t, full, rev);
+    for (size_t t = 0; t < n; t++) {
+        if (t + D < n)
+            ring[(t + D) % 16] = small_row(k, x, n, inner, t + D, full, rev);
+        char *yr = y + (rev ? n - 1 - t : t) * inner * ms;
+        const __m256i o = col_step(k, &acc, ring[t % 16], excl, t == 0);
+        if (t < full)
+            v_store(k, yr - off * ms, o);
+        else
+            v_store_part(k, yr, o, inner, off);
+    }
+}
+
+/* Columns in tiles of AX_TILE vectors (the last tile keeps >= W columns).
+ * Wide rows that need several tiles walk all rows once per tile, which
+ * strides through memory; so when the rows are long, the accumulators of a
+ * whole row are taken from the heap (8 bytes per column: L2 holds them for
+ * rows up to ~100k columns) and x and y stream strictly in order.  Without
+ * memory for them, the stack tiles do the same work. */
+AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
+                         int rev) {
+    const size_t W = k_lanes(k), ms = k_msize(k);
+    if (inner < W) {
+        cols_small(k, x, y, n, inner, excl, rev);
+        return;
+    }
+    __m256i stack[AX_TILE + 1], *acc = stack, *heap = NULL;
+    size_t tile = AX_TILE * W;
+    if (inner >= tile + W && n >= 8) {
+        heap = aligned_alloc(32, (inner / W + 1) * sizeof(__m256i));
+        if (heap) {
+            acc = heap;
+            tile = inner;
+        }
+    }
+    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
+        cols = inner - i0 >= tile + W ? tile : inner - i0;
+        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev, acc);
+    }
+    free(heap);
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
+                          int excl, int rev) {
+    const size_t ms = k_msize(k);
+    if (inner == 1 && n < 16) {
+        scan_seg(k, x, y, outer * n, n, excl, rev);
+    } else if (inner == 1) {
+        for (size_t o = 0; o < outer; o++)
+            scan_row(k, x + o * n * ms, y + o * n * ms, n, excl, rev);
+    } else {
+        for (size_t o = 0; o < outer; o++)
+            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, excl, rev);
+    }
+}
+
+#define AX_DEFINE_CUMSUM(name, KIND)                                                      \
+    void axial_cumsum_##name##__avx2(const void *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner, unsigned flags) {                     \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                          \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                \
+            cumsum_dir(KIND, (const char *)x, (char *)y, outer, n, inner, excl, 1);      \
+        else                                                                             \
+            cumsum_dir(KIND, (const char *)x, (char *)y, outer, n, inner, excl, 0);      \
+    }
+AX_DEFINE_CUMSUM(f32, K_F32)
+AX_DEFINE_CUMSUM(f64, K_F64)
+AX_DEFINE_CUMSUM(f16, K_F16)
+AX_DEFINE_CUMSUM(bf16, K_BF16)
+AX_DEFINE_CUMSUM(i8, K_I8)
+AX_DEFINE_CUMSUM(u8, K_I8)
+AX_DEFINE_CUMSUM(i16, K_I16)
+AX_DEFINE_CUMSUM(u16, K_I16)
+AX_DEFINE_CUMSUM(i32, K_I32)
+AX_DEFINE_CUMSUM(u32, K_I32)
+AX_DEFINE_CUMSUM(i64, K_I64)
+AX_DEFINE_CUMSUM(u64, K_I64)

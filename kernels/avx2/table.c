@@ -4,7 +4,7 @@
 
 const struct axial_kernels axial_kernels__avx2 = {
     /* cumsum.c */
-    .cumsum = {0},
+    .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)},
 
     /* reduce.c */
     .reduce = {0},
