@@ -390,36 +390,42 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         return r512_wrsum_##F(r512_wrmerge_##F(a0, a1));                                          \
     }                                                                                             \
                                                                                                   \
-    /* rows <= DL short rows (n <= 64) -> DL wide sums in out (the first rows valid). */          \
-    static void r512_group_##S(const T *x, size_t rows, size_t n, r512_w_##S *out) {              \
+    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
+    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
+                                     int acc) {                                                   \
+        if (acc)                                                                                  \
+            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
+        else                                                                                      \
+            r512_finish_##S(b, (T *)dst + off, k);                                                \
+    }                                                                                             \
+                                                                                                  \
+    /* rows <= DL short rows (n <= 64) -> DL wide sums in out (the first rows valid).         \
+     * Q: lanes per row after loading (a power of two; DL when n > DL), M: vectors          \
+     * per row (n > DL only), both constants in each instance so the trees stay in          \
+     * registers; spread: the vexpand mask (lanes l % Q < n). */                             \
+    R512_INLINE void r512_group_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,      \
+                                    uint64_t spread, r512_w_##S *out) {                         \
         enum { DL = R512_DL_##D };                                                                \
         r512_dv_##D v[DL];                                                                        \
-        size_t q;                                                                                 \
         unsigned depth = 0;                                                                       \
-        if (n <= DL) {                                                                            \
-            q = 1;                                                                                \
-            while (q < n)                                                                         \
-                q *= 2;                                                                           \
-            const size_t rpv = DL / q; /* rows per vector */                                      \
-            uint64_t spread = 0;                                                                  \
-            for (size_t l = 0; l < DL; l++)                                                       \
-                spread |= (uint64_t)(l % q < n) << l;                                             \
-            for (size_t i = 0; i < q; i++) {                                                      \
+        if (M == 0) {                                                                             \
+            const size_t rpv = DL / Q; /* rows per vector */                                      \
+            for (size_t i = 0; i < Q; i++) {                                                      \
                 const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;  \
                 v[i] = rv ? r512_dld_##S(x + r * n, rv * n) : r512_did_##D();                     \
-                if (n != q)                                                                       \
+                if (n != Q)                                                                       \
                     v[i] = r512_dexp_##D(v[i], spread);                                           \
             }                                                                                     \
         } else {                                                                                  \
-            const size_t m = (n + DL - 1) / DL;                                                   \
-            while (((size_t)1 << depth) < m)                                                      \
+            while (((size_t)1 << depth) < M)                                                      \
                 depth++;                                                                          \
             for (size_t r = 0; r < DL; r++) {                                                     \
                 r512_dv_##D t[8];                                                                 \
-                for (size_t k = 0; k < m; k++)                                                    \
-                    t[k] = r < rows ? r512_dld_##S(x + r * n + k * DL, n - k * DL)                \
-                                    : r512_did_##D();                                             \
-                for (size_t c = m; c > 1; c = (c + 1) / 2) {                                      \
+                for (size_t k = 0; k < M; k++)                                                    \
+                    t[k] = r >= rows ? r512_did_##D()                                             \
+                         : k + 1 < M ? r512_dld_##S(x + r * n + k * DL, DL)                       \
+                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL);              \
+                for (size_t c = M; c > 1; c = (c + 1) / 2) {                                      \
                     for (size_t i = 0; i < c / 2; i++)                                            \
                         t[i] = r512_dadd_##D(t[2 * i], t[2 * i + 1]);                             \
                     if (c % 2)                                                                    \
@@ -427,9 +433,50 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 }                                                                                 \
                 v[r] = t[0];                                                                      \
             }                                                                                     \
-            q = DL;                                                                               \
         }                                                                                         \
-        r512_fold_##D(v, q, depth, out);                                                          \
+        r512_fold_##D(v, M ? (size_t)DL : Q, depth, out);                                         \
+    }                                                                                             \
+                                                                                                  \
+    /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
+    R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
+                                    size_t M, int acc) {                                          \
+        enum { DL = R512_DL_##D };                                                                \
+        r512_w_##S buf[16];                                                                       \
+        uint64_t spread = 0;                                                                      \
+        for (size_t l = 0; l < DL; l++)                                                           \
+            spread |= (uint64_t)(l % Q < n) << l;                                                 \
+        size_t r0 = 0;                                                                            \
+        for (; r0 + 16 <= outer; r0 += 16) {                                                      \
+            for (size_t s = 0; s < 16; s += DL)                                                   \
+                r512_group_##S(x + (r0 + s) * n, DL, n, Q, M, spread, buf + s);                   \
+            r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
+        }                                                                                         \
+        if (r0 < outer) {                                                                         \
+            const size_t g = outer - r0;                                                          \
+            for (size_t s = 0; s < g; s += DL)                                                    \
+                r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread,        \
+                               buf + s);                                                          \
+            r512_emit_##S(dst, r0, buf, g, acc);                                                  \
+        }                                                                                         \
+    }                                                                                             \
+    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
+        enum { DL = R512_DL_##D };                                                                \
+        if (n > DL) {                                                                             \
+            switch ((n + DL - 1) / DL) {                                                          \
+            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
+            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
+            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
+            case 5: r512_short_##S(x, dst, outer, n, DL, 5, acc); return;                         \
+            case 6: r512_short_##S(x, dst, outer, n, DL, 6, acc); return;                         \
+            case 7: r512_short_##S(x, dst, outer, n, DL, 7, acc); return;                         \
+            default: r512_short_##S(x, dst, outer, n, DL, 8, acc); return;                        \
+            }                                                                                     \
+        }                                                                                         \
+        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
+        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
+        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc);                             \
+        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc);                             \
+        else r512_short_##S(x, dst, outer, n, 16, 0, acc);                                        \
     }                                                                                             \
                                                                                                   \
     /* Rows of the column tile [c, c + tv*L) (lanes m of each vector), rb rows. */                \
@@ -439,7 +486,12 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         r512_wr_##F a[4];                                                                         \
         for (int t = 0; t < tv; t++)                                                              \
             a[t] = r512_wrz_##F();                                                                \
-        for (size_t j = 0; j < rb; j += 8)                                                        \
+        size_t j = 0;                                                                             \
+        for (; j + 8 <= rb; j += 8)                                                               \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(a[t],                                                       \
+                                      r512_sum8_##S(x + j * stride + t * L, stride, 8, m, full)); \
+        if (j < rb)                                                                               \
             for (int t = 0; t < tv; t++)                                                          \
                 a[t] = r512_wradd_##F(                                                            \
                     a[t], r512_sum8_##S(x + j * stride + t * L, stride, rb - j, m, full));        \
@@ -475,30 +527,20 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             out[c] = (r512_w_##S)ca[c];                                                           \
     }                                                                                             \
                                                                                                   \
-    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
-    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
-                                     int acc) {                                                   \
-        if (acc)                                                                                  \
-            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
-        else                                                                                      \
-            r512_finish_##S(b, (T *)dst + off, k);                                                \
-    }                                                                                             \
-                                                                                                  \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
                                 int acc) {                                                        \
         enum { L = R512_L_##F, DL = R512_DL_##D };                                                \
         const T *x = (const T *)xv;                                                               \
         r512_w_##S buf[R512_CB];                                                                  \
+        if (inner == 1 && n <= R512_SHORT) {                                                      \
+            r512_shortrows_##S(x, dst, outer, n, acc);                                            \
+            return;                                                                               \
+        }                                                                                         \
         if (inner == 1) {                                                                         \
-            for (size_t r0 = 0; r0 < outer; r0 += 16) {                                           \
-                const size_t g = outer - r0 < 16 ? outer - r0 : 16;                               \
-                if (n <= R512_SHORT) {                                                            \
-                    for (size_t s = 0; s < g; s += DL)                                            \
-                        r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, buf + s);    \
-                } else {                                                                          \
-                    for (size_t r = 0; r < g; r++)                                                \
-                        buf[r] = r512_row_##S(x + (r0 + r) * n, n);                               \
-                }                                                                                 \
+            for (size_t r0 = 0; r0 < outer; r0 += R512_CB) {                                      \
+                const size_t g = outer - r0 < R512_CB ? outer - r0 : R512_CB;                     \
+                for (size_t r = 0; r < g; r++)                                                    \
+                    buf[r] = r512_row_##S(x + (r0 + r) * n, n);                                   \
                 r512_emit_##S(dst, r0, buf, g, acc);                                              \
             }                                                                                     \
             return;                                                                               \
