@@ -68,6 +68,8 @@
 #define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
+/* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
+#define R512_UNROLL _Pragma("GCC unroll 16")
 
 /* ---- wide sums (double / uint64_t) ------------------------------------------- */
 
@@ -286,7 +288,9 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 /* f32: levels in f32 while the depth (pre-sum included) stays <= 3, the rest
  * in f64 after an exact widening. */
 R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out) {
+    R512_UNROLL
     for (; q > 1 && depth < 3; q /= 2, depth++)
+        R512_UNROLL
         for (size_t i = 0; i < q / 2; i++)
             v[i] = r512_lvl_d32f(v[2 * i], v[2 * i + 1]);
     __m512d d[32]; /* 16 rows of q lanes: 2q vectors */
@@ -295,11 +299,14 @@ R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out
         d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v[i], 1));
     }
     if (q == 16) { /* a row spans two f64 vectors */
+        R512_UNROLL
         for (size_t i = 0; i < 16; i++)
             d[i] = _mm512_add_pd(d[2 * i], d[2 * i + 1]);
         q = 8;
     }
+    R512_UNROLL
     for (; q > 1; q /= 2)
+        R512_UNROLL
         for (size_t i = 0; i < q; i++)
             d[i] = r512_lvl_d64f(d[2 * i], d[2 * i + 1]);
     _mm512_storeu_pd(out, d[0]);
@@ -307,7 +314,9 @@ R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out
 }
 R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
+    R512_UNROLL
     for (; q > 1; q /= 2)
+        R512_UNROLL
         for (size_t i = 0; i < q / 2; i++)
             v[i] = r512_lvl_d32i(v[2 * i], v[2 * i + 1]);
     _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(v[0])));
@@ -315,14 +324,18 @@ R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *
 }
 R512_INLINE void r512_fold_d64f(__m512d *v, size_t q, unsigned depth, double *out) {
     (void)depth;
+    R512_UNROLL
     for (; q > 1; q /= 2)
+        R512_UNROLL
         for (size_t i = 0; i < q / 2; i++)
             v[i] = r512_lvl_d64f(v[2 * i], v[2 * i + 1]);
     _mm512_storeu_pd(out, v[0]);
 }
 R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
+    R512_UNROLL
     for (; q > 1; q /= 2)
+        R512_UNROLL
         for (size_t i = 0; i < q / 2; i++)
             v[i] = r512_lvl_d64i(v[2 * i], v[2 * i + 1]);
     _mm512_storeu_si512(out, v[0]);
@@ -358,10 +371,13 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     R512_INLINE r512_v_##F r512_sum8_##S(const T *p, size_t stride, size_t cnt, __mmask64 m,     \
                                          int full) {                                              \
         r512_v_##F v[8];                                                                          \
+        R512_UNROLL                                                                               \
         for (size_t i = 0; i < 8; i++)                                                            \
             v[i] = i >= cnt ? r512_id_##F() : full ? r512_ld_##S(p + i * stride)                 \
                                                    : r512_ldm_##S(p + i * stride, m);             \
+        R512_UNROLL                                                                               \
         for (size_t w = 1; w < 8; w *= 2)                                                         \
+            R512_UNROLL                                                                           \
             for (size_t i = 0; i < 8; i += 2 * w)                                                 \
                 v[i] = r512_add_##F(v[i], v[i + w]);                                              \
         return v[0];                                                                              \
@@ -410,6 +426,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         unsigned depth = 0;                                                                       \
         if (M == 0) {                                                                             \
             const size_t rpv = DL / Q; /* rows per vector */                                      \
+            R512_UNROLL                                                                           \
             for (size_t i = 0; i < Q; i++) {                                                      \
                 const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;  \
                 v[i] = rv ? r512_dld_##S(x + r * n, rv * n) : r512_did_##D();                     \
@@ -419,13 +436,17 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         } else {                                                                                  \
             while (((size_t)1 << depth) < M)                                                      \
                 depth++;                                                                          \
+            R512_UNROLL                                                                           \
             for (size_t r = 0; r < DL; r++) {                                                     \
                 r512_dv_##D t[8];                                                                 \
+                R512_UNROLL                                                                       \
                 for (size_t k = 0; k < M; k++)                                                    \
                     t[k] = r >= rows ? r512_did_##D()                                             \
                          : k + 1 < M ? r512_dld_##S(x + r * n + k * DL, DL)                       \
                                      : r512_dld_##S(x + r * n + k * DL, n - k * DL);              \
+                R512_UNROLL                                                                       \
                 for (size_t c = M; c > 1; c = (c + 1) / 2) {                                      \
+                    R512_UNROLL                                                                   \
                     for (size_t i = 0; i < c / 2; i++)                                            \
                         t[i] = r512_dadd_##D(t[2 * i], t[2 * i + 1]);                             \
                     if (c % 2)                                                                    \
@@ -484,17 +505,21 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                    int tv, r512_ca_##F *ca) {                                     \
         enum { L = R512_L_##F };                                                                  \
         r512_wr_##F a[4];                                                                         \
+        R512_UNROLL                                                                               \
         for (int t = 0; t < tv; t++)                                                              \
             a[t] = r512_wrz_##F();                                                                \
         size_t j = 0;                                                                             \
         for (; j + 8 <= rb; j += 8)                                                               \
+            R512_UNROLL                                                                           \
             for (int t = 0; t < tv; t++)                                                          \
                 a[t] = r512_wradd_##F(a[t],                                                       \
                                       r512_sum8_##S(x + j * stride + t * L, stride, 8, m, full)); \
         if (j < rb)                                                                               \
+            R512_UNROLL                                                                           \
             for (int t = 0; t < tv; t++)                                                          \
                 a[t] = r512_wradd_##F(                                                            \
                     a[t], r512_sum8_##S(x + j * stride + t * L, stride, rb - j, m, full));        \
+        R512_UNROLL                                                                               \
         for (int t = 0; t < tv; t++)                                                              \
             r512_caadd_##F(ca + t * L, a[t]);                                                     \
     }                                                                                             \
