@@ -285,15 +285,21 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 #define r512_dexp_d32i(v, m) _mm512_maskz_expand_epi32((__mmask16)(m), v)
 #define r512_dexp_d64i(v, m) _mm512_maskz_expand_epi64((__mmask8)(m), v)
 
+/* log2 of a power of two <= 16, as an expression GCC folds for constant q. */
+#define R512_LOG2(q) ((unsigned)((q) >= 2) + ((q) >= 4) + ((q) >= 8) + ((q) >= 16))
+
 /* f32: levels in f32 while the depth (pre-sum included) stays <= 3, the rest
- * in f64 after an exact widening. */
+ * in f64 after an exact widening.  Loop counts are constants per instance. */
 R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out) {
+    const unsigned lq = R512_LOG2(q), nf = lq < 3 - depth ? lq : 3 - depth;
     R512_UNROLL
-    for (; q > 1 && depth < 3; q /= 2, depth++)
+    for (unsigned l = 0; l < nf; l++)
         R512_UNROLL
-        for (size_t i = 0; i < q / 2; i++)
+        for (size_t i = 0; i < (q >> (l + 1)); i++)
             v[i] = r512_lvl_d32f(v[2 * i], v[2 * i + 1]);
+    q >>= nf;
     __m512d d[32]; /* 16 rows of q lanes: 2q vectors */
+    R512_UNROLL
     for (size_t i = 0; i < q; i++) {
         d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v[i]));
         d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v[i], 1));
@@ -304,41 +310,42 @@ R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out
             d[i] = _mm512_add_pd(d[2 * i], d[2 * i + 1]);
         q = 8;
     }
+    const unsigned ld = R512_LOG2(q);
     R512_UNROLL
-    for (; q > 1; q /= 2)
+    for (unsigned l = 0; l < ld; l++)
         R512_UNROLL
-        for (size_t i = 0; i < q; i++)
+        for (size_t i = 0; i < (q >> l); i++)
             d[i] = r512_lvl_d64f(d[2 * i], d[2 * i + 1]);
     _mm512_storeu_pd(out, d[0]);
     _mm512_storeu_pd(out + 8, d[1]);
 }
+/* The exact domains: every level in the lane type. */
+#define R512_FOLD_ALL(D, VT)                                                                      \
+    R512_INLINE VT r512_foldv_##D(VT *v, size_t q) {                                             \
+        const unsigned lq = R512_LOG2(q);                                                         \
+        R512_UNROLL                                                                               \
+        for (unsigned l = 0; l < lq; l++)                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < (q >> (l + 1)); i++)                                           \
+                v[i] = r512_lvl_##D(v[2 * i], v[2 * i + 1]);                                      \
+        return v[0];                                                                              \
+    }
+R512_FOLD_ALL(d32i, __m512i)
+R512_FOLD_ALL(d64f, __m512d)
+R512_FOLD_ALL(d64i, __m512i)
 R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
-    R512_UNROLL
-    for (; q > 1; q /= 2)
-        R512_UNROLL
-        for (size_t i = 0; i < q / 2; i++)
-            v[i] = r512_lvl_d32i(v[2 * i], v[2 * i + 1]);
-    _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(v[0])));
-    _mm512_storeu_si512(out + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(v[0], 1)));
+    const __m512i s = r512_foldv_d32i(v, q);
+    _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));
+    _mm512_storeu_si512(out + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s, 1)));
 }
 R512_INLINE void r512_fold_d64f(__m512d *v, size_t q, unsigned depth, double *out) {
     (void)depth;
-    R512_UNROLL
-    for (; q > 1; q /= 2)
-        R512_UNROLL
-        for (size_t i = 0; i < q / 2; i++)
-            v[i] = r512_lvl_d64f(v[2 * i], v[2 * i + 1]);
-    _mm512_storeu_pd(out, v[0]);
+    _mm512_storeu_pd(out, r512_foldv_d64f(v, q));
 }
 R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
-    R512_UNROLL
-    for (; q > 1; q /= 2)
-        R512_UNROLL
-        for (size_t i = 0; i < q / 2; i++)
-            v[i] = r512_lvl_d64i(v[2 * i], v[2 * i + 1]);
-    _mm512_storeu_si512(out, v[0]);
+    _mm512_storeu_si512(out, r512_foldv_d64i(v, q));
 }
 
 static inline size_t r512_gcd(size_t a, size_t b) {
@@ -434,9 +441,10 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                     v[i] = r512_dexp_##D(v[i], spread);                                           \
             }                                                                                     \
         } else {                                                                                  \
-            while (((size_t)1 << depth) < M)                                                      \
-                depth++;                                                                          \
-            R512_UNROLL                                                                           \
+            depth = M > 4 ? 3 : M > 2 ? 2 : 1; /* ceil(log2(M)), M <= 8 */                     \
+            /* Pair rows as soon as both are summed (the first transposing level):          \
+             * fewer live vectors. */                                                        \
+            R512_UNROLL                                                                       \
             for (size_t r = 0; r < DL; r++) {                                                     \
                 r512_dv_##D t[8];                                                                 \
                 R512_UNROLL                                                                       \
@@ -452,10 +460,14 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                     if (c % 2)                                                                    \
                         t[c / 2] = t[c - 1];                                                      \
                 }                                                                                 \
-                v[r] = t[0];                                                                      \
+                if (r % 2)                                                                        \
+                    v[r / 2] = r512_lvl_##D(v[r / 2], t[0]);                                      \
+                else                                                                              \
+                    v[r / 2] = t[0];                                                              \
             }                                                                                     \
+            depth++;                                                                              \
         }                                                                                         \
-        r512_fold_##D(v, M ? (size_t)DL : Q, depth, out);                                         \
+        r512_fold_##D(v, M ? (size_t)DL / 2 : Q, depth, out);                                         \
     }                                                                                             \
                                                                                                   \
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
