@@ -1,2 +1,647 @@
-/* reduce.c: avx512 kernels (placeholder until the kernels land). */
+/*
+ * reduce.c: AVX-512 (F + VL + BW + DQ) ReduceSum kernels for every summable dtype.
+ *
+ * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
+ * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (acc: double for floats, uint64_t for integers)
+ * reduce_finish: y[k] = acc[k] rounded to the element type
+ *
+ * Every path first produces one "wide" sum per output (double for the float
+ * types, uint64_t whose low bits are the wrapped sum for the integers) in a
+ * small buffer; reduce then rounds the buffer with the finish kernel, and
+ * reduce_acc adds it into acc.  So reduce_finish is the one place that rounds.
+ *
+ * Paths (L = lanes of one zmm in the element's own width: 16 f32, 8 f64,
+ * 64/32/16/8 integers; f16/bf16 are widened to f32 on load, exactly):
+ *   rows, inner == 1, n > 64: per row, blocks of 8 vectors summed by a
+ *     pairwise tree, the block sum added into 2 independent wide register
+ *     accumulators (f32: widened to two f64 zmm each, so 4 f64 chains), one
+ *     horizontal sum per row at the end.  Tail: < 8 full vectors by the same
+ *     tree, then one masked vector.
+ *   short rows, inner == 1, n <= 64: 16 rows at a time (8 for f64/64-bit
+ *     integers), in 32-bit lanes (64-bit for f64/i64/u64; narrow integers are
+ *     zero-extended, their sum's low bits are the wrapped sum).  n <= 16:
+ *     each vector holds 16/P rows padded to P = next power of two >= n lanes
+ *     (a masked load of 16n/P elements, spread by vexpand when n != P; the pad
+ *     lanes are the identity); n in 17..64: one vector per row, the sum of its
+ *     <= 4 vectors.  Then a transposing add tree: each level pairs two vectors,
+ *     gathers their even and odd lanes (vpermt2) and adds, halving the lanes
+ *     per row, until one lane per row: 16 row sums in one vector.
+ *   columns, inner > 1: a block of <= 1024 columns at a time; 32 rows at a time
+ *     in register accumulators over tiles of <= 4 vectors of columns (each
+ *     8 rows summed by a pairwise tree, then added to the wide register
+ *     accumulator), then added into the block's wide sums in memory.
+ *     Small inner with lcm(inner, L) <= 1024 and inner % L != 0 (e.g. [R,4]
+ *     axis 0, [R,3] axis 0): the n*inner elements are read as "super rows" of
+ *     lcm(inner, L) elements, whose lane pattern repeats with period inner,
+ *     so whole unmasked vectors are summed as columns; at the end the lcm
+ *     sums are folded mod inner (in f64 / uint64), and the n mod (lcm/inner)
+ *     left-over rows are summed as plain columns and added.
+ *
+ * Order and accuracy (f32, f16, bf16; SPEC bound |err| <= c * 2^-24 * sum|x|):
+ * every term passes through at most 3 f32 additions before its partial sum
+ * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; the
+ * short-row path does at most 3 f32 levels counting the per-row pre-sum
+ * (depth ceil(log2(vectors per row))) and the remaining transposing levels
+ * in f64.  An f32 tree of depth 3 errs by at most 3u*sum|x| (u = 2^-24, to
+ * first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
+ * for n < 2^29, and the result is rounded once (0.5 ulp).  So c = 4 (3 + 1),
+ * independent of n.  f16/bf16 sums are rounded once from the f64 sum:
+ * f64 -> f32 rounding to odd (truncate, then set the lsb if inexact), then
+ * f32 -> f16/bf16 nearest-even, which equals one nearest-even rounding
+ * because f32 has more than 2 extra bits.  f64: plain f64 sums (8-way trees,
+ * several accumulators).  Note that an f32 partial of up to 8 terms may
+ * overflow to infinity where the scalar double sum would not (only for
+ * terms within a factor 8 of FLT_MAX).  Integers: adds in their own width
+ * (wrapping), or zero-extended to 32/64 bits where only the low bits are kept.
+ * Floats start from -0.0 (pads, masked-off lanes, accumulators), so a sum of
+ * only -0.0 terms is -0.0.
+ *
+ * Tails: masked loads (fault-suppressing, identity-filled) and masked stores;
+ * nothing outside x, y, acc is touched.  Pointers need only element alignment.
+ */
+#include <string.h>
+
 #include "avx512.h"
+
+#define R512_CB 1024 /* column block: columns summed per pass, and lcm limit */
+#define R512_RB 32   /* rows summed in registers before the block sums in memory */
+#define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
+
+#define R512_INLINE static inline __attribute__((always_inline))
+/* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
+#define R512_UNROLL _Pragma("GCC unroll 16")
+
+/* ---- wide sums (double / uint64_t) ------------------------------------------- */
+
+static inline void r512_wadd_f(double *acc, const double *b, size_t k) {
+    for (size_t i = 0; i < k; i += 8) {
+        const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
+        const __m512d s = _mm512_add_pd(_mm512_maskz_loadu_pd(m, acc + i),
+                                        _mm512_maskz_loadu_pd(m, b + i));
+        _mm512_mask_storeu_pd(acc + i, m, s);
+    }
+}
+static inline void r512_wadd_u(uint64_t *acc, const uint64_t *b, size_t k) {
+    for (size_t i = 0; i < k; i += 8) {
+        const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
+        const __m512i s = _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, acc + i),
+                                           _mm512_maskz_loadu_epi64(m, b + i));
+        _mm512_mask_storeu_epi64(acc + i, m, s);
+    }
+}
+
+/* f64 -> f32 rounding to odd: exact single rounding for a later f16/bf16 RNE. */
+static inline __m256 r512_pd_to_ps_odd(__m512d d) {
+    const __m256 t = _mm512_cvt_roundpd_ps(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(t), d, _CMP_NEQ_UQ);
+    const __m256i ti = _mm256_castps_si256(t);
+    return _mm256_castsi256_ps(_mm256_mask_or_epi32(ti, inexact, ti, _mm256_set1_epi32(1)));
+}
+
+/* Store 8 wide sums as the element type (m: the lanes to write). */
+static inline void r512_put_f32(float *y, __m512d d, __mmask8 m) {
+    _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(d));
+}
+static inline void r512_put_f64(double *y, __m512d d, __mmask8 m) { _mm512_mask_storeu_pd(y, m, d); }
+static inline void r512_put_f16(uint16_t *y, __m512d d, __mmask8 m) {
+    const __m128i h = _mm256_cvtps_ph(r512_pd_to_ps_odd(d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_mask_storeu_epi16(y, m, h);
+}
+static inline void r512_put_bf16(uint16_t *y, __m512d d, __mmask8 m) {
+    const __m256i h = axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(r512_pd_to_ps_odd(d)));
+    _mm_mask_storeu_epi16(y, m, _mm256_castsi256_si128(h));
+}
+static inline void r512_put_b8(uint8_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi8(y, m, v); }
+static inline void r512_put_b16(uint16_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi16(y, m, v); }
+static inline void r512_put_b32(uint32_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi32(y, m, v); }
+static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) { _mm512_mask_storeu_epi64(y, m, v); }
+#define r512_wload_f(p, m) _mm512_maskz_loadu_pd(m, p)
+#define r512_wload_u(p, m) _mm512_maskz_loadu_epi64(m, p)
+
+/* ---- per-family vector arithmetic -------------------------------------------
+ * Family ps: 16 f32 lanes, wide register accumulator = two f64 zmm;
+ * pd: 8 f64 lanes; e8..e64: integer lanes of that width, accumulated in it.
+ * ca: the type of the in-memory column sums (double for floats, own width). */
+typedef struct { __m512d lo, hi; } r512_wr_ps;
+typedef __m512 r512_v_ps;
+typedef __m512d r512_v_pd, r512_wr_pd;
+typedef __m512i r512_v_e8, r512_wr_e8, r512_v_e16, r512_wr_e16, r512_v_e32, r512_wr_e32,
+    r512_v_e64, r512_wr_e64;
+typedef double r512_ca_ps, r512_ca_pd;
+typedef uint8_t r512_ca_e8;
+typedef uint16_t r512_ca_e16;
+typedef uint32_t r512_ca_e32;
+typedef uint64_t r512_ca_e64;
+#define R512_L_ps 16
+#define R512_L_pd 8
+#define R512_L_e8 64
+#define R512_L_e16 32
+#define R512_L_e32 16
+#define R512_L_e64 8
+
+R512_INLINE __m512 r512_add_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+R512_INLINE __m512d r512_add_pd(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+R512_INLINE __m512i r512_add_e8(__m512i a, __m512i b) { return _mm512_add_epi8(a, b); }
+R512_INLINE __m512i r512_add_e16(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
+R512_INLINE __m512i r512_add_e32(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+R512_INLINE __m512i r512_add_e64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
+R512_INLINE __m512 r512_id_ps(void) { return _mm512_set1_ps(-0.0f); }
+R512_INLINE __m512d r512_id_pd(void) { return _mm512_set1_pd(-0.0); }
+#define r512_id_e8 _mm512_setzero_si512
+#define r512_id_e16 _mm512_setzero_si512
+#define r512_id_e32 _mm512_setzero_si512
+#define r512_id_e64 _mm512_setzero_si512
+
+R512_INLINE r512_wr_ps r512_wrz_ps(void) { return (r512_wr_ps){r512_id_pd(), r512_id_pd()}; }
+R512_INLINE r512_wr_ps r512_wradd_ps(r512_wr_ps w, __m512 v) {
+    w.lo = _mm512_add_pd(w.lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+    w.hi = _mm512_add_pd(w.hi, _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)));
+    return w;
+}
+R512_INLINE r512_wr_ps r512_wrmerge_ps(r512_wr_ps a, r512_wr_ps b) {
+    return (r512_wr_ps){_mm512_add_pd(a.lo, b.lo), _mm512_add_pd(a.hi, b.hi)};
+}
+R512_INLINE double r512_wrsum_ps(r512_wr_ps w) { return _mm512_reduce_add_pd(_mm512_add_pd(w.lo, w.hi)); }
+R512_INLINE void r512_caadd_ps(double *ca, r512_wr_ps w) {
+    _mm512_storeu_pd(ca, _mm512_add_pd(_mm512_loadu_pd(ca), w.lo));
+    _mm512_storeu_pd(ca + 8, _mm512_add_pd(_mm512_loadu_pd(ca + 8), w.hi));
+}
+
+R512_INLINE __m512d r512_wrz_pd(void) { return r512_id_pd(); }
+R512_INLINE __m512d r512_wradd_pd(__m512d w, __m512d v) { return _mm512_add_pd(w, v); }
+R512_INLINE __m512d r512_wrmerge_pd(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+R512_INLINE double r512_wrsum_pd(__m512d w) { return _mm512_reduce_add_pd(w); }
+R512_INLINE void r512_caadd_pd(double *ca, __m512d w) {
+    _mm512_storeu_pd(ca, _mm512_add_pd(_mm512_loadu_pd(ca), w));
+}
+
+/* Integer families: the register accumulator is the vector itself. */
+#define R512_INT_FAMILY(F, CAT, HSUM)                                                       \
+    R512_INLINE __m512i r512_wrz_##F(void) { return _mm512_setzero_si512(); }              \
+    R512_INLINE __m512i r512_wradd_##F(__m512i w, __m512i v) { return r512_add_##F(w, v); } \
+    R512_INLINE __m512i r512_wrmerge_##F(__m512i a, __m512i b) { return r512_add_##F(a, b); } \
+    R512_INLINE uint64_t r512_wrsum_##F(__m512i w) { return (uint64_t)(HSUM); }           \
+    R512_INLINE void r512_caadd_##F(CAT *ca, __m512i w) {                                  \
+        _mm512_storeu_si512(ca, r512_add_##F(_mm512_loadu_si512(ca), w));                 \
+    }
+/* Horizontal sums keep the low bits exactly: vpsadbw gives 8-byte sums in
+ * u64 lanes, vpmaddwd (by 1) gives exact sums of signed word pairs. */
+R512_INT_FAMILY(e8, uint8_t, _mm512_reduce_add_epi64(_mm512_sad_epu8(w, _mm512_setzero_si512())))
+R512_INT_FAMILY(e16, uint16_t, (uint32_t)_mm512_reduce_add_epi32(_mm512_madd_epi16(w, _mm512_set1_epi16(1))))
+R512_INT_FAMILY(e32, uint32_t, (uint32_t)_mm512_reduce_add_epi32(w))
+R512_INT_FAMILY(e64, uint64_t, _mm512_reduce_add_epi64(w))
+
+/* ---- loads, per storage type --------------------------------------------------
+ * ld: a full vector of the family; ldm: masked, the other lanes the identity;
+ * dld: the short-row domain (16 x 32-bit lanes, or 8 x 64-bit), k elements. */
+R512_INLINE __m512 r512_ld_f32(const float *p) { return _mm512_loadu_ps(p); }
+R512_INLINE __m512 r512_ldm_f32(const float *p, __mmask64 m) {
+    return _mm512_mask_loadu_ps(r512_id_ps(), (__mmask16)m, p);
+}
+R512_INLINE __m512 r512_ld_f16(const uint16_t *p) { return axial_avx512_load_f16(p); }
+R512_INLINE __m512 r512_ldm_f16(const uint16_t *p, __mmask64 m) { /* 0x8000: -0.0 */
+    return axial_avx512_widen_f16(_mm256_mask_loadu_epi16(_mm256_set1_epi16(-0x8000), (__mmask16)m, p));
+}
+R512_INLINE __m512 r512_ld_bf16(const uint16_t *p) { return axial_avx512_load_bf16(p); }
+R512_INLINE __m512 r512_ldm_bf16(const uint16_t *p, __mmask64 m) {
+    return axial_avx512_widen_bf16(_mm256_mask_loadu_epi16(_mm256_set1_epi16(-0x8000), (__mmask16)m, p));
+}
+R512_INLINE __m512d r512_ld_f64(const double *p) { return _mm512_loadu_pd(p); }
+R512_INLINE __m512d r512_ldm_f64(const double *p, __mmask64 m) {
+    return _mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)m, p);
+}
+R512_INLINE __m512i r512_ld_b8(const uint8_t *p) { return _mm512_loadu_si512(p); }
+R512_INLINE __m512i r512_ldm_b8(const uint8_t *p, __mmask64 m) { return _mm512_maskz_loadu_epi8(m, p); }
+R512_INLINE __m512i r512_ld_b16(const uint16_t *p) { return _mm512_loadu_si512(p); }
+R512_INLINE __m512i r512_ldm_b16(const uint16_t *p, __mmask64 m) {
+    return _mm512_maskz_loadu_epi16((__mmask32)m, p);
+}
+R512_INLINE __m512i r512_ld_b32(const uint32_t *p) { return _mm512_loadu_si512(p); }
+R512_INLINE __m512i r512_ldm_b32(const uint32_t *p, __mmask64 m) {
+    return _mm512_maskz_loadu_epi32((__mmask16)m, p);
+}
+R512_INLINE __m512i r512_ld_b64(const uint64_t *p) { return _mm512_loadu_si512(p); }
+R512_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
+    return _mm512_maskz_loadu_epi64((__mmask8)m, p);
+}
+#define r512_dld_f32(p, k) r512_ldm_f32(p, axial_avx512_mask64(k))
+#define r512_dld_f16(p, k) r512_ldm_f16(p, axial_avx512_mask64(k))
+#define r512_dld_bf16(p, k) r512_ldm_bf16(p, axial_avx512_mask64(k))
+#define r512_dld_f64(p, k) r512_ldm_f64(p, axial_avx512_mask64(k))
+#define r512_dld_b32(p, k) r512_ldm_b32(p, axial_avx512_mask64(k))
+#define r512_dld_b64(p, k) r512_ldm_b64(p, axial_avx512_mask64(k))
+R512_INLINE __m512i r512_dld_b8(const uint8_t *p, size_t k) {
+    return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)axial_avx512_mask64(k), p));
+}
+R512_INLINE __m512i r512_dld_b16(const uint16_t *p, size_t k) {
+    return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((__mmask16)axial_avx512_mask64(k), p));
+}
+
+/* ---- the short-row domains: transposing add trees ----------------------------
+ * v[0..Q) hold DL rows of Q lanes each (DL = 16 for 32-bit lanes, 8 for
+ * 64-bit), in order; one level sums lanes 2l and 2l+1 of each pair (v[2i],
+ * v[2i+1]) into lane l of v[i]: Q/2 lanes per row, Q/2 vectors.  The fold
+ * writes the DL row sums, wide, to out. */
+static const int32_t r512_even32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+static const int32_t r512_odd32[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+static const int64_t r512_even64[8] = {0, 2, 4, 6, 8, 10, 12, 14};
+static const int64_t r512_odd64[8] = {1, 3, 5, 7, 9, 11, 13, 15};
+#define R512_IDX(t) _mm512_loadu_si512(t)
+
+typedef __m512 r512_dv_d32f;
+typedef __m512i r512_dv_d32i, r512_dv_d64i;
+typedef __m512d r512_dv_d64f;
+#define R512_DL_d32f 16
+#define R512_DL_d32i 16
+#define R512_DL_d64f 8
+#define R512_DL_d64i 8
+
+R512_INLINE __m512 r512_lvl_d32f(__m512 a, __m512 b) {
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, R512_IDX(r512_even32), b),
+                         _mm512_permutex2var_ps(a, R512_IDX(r512_odd32), b));
+}
+R512_INLINE __m512i r512_lvl_d32i(__m512i a, __m512i b) {
+    return _mm512_add_epi32(_mm512_permutex2var_epi32(a, R512_IDX(r512_even32), b),
+                            _mm512_permutex2var_epi32(a, R512_IDX(r512_odd32), b));
+}
+R512_INLINE __m512d r512_lvl_d64f(__m512d a, __m512d b) {
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, R512_IDX(r512_even64), b),
+                         _mm512_permutex2var_pd(a, R512_IDX(r512_odd64), b));
+}
+R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
+    return _mm512_add_epi64(_mm512_permutex2var_epi64(a, R512_IDX(r512_even64), b),
+                            _mm512_permutex2var_epi64(a, R512_IDX(r512_odd64), b));
+}
+#define r512_did_d32f r512_id_ps
+#define r512_did_d64f r512_id_pd
+#define r512_did_d32i _mm512_setzero_si512
+#define r512_did_d64i _mm512_setzero_si512
+#define r512_dadd_d32f _mm512_add_ps
+#define r512_dadd_d64f _mm512_add_pd
+#define r512_dadd_d32i _mm512_add_epi32
+#define r512_dadd_d64i _mm512_add_epi64
+#define r512_dexp_d32f(v, m) _mm512_mask_expand_ps(r512_id_ps(), (__mmask16)(m), v)
+#define r512_dexp_d64f(v, m) _mm512_mask_expand_pd(r512_id_pd(), (__mmask8)(m), v)
+#define r512_dexp_d32i(v, m) _mm512_maskz_expand_epi32((__mmask16)(m), v)
+#define r512_dexp_d64i(v, m) _mm512_maskz_expand_epi64((__mmask8)(m), v)
+
+/* log2 of a power of two <= 16, as an expression GCC folds for constant q. */
+#define R512_LOG2(q) ((unsigned)((q) >= 2) + ((q) >= 4) + ((q) >= 8) + ((q) >= 16))
+
+/* f32: levels in f32 while the depth (pre-sum included) stays <= 3, the rest
+ * in f64 after an exact widening.  Loop counts are constants per instance. */
+R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out) {
+    const unsigned lq = R512_LOG2(q), nf = lq < 3 - depth ? lq : 3 - depth;
+    R512_UNROLL
+    for (unsigned l = 0; l < nf; l++)
+        R512_UNROLL
+        for (size_t i = 0; i < (q >> (l + 1)); i++)
+            v[i] = r512_lvl_d32f(v[2 * i], v[2 * i + 1]);
+    q >>= nf;
+    __m512d d[32]; /* 16 rows of q lanes: 2q vectors */
+    R512_UNROLL
+    for (size_t i = 0; i < q; i++) {
+        d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v[i]));
+        d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v[i], 1));
+    }
+    if (q == 16) { /* a row spans two f64 vectors */
+        R512_UNROLL
+        for (size_t i = 0; i < 16; i++)
+            d[i] = _mm512_add_pd(d[2 * i], d[2 * i + 1]);
+        q = 8;
+    }
+    const unsigned ld = R512_LOG2(q);
+    R512_UNROLL
+    for (unsigned l = 0; l < ld; l++)
+        R512_UNROLL
+        for (size_t i = 0; i < (q >> l); i++)
+            d[i] = r512_lvl_d64f(d[2 * i], d[2 * i + 1]);
+    _mm512_storeu_pd(out, d[0]);
+    _mm512_storeu_pd(out + 8, d[1]);
+}
+/* The exact domains: every level in the lane type. */
+#define R512_FOLD_ALL(D, VT)                                                                      \
+    R512_INLINE VT r512_foldv_##D(VT *v, size_t q) {                                             \
+        const unsigned lq = R512_LOG2(q);                                                         \
+        R512_UNROLL                                                                               \
+        for (unsigned l = 0; l < lq; l++)                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < (q >> (l + 1)); i++)                                           \
+                v[i] = r512_lvl_##D(v[2 * i], v[2 * i + 1]);                                      \
+        return v[0];                                                                              \
+    }
+R512_FOLD_ALL(d32i, __m512i)
+R512_FOLD_ALL(d64f, __m512d)
+R512_FOLD_ALL(d64i, __m512i)
+R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
+    (void)depth;
+    const __m512i s = r512_foldv_d32i(v, q);
+    _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));
+    _mm512_storeu_si512(out + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s, 1)));
+}
+R512_INLINE void r512_fold_d64f(__m512d *v, size_t q, unsigned depth, double *out) {
+    (void)depth;
+    _mm512_storeu_pd(out, r512_foldv_d64f(v, q));
+}
+R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
+    (void)depth;
+    _mm512_storeu_si512(out, r512_foldv_d64i(v, q));
+}
+
+static inline size_t r512_gcd(size_t a, size_t b) {
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* ---- the kernels, once per storage type ---------------------------------------
+ * S: storage name, T: element type, F: vector family, D: short-row domain,
+ * WF: wide type (f: double, u: uint64_t). */
+#define R512_WT_f double
+#define R512_WT_u uint64_t
+
+#define R512_DEFINE(S, T, F, D, WF)                                                               \
+    typedef R512_WT_##WF r512_w_##S;                                                              \
+                                                                                                  \
+    /* y[0..count) = acc[0..count) rounded to T */                                                \
+    static void r512_finish_##S(const r512_w_##S *acc, T *y, size_t count) {                      \
+        for (size_t k = 0; k < count; k += 8) {                                                   \
+            const __mmask8 m = (__mmask8)axial_avx512_mask64(count - k);                          \
+            r512_put_##S(y + k, r512_wload_##WF(acc + k, m), m);                                 \
+        }                                                                                         \
+    }                                                                                             \
+                                                                                                  \
+    /* Pairwise tree over rows p, p + stride, ... (cnt <= 8 of them, lanes m). */                 \
+    R512_INLINE r512_v_##F r512_sum8_##S(const T *p, size_t stride, size_t cnt, __mmask64 m,     \
+                                         int full) {                                              \
+        r512_v_##F v[8];                                                                          \
+        R512_UNROLL                                                                               \
+        for (size_t i = 0; i < 8; i++)                                                            \
+            v[i] = i >= cnt ? r512_id_##F() : full ? r512_ld_##S(p + i * stride)                 \
+                                                   : r512_ldm_##S(p + i * stride, m);             \
+        R512_UNROLL                                                                               \
+        for (size_t w = 1; w < 8; w *= 2)                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < 8; i += 2 * w)                                                 \
+                v[i] = r512_add_##F(v[i], v[i + w]);                                              \
+        return v[0];                                                                              \
+    }                                                                                             \
+                                                                                                  \
+    /* One long row (n > 64) -> its wide sum. */                                                  \
+    static r512_w_##S r512_row_##S(const T *p, size_t n) {                                        \
+        enum { L = R512_L_##F };                                                                  \
+        r512_wr_##F a0 = r512_wrz_##F(), a1 = r512_wrz_##F();                                     \
+        size_t j = 0;                                                                             \
+        for (; j + 16 * L <= n; j += 16 * L) {                                                    \
+            a0 = r512_wradd_##F(a0, r512_sum8_##S(p + j, L, 8, 0, 1));                            \
+            a1 = r512_wradd_##F(a1, r512_sum8_##S(p + j + 8 * L, L, 8, 0, 1));                    \
+        }                                                                                         \
+        if (j + 8 * L <= n) {                                                                     \
+            a0 = r512_wradd_##F(a0, r512_sum8_##S(p + j, L, 8, 0, 1));                            \
+            j += 8 * L;                                                                           \
+        }                                                                                         \
+        if (j + L <= n) {                                                                         \
+            const size_t q = (n - j) / L;                                                         \
+            a1 = r512_wradd_##F(a1, r512_sum8_##S(p + j, L, q, 0, 1));                            \
+            j += q * L;                                                                           \
+        }                                                                                         \
+        if (j < n)                                                                                \
+            a0 = r512_wradd_##F(a0, r512_ldm_##S(p + j, axial_avx512_mask64(n - j)));             \
+        return r512_wrsum_##F(r512_wrmerge_##F(a0, a1));                                          \
+    }                                                                                             \
+                                                                                                  \
+    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
+    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
+                                     int acc) {                                                   \
+        if (acc)                                                                                  \
+            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
+        else                                                                                      \
+            r512_finish_##S(b, (T *)dst + off, k);                                                \
+    }                                                                                             \
+                                                                                                  \
+    /* rows <= DL short rows (n <= 64) -> DL wide sums in out (the first rows valid).         \
+     * Q: lanes per row after loading (a power of two; DL when n > DL), M: vectors          \
+     * per row (n > DL only), both constants in each instance so the trees stay in          \
+     * registers; spread: the vexpand mask (lanes l % Q < n). */                             \
+    R512_INLINE void r512_group_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,      \
+                                    uint64_t spread, r512_w_##S *out) {                         \
+        enum { DL = R512_DL_##D };                                                                \
+        r512_dv_##D v[DL];                                                                        \
+        unsigned depth = 0;                                                                       \
+        if (M == 0) {                                                                             \
+            const size_t rpv = DL / Q; /* rows per vector */                                      \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < Q; i++) {                                                      \
+                const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;  \
+                v[i] = rv ? r512_dld_##S(x + r * n, rv * n) : r512_did_##D();                     \
+                if (n != Q)                                                                       \
+                    v[i] = r512_dexp_##D(v[i], spread);                                           \
+            }                                                                                     \
+        } else {                                                                                  \
+            depth = M > 4 ? 3 : M > 2 ? 2 : 1; /* ceil(log2(M)), M <= 8 */                     \
+            /* Pair rows as soon as both are summed (the first transposing level):          \
+             * fewer live vectors. */                                                        \
+            R512_UNROLL                                                                       \
+            for (size_t r = 0; r < DL; r++) {                                                     \
+                r512_dv_##D t[8];                                                                 \
+                R512_UNROLL                                                                       \
+                for (size_t k = 0; k < M; k++)                                                    \
+                    t[k] = r >= rows ? r512_did_##D()                                             \
+                         : k + 1 < M ? r512_dld_##S(x + r * n + k * DL, DL)                       \
+                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL);              \
+                R512_UNROLL                                                                       \
+                for (size_t c = M; c > 1; c = (c + 1) / 2) {                                      \
+                    R512_UNROLL                                                                   \
+                    for (size_t i = 0; i < c / 2; i++)                                            \
+                        t[i] = r512_dadd_##D(t[2 * i], t[2 * i + 1]);                             \
+                    if (c % 2)                                                                    \
+                        t[c / 2] = t[c - 1];                                                      \
+                }                                                                                 \
+                if (r % 2)                                                                        \
+                    v[r / 2] = r512_lvl_##D(v[r / 2], t[0]);                                      \
+                else                                                                              \
+                    v[r / 2] = t[0];                                                              \
+            }                                                                                     \
+            depth++;                                                                              \
+        }                                                                                         \
+        r512_fold_##D(v, M ? (size_t)DL / 2 : Q, depth, out);                                         \
+    }                                                                                             \
+                                                                                                  \
+    /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
+    R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
+                                    size_t M, int acc) {                                          \
+        enum { DL = R512_DL_##D };                                                                \
+        r512_w_##S buf[16];                                                                       \
+        uint64_t spread = 0;                                                                      \
+        for (size_t l = 0; l < DL; l++)                                                           \
+            spread |= (uint64_t)(l % Q < n) << l;                                                 \
+        size_t r0 = 0;                                                                            \
+        for (; r0 + 16 <= outer; r0 += 16) {                                                      \
+            for (size_t s = 0; s < 16; s += DL)                                                   \
+                r512_group_##S(x + (r0 + s) * n, DL, n, Q, M, spread, buf + s);                   \
+            r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
+        }                                                                                         \
+        if (r0 < outer) {                                                                         \
+            const size_t g = outer - r0;                                                          \
+            for (size_t s = 0; s < g; s += DL)                                                    \
+                r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread,        \
+                               buf + s);                                                          \
+            r512_emit_##S(dst, r0, buf, g, acc);                                                  \
+        }                                                                                         \
+    }                                                                                             \
+    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
+        enum { DL = R512_DL_##D };                                                                \
+        if (n > DL) {                                                                             \
+            switch ((n + DL - 1) / DL) {                                                          \
+            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
+            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
+            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
+            case 5: r512_short_##S(x, dst, outer, n, DL, 5, acc); return;                         \
+            case 6: r512_short_##S(x, dst, outer, n, DL, 6, acc); return;                         \
+            case 7: r512_short_##S(x, dst, outer, n, DL, 7, acc); return;                         \
+            default: r512_short_##S(x, dst, outer, n, DL, 8, acc); return;                        \
+            }                                                                                     \
+        }                                                                                         \
+        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
+        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
+        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc);                             \
+        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc);                             \
+        else r512_short_##S(x, dst, outer, n, 16, 0, acc);                                        \
+    }                                                                                             \
+                                                                                                  \
+    /* Rows of the column tile [c, c + tv*L) (lanes m of each vector), rb rows. */                \
+    R512_INLINE void r512_tile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full,  \
+                                   int tv, r512_ca_##F *ca) {                                     \
+        enum { L = R512_L_##F };                                                                  \
+        r512_wr_##F a[4];                                                                         \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            a[t] = r512_wrz_##F();                                                                \
+        size_t j = 0;                                                                             \
+        for (; j + 8 <= rb; j += 8)                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(a[t],                                                       \
+                                      r512_sum8_##S(x + j * stride + t * L, stride, 8, m, full)); \
+        if (j < rb)                                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(                                                            \
+                    a[t], r512_sum8_##S(x + j * stride + t * L, stride, rb - j, m, full));        \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            r512_caadd_##F(ca + t * L, a[t]);                                                     \
+    }                                                                                             \
+                                                                                                  \
+    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB. */                       \
+    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w,                  \
+                              r512_w_##S *out) {                                                  \
+        enum { L = R512_L_##F };                                                                  \
+        r512_ca_##F ca[R512_CB];                                                                  \
+        const size_t wv = (w + L - 1) / L * L;                                                    \
+        for (size_t c = 0; c < wv; c++)                                                           \
+            ca[c] = (r512_ca_##F)(-0.0);                                                          \
+        for (size_t j0 = 0; j0 < nrows; j0 += R512_RB) {                                          \
+            const size_t rb = nrows - j0 < R512_RB ? nrows - j0 : R512_RB;                        \
+            const T *xr = x + j0 * stride;                                                        \
+            size_t c = 0;                                                                         \
+            for (; c + 4 * L <= w; c += 4 * L)                                                    \
+                r512_tile_##S(xr + c, stride, rb, 0, 1, 4, ca + c);                               \
+            switch ((w - c) / L) {                                                                \
+            case 3: r512_tile_##S(xr + c, stride, rb, 0, 1, 3, ca + c); break;                    \
+            case 2: r512_tile_##S(xr + c, stride, rb, 0, 1, 2, ca + c); break;                    \
+            case 1: r512_tile_##S(xr + c, stride, rb, 0, 1, 1, ca + c); break;                    \
+            default: break;                                                                       \
+            }                                                                                     \
+            c = w / L * L;                                                                        \
+            if (c < w)                                                                            \
+                r512_tile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);      \
+        }                                                                                         \
+        for (size_t c = 0; c < w; c++)                                                            \
+            out[c] = (r512_w_##S)ca[c];                                                           \
+    }                                                                                             \
+                                                                                                  \
+    static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
+                                int acc) {                                                        \
+        enum { L = R512_L_##F, DL = R512_DL_##D };                                                \
+        const T *x = (const T *)xv;                                                               \
+        r512_w_##S buf[R512_CB];                                                                  \
+        if (inner == 1 && n <= R512_SHORT) {                                                      \
+            r512_shortrows_##S(x, dst, outer, n, acc);                                            \
+            return;                                                                               \
+        }                                                                                         \
+        if (inner == 1) {                                                                         \
+            for (size_t r0 = 0; r0 < outer; r0 += R512_CB) {                                      \
+                const size_t g = outer - r0 < R512_CB ? outer - r0 : R512_CB;                     \
+                for (size_t r = 0; r < g; r++)                                                    \
+                    buf[r] = r512_row_##S(x + (r0 + r) * n, n);                                   \
+                r512_emit_##S(dst, r0, buf, g, acc);                                              \
+            }                                                                                     \
+            return;                                                                               \
+        }                                                                                         \
+        const size_t lcm = inner / r512_gcd(inner, L) * L, per = lcm / inner;                     \
+        const int super = inner % L != 0 && lcm <= R512_CB && n >= per;                           \
+        for (size_t o = 0; o < outer; o++) {                                                      \
+            const T *xo = x + o * n * inner;                                                      \
+            if (super) {                                                                          \
+                r512_w_##S big[R512_CB];                                                          \
+                const size_t ns = n / per;                                                        \
+                r512_cols_##S(xo, lcm, ns, lcm, big);                                             \
+                memcpy(buf, big, inner * sizeof *buf);                                            \
+                for (size_t k = 1; k < per; k++)                                                  \
+                    r512_wadd_##WF(buf, big + k * inner, inner);                                  \
+                if (n % per) {                                                                    \
+                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, big);                     \
+                    r512_wadd_##WF(buf, big, inner);                                              \
+                }                                                                                 \
+                r512_emit_##S(dst, o * inner, buf, inner, acc);                                   \
+                continue;                                                                         \
+            }                                                                                     \
+            for (size_t i0 = 0; i0 < inner; i0 += R512_CB) {                                      \
+                const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                     \
+                r512_cols_##S(xo + i0, inner, n, w, buf);                                         \
+                r512_emit_##S(dst, o * inner + i0, buf, w, acc);                                  \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+R512_DEFINE(f32, float, ps, d32f, f)
+R512_DEFINE(f16, uint16_t, ps, d32f, f)
+R512_DEFINE(bf16, uint16_t, ps, d32f, f)
+R512_DEFINE(f64, double, pd, d64f, f)
+R512_DEFINE(b8, uint8_t, e8, d32i, u)
+R512_DEFINE(b16, uint16_t, e16, d32i, u)
+R512_DEFINE(b32, uint32_t, e32, d32i, u)
+R512_DEFINE(b64, uint64_t, e64, d64i, u)
+
+/* The exported kernels; signed and unsigned integers share their width's code. */
+#define R512_EXPORT(name, DT, S)                                                                  \
+    void axial_reduce_##name##__avx512(const void *x, void *y, size_t outer, size_t n,           \
+                                       size_t inner) {                                            \
+        r512_reduce_##S(x, y, outer, n, inner, 0);                                                \
+    }                                                                                             \
+    void axial_reduce_acc_##name##__avx512(const void *x, void *acc, size_t outer, size_t n,     \
+                                           size_t inner) {                                        \
+        r512_reduce_##S(x, acc, outer, n, inner, 1);                                              \
+    }                                                                                             \
+    void axial_reduce_finish_##name##__avx512(const void *acc, void *y, size_t count) {          \
+        r512_finish_##S((const r512_w_##S *)acc, y, count);                                       \
+    }
+#define R512_S_f32 f32
+#define R512_S_f64 f64
+#define R512_S_f16 f16
+#define R512_S_bf16 bf16
+#define R512_S_i8 b8
+#define R512_S_u8 b8
+#define R512_S_i16 b16
+#define R512_S_u16 b16
+#define R512_S_i32 b32
+#define R512_S_u32 b32
+#define R512_S_i64 b64
+#define R512_S_u64 b64
+#define R512_EXPORT_(name, DT, S) R512_EXPORT(name, DT, S) /* expands R512_S_<name> first */
+#define R512_STORAGE_OF(name, DT, arg) R512_EXPORT_(name, DT, R512_S_##name)
+AXIAL_SUM_DTYPES(R512_STORAGE_OF, unused)
