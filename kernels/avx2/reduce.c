@@ -173,11 +173,17 @@ AXIAL_INLINE __m256 f_tree8(const __m256 v[8]) {
                          _mm256_add_ps(_mm256_add_ps(v[4], v[5]), _mm256_add_ps(v[6], v[7])));
 }
 
+/* vhaddps as two shuffles and an add (evens + odds per 128-bit lane): the
+ * same sums, cheaper than vhaddps on recent cores. */
+AXIAL_INLINE __m256 f_hadd(__m256 a, __m256 b) {
+    return _mm256_add_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xdd));
+}
+
 /* Transposing tree: lane r of the result is the sum of the 8 lanes of v[r]
  * (hadd, hadd, add: 3 roundings per term). */
 AXIAL_INLINE __m256 f_tree8_t(const __m256 v[8]) {
-    const __m256 g0 = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
-    const __m256 g1 = _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
+    const __m256 g0 = f_hadd(f_hadd(v[0], v[1]), f_hadd(v[2], v[3]));
+    const __m256 g1 = f_hadd(f_hadd(v[4], v[5]), f_hadd(v[6], v[7]));
     return _mm256_add_ps(_mm256_permute2f128_ps(g0, g1, 0x20), _mm256_permute2f128_ps(g0, g1, 0x31));
 }
 
@@ -253,9 +259,11 @@ AXIAL_INLINE void f_flat(int k, const void *x, size_t count, size_t slots, __m25
         __m256d e0 = acc[0], e1 = acc[1];
         __m256d e2 = _mm256_set1_pd(-0.0), e3 = e2;
         for (; q + 128 <= count; q += 128) {
+            #pragma GCC unroll 8
             for (size_t b = 0; b < 8; b++)
                 v[b] = f_load(k, f_at(k, x, q + 8 * b));
             f_widen_add(f_tree8(v), &e0, &e1);
+            #pragma GCC unroll 8
             for (size_t b = 0; b < 8; b++)
                 v[b] = f_load(k, f_at(k, x, q + 64 + 8 * b));
             f_widen_add(f_tree8(v), &e2, &e3);
@@ -266,6 +274,7 @@ AXIAL_INLINE void f_flat(int k, const void *x, size_t count, size_t slots, __m25
     const size_t step = 64 * slots;
     for (; q + step <= count; q += step) {
         for (size_t m = 0; m < slots; m++) {
+            #pragma GCC unroll 8
             for (size_t b = 0; b < 8; b++)
                 v[b] = f_load(k, f_at(k, x, q + 8 * (m + slots * b)));
             f_widen_add(f_tree8(v), &acc[2 * m], &acc[2 * m + 1]);
@@ -302,13 +311,41 @@ AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t oute
 AXIAL_INLINE __m256 f_short8(int k, const void *base, size_t n, size_t from, __m256 mask) {
     const __m256 nz = _mm256_set1_ps(-0.0f);
     __m256 v[8];
+    #pragma GCC unroll 8
     for (size_t r = 0; r < 8; r++)
         v[r] = _mm256_blendv_ps(nz, f_load(k, f_at(k, base, r * n + from)), mask);
     return f_tree8_t(v);
 }
 
-/* Short rows, n <= 15, 8 rows per step (see the header). */
-AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+/* 8 short rows (n <= 15) starting at base -> their 8 sums, to the sink. */
+AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, double *acc,
+                                size_t o0, size_t cnt, __m256 mask_lo, __m256 mask_hi) {
+    if (n == 2) {
+        const __m256 h = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
+        /* h = rows 0 1 4 5 | 2 3 6 7 */
+        f_emit32(k, y, acc, o0,
+                 _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8)), cnt);
+    } else if (n == 4) {
+        const __m256 h01 = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
+        const __m256 h23 = f_hadd(f_load(k, f_at(k, base, 16)), f_load(k, f_at(k, base, 24)));
+        const __m256 g = f_hadd(h01, h23); /* rows 0 2 4 6 | 1 3 5 7 */
+        f_emit32(k, y, acc, o0,
+                 _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), cnt);
+    } else if (n <= 8) {
+        f_emit32(k, y, acc, o0, f_short8(k, base, n, 0, mask_lo), cnt);
+    } else {
+        const __m256 a = f_short8(k, base, n, 0, mask_lo);
+        const __m256 b = f_short8(k, base, n, 8, mask_hi);
+        __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
+        __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
+        f_widen_add(b, &lo, &hi);
+        f_emit64(k, y, acc, o0, lo, hi, cnt);
+    }
+}
+
+/* Short rows, n <= 15, 8 rows per step (see the header); the groups whose
+ * loads would pass the end of x go through a -0.0-padded copy. */
+AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
     const size_t total = outer * n;
     const size_t need = (n == 2 || n == 4) ? 8 * n : 7 * n + (n <= 8 ? 8 : 16);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -316,43 +353,31 @@ AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t out
         _mm256_cmpgt_epi32(_mm256_set1_epi32((int)AXIAL_MIN(n, 8)), lane));
     const __m256 mask_hi = _mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_set1_epi32(n > 8 ? (int)(n - 8) : 0), lane));
-    uint32_t buf[8 * 15 + 16];
-    for (size_t o0 = 0; o0 < outer; o0 += 8) {
+    size_t o0 = 0;
+    for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8)
+        f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, mask_lo, mask_hi);
+    for (; o0 < outer; o0 += 8) {
+        uint32_t buf[8 * 15 + 16];
         const size_t cnt = AXIAL_MIN(8, outer - o0);
-        const void *base = f_at(k, x, o0 * n);
-        if (o0 * n + need > total) { /* near the end: rows copied into -0.0 padding */
-            f_fill_negzero(k, buf, sizeof buf / sizeof buf[0]);
-            memcpy(buf, base, cnt * n * f_size(k));
-            base = buf;
-        }
-        if (n == 2) {
-            const __m256 h = _mm256_hadd_ps(f_load(k, base), f_load(k, f_at(k, base, 8)));
-            /* h = rows 0 1 4 5 | 2 3 6 7 */
-            f_emit32(k, y, acc, o0,
-                     _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8)), cnt);
-        } else if (n == 4) {
-            const __m256 h01 = _mm256_hadd_ps(f_load(k, base), f_load(k, f_at(k, base, 8)));
-            const __m256 h23 = _mm256_hadd_ps(f_load(k, f_at(k, base, 16)),
-                                              f_load(k, f_at(k, base, 24)));
-            const __m256 g = _mm256_hadd_ps(h01, h23); /* rows 0 2 4 6 | 1 3 5 7 */
-            f_emit32(k, y, acc, o0,
-                     _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), cnt);
-        } else if (n <= 8) {
-            f_emit32(k, y, acc, o0, f_short8(k, base, n, 0, mask_lo), cnt);
-        } else {
-            const __m256 a = f_short8(k, base, n, 0, mask_lo);
-            const __m256 b = f_short8(k, base, n, 8, mask_hi);
-            __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
-            __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
-            f_widen_add(b, &lo, &hi);
-            f_emit64(k, y, acc, o0, lo, hi, cnt);
-        }
+        f_fill_negzero(k, buf, sizeof buf / sizeof buf[0]);
+        memcpy(buf, f_at(k, x, o0 * n), cnt * n * f_size(k));
+        f_short_group(k, buf, n, y, acc, o0, cnt, mask_lo, mask_hi);
     }
+}
+/* One loop per common n, so that its group code is straight-line. */
+AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+    if (n == 2)
+        f_short_n(k, x, y, acc, outer, 2);
+    else if (n == 4)
+        f_short_n(k, x, y, acc, outer, 4);
+    else
+        f_short_n(k, x, y, acc, outer, n);
 }
 
 /* Tree of `rb` (<= 8) rows of one column vector; missing rows are -0.0. */
 AXIAL_INLINE __m256 f_colsum(int k, const void *p, size_t stride, size_t rb) {
     __m256 v[8];
+    #pragma GCC unroll 8
     for (size_t b = 0; b < 8; b++)
         v[b] = b < rb ? f_load(k, f_at(k, p, b * stride)) : _mm256_set1_ps(-0.0f);
     return f_tree8(v);
