@@ -25,7 +25,11 @@
  *     four loads (+ vpermps); other n <= 8: one load per row with lanes >= n
  *     blended to -0.0, then an hadd transpose (hadd, hadd, add: 3 roundings);
  *     9..15: two such transposes (elements 0..7 and 8..n-1) joined in f64.
- *   - columns (inner a multiple of 8 or >= 16): chunks of up to 1024 columns;
+ *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
+ *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
+ *     x run on a -0.0-padded copy.
+ *   - columns (inner a multiple of 8 or >= 16): chunks of up to 2048 columns
+ *     (8 KiB runs per row for the prefetcher; a 16 KiB f64 accumulator row);
  *     8 rows at a time, each column vector is the tree of 8 rows, widened and
  *     added into an f64 accumulator row (the output chunk's own acc for
  *     reduce_acc, a stack buffer for reduce).  A column count that is not a
@@ -58,6 +62,8 @@
  * tensors is read or written; a partial vector is copied into a stack buffer
  * pre-filled with -0.0 (or 0) and loaded from there, partial outputs are
  * stored through a stack buffer and copied.  n == 1: reduce is a copy.
+ * The loops over a tree's 8 vectors carry `#pragma GCC unroll 8`: without it
+ * GCC 12 kept the vectors in a stack array (3.5x slower).
  */
 #include <string.h>
 
@@ -68,7 +74,7 @@
 
 /* Columns are reduced in chunks of this many bytes of one row (per the
  * element type) so that the f64 accumulator row stays in L1. */
-#define AXIAL_COL_CHUNK 1024 /* float family: columns per chunk */
+#define AXIAL_COL_CHUNK 2048 /* float family: columns per chunk */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 
 static size_t axial_gcd(size_t a, size_t b) {
@@ -184,14 +190,16 @@ AXIAL_INLINE __m256 f_hadd(__m256 a, __m256 b) {
 AXIAL_INLINE __m256 f_tree8_t(const __m256 v[8]) {
     const __m256 g0 = f_hadd(f_hadd(v[0], v[1]), f_hadd(v[2], v[3]));
     const __m256 g1 = f_hadd(f_hadd(v[4], v[5]), f_hadd(v[6], v[7]));
-    return _mm256_add_ps(_mm256_permute2f128_ps(g0, g1, 0x20), _mm256_permute2f128_ps(g0, g1, 0x31));
+    return _mm256_add_ps(_mm256_permute2f128_ps(g0, g1, 0x20),
+                         _mm256_permute2f128_ps(g0, g1, 0x31));
 }
 
 /* Lane r of the result: the sum of the 4 lanes of (a, b, c, d)[r], in f64. */
 AXIAL_INLINE __m256d f_hsum4(__m256d a, __m256d b, __m256d c, __m256d d) {
     const __m256d ab = _mm256_hadd_pd(a, b); /* a01 b01 a23 b23 */
     const __m256d cd = _mm256_hadd_pd(c, d);
-    return _mm256_add_pd(_mm256_permute2f128_pd(ab, cd, 0x20), _mm256_permute2f128_pd(ab, cd, 0x31));
+    return _mm256_add_pd(_mm256_permute2f128_pd(ab, cd, 0x20),
+                         _mm256_permute2f128_pd(ab, cd, 0x31));
 }
 
 /* acc[0..cnt) += the f64 lanes (lo, hi). */
@@ -240,8 +248,8 @@ AXIAL_INLINE void f_finish(int k, const double *acc, void *y, size_t count) {
     if (i < count) {
         double t[8] = {-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0};
         memcpy(t, acc + i, (count - i) * sizeof(double));
-        f_store_part(k, (void *)f_at(k, y, i), f_narrow(k, _mm256_loadu_pd(t), _mm256_loadu_pd(t + 4)),
-                     count - i);
+        f_store_part(k, (void *)f_at(k, y, i),
+                     f_narrow(k, _mm256_loadu_pd(t), _mm256_loadu_pd(t + 4)), count - i);
     }
 }
 
@@ -383,9 +391,9 @@ AXIAL_INLINE __m256 f_colsum(int k, const void *p, size_t stride, size_t rb) {
     return f_tree8(v);
 }
 
-/* dacc[0..w) += column sums of n rows of w (>= 8) columns, rows `stride` apart. */
-AXIAL_INLINE void f_cols_block(int k, const void *x, double *dacc, size_t n, size_t w,
-                               size_t stride, size_t j, size_t rb, __m256d *tl, __m256d *th) {
+/* dacc[0..w) += column sums of rows j..j+rb-1 of w (>= 8) columns, `stride` apart. */
+AXIAL_INLINE void f_cols_block(int k, const void *x, double *dacc, size_t w, size_t stride,
+                               size_t j, size_t rb, __m256d *tl, __m256d *th) {
     const size_t nv = w / 8;
     const void *p = f_at(k, x, j * stride);
     for (size_t c = 0; c < nv; c++) {
@@ -396,15 +404,15 @@ AXIAL_INLINE void f_cols_block(int k, const void *x, double *dacc, size_t n, siz
     }
     if (w % 8)
         f_widen_add(f_colsum(k, f_at(k, p, w - 8), stride, rb), tl, th);
-    (void)n;
 }
+/* dacc[0..w) += column sums of n rows. */
 AXIAL_INLINE void f_cols(int k, const void *x, double *dacc, size_t n, size_t w, size_t stride) {
     __m256d tl = _mm256_set1_pd(-0.0), th = tl;
     size_t j = 0;
     for (; j + 8 <= n; j += 8)
-        f_cols_block(k, x, dacc, n, w, stride, j, 8, &tl, &th);
+        f_cols_block(k, x, dacc, w, stride, j, 8, &tl, &th);
     if (j < n)
-        f_cols_block(k, x, dacc, n, w, stride, j, n - j, &tl, &th);
+        f_cols_block(k, x, dacc, w, stride, j, n - j, &tl, &th);
     if (w % 8) { /* the overlapping last vector: only its lanes past the whole vectors */
         double t[8];
         _mm256_storeu_pd(t, tl);
@@ -496,7 +504,9 @@ AXIAL_INLINE __m256i g_add(int k, __m256i a, __m256i b) {
     case GK_B2: return _mm256_add_epi16(a, b);
     case GK_B4: return _mm256_add_epi32(a, b);
     case GK_B8: return _mm256_add_epi64(a, b);
-    default: return _mm256_castpd_si256(_mm256_add_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
+    default:
+        return _mm256_castpd_si256(
+            _mm256_add_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
     }
 }
 AXIAL_INLINE __m256i g_start_vec(int k) {
@@ -587,9 +597,10 @@ AXIAL_INLINE void g_cols(int k, const void *x, void *dst, size_t n, size_t w, si
                 col = w - L;
             }
             const void *q = g_at(k, p, col);
-            const __m256i s =
-                g_add(k, g_add(k, g_load(k, q), g_load(k, g_at(k, q, stride))),
-                      g_add(k, g_load(k, g_at(k, q, 2 * stride)), g_load(k, g_at(k, q, 3 * stride))));
+            const __m256i s01 = g_add(k, g_load(k, q), g_load(k, g_at(k, q, stride)));
+            const __m256i s23 =
+                g_add(k, g_load(k, g_at(k, q, 2 * stride)), g_load(k, g_at(k, q, 3 * stride)));
+            const __m256i s = g_add(k, s01, s23);
             if (c == nv) {
                 t = g_add(k, t, s);
             } else {
