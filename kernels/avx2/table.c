@@ -7,9 +7,9 @@ const struct axial_kernels axial_kernels__avx2 = {
     .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)},
 
     /* reduce.c */
-    .reduce = {0},
-    .reduce_acc = {0},
-    .reduce_finish = {0},
+    .reduce = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_OF, avx2)},
+    .reduce_acc = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_ACC_OF, avx2)},
+    .reduce_finish = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_FINISH_OF, avx2)},
 
     /* roll.c */
     .roll = AXIAL_ROLL_OF(avx2),
