@@ -284,7 +284,8 @@ AXIAL_AI struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) 
     P.lidx = _mm512_loadu_si512(li.b);
     P.bidx = _mm512_loadu_si512(bi.b);
     P.sidx = _mm512_loadu_si512(si.b);
-    P.smask = (__mmask8)(rev ? (1u << (8 - (g & 7))) - 1 : (0xffu << g) & 0xffu);
+    /* smask is used by f64 only (g < 8); other kinds may have g up to 63. */
+    P.smask = g >= 8 ? 0 : (__mmask8)(rev ? (1u << (8 - g)) - 1 : (0xffu << g) & 0xffu);
     P.g = g;
     return P;
 }

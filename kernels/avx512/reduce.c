@@ -184,12 +184,28 @@ R512_INLINE void r512_caadd_pd(double *ca, __m512d w) {
     R512_INLINE void r512_caadd_##F(CAT *ca, __m512i w) {                                  \
         _mm512_storeu_si512(ca, r512_add_##F(_mm512_loadu_si512(ca), w));                 \
     }
+/* Horizontal sums of 32- and 64-bit lanes, wrapping.  Not the compiler's
+ * _mm512_reduce_add_epi32/64: GCC writes their last step as a signed scalar
+ * add, which is undefined on overflow (UBSan reports it). */
+R512_INLINE uint32_t r512_hsum_u32(__m512i w) {
+    __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(w), _mm512_extracti64x4_epi64(w, 1));
+    __m128i q = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    q = _mm_add_epi32(q, _mm_unpackhi_epi64(q, q));
+    q = _mm_add_epi32(q, _mm_srli_epi64(q, 32));
+    return (uint32_t)_mm_cvtsi128_si32(q);
+}
+R512_INLINE uint64_t r512_hsum_u64(__m512i w) {
+    __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(w), _mm512_extracti64x4_epi64(w, 1));
+    __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    q = _mm_add_epi64(q, _mm_unpackhi_epi64(q, q));
+    return (uint64_t)_mm_cvtsi128_si64(q);
+}
 /* Horizontal sums keep the low bits exactly: vpsadbw gives 8-byte sums in
  * u64 lanes, vpmaddwd (by 1) gives exact sums of signed word pairs. */
-R512_INT_FAMILY(e8, uint8_t, _mm512_reduce_add_epi64(_mm512_sad_epu8(w, _mm512_setzero_si512())))
-R512_INT_FAMILY(e16, uint16_t, (uint32_t)_mm512_reduce_add_epi32(_mm512_madd_epi16(w, _mm512_set1_epi16(1))))
-R512_INT_FAMILY(e32, uint32_t, (uint32_t)_mm512_reduce_add_epi32(w))
-R512_INT_FAMILY(e64, uint64_t, _mm512_reduce_add_epi64(w))
+R512_INT_FAMILY(e8, uint8_t, r512_hsum_u64(_mm512_sad_epu8(w, _mm512_setzero_si512())))
+R512_INT_FAMILY(e16, uint16_t, r512_hsum_u32(_mm512_madd_epi16(w, _mm512_set1_epi16(1))))
+R512_INT_FAMILY(e32, uint32_t, r512_hsum_u32(w))
+R512_INT_FAMILY(e64, uint64_t, r512_hsum_u64(w))
 
 /* ---- loads, per storage type --------------------------------------------------
  * ld: a full vector of the family; ldm: masked, the other lanes the identity;
