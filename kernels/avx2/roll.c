@@ -33,8 +33,9 @@
  *    unaligned vectors in byte order with the last one overlapping, no
  *    alignment peeling (parts under 32 bytes: overlapping smaller moves):
  *    per-copy peeling cost more than the misaligned vectors it saves on
- *    short copies (Zen 5, 256 KiB: [R,1024] shift 100 0.68x -> ~0.82x
- *    memcpy; [64,16,64] on 3 axes, rows of 256 bytes, 0.56x -> ~0.8x).
+ *    short copies (Zen 5, 256 KiB, bench medians: [R,1024] shift 100
+ *    0.53x -> 0.66x memcpy; [64,16,64] on 3 axes, rows of 256 bytes,
+ *    0.45x -> 0.58x; a standalone loop over the same calls gave ~0.8x).
  * Other copies (shift 0, the ends of the blend path, streaming calls): up
  * to 128 bytes are overlapping pairs of the widest fitting
  * loads and stores (32, 16, 8, 4, 2 bytes), so nothing outside the block is

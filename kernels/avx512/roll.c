@@ -33,9 +33,9 @@
  *    alignment peeling: 64-byte vectors for rows up to AXIAL_ROLL_ROW64
  *    (512) bytes, 32-byte vectors for longer rows (a 64-byte unaligned store
  *    always splits across two lines, a 32-byte one only half the time; on
- *    Zen 5 that measured 0.65x -> 0.8x memcpy for 4 KiB rows shifted by 400
- *    bytes, and peeling to aligned stores with misaligned loads was no
- *    faster).  Parts shorter than the vector are overlapping smaller moves.
+ *    Zen 5 that measured faster than 64-byte vectors for 4 KiB rows shifted
+ *    by 400 bytes, and peeling to aligned stores with misaligned loads was
+ *    no faster).  Parts shorter than the vector are overlapping smaller moves.
  * Other copies (shift 0, the ends of the select path, streaming calls): up
  * to 256 bytes are 2 or 4 overlapping vectors, or under 64
  * bytes overlapping pairs of 32/16/8/4/2-byte moves; longer ones store
@@ -46,9 +46,11 @@
  * masked load per vector made the select path slower, not faster.
  *
  * Measured (256 KiB, in cache; shared VM, +-10%): [n] by n/3 0.90x memcpy,
- * [R,4] shift 1 0.93x, [R,1024] shift 100 ~0.85x, [64,16,64] on 3 axes
- * (rows of 256 bytes shifted by 36, 7 or 9 rows a call) ~0.85x, select
- * path (rows < 128 bytes) ~0.55x.
+ * [R,4] shift 1 0.93x, select path (rows < 128 bytes) ~0.55x; bench
+ * harness (medians): [R,1024] shift 100 0.61x (was 0.48x), [64,16,64] on
+ * 3 axes (rows of 256 bytes shifted by 36, 7 or 9 rows a call) 0.56x (was
+ * 0.54x); a standalone loop over the same calls measured ~0.85x for both,
+ * so part of the gap is still unexplained (buffer placement?).
  *
  * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
  * the caches keep) writes its aligned full lines with streaming stores: no
