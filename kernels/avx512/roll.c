@@ -28,8 +28,16 @@
  *    for p in [sb, T - nb + sb); the two ends left out are one contiguous
  *    copy each (row 0's wrapped part, the last row's unwrapped part).
  *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
- *    [n-s, n) -> [0, s).
- * Copies of up to 256 bytes are 2 or 4 overlapping vectors, or under 64
+ *    [n-s, n) -> [0, s).  In cache (no streaming) each copy is a run of
+ *    unaligned vectors in byte order with the last one overlapping, no
+ *    alignment peeling: 64-byte vectors for rows up to AXIAL_ROLL_ROW64
+ *    (512) bytes, 32-byte vectors for longer rows (a 64-byte unaligned store
+ *    always splits across two lines, a 32-byte one only half the time; on
+ *    Zen 5 that measured faster than 64-byte vectors for 4 KiB rows shifted
+ *    by 400 bytes, and peeling to aligned stores with misaligned loads was
+ *    no faster).  Parts shorter than the vector are overlapping smaller moves.
+ * Other copies (shift 0, the ends of the select path, streaming calls): up
+ * to 256 bytes are 2 or 4 overlapping vectors, or under 64
  * bytes overlapping pairs of 32/16/8/4/2-byte moves; longer ones store
  * aligned to the destination, 4 vectors a step, with overlapping unaligned
  * head and tail vectors (streaming: exact plain head and tail).  Masked loads
@@ -37,10 +45,12 @@
  * measured (Zen 5) they cost more than overlapping plain vectors, and a
  * masked load per vector made the select path slower, not faster.
  *
- * Measured (256 KiB, in cache; shared VM, +-5%): [n] by n/3 0.90x memcpy,
- * [R,4] shift 1 0.93x, [R,1024] shift 100 ~0.75x (the loads are misaligned
- * against the destination: 0.98x when the shift is a whole line), rows of
- * 256 bytes ~0.9x per call, select path (rows < 128 bytes) ~0.55x.
+ * Measured (256 KiB, in cache; shared VM, +-10%): [n] by n/3 0.90x memcpy,
+ * [R,4] shift 1 0.93x, select path (rows < 128 bytes) ~0.55x; bench
+ * harness (medians): [R,1024] shift 100 0.61x (was 0.48x), [64,16,64] on
+ * 3 axes (rows of 256 bytes shifted by 36, 7 or 9 rows a call) 0.56x (was
+ * 0.54x); a standalone loop over the same calls measured ~0.85x for both,
+ * so part of the gap is still unexplained (buffer placement?).
  *
  * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
  * the caches keep) writes its aligned full lines with streaming stores: no
@@ -60,11 +70,18 @@
 #include "avx512.h"
 
 #define AXIAL_ROLL_LONG 128            /* row bytes from which rows are block copies */
+#define AXIAL_ROLL_ROW64 512        /* in-cache rows up to this many bytes: 64-byte moves */
 #define AXIAL_ROLL_NT ((size_t)4 << 20) /* bytes a call writes from which it streams */
 #define AXIAL_ROLL_MEMCPY ((size_t)64 << 20) /* one copy from which memcpy does it */
 
 static inline __m512i axial_roll_ld(const char *p) { return _mm512_loadu_si512((const void *)p); }
 static inline void axial_roll_st(char *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+static inline __m256i axial_roll_ld32(const char *p) {
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+static inline void axial_roll_st32(char *p, __m256i v) {
+    _mm256_storeu_si256((__m256i *)(void *)p, v);
+}
 /* A store to a 64-byte aligned address: streaming or plain. */
 static inline void axial_roll_st_line(char *p, __m512i v, int nt) {
     if (nt)
@@ -169,6 +186,55 @@ static inline void axial_roll_copy(char *d, const char *s, size_t len, int nt) {
         axial_roll_copy_short(d, s, len);
     else
         axial_roll_copy_long(d, s, len, nt);
+}
+
+/* Copies len >= W bytes (W = 32 or 64) with unaligned W-byte vectors in the
+ * order of the bytes, the last one overlapping: no alignment peeling, for
+ * the copies of rows in cache (see the header). */
+static inline __attribute__((always_inline)) void axial_roll_run(char *d, const char *s,
+                                                                 size_t len, size_t W) {
+    size_t q = 0;
+    if (W == 64) {
+        for (; q + 256 <= len; q += 256) {
+            const __m512i v0 = axial_roll_ld(s + q), v1 = axial_roll_ld(s + q + 64);
+            const __m512i v2 = axial_roll_ld(s + q + 128), v3 = axial_roll_ld(s + q + 192);
+            axial_roll_st(d + q, v0);
+            axial_roll_st(d + q + 64, v1);
+            axial_roll_st(d + q + 128, v2);
+            axial_roll_st(d + q + 192, v3);
+        }
+        for (; q + 64 <= len; q += 64)
+            axial_roll_st(d + q, axial_roll_ld(s + q));
+        if (q < len)
+            axial_roll_st(d + len - 64, axial_roll_ld(s + len - 64));
+        return;
+    }
+    for (; q + 128 <= len; q += 128) {
+        const __m256i v0 = axial_roll_ld32(s + q), v1 = axial_roll_ld32(s + q + 32);
+        const __m256i v2 = axial_roll_ld32(s + q + 64), v3 = axial_roll_ld32(s + q + 96);
+        axial_roll_st32(d + q, v0);
+        axial_roll_st32(d + q + 32, v1);
+        axial_roll_st32(d + q + 64, v2);
+        axial_roll_st32(d + q + 96, v3);
+    }
+    for (; q + 32 <= len; q += 32)
+        axial_roll_st32(d + q, axial_roll_ld32(s + q));
+    if (q < len)
+        axial_roll_st32(d + len - 32, axial_roll_ld32(s + len - 32));
+}
+
+/* One row (nb >= AXIAL_ROLL_LONG bytes) in cache: its two parts as runs of
+ * W-byte vectors; parts shorter than W by overlapping smaller moves. */
+static inline __attribute__((always_inline)) void axial_roll_row(const char *x, char *y,
+                                                                 size_t nb, size_t sb, size_t W) {
+    if (sb >= W)
+        axial_roll_run(y, x + nb - sb, sb, W);
+    else
+        axial_roll_copy_short(y, x + nb - sb, sb);
+    if (nb - sb >= W)
+        axial_roll_run(y + sb, x, nb - sb, W);
+    else
+        axial_roll_copy_short(y + sb, x, nb - sb);
 }
 
 /* ---- rows that tile the vector: one permute per vector ------------------------ */
@@ -306,6 +372,13 @@ axial_roll_avx512(const void *xv, void *yv, size_t outer, size_t n, size_t shift
             axial_roll_tiled(x, y, T, nb, sb, 4, nt);
     } else if (nb < AXIAL_ROLL_LONG && (outer - 1) * nb >= 64) {
         axial_roll_selected(x, y, outer, nb, sb, nt);
+    } else if (!nt && nb >= AXIAL_ROLL_LONG) {
+        if (nb <= AXIAL_ROLL_ROW64)
+            for (size_t o = 0; o < outer; o++, x += nb, y += nb)
+                axial_roll_row(x, y, nb, sb, 64);
+        else
+            for (size_t o = 0; o < outer; o++, x += nb, y += nb)
+                axial_roll_row(x, y, nb, sb, 32);
     } else {
         for (size_t o = 0; o < outer; o++, x += nb, y += nb) {
             axial_roll_copy(y, x + nb - sb, sb, nt);
