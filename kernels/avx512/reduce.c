@@ -246,6 +246,16 @@ R512_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
 #define r512_dld_f64(p, k) r512_ldm_f64(p, axial_avx512_mask64(k))
 #define r512_dld_b32(p, k) r512_ldm_b32(p, axial_avx512_mask64(k))
 #define r512_dld_b64(p, k) r512_ldm_b64(p, axial_avx512_mask64(k))
+/* dfl: a full short-row-domain vector (16 or 8 elements), unmasked: masked
+ * loads that miss the caches are much slower than plain ones on Zen 5. */
+#define r512_dfl_f32(p) _mm512_loadu_ps(p)
+#define r512_dfl_f16(p) axial_avx512_load_f16(p)
+#define r512_dfl_bf16(p) axial_avx512_load_bf16(p)
+#define r512_dfl_f64(p) _mm512_loadu_pd(p)
+#define r512_dfl_b32(p) _mm512_loadu_si512(p)
+#define r512_dfl_b64(p) _mm512_loadu_si512(p)
+#define r512_dfl_b8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define r512_dfl_b16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 R512_INLINE __m512i r512_dld_b8(const uint8_t *p, size_t k) {
     return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)axial_avx512_mask64(k), p));
 }
@@ -364,6 +374,45 @@ R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *
     _mm512_storeu_si512(out, r512_foldv_d64i(v, q));
 }
 
+/* Rows of 17..64 elements: each row's vectors are summed (a tree), the row
+ * vector is cut to 8 wide lanes (wide8), and 8 such rows become one vector of
+ * their 8 sums by three in-register levels (t8): unpacklo/hi pairs lanes
+ * within 128-bit blocks, then two vshuff64x2 levels pair the blocks.  The
+ * shuffles are cheap in-lane or 128-bit-block ones, unlike vpermt2. */
+typedef __m512d r512_wv_d32f, r512_wv_d64f;
+typedef __m512i r512_wv_d32i, r512_wv_d64i;
+/* f32: the two halves added in f32 (one more rounding), then widened exactly. */
+R512_INLINE __m512d r512_wide8_d32f(__m512 v) {
+    return _mm512_cvtps_pd(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)));
+}
+R512_INLINE __m512i r512_wide8_d32i(__m512i v) { /* wrapping, then zero-extended */
+    return _mm512_cvtepu32_epi64(
+        _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+}
+R512_INLINE __m512d r512_wide8_d64f(__m512d v) { return v; }
+R512_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
+#define R512_T8(D, VT, ADD, LO, HI, SHUF)                                                         \
+    R512_INLINE VT r512_t8_##D(const VT *w) {                                                     \
+        VT p[4], q[2];                                                                            \
+        R512_UNROLL                                                                               \
+        for (int i = 0; i < 4; i++)                                                               \
+            p[i] = ADD(LO(w[2 * i], w[2 * i + 1]), HI(w[2 * i], w[2 * i + 1]));                   \
+        R512_UNROLL                                                                               \
+        for (int i = 0; i < 2; i++)                                                               \
+            q[i] = ADD(SHUF(p[2 * i], p[2 * i + 1], 0x88), SHUF(p[2 * i], p[2 * i + 1], 0xdd));   \
+        return ADD(SHUF(q[0], q[1], 0x88), SHUF(q[0], q[1], 0xdd));                               \
+    }
+R512_T8(d32f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
+R512_T8(d64f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
+R512_T8(d32i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
+        _mm512_shuffle_i64x2)
+R512_T8(d64i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
+        _mm512_shuffle_i64x2)
+#define r512_wst_d32f(p, v) _mm512_storeu_pd(p, v)
+#define r512_wst_d64f(p, v) _mm512_storeu_pd(p, v)
+#define r512_wst_d32i(p, v) _mm512_storeu_si512(p, v)
+#define r512_wst_d64i(p, v) _mm512_storeu_si512(p, v)
+
 static inline size_t r512_gcd(size_t a, size_t b) {
     while (b) {
         const size_t t = a % b;
@@ -446,28 +495,34 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                     uint64_t spread, r512_w_##S *out) {                         \
         enum { DL = R512_DL_##D };                                                                \
         r512_dv_##D v[DL];                                                                        \
-        unsigned depth = 0;                                                                       \
         if (M == 0) {                                                                             \
             const size_t rpv = DL / Q; /* rows per vector */                                      \
             R512_UNROLL                                                                           \
             for (size_t i = 0; i < Q; i++) {                                                      \
                 const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;  \
-                v[i] = rv ? r512_dld_##S(x + r * n, rv * n) : r512_did_##D();                     \
+                v[i] = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                              \
+                     : rv                  ? r512_dld_##S(x + r * n, rv * n)                      \
+                                           : r512_did_##D();                                      \
                 if (n != Q)                                                                       \
                     v[i] = r512_dexp_##D(v[i], spread);                                           \
             }                                                                                     \
-        } else {                                                                                  \
-            depth = M > 4 ? 3 : M > 2 ? 2 : 1; /* ceil(log2(M)), M <= 8 */                     \
-            /* Pair rows as soon as both are summed (the first transposing level):          \
-             * fewer live vectors. */                                                        \
-            R512_UNROLL                                                                       \
-            for (size_t r = 0; r < DL; r++) {                                                     \
+            r512_fold_##D(v, Q, 0, out);                                                          \
+            return;                                                                               \
+        }                                                                                         \
+        /* M vectors per row (n > DL): a tree per row (depth <= 2 for M <= 4), wide8, and     \
+         * t8 for each 8 rows. */                                                            \
+        R512_UNROLL                                                                               \
+        for (size_t h = 0; h < DL / 8; h++) {                                                     \
+            r512_wv_##D w[8];                                                                     \
+            R512_UNROLL                                                                           \
+            for (size_t rr = 0; rr < 8; rr++) {                                                   \
+                const size_t r = 8 * h + rr;                                                      \
                 r512_dv_##D t[8];                                                                 \
                 R512_UNROLL                                                                       \
                 for (size_t k = 0; k < M; k++)                                                    \
-                    t[k] = r >= rows ? r512_did_##D()                                             \
-                         : k + 1 < M ? r512_dld_##S(x + r * n + k * DL, DL)                       \
-                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL);              \
+                    t[k] = r >= rows                ? r512_did_##D()                              \
+                         : k + 1 < M || n == M * DL ? r512_dfl_##S(x + r * n + k * DL)            \
+                                                    : r512_dld_##S(x + r * n + k * DL, n - k * DL); \
                 R512_UNROLL                                                                       \
                 for (size_t c = M; c > 1; c = (c + 1) / 2) {                                      \
                     R512_UNROLL                                                                   \
@@ -476,14 +531,10 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                     if (c % 2)                                                                    \
                         t[c / 2] = t[c - 1];                                                      \
                 }                                                                                 \
-                if (r % 2)                                                                        \
-                    v[r / 2] = r512_lvl_##D(v[r / 2], t[0]);                                      \
-                else                                                                              \
-                    v[r / 2] = t[0];                                                              \
+                w[rr] = r512_wide8_##D(t[0]);                                                     \
             }                                                                                     \
-            depth++;                                                                              \
+            r512_wst_##D(out + 8 * h, r512_t8_##D(w));                                            \
         }                                                                                         \
-        r512_fold_##D(v, M ? (size_t)DL / 2 : Q, depth, out);                                         \
     }                                                                                             \
                                                                                                   \
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
