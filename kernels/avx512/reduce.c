@@ -65,6 +65,17 @@
 
 #define R512_CB 1024 /* column block: columns summed per pass, and lcm limit */
 #define R512_RB 32   /* rows summed in registers before the block sums in memory */
+/* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
+ * that each row is read in long runs (32 KiB of f32 or f64: the prefetchers
+ * need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the read probe);
+ * its f64 sums are a 64 KiB (ps) / 32 KiB (pd) stack buffer for reduce,
+ * acc itself for reduce_acc. */
+#define R512_CW_ps 8192
+#define R512_CW_pd 4096
+#define R512_CW_e8 1 /* the integers keep the blocked path */
+#define R512_CW_e16 1
+#define R512_CW_e32 1
+#define R512_CW_e64 1
 #define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
@@ -603,16 +614,13 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_caadd_##F(ca + t * L, a[t]);                                                     \
     }                                                                                             \
                                                                                                   \
-    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB. */                       \
-    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w,                  \
-                              r512_w_##S *out) {                                                  \
+    /* ca[c] += sum over j < nrows of x[j*stride + c], c < w, in blocks of rbmax rows; \
+     * ca must have room for w rounded up to whole vectors. */                                \
+    static void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax, \
+                                r512_ca_##F *ca) {                                                \
         enum { L = R512_L_##F };                                                                  \
-        r512_ca_##F ca[R512_CB];                                                                  \
-        const size_t wv = (w + L - 1) / L * L;                                                    \
-        for (size_t c = 0; c < wv; c++)                                                           \
-            ca[c] = (r512_ca_##F)(-0.0);                                                          \
-        for (size_t j0 = 0; j0 < nrows; j0 += R512_RB) {                                          \
-            const size_t rb = nrows - j0 < R512_RB ? nrows - j0 : R512_RB;                        \
+        for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
+            const size_t rb = nrows - j0 < rbmax ? nrows - j0 : rbmax;                            \
             const T *xr = x + j0 * stride;                                                        \
             size_t c = 0;                                                                         \
             for (; c + 4 * L <= w; c += 4 * L)                                                    \
@@ -627,8 +635,33 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             if (c < w)                                                                            \
                 r512_tile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);      \
         }                                                                                         \
+    }                                                                                             \
+    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB. */                       \
+    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w,                  \
+                              r512_w_##S *out) {                                                  \
+        enum { L = R512_L_##F };                                                                  \
+        r512_ca_##F ca[R512_CB];                                                                  \
+        const size_t wv = (w + L - 1) / L * L;                                                    \
+        for (size_t c = 0; c < wv; c++)                                                           \
+            ca[c] = (r512_ca_##F)(-0.0);                                                          \
+        r512_colacc_##S(x, stride, nrows, w, R512_RB, ca);                                        \
         for (size_t c = 0; c < w; c++)                                                            \
             out[c] = (r512_w_##S)ca[c];                                                           \
+    }                                                                                             \
+    /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
+     * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
+    __attribute__((noinline)) static void r512_wcols_##S(const T *xo, void *dst, size_t off,     \
+                                                         size_t n, size_t w, size_t inner,       \
+                                                         int acc) {                               \
+        if (acc) {                                                                                \
+            r512_colacc_##S(xo, inner, n, w, 8, (r512_ca_##F *)dst + off);                        \
+            return;                                                                               \
+        }                                                                                         \
+        r512_ca_##F ca[R512_CW_##F];                                                              \
+        for (size_t c = 0; c < w; c++)                                                            \
+            ca[c] = (r512_ca_##F)(-0.0);                                                          \
+        r512_colacc_##S(xo, inner, n, w, 8, ca);                                                  \
+        r512_finish_##S((const r512_w_##S *)(const void *)ca, (T *)dst + off, w);                 \
     }                                                                                             \
                                                                                                   \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
@@ -667,7 +700,17 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 r512_emit_##S(dst, o * inner, buf, inner, acc);                                   \
                 continue;                                                                         \
             }                                                                                     \
-            for (size_t i0 = 0; i0 < inner; i0 += R512_CB) {                                      \
+            size_t i0 = 0;                                                                        \
+            if (R512_CW_##F > 1) /* floats: whole vectors of columns on the wide path */          \
+                for (; i0 + L <= inner; i0 += R512_CW_##F) {                                      \
+                    const size_t w = inner - i0 < R512_CW_##F ? (inner - i0) / L * L : R512_CW_##F; \
+                    r512_wcols_##S(xo + i0, dst, o * inner + i0, n, w, inner, acc);               \
+                    if (w < R512_CW_##F) {                                                        \
+                        i0 += w;                                                                  \
+                        break;                                                                    \
+                    }                                                                             \
+                }                                                                                 \
+            for (; i0 < inner; i0 += R512_CB) {                                                   \
                 const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                     \
                 r512_cols_##S(xo + i0, inner, n, w, buf);                                         \
                 r512_emit_##S(dst, o * inner + i0, buf, w, acc);                                  \
