@@ -616,7 +616,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                                                                                   \
     /* ca[c] += sum over j < nrows of x[j*stride + c], c < w, in blocks of rbmax rows; \
      * ca must have room for w rounded up to whole vectors. */                                \
-    static void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax, \
+    R512_INLINE void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax, \
                                 r512_ca_##F *ca) {                                                \
         enum { L = R512_L_##F };                                                                  \
         for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
@@ -636,15 +636,15 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 r512_tile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);      \
         }                                                                                         \
     }                                                                                             \
-    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB. */                       \
-    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w,                  \
+    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB, rbmax rows per pass. */ \
+    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax,    \
                               r512_w_##S *out) {                                                  \
         enum { L = R512_L_##F };                                                                  \
         r512_ca_##F ca[R512_CB];                                                                  \
         const size_t wv = (w + L - 1) / L * L;                                                    \
         for (size_t c = 0; c < wv; c++)                                                           \
             ca[c] = (r512_ca_##F)(-0.0);                                                          \
-        r512_colacc_##S(x, stride, nrows, w, R512_RB, ca);                                        \
+        r512_colacc_##S(x, stride, nrows, w, rbmax, ca);                                          \
         for (size_t c = 0; c < w; c++)                                                            \
             out[c] = (r512_w_##S)ca[c];                                                           \
     }                                                                                             \
@@ -689,12 +689,13 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             if (super) {                                                                          \
                 r512_w_##S big[R512_CB];                                                          \
                 const size_t ns = n / per;                                                        \
-                r512_cols_##S(xo, lcm, ns, lcm, big);                                             \
+                /* <= 4 vectors per super row: one stream, all rows in registers */             \
+                r512_cols_##S(xo, lcm, ns, lcm, lcm <= 4 * L ? ns : R512_RB, big);                \
                 memcpy(buf, big, inner * sizeof *buf);                                            \
                 for (size_t k = 1; k < per; k++)                                                  \
                     r512_wadd_##WF(buf, big + k * inner, inner);                                  \
                 if (n % per) {                                                                    \
-                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, big);                     \
+                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, R512_RB, big);            \
                     r512_wadd_##WF(buf, big, inner);                                              \
                 }                                                                                 \
                 r512_emit_##S(dst, o * inner, buf, inner, acc);                                   \
@@ -712,7 +713,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 }                                                                                 \
             for (; i0 < inner; i0 += R512_CB) {                                                   \
                 const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                     \
-                r512_cols_##S(xo + i0, inner, n, w, buf);                                         \
+                r512_cols_##S(xo + i0, inner, n, w, R512_RB, buf);                                \
                 r512_emit_##S(dst, o * inner + i0, buf, w, acc);                                  \
             }                                                                                     \
         }                                                                                         \
