@@ -109,25 +109,55 @@ static inline __m256 r512_pd_to_ps_odd(__m512d d) {
     return _mm256_castsi256_ps(_mm256_mask_or_epi32(ti, inexact, ti, _mm256_set1_epi32(1)));
 }
 
-/* Store 8 wide sums as the element type (m: the lanes to write). */
+/* Store 8 wide sums as the element type (m: the lanes to write).  All 8
+ * lanes go out by a plain store: masked stores (and loads) that miss the
+ * caches are much slower than plain ones on Zen 5. */
 static inline void r512_put_f32(float *y, __m512d d, __mmask8 m) {
-    _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(d));
+    if (m == 0xff) _mm256_storeu_ps(y, _mm512_cvtpd_ps(d));
+    else _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(d));
 }
-static inline void r512_put_f64(double *y, __m512d d, __mmask8 m) { _mm512_mask_storeu_pd(y, m, d); }
+static inline void r512_put_f64(double *y, __m512d d, __mmask8 m) {
+    if (m == 0xff) _mm512_storeu_pd(y, d);
+    else _mm512_mask_storeu_pd(y, m, d);
+}
+static inline void r512_put_h(uint16_t *y, __m128i h, __mmask8 m) {
+    if (m == 0xff) _mm_storeu_si128((__m128i *)(void *)y, h);
+    else _mm_mask_storeu_epi16(y, m, h);
+}
 static inline void r512_put_f16(uint16_t *y, __m512d d, __mmask8 m) {
-    const __m128i h = _mm256_cvtps_ph(r512_pd_to_ps_odd(d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    _mm_mask_storeu_epi16(y, m, h);
+    r512_put_h(y, _mm256_cvtps_ph(r512_pd_to_ps_odd(d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), m);
 }
 static inline void r512_put_bf16(uint16_t *y, __m512d d, __mmask8 m) {
     const __m256i h = axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(r512_pd_to_ps_odd(d)));
-    _mm_mask_storeu_epi16(y, m, _mm256_castsi256_si128(h));
+    r512_put_h(y, _mm256_castsi256_si128(h), m);
 }
-static inline void r512_put_b8(uint8_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi8(y, m, v); }
-static inline void r512_put_b16(uint16_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi16(y, m, v); }
-static inline void r512_put_b32(uint32_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi32(y, m, v); }
-static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) { _mm512_mask_storeu_epi64(y, m, v); }
+static inline void r512_put_b8(uint8_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm_storel_epi64((__m128i *)(void *)y, _mm512_cvtepi64_epi8(v));
+    else _mm512_mask_cvtepi64_storeu_epi8(y, m, v);
+}
+static inline void r512_put_b16(uint16_t *y, __m512i v, __mmask8 m) {
+    r512_put_h(y, _mm512_cvtepi64_epi16(v), m);
+}
+static inline void r512_put_b32(uint32_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm256_storeu_si256((__m256i *)(void *)y, _mm512_cvtepi64_epi32(v));
+    else _mm512_mask_cvtepi64_storeu_epi32(y, m, v);
+}
+static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm512_storeu_si512(y, v);
+    else _mm512_mask_storeu_epi64(y, m, v);
+}
 #define r512_wload_f(p, m) _mm512_maskz_loadu_pd(m, p)
 #define r512_wload_u(p, m) _mm512_maskz_loadu_epi64(m, p)
+
+/* Streaming stores for large outputs: a reduce that writes at least R512_NT
+ * bytes (beyond the caches) writes its full 16-byte-aligned output groups with
+ * non-temporal stores (no read of the destination lines), then sfence. */
+#define R512_NT ((size_t)4 << 20)
+static inline void r512_stream16(void *dst, const void *src, size_t bytes) {
+    for (size_t i = 0; i < bytes; i += 16)
+        _mm_stream_si128((__m128i *)(void *)((char *)dst + i),
+                         _mm_load_si128((const __m128i *)(const void *)((const char *)src + i)));
+}
 
 /* ---- per-family vector arithmetic -------------------------------------------
  * Family ps: 16 f32 lanes, wide register accumulator = two f64 zmm;
@@ -548,7 +578,15 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         }                                                                                         \
     }                                                                                             \
                                                                                                   \
-    /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
+    /* Rows [r0, r0 + g) of inner == 1, n <= 64 (g <= 16) -> their wide sums in buf. */       \
+    R512_INLINE void r512_sgroups_##S(const T *x, size_t r0, size_t g, size_t n, size_t Q,       \
+                                      size_t M, uint64_t spread, r512_w_##S *buf) {              \
+        enum { DL = R512_DL_##D };                                                                \
+        for (size_t s = 0; s < g; s += DL)                                                        \
+            r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread, buf + s);  \
+    }                                                                                             \
+    /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
+     * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
                                     size_t M, int acc) {                                          \
         enum { DL = R512_DL_##D };                                                                \
@@ -557,17 +595,28 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         for (size_t l = 0; l < DL; l++)                                                           \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+            const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
+            if (h) {                                                                              \
+                r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
+                r512_emit_##S(dst, 0, buf, h, 0);                                                 \
+                r0 = h;                                                                           \
+            }                                                                                     \
+            _Alignas(64) T tmp[16];                                                               \
+            for (; r0 + 16 <= outer; r0 += 16) {                                                  \
+                r512_sgroups_##S(x, r0, 16, n, Q, M, spread, buf);                                \
+                r512_finish_##S(buf, tmp, 16);                                                    \
+                r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
+            }                                                                                     \
+            _mm_sfence();                                                                         \
+        }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
-            for (size_t s = 0; s < 16; s += DL)                                                   \
-                r512_group_##S(x + (r0 + s) * n, DL, n, Q, M, spread, buf + s);                   \
+            r512_sgroups_##S(x, r0, 16, n, Q, M, spread, buf);                                    \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            const size_t g = outer - r0;                                                          \
-            for (size_t s = 0; s < g; s += DL)                                                    \
-                r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread,        \
-                               buf + s);                                                          \
-            r512_emit_##S(dst, r0, buf, g, acc);                                                  \
+            r512_sgroups_##S(x, r0, outer - r0, n, Q, M, spread, buf);                            \
+            r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
     static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
