@@ -21,29 +21,47 @@
  *     integers), in 32-bit lanes (64-bit for f64/i64/u64; narrow integers are
  *     zero-extended, their sum's low bits are the wrapped sum).  n <= 16:
  *     each vector holds 16/P rows padded to P = next power of two >= n lanes
- *     (a masked load of 16n/P elements, spread by vexpand when n != P; the pad
- *     lanes are the identity); n in 17..64: one vector per row, the sum of its
- *     <= 4 vectors.  Then a transposing add tree: each level pairs two vectors,
- *     gathers their even and odd lanes (vpermt2) and adds, halving the lanes
- *     per row, until one lane per row: 16 row sums in one vector.
- *   columns, inner > 1: a block of <= 1024 columns at a time; 32 rows at a time
- *     in register accumulators over tiles of <= 4 vectors of columns (each
- *     8 rows summed by a pairwise tree, then added to the wide register
- *     accumulator), then added into the block's wide sums in memory.
+ *     (a load of 16n/P elements, masked unless n == P, spread by vexpand when
+ *     n != P; the pad lanes are the identity), then a transposing add tree:
+ *     each level pairs two vectors, gathers their even and odd lanes
+ *     (vpermt2) and adds, halving the lanes per row, until one lane per row:
+ *     16 row sums in one vector.  n in 17..64: per row, its <= 4 vectors
+ *     (whole ones by plain loads, the last masked) summed by a tree, the two
+ *     256-bit halves added (f32) and widened to 8 wide lanes (f64 / uint64);
+ *     8 such rows become one vector of 8 row sums by three levels of cheap
+ *     shuffles (unpacklo/hi within 128-bit blocks, then vshuff64x2 twice).
+ *   columns, inner > 1, float types, whole vectors of columns: blocks of up
+ *     to 8192 (f32/f16/bf16) / 4096 (f64) columns, 8 rows per pass over the
+ *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
+ *     into the block's f64 sums: a stack buffer for reduce, acc itself for
+ *     reduce_acc).  Long runs of each row keep the prefetchers streaming:
+ *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
+ *     probe, 32 KiB runs reach ~1.0.
+ *   columns, otherwise (integers; the < L left-over float columns): a block
+ *     of <= 1024 columns at a time; 32 rows at a time in register
+ *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
+ *     by a pairwise tree, then added to the wide register accumulator), then
+ *     added into the block's wide sums in memory.
  *     Small inner with lcm(inner, L) <= 1024 and inner % L != 0 (e.g. [R,4]
  *     axis 0, [R,3] axis 0): the n*inner elements are read as "super rows" of
  *     lcm(inner, L) elements, whose lane pattern repeats with period inner,
- *     so whole unmasked vectors are summed as columns; at the end the lcm
- *     sums are folded mod inner (in f64 / uint64), and the n mod (lcm/inner)
- *     left-over rows are summed as plain columns and added.
- *
+ *     so whole unmasked vectors are summed as columns (all rows in registers
+ *     when lcm <= 4L: one stream); at the end the lcm sums are folded mod
+ *     inner (in f64 / uint64), and the n mod (lcm/inner) left-over rows are
+ *     summed as plain columns and added.
+ * Memory: masked loads and stores that miss the caches are much slower than
+ * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
+ * short-row path that writes >= 4 MiB (R512_NT) writes its 16-byte aligned
+ * groups of 16 outputs with streaming stores (no read of the destination
+ * lines; head rows plain, sfence at the end): [R,2] axis 1 writes half as
+ * many bytes as it reads.
  * Order and accuracy (f32, f16, bf16; SPEC bound |err| <= c * 2^-24 * sum|x|):
  * every term passes through at most 3 f32 additions before its partial sum
- * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; the
- * short-row path does at most 3 f32 levels counting the per-row pre-sum
- * (depth ceil(log2(vectors per row))) and the remaining transposing levels
- * in f64.  An f32 tree of depth 3 errs by at most 3u*sum|x| (u = 2^-24, to
- * first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
+ * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; short
+ * rows of n <= 16 do at most 3 f32 transposing levels and the rest in f64;
+ * rows of 17..64 do the per-row tree (depth <= 2) plus the half-add in f32
+ * and the transpose in f64.  An f32 tree of depth 3 errs by at most
+ * 3u*sum|x| (u = 2^-24, to first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
  * for n < 2^29, and the result is rounded once (0.5 ulp).  So c = 4 (3 + 1),
  * independent of n.  f16/bf16 sums are rounded once from the f64 sum:
  * f64 -> f32 rounding to odd (truncate, then set the lsb if inexact), then
