@@ -102,8 +102,13 @@
 
 /* ---- wide sums (double / uint64_t) ------------------------------------------- */
 
+/* acc[0..k) += b[0..k); whole vectors by plain loads and stores (acc may have
+ * left the caches between reduce_acc calls; masked accesses there are slow). */
 static inline void r512_wadd_f(double *acc, const double *b, size_t k) {
-    for (size_t i = 0; i < k; i += 8) {
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        _mm512_storeu_pd(acc + i, _mm512_add_pd(_mm512_loadu_pd(acc + i), _mm512_loadu_pd(b + i)));
+    if (i < k) {
         const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
         const __m512d s = _mm512_add_pd(_mm512_maskz_loadu_pd(m, acc + i),
                                         _mm512_maskz_loadu_pd(m, b + i));
@@ -111,7 +116,11 @@ static inline void r512_wadd_f(double *acc, const double *b, size_t k) {
     }
 }
 static inline void r512_wadd_u(uint64_t *acc, const uint64_t *b, size_t k) {
-    for (size_t i = 0; i < k; i += 8) {
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        _mm512_storeu_si512(acc + i, _mm512_add_epi64(_mm512_loadu_si512(acc + i),
+                                                      _mm512_loadu_si512(b + i)));
+    if (i < k) {
         const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
         const __m512i s = _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, acc + i),
                                            _mm512_maskz_loadu_epi64(m, b + i));
