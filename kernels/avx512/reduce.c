@@ -648,16 +648,20 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     }                                                                                             \
     static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
         enum { DL = R512_DL_##D };                                                                \
-        if (n > DL) {                                                                             \
-            switch ((n + DL - 1) / DL) {                                                          \
+        if (n > DL) { /* M = vectors per row: <= 4 for 16-lane domains (n <= 64) */            \
+            switch (DL == 16 && n > 48 ? 4 : (n + DL - 1) / DL) {                                 \
             case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
             case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
             case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
-            case 5: r512_short_##S(x, dst, outer, n, DL, 5, acc); return;                         \
-            case 6: r512_short_##S(x, dst, outer, n, DL, 6, acc); return;                         \
-            case 7: r512_short_##S(x, dst, outer, n, DL, 7, acc); return;                         \
-            default: r512_short_##S(x, dst, outer, n, DL, 8, acc); return;                        \
+            default: break;                                                                       \
             }                                                                                     \
+            if (DL == 8) /* 64-bit domains only: 5..8 vectors per row */                          \
+                switch ((n + DL - 1) / DL) {                                                      \
+                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc); return;                      \
+                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc); return;                      \
+                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc); return;                      \
+                default: r512_short_##S(x, dst, outer, n, 8, 8, acc); return;                     \
+                }                                                                                 \
         }                                                                                         \
         if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
         else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
