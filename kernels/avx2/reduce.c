@@ -27,11 +27,7 @@
  *     9..15: two such transposes (elements 0..7 and 8..n-1) joined in f64.
  *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
  *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
- *     x run on a -0.0-padded copy.  A reduce here that writes >= 4 MiB
- *     (AXIAL_RED_NT, beyond the caches) stores its groups of 8 outputs with
- *     streaming stores once y is aligned (the head rows plain, sfence at the
- *     end): plain stores read each destination line first ([R,2] axis 1
- *     writes half as many bytes as it reads).
+ *     x run on a -0.0-padded copy.
  *   - columns (inner a multiple of 8 or >= 16): chunks of up to 8192 columns
  *     (32 KiB runs per f32 row: the prefetchers need long runs, 8 KiB runs
  *     down 1024 rows stayed near 0.7 of the read probe; a 64 KiB f64
