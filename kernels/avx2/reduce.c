@@ -78,9 +78,6 @@
  * while the f64 accumulator row (64 KiB) stays in L2. */
 #define AXIAL_COL_CHUNK 8192 /* float family: columns per chunk */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
-/* Short-row reduce writing at least this many bytes (beyond the caches)
- * streams its outputs: plain stores would read every destination line. */
-#define AXIAL_RED_NT ((size_t)4 << 20)
 
 static size_t axial_gcd(size_t a, size_t b) {
     while (b) {
@@ -330,53 +327,34 @@ AXIAL_INLINE __m256 f_short8(int k, const void *base, size_t n, size_t from, __m
     return f_tree8_t(v);
 }
 
-/* 8 lanes to y (aligned to 8 elements' bytes) by a streaming store. */
-AXIAL_INLINE void f_stream(int k, void *y, __m256 s) {
-    if (k == FK_F32)
-        _mm256_stream_ps((float *)y, s);
-    else if (k == FK_F16)
-        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_f16(s));
-    else
-        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_bf16(s));
-}
-
-/* 8 short rows (n <= 15) starting at base -> their 8 sums, to the sink (nt:
- * all 8 to y, streaming, y + o0 aligned). */
+/* 8 short rows (n <= 15) starting at base -> their 8 sums, to the sink. */
 AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, double *acc,
-                                size_t o0, size_t cnt, __m256 mask_lo, __m256 mask_hi, int nt) {
-    __m256 s;
+                                size_t o0, size_t cnt, __m256 mask_lo, __m256 mask_hi) {
     if (n == 2) {
         const __m256 h = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
         /* h = rows 0 1 4 5 | 2 3 6 7 */
-        s = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
+        f_emit32(k, y, acc, o0,
+                 _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8)), cnt);
     } else if (n == 4) {
         const __m256 h01 = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
         const __m256 h23 = f_hadd(f_load(k, f_at(k, base, 16)), f_load(k, f_at(k, base, 24)));
         const __m256 g = f_hadd(h01, h23); /* rows 0 2 4 6 | 1 3 5 7 */
-        s = _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        f_emit32(k, y, acc, o0,
+                 _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), cnt);
     } else if (n <= 8) {
-        s = f_short8(k, base, n, 0, mask_lo);
+        f_emit32(k, y, acc, o0, f_short8(k, base, n, 0, mask_lo), cnt);
     } else {
         const __m256 a = f_short8(k, base, n, 0, mask_lo);
         const __m256 b = f_short8(k, base, n, 8, mask_hi);
         __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
         __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
         f_widen_add(b, &lo, &hi);
-        if (nt)
-            f_stream(k, (void *)f_at(k, y, o0), f_narrow(k, lo, hi));
-        else
-            f_emit64(k, y, acc, o0, lo, hi, cnt);
-        return;
+        f_emit64(k, y, acc, o0, lo, hi, cnt);
     }
-    if (nt)
-        f_stream(k, (void *)f_at(k, y, o0), s);
-    else
-        f_emit32(k, y, acc, o0, s, cnt);
 }
 
 /* Short rows, n <= 15, 8 rows per step (see the header); the groups whose
- * loads would pass the end of x go through a -0.0-padded copy.  A reduce
- * writing >= AXIAL_RED_NT bytes streams its aligned groups (head plain). */
+ * loads would pass the end of x go through a -0.0-padded copy. */
 AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
     const size_t total = outer * n;
     const size_t need = (n == 2 || n == 4) ? 8 * n : 7 * n + (n <= 8 ? 8 : 16);
@@ -386,25 +364,14 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
     const __m256 mask_hi = _mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_set1_epi32(n > 8 ? (int)(n - 8) : 0), lane));
     size_t o0 = 0;
-    if (y && outer * f_size(k) >= AXIAL_RED_NT && need <= total) {
-        const size_t a = 8 * f_size(k); /* bytes of 8 outputs: the store's alignment */
-        const size_t h = (a - (uintptr_t)y % a) % a / f_size(k);
-        if (h) {
-            f_short_group(k, x, n, y, acc, 0, h, mask_lo, mask_hi, 0);
-            o0 = h;
-        }
-        for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8)
-            f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, mask_lo, mask_hi, 1);
-        _mm_sfence();
-    }
     for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8)
-        f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, mask_lo, mask_hi, 0);
+        f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, mask_lo, mask_hi);
     for (; o0 < outer; o0 += 8) {
         uint32_t buf[8 * 15 + 16];
         const size_t cnt = AXIAL_MIN(8, outer - o0);
         f_fill_negzero(k, buf, sizeof buf / sizeof buf[0]);
         memcpy(buf, f_at(k, x, o0 * n), cnt * n * f_size(k));
-        f_short_group(k, buf, n, y, acc, o0, cnt, mask_lo, mask_hi, 0);
+        f_short_group(k, buf, n, y, acc, o0, cnt, mask_lo, mask_hi);
     }
 }
 /* One loop per common n, so that its group code is straight-line. */
