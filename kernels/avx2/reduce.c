@@ -28,11 +28,13 @@
  *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
  *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
  *     x run on a -0.0-padded copy.
- *   - columns (inner a multiple of 8 or >= 16): chunks of up to 2048 columns
- *     (8 KiB runs per row for the prefetcher; a 16 KiB f64 accumulator row);
- *     8 rows at a time, each column vector is the tree of 8 rows, widened and
- *     added into an f64 accumulator row (the output chunk's own acc for
- *     reduce_acc, a stack buffer for reduce).  A column count that is not a
+ *   - columns (inner a multiple of 8 or >= 16): chunks of up to 8192 columns
+ *     (32 KiB runs per f32 row: the prefetchers need long runs, 8 KiB runs
+ *     down 1024 rows stayed near 0.7 of the read probe; a 64 KiB f64
+ *     accumulator row, on the stack for reduce); 8 rows at a time, 4 column
+ *     vectors per step (whole cache lines of each row); each column vector is
+ *     the tree of 8 rows, widened and added into that f64 accumulator row
+ *     (the output chunk's own acc for reduce_acc).  A column count that is not a
  *     multiple of 8 ends with one overlapping vector (the last 8 columns) in
  *     its own accumulator, of which only the lanes past the whole vectors count.
  *   - small inner (2..15, not a multiple of 8): x[o] is read as one flat run of
@@ -72,9 +74,9 @@
 #define AXIAL_INLINE static inline __attribute__((always_inline))
 #define AXIAL_MIN(a, b) ((a) < (b) ? (a) : (b))
 
-/* Columns are reduced in chunks of this many bytes of one row (per the
- * element type) so that the f64 accumulator row stays in L1. */
-#define AXIAL_COL_CHUNK 2048 /* float family: columns per chunk */
+/* Columns are reduced in chunks: long runs of each row for the prefetchers,
+ * while the f64 accumulator row (64 KiB) stays in L2. */
+#define AXIAL_COL_CHUNK 8192 /* float family: columns per chunk */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 
 static size_t axial_gcd(size_t a, size_t b) {
@@ -396,7 +398,22 @@ AXIAL_INLINE void f_cols_block(int k, const void *x, double *dacc, size_t w, siz
                                size_t j, size_t rb, __m256d *tl, __m256d *th) {
     const size_t nv = w / 8;
     const void *p = f_at(k, x, j * stride);
-    for (size_t c = 0; c < nv; c++) {
+    size_t c = 0;
+    for (; c + 4 <= nv; c += 4) { /* 4 trees per step: whole cache lines of each row */
+        __m256 s[4];
+        #pragma GCC unroll 4
+        for (size_t u = 0; u < 4; u++)
+            s[u] = f_colsum(k, f_at(k, p, 8 * (c + u)), stride, rb);
+        #pragma GCC unroll 4
+        for (size_t u = 0; u < 4; u++) {
+            double *d = dacc + 8 * (c + u);
+            __m256d lo = _mm256_loadu_pd(d), hi = _mm256_loadu_pd(d + 4);
+            f_widen_add(s[u], &lo, &hi);
+            _mm256_storeu_pd(d, lo);
+            _mm256_storeu_pd(d + 4, hi);
+        }
+    }
+    for (; c < nv; c++) {
         __m256d lo = _mm256_loadu_pd(dacc + 8 * c), hi = _mm256_loadu_pd(dacc + 8 * c + 4);
         f_widen_add(f_colsum(k, f_at(k, p, 8 * c), stride, rb), &lo, &hi);
         _mm256_storeu_pd(dacc + 8 * c, lo);

@@ -21,29 +21,47 @@
  *     integers), in 32-bit lanes (64-bit for f64/i64/u64; narrow integers are
  *     zero-extended, their sum's low bits are the wrapped sum).  n <= 16:
  *     each vector holds 16/P rows padded to P = next power of two >= n lanes
- *     (a masked load of 16n/P elements, spread by vexpand when n != P; the pad
- *     lanes are the identity); n in 17..64: one vector per row, the sum of its
- *     <= 4 vectors.  Then a transposing add tree: each level pairs two vectors,
- *     gathers their even and odd lanes (vpermt2) and adds, halving the lanes
- *     per row, until one lane per row: 16 row sums in one vector.
- *   columns, inner > 1: a block of <= 1024 columns at a time; 32 rows at a time
- *     in register accumulators over tiles of <= 4 vectors of columns (each
- *     8 rows summed by a pairwise tree, then added to the wide register
- *     accumulator), then added into the block's wide sums in memory.
+ *     (a load of 16n/P elements, masked unless n == P, spread by vexpand when
+ *     n != P; the pad lanes are the identity), then a transposing add tree:
+ *     each level pairs two vectors, gathers their even and odd lanes
+ *     (vpermt2) and adds, halving the lanes per row, until one lane per row:
+ *     16 row sums in one vector.  n in 17..64: per row, its <= 4 vectors
+ *     (whole ones by plain loads, the last masked) summed by a tree, the two
+ *     256-bit halves added (f32) and widened to 8 wide lanes (f64 / uint64);
+ *     8 such rows become one vector of 8 row sums by three levels of cheap
+ *     shuffles (unpacklo/hi within 128-bit blocks, then vshuff64x2 twice).
+ *   columns, inner > 1, float types, whole vectors of columns: blocks of up
+ *     to 8192 (f32/f16/bf16) / 4096 (f64) columns, 8 rows per pass over the
+ *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
+ *     into the block's f64 sums: a stack buffer for reduce, acc itself for
+ *     reduce_acc).  Long runs of each row keep the prefetchers streaming:
+ *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
+ *     probe, 32 KiB runs reach ~1.0.
+ *   columns, otherwise (integers; the < L left-over float columns): a block
+ *     of <= 1024 columns at a time; 32 rows at a time in register
+ *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
+ *     by a pairwise tree, then added to the wide register accumulator), then
+ *     added into the block's wide sums in memory.
  *     Small inner with lcm(inner, L) <= 1024 and inner % L != 0 (e.g. [R,4]
  *     axis 0, [R,3] axis 0): the n*inner elements are read as "super rows" of
  *     lcm(inner, L) elements, whose lane pattern repeats with period inner,
- *     so whole unmasked vectors are summed as columns; at the end the lcm
- *     sums are folded mod inner (in f64 / uint64), and the n mod (lcm/inner)
- *     left-over rows are summed as plain columns and added.
- *
+ *     so whole unmasked vectors are summed as columns (all rows in registers
+ *     when lcm <= 4L: one stream); at the end the lcm sums are folded mod
+ *     inner (in f64 / uint64), and the n mod (lcm/inner) left-over rows are
+ *     summed as plain columns and added.
+ * Memory: masked loads and stores that miss the caches are much slower than
+ * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
+ * short-row path that writes >= 4 MiB (R512_NT) writes its 16-byte aligned
+ * groups of 16 outputs with streaming stores (no read of the destination
+ * lines; head rows plain, sfence at the end): [R,2] axis 1 writes half as
+ * many bytes as it reads.
  * Order and accuracy (f32, f16, bf16; SPEC bound |err| <= c * 2^-24 * sum|x|):
  * every term passes through at most 3 f32 additions before its partial sum
- * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; the
- * short-row path does at most 3 f32 levels counting the per-row pre-sum
- * (depth ceil(log2(vectors per row))) and the remaining transposing levels
- * in f64.  An f32 tree of depth 3 errs by at most 3u*sum|x| (u = 2^-24, to
- * first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
+ * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; short
+ * rows of n <= 16 do at most 3 f32 transposing levels and the rest in f64;
+ * rows of 17..64 do the per-row tree (depth <= 2) plus the half-add in f32
+ * and the transpose in f64.  An f32 tree of depth 3 errs by at most
+ * 3u*sum|x| (u = 2^-24, to first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
  * for n < 2^29, and the result is rounded once (0.5 ulp).  So c = 4 (3 + 1),
  * independent of n.  f16/bf16 sums are rounded once from the f64 sum:
  * f64 -> f32 rounding to odd (truncate, then set the lsb if inexact), then
@@ -65,6 +83,17 @@
 
 #define R512_CB 1024 /* column block: columns summed per pass, and lcm limit */
 #define R512_RB 32   /* rows summed in registers before the block sums in memory */
+/* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
+ * that each row is read in long runs (32 KiB of f32 or f64: the prefetchers
+ * need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the read probe);
+ * its f64 sums are a 64 KiB (ps) / 32 KiB (pd) stack buffer for reduce,
+ * acc itself for reduce_acc. */
+#define R512_CW_ps 8192
+#define R512_CW_pd 4096
+#define R512_CW_e8 1 /* the integers keep the blocked path */
+#define R512_CW_e16 1
+#define R512_CW_e32 1
+#define R512_CW_e64 1
 #define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
@@ -73,8 +102,13 @@
 
 /* ---- wide sums (double / uint64_t) ------------------------------------------- */
 
+/* acc[0..k) += b[0..k); whole vectors by plain loads and stores (acc may have
+ * left the caches between reduce_acc calls; masked accesses there are slow). */
 static inline void r512_wadd_f(double *acc, const double *b, size_t k) {
-    for (size_t i = 0; i < k; i += 8) {
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        _mm512_storeu_pd(acc + i, _mm512_add_pd(_mm512_loadu_pd(acc + i), _mm512_loadu_pd(b + i)));
+    if (i < k) {
         const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
         const __m512d s = _mm512_add_pd(_mm512_maskz_loadu_pd(m, acc + i),
                                         _mm512_maskz_loadu_pd(m, b + i));
@@ -82,7 +116,11 @@ static inline void r512_wadd_f(double *acc, const double *b, size_t k) {
     }
 }
 static inline void r512_wadd_u(uint64_t *acc, const uint64_t *b, size_t k) {
-    for (size_t i = 0; i < k; i += 8) {
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        _mm512_storeu_si512(acc + i, _mm512_add_epi64(_mm512_loadu_si512(acc + i),
+                                                      _mm512_loadu_si512(b + i)));
+    if (i < k) {
         const __mmask8 m = (__mmask8)axial_avx512_mask64(k - i);
         const __m512i s = _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, acc + i),
                                            _mm512_maskz_loadu_epi64(m, b + i));
@@ -98,25 +136,55 @@ static inline __m256 r512_pd_to_ps_odd(__m512d d) {
     return _mm256_castsi256_ps(_mm256_mask_or_epi32(ti, inexact, ti, _mm256_set1_epi32(1)));
 }
 
-/* Store 8 wide sums as the element type (m: the lanes to write). */
+/* Store 8 wide sums as the element type (m: the lanes to write).  All 8
+ * lanes go out by a plain store: masked stores (and loads) that miss the
+ * caches are much slower than plain ones on Zen 5. */
 static inline void r512_put_f32(float *y, __m512d d, __mmask8 m) {
-    _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(d));
+    if (m == 0xff) _mm256_storeu_ps(y, _mm512_cvtpd_ps(d));
+    else _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(d));
 }
-static inline void r512_put_f64(double *y, __m512d d, __mmask8 m) { _mm512_mask_storeu_pd(y, m, d); }
+static inline void r512_put_f64(double *y, __m512d d, __mmask8 m) {
+    if (m == 0xff) _mm512_storeu_pd(y, d);
+    else _mm512_mask_storeu_pd(y, m, d);
+}
+static inline void r512_put_h(uint16_t *y, __m128i h, __mmask8 m) {
+    if (m == 0xff) _mm_storeu_si128((__m128i *)(void *)y, h);
+    else _mm_mask_storeu_epi16(y, m, h);
+}
 static inline void r512_put_f16(uint16_t *y, __m512d d, __mmask8 m) {
-    const __m128i h = _mm256_cvtps_ph(r512_pd_to_ps_odd(d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    _mm_mask_storeu_epi16(y, m, h);
+    r512_put_h(y, _mm256_cvtps_ph(r512_pd_to_ps_odd(d), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), m);
 }
 static inline void r512_put_bf16(uint16_t *y, __m512d d, __mmask8 m) {
     const __m256i h = axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(r512_pd_to_ps_odd(d)));
-    _mm_mask_storeu_epi16(y, m, _mm256_castsi256_si128(h));
+    r512_put_h(y, _mm256_castsi256_si128(h), m);
 }
-static inline void r512_put_b8(uint8_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi8(y, m, v); }
-static inline void r512_put_b16(uint16_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi16(y, m, v); }
-static inline void r512_put_b32(uint32_t *y, __m512i v, __mmask8 m) { _mm512_mask_cvtepi64_storeu_epi32(y, m, v); }
-static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) { _mm512_mask_storeu_epi64(y, m, v); }
+static inline void r512_put_b8(uint8_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm_storel_epi64((__m128i *)(void *)y, _mm512_cvtepi64_epi8(v));
+    else _mm512_mask_cvtepi64_storeu_epi8(y, m, v);
+}
+static inline void r512_put_b16(uint16_t *y, __m512i v, __mmask8 m) {
+    r512_put_h(y, _mm512_cvtepi64_epi16(v), m);
+}
+static inline void r512_put_b32(uint32_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm256_storeu_si256((__m256i *)(void *)y, _mm512_cvtepi64_epi32(v));
+    else _mm512_mask_cvtepi64_storeu_epi32(y, m, v);
+}
+static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) {
+    if (m == 0xff) _mm512_storeu_si512(y, v);
+    else _mm512_mask_storeu_epi64(y, m, v);
+}
 #define r512_wload_f(p, m) _mm512_maskz_loadu_pd(m, p)
 #define r512_wload_u(p, m) _mm512_maskz_loadu_epi64(m, p)
+
+/* Streaming stores for large outputs: a reduce that writes at least R512_NT
+ * bytes (beyond the caches) writes its full 16-byte-aligned output groups with
+ * non-temporal stores (no read of the destination lines), then sfence. */
+#define R512_NT ((size_t)4 << 20)
+static inline void r512_stream16(void *dst, const void *src, size_t bytes) {
+    for (size_t i = 0; i < bytes; i += 16)
+        _mm_stream_si128((__m128i *)(void *)((char *)dst + i),
+                         _mm_load_si128((const __m128i *)(const void *)((const char *)src + i)));
+}
 
 /* ---- per-family vector arithmetic -------------------------------------------
  * Family ps: 16 f32 lanes, wide register accumulator = two f64 zmm;
@@ -246,6 +314,16 @@ R512_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
 #define r512_dld_f64(p, k) r512_ldm_f64(p, axial_avx512_mask64(k))
 #define r512_dld_b32(p, k) r512_ldm_b32(p, axial_avx512_mask64(k))
 #define r512_dld_b64(p, k) r512_ldm_b64(p, axial_avx512_mask64(k))
+/* dfl: a full short-row-domain vector (16 or 8 elements), unmasked: masked
+ * loads that miss the caches are much slower than plain ones on Zen 5. */
+#define r512_dfl_f32(p) _mm512_loadu_ps(p)
+#define r512_dfl_f16(p) axial_avx512_load_f16(p)
+#define r512_dfl_bf16(p) axial_avx512_load_bf16(p)
+#define r512_dfl_f64(p) _mm512_loadu_pd(p)
+#define r512_dfl_b32(p) _mm512_loadu_si512(p)
+#define r512_dfl_b64(p) _mm512_loadu_si512(p)
+#define r512_dfl_b8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define r512_dfl_b16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 R512_INLINE __m512i r512_dld_b8(const uint8_t *p, size_t k) {
     return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)axial_avx512_mask64(k), p));
 }
@@ -364,6 +442,45 @@ R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *
     _mm512_storeu_si512(out, r512_foldv_d64i(v, q));
 }
 
+/* Rows of 17..64 elements: each row's vectors are summed (a tree), the row
+ * vector is cut to 8 wide lanes (wide8), and 8 such rows become one vector of
+ * their 8 sums by three in-register levels (t8): unpacklo/hi pairs lanes
+ * within 128-bit blocks, then two vshuff64x2 levels pair the blocks.  The
+ * shuffles are cheap in-lane or 128-bit-block ones, unlike vpermt2. */
+typedef __m512d r512_wv_d32f, r512_wv_d64f;
+typedef __m512i r512_wv_d32i, r512_wv_d64i;
+/* f32: the two halves added in f32 (one more rounding), then widened exactly. */
+R512_INLINE __m512d r512_wide8_d32f(__m512 v) {
+    return _mm512_cvtps_pd(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)));
+}
+R512_INLINE __m512i r512_wide8_d32i(__m512i v) { /* wrapping, then zero-extended */
+    return _mm512_cvtepu32_epi64(
+        _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+}
+R512_INLINE __m512d r512_wide8_d64f(__m512d v) { return v; }
+R512_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
+#define R512_T8(D, VT, ADD, LO, HI, SHUF)                                                         \
+    R512_INLINE VT r512_t8_##D(const VT *w) {                                                     \
+        VT p[4], q[2];                                                                            \
+        R512_UNROLL                                                                               \
+        for (int i = 0; i < 4; i++)                                                               \
+            p[i] = ADD(LO(w[2 * i], w[2 * i + 1]), HI(w[2 * i], w[2 * i + 1]));                   \
+        R512_UNROLL                                                                               \
+        for (int i = 0; i < 2; i++)                                                               \
+            q[i] = ADD(SHUF(p[2 * i], p[2 * i + 1], 0x88), SHUF(p[2 * i], p[2 * i + 1], 0xdd));   \
+        return ADD(SHUF(q[0], q[1], 0x88), SHUF(q[0], q[1], 0xdd));                               \
+    }
+R512_T8(d32f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
+R512_T8(d64f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
+R512_T8(d32i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
+        _mm512_shuffle_i64x2)
+R512_T8(d64i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
+        _mm512_shuffle_i64x2)
+#define r512_wst_d32f(p, v) _mm512_storeu_pd(p, v)
+#define r512_wst_d64f(p, v) _mm512_storeu_pd(p, v)
+#define r512_wst_d32i(p, v) _mm512_storeu_si512(p, v)
+#define r512_wst_d64i(p, v) _mm512_storeu_si512(p, v)
+
 static inline size_t r512_gcd(size_t a, size_t b) {
     while (b) {
         const size_t t = a % b;
@@ -446,28 +563,34 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                     uint64_t spread, r512_w_##S *out) {                         \
         enum { DL = R512_DL_##D };                                                                \
         r512_dv_##D v[DL];                                                                        \
-        unsigned depth = 0;                                                                       \
         if (M == 0) {                                                                             \
             const size_t rpv = DL / Q; /* rows per vector */                                      \
             R512_UNROLL                                                                           \
             for (size_t i = 0; i < Q; i++) {                                                      \
                 const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;  \
-                v[i] = rv ? r512_dld_##S(x + r * n, rv * n) : r512_did_##D();                     \
+                v[i] = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                              \
+                     : rv                  ? r512_dld_##S(x + r * n, rv * n)                      \
+                                           : r512_did_##D();                                      \
                 if (n != Q)                                                                       \
                     v[i] = r512_dexp_##D(v[i], spread);                                           \
             }                                                                                     \
-        } else {                                                                                  \
-            depth = M > 4 ? 3 : M > 2 ? 2 : 1; /* ceil(log2(M)), M <= 8 */                     \
-            /* Pair rows as soon as both are summed (the first transposing level):          \
-             * fewer live vectors. */                                                        \
-            R512_UNROLL                                                                       \
-            for (size_t r = 0; r < DL; r++) {                                                     \
+            r512_fold_##D(v, Q, 0, out);                                                          \
+            return;                                                                               \
+        }                                                                                         \
+        /* M vectors per row (n > DL): a tree per row (depth <= 2 for M <= 4), wide8, and     \
+         * t8 for each 8 rows. */                                                            \
+        R512_UNROLL                                                                               \
+        for (size_t h = 0; h < DL / 8; h++) {                                                     \
+            r512_wv_##D w[8];                                                                     \
+            R512_UNROLL                                                                           \
+            for (size_t rr = 0; rr < 8; rr++) {                                                   \
+                const size_t r = 8 * h + rr;                                                      \
                 r512_dv_##D t[8];                                                                 \
                 R512_UNROLL                                                                       \
                 for (size_t k = 0; k < M; k++)                                                    \
-                    t[k] = r >= rows ? r512_did_##D()                                             \
-                         : k + 1 < M ? r512_dld_##S(x + r * n + k * DL, DL)                       \
-                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL);              \
+                    t[k] = r >= rows                ? r512_did_##D()                              \
+                         : k + 1 < M || n == M * DL ? r512_dfl_##S(x + r * n + k * DL)            \
+                                                    : r512_dld_##S(x + r * n + k * DL, n - k * DL); \
                 R512_UNROLL                                                                       \
                 for (size_t c = M; c > 1; c = (c + 1) / 2) {                                      \
                     R512_UNROLL                                                                   \
@@ -476,17 +599,21 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                     if (c % 2)                                                                    \
                         t[c / 2] = t[c - 1];                                                      \
                 }                                                                                 \
-                if (r % 2)                                                                        \
-                    v[r / 2] = r512_lvl_##D(v[r / 2], t[0]);                                      \
-                else                                                                              \
-                    v[r / 2] = t[0];                                                              \
+                w[rr] = r512_wide8_##D(t[0]);                                                     \
             }                                                                                     \
-            depth++;                                                                              \
+            r512_wst_##D(out + 8 * h, r512_t8_##D(w));                                            \
         }                                                                                         \
-        r512_fold_##D(v, M ? (size_t)DL / 2 : Q, depth, out);                                         \
     }                                                                                             \
                                                                                                   \
-    /* All rows of inner == 1, n <= 64, for one (Q, M) instance. */                               \
+    /* Rows [r0, r0 + g) of inner == 1, n <= 64 (g <= 16) -> their wide sums in buf. */       \
+    R512_INLINE void r512_sgroups_##S(const T *x, size_t r0, size_t g, size_t n, size_t Q,       \
+                                      size_t M, uint64_t spread, r512_w_##S *buf) {              \
+        enum { DL = R512_DL_##D };                                                                \
+        for (size_t s = 0; s < g; s += DL)                                                        \
+            r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread, buf + s);  \
+    }                                                                                             \
+    /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
+     * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
                                     size_t M, int acc) {                                          \
         enum { DL = R512_DL_##D };                                                                \
@@ -495,31 +622,46 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         for (size_t l = 0; l < DL; l++)                                                           \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+            const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
+            if (h) {                                                                              \
+                r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
+                r512_emit_##S(dst, 0, buf, h, 0);                                                 \
+                r0 = h;                                                                           \
+            }                                                                                     \
+            _Alignas(64) T tmp[16];                                                               \
+            for (; r0 + 16 <= outer; r0 += 16) {                                                  \
+                r512_sgroups_##S(x, r0, 16, n, Q, M, spread, buf);                                \
+                r512_finish_##S(buf, tmp, 16);                                                    \
+                r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
+            }                                                                                     \
+            _mm_sfence();                                                                         \
+        }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
-            for (size_t s = 0; s < 16; s += DL)                                                   \
-                r512_group_##S(x + (r0 + s) * n, DL, n, Q, M, spread, buf + s);                   \
+            r512_sgroups_##S(x, r0, 16, n, Q, M, spread, buf);                                    \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            const size_t g = outer - r0;                                                          \
-            for (size_t s = 0; s < g; s += DL)                                                    \
-                r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread,        \
-                               buf + s);                                                          \
-            r512_emit_##S(dst, r0, buf, g, acc);                                                  \
+            r512_sgroups_##S(x, r0, outer - r0, n, Q, M, spread, buf);                            \
+            r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
     static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
         enum { DL = R512_DL_##D };                                                                \
-        if (n > DL) {                                                                             \
-            switch ((n + DL - 1) / DL) {                                                          \
+        if (n > DL) { /* M = vectors per row: <= 4 for 16-lane domains (n <= 64) */            \
+            switch (DL == 16 && n > 48 ? 4 : (n + DL - 1) / DL) {                                 \
             case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
             case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
             case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
-            case 5: r512_short_##S(x, dst, outer, n, DL, 5, acc); return;                         \
-            case 6: r512_short_##S(x, dst, outer, n, DL, 6, acc); return;                         \
-            case 7: r512_short_##S(x, dst, outer, n, DL, 7, acc); return;                         \
-            default: r512_short_##S(x, dst, outer, n, DL, 8, acc); return;                        \
+            default: break;                                                                       \
             }                                                                                     \
+            if (DL == 8) /* 64-bit domains only: 5..8 vectors per row */                          \
+                switch ((n + DL - 1) / DL) {                                                      \
+                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc); return;                      \
+                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc); return;                      \
+                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc); return;                      \
+                default: r512_short_##S(x, dst, outer, n, 8, 8, acc); return;                     \
+                }                                                                                 \
         }                                                                                         \
         if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
         else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
@@ -552,16 +694,13 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_caadd_##F(ca + t * L, a[t]);                                                     \
     }                                                                                             \
                                                                                                   \
-    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB. */                       \
-    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w,                  \
-                              r512_w_##S *out) {                                                  \
+    /* ca[c] += sum over j < nrows of x[j*stride + c], c < w, in blocks of rbmax rows; \
+     * ca must have room for w rounded up to whole vectors. */                                \
+    R512_INLINE void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax, \
+                                r512_ca_##F *ca) {                                                \
         enum { L = R512_L_##F };                                                                  \
-        r512_ca_##F ca[R512_CB];                                                                  \
-        const size_t wv = (w + L - 1) / L * L;                                                    \
-        for (size_t c = 0; c < wv; c++)                                                           \
-            ca[c] = (r512_ca_##F)(-0.0);                                                          \
-        for (size_t j0 = 0; j0 < nrows; j0 += R512_RB) {                                          \
-            const size_t rb = nrows - j0 < R512_RB ? nrows - j0 : R512_RB;                        \
+        for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
+            const size_t rb = nrows - j0 < rbmax ? nrows - j0 : rbmax;                            \
             const T *xr = x + j0 * stride;                                                        \
             size_t c = 0;                                                                         \
             for (; c + 4 * L <= w; c += 4 * L)                                                    \
@@ -576,8 +715,33 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             if (c < w)                                                                            \
                 r512_tile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);      \
         }                                                                                         \
+    }                                                                                             \
+    /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB, rbmax rows per pass. */ \
+    static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax,    \
+                              r512_w_##S *out) {                                                  \
+        enum { L = R512_L_##F };                                                                  \
+        r512_ca_##F ca[R512_CB];                                                                  \
+        const size_t wv = (w + L - 1) / L * L;                                                    \
+        for (size_t c = 0; c < wv; c++)                                                           \
+            ca[c] = (r512_ca_##F)(-0.0);                                                          \
+        r512_colacc_##S(x, stride, nrows, w, rbmax, ca);                                          \
         for (size_t c = 0; c < w; c++)                                                            \
             out[c] = (r512_w_##S)ca[c];                                                           \
+    }                                                                                             \
+    /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
+     * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
+    __attribute__((noinline)) static void r512_wcols_##S(const T *xo, void *dst, size_t off,     \
+                                                         size_t n, size_t w, size_t inner,       \
+                                                         int acc) {                               \
+        if (acc) {                                                                                \
+            r512_colacc_##S(xo, inner, n, w, 8, (r512_ca_##F *)dst + off);                        \
+            return;                                                                               \
+        }                                                                                         \
+        r512_ca_##F ca[R512_CW_##F];                                                              \
+        for (size_t c = 0; c < w; c++)                                                            \
+            ca[c] = (r512_ca_##F)(-0.0);                                                          \
+        r512_colacc_##S(xo, inner, n, w, 8, ca);                                                  \
+        r512_finish_##S((const r512_w_##S *)(const void *)ca, (T *)dst + off, w);                 \
     }                                                                                             \
                                                                                                   \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
@@ -605,20 +769,31 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             if (super) {                                                                          \
                 r512_w_##S big[R512_CB];                                                          \
                 const size_t ns = n / per;                                                        \
-                r512_cols_##S(xo, lcm, ns, lcm, big);                                             \
+                /* <= 4 vectors per super row: one stream, all rows in registers */             \
+                r512_cols_##S(xo, lcm, ns, lcm, lcm <= 4 * L ? ns : R512_RB, big);                \
                 memcpy(buf, big, inner * sizeof *buf);                                            \
                 for (size_t k = 1; k < per; k++)                                                  \
                     r512_wadd_##WF(buf, big + k * inner, inner);                                  \
                 if (n % per) {                                                                    \
-                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, big);                     \
+                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, R512_RB, big);            \
                     r512_wadd_##WF(buf, big, inner);                                              \
                 }                                                                                 \
                 r512_emit_##S(dst, o * inner, buf, inner, acc);                                   \
                 continue;                                                                         \
             }                                                                                     \
-            for (size_t i0 = 0; i0 < inner; i0 += R512_CB) {                                      \
+            size_t i0 = 0;                                                                        \
+            if (R512_CW_##F > 1) /* floats: whole vectors of columns on the wide path */          \
+                for (; i0 + L <= inner; i0 += R512_CW_##F) {                                      \
+                    const size_t w = inner - i0 < R512_CW_##F ? (inner - i0) / L * L : R512_CW_##F; \
+                    r512_wcols_##S(xo + i0, dst, o * inner + i0, n, w, inner, acc);               \
+                    if (w < R512_CW_##F) {                                                        \
+                        i0 += w;                                                                  \
+                        break;                                                                    \
+                    }                                                                             \
+                }                                                                                 \
+            for (; i0 < inner; i0 += R512_CB) {                                                   \
                 const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                     \
-                r512_cols_##S(xo + i0, inner, n, w, buf);                                         \
+                r512_cols_##S(xo + i0, inner, n, w, R512_RB, buf);                                \
                 r512_emit_##S(dst, o * inner + i0, buf, w, acc);                                  \
             }                                                                                     \
         }                                                                                         \
