@@ -28,10 +28,11 @@
  *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
  *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
  *     x run on a -0.0-padded copy.
- *   - columns (inner a multiple of 8 or >= 16): chunks of up to 8192 columns
- *     (32 KiB runs per f32 row: the prefetchers need long runs, 8 KiB runs
- *     down 1024 rows stayed near 0.7 of the read probe; a 64 KiB f64
- *     accumulator row, on the stack for reduce); 8 rows at a time, 4 column
+ *   - columns (inner a multiple of 8 or >= 16): chunks of up to 4096 columns
+ *     (16 KiB runs per f32 row: the prefetchers need long runs, 8 KiB runs
+ *     down 1024 rows stayed near 0.7 of the read probe; a 32 KiB f64
+ *     accumulator row, on the stack for reduce: 8192 columns streamed a
+ *     little better but would take 64 KiB of the caller's stack); 8 rows at a time, 4 column
  *     vectors per step (whole cache lines of each row); each column vector is
  *     the tree of 8 rows, widened and added into that f64 accumulator row
  *     (the output chunk's own acc for reduce_acc).  A column count that is not a
@@ -76,7 +77,7 @@
 
 /* Columns are reduced in chunks: long runs of each row for the prefetchers,
  * while the f64 accumulator row (64 KiB) stays in L2. */
-#define AXIAL_COL_CHUNK 8192 /* float family: columns per chunk */
+#define AXIAL_COL_CHUNK 4096 /* float family: columns per chunk */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 
 static size_t axial_gcd(size_t a, size_t b) {

@@ -31,12 +31,14 @@
  *     8 such rows become one vector of 8 row sums by three levels of cheap
  *     shuffles (unpacklo/hi within 128-bit blocks, then vshuff64x2 twice).
  *   columns, inner > 1, float types, whole vectors of columns: blocks of up
- *     to 8192 (f32/f16/bf16) / 4096 (f64) columns, 8 rows per pass over the
+ *     to 4096 columns, 8 rows per pass over the
  *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
  *     into the block's f64 sums: a stack buffer for reduce, acc itself for
  *     reduce_acc).  Long runs of each row keep the prefetchers streaming:
  *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
- *     probe, 32 KiB runs reach ~1.0.
+ *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0, but those
+ *     would need a 64 KiB stack buffer: the block is capped at 32 KiB of
+ *     stack, as kernels run on callers' threads with small stacks.
  *   columns, otherwise (integers; the < L left-over float columns): a block
  *     of <= 1024 columns at a time; 32 rows at a time in register
  *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
@@ -84,11 +86,11 @@
 #define R512_CB 1024 /* column block: columns summed per pass, and lcm limit */
 #define R512_RB 32   /* rows summed in registers before the block sums in memory */
 /* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
- * that each row is read in long runs (32 KiB of f32 or f64: the prefetchers
- * need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the read probe);
- * its f64 sums are a 64 KiB (ps) / 32 KiB (pd) stack buffer for reduce,
- * acc itself for reduce_acc. */
-#define R512_CW_ps 8192
+ * that each row is read in long runs (16 KiB of f32, 32 KiB of f64: the
+ * prefetchers need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the
+ * read probe); its f64 sums are a 32 KiB stack buffer for reduce, acc itself
+ * for reduce_acc. */
+#define R512_CW_ps 4096
 #define R512_CW_pd 4096
 #define R512_CW_e8 1 /* the integers keep the blocked path */
 #define R512_CW_e16 1
