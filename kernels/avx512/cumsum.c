@@ -60,6 +60,8 @@
 #define AXIAL_UNROLL _Pragma("GCC unroll 8")
 /* Register tile of the column path, in vectors (16 measured slower: spills). */
 #define AXIAL_TILE 8
+/* Bytes a call writes from which its full, aligned vectors are streamed. */
+#define AXIAL_CUMSUM_NT ((size_t)4 << 20)
 
 /* What a lane holds: the dtype's storage and the scan's arithmetic. */
 enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
@@ -136,6 +138,61 @@ AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
     case K_I32: _mm512_mask_storeu_epi32(p, (__mmask16)m, v); break;
     default: _mm512_mask_storeu_epi64(p, m8, v); break;
     }
+}
+
+/* Four full vectors that lie back to back in memory, o[0] lowest, at a 64-byte
+ * aligned address: streaming (nt) or plain.  Streaming stores are whole lines
+ * (64 bytes): f32 outputs go two vectors, f16 / bf16 four vectors to a
+ * line, as half lines streamed were much slower here. */
+AXIAL_AI void v_store4(enum axial_kind k, char *p, const __m512i o[4], int nt) {
+    const size_t vb = k_vl(k) * k_es(k);
+    if (!nt) {
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++)
+            v_store(k, p + (size_t)u * vb, axial_avx512_mask64(k_vl(k)), o[u]);
+        return;
+    }
+    __m256 f[4];
+    __m128i h[4];
+    switch (k) {
+    case K_F32:
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++)
+            f[u] = _mm512_cvtpd_ps(_mm512_castsi512_pd(o[u]));
+        _mm512_stream_ps((float *)(void *)p, _mm512_insertf32x8(_mm512_castps256_ps512(f[0]), f[1], 1));
+        _mm512_stream_ps((float *)(void *)(p + 64),
+                         _mm512_insertf32x8(_mm512_castps256_ps512(f[2]), f[3], 1));
+        break;
+    case K_F16:
+    case K_BF16:
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            const __m256 r = f64_to_f32_odd(_mm512_castsi512_pd(o[u]));
+            h[u] = k == K_F16 ? _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+                              : f32_to_bf16_8(r);
+        }
+        _mm512_stream_si512((void *)p,
+                            _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(
+                                                   _mm512_castsi128_si512(h[0]), h[1], 1), h[2], 2),
+                                               h[3], 3));
+        break;
+    default:
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++)
+            _mm512_stream_si512((void *)(p + (size_t)u * 64), o[u]);
+        break;
+    }
+}
+/* Elements from p to the next 64-byte boundary (0 when aligned); SIZE_MAX when
+ * p is not element-aligned (never streamed then). */
+AXIAL_AI size_t to_line(enum axial_kind k, const char *p) {
+    const size_t a = (size_t)(-(uintptr_t)p & 63);
+    return a % k_es(k) ? SIZE_MAX : a / k_es(k);
+}
+/* Elements from the last 64-byte boundary at or below p up to p. */
+AXIAL_AI size_t from_line(enum axial_kind k, const char *p) {
+    const size_t a = (size_t)((uintptr_t)p & 63);
+    return a % k_es(k) ? SIZE_MAX : a / k_es(k);
 }
 
 /* A vector whose lanes outside m are not used: a plain load where the whole
@@ -307,20 +364,54 @@ AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __
 }
 
 /* ---- flat: one slab of N elements (n rows of g columns), g < lanes ------------ */
+
+/* The running state of one slab: carry, and whether the first output row
+ * (exclusive floats: +0.0) is still to be written. */
+struct axial_flat {
+    __m512i c;
+    int first;
+};
+
+/* Lanes of the first output row in a vector of len elements (len >= g). */
+AXIAL_AI __mmask64 first_lanes(size_t len, size_t g, int rev) {
+    return rev ? axial_avx512_mask64(len) & ~axial_avx512_mask64(len - g) : axial_avx512_mask64(g);
+}
+
+/* One vector of len <= lanes elements at element `done` in scan order. */
+AXIAL_AI void flat_part(enum axial_kind k, const char *x, char *y, size_t N, size_t done,
+                        size_t len, struct axial_flat *S, const struct axial_scan_plan *P,
+                        const char *xend, int last, int excl, int rev) {
+    const size_t es = k_es(k);
+    const size_t off = (rev ? N - done - len : done) * es;
+    const __mmask64 m = axial_avx512_mask64(len);
+    /* Reverse needs the identity in the lanes past m (they would reach
+     * the lanes below); forward lanes past m only reach lanes past m, and
+     * the carry, which matters before the end (last: the slab's end). */
+    const __m512i xv =
+        rev || !last ? v_load(k, x + off, m) : v_load_some(k, x + off, m, xend);
+    const __m512i p = scan_local(k, xv, P->g, rev);
+    __m512i out = excl ? excl_out(k, P, S->c, p, xv) : v_add(k, S->c, p);
+    if (S->first)
+        out = v_blend(k, out, first_lanes(len, P->g, rev), _mm512_setzero_si512());
+    S->first = 0;
+    v_store(k, y + off, m, out);
+    S->c = v_add(k, S->c, bcast_group(k, P, p));
+}
+
+/* head: elements done first a vector at a time (they align the stores of the
+ * main loop, which stream when nt). */
 AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
-                        const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
+                        const struct axial_scan_plan *P, const char *xend, size_t head,
+                        int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g;
-    const __mmask64 all = axial_avx512_mask64(vl);
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i c = v_ident(k);
-    /* The lanes of the first output row, set to +0.0 (floats, exclusive). */
-    __mmask64 first = 0;
-    if (excl && k_float(k)) {
-        const size_t len = N < vl ? N : vl;
-        first = rev ? axial_avx512_mask64(len) & ~axial_avx512_mask64(len - g)
-                    : axial_avx512_mask64(g);
-    }
+    struct axial_flat S = {v_ident(k), excl && k_float(k)};
     size_t done = 0;
+    while (done < head) {
+        const size_t len = head - done < vl ? head - done : vl;
+        flat_part(k, x, y, N, done, len, &S, P, xend, 0, excl, rev);
+        done += len;
+    }
+    const __mmask64 all = axial_avx512_mask64(vl);
     for (; N - done >= 4 * vl; done += 4 * vl) {
         __m512i xv[4], p[4], t[4], base[4];
         size_t off[4];
@@ -332,44 +423,57 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
             t[u] = bcast_group(k, P, p[u]);
         }
         const __m512i t01 = v_add(k, t[0], t[1]);
-        base[0] = c;
-        base[1] = v_add(k, c, t[0]);
-        base[2] = v_add(k, c, t01);
-        base[3] = v_add(k, c, v_add(k, t01, t[2]));
-        c = v_add(k, c, v_add(k, t01, v_add(k, t[2], t[3])));
+        base[0] = S.c;
+        base[1] = v_add(k, S.c, t[0]);
+        base[2] = v_add(k, S.c, t01);
+        base[3] = v_add(k, S.c, v_add(k, t01, t[2]));
+        S.c = v_add(k, S.c, v_add(k, t01, v_add(k, t[2], t[3])));
+        __m512i out[4]; /* in memory order */
         AXIAL_UNROLL
         for (int u = 0; u < 4; u++) {
-            __m512i out = excl ? excl_out(k, P, base[u], p[u], xv[u]) : v_add(k, base[u], p[u]);
-            if (u == 0 && first) {
-                out = v_blend(k, out, first, zero);
-                first = 0;
+            __m512i o = excl ? excl_out(k, P, base[u], p[u], xv[u]) : v_add(k, base[u], p[u]);
+            if (u == 0 && S.first) {
+                o = v_blend(k, o, first_lanes(vl, g, rev), _mm512_setzero_si512());
+                S.first = 0;
             }
-            v_store(k, y + off[u], all, out);
+            out[rev ? 3 - u : u] = o;
         }
+        v_store4(k, y + off[rev ? 3 : 0], out, nt);
     }
     while (done < N) {
         const size_t len = N - done < vl ? N - done : vl;
-        const size_t off = (rev ? N - done - len : done) * es;
-        const __mmask64 m = axial_avx512_mask64(len);
-        /* Reverse needs the identity in the lanes past m (they would reach
-         * the lanes below); forward lanes past m only reach lanes past m. */
-        const __m512i xv = rev ? v_load(k, x + off, m) : v_load_some(k, x + off, m, xend);
-        const __m512i p = scan_local(k, xv, g, rev);
-        __m512i out = excl ? excl_out(k, P, c, p, xv) : v_add(k, c, p);
-        out = v_blend(k, out, first, zero);
-        first = 0;
-        v_store(k, y + off, m, out);
-        c = v_add(k, c, bcast_group(k, P, p));
+        flat_part(k, x, y, N, done, len, &S, P, xend, 1, excl, rev);
         done += len;
     }
 }
 
 /* ---- segments: `count` slabs of n rows x g columns, n*g <= lanes ------------- */
+
+/* The scan of one vector of whole slabs.  lev[i]: lanes that add the lane 2^i
+ * away (same slab, same column); keep: lanes not in a first row. */
+AXIAL_AI __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], __mmask64 keep,
+                         const struct axial_scan_plan *P, int excl, int rev) {
+    __m512i p = xv;
+#define AXIAL_SEG_LEVEL(i)                                                     \
+    if (lev[i])                                                                \
+        p = v_mask_add(k, p, lev[i], v_shift(k, p, (size_t)1 << (i), rev));
+    AXIAL_SEG_LEVEL(0)
+    AXIAL_SEG_LEVEL(1)
+    AXIAL_SEG_LEVEL(2)
+    AXIAL_SEG_LEVEL(3)
+    AXIAL_SEG_LEVEL(4)
+    AXIAL_SEG_LEVEL(5)
+#undef AXIAL_SEG_LEVEL
+    if (!excl)
+        return p;
+    return k_float(k) ? v_blend(k, _mm512_setzero_si512(), keep, excl_out(k, P, v_ident(k), p, xv))
+                      : v_sub(k, p, xv);
+}
+
 AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
-                       const struct axial_scan_plan *P, int excl, int rev) {
+                       const struct axial_scan_plan *P, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
     const size_t per = vl / L; /* slabs per vector */
-    /* lev[i]: lanes that add the lane 2^i away (same slab, same column). */
     __mmask64 lev[6] = {0, 0, 0, 0, 0, 0}, keep = 0;
     for (size_t l = 0; l < per * L; l++) {
         const size_t pos = (l % L) / g, d = rev ? n - 1 - pos : pos;
@@ -379,27 +483,37 @@ AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, 
         if (d >= 1)
             keep |= (__mmask64)1 << l; /* not a first row: exclusive keeps a sum */
     }
-    const __m512i zero = _mm512_setzero_si512();
-    for (size_t r = 0; r < count; r += per) {
+    const char *xend = x + count * L * es;
+    size_t r = 0;
+    /* Streaming (whole vectors of slabs only, per * L == lanes): the slabs
+     * before the first 64-byte boundary go plain, then four vectors a step. */
+    if (nt) {
+        const size_t h = to_line(k, y);
+        if (per * L == vl && h != SIZE_MAX && h % L == 0 && h / L <= count) {
+            const size_t head = h / L;
+            while (r < head) {
+                const size_t cnt = head - r < per ? head - r : per;
+                const __mmask64 m = axial_avx512_mask64(cnt * L);
+                const __m512i xv = v_load_some(k, x + r * L * es, m, xend);
+                v_store_some(k, y + r * L * es, m, seg_vec(k, xv, lev, keep, P, excl, rev));
+                r += cnt;
+            }
+            const __mmask64 all = axial_avx512_mask64(vl);
+            for (; count - r >= 4 * per; r += 4 * per) {
+                __m512i out[4];
+                AXIAL_UNROLL
+                for (int u = 0; u < 4; u++)
+                    out[u] = seg_vec(k, v_load(k, x + (r + (size_t)u * per) * L * es, all), lev,
+                                     keep, P, excl, rev);
+                v_store4(k, y + r * L * es, out, 1);
+            }
+        }
+    }
+    for (; r < count; r += per) {
         const size_t cnt = count - r < per ? count - r : per;
         const __mmask64 m = axial_avx512_mask64(cnt * L);
-        const __m512i xv = v_load_some(k, x + r * L * es, m, x + count * L * es);
-        __m512i p = xv;
-#define AXIAL_SEG_LEVEL(i)                                                     \
-    if (lev[i])                                                                \
-        p = v_mask_add(k, p, lev[i], v_shift(k, p, (size_t)1 << (i), rev));
-        AXIAL_SEG_LEVEL(0)
-        AXIAL_SEG_LEVEL(1)
-        AXIAL_SEG_LEVEL(2)
-        AXIAL_SEG_LEVEL(3)
-        AXIAL_SEG_LEVEL(4)
-        AXIAL_SEG_LEVEL(5)
-#undef AXIAL_SEG_LEVEL
-        __m512i out = p;
-        if (excl)
-            out = k_float(k) ? v_blend(k, zero, keep, excl_out(k, P, v_ident(k), p, xv))
-                             : v_sub(k, p, xv);
-        v_store_some(k, y + r * L * es, m, out);
+        const __m512i xv = v_load_some(k, x + r * L * es, m, xend);
+        v_store_some(k, y + r * L * es, m, seg_vec(k, xv, lev, keep, P, excl, rev));
     }
 }
 
@@ -407,7 +521,7 @@ AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, 
 
 /* Eight full vectors of columns, accumulators in registers. */
 AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                         int excl, int rev) {
+                         int excl, int rev, int nt) {
     const size_t vb = k_vl(k) * k_es(k); /* bytes of one vector's columns */
     const __mmask64 all = axial_avx512_mask64(k_vl(k));
     __m512i acc[AXIAL_TILE];
@@ -416,15 +530,16 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
         acc[u] = v_ident(k);
     for (size_t t = 0; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
+        __m512i out[AXIAL_TILE];
         AXIAL_UNROLL
         for (int u = 0; u < AXIAL_TILE; u++) {
             const __m512i xv = v_load(k, x + row + (size_t)u * vb, all);
-            if (excl)
-                v_store(k, y + row + (size_t)u * vb, all, t ? acc[u] : _mm512_setzero_si512());
+            out[u] = excl ? (t ? acc[u] : _mm512_setzero_si512()) : v_add(k, acc[u], xv);
             acc[u] = v_add(k, acc[u], xv);
-            if (!excl)
-                v_store(k, y + row + (size_t)u * vb, all, acc[u]);
         }
+        AXIAL_UNROLL
+        for (int u = 0; u < AXIAL_TILE; u += 4)
+            v_store4(k, y + row + (size_t)u * vb, out + u, nt);
     }
 }
 
@@ -472,27 +587,43 @@ AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size
 
 /* ---- the kernel body ---------------------------------------------------------- */
 AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                          size_t inner, int excl, int rev) {
+                          size_t inner, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k);
     const char *xend = x + outer * n * inner * es;
     if (inner < vl && (inner & (inner - 1)) == 0) {
         const struct axial_scan_plan P = plan_make(k, inner, rev);
         if (n * inner <= vl) {
-            seg_scan(k, x, y, outer, n, &P, excl, rev);
+            seg_scan(k, x, y, outer, n, &P, excl, rev, nt);
         } else {
-            for (size_t o = 0; o < outer; o++)
-                flat_scan(k, x + o * n * inner * es, y + o * n * inner * es, n * inner, &P,
-                          xend, excl, rev);
+            const size_t N = n * inner;
+            for (size_t o = 0; o < outer; o++) {
+                const char *xo = x + o * N * es;
+                char *yo = y + o * N * es;
+                /* Streaming: the elements before the first (last, reverse)
+                 * 64-byte boundary go first, one vector at a time. */
+                const size_t head = rev ? from_line(k, yo + N * es) : to_line(k, yo);
+                if (nt && head % inner == 0 && N >= 4 * vl && head <= N - 4 * vl)
+                    flat_scan(k, xo, yo, N, &P, xend, head, excl, rev, 1);
+                else
+                    flat_scan(k, xo, yo, N, &P, xend, 0, excl, rev, 0);
+            }
         }
         return;
     }
     const size_t stride = inner * es;
+    /* Streaming: the columns before the first 64-byte boundary go first, as
+     * a masked vector; then every row's tiles are aligned. */
+    size_t head = nt ? to_line(k, y) : 0;
+    if (stride % 64 != 0 || head >= inner || inner - head < AXIAL_TILE * vl)
+        head = 0, nt = 0;
     for (size_t o = 0; o < outer; o++) {
         const char *xo = x + o * n * stride;
         char *yo = y + o * n * stride;
         size_t i = 0;
-        for (; inner - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
-            cols_tile8(k, xo + i * es, yo + i * es, n, stride, excl, rev);
+        if (head)
+            cols_vec(k, xo, yo, n, stride, axial_avx512_mask64(head), xend, excl, rev);
+        for (i = head; inner - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
+            cols_tile8(k, xo + i * es, yo + i * es, n, stride, excl, rev, nt);
         for (; i < inner; i += vl) {
             const size_t w = inner - i < vl ? inner - i : vl;
             if (w == vl) /* constant mask: plain loads and stores */
@@ -505,16 +636,28 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
     }
 }
 
+/* Calls that write at least AXIAL_CUMSUM_NT bytes (more than the caches keep
+ * for the caller) stream; smaller ones store plainly. */
+AXIAL_AI void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                           size_t inner, int excl, int rev) {
+    if (outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
+        cumsum_body(k, x, y, outer, n, inner, excl, rev, 1);
+        _mm_sfence(); /* order the streaming stores before whatever follows */
+    } else {
+        cumsum_body(k, x, y, outer, n, inner, excl, rev, 0);
+    }
+}
+
 /* Four specialisations per kind: the flags become constants. */
 AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t outer, size_t n,
                           size_t inner, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cumsum_body(k, xc, yc, outer, n, inner, 0, 0); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_body(k, xc, yc, outer, n, inner, 1, 0); break;
-    case AXIAL_CUMSUM_REVERSE: cumsum_body(k, xc, yc, outer, n, inner, 0, 1); break;
-    default: cumsum_body(k, xc, yc, outer, n, inner, 1, 1); break;
+    case 0: cumsum_flags(k, xc, yc, outer, n, inner, 0, 0); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_flags(k, xc, yc, outer, n, inner, 1, 0); break;
+    case AXIAL_CUMSUM_REVERSE: cumsum_flags(k, xc, yc, outer, n, inner, 0, 1); break;
+    default: cumsum_flags(k, xc, yc, outer, n, inner, 1, 1); break;
     }
 }
 
