@@ -48,6 +48,21 @@
  * relative to their own unit.  f64: sums in f64, the same (n+8) bound in 2^-53.
  * Integers are exact modulo 2^bits.
  *
+ * Memory.  A call that writes at least AXIAL_CUMSUM_NT = 4 MiB (more than the
+ * caches keep for the caller; the output would only evict its input) streams
+ * its output with non-temporal stores: no read of each destination line
+ * before it is written.  Only whole 64-byte lines are streamed, each by
+ * stores in a row (v_store4: f32 outputs two vectors to a store, f16 / bf16
+ * four); half lines streamed one at a time measured far slower here.  So
+ * the elements before the first 64-byte boundary of y (flat: of each slab;
+ * reverse: after the last boundary, as the addresses go down) go first, a
+ * vector at a time with plain masked stores, then the 4-vector steps are
+ * aligned; segments stream when a vector holds whole slabs and the head is
+ * whole slabs; columns stream when the row stride is whole lines (the
+ * columns up to the first boundary go first as one masked vector).  Anything
+ * else, and the tails, store plainly; the call ends with an sfence.  Smaller
+ * calls store plainly (the user re-reads cache-resident outputs).
+ *
  * Tails use masked loads and stores only: nothing is read or written outside
  * the tensor.  In place (y == x) is safe: every element is loaded before the
  * store of the same element, and never loaded after it.
@@ -449,6 +464,25 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
 
 /* ---- segments: `count` slabs of n rows x g columns, n*g <= lanes ------------- */
 
+/* The lanes [0, len) of slabs of n rows x g columns: lev[i], those that add
+ * the lane 2^i away (same slab, same column); keep, those not in a first row
+ * (exclusive keeps a sum there). */
+AXIAL_AI void seg_masks(size_t n, size_t g, size_t len, int rev, __mmask64 lev[6],
+                        __mmask64 *keep) {
+    const size_t L = n * g;
+    *keep = 0;
+    for (size_t i = 0; i < 6; i++)
+        lev[i] = 0;
+    for (size_t l = 0; l < len; l++) {
+        const size_t pos = (l % L) / g, d = rev ? n - 1 - pos : pos;
+        for (size_t i = 0; i < 6; i++)
+            if ((((size_t)1 << i) % g) == 0 && d >= ((size_t)1 << i) / g)
+                lev[i] |= (__mmask64)1 << l;
+        if (d >= 1)
+            *keep |= (__mmask64)1 << l;
+    }
+}
+
 /* The scan of one vector of whole slabs.  lev[i]: lanes that add the lane 2^i
  * away (same slab, same column); keep: lanes not in a first row. */
 AXIAL_AI __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], __mmask64 keep,
@@ -471,50 +505,48 @@ AXIAL_AI __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], 
 }
 
 AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
-                       const struct axial_scan_plan *P, int excl, int rev, int nt) {
+                       const struct axial_scan_plan *P, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
     const size_t per = vl / L; /* slabs per vector */
-    __mmask64 lev[6] = {0, 0, 0, 0, 0, 0}, keep = 0;
-    for (size_t l = 0; l < per * L; l++) {
-        const size_t pos = (l % L) / g, d = rev ? n - 1 - pos : pos;
-        for (size_t i = 0; i < 6; i++)
-            if ((((size_t)1 << i) % g) == 0 && d >= ((size_t)1 << i) / g)
-                lev[i] |= (__mmask64)1 << l;
-        if (d >= 1)
-            keep |= (__mmask64)1 << l; /* not a first row: exclusive keeps a sum */
-    }
-    const char *xend = x + count * L * es;
-    size_t r = 0;
-    /* Streaming (whole vectors of slabs only, per * L == lanes): the slabs
-     * before the first 64-byte boundary go plain, then four vectors a step. */
-    if (nt) {
-        const size_t h = to_line(k, y);
-        if (per * L == vl && h != SIZE_MAX && h % L == 0 && h / L <= count) {
-            const size_t head = h / L;
-            while (r < head) {
-                const size_t cnt = head - r < per ? head - r : per;
-                const __mmask64 m = axial_avx512_mask64(cnt * L);
-                const __m512i xv = v_load_some(k, x + r * L * es, m, xend);
-                v_store_some(k, y + r * L * es, m, seg_vec(k, xv, lev, keep, P, excl, rev));
-                r += cnt;
-            }
-            const __mmask64 all = axial_avx512_mask64(vl);
-            for (; count - r >= 4 * per; r += 4 * per) {
-                __m512i out[4];
-                AXIAL_UNROLL
-                for (int u = 0; u < 4; u++)
-                    out[u] = seg_vec(k, v_load(k, x + (r + (size_t)u * per) * L * es, all), lev,
-                                     keep, P, excl, rev);
-                v_store4(k, y + r * L * es, out, 1);
-            }
-        }
-    }
-    for (; r < count; r += per) {
+    __mmask64 lev[6], keep;
+    seg_masks(n, g, per * L, rev, lev, &keep);
+    for (size_t r = 0; r < count; r += per) {
         const size_t cnt = count - r < per ? count - r : per;
         const __mmask64 m = axial_avx512_mask64(cnt * L);
-        const __m512i xv = v_load_some(k, x + r * L * es, m, xend);
-        v_store_some(k, y + r * L * es, m, seg_vec(k, xv, lev, keep, P, excl, rev));
+        const __m512i xv = v_load_some(k, x + r * L * es, m, x + count * L * es);
+        const __m512i out = seg_vec(k, xv, lev, keep, P, excl, rev);
+        v_store_some(k, y + r * L * es, m, out);
     }
+}
+
+
+/* Streaming (whole vectors of slabs only, per * L == lanes): the slabs
+ * before the first 64-byte boundary and the last ones go through seg_scan,
+ * plainly; between them four vectors a step, streamed. */
+AXIAL_AI void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
+                          const struct axial_scan_plan *P, int excl, int rev) {
+    const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
+    const size_t per = vl / L, h = to_line(k, y);
+    if (per * L != vl || h == SIZE_MAX || h % L != 0 || h / L + 4 * per > count) {
+        seg_scan(k, x, y, count, n, P, excl, rev);
+        return;
+    }
+    __mmask64 lev[6], keep;
+    seg_masks(n, g, vl, rev, lev, &keep);
+    size_t r = h / L;
+    if (r)
+        seg_scan(k, x, y, r, n, P, excl, rev);
+    const __mmask64 all = axial_avx512_mask64(vl);
+    for (; count - r >= 4 * per; r += 4 * per) {
+        __m512i out[4];
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++)
+            out[u] = seg_vec(k, v_load(k, x + (r + (size_t)u * per) * L * es, all), lev, keep, P,
+                             excl, rev);
+        v_store4(k, y + r * L * es, out, 1);
+    }
+    if (r < count)
+        seg_scan(k, x + r * L * es, y + r * L * es, count - r, n, P, excl, rev);
 }
 
 /* ---- columns: walk j down the rows ------------------------------------------ */
@@ -593,7 +625,10 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
     if (inner < vl && (inner & (inner - 1)) == 0) {
         const struct axial_scan_plan P = plan_make(k, inner, rev);
         if (n * inner <= vl) {
-            seg_scan(k, x, y, outer, n, &P, excl, rev, nt);
+            if (nt)
+                seg_scan_nt(k, x, y, outer, n, &P, excl, rev);
+            else
+                seg_scan(k, x, y, outer, n, &P, excl, rev);
         } else {
             const size_t N = n * inner;
             for (size_t o = 0; o < outer; o++) {
