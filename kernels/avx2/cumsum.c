@@ -18,7 +18,9 @@
  *     axis (from the far end when reversed).  Each vector is scanned in
  *     registers: log2 in-lane steps (vpslldq/vpsrldq by one, two, ... lanes)
  *     and one cross-lane step (vperm2i128 + vpshufb broadcast of the low
- *     half's last lane), then the running carry is added.  Two vectors per
+ *     half's last lane; for 64-bit lanes one vpermq and a blend, as the
+ *     float kinds are bound by shuffle throughput even from memory), then
+ *     the running carry is added.  Two vectors per
  *     iteration, and the carry advances by (total0 + total1), so the loop-
  *     carried chain is one add per two vectors.  Exclusive output is the
  *     inclusive scan shifted by one lane (the identity shifted in).  The
@@ -58,6 +60,11 @@
  * run's tail, the last rows of an inner < W slice) goes through a 32-byte
  * stack buffer: copy in the elements, run the same vector code, copy out the
  * same elements.  Nothing outside the tensor is read or written.
+ *
+ * Stores are plain at every size.  Streaming stores (32 bytes in AVX2, two
+ * in a row per line, for calls writing >= 4 MiB) measured slower here for
+ * every path: the long-row and short-row scans are bound by the shuffles,
+ * not by memory, and the vertical scan lost too.
  *
  * In place (y == x): every element is loaded before any store touches it.
  * The stores that touch more than their own outputs (cols_small's whole-row
@@ -268,6 +275,11 @@ AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
     const int e = k_esize(k);
     for (int b = e; b < 16; b *= 2)
         v = v_add(k, v, v_shift_inlane(k, v, b, rev));
+    if (e == 8) { /* one vpermq: the half's end lane to the other half, blend the identity */
+        const __m256i t = rev ? _mm256_blend_epi32(_mm256_permute4x64_epi64(v, 0xAA), v_ident(k), 0xF0)
+                              : _mm256_blend_epi32(_mm256_permute4x64_epi64(v, 0x55), v_ident(k), 0x0F);
+        return v_add(k, v, t);
+    }
     __m256i t = rev ? _mm256_permute2x128_si256(v, v_ident(k), 0x31)  /* [v.hi | id] */
                     : _mm256_permute2x128_si256(v, v_ident(k), 0x02); /* [id | v.lo] */
     return v_add(k, v, _mm256_shuffle_epi8(t, idx_end(e, rev)));
