@@ -34,7 +34,9 @@ of the bandwidth ceiling reached (1.0 = at bandwidth; probe: read-sum for
 ReduceSum, memcpy for CumSum and Roll); peer columns = peer time / axial time
 (> 1: axial is faster; < 1: the peer is faster).  '-' = no figure (the peer
 has no such operation or type, or did not run); 'skip' = the peer was skipped
-or failed (the reasons are listed above the tables).  All single-threaded."""
+or failed (the reasons are listed above the tables).  The "per ISA" tables
+give every ISA that ran: probe time / its time, and scalar time / its time.
+All single-threaded."""
 
 
 def split(name):
@@ -167,6 +169,13 @@ def main():
             return unsupported(skipped[(case, p)])
         return (case, p) in py_unsup
 
+    # per-ISA view: every ISA that ran, its fraction of the probe and its
+    # speed-up over the scalar kernel (the issue's targets are per ISA)
+    isas = [i for i in ISAS if any(k[1] == i for k in med)]
+    isa_header = (["case"] + [f"{i} of probe" for i in isas]
+                  + [f"{i} x scalar" for i in isas if i != "scalar"])
+    isa_groups = {}
+
     groups = {}  # (bytes, op) -> rows
     for case in cases:
         op = case.split("/")[0]
@@ -193,6 +202,13 @@ def main():
         key = (size_class(case_bytes(case, infos.get(case))),
                OPS.index(op) if op in OPS else len(OPS), op)
         groups.setdefault(key, []).append(row)
+        pr, sc = med.get((case, "probe")), med.get((case, "scalar"))
+        irow = [case]
+        irow += [fmt_ratio(pr["ns"] / med[(case, i)]["ns"]) if pr and (case, i) in med else "-"
+                 for i in isas]
+        irow += [fmt_ratio(sc["ns"] / med[(case, i)]["ns"]) if sc and (case, i) in med else "-"
+                 for i in isas if i != "scalar"]
+        isa_groups.setdefault(key, []).append(irow)
 
     allrows = [r for rows in groups.values() for r in rows]
     widths = [max(len(str(r[i])) for r in allrows + [header]) for i in range(len(header))]
@@ -228,6 +244,16 @@ def main():
         md += ["", f"### {title}", "",
                "| " + " | ".join(header) + " |",
                "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(header)))]
+        md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    for (b, _, op), rows in sorted(isa_groups.items()):
+        title = f"{op}, {size_label(b)}, per ISA" if b else f"{op}, per ISA"
+        iw = [max(len(str(r[i])) for r in rows + [isa_header]) for i in range(len(isa_header))]
+        text += ["", f"== {title}"]
+        text += ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                           for i, (c, w) in enumerate(zip(r, iw))) for r in [isa_header] + rows]
+        md += ["", f"### {title}", "",
+               "| " + " | ".join(isa_header) + " |",
+               "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(isa_header)))]
         md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     text += ["", LEGEND]
     md += ["", LEGEND]
