@@ -6,6 +6,9 @@
  * --isa=NAME runs the per-ISA tests for that ISA only (a TAP
  * "1..0 # SKIP" when the CPU or build lacks it, so meson shows it SKIPPED);
  * --isa=api runs the ISA-independent tests; neither runs everything.
+ * AXIAL_TEST_REQUIRE_ISA=name[,name...]: those ISAs must be available (test.sh
+ * sets it where the CPU is known, e.g. neon under qemu-aarch64), so a build
+ * or detection that loses one fails instead of showing a skip.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +29,28 @@ struct entry {
 static const struct entry entries[] = {AX_ISA_TESTS(AX_ENTRY_ISA) AX_API_TESTS(AX_ENTRY_API)};
 static const axial_isa arch_isas[AX_N_ARCH_ISAS] = AX_ARCH_ISAS;
 
+/* The first ISA of this architecture named in AXIAL_TEST_REQUIRE_ISA that is not
+ * available, or NULL. */
+static const char *missing_required_isa(void) {
+    const char *req = getenv("AXIAL_TEST_REQUIRE_ISA");
+    for (int i = 0; req && i < AX_N_ARCH_ISAS; i++) {
+        const char *name = axial_isa_name(arch_isas[i]);
+        const size_t len = strlen(name);
+        for (const char *p = req; (p = strstr(p, name)) != NULL; p += len)
+            if ((p == req || p[-1] == ',') && (p[len] == '\0' || p[len] == ',') &&
+                !(axial_isa_available() & (1u << arch_isas[i])))
+                return name;
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv) {
+    const char *missing = missing_required_isa();
+    if (missing) {
+        printf("Bail out! %s is required by AXIAL_TEST_REQUIRE_ISA but not available "
+               "(available mask 0x%x)\n", missing, axial_isa_available());
+        return 1;
+    }
     const char *filter = NULL, *only = NULL;
     for (int a = 1; a < argc; a++) {
         if (strncmp(argv[a], "--isa=", 6) == 0) only = argv[a] + 6;

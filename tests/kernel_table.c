@@ -1,0 +1,144 @@
+/*
+ * kernel_table.c: every SIMD ISA of the architecture provides every kernel,
+ * so nothing falls back to scalar without anyone noticing.
+ *
+ * The one white-box test: it includes kernels/kernels.h and src/internal.h
+ * and links the static library, whose hidden symbols are still linkable.
+ * For each SIMD ISA of the architecture that this CPU runs, it selects the
+ * ISA and checks that every entry of the active (merged) table -- cumsum,
+ * reduce, reduce_acc, reduce_finish for the 12 summable dtypes, roll for the
+ * 4 element sizes -- is that ISA's own kernel, by name (axial_<op>_<dtype>__<isa>),
+ * and not the scalar one.  An ISA the CPU lacks is a TAP skip; an ISA whose
+ * name is in AXIAL_TEST_REQUIRE_ISA (comma-separated; test.sh sets it where the
+ * CPU is known, e.g. neon under qemu-aarch64) must be there, or the test fails.
+ * Prints TAP, one line per (ISA, table entry).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "kernels.h"
+
+#if defined(__aarch64__)
+#ifdef AXIAL_HAVE_NEON
+AXIAL_DECLARE_ISA_KERNELS(neon)
+#endif
+#else
+#ifdef AXIAL_HAVE_AVX2
+AXIAL_DECLARE_ISA_KERNELS(avx2)
+#endif
+#ifdef AXIAL_HAVE_AVX512
+AXIAL_DECLARE_ISA_KERNELS(avx512)
+#endif
+#endif
+
+/* One expected entry: where it sits in the table, its kernel, its name. */
+struct entry {
+    const char *op, *type;
+    size_t offset; /* byte offset of the function pointer in struct axial_kernels */
+    void (*fn)(void);
+    const char *name;
+};
+
+#define SLOT(field, DT) (offsetof(struct axial_kernels, field) + (size_t)(DT) * sizeof(void (*)(void)))
+#define SUM_ENTRIES(name, DT, isa)                                                          \
+    {"cumsum", #name, SLOT(cumsum, DT), (void (*)(void))axial_cumsum_##name##__##isa,       \
+     "axial_cumsum_" #name "__" #isa},                                                      \
+    {"reduce", #name, SLOT(reduce, DT), (void (*)(void))axial_reduce_##name##__##isa,       \
+     "axial_reduce_" #name "__" #isa},                                                      \
+    {"reduce_acc", #name, SLOT(reduce_acc, DT),                                             \
+     (void (*)(void))axial_reduce_acc_##name##__##isa, "axial_reduce_acc_" #name "__" #isa}, \
+    {"reduce_finish", #name, SLOT(reduce_finish, DT),                                       \
+     (void (*)(void))axial_reduce_finish_##name##__##isa,                                   \
+     "axial_reduce_finish_" #name "__" #isa},
+#define ROLL_ENTRY(log2, bytes, isa)                                                        \
+    {"roll", "b" #bytes, SLOT(roll, log2), (void (*)(void))axial_roll_b##bytes##__##isa,    \
+     "axial_roll_b" #bytes "__" #isa}
+#define ISA_ENTRIES(isa)                                                                    \
+    {AXIAL_SUM_DTYPES(SUM_ENTRIES, isa) ROLL_ENTRY(0, 1, isa), ROLL_ENTRY(1, 2, isa),       \
+     ROLL_ENTRY(2, 4, isa), ROLL_ENTRY(3, 8, isa)}
+#define NENTRIES (12 * 4 + 4)
+
+struct isa_case {
+    axial_isa isa;
+    const struct entry *entries; /* NULL: not compiled in */
+};
+
+static void (*slot_of(const struct axial_kernels *k, size_t offset))(void) {
+    void (*fn)(void);
+    memcpy(&fn, (const char *)k + offset, sizeof fn);
+    return fn;
+}
+
+static int required(const char *isa_name) {
+    const char *req = getenv("AXIAL_TEST_REQUIRE_ISA");
+    if (!req)
+        return 0;
+    const size_t len = strlen(isa_name);
+    for (const char *p = req; (p = strstr(p, isa_name)) != NULL; p += len)
+        if ((p == req || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
+            return 1;
+    return 0;
+}
+
+int main(void) {
+#if defined(__aarch64__)
+#ifdef AXIAL_HAVE_NEON
+    static const struct entry neon[NENTRIES] = ISA_ENTRIES(neon);
+#else
+    static const struct entry *const neon = NULL;
+#endif
+    const struct isa_case cases[] = {{AXIAL_ISA_NEON, neon}};
+#else
+#ifdef AXIAL_HAVE_AVX2
+    static const struct entry avx2[NENTRIES] = ISA_ENTRIES(avx2);
+#else
+    static const struct entry *const avx2 = NULL;
+#endif
+#ifdef AXIAL_HAVE_AVX512
+    static const struct entry avx512[NENTRIES] = ISA_ENTRIES(avx512);
+#else
+    static const struct entry *const avx512 = NULL;
+#endif
+    const struct isa_case cases[] = {{AXIAL_ISA_AVX2, avx2}, {AXIAL_ISA_AVX512, avx512}};
+#endif
+    const size_t ncases = sizeof cases / sizeof cases[0];
+    printf("1..%zu\n", ncases * NENTRIES);
+    int num = 0, failed = 0;
+    for (size_t c = 0; c < ncases; c++) {
+        const char *isa_name = axial_isa_name(cases[c].isa);
+        const char *why = NULL;
+        if (!cases[c].entries)
+            why = "not compiled in (kernels/<isa>/table.c missing or disabled)";
+        else if (axial_isa_select(cases[c].isa) != AXIAL_OK)
+            why = axial_last_error();
+        if (why) {
+            const int must = required(isa_name);
+            for (int e = 0; e < NENTRIES; e++) {
+                num++;
+                if (must)
+                    printf("not ok %d - %s: required by AXIAL_TEST_REQUIRE_ISA but %s\n", num,
+                           isa_name, why);
+                else
+                    printf("ok %d - %s # SKIP %s\n", num, isa_name, why);
+            }
+            failed += must ? NENTRIES : 0;
+            continue;
+        }
+        const struct axial_kernels *active = axial__kernels();
+        for (int e = 0; e < NENTRIES; e++) {
+            const struct entry *x = &cases[c].entries[e];
+            void (*got)(void) = slot_of(active, x->offset);
+            void (*scalar)(void) = slot_of(&axial_kernels__scalar, x->offset);
+            const int ok = got == x->fn && got != scalar;
+            num++;
+            failed += !ok;
+            printf("%s %d - %s %s %s: active kernel is %s%s\n", ok ? "ok" : "not ok", num,
+                   isa_name, x->op, x->type,
+                   got == x->fn ? x->name : got == scalar ? "the scalar one" : "another one",
+                   got == x->fn ? "" : ", want the ISA's own");
+        }
+    }
+    return failed ? 1 : 0;
+}
