@@ -63,7 +63,8 @@
     X(status_nomem)                                                            \
     X(status_names)                                                            \
     X(isa_api)                                                                 \
-    X(threads)
+    X(threads)                                                                 \
+    X(threads_isa_switch)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */
