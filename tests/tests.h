@@ -62,6 +62,7 @@
     X(status_isa)                                                              \
     X(status_nomem)                                                            \
     X(status_names)                                                            \
+    X(guard_selftest)                                                          \
     X(isa_api)                                                                 \
     X(threads)
 
