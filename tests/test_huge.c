@@ -109,7 +109,9 @@ static void data_init(void) {
 /* byte m of x's mapping, and the sum of bytes [0, m) */
 static uint8_t mv(uint64_t m) { return blk[(off[pi[m / BLK]] + m % BLK) % P]; }
 static uint64_t D(uint64_t m) {
-    const uint64_t v = m / BLK, o = off[pi[v]];
+    const uint64_t v = m / BLK;
+    if (m % BLK == 0) return cum[v]; /* v may be NV: the end of the mapping */
+    const uint64_t o = off[pi[v]];
     return cum[v] + S(o + m % BLK) - S(o);
 }
 static uint8_t xv(uint64_t i) { return mv(X0 + i); }
