@@ -1,21 +1,54 @@
 /*
  * test_guard.c: no kernel reads (or writes) outside its tensors, even by a
- * byte: each input and output sits flush against an inaccessible page
- * (PROT_NONE), once ending at the page and once starting right after one.
- * A full-vector load of a tail, or a load of the vector before the first
- * element, faults here (the test binary dies with SIGSEGV, which both
- * drivers report as a failure) where canaries could not see a read.
+ * byte.  Each input and output sits flush against an inaccessible page
+ * (PROT_NONE): in one call both end exactly at a guard page, in a second
+ * call both start right after one.  A full-vector load or store of a tail,
+ * or of the vector before the first element, faults here (the test binary
+ * dies with SIGSEGV, which both drivers report as a failure; the handler
+ * names the case first) where canaries could not see a read.  Each call is
+ * also compared with the oracle, the input must be unchanged (unless in
+ * place) and the 64 accessible bytes on the other side of each tensor must be
+ * untouched.
  *
- * Shapes: rows and short rows of every length 1..70 and around 128..1025,
- * columns of widths 1..17, 31..33, 63..65, for every type and scan flag,
- * ReduceSum over rows and columns, Roll rows by several shifts for every
- * element size.  Results are compared with the oracle as well.
- * POSIX only (mmap / mprotect); elsewhere the test reports a skip.
+ * Lengths.  V is the widest vector (64 bytes, AVX-512) in elements of the
+ * dtype: 64 for 1-byte types, 32, 16, 8; every kernel's tails are at most
+ * two vectors plus one of its own width (NEON's 16 bytes, AVX2's 32 and
+ * AVX-512's 64 are all covered).  For every summable dtype and every
+ * L = 1 .. 2V+1:
+ *   CumSum, all four flag sets, each also in place (y == x):
+ *     a row [L], a long row [16V + L] (the unrolled loops, then the tail),
+ *     columns [n, L] axis 0 (odd L: [2, n, L] axis 1), n = 1, 2, 3, 4, 5, 7, 9
+ *     rotating, and short-row groups [L, m] axis 1, m = 2..17 rotating;
+ *   ReduceSum: the same four layouts on axis 0 / 1, n rows [n, L] axis 1
+ *     (the kernels sum 8 or 16 rows at a time), and three split
+ *     reductions that run reduce_acc and reduce_finish (src/reduce.c: the
+ *     reduced axes stay apart after merging): [2, L, m] axes {0, 2} (short
+ *     rows, L outputs), [2, 3, L] axes {0, 2} (rows of L; also 16V + L) and
+ *     [2, 3, m, L] axes {0, 2} (columns, 3L outputs);
+ * and column widths past the register tiles, B + L for B = 8V, 64V, 4096 and
+ * L = 1, V-1, V, V+1, 2V+1.  Roll, every element size (the dtype rotating
+ * among those of that size): rows [B + L], B = 0, 4V, 16V, for every L (and
+ * B = 16 KiB for five L), shifts 0, 1, n/2, n-1 and one at random, as one
+ * row, as 3 rows [3, n] axis 1, both axes of [3, n] by (1, s), and in place.
+ * Big calls (outputs of 4 MiB and more: the streaming-store paths, whose
+ * tails are separate code; SIMD ISAs only, see big_cases): segment scans,
+ * short-row sums and row rolls.
+ * AXIAL_TEST_SCALE < 1 (qemu) samples the long rows, wide columns, in-place
+ * calls and big calls (ax_sample); the rest always runs.
+ *
+ * t_guard_selftest proves the guard itself: forked children that read or
+ * write one byte past a tensor placed at a guard (or one before it) must
+ * die of SIGSEGV, and a child that touches only the tensor must exit 0.
+ * POSIX only (mmap / mprotect / fork); elsewhere both tests report a skip.
  */
 #if defined(__unix__) || defined(__APPLE__)
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, sigaction */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #define AX_HAVE_MMAN 1
 #endif
@@ -30,36 +63,78 @@
 
 #if AX_HAVE_MMAN
 
-/* A mapping with an inaccessible page on each side; the tensor of `bytes`
- * ends at the upper guard (at_end) or starts at the lower one. */
-typedef struct {
-    unsigned char *base, *p;
-    size_t len;
-} guarded;
+/* ---- guarded arenas ------------------------------------------------------------
+ * [PROT_NONE page][ARENA bytes][PROT_NONE page]: a tensor is placed flush
+ * against the upper guard (at_end) or the lower one. */
+#define ARENA ((size_t)10 << 20) /* the big calls need 8 MiB + tails */
+#define SIDE 64                  /* bytes checked on the accessible side */
 
-static bool guard_alloc(guarded *g, size_t bytes, bool at_end) {
+typedef struct {
+    unsigned char *base, *lo, *hi; /* lo..hi: the accessible bytes */
+    size_t len;
+} arena;
+
+static bool arena_init(arena *a, size_t bytes) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t body = (bytes + page - 1) / page * page;
-    g->len = body + 2 * page;
-    void *m = mmap(NULL, g->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    a->len = body + 2 * page;
+    void *m = mmap(NULL, a->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return false;
-    g->base = m;
-    if (mprotect(g->base, page, PROT_NONE) != 0 ||
-        mprotect(g->base + g->len - page, page, PROT_NONE) != 0) {
-        munmap(m, g->len);
+    a->base = m;
+    if (mprotect(a->base, page, PROT_NONE) != 0 ||
+        mprotect(a->base + a->len - page, page, PROT_NONE) != 0) {
+        munmap(m, a->len);
         return false;
     }
-    g->p = at_end ? g->base + page + body - bytes : g->base + page;
+    a->lo = a->base + page;
+    a->hi = a->lo + body;
     return true;
 }
 
-static void guard_free(guarded *g) { munmap(g->base, g->len); }
+static void arena_free(arena *a) { munmap(a->base, a->len); }
+
+static unsigned char *place(const arena *a, size_t bytes, bool at_end) {
+    return at_end ? a->hi - bytes : a->lo;
+}
+
+/* The accessible bytes next to a tensor on its non-guarded side. */
+static unsigned char *side_of(const arena *a, unsigned char *p, size_t bytes, bool at_end,
+                              size_t *len) {
+    if (at_end) {
+        *len = (size_t)(p - a->lo) < SIDE ? (size_t)(p - a->lo) : SIDE;
+        return p - *len;
+    }
+    *len = (size_t)(a->hi - (p + bytes)) < SIDE ? (size_t)(a->hi - (p + bytes)) : SIDE;
+    return p + bytes;
+}
+
+static bool all_are(const unsigned char *p, size_t n, unsigned char v) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v) return false;
+    return true;
+}
+
+/* ---- one case --------------------------------------------------------------- */
 
 enum op { OP_CUMSUM, OP_REDUCE, OP_ROLL };
 
+typedef struct {
+    enum op op;
+    axial_dtype dt;
+    size_t rank;
+    int64_t shape[4];
+    int64_t axis;   /* cumsum */
+    unsigned flags; /* cumsum */
+    size_t naxes;   /* reduce, roll */
+    int64_t axes[2];
+    int64_t shift[2]; /* roll: one per axis */
+    bool inplace;
+    bool big; /* tiled data, and the scalar kernels as the reference (see big_cases) */
+} gcase;
+
 /* The case in flight, named on stderr if it faults (then the default action
  * ends the process, and the driver reports the crash). */
-static char current[256];
+static char current[320];
 
 static void on_fault(int sig) {
     static const char head[] = "# guard_pages: fault outside the tensors in ";
@@ -71,105 +146,426 @@ static void on_fault(int sig) {
     raise(sig);
 }
 
-/* One call of `op` on [outer, n, inner] (axis 1), x and y guarded at the
- * ends given by `where` (bit 0: x at the end, bit 1: y at the end). */
-static void guard_case(ax_t *t, enum op op, axial_dtype dt, int64_t outer, int64_t n,
-                       int64_t inner, unsigned flags, int64_t shift, unsigned where) {
-    const int64_t shape[3] = {outer, n, inner}, axis[1] = {1}, sh[1] = {shift};
-    size_t es = or_size(dt), count = or_count(3, shape);
-    size_t ocount = op == OP_REDUCE ? (size_t)(outer * inner) : count;
-    guarded gx, gy;
-    if (!guard_alloc(&gx, count * es, where & 1)) {
-        ax_skip(t, "mmap/mprotect failed");
-        return;
-    }
-    if (!guard_alloc(&gy, ocount * es, (where >> 1) & 1)) {
-        guard_free(&gx);
-        ax_skip(t, "mmap/mprotect failed");
-        return;
-    }
-    ax_fill(t, dt, gx.p, count, FILL_EXACT);
-    void *want = malloc(ocount * es + 1);
-    axial_status st;
-    size_t orank;
-    int64_t oshape[3];
-    snprintf(current, sizeof current,
-             "%s %s [%lld, %lld, %lld] axis 1 flags %u shift %lld, guards %u (isa %s)",
-             op == OP_CUMSUM ? "cumsum" : op == OP_REDUCE ? "reduce_sum" : "roll",
-             ax_dtype_str(dt), (long long)outer, (long long)n, (long long)inner, flags,
-             (long long)shift, where, axial_isa_name(t->isa));
-    const char *what = current;
-    switch (op) {
-    case OP_CUMSUM:
-        or_cumsum(dt, gx.p, want, 3, shape, 1, flags & 1, flags & 2);
-        st = axial_cumsum(dt, gx.p, gy.p, 3, shape, 1, flags);
-        break;
-    case OP_REDUCE:
-        or_reduce(dt, gx.p, want, 3, shape, axis, 1, false, false, &orank, oshape);
-        st = axial_reduce_sum(dt, gx.p, gy.p, 3, shape, axis, 1, 0);
-        break;
-    default:
-        or_roll(dt, gx.p, want, 3, shape, sh, 1, axis, 1);
-        st = axial_roll(dt, gx.p, gy.p, 3, shape, sh, 1, axis, 1);
-        break;
-    }
-    if (AX_CHECK(t, st == AXIAL_OK, "%s: %s", what, axial_status_name(st)))
-        ax_compare(t, dt, gy.p, want, ocount, what);
-    free(want);
-    guard_free(&gx);
-    guard_free(&gy);
+typedef struct {
+    arena ax, ay;
+    unsigned char *src, *want; /* ARENA bytes each: the input and the oracle's output */
+    long calls;
+} guard_ctx;
+
+static const char *op_name(enum op op) {
+    return op == OP_CUMSUM ? "cumsum" : op == OP_REDUCE ? "reduce_sum" : "roll";
 }
 
-static void guard_cases(ax_t *t);
+static void describe(ax_t *t, const gcase *c, bool at_end) {
+    char sh[96];
+    int len = snprintf(current, sizeof current, "%s %s %s", op_name(c->op), ax_dtype_str(c->dt),
+                       ax_shape_str(sh, sizeof sh, c->rank, c->shape));
+    if (c->op == OP_CUMSUM)
+        len += snprintf(current + len, sizeof current - (size_t)len, " axis %lld flags %u",
+                        (long long)c->axis, c->flags);
+    else
+        for (size_t a = 0; a < c->naxes; a++) {
+            len += snprintf(current + len, sizeof current - (size_t)len, " axis %lld",
+                            (long long)c->axes[a]);
+            if (c->op == OP_ROLL)
+                len += snprintf(current + len, sizeof current - (size_t)len, " shift %lld",
+                                (long long)c->shift[a]);
+        }
+    snprintf(current + len, sizeof current - (size_t)len, "%s, tensors %s a guard page (isa %s)",
+             c->inplace ? " in place" : "", at_end ? "ending at" : "starting after",
+             axial_isa_name(t->isa));
+}
+
+static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
+    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    size_t ocount = count, orank;
+    int64_t oshape[4];
+    if (c->op == OP_REDUCE) {
+        or_reduce(c->dt, NULL, NULL, c->rank, c->shape, c->axes, c->naxes, false, false, &orank,
+                  oshape);
+        ocount = or_count(orank, oshape);
+    }
+    const size_t xb = count * es, yb = ocount * es;
+    describe(t, c, at_end);
+    if (!AX_CHECK(t, xb <= ARENA && yb <= ARENA, "%s: larger than the arena", current)) return;
+    unsigned char *y = place(&g->ay, yb, at_end);
+    unsigned char *x = c->inplace ? y : place(&g->ax, xb, at_end);
+    size_t xsl = 0, ysl;
+    unsigned char *xside = c->inplace ? x : side_of(&g->ax, x, xb, at_end, &xsl);
+    unsigned char *yside = side_of(&g->ay, y, yb, at_end, &ysl);
+    if (c->big) { /* 4096 random elements, repeated: ax_fill costs ~10 ns an element */
+        const size_t tile = count < 4096 ? count : 4096;
+        ax_fill(t, c->dt, g->src, tile, FILL_EXACT);
+        for (size_t done = tile * es; done < xb;) {
+            const size_t len = done < xb - done ? done : xb - done;
+            memcpy(g->src + done, g->src, len);
+            done += len;
+        }
+    } else {
+        ax_fill(t, c->dt, g->src, count, FILL_EXACT);
+    }
+    memcpy(x, g->src, xb);
+    if (!c->inplace) {
+        memset(y, 0x5a, yb);
+        memset(xside, 0xa5, xsl);
+    }
+    memset(yside, 0xa5, ysl);
+    axial_status st;
+    if (c->big) {
+        /* the reference: the scalar kernels on src -> want (exact data: every
+         * ISA gives the same bits; the scalar ones are checked against the
+         * oracle by every other test).  Costs ~1/20 of the oracle's time. */
+        axial_isa_select(AXIAL_ISA_SCALAR);
+        switch (c->op) {
+        case OP_CUMSUM:
+            st = axial_cumsum(c->dt, g->src, g->want, c->rank, c->shape, c->axis, c->flags);
+            break;
+        case OP_REDUCE:
+            st = axial_reduce_sum(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes,
+                                  0);
+            break;
+        default:
+            st = axial_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes,
+                            c->axes, c->naxes);
+            break;
+        }
+        axial_isa_select(t->isa);
+        if (!AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
+                      axial_status_name(st)))
+            return;
+    }
+    switch (c->op) {
+    case OP_CUMSUM:
+        if (!c->big)
+            or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
+                  (size_t)(c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis),
+                  c->flags & AXIAL_CUMSUM_EXCLUSIVE, c->flags & AXIAL_CUMSUM_REVERSE);
+        st = axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+        break;
+    case OP_REDUCE:
+        if (!c->big)
+            or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false,
+                      false, &orank, oshape);
+        st = axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0);
+        break;
+    default:
+        if (!c->big)
+            or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
+                    c->naxes);
+        st = axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->naxes, c->axes, c->naxes);
+        break;
+    }
+    g->calls++;
+    if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", current, axial_status_name(st),
+                  axial_last_error()))
+        return;
+    if (!c->big || memcmp(y, g->want, yb) != 0) /* exact data: bitwise equal */
+        ax_compare(t, c->dt, y, g->want, ocount, current);
+    else
+        AX_CHECK(t, true, "%s", current);
+    if (!c->inplace) {
+        AX_CHECK(t, memcmp(x, g->src, xb) == 0, "%s: the input was changed", current);
+        AX_CHECK(t, all_are(xside, xsl, 0xa5), "%s: the bytes beside x were written", current);
+    }
+    AX_CHECK(t, all_are(yside, ysl, 0xa5), "%s: the bytes beside y were written", current);
+}
+
+/* Both placements; and in place too when `also_inplace` (cumsum, roll;
+ * sampled: under AXIAL_TEST_SCALE < 1 only some). */
+static void run_both(ax_t *t, guard_ctx *g, gcase c, bool also_inplace) {
+    also_inplace = also_inplace && ax_sample(t, 1.0);
+    for (int k = 0; k < (also_inplace ? 2 : 1); k++) {
+        c.inplace = k == 1;
+        run_case(t, g, &c, true);
+        run_case(t, g, &c, false);
+    }
+}
+
+static gcase shape_case(enum op op, axial_dtype dt, size_t rank, const int64_t *shape) {
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.dt = dt;
+    c.rank = rank;
+    for (size_t k = 0; k < rank; k++) c.shape[k] = shape[k];
+    return c;
+}
+
+static void cumsum_all_flags(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank,
+                             const int64_t *shape, int64_t axis) {
+    gcase c = shape_case(OP_CUMSUM, dt, rank, shape);
+    c.axis = axis;
+    for (unsigned f = 0; f < 4; f++) {
+        c.flags = f;
+        run_both(t, g, c, true);
+    }
+}
+
+static void reduce_axes(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank, const int64_t *shape,
+                        int64_t a0, int64_t a1, size_t naxes) {
+    gcase c = shape_case(OP_REDUCE, dt, rank, shape);
+    c.naxes = naxes;
+    c.axes[0] = a0;
+    c.axes[1] = a1;
+    run_both(t, g, c, false);
+}
+
+static const int64_t col_rows[] = {1, 2, 3, 4, 5, 7, 9};
+
+/* The four layouts of length / width L, both ops. */
+static void sum_layouts(ax_t *t, guard_ctx *g, axial_dtype dt, int64_t L, int64_t V,
+                        bool long_too) {
+    const int64_t n = col_rows[L % 7], m = 2 + L % 16;
+    const int64_t row[1] = {L}, lrow[1] = {16 * V + L}, shortr[2] = {L, m};
+    const int64_t col2[2] = {n, L}, col3[3] = {2, n, L};
+    cumsum_all_flags(t, g, dt, 1, row, 0);
+    if (long_too) cumsum_all_flags(t, g, dt, 1, lrow, 0);
+    if (L % 2) cumsum_all_flags(t, g, dt, 3, col3, 1);
+    else cumsum_all_flags(t, g, dt, 2, col2, 0);
+    cumsum_all_flags(t, g, dt, 2, shortr, 1);
+
+    reduce_axes(t, g, dt, 1, row, 0, 0, 1);
+    if (long_too) reduce_axes(t, g, dt, 1, lrow, 0, 0, 1);
+    if (L % 2) reduce_axes(t, g, dt, 3, col3, 1, 0, 1);
+    else reduce_axes(t, g, dt, 2, col2, 0, 0, 1);
+    reduce_axes(t, g, dt, 2, shortr, 1, 0, 1);
+    reduce_axes(t, g, dt, 2, col2, 1, 0, 1); /* n rows of L: the row groups' tails */
+    /* split reductions: reduce_acc (rows = L of m / 3 of L / columns), reduce_finish */
+    const int64_t s_short[3] = {2, L, m}, s_rows[3] = {2, 3, L}, s_lrows[3] = {2, 3, 16 * V + L};
+    const int64_t s_cols[4] = {2, 3, m, L};
+    reduce_axes(t, g, dt, 3, s_short, 0, 2, 2);
+    reduce_axes(t, g, dt, 3, s_rows, 0, -1, 2);
+    if (long_too) reduce_axes(t, g, dt, 3, s_lrows, 2, 0, 2);
+    reduce_axes(t, g, dt, 4, s_cols, 0, 2, 2);
+}
+
+static void roll_row(ax_t *t, guard_ctx *g, axial_dtype dt, int64_t n) {
+    const int64_t shifts[5] = {0, 1, n / 2, n - 1, ax_rand_range(t, 0, n - 1)};
+    const int64_t row[1] = {n}, rows[2] = {3, n};
+    for (int s = 0; s < 5; s++) {
+        gcase c = shape_case(OP_ROLL, dt, 1, row);
+        c.naxes = 1;
+        c.shift[0] = shifts[s];
+        run_both(t, g, c, s == 4);
+        c = shape_case(OP_ROLL, dt, 2, rows);
+        c.naxes = 1;
+        c.axes[0] = 1;
+        c.shift[0] = shifts[s];
+        run_both(t, g, c, false);
+    }
+    gcase c = shape_case(OP_ROLL, dt, 2, rows);
+    c.naxes = 2;
+    c.axes[0] = 0;
+    c.axes[1] = 1;
+    c.shift[0] = 1;
+    c.shift[1] = shifts[4];
+    run_both(t, g, c, false);
+}
+
+/* Big calls: outputs of 4 MiB and more, where the SIMD kernels stream their
+ * stores (AVX-512 segment scans and short-row sums, both rolls), with tails
+ * at the guard: segment scans [R, 3] axis 1 and short-row sums [R, 2] axis 1
+ * for each kernel family (signed and unsigned share kernels), a row roll per
+ * element size.  The scalar kernels have no such paths (they are the
+ * reference here): not run for them. */
+static void big_cases(ax_t *t, guard_ctx *g) {
+    /* all natively; a quarter at qemu's AXIAL_TEST_SCALE=0.5 (~0.25 s each there) */
+    const double frac = ax_scale() >= 1.0 ? 1.0 : 0.5;
+    static const axial_dtype fams[8] = {AXIAL_F32, AXIAL_F64, AXIAL_F16, AXIAL_BF16,
+                                        AXIAL_I8,  AXIAL_U16, AXIAL_I32, AXIAL_U64};
+    static const axial_dtype by_size[4] = {AXIAL_U8, AXIAL_I16, AXIAL_F32, AXIAL_I64};
+    for (size_t d = 0; d < 8; d++) {
+        const axial_dtype dt = fams[d];
+        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
+        const int64_t pairs[2] = {big + ax_rand_range(t, 1, 2 * V + 1), 2};
+        gcase c = shape_case(OP_CUMSUM, dt, 2, segs);
+        c.big = true;
+        c.axis = 1;
+        c.flags = (unsigned)d % 4;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_REDUCE, dt, 2, pairs);
+        c.big = true;
+        c.naxes = 1;
+        c.axes[0] = 1;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+    }
+    for (int s = 0; s < 4; s++) {
+        const int64_t n = ((int64_t)4 << 20 >> s) + ax_rand_range(t, 1, (128 >> s) + 1);
+        const int64_t row[1] = {n};
+        gcase c = shape_case(OP_ROLL, by_size[s], 1, row);
+        c.big = true;
+        c.naxes = 1;
+        c.shift[0] = ax_rand_range(t, 1, n - 1);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+    }
+}
+
+static void guard_cases(ax_t *t, guard_ctx *g) {
+    /* every summable dtype, L = 1 .. 2V+1 */
+    for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
+        const axial_dtype dt = ax_sum_types[d];
+        const int64_t V = 64 / (int64_t)or_size(dt);
+        for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 1.0));
+        /* columns past the register tiles */
+        const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[5] = {1, V - 1, V, V + 1, 2 * V + 1};
+        for (int b = 0; b < 3; b++) {
+            if (b == 2 && bases[2] == bases[1]) continue;
+            for (int k = 0; k < 5; k++) {
+                if (!ax_sample(t, 1.0)) continue;
+                const int64_t w = bases[b] + tails[k], col[2] = {3, w};
+                cumsum_all_flags(t, g, dt, 2, col, 0);
+                reduce_axes(t, g, dt, 2, col, 0, 0, 1);
+            }
+        }
+    }
+    /* roll, every element size */
+    static const axial_dtype by_size[4][3] = {{AXIAL_U8, AXIAL_I8, AXIAL_BOOL},
+                                              {AXIAL_I16, AXIAL_F16, AXIAL_U16},
+                                              {AXIAL_F32, AXIAL_U32, AXIAL_I32},
+                                              {AXIAL_I64, AXIAL_F64, AXIAL_U64}};
+    for (int s = 0; s < 4; s++) {
+        const int64_t es = (int64_t)1 << s, V = 64 / es;
+        for (int64_t L = 1; L <= 2 * V + 1; L++) {
+            const axial_dtype dt = by_size[s][L % 3];
+            roll_row(t, g, dt, L);
+            if (ax_sample(t, 1.0)) roll_row(t, g, dt, 4 * V + L);
+            if (ax_sample(t, 1.0)) roll_row(t, g, dt, 16 * V + L);
+        }
+        const int64_t tails[5] = {1, V - 1, V, V + 1, 2 * V + 1};
+        for (int k = 0; k < 5; k++)
+            if (ax_sample(t, 1.0)) roll_row(t, g, by_size[s][k % 3], (16384 >> s) + tails[k]);
+    }
+    if (t->isa != AXIAL_ISA_SCALAR) big_cases(t, g);
+}
 
 void t_guard_pages(ax_t *t) {
+    guard_ctx g;
+    memset(&g, 0, sizeof g);
+    if (!arena_init(&g.ax, ARENA)) {
+        ax_skip(t, "mmap/mprotect failed");
+        return;
+    }
+    if (!arena_init(&g.ay, ARENA)) {
+        arena_free(&g.ax);
+        ax_skip(t, "mmap/mprotect failed");
+        return;
+    }
+    g.src = malloc(ARENA);
+    g.want = malloc(ARENA + 8);
     struct sigaction sa, old_segv, old_bus;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fault;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
-    guard_cases(t);
+    guard_cases(t, &g);
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
+    ax_note(t, "%ld calls", g.calls);
+    free(g.src);
+    free(g.want);
+    arena_free(&g.ax);
+    arena_free(&g.ay);
 }
 
-static void guard_cases(ax_t *t) {
-    static const int64_t tails[] = {127, 128, 129, 255, 256, 257, 1023, 1025};
-    static const int64_t widths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-                                     31, 32, 33, 63, 64, 65};
-    for (size_t d = 0; d < AX_N_SUM_TYPES && !t->skipped; d++) {
-        axial_dtype dt = ax_sum_types[d];
-        for (int64_t k = 0; k < 70 + 8; k++) {
-            int64_t n = k < 70 ? k + 1 : tails[k - 70];
-            unsigned where = (unsigned)(ax_rand(t) & 3), flags = (unsigned)(ax_rand(t) & 3);
-            int64_t rows = n <= 17 ? ax_rand_range(t, 1, 9) : 1;
-            if (ax_sample(t, 1.0)) guard_case(t, OP_CUMSUM, dt, rows, n, 1, flags, 0, where);
-            if (ax_sample(t, 1.0)) guard_case(t, OP_REDUCE, dt, rows, n, 1, 0, 0, where ^ 3);
-        }
-        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-            unsigned where = (unsigned)(ax_rand(t) & 3), flags = (unsigned)(ax_rand(t) & 3);
-            int64_t n = ax_rand_range(t, 1, 9);
-            if (ax_sample(t, 1.0))
-                guard_case(t, OP_CUMSUM, dt, 1, n, widths[w], flags, 0, where);
-            if (ax_sample(t, 1.0))
-                guard_case(t, OP_REDUCE, dt, 1, n, widths[w], 0, 0, where ^ 3);
-        }
+/* ---- the guard works ---------------------------------------------------------- */
+
+enum probe { TOUCH_ONLY, READ_AFTER, WRITE_AFTER, READ_BEFORE, WRITE_BEFORE };
+static const char *const probe_names[] = {"only the tensor", "read one byte past the end",
+                                          "write one byte past the end",
+                                          "read one byte before the start",
+                                          "write one byte before the start"};
+
+/* A child touches every byte of a tensor of `bytes` placed at a guard, says
+ * so through the pipe, then does `probe`; returns the wait status (-1 when
+ * fork failed). */
+static int probe_child(const arena *a, size_t bytes, enum probe probe, bool *reached) {
+    const bool at_end = probe == READ_AFTER || probe == WRITE_AFTER || probe == TOUCH_ONLY;
+    volatile unsigned char *p = place(a, bytes, at_end);
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
     }
-    static const axial_dtype sizes[4] = {AXIAL_U8, AXIAL_I16, AXIAL_F32, AXIAL_I64};
-    for (size_t s = 0; s < 4 && !t->skipped; s++)
-        for (int64_t k = 0; k < 70 + 8; k++) {
-            int64_t n = k < 70 ? k + 1 : tails[k - 70];
-            int64_t rows = n <= 17 ? ax_rand_range(t, 1, 9) : 1;
-            for (int r = 0; r < 3; r++)
-                if (ax_sample(t, 1.0))
-                    guard_case(t, OP_ROLL, sizes[s], rows, n, 1, 0, ax_rand_range(t, 0, n - 1),
-                               (unsigned)(ax_rand(t) & 3));
+    if (pid == 0) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core); /* the crash is expected: no core file */
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        const int devnull = open("/dev/null", O_WRONLY); /* qemu-user reports the crash there */
+        if (devnull >= 0) dup2(devnull, 2);
+        close(fd[0]);
+        unsigned char s = 0;
+        for (size_t i = 0; i < bytes; i++) {
+            s = (unsigned char)(s + p[i]);
+            p[i] = s;
         }
+        if (write(fd[1], "k", 1) != 1) _exit(3);
+        switch (probe) {
+        case READ_AFTER: s = (unsigned char)(s + p[bytes]); break;
+        case WRITE_AFTER: p[bytes] = s; break;
+        case READ_BEFORE: s = (unsigned char)(s + p[-1]); break;
+        case WRITE_BEFORE: p[-1] = s; break;
+        default: break;
+        }
+        (void)s;
+        _exit(0); /* reached: the guard did not fault */
+    }
+    close(fd[1]);
+    char k = 0;
+    *reached = read(fd[0], &k, 1) == 1 && k == 'k';
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
+/* macOS reports some PROT_NONE accesses as SIGBUS */
+#if defined(__APPLE__)
+#define AX_BUS(status) (WTERMSIG(status) == SIGBUS)
+#else
+#define AX_BUS(status) 0
+#endif
+
+void t_guard_selftest(ax_t *t) {
+    arena a;
+    if (!arena_init(&a, 3 * 4096)) {
+        ax_skip(t, "mmap/mprotect failed");
+        return;
+    }
+    static const size_t sizes[] = {1, 63, 64, 4095, 4096, 4097};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes && !t->skipped; s++)
+        for (int pr = TOUCH_ONLY; pr <= WRITE_BEFORE; pr++) {
+            bool reached = false;
+            int status = probe_child(&a, sizes[s], (enum probe)pr, &reached);
+            if (status == -1) {
+                ax_skip(t, "fork/pipe failed: %s", strerror(errno));
+                break;
+            }
+            AX_CHECK(t, reached, "%zu-byte tensor, %s: the child died before its probe "
+                     "(status 0x%x)", sizes[s], probe_names[pr], (unsigned)status);
+            if (pr == TOUCH_ONLY)
+                AX_CHECK(t, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                         "%zu-byte tensor, %s: the child did not exit 0 (status 0x%x)",
+                         sizes[s], probe_names[pr], (unsigned)status);
+            else
+                AX_CHECK(t, WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || AX_BUS(status)),
+                         "%zu-byte tensor, %s: the child %s %d, not of SIGSEGV", sizes[s],
+                         probe_names[pr], WIFSIGNALED(status) ? "died of signal" : "exited",
+                         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        }
+    arena_free(&a);
 }
 
 #else
 
 void t_guard_pages(ax_t *t) { ax_skip(t, "no mmap/mprotect on this platform"); }
+void t_guard_selftest(ax_t *t) { ax_skip(t, "no fork/mmap on this platform"); }
 
 #endif

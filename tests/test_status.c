@@ -4,13 +4,15 @@
  * byte by byte, with canaries) and leave a message in axial_last_error()
  * that names the offending value.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, sigaction */
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "tests.h"
@@ -116,6 +118,157 @@ void t_status_rank(ax_t *t) {
     ax_buf_free(&out);
 }
 
+/* ---- sizes that overflow: refused before anything is touched -------------
+ * x and y point to inaccessible pages (PROT_NONE): a call that read or wrote
+ * a byte would kill the test (the handler names the call first).  The
+ * products wrap modulo 2^64 to 0, to small numbers or to 1, overflow only in
+ * the byte size (the element count fits), or sit beside a zero dimension. */
+static const char *in_flight = "";
+
+static void on_touch(int sig) {
+    static const char head[] = "# status_shape: the library touched x or y in ";
+    if (write(2, head, sizeof head - 1) < 0 || write(2, in_flight, strlen(in_flight)) < 0 ||
+        write(2, "\n", 1) < 0) {
+        /* nothing more to do */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+#define P2(k) ((int64_t)1 << (k))
+
+typedef struct {
+    const char *what;
+    axial_dtype dt;
+    size_t rank;
+    int64_t shape[4];
+    bool count_overflows; /* the element count itself overflows (else only the bytes) */
+} overflow_case;
+
+static const overflow_case overflows[] = {
+    {"[2^62] f32: 2^64 bytes, wraps to 0", AXIAL_F32, 1, {P2(62)}, false},
+    {"[2^61 + 1] f64: 2^64 + 8 bytes, wraps to 8", AXIAL_F64, 1, {P2(61) + 1}, false},
+    {"[2^61] f32: 2^63 bytes, past PTRDIFF_MAX", AXIAL_F32, 1, {P2(61)}, false},
+    {"[2^61, 2] f32: 2^64 bytes, wraps to 0", AXIAL_F32, 2, {P2(61), 2}, false},
+    {"[2^31, 2^30, 2] u16: 2^63 bytes", AXIAL_U16, 3, {P2(31), P2(30), 2}, false},
+    {"[2^62, 2] i16: 2^63 elements", AXIAL_I16, 2, {P2(62), 2}, true},
+    {"[2^32, 2^32] i8: 2^64 elements, wraps to 0", AXIAL_I8, 2, {P2(32), P2(32)}, true},
+    {"[2^16, 2^16, 2^16, 2^16] u8: wraps to 0", AXIAL_U8, 4, {P2(16), P2(16), P2(16), P2(16)},
+     true},
+    {"[3, 6148914691236517206] i8: 2^64 + 2 elements, wraps to 2", AXIAL_I8, 2,
+     {3, 6148914691236517206}, true},
+    {"[INT64_MAX, INT64_MAX] u8: wraps to 1", AXIAL_U8, 2, {INT64_MAX, INT64_MAX}, true},
+    {"[2^32 + 1, 2^32 - 1] i8: 2^64 - 1 elements", AXIAL_I8, 2, {P2(32) + 1, P2(32) - 1}, true},
+    {"[2^63 - 1, 2] bool: 2^64 - 2", AXIAL_BOOL, 2, {INT64_MAX, 2}, true},
+    {"[2^32, 0, 2^32] i8: a zero beside 2^64", AXIAL_I8, 3, {P2(32), 0, P2(32)}, true},
+    {"[0, INT64_MAX, INT64_MAX] u8: a zero beside a wrap to 1", AXIAL_U8, 3,
+     {0, INT64_MAX, INT64_MAX}, true},
+    {"[2^62, 0] f32: a zero beside 2^64 bytes", AXIAL_F32, 2, {P2(62), 0}, false},
+    {"[INT64_MAX, 0] i16: a zero beside 2^64 - 2 bytes", AXIAL_I16, 2, {INT64_MAX, 0}, false},
+    {"[2^60, 0] f64: a zero beside 2^63 bytes", AXIAL_F64, 2, {P2(60), 0}, false},
+    {"[1, 2^61, 1] u32: 2^63 bytes between ones", AXIAL_U32, 3, {1, P2(61), 1}, false},
+};
+
+/* Shapes at the limit with a zero dimension: valid, empty, nothing touched. */
+static const overflow_case empty_limits[] = {
+    {"[INT64_MAX, 0] i8: 2^63 - 1 bytes beside the zero", AXIAL_I8, 2, {INT64_MAX, 0}, false},
+    {"[2^60 - 1, 0] f64: 2^63 - 8 bytes", AXIAL_F64, 2, {P2(60) - 1, 0}, false},
+    {"[0, 2^61 - 1] u32", AXIAL_U32, 2, {0, P2(61) - 1}, false},
+};
+
+static void shape_overflow(ax_t *t) {
+    const size_t page = 4096 > (size_t)sysconf(_SC_PAGESIZE) ? 4096 : (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *none = mmap(NULL, 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!AX_CHECK(t, none != MAP_FAILED, "mmap of two PROT_NONE pages failed")) return;
+    void *x = none, *y = none + page;
+    struct sigaction sa, old_segv, old_bus;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_touch;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    char what[192];
+    in_flight = what;
+    const int64_t ax_last[1] = {-1}, ax_both[2] = {0, -1}, sh1[1] = {1}, sh2[2] = {3, -5};
+    for (size_t i = 0; i < sizeof overflows / sizeof *overflows; i++) {
+        const overflow_case *c = &overflows[i];
+        const size_t r = c->rank;
+        /* the sums refuse BOOL first (AXIAL_E_DTYPE): they get u8 instead */
+        const axial_dtype sdt = c->dt == AXIAL_BOOL ? AXIAL_U8 : c->dt;
+#define EXPECT_SHAPE(call, label)                                                          \
+    do {                                                                                   \
+        snprintf(what, sizeof what, "%s: %s", label, c->what);                             \
+        expect(t, call, AXIAL_E_SHAPE, "too large", what);                                 \
+    } while (0)
+        EXPECT_SHAPE(axial_cumsum(sdt, x, y, r, c->shape, 0, 0), "cumsum axis 0");
+        EXPECT_SHAPE(axial_cumsum(sdt, x, y, r, c->shape, -1, 3), "cumsum axis -1 flags 3");
+        EXPECT_SHAPE(axial_cumsum(sdt, y, y, r, c->shape, -1, 0), "cumsum in place");
+        /* shape values are checked before the axis, the flags and the buffers */
+        EXPECT_SHAPE(axial_cumsum(sdt, x, y, r, c->shape, 99, 0x40), "cumsum bad axis, flags");
+        EXPECT_SHAPE(axial_cumsum(sdt, NULL, NULL, r, c->shape, 0, 0), "cumsum NULL x, y");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, y, r, c->shape, ax0, 1, 0), "reduce axis 0");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, y, r, c->shape, ax_last, 1, AXIAL_REDUCE_KEEP_DIMS),
+                     "reduce axis -1 keep_dims");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, y, r, c->shape, ax_both, 2, 0), "reduce axes {0, -1}");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, y, r, c->shape, NULL, 0, 0), "reduce identity");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, y, r, c->shape, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL),
+                     "reduce all (empty axes)");
+        EXPECT_SHAPE(axial_reduce_sum(sdt, x, x, r, c->shape, ax0, 1, 0), "reduce y == x");
+        EXPECT_SHAPE(axial_roll(c->dt, x, y, r, c->shape, sh1, 1, ax0, 1), "roll axis 0");
+        EXPECT_SHAPE(axial_roll(c->dt, x, y, r, c->shape, sh2, 2, ax_both, 2),
+                     "roll axes {0, -1}");
+        EXPECT_SHAPE(axial_roll(c->dt, x, y, r, c->shape, sh1, 1, NULL, 0), "flat roll");
+        EXPECT_SHAPE(axial_roll(c->dt, y, y, r, c->shape, sh1, 1, NULL, 0), "flat roll in place");
+#undef EXPECT_SHAPE
+        /* The shape query has no dtype: it refuses an element count that
+         * overflows, and answers for one that overflows only in bytes. */
+        size_t orank = 99;
+        int64_t oshape[4] = {-7, -7, -7, -7};
+        axial_status st = axial_reduce_sum_shape(r, c->shape, ax0, 1, 0, &orank, oshape);
+        snprintf(what, sizeof what, "reduce_sum_shape axis 0: %s", c->what);
+        if (c->count_overflows) {
+            expect(t, st, AXIAL_E_SHAPE, "too large", what);
+            AX_CHECK(t, orank == 99 && oshape[0] == -7, "%s: out_rank / out_shape written", what);
+        } else {
+            AX_CHECK(t, st == AXIAL_OK && orank == r - 1 && (r < 2 || oshape[0] == c->shape[1]),
+                     "%s: %s, out_rank %zu (the count fits: a valid shape for 1-byte types)",
+                     what, axial_status_name(st), orank);
+        }
+        st = axial_reduce_sum_shape(r, c->shape, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL |
+                                    AXIAL_REDUCE_KEEP_DIMS, &orank, oshape);
+        if (c->count_overflows) {
+            snprintf(what, sizeof what, "reduce_sum_shape all axes: %s", c->what);
+            expect(t, st, AXIAL_E_SHAPE, "too large", what);
+        }
+    }
+    /* empty shapes at the limit: accepted, nothing touched */
+    for (size_t i = 0; i < sizeof empty_limits / sizeof *empty_limits; i++) {
+        const overflow_case *c = &empty_limits[i];
+        /* reduced over the non-zero axis, so that the output keeps the 0 */
+        const int64_t *big_axis = c->shape[0] == 0 ? ax_last : ax0;
+        axial_status st;
+#define EXPECT_OK(call, label)                                                             \
+    do {                                                                                   \
+        snprintf(what, sizeof what, "%s: %s", label, c->what);                             \
+        st = call;                                                                         \
+        AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", what, axial_status_name(st),            \
+                 axial_last_error());                                                      \
+    } while (0)
+        EXPECT_OK(axial_cumsum(c->dt, x, y, c->rank, c->shape, 0, 0), "cumsum axis 0");
+        EXPECT_OK(axial_cumsum(c->dt, y, y, c->rank, c->shape, -1, 3), "cumsum in place");
+        EXPECT_OK(axial_reduce_sum(c->dt, x, y, c->rank, c->shape, big_axis, 1,
+                                   AXIAL_REDUCE_KEEP_DIMS), "reduce over the non-zero axis");
+        EXPECT_OK(axial_roll(c->dt, x, y, c->rank, c->shape, sh2, 2, ax_both, 2), "roll");
+        EXPECT_OK(axial_roll(c->dt, y, y, c->rank, c->shape, sh1, 1, NULL, 0),
+                  "flat roll in place");
+#undef EXPECT_OK
+    }
+    in_flight = "";
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    munmap(none, 2 * page);
+}
+
 void t_status_shape(ax_t *t) {
     begin();
     const int64_t neg[2] = {2, -3}, huge[2] = {INT64_MAX, 2}, big3[3] = {1 << 30, 1 << 30, 0};
@@ -144,6 +297,7 @@ void t_status_shape(ax_t *t) {
     axial_status st = axial_cumsum(AXIAL_F32, NULL, NULL, 3, big3, 0, 0);
     AX_CHECK(t, st == AXIAL_OK, "[2^30, 2^30, 0]: %s (%s)", axial_status_name(st),
              axial_last_error());
+    shape_overflow(t); /* expect() checks `out` too */
     ax_buf_free(&out);
 }
 

@@ -49,6 +49,7 @@
     X(roll_shape_3d)                                                           \
     X(cumsum_tolerance)                                                        \
     X(reduce_tolerance)                                                        \
+    X(huge_tensors)                                                            \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
@@ -62,6 +63,7 @@
     X(status_isa)                                                              \
     X(status_nomem)                                                            \
     X(status_names)                                                            \
+    X(guard_selftest)                                                          \
     X(isa_api)                                                                 \
     X(threads)                                                                 \
     X(threads_isa_switch)
