@@ -1,0 +1,304 @@
+/*
+ * roll.c: AdvSIMD (NEON) Roll kernels, one per element size (b1, b2, b4,
+ * b8), serving every dtype, bool included: `outer` contiguous rows of n
+ * elements, y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y
+ * disjoint.
+ *
+ * Numerics: none.  Roll moves bytes, so there is no summation order and no
+ * accuracy constant to state (c = 0): the output is bit for bit the scalar
+ * kernel's.  Everything below works in bytes: rows of nb = n*E bytes rotated
+ * by sb = shift*E bytes over a flat block of T = outer*nb bytes.  Unlike the
+ * x86 kernels nothing depends on the element size E (TBL permutes bytes), so
+ * the four entry points share one body.
+ *
+ * Paths, chosen once per call (vectors are 16 bytes; the loops move 64 bytes
+ * a step, as pairs of q registers: LDP/STP):
+ *  - shift 0: the whole block is one copy.
+ *  - rows that tile the vector (nb divides 16) and rows of 32 bytes: one
+ *    TBL per output vector with index vectors built once per call (TBL over
+ *    one register, or over the row's two registers when nb = 32).  Tail
+ *    (whole rows): 16-byte steps, then chunks of 8, 4 and 2 bytes by the
+ *    low half of the same index (nb divides every chunk: nb is a power of
+ *    two that divides the remainder).
+ *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a
+ *    select (BSL), as the x86 select path.  Over the flat output, y[p] =
+ *    x[p - sb] where p's phase in its row (p mod nb) is >= sb, else
+ *    x[p - sb + nb] (the same row's wrapped part).  So every output vector,
+ *    wherever rows begin inside it, is BSL(M[p mod nb ..], x[p - sb + nb ..],
+ *    x[p - sb ..]) with the byte pattern M[k] = (k mod nb) < sb ? 0xff : 0
+ *    built once per call (nb + 64 bytes, so the 4 vectors of a step read M
+ *    at one phase).  Both loads stay inside x for p in [sb, T - nb + sb);
+ *    the two ends left out are one contiguous copy each (row 0's wrapped
+ *    part, the last row's unwrapped part).  One unaligned head vector, then
+ *    stores aligned to 16 bytes (no store splits a 64-byte line), the last
+ *    vector overlapping.  Needs (outer - 1) * nb >= 16; smaller calls (at
+ *    most 143 bytes) go row by row.
+ *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
+ *    [n-s, n) -> [0, s).
+ * Copies: over 64 bytes, 64-byte steps (2 LDP + 2 STP) and the last 64
+ * bytes again, overlapping; from AXIAL_ROLL_ALIGN (256) bytes on, one
+ * unaligned head vector first so that the steps store 16-byte aligned.  Up
+ * to 64 bytes, overlapping pairs of the widest fitting moves (32 as q pairs,
+ * 16, 8, 4, 2 bytes) or one byte.  So nothing outside the rows is read or
+ * written, and there are no masked or partial vector moves at all.
+ *
+ * Memory traffic: no non-temporal stores.  STNP is only a hint on Arm cores,
+ * and the Neoverse cores already switch the L1 to a write-streaming (no
+ * allocate, no read for ownership) mode on their own when they see runs of
+ * full-line writes, which every path here produces; memcpy in glibc's aarch64
+ * versions relies on the same.  So there is no size threshold and no fence,
+ * unlike the x86 kernels.
+ */
+#include <string.h>
+
+#include "neon.h"
+
+#define AXIAL_ROLL_LONG 128  /* row bytes from which rows are block copies */
+#define AXIAL_ROLL_ALIGN 256 /* copies from which the stores are 16-byte aligned */
+
+#define AXIAL_ROLL_INLINE static inline __attribute__((always_inline))
+
+AXIAL_ROLL_INLINE uint8x16_t axial_roll_ld(const char *p) {
+    return vld1q_u8((const uint8_t *)(const void *)p);
+}
+AXIAL_ROLL_INLINE void axial_roll_st(char *p, uint8x16_t v) {
+    vst1q_u8((uint8_t *)(void *)p, v);
+}
+
+/* Two possibly overlapping moves of W bytes cover len in [W, 2W]; memcpy of a
+ * constant size compiles to one load and one store. */
+#define AXIAL_ROLL_PAIR(W, d, s, len)                                                   \
+    do {                                                                                \
+        char a_[W], b_[W];                                                              \
+        memcpy(a_, s, W);                                                               \
+        memcpy(b_, (s) + (len) - (W), W);                                               \
+        memcpy(d, a_, W);                                                               \
+        memcpy((d) + (len) - (W), b_, W);                                               \
+    } while (0)
+
+/* Copies len <= 64 bytes. */
+AXIAL_ROLL_INLINE void axial_roll_copy_short(char *d, const char *s, size_t len) {
+    if (len >= 32) {
+        const uint8x16_t a = axial_roll_ld(s), b = axial_roll_ld(s + 16);
+        const uint8x16_t c = axial_roll_ld(s + len - 32), e = axial_roll_ld(s + len - 16);
+        axial_roll_st(d, a);
+        axial_roll_st(d + 16, b);
+        axial_roll_st(d + len - 32, c);
+        axial_roll_st(d + len - 16, e);
+    } else if (len >= 16) {
+        const uint8x16_t a = axial_roll_ld(s), b = axial_roll_ld(s + len - 16);
+        axial_roll_st(d, a);
+        axial_roll_st(d + len - 16, b);
+    } else if (len >= 8) {
+        AXIAL_ROLL_PAIR(8, d, s, len);
+    } else if (len >= 4) {
+        AXIAL_ROLL_PAIR(4, d, s, len);
+    } else if (len >= 2) {
+        AXIAL_ROLL_PAIR(2, d, s, len);
+    } else if (len == 1) {
+        *d = *s;
+    }
+}
+
+/* Copies len > 64 bytes: 64 bytes a step, then the last 64 again. */
+static void axial_roll_copy_long(char *d, const char *s, size_t len) {
+    char *const de = d + len;
+    const char *const se = s + len;
+    if (len >= AXIAL_ROLL_ALIGN) { /* one head vector, then stores aligned to 16 */
+        axial_roll_st(d, axial_roll_ld(s));
+        const size_t a = 16 - ((uintptr_t)d & 15);
+        d += a, s += a, len -= a;
+    }
+    for (size_t k = (len - 1) / 64; k > 0; k--, d += 64, s += 64) {
+        const uint8x16_t v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 16);
+        const uint8x16_t v2 = axial_roll_ld(s + 32), v3 = axial_roll_ld(s + 48);
+        axial_roll_st(d, v0);
+        axial_roll_st(d + 16, v1);
+        axial_roll_st(d + 32, v2);
+        axial_roll_st(d + 48, v3);
+    }
+    /* the last 64 bytes (1 to 64 of them not yet written) */
+    const uint8x16_t v0 = axial_roll_ld(se - 64), v1 = axial_roll_ld(se - 48);
+    const uint8x16_t v2 = axial_roll_ld(se - 32), v3 = axial_roll_ld(se - 16);
+    axial_roll_st(de - 64, v0);
+    axial_roll_st(de - 48, v1);
+    axial_roll_st(de - 32, v2);
+    axial_roll_st(de - 16, v3);
+}
+
+AXIAL_ROLL_INLINE void axial_roll_copy(char *d, const char *s, size_t len) {
+    if (len <= 64)
+        axial_roll_copy_short(d, s, len);
+    else
+        axial_roll_copy_long(d, s, len);
+}
+
+/* One row by two copies. */
+AXIAL_ROLL_INLINE void axial_roll_row(const char *x, char *y, size_t nb, size_t sb) {
+    axial_roll_copy(y, x + nb - sb, sb);
+    axial_roll_copy(y + sb, x, nb - sb);
+}
+
+/* ---- rows that tile the vector (nb divides 16) or a q pair (nb = 32): TBL ------ */
+
+/* idx[k] for output byte k < len of a block of whole rows: the byte of the
+ * block it takes, (k's row start) + ((k's phase - sb) mod nb). */
+static void axial_roll_index(uint8_t *idx, size_t len, size_t nb, size_t sb) {
+    for (size_t k = 0; k < len; k++) {
+        const size_t ph = k % nb;
+        idx[k] = (uint8_t)(k - ph + (ph >= sb ? ph - sb : ph + nb - sb));
+    }
+}
+
+/* Whole rows of len bytes (len = 2, 4 or 8, a multiple of nb) by the low
+ * half of the index: the rows lie inside the chunk, so the indices do too. */
+#define AXIAL_ROLL_CHUNK(W, d, s, idx)                                                  \
+    do {                                                                                \
+        uint64_t w_ = 0;                                                                \
+        memcpy(&w_, s, W);                                                              \
+        const uint8x8_t r_ = vqtbl1_u8(vcombine_u8(vcreate_u8(w_), vcreate_u8(0)),      \
+                                       vget_low_u8(idx));                               \
+        w_ = vget_lane_u64(vreinterpret_u64_u8(r_), 0);                                 \
+        memcpy(d, &w_, W);                                                              \
+    } while (0)
+
+/* nb divides 16: one TBL per vector. */
+static void axial_roll_tiled16(const char *x, char *y, size_t T, size_t nb, size_t sb) {
+    uint8_t ib[16];
+    axial_roll_index(ib, 16, nb, sb);
+    const uint8x16_t idx = vld1q_u8(ib);
+    size_t p = 0;
+    for (; p + 64 <= T; p += 64) {
+        const uint8x16_t v0 = axial_roll_ld(x + p), v1 = axial_roll_ld(x + p + 16);
+        const uint8x16_t v2 = axial_roll_ld(x + p + 32), v3 = axial_roll_ld(x + p + 48);
+        axial_roll_st(y + p, vqtbl1q_u8(v0, idx));
+        axial_roll_st(y + p + 16, vqtbl1q_u8(v1, idx));
+        axial_roll_st(y + p + 32, vqtbl1q_u8(v2, idx));
+        axial_roll_st(y + p + 48, vqtbl1q_u8(v3, idx));
+    }
+    for (; p + 16 <= T; p += 16)
+        axial_roll_st(y + p, vqtbl1q_u8(axial_roll_ld(x + p), idx));
+    /* T - p < 16 is whole rows of a power of two nb <= 8 bytes, so its
+     * binary digits are chunks of whole rows */
+    if ((T - p) & 8) {
+        AXIAL_ROLL_CHUNK(8, y + p, x + p, idx);
+        p += 8;
+    }
+    if ((T - p) & 4) {
+        AXIAL_ROLL_CHUNK(4, y + p, x + p, idx);
+        p += 4;
+    }
+    if ((T - p) & 2)
+        AXIAL_ROLL_CHUNK(2, y + p, x + p, idx);
+}
+
+/* nb = 32: each output vector is a TBL over its row's two registers. */
+static void axial_roll_tiled32(const char *x, char *y, size_t T, size_t sb) {
+    uint8_t ib[32];
+    axial_roll_index(ib, 32, 32, sb);
+    const uint8x16_t i0 = vld1q_u8(ib), i1 = vld1q_u8(ib + 16);
+    size_t p = 0;
+    for (; p + 64 <= T; p += 64) {
+        const uint8x16x2_t r0 = {{axial_roll_ld(x + p), axial_roll_ld(x + p + 16)}};
+        const uint8x16x2_t r1 = {{axial_roll_ld(x + p + 32), axial_roll_ld(x + p + 48)}};
+        axial_roll_st(y + p, vqtbl2q_u8(r0, i0));
+        axial_roll_st(y + p + 16, vqtbl2q_u8(r0, i1));
+        axial_roll_st(y + p + 32, vqtbl2q_u8(r1, i0));
+        axial_roll_st(y + p + 48, vqtbl2q_u8(r1, i1));
+    }
+    if (p < T) { /* one row left */
+        const uint8x16x2_t r0 = {{axial_roll_ld(x + p), axial_roll_ld(x + p + 16)}};
+        axial_roll_st(y + p, vqtbl2q_u8(r0, i0));
+        axial_roll_st(y + p + 16, vqtbl2q_u8(r0, i1));
+    }
+}
+
+/* ---- short rows that do not tile: two loads and a select ---------------------- */
+
+/* M[k] = (k mod nb) < sb ? 0xff : 0 for k < len (len >= nb). */
+static void axial_roll_pattern(uint8_t *M, size_t nb, size_t sb, size_t len) {
+    memset(M, 0xff, sb);
+    memset(M + sb, 0, nb - sb);
+    for (size_t k = nb; k < len; k *= 2)
+        memcpy(M + k, M, k < len - k ? k : len - k);
+}
+
+/* The output vector at flat byte p (16 <= p + 16 <= T - nb + sb), whose
+ * phase in its row is ph. */
+AXIAL_ROLL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, size_t p,
+                                               size_t ph, size_t nb, size_t sb) {
+    return vbslq_u8(vld1q_u8(M + ph), axial_roll_ld(x + p - sb + nb), axial_roll_ld(x + p - sb));
+}
+
+/* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 16. */
+static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, size_t sb) {
+    uint8_t M[AXIAL_ROLL_LONG + 64]; /* nb < AXIAL_ROLL_LONG */
+    axial_roll_pattern(M, nb, sb, nb + 64);
+    const size_t p1 = T - nb + sb; /* the outputs of both loads end at p1 */
+    axial_roll_copy(y, x + nb - sb, sb);          /* row 0's wrapped part */
+    axial_roll_copy(y + p1, x + T - nb, nb - sb); /* the last row's unwrapped part */
+    size_t p = sb, ph = sb;
+    axial_roll_st(y + p, axial_roll_select(x, M, p, ph, nb, sb));
+    const size_t a = 16 - ((uintptr_t)(y + p) & 15); /* to 16-byte aligned stores */
+    p += a, ph = (ph + a) % nb; /* p <= sb + 16 <= p1 */
+    const size_t step4 = 64 % nb, step1 = 16 % nb;
+    const char *xa = x + p - sb;
+    const uint8_t *m = M + ph;
+    const uint8_t *const mend = M + nb;
+    char *d = y + p;
+    for (size_t k = (p1 - p) / 64; k > 0; k--) {
+        const uint8x16_t m0 = vld1q_u8(m), m1 = vld1q_u8(m + 16);
+        const uint8x16_t m2 = vld1q_u8(m + 32), m3 = vld1q_u8(m + 48);
+        const uint8x16_t a0 = axial_roll_ld(xa), a1 = axial_roll_ld(xa + 16);
+        const uint8x16_t a2 = axial_roll_ld(xa + 32), a3 = axial_roll_ld(xa + 48);
+        const uint8x16_t b0 = axial_roll_ld(xa + nb), b1 = axial_roll_ld(xa + nb + 16);
+        const uint8x16_t b2 = axial_roll_ld(xa + nb + 32), b3 = axial_roll_ld(xa + nb + 48);
+        axial_roll_st(d, vbslq_u8(m0, b0, a0));
+        axial_roll_st(d + 16, vbslq_u8(m1, b1, a1));
+        axial_roll_st(d + 32, vbslq_u8(m2, b2, a2));
+        axial_roll_st(d + 48, vbslq_u8(m3, b3, a3));
+        xa += 64, d += 64, m += step4;
+        m -= m >= mend ? nb : 0;
+    }
+    p = (size_t)(d - y);
+    for (; p + 16 <= p1; p += 16, xa += 16, d += 16) {
+        axial_roll_st(d, vbslq_u8(vld1q_u8(m), axial_roll_ld(xa + nb), axial_roll_ld(xa)));
+        m += step1;
+        m -= m >= mend ? nb : 0;
+    }
+    if (p < p1) /* the last vector again, overlapping: the same bytes */
+        axial_roll_st(y + p1 - 16, axial_roll_select(x, M, p1 - 16, (p1 - 16) % nb, nb, sb));
+}
+
+/* ---- the kernel ------------------------------------------------------------------ */
+
+static void axial_roll_neon(const void *xv, void *yv, size_t outer, size_t nb, size_t sb) {
+    const char *x = (const char *)xv;
+    char *y = (char *)yv;
+    const size_t T = outer * nb;
+    if (sb == 0) {
+        axial_roll_copy(y, x, T);
+    } else if (16 % nb == 0) {
+        axial_roll_tiled16(x, y, T, nb, sb);
+    } else if (nb == 32) {
+        axial_roll_tiled32(x, y, T, sb);
+    } else if (nb < AXIAL_ROLL_LONG && T - nb >= 16) {
+        axial_roll_selected(x, y, T, nb, sb);
+    } else {
+        for (size_t o = 0; o < outer; o++, x += nb, y += nb)
+            axial_roll_row(x, y, nb, sb);
+    }
+}
+
+void axial_roll_b1__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+    axial_roll_neon(x, y, outer, n, s);
+}
+void axial_roll_b2__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+    axial_roll_neon(x, y, outer, n * 2, s * 2);
+}
+void axial_roll_b4__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+    axial_roll_neon(x, y, outer, n * 4, s * 4);
+}
+void axial_roll_b8__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+    axial_roll_neon(x, y, outer, n * 8, s * 8);
+}
