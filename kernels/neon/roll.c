@@ -141,17 +141,20 @@ AXIAL_ROLL_INLINE void axial_roll_row(const char *x, char *y, size_t nb, size_t 
 
 /* ---- rows that tile the vector (nb divides 16) or a q pair (nb = 32): TBL ------ */
 
-/* idx[k] for output byte k < len of a block of whole rows: the byte of the
- * block it takes, (k's row start) + ((k's phase - sb) mod nb). */
-static void axial_roll_index(uint8_t *idx, size_t len, size_t nb, size_t sb) {
-    for (size_t k = 0; k < len; k++) {
-        const size_t ph = k % nb;
-        idx[k] = (uint8_t)(k - ph + (ph >= sb ? ph - sb : ph + nb - sb));
-    }
+/* The TBL index of the output bytes base..base+15 of a block of whole rows,
+ * nb a power of two: the byte of the block each takes, (its row start) +
+ * ((its phase - sb) mod nb) = k - sb, plus nb where the phase is < sb. */
+AXIAL_ROLL_INLINE uint8x16_t axial_roll_index(uint8_t base, size_t nb, size_t sb) {
+    static const uint8_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const uint8x16_t k = vaddq_u8(vld1q_u8(iota), vdupq_n_u8(base));
+    const uint8x16_t ph = vandq_u8(k, vdupq_n_u8((uint8_t)(nb - 1)));
+    const uint8x16_t wrap = vcltq_u8(ph, vdupq_n_u8((uint8_t)sb));
+    return vaddq_u8(vsubq_u8(k, vdupq_n_u8((uint8_t)sb)),
+                    vandq_u8(wrap, vdupq_n_u8((uint8_t)nb)));
 }
 
-/* Whole rows of len bytes (len = 2, 4 or 8, a multiple of nb) by the low
- * half of the index: the rows lie inside the chunk, so the indices do too. */
+/* Whole rows of W bytes (W = 2, 4 or 8, a multiple of nb) by the low half of
+ * the index: the rows lie inside the chunk, so the indices do too. */
 #define AXIAL_ROLL_CHUNK(W, d, s, idx)                                                  \
     do {                                                                                \
         uint64_t w_ = 0;                                                                \
@@ -164,66 +167,70 @@ static void axial_roll_index(uint8_t *idx, size_t len, size_t nb, size_t sb) {
 
 /* nb divides 16: one TBL per vector. */
 static void axial_roll_tiled16(const char *x, char *y, size_t T, size_t nb, size_t sb) {
-    uint8_t ib[16];
-    axial_roll_index(ib, 16, nb, sb);
-    const uint8x16_t idx = vld1q_u8(ib);
-    size_t p = 0;
-    for (; p + 64 <= T; p += 64) {
-        const uint8x16_t v0 = axial_roll_ld(x + p), v1 = axial_roll_ld(x + p + 16);
-        const uint8x16_t v2 = axial_roll_ld(x + p + 32), v3 = axial_roll_ld(x + p + 48);
-        axial_roll_st(y + p, vqtbl1q_u8(v0, idx));
-        axial_roll_st(y + p + 16, vqtbl1q_u8(v1, idx));
-        axial_roll_st(y + p + 32, vqtbl1q_u8(v2, idx));
-        axial_roll_st(y + p + 48, vqtbl1q_u8(v3, idx));
+    const uint8x16_t idx = axial_roll_index(0, nb, sb);
+    for (size_t k = T / 64; k > 0; k--, x += 64, y += 64) {
+        const uint8x16_t v0 = axial_roll_ld(x), v1 = axial_roll_ld(x + 16);
+        const uint8x16_t v2 = axial_roll_ld(x + 32), v3 = axial_roll_ld(x + 48);
+        axial_roll_st(y, vqtbl1q_u8(v0, idx));
+        axial_roll_st(y + 16, vqtbl1q_u8(v1, idx));
+        axial_roll_st(y + 32, vqtbl1q_u8(v2, idx));
+        axial_roll_st(y + 48, vqtbl1q_u8(v3, idx));
     }
-    for (; p + 16 <= T; p += 16)
-        axial_roll_st(y + p, vqtbl1q_u8(axial_roll_ld(x + p), idx));
-    /* T - p < 16 is whole rows of a power of two nb <= 8 bytes, so its
-     * binary digits are chunks of whole rows */
-    if ((T - p) & 8) {
-        AXIAL_ROLL_CHUNK(8, y + p, x + p, idx);
-        p += 8;
+    for (size_t k = T % 64 / 16; k > 0; k--, x += 16, y += 16)
+        axial_roll_st(y, vqtbl1q_u8(axial_roll_ld(x), idx));
+    /* T % 16 is whole rows of a power of two nb <= 8 bytes, so its binary
+     * digits are chunks of whole rows */
+    if (T & 8) {
+        AXIAL_ROLL_CHUNK(8, y, x, idx);
+        x += 8, y += 8;
     }
-    if ((T - p) & 4) {
-        AXIAL_ROLL_CHUNK(4, y + p, x + p, idx);
-        p += 4;
+    if (T & 4) {
+        AXIAL_ROLL_CHUNK(4, y, x, idx);
+        x += 4, y += 4;
     }
-    if ((T - p) & 2)
-        AXIAL_ROLL_CHUNK(2, y + p, x + p, idx);
+    if (T & 2)
+        AXIAL_ROLL_CHUNK(2, y, x, idx);
 }
 
-/* nb = 32: each output vector is a TBL over its row's two registers. */
+/* nb = 32: each output vector is a TBL over its row's two registers (LD1 of
+ * two registers puts them in the consecutive pair TBL needs). */
 static void axial_roll_tiled32(const char *x, char *y, size_t T, size_t sb) {
-    uint8_t ib[32];
-    axial_roll_index(ib, 32, 32, sb);
-    const uint8x16_t i0 = vld1q_u8(ib), i1 = vld1q_u8(ib + 16);
-    size_t p = 0;
-    for (; p + 64 <= T; p += 64) {
-        const uint8x16x2_t r0 = {{axial_roll_ld(x + p), axial_roll_ld(x + p + 16)}};
-        const uint8x16x2_t r1 = {{axial_roll_ld(x + p + 32), axial_roll_ld(x + p + 48)}};
-        axial_roll_st(y + p, vqtbl2q_u8(r0, i0));
-        axial_roll_st(y + p + 16, vqtbl2q_u8(r0, i1));
-        axial_roll_st(y + p + 32, vqtbl2q_u8(r1, i0));
-        axial_roll_st(y + p + 48, vqtbl2q_u8(r1, i1));
+    const uint8x16_t i0 = axial_roll_index(0, 32, sb), i1 = axial_roll_index(16, 32, sb);
+    const uint8_t *s = (const uint8_t *)(const void *)x;
+    for (size_t k = T / 64; k > 0; k--, s += 64, y += 64) {
+        const uint8x16x2_t r0 = vld1q_u8_x2(s), r1 = vld1q_u8_x2(s + 32);
+        axial_roll_st(y, vqtbl2q_u8(r0, i0));
+        axial_roll_st(y + 16, vqtbl2q_u8(r0, i1));
+        axial_roll_st(y + 32, vqtbl2q_u8(r1, i0));
+        axial_roll_st(y + 48, vqtbl2q_u8(r1, i1));
     }
-    if (p < T) { /* one row left */
-        const uint8x16x2_t r0 = {{axial_roll_ld(x + p), axial_roll_ld(x + p + 16)}};
-        axial_roll_st(y + p, vqtbl2q_u8(r0, i0));
-        axial_roll_st(y + p + 16, vqtbl2q_u8(r0, i1));
+    if (T & 32) { /* one row left */
+        const uint8x16x2_t r0 = vld1q_u8_x2(s);
+        axial_roll_st(y, vqtbl2q_u8(r0, i0));
+        axial_roll_st(y + 16, vqtbl2q_u8(r0, i1));
     }
 }
 
 /* ---- short rows that do not tile: two loads and a select ---------------------- */
 
-/* M[k] = (k mod nb) < sb ? 0xff : 0 for k < len (len >= nb). */
-static void axial_roll_pattern(uint8_t *M, size_t nb, size_t sb, size_t len) {
-    memset(M, 0xff, sb);
-    memset(M + sb, 0, nb - sb);
-    for (size_t k = nb; k < len; k *= 2)
-        memcpy(M + k, M, k < len - k ? k : len - k);
+/* M[k] = (k mod nb) < sb ? 0xff : 0 for k < 16 * blocks, by vectors: the
+ * phases of block j + 1 are those of block j plus 16 mod nb, less nb where
+ * that reaches nb (no division per byte). */
+static void axial_roll_pattern(uint8_t *M, size_t nb, size_t sb, size_t blocks) {
+    static const uint8_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const uint8x16_t vnb = vdupq_n_u8((uint8_t)nb), vsb = vdupq_n_u8((uint8_t)sb);
+    const uint8x16_t step = vdupq_n_u8((uint8_t)(16 % nb));
+    uint8x16_t ph = vld1q_u8(iota);
+    for (size_t q = nb; q < 16; q += nb) /* iota mod nb */
+        ph = vsubq_u8(ph, vandq_u8(vcgeq_u8(ph, vnb), vnb));
+    for (size_t j = 0; j < blocks; j++) {
+        vst1q_u8(M + 16 * j, vcltq_u8(ph, vsb));
+        ph = vaddq_u8(ph, step);
+        ph = vsubq_u8(ph, vandq_u8(vcgeq_u8(ph, vnb), vnb));
+    }
 }
 
-/* The output vector at flat byte p (16 <= p + 16 <= T - nb + sb), whose
+/* The output vector at flat byte p (sb <= p, p + 16 <= T - nb + sb), whose
  * phase in its row is ph. */
 AXIAL_ROLL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, size_t p,
                                                size_t ph, size_t nb, size_t sb) {
@@ -232,18 +239,17 @@ AXIAL_ROLL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, 
 
 /* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 16. */
 static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, size_t sb) {
-    uint8_t M[AXIAL_ROLL_LONG + 64]; /* nb < AXIAL_ROLL_LONG */
-    axial_roll_pattern(M, nb, sb, nb + 64);
+    uint8_t M[AXIAL_ROLL_LONG + 64]; /* nb + 64 bytes, whole blocks */
+    axial_roll_pattern(M, nb, sb, (nb + 64 + 15) / 16);
     const size_t p1 = T - nb + sb; /* the outputs of both loads end at p1 */
     axial_roll_copy(y, x + nb - sb, sb);          /* row 0's wrapped part */
     axial_roll_copy(y + p1, x + T - nb, nb - sb); /* the last row's unwrapped part */
-    size_t p = sb, ph = sb;
-    axial_roll_st(y + p, axial_roll_select(x, M, p, ph, nb, sb));
-    const size_t a = 16 - ((uintptr_t)(y + p) & 15); /* to 16-byte aligned stores */
-    p += a, ph = (ph + a) % nb; /* p <= sb + 16 <= p1 */
+    axial_roll_st(y + sb, axial_roll_select(x, M, sb, sb, nb, sb));
+    const size_t a = 16 - ((uintptr_t)(y + sb) & 15); /* then stores aligned to 16 */
+    size_t p = sb + a;                                /* <= sb + 16 <= p1 */
     const size_t step4 = 64 % nb, step1 = 16 % nb;
-    const char *xa = x + p - sb;
-    const uint8_t *m = M + ph;
+    const char *xa = x + p - sb, *xb = xa + nb; /* the straight and the wrapped source */
+    const uint8_t *m = M + (p % nb);
     const uint8_t *const mend = M + nb;
     char *d = y + p;
     for (size_t k = (p1 - p) / 64; k > 0; k--) {
@@ -251,22 +257,21 @@ static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, siz
         const uint8x16_t m2 = vld1q_u8(m + 32), m3 = vld1q_u8(m + 48);
         const uint8x16_t a0 = axial_roll_ld(xa), a1 = axial_roll_ld(xa + 16);
         const uint8x16_t a2 = axial_roll_ld(xa + 32), a3 = axial_roll_ld(xa + 48);
-        const uint8x16_t b0 = axial_roll_ld(xa + nb), b1 = axial_roll_ld(xa + nb + 16);
-        const uint8x16_t b2 = axial_roll_ld(xa + nb + 32), b3 = axial_roll_ld(xa + nb + 48);
+        const uint8x16_t b0 = axial_roll_ld(xb), b1 = axial_roll_ld(xb + 16);
+        const uint8x16_t b2 = axial_roll_ld(xb + 32), b3 = axial_roll_ld(xb + 48);
         axial_roll_st(d, vbslq_u8(m0, b0, a0));
         axial_roll_st(d + 16, vbslq_u8(m1, b1, a1));
         axial_roll_st(d + 32, vbslq_u8(m2, b2, a2));
         axial_roll_st(d + 48, vbslq_u8(m3, b3, a3));
-        xa += 64, d += 64, m += step4;
+        xa += 64, xb += 64, d += 64, m += step4;
         m -= m >= mend ? nb : 0;
     }
-    p = (size_t)(d - y);
-    for (; p + 16 <= p1; p += 16, xa += 16, d += 16) {
-        axial_roll_st(d, vbslq_u8(vld1q_u8(m), axial_roll_ld(xa + nb), axial_roll_ld(xa)));
-        m += step1;
+    for (size_t k = (p1 - p) % 64 / 16; k > 0; k--) {
+        axial_roll_st(d, vbslq_u8(vld1q_u8(m), axial_roll_ld(xb), axial_roll_ld(xa)));
+        xa += 16, xb += 16, d += 16, m += step1;
         m -= m >= mend ? nb : 0;
     }
-    if (p < p1) /* the last vector again, overlapping: the same bytes */
+    if ((p1 - p) % 16) /* the last vector again, overlapping: the same bytes */
         axial_roll_st(y + p1 - 16, axial_roll_select(x, M, p1 - 16, (p1 - 16) % nb, nb, sb));
 }
 
