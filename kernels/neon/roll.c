@@ -12,42 +12,48 @@
  * the four entry points share one body.
  *
  * Paths, chosen once per call (vectors are 16 bytes; the loops move 64 bytes
- * a step, as pairs of q registers: LDP/STP):
+ * a step, loads and stores as pairs of q registers):
  *  - shift 0: the whole block is one copy.
- *  - rows that tile the vector (nb divides 16) and rows of 32 bytes: one
- *    TBL per output vector with index vectors built once per call (TBL over
- *    one register, or over the row's two registers when nb = 32).  Tail
- *    (whole rows): 16-byte steps, then chunks of 8, 4 and 2 bytes by the
- *    low half of the same index (nb divides every chunk: nb is a power of
- *    two that divides the remainder).
+ *  - rows that tile the vector (nb divides 16: 2, 4, 8 or 16 bytes): one TBL
+ *    per output vector, with the index vector built once per call by vector
+ *    ops (no per-byte division).  Tail (whole rows): 16-byte steps, then
+ *    chunks of 8, 4 and 2 bytes through the low half of the same index (nb is
+ *    a power of two that divides the remainder, so every binary digit of the
+ *    remainder is a chunk of whole rows).
+ *  - rows of 32 bytes: each output vector is a TBL over the row's two
+ *    registers (LD1 {2 regs} puts them in the consecutive pair TBL needs, so
+ *    GCC adds no register moves).  On Neoverse N1 a TBL over one or two
+ *    registers is one ASIMD uop, the same as BSL; over four it is three, so
+ *    rows of 64 bytes take the select path instead.
  *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a
  *    select (BSL), as the x86 select path.  Over the flat output, y[p] =
  *    x[p - sb] where p's phase in its row (p mod nb) is >= sb, else
  *    x[p - sb + nb] (the same row's wrapped part).  So every output vector,
  *    wherever rows begin inside it, is BSL(M[p mod nb ..], x[p - sb + nb ..],
  *    x[p - sb ..]) with the byte pattern M[k] = (k mod nb) < sb ? 0xff : 0
- *    built once per call (nb + 64 bytes, so the 4 vectors of a step read M
- *    at one phase).  Both loads stay inside x for p in [sb, T - nb + sb);
- *    the two ends left out are one contiguous copy each (row 0's wrapped
- *    part, the last row's unwrapped part).  One unaligned head vector, then
- *    stores aligned to 16 bytes (no store splits a 64-byte line), the last
- *    vector overlapping.  Needs (outer - 1) * nb >= 16; smaller calls (at
- *    most 143 bytes) go row by row.
+ *    built once per call by vector ops (nb + 64 bytes, so the 4 vectors of a
+ *    step read M at one phase).  Both loads stay inside x for p in
+ *    [sb, T - nb + sb); the two ends left out are one contiguous copy each
+ *    (row 0's wrapped part, the last row's unwrapped part).  One unaligned
+ *    head vector, then stores aligned to 16 bytes, the last vector
+ *    overlapping.  Needs (outer - 1) * nb >= 16; smaller calls (at most 142
+ *    bytes) go row by row.
  *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
  *    [n-s, n) -> [0, s).
  * Copies: over 64 bytes, 64-byte steps (2 LDP + 2 STP) and the last 64
  * bytes again, overlapping; from AXIAL_ROLL_ALIGN (256) bytes on, one
- * unaligned head vector first so that the steps store 16-byte aligned.  Up
- * to 64 bytes, overlapping pairs of the widest fitting moves (32 as q pairs,
- * 16, 8, 4, 2 bytes) or one byte.  So nothing outside the rows is read or
- * written, and there are no masked or partial vector moves at all.
+ * unaligned head vector first so that the steps store 16-byte aligned (no
+ * single q store splits a line).  Up to 64 bytes, overlapping pairs of the
+ * widest fitting moves (32 as q pairs, 16, 8, 4, 2 bytes) or one byte.  So
+ * nothing outside the rows is read or written, without masked or partial
+ * vector moves.
  *
  * Memory traffic: no non-temporal stores.  STNP is only a hint on Arm cores,
- * and the Neoverse cores already switch the L1 to a write-streaming (no
- * allocate, no read for ownership) mode on their own when they see runs of
- * full-line writes, which every path here produces; memcpy in glibc's aarch64
- * versions relies on the same.  So there is no size threshold and no fence,
- * unlike the x86 kernels.
+ * and Neoverse-class cores switch the L1 to a write-streaming mode (no
+ * allocation, no read for ownership of the destination) on their own when
+ * they see a run of full-line writes, which every path here produces; the
+ * generic aarch64 memcpy of glibc (plain LDP/STP q loops) relies on the same.
+ * So there is no size threshold and no fence, unlike the x86 kernels.
  */
 #include <string.h>
 
@@ -237,6 +243,19 @@ AXIAL_ROLL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, 
     return vbslq_u8(vld1q_u8(M + ph), axial_roll_ld(x + p - sb + nb), axial_roll_ld(x + p - sb));
 }
 
+/* 64 output bytes at d from the straight (xa) and wrapped (xb) sources. */
+AXIAL_ROLL_INLINE void axial_roll_select4(char *d, const char *xa, const char *xb, uint8x16_t m0,
+                                          uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) {
+    const uint8x16_t a0 = axial_roll_ld(xa), a1 = axial_roll_ld(xa + 16);
+    const uint8x16_t a2 = axial_roll_ld(xa + 32), a3 = axial_roll_ld(xa + 48);
+    const uint8x16_t b0 = axial_roll_ld(xb), b1 = axial_roll_ld(xb + 16);
+    const uint8x16_t b2 = axial_roll_ld(xb + 32), b3 = axial_roll_ld(xb + 48);
+    axial_roll_st(d, vbslq_u8(m0, b0, a0));
+    axial_roll_st(d + 16, vbslq_u8(m1, b1, a1));
+    axial_roll_st(d + 32, vbslq_u8(m2, b2, a2));
+    axial_roll_st(d + 48, vbslq_u8(m3, b3, a3));
+}
+
 /* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 16. */
 static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, size_t sb) {
     uint8_t M[AXIAL_ROLL_LONG + 64]; /* nb + 64 bytes, whole blocks */
@@ -252,19 +271,19 @@ static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, siz
     const uint8_t *m = M + (p % nb);
     const uint8_t *const mend = M + nb;
     char *d = y + p;
-    for (size_t k = (p1 - p) / 64; k > 0; k--) {
+    const size_t steps = (p1 - p) / 64;
+    if (step4 == 0) { /* nb = 64: every step reads M at one phase, masks stay in registers */
         const uint8x16_t m0 = vld1q_u8(m), m1 = vld1q_u8(m + 16);
         const uint8x16_t m2 = vld1q_u8(m + 32), m3 = vld1q_u8(m + 48);
-        const uint8x16_t a0 = axial_roll_ld(xa), a1 = axial_roll_ld(xa + 16);
-        const uint8x16_t a2 = axial_roll_ld(xa + 32), a3 = axial_roll_ld(xa + 48);
-        const uint8x16_t b0 = axial_roll_ld(xb), b1 = axial_roll_ld(xb + 16);
-        const uint8x16_t b2 = axial_roll_ld(xb + 32), b3 = axial_roll_ld(xb + 48);
-        axial_roll_st(d, vbslq_u8(m0, b0, a0));
-        axial_roll_st(d + 16, vbslq_u8(m1, b1, a1));
-        axial_roll_st(d + 32, vbslq_u8(m2, b2, a2));
-        axial_roll_st(d + 48, vbslq_u8(m3, b3, a3));
-        xa += 64, xb += 64, d += 64, m += step4;
-        m -= m >= mend ? nb : 0;
+        for (size_t k = steps; k > 0; k--, xa += 64, xb += 64, d += 64)
+            axial_roll_select4(d, xa, xb, m0, m1, m2, m3);
+    } else {
+        for (size_t k = steps; k > 0; k--, xa += 64, xb += 64, d += 64) {
+            axial_roll_select4(d, xa, xb, vld1q_u8(m), vld1q_u8(m + 16), vld1q_u8(m + 32),
+                               vld1q_u8(m + 48));
+            m += step4;
+            m -= m >= mend ? nb : 0;
+        }
     }
     for (size_t k = (p1 - p) % 64 / 16; k > 0; k--) {
         axial_roll_st(d, vbslq_u8(vld1q_u8(m), axial_roll_ld(xb), axial_roll_ld(xa)));
@@ -283,7 +302,7 @@ static void axial_roll_neon(const void *xv, void *yv, size_t outer, size_t nb, s
     const size_t T = outer * nb;
     if (sb == 0) {
         axial_roll_copy(y, x, T);
-    } else if (16 % nb == 0) {
+    } else if (nb <= 16 && (nb & (nb - 1)) == 0) { /* nb divides 16 */
         axial_roll_tiled16(x, y, T, nb, sb);
     } else if (nb == 32) {
         axial_roll_tiled32(x, y, T, sb);
