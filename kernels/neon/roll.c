@@ -32,7 +32,8 @@
  *    wherever rows begin inside it, is BSL(M[p mod nb ..], x[p - sb + nb ..],
  *    x[p - sb ..]) with the byte pattern M[k] = (k mod nb) < sb ? 0xff : 0
  *    built once per call by vector ops (nb + 64 bytes, so the 4 vectors of a
- *    step read M at one phase).  Both loads stay inside x for p in
+ *    step read M at one phase; for nb = 64 that phase never changes and the
+ *    4 masks stay in registers).  Both loads stay inside x for p in
  *    [sb, T - nb + sb); the two ends left out are one contiguous copy each
  *    (row 0's wrapped part, the last row's unwrapped part).  One unaligned
  *    head vector, then stores aligned to 16 bytes, the last vector
