@@ -91,6 +91,20 @@ RN_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
     return o_add(k, a, o_add(k, o_add(k, v[4], v[5]), o_add(k, v[6], v[7])));
 }
 
+/* N (1, 2, 4, 8, 16) vectors -> one, by log2(N) levels of ADDP: when each
+ * vector holds L/N whole rows of N lanes, lane j of the result is row j's sum. */
+RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
+    if (N >= 16)
+        RN_UNROLL for (int j = 0; j < 8; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 8)
+        RN_UNROLL for (int j = 0; j < 4; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 4)
+        RN_UNROLL for (int j = 0; j < 2; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 2)
+        v[0] = o_addp(k, v[0], v[1]);
+    return v[0];
+}
+
 /* Wide (uint64) copies of the L lanes of s, L/2 vectors (ints; e64/f64: s itself). */
 RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
     if (k == K_E8) {
@@ -217,10 +231,7 @@ RN_INLINE void o_group_pow2(int k, int mode, int N, const uint8_t *p, void *y, s
     uint8x16_t v[16];
     RN_UNROLL for (int j = 0; j < N; j++)
         v[j] = vld1q_u8(p + 16 * j);
-    RN_UNROLL for (int s = N; s > 1; s /= 2)
-        RN_UNROLL for (int j = 0; j < s / 2; j++)
-            v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
-    o_emit(k, mode, y, o, v[0], cnt);
+    o_emit(k, mode, y, o, o_addp_tree(k, N, v), cnt);
 }
 RN_INLINE void o_group_ld3(int k, int mode, const uint8_t *p, void *y, size_t o, size_t cnt) {
     uint8x16_t a, b, c;
@@ -268,34 +279,80 @@ RN_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, 
     uint8x16_t r[16];
     RN_UNROLL for (int j = 0; j < L; j++)
         r[j] = o_rowvec(k, V, p + (size_t)j * rb, keep, id);
-    RN_UNROLL for (int s = L; s > 1; s /= 2)
-        RN_UNROLL for (int j = 0; j < s / 2; j++)
-            r[j] = o_addp(k, r[2 * j], r[2 * j + 1]);
-    o_emit(k, mode, y, o, r[0], cnt);
+    o_emit(k, mode, y, o, o_addp_tree(k, L, r), cnt);
 }
 
 RN_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t L = o_l(k), gb = (size_t)N * 16; /* L rows of N elements */
+    const uint8_t *p = x;
     size_t o = 0;
-    for (; o + L <= outer; o += L)
-        o_group_pow2(k, mode, N, x + o / L * gb, y, o, L);
-    if (o < outer) {
+    for (; o + 2 * L <= outer; o += 2 * L, p += 2 * gb) {
+        o_group_pow2(k, mode, N, p, y, o, L);
+        o_group_pow2(k, mode, N, p + gb, y, o + L, L);
+    }
+    for (; o < outer; o += L, p += gb) {
+        if (o + L <= outer) {
+            o_group_pow2(k, mode, N, p, y, o, L);
+            continue;
+        }
         uint8_t pad[256];
         rn_fill(pad, gb, o_id(k));
-        memcpy(pad, x + o / L * gb, (outer - o) * (size_t)N * o_w(k));
+        memcpy(pad, p, (outer - o) * (size_t)N * o_w(k));
         o_group_pow2(k, mode, N, pad, y, o, outer - o);
     }
 }
 RN_INLINE void o_short_ld3(int k, int mode, const uint8_t *x, void *y, size_t outer) {
     const size_t L = o_l(k);
+    const uint8_t *p = x;
     size_t o = 0;
-    for (; o + L <= outer; o += L)
-        o_group_ld3(k, mode, x + o / L * 48, y, o, L);
-    if (o < outer) {
+    for (; o + 2 * L <= outer; o += 2 * L, p += 96) {
+        o_group_ld3(k, mode, p, y, o, L);
+        o_group_ld3(k, mode, p + 48, y, o + L, L);
+    }
+    for (; o < outer; o += L, p += 48) {
+        if (o + L <= outer) {
+            o_group_ld3(k, mode, p, y, o, L);
+            continue;
+        }
         uint8_t pad[48];
         rn_fill(pad, 48, o_id(k));
-        memcpy(pad, x + o / L * 48, (outer - o) * 3 * o_w(k));
+        memcpy(pad, p, (outer - o) * 3 * o_w(k));
         o_group_ld3(k, mode, pad, y, o, outer - o);
+    }
+}
+/* e8 rows of N = 5, 6, 7 bytes: 16 rows are N whole vectors; TBL (two source
+ * registers, indices built once) spreads rows 2d, 2d+1 over the two 8-lane
+ * halves of vector d, zero-filled past N (0 is the identity), then 3 levels
+ * of ADDP give the 16 row sums. */
+RN_INLINE void o_group_tbl(int mode, int N, const uint8_t *p, const uint8x16_t *idx, void *y,
+                           size_t o, size_t cnt) {
+    uint8x16_t v[8], t[8];
+    RN_UNROLL for (int j = 0; j < N; j++)
+        v[j] = vld1q_u8(p + 16 * j);
+    RN_UNROLL for (int d = 0; d < 8; d++) {
+        const int s0 = 2 * d * N / 16, s1 = s0 + 1 < N ? s0 + 1 : s0;
+        const uint8x16x2_t tab = {{v[s0], v[s1]}};
+        t[d] = vqtbl2q_u8(tab, idx[d]);
+    }
+    o_emit(K_E8, mode, y, o, o_addp_tree(K_E8, 8, t), cnt);
+}
+RN_INLINE void o_short_tbl(int mode, int N, const uint8_t *x, void *y, size_t outer) {
+    const size_t gb = (size_t)N * 16;
+    uint8_t ib[8][16];
+    uint8x16_t idx[8];
+    for (int d = 0; d < 8; d++) {
+        for (int l = 0; l < 16; l++)
+            ib[d][l] = (uint8_t)(l % 8 < N ? 2 * d * N % 16 + l / 8 * N + l % 8 : 0xff);
+        idx[d] = vld1q_u8(ib[d]);
+    }
+    const uint8_t *p = x;
+    size_t o = 0;
+    for (; o + 16 <= outer; o += 16, p += gb)
+        o_group_tbl(mode, N, p, idx, y, o, 16);
+    if (o < outer) {
+        uint8_t pad[112] = {0};
+        memcpy(pad, p, (outer - o) * (size_t)N);
+        o_group_tbl(mode, N, pad, idx, y, o, outer - o);
     }
 }
 RN_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
@@ -454,6 +511,12 @@ RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
             o_rows(k, mode, x, y, outer, n);
         } else if (n == 3) {
             o_short_ld3(k, mode, x, y, outer);
+        } else if (k == K_E8 && n >= 5 && n <= 7) {
+            switch (n) {
+            case 5: o_short_tbl(mode, 5, x, y, outer); break;
+            case 6: o_short_tbl(mode, 6, x, y, outer); break;
+            default: o_short_tbl(mode, 7, x, y, outer); break;
+            }
         } else if ((n & (n - 1)) == 0 && n <= L) {
             switch (n) {
             case 1: o_short_pow2(k, mode, 1, x, y, outer); break;
@@ -757,13 +820,20 @@ RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, si
 }
 RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t G = 16 / f_es(k), gb = 16 * (size_t)N; /* G rows of N elements */
+    const uint8_t *p = x;
     size_t o = 0;
-    for (; o + G <= outer; o += G)
-        f_group_ldn(k, mode, N, x + o / G * gb, y, o, G);
-    if (o < outer) {
+    for (; o + 2 * G <= outer; o += 2 * G, p += 2 * gb) {
+        f_group_ldn(k, mode, N, p, y, o, G);
+        f_group_ldn(k, mode, N, p + gb, y, o + G, G);
+    }
+    for (; o < outer; o += G, p += gb) {
+        if (o + G <= outer) {
+            f_group_ldn(k, mode, N, p, y, o, G);
+            continue;
+        }
         uint8_t pad[64];
         rn_fill(pad, gb, f_id(k));
-        memcpy(pad, x + o / G * gb, (outer - o) * (size_t)N * f_es(k));
+        memcpy(pad, p, (outer - o) * (size_t)N * f_es(k));
         f_group_ldn(k, mode, N, pad, y, o, outer - o);
     }
 }
@@ -787,25 +857,42 @@ RN_INLINE float32x4_t f_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, 
     if (nv == 3) return vaddq_f32(vaddq_f32(v[0], v[1]), v[2]);
     return vaddq_f32(vaddq_f32(v[0], v[1]), vaddq_f32(v[2], v[3]));
 }
+/* G = 4 (f32) or 8 (f16/bf16) rows.  Rows of <= 8 elements (row tree depth
+ * 1): two f32 ADDP levels, the sums rounded once from f32 (depth 3).  Longer
+ * rows (depth 2): one f32 ADDP level, then f64. */
 RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
                            void *y, size_t o, size_t cnt) {
     const uint8x16_t id = f_id(k);
-    const float32x4_t r0 = f_rowvec(k, V, p, keep, id), r1 = f_rowvec(k, V, p + rb, keep, id),
-                      r2 = f_rowvec(k, V, p + 2 * rb, keep, id),
-                      r3 = f_rowvec(k, V, p + 3 * rb, keep, id);
-    const float32x4_t a = vpaddq_f32(r0, r1), b = vpaddq_f32(r2, r3);
-    f_emit_d(k, mode, y, o, vpaddq_f64(f_wlo(a), f_whi(a)), vpaddq_f64(f_wlo(b), f_whi(b)), cnt);
+    const int G = k == F_F32 ? 4 : 8;
+    const bool f32only = k == F_F32 ? V <= 2 : V == 1;
+    float32x4_t r[8];
+    RN_UNROLL for (int j = 0; j < G; j++)
+        r[j] = f_rowvec(k, V, p + (size_t)j * rb, keep, id);
+    RN_UNROLL for (int j = 0; j < G / 2; j++)
+        r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
+    if (f32only) {
+        RN_UNROLL for (int j = 0; j < G / 4; j++)
+            r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
+        f_emit_s(k, mode, y, o, r[0], r[1], cnt);
+        return;
+    }
+    RN_UNROLL for (int j = 0; j < G / 4; j++) {
+        const size_t c = cnt > 4 * (size_t)j ? cnt - 4 * (size_t)j : 0;
+        if (c)
+            f_emit_d(k, mode, y, o + 4 * (size_t)j, vpaddq_f64(f_wlo(r[2 * j]), f_whi(r[2 * j])),
+                     vpaddq_f64(f_wlo(r[2 * j + 1]), f_whi(r[2 * j + 1])), c < 4 ? c : 4);
+    }
 }
 RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
                            size_t n) {
-    const size_t es = f_es(k), rb = n * es, total = outer * rb;
+    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = 16 / es;
     const uint8x16_t keep = rn_keep(rb - (size_t)(V - 1) * 16);
     size_t o = 0;
-    for (; o + 4 <= outer && (o + 3) * rb + 16 * (size_t)V <= total; o += 4)
-        f_group_gen(k, mode, V, x + o * rb, rb, keep, y, o, 4);
-    for (; o < outer; o += 4) {
-        const size_t cnt = outer - o < 4 ? outer - o : 4;
-        uint8_t pad[4 * 64 + 64];
+    for (; o + G <= outer && (o + G - 1) * rb + 16 * (size_t)V <= total; o += G)
+        f_group_gen(k, mode, V, x + o * rb, rb, keep, y, o, G);
+    for (; o < outer; o += G) {
+        const size_t cnt = outer - o < G ? outer - o : G;
+        uint8_t pad[8 * 32 + 64];
         rn_fill(pad, sizeof pad, f_id(k));
         memcpy(pad, x + o * rb, cnt * rb);
         f_group_gen(k, mode, V, pad, rb, keep, y, o, cnt);
