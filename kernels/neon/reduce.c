@@ -168,6 +168,27 @@ RN_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t c
     }
 }
 
+/* As o_emit, where `room` outputs exist from o on: with room to spare a
+ * whole vector goes out (reduce: the outputs past cnt get garbage that a
+ * later, in-order write replaces; reduce_acc: lanes >= cnt must be the
+ * identity, the adds leave the next outputs unchanged). */
+RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt,
+                           size_t room) {
+    const size_t L = o_l(k), nv = (cnt + 1) / 2;
+    if (mode == M_RED && room >= L) {
+        vst1q_u8((uint8_t *)y + o * o_w(k), s);
+    } else if (mode == M_ACC && room >= 2 * nv) {
+        uint64x2_t wv[8];
+        o_widen(k, s, wv);
+        uint64_t *a = (uint64_t *)y + o;
+        RN_UNROLL for (size_t j = 0; j < L / 2; j++)
+            if (j < nv)
+                vst1q_u64(a + 2 * j, o_wadd(k, vld1q_u64(a + 2 * j), wv[j]));
+    } else {
+        o_emit(k, mode, y, o, s, cnt);
+    }
+}
+
 /* One sum per output of a row: its own-width bits (reduce) or wide add. */
 RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
     if (k == K_F64) {
@@ -494,11 +515,42 @@ RN_INLINE void o_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer
             o_cols(k, pad, 0, 1, pb, buf, 0, NULL);
         }
         for (size_t c = 0; c < inner; c += L) {
+            const size_t cnt = inner - c < L ? inner - c : L;
             uint8x16_t s = id;
             for (size_t t = 0; t < m; t++)
                 s = o_add(k, s, vld1q_u8(buf + t * ib + c * w));
-            o_emit(k, mode, y, o * inner + c, s, inner - c < L ? inner - c : L);
+            s = vbslq_u8(rn_keep(cnt * w), s, id);
+            o_emit_room(k, mode, y, o * inner + c, s, cnt, (outer - o) * inner - c);
         }
+    }
+}
+
+/* Narrow columns, inner < L, few rows (n < 2 P/inner): per x[o], the n rows'
+ * vectors (16 bytes from each row's start, lanes past inner ignored) summed
+ * in two accumulators, written with o_emit_room; an x[o] whose last load
+ * would pass the end of x is read from an identity-padded copy. */
+RN_INLINE void o_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                              size_t inner) {
+    const size_t w = o_w(k), ib = inner * w, bb = n * ib, total = outer * bb;
+    const uint8x16_t id = o_id(k), keep = rn_keep(ib);
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * bb;
+        uint8_t pad[32 * 16 + 16];
+        if (o * bb + (n - 1) * ib + 16 > total) {
+            rn_fill(pad, sizeof pad, id);
+            memcpy(pad, xo, bb);
+            xo = pad;
+        }
+        uint8x16_t a0 = id, a1 = id;
+        size_t j = 0;
+        for (; j + 2 <= n; j += 2) {
+            a0 = o_add(k, a0, vld1q_u8(xo + j * ib));
+            a1 = o_add(k, a1, vld1q_u8(xo + (j + 1) * ib));
+        }
+        if (j < n)
+            a0 = o_add(k, a0, vld1q_u8(xo + j * ib));
+        const uint8x16_t s = vbslq_u8(keep, o_add(k, a0, a1), id);
+        o_emit_room(k, mode, y, o * inner, s, inner, (outer - o) * inner);
     }
 }
 
@@ -535,8 +587,12 @@ RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
         }
     } else if (inner % L == 0 || inner >= 4 * L) {
         o_wide(k, mode, x, y, outer, n, inner);
-    } else {
+    } else if (n >= 2 * (L / rn_gcd(inner, L))) { /* at least two super rows */
         o_narrow(k, mode, x, y, outer, n, inner);
+    } else if (inner < L) {
+        o_narrow_small(k, mode, x, y, outer, n, inner);
+    } else {
+        o_wide(k, mode, x, y, outer, n, inner);
     }
 }
 
@@ -640,6 +696,17 @@ RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
         f_put8(k, b, t);
         memcpy(y + i * es, b, (cnt - i) * es);
     }
+}
+/* As f_store_n, where `room` outputs exist from y on: whole groups of 8 go
+ * out while they fit (outputs past cnt get garbage, rewritten later in order);
+ * s must be readable up to cnt rounded up to 8. */
+RN_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size_t room) {
+    const size_t es = f_es(k);
+    size_t i = 0;
+    for (; i < cnt && i + 8 <= room; i += 8)
+        f_put8(k, y + i * es, s + i);
+    if (i < cnt)
+        f_store_n(k, y + i * es, s + i, cnt - i);
 }
 /* acc[0 .. cnt) += s[0 .. cnt) */
 RN_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
@@ -979,6 +1046,7 @@ RN_INLINE void f_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer
     const size_t ns = n / m, left = n - ns * m, ib = inner * es;
     double buf[248 + 8], out[32];
     uint8_t pad[248 * 4];
+    rn_fill_d(out, 32);
     for (size_t o = 0; o < outer; o++) {
         const uint8_t *xo = x + o * n * ib;
         rn_fill_d(buf, P + 2);
@@ -995,9 +1063,33 @@ RN_INLINE void f_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer
             vst1q_f64(out + c, s);
         }
         if (mode == M_RED)
-            f_store_n(k, (uint8_t *)y + o * ib, out, inner);
+            f_store_room(k, (uint8_t *)y + o * ib, out, inner, (outer - o) * inner);
         else
             f_acc_n((double *)y + o * inner, out, inner);
+    }
+}
+
+/* Narrow columns, inner < 8, few rows (n < 2 P/inner): per x[o], one unit
+ * from each row's start (lanes past inner ignored) through f_cols; an x[o]
+ * whose last unit would pass the end of x is read from a padded copy. */
+RN_INLINE void f_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                              size_t inner) {
+    const size_t es = f_es(k), ib = inner * es, bb = n * ib, total = outer * bb;
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * bb;
+        uint8_t pad[16 * 7 * 4 + 32];
+        if (o * bb + (n - 1) * ib + 8 * es > total) {
+            rn_fill(pad, sizeof pad, f_id(k));
+            memcpy(pad, xo, bb);
+            xo = pad;
+        }
+        double d[8];
+        rn_fill_d(d, 8);
+        f_cols(k, xo, ib, n, 1, d, 0, NULL);
+        if (mode == M_RED)
+            f_store_room(k, (uint8_t *)y + o * ib, d, inner, (outer - o) * inner);
+        else
+            f_acc_n((double *)y + o * inner, d, inner);
     }
 }
 
@@ -1024,8 +1116,12 @@ RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
         }
     } else if (inner % 8 == 0 || inner >= 32) {
         f_wide(k, mode, x, y, outer, n, inner);
-    } else {
+    } else if (n >= 2 * (8 / rn_gcd(inner, 8))) { /* at least two super rows */
         f_narrow(k, mode, x, y, outer, n, inner);
+    } else if (inner < 8) {
+        f_narrow_small(k, mode, x, y, outer, n, inner);
+    } else {
+        f_wide(k, mode, x, y, outer, n, inner);
     }
 }
 
