@@ -1,11 +1,106 @@
 /*
- * reduce.c: AdvSIMD (NEON, aarch64) ReduceSum kernels for every summable dtype.
+ * reduce.c: AdvSIMD (NEON, aarch64 baseline) ReduceSum kernels for every summable dtype.
  *
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
  *
- * HEADER: written at the end (see the bottom of this comment block).
+ * Two families, each one generic body of always-inline functions taking a
+ * constant kind and mode (reduce / reduce_acc), instantiated per kind at the
+ * end (rn_reduce_<kind>, rn_reduce_acc_<kind>, rn_finish_<kind>); signed and
+ * unsigned integers of one width share them.  L = lanes of one 16-byte vector.
+ *
+ * Own-type family (i8/u8 .. i64/u64, f64): plain vertical adds in the
+ * element's width -- integers wrap, exactly the scalar kernels' unsigned
+ * sums; f64 is f64 addition in another order (a tree of m-1 additions, error
+ * <= m 2^-53 sum|x|).  reduce_acc computes the same own-width sums and adds
+ * them, zero-extended, to the uint64_t acc: only the low bits count
+ * (kernels.h); f64 adds to the double acc.  Paths:
+ *   rows (inner == 1, n > 4L): 4 vector accumulators, 64 bytes per step; the
+ *     last partial vector is the row's last 16 bytes with the lanes already
+ *     counted set to the identity (BSL with a sliding mask); ADDV / ADDP /
+ *     FADDP per row.
+ *   short rows (inner == 1, n <= 4L), L rows per group, so a group's L sums
+ *     leave as one vector:  n a power of two <= L: the group is n whole
+ *     vectors, log2(n) levels of ADDP (each vector holds L/n rows of n lanes;
+ *     every level halves the lanes per row);  n == 3: LD3 de-interleaves,
+ *     two adds;  e8 n = 5..7: TBL (2 table registers, indices built once per
+ *     call) spreads rows 2d, 2d+1 over the halves of vector d, zeros past n,
+ *     then 3 ADDP levels;  otherwise one row vector per row (its <= 4 vectors
+ *     from the row start, lanes past the row cleared by BSL, added), then
+ *     log2(L) ADDP levels over the L row vectors.
+ *   columns, inner a multiple of L or >= 4L ("wide"): chunks of 16 KiB of
+ *     columns; rows in groups of 8 (pairwise tree), added to the chunk's sums
+ *     in their target: y itself for reduce (started from a copy of row 0),
+ *     acc itself for f64/u64 reduce_acc, a stack chunk widened into acc at
+ *     the end for e8..e32 reduce_acc.  A chunk whose length is not a multiple
+ *     of 16 bytes has an overlapping last vector (the last 16 bytes of each
+ *     row) in its own accumulator, in the same pass; its new lanes are added
+ *     to the target at the end (the others masked to the identity).
+ *   columns, 1 < inner < 4L, not a multiple of L ("narrow"), with at least
+ *     two super rows: x[o] is read as super rows of P = lcm(inner, L)
+ *     elements -- lane p of every one holds column p mod inner -- summed by
+ *     the wide-column loop (no overlap), the n mod (P/inner) left-over rows
+ *     as one identity-padded super row, and the P sums folded mod inner.
+ *     Fewer rows: inner < L sums the n rows' vectors (from each row's start,
+ *     lanes past inner ignored) directly; L < inner < 4L takes the wide path.
+ *   finish: UZP1 levels keep the low halves of 2, 4 or 8 uint64 vectors
+ *     (L outputs per vector); u64 / f64 copy.
+ *
+ * Float family (f32, f16, bf16): every element is widened exactly to f32
+ * lanes (f16: FCVTL, bf16: USHLL #16); a "unit" is 8 elements (two float32x4).
+ * f32 additions happen only in pairwise trees of depth <= 3 whose results are
+ * widened (FCVTL, exact) to f64 and summed there.  Paths:
+ *   rows (inner == 1, n > 16): blocks of 4 units (8 f32 vectors) summed by a
+ *     depth-3 tree, two blocks per step into two pairs of f64 accumulators (4
+ *     independent chains); left-over units lo+hi (depth 1); the last partial
+ *     unit is the row's last 8 elements with the counted ones set to -0.0;
+ *     FADDP per row, row sums rounded four at a time.
+ *   short rows (inner == 1, n <= 16): n <= 4: LDn de-interleaves 4 (f32) or
+ *     8 (f16/bf16) rows into n vectors, a tree of depth <= 2 gives the rows'
+ *     f32 sums, rounded once to the element type.  5 <= n <= 16: one f32 row
+ *     vector per row (its 16-byte vectors from the row start, past-the-row
+ *     lanes -0.0, widened and summed: depth 1 for n <= 8, 2 beyond), then
+ *     ADDP across 4 (f32) / 8 (f16) rows: two f32 levels when
+ *     the row vector had depth 1 (total 3, rounded from f32), else one f32
+ *     level and one f64 FADDP level (rounded from f64).
+ *   columns, inner a multiple of 8 or >= 32: chunks of 4096 columns (32 KiB
+ *     of f64 sums on the stack for reduce; acc itself for reduce_acc), rows in
+ *     groups of 8: each unit's 8 row vectors summed by a depth-3 tree, widened
+ *     and added to the f64 sums; overlapping last unit as above.
+ *   columns, inner < 32 otherwise: super rows of lcm(inner, 8) as above, the
+ *     fold in f64; with fewer than two super rows, inner < 8 reads one unit
+ *     per row (lanes past inner ignored), 8 < inner < 32 takes the wide path.
+ *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
+ *     odd) then RNE, which is one rounding (neon.h).
+ *
+ * Accuracy (SPEC.md, |err| <= c 2^-24 sum|x| for f32): each term passes
+ * through at most 3 f32 roundings before its partial sum is exactly widened
+ * to f64 -- depth-3 trees (rows, columns), LDn trees of depth <= 2, short-row
+ * transposes of total depth <= 3 -- so the f32 part errs by <= 3u sum|x|
+ * (u = 2^-24, to first order; each level costs at most u times the sum of
+ * |x| below it); the f64 part by <= (terms) 2^-53 sum|x| < 2^-24 sum|x| for
+ * n < 2^29; then one rounding to the output.  So c = 4 (3 + 1), independent
+ * of n, the same as the x86 kernels.  Where the result is an f32 sum (LDn
+ * short rows, the depth-3 short-row transpose) it is rounded once from f32 --
+ * the f32 bound then includes that last rounding, c = 3 -- as SPEC allows for
+ * f16/bf16 ("accumulated in f32, rounded once").  f16/bf16 from f64 round
+ * once (FCVTXN then RNE).  2^24 uniform [0,1) f32 values: 0 ulp from the
+ * exactly rounded sum (tests, AXIAL_TEST_BIG=1).  Known limit of any f32
+ * partial sum: up to 8 terms within a factor 8 of FLT_MAX can overflow to inf
+ * where the f64 oracle would not.  reduce_acc partials stay in f64, so a
+ * split reduction keeps the same bound.  Integers are exact modulo 2^bits.
+ *
+ * Sums start from -0.0 (floats: pads, masked lanes, accumulators) or 0, so a
+ * sum of only -0.0 terms is -0.0.  Tails: nothing outside x, y, acc is read or
+ * written: partial vectors are either the last 16 bytes of a row long enough
+ * (overlapping, masked), or an identity-padded stack copy (the last groups of
+ * short rows, the last x[o] of narrow columns); partial outputs are written
+ * by whole vectors while later outputs remain to overwrite the excess, else
+ * through a stack buffer.  Pointers need only element alignment.
+ * Loops over a constant number of vectors carry `#pragma GCC unroll`; the
+ * ADDP levels are written out, as GCC 12 kept a `s /= 2` level loop rolled
+ * and the vectors on the stack.
  */
 #include <stdbool.h>
 #include <string.h>
