@@ -430,6 +430,8 @@ RN_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, 
 
 RN_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t L = o_l(k), gb = (size_t)N * 16; /* L rows of N elements */
+    if ((size_t)N > L)
+        return; /* never called so (n <= L); keeps the instance out of the code */
     const uint8_t *p = x;
     size_t o = 0;
     for (; o + 2 * L <= outer; o += 2 * L, p += 2 * gb) {
@@ -1078,6 +1080,8 @@ RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, 
 RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
                            size_t n) {
     const size_t es = f_es(k), rb = n * es, total = outer * rb, G = 16 / es;
+    if (k == F_F32 ? V < 2 : V > 2)
+        return; /* never called so (5 <= n <= 16); keeps the instance out of the code */
     const uint8x16_t keep = rn_keep(rb - (size_t)(V - 1) * 16);
     size_t o = 0;
     for (; o + G <= outer && (o + G - 1) * rb + 16 * (size_t)V <= total; o += G)
