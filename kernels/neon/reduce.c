@@ -507,6 +507,8 @@ RN_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, si
                            size_t n) {
     const size_t w = o_w(k), L = o_l(k), rb = n * w, total = outer * rb;
     const uint8x16_t keep = rn_keep((n - (size_t)(V - 1) * L) * w);
+    if (V == 1 && L < 8)
+        return; /* n <= L < 8 is always 1, 2, 3 or 4: never called so */
     size_t o = 0;
     /* A row's loads pass its end by < 16 bytes: only the groups near the end
      * of x can pass it (for rows < 16 bytes, several of them). */
