@@ -1,1 +1,1125 @@
-/* placeholder: the neon cumsum kernels are written on their own branch */
+/*
+ * cumsum.c: AdvSIMD (NEON) CumSum for every summable dtype (see kernels.h:
+ * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
+ *
+ * Lanes.  One generic body, specialised at compile time by a "kind" and the
+ * two flags, works on logical vectors V of W lanes:
+ *   f64, f32:    W = 2, one f64 register (f32: LD1/LD4 of 2-lane D registers,
+ *                widened by FCVTL; stored through FCVTN, RNE);
+ *   f16, bf16:   W = 4, two f64 registers (D-register loads, f16 by FCVTL
+ *                twice, bf16 by USHLL #16 and FCVTL; stored through FCVTXN
+ *                (round to odd) and FCVTN / the bf16 RNE of neon.h, which is
+ *                exactly one rounding of the f64 value);
+ *   integers:    W = 16, 8, 4, 2 lanes of their own width, wrapping adds
+ *                (signed and unsigned share a kernel: the same bits).
+ *
+ * Paths, chosen by the shape:
+ *  1. Long rows (inner == 1, n >= B = 4 W: 64 i8, 32 i16, 16 i32 / f16 /
+ *     bf16, 8 i64 / f64 / f32): LD4 blocks of
+ *     4 W elements along the row.  LD4 de-interleaves, so register k holds
+ *     elements 4t + k: three vertical adds (b += a, c += b, d += c) scan all
+ *     W groups of 4 at once; the group totals d get one in-register scan
+ *     (log2 W EXT + add steps), shifted one lane for the exclusive offsets;
+ *     the carry is added to those offsets, the offsets to the four
+ *     registers, and ST4 stores them in order.  The carry chain is one add
+ *     per block (c += broadcast of the last inclusive total).  Exclusive
+ *     output is a relabelling: (off, a + off, ab + off, abc + off).
+ *     Reverse walks the blocks from the end and scans downwards.  The tail
+ *     (n mod B elements) is one more block at the row's end (start, in
+ *     reverse) whose already-done lanes are replaced by the identity (a mask
+ *     from an LD4 of a static 0/1 table); it is loaded before the last full
+ *     block is stored, stored first, and the last full block is stored over
+ *     the lanes they share.
+ *  2. Short rows (inner == 1, n < B).  If n = m * s with m in {1, 2, 3, 4}
+ *     and s a power of two <= W (n = 1..4, 6, 8, 12, 16, 24, 32, 48 as W
+ *     allows): LDm puts the elements of W / s whole rows into m registers,
+ *     each row in s consecutive lanes; m - 1 vertical adds scan the groups
+ *     of m, and an exclusive scan of the group totals inside each s-lane
+ *     segment (integers: shifts inside 2/4/8-byte lanes, so nothing crosses
+ *     a row; s = W: EXT steps) gives the offsets.  No carry at all.  The
+ *     last rows are one more full step ending at the tensor's end (loaded
+ *     before the previous step is stored; rows are independent, so the
+ *     overlapping rows get the same bits); fewer rows than one step go
+ *     through a stack buffer.
+ *     Any other n: a segmented scan of the flat run of outer * n elements,
+ *     one vector at a time: Q, each lane's distance from its row's start
+ *     (loaded from a per-call table of n + W entries at the vector's phase),
+ *     masks the log2 W shifted adds (Q >= d) and the carry (Q > lane); the
+ *     run's last partial vector goes through a stack buffer.
+ *  3. Columns (inner > 1): row by row down the axis, accumulators in
+ *     registers (f64 for the float kinds) for tiles of 8 vectors (128 bytes
+ *     of integers or f64 per row, 64 bytes of f32 / f16 / bf16); the last
+ *     1..8 vectors of a row in one more tile, whose last vector, when W does
+ *     not divide inner, is the row's last W columns (overlapping the vector
+ *     before it in the same tile: all of a row is loaded before any of it is
+ *     stored, and the shared columns get the same bits).  inner < W:
+ *     integers with inner in {2, 3, 4} and n >= W use LDinner, so each
+ *     register holds one column over W rows: a lane scan plus a carry per
+ *     column, tail rows as one masked step ending at the slab's end (as in
+ *     1); everything else (and f16 / bf16 with inner 2 or 3) loads and
+ *     stores each row's inner * esize < 16 bytes in 8/4/2/1-byte pieces.
+ *
+ * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
+ * identity of IEEE addition: masked and shifted-in lanes are -0.0, so a sum
+ * of -0.0 terms stays -0.0); an empty sum (exclusive) is +0.0.  Each output
+ * is an f64 sum of exactly its terms in some tree order (vertical adds, the
+ * in-register scan, carries), so each of its at most j additions errs by at
+ * most 2^-53 of a partial sum <= sum|x|; with the one final rounding the
+ * error of output j is at most
+ *     2^-24 |S_j| + j 2^-53 sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
+ * i.e. c <= 2 for j <= 2^29, the scalar oracle's bound (f16 / bf16 alike in
+ * their own unit: the f64 sum is rounded once).  No f32 partial sums are
+ * kept anywhere.  The 2^28 ones sum exactly (integers < 2^53 in f64); on
+ * 2^24 uniform [0, 1) values the f64 error is < 2^24 * 2^-53 * 2^24 = 2^-5
+ * ulps of an f32 at the end, so outputs are within 0.5 ulp + that of exact.
+ * f64 is such a tree of f64 additions.  Integers are exact modulo 2^bits.
+ *
+ * Tails.  Nothing outside the tensor is read or written: partial vectors are
+ * full vectors overlapping done work (masked, or recomputing the same bits),
+ * stack buffers (fewer rows than one step; the flat run's last vector), or
+ * piecewise loads and stores (narrow columns).
+ *
+ * In place (y == x): every store covers only elements that were loaded
+ * before it; an overlapping step is loaded before the step it overlaps is
+ * stored; the +0.0 that starts an exclusive float row is written last.
+ */
+#include <string.h>
+
+#include "neon.h"
+
+#define AXIAL_AI static inline __attribute__((always_inline))
+/* Short loops over the registers of one step must unroll (arrays -> registers). */
+#define AXIAL_UNROLL _Pragma("GCC unroll 16")
+/* Vectors per register tile of the column path. */
+#define AXIAL_TILE 8
+
+enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
+
+AXIAL_AI int k_float(enum axial_kind k) { return k <= K_BF16; }
+/* Bytes of one element in memory. */
+AXIAL_AI size_t k_es(enum axial_kind k) {
+    switch (k) {
+    case K_I8: return 1;
+    case K_F16: case K_BF16: case K_I16: return 2;
+    case K_F32: case K_I32: return 4;
+    default: return 8;
+    }
+}
+/* Lanes of one logical vector. */
+AXIAL_AI size_t k_w(enum axial_kind k) {
+    switch (k) {
+    case K_F32: case K_F64: return 2;
+    case K_F16: case K_BF16: return 4;
+    default: return 16 / k_es(k);
+    }
+}
+/* Registers of one logical vector (f16 / bf16: two f64 registers). */
+AXIAL_AI int k_nr(enum axial_kind k) { return k == K_F16 || k == K_BF16 ? 2 : 1; }
+/* Bytes of one lane in registers. */
+AXIAL_AI size_t k_lb(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
+/* Bytes of one vector in memory. */
+AXIAL_AI size_t k_vb(enum axial_kind k) { return k_w(k) * k_es(k); }
+
+/* A logical vector: r[0] (and r[1] for f16 / bf16: lanes 2 and 3). */
+typedef struct {
+    uint8x16_t r[2];
+} V;
+
+#define AXF(v) vreinterpretq_f64_u8(v)
+#define AXU(v) vreinterpretq_u8_f64(v)
+
+/* ---- byte shuffles with literal immediates ---------------------------------- */
+/* vextq_u8(a, b, n): bytes n..15 of a, then 0..n-1 of b. */
+AXIAL_AI uint8x16_t ext_b(uint8x16_t a, uint8x16_t b, size_t n) {
+    switch (n) {
+    case 0: return a;
+    case 1: return vextq_u8(a, b, 1);
+    case 2: return vextq_u8(a, b, 2);
+    case 3: return vextq_u8(a, b, 3);
+    case 4: return vextq_u8(a, b, 4);
+    case 5: return vextq_u8(a, b, 5);
+    case 6: return vextq_u8(a, b, 6);
+    case 7: return vextq_u8(a, b, 7);
+    case 8: return vextq_u8(a, b, 8);
+    case 9: return vextq_u8(a, b, 9);
+    case 10: return vextq_u8(a, b, 10);
+    case 11: return vextq_u8(a, b, 11);
+    case 12: return vextq_u8(a, b, 12);
+    case 13: return vextq_u8(a, b, 13);
+    case 14: return vextq_u8(a, b, 14);
+    case 15: return vextq_u8(a, b, 15);
+    default: return b;
+    }
+}
+
+/* ---- lane arithmetic ------------------------------------------------------ */
+AXIAL_AI V v_splat(uint8x16_t z) {
+    V v;
+    v.r[0] = v.r[1] = z;
+    return v;
+}
+/* The identity every sum starts from: -0.0 for floats, 0 for integers. */
+AXIAL_AI V v_ident(enum axial_kind k) {
+    return v_splat(k_float(k) ? AXU(vdupq_n_f64(-0.0)) : vdupq_n_u8(0));
+}
+/* All bits zero: +0.0 (an empty float sum) or 0. */
+AXIAL_AI V v_zero(void) { return v_splat(vdupq_n_u8(0)); }
+
+AXIAL_AI uint8x16_t add_r(enum axial_kind k, uint8x16_t a, uint8x16_t b) {
+    if (k_float(k))
+        return AXU(vaddq_f64(AXF(a), AXF(b)));
+    switch (k_es(k)) {
+    case 1: return vaddq_u8(a, b);
+    case 2: return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+    case 4: return vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
+    default: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
+    }
+}
+AXIAL_AI V v_add(enum axial_kind k, V a, V b) {
+    V o = a;
+    o.r[0] = add_r(k, a.r[0], b.r[0]);
+    if (k_nr(k) == 2)
+        o.r[1] = add_r(k, a.r[1], b.r[1]);
+    return o;
+}
+/* a - b, integers only (exact modulo 2^bits). */
+AXIAL_AI V v_sub(enum axial_kind k, V a, V b) {
+    V o = a;
+    switch (k_es(k)) {
+    case 1: o.r[0] = vsubq_u8(a.r[0], b.r[0]); break;
+    case 2:
+        o.r[0] = vreinterpretq_u8_u16(vsubq_u16(vreinterpretq_u16_u8(a.r[0]), vreinterpretq_u16_u8(b.r[0])));
+        break;
+    case 4:
+        o.r[0] = vreinterpretq_u8_u32(vsubq_u32(vreinterpretq_u32_u8(a.r[0]), vreinterpretq_u32_u8(b.r[0])));
+        break;
+    default:
+        o.r[0] = vreinterpretq_u8_u64(vsubq_u64(vreinterpretq_u64_u8(a.r[0]), vreinterpretq_u64_u8(b.r[0])));
+        break;
+    }
+    return o;
+}
+/* Lanes where m is set: a; elsewhere b. */
+AXIAL_AI V v_bsl(enum axial_kind k, V m, V a, V b) {
+    V o = a;
+    o.r[0] = vbslq_u8(m.r[0], a.r[0], b.r[0]);
+    if (k_nr(k) == 2)
+        o.r[1] = vbslq_u8(m.r[1], a.r[1], b.r[1]);
+    return o;
+}
+AXIAL_AI V v_and(enum axial_kind k, V a, V m) {
+    V o = a;
+    o.r[0] = vandq_u8(a.r[0], m.r[0]);
+    if (k_nr(k) == 2)
+        o.r[1] = vandq_u8(a.r[1], m.r[1]);
+    return o;
+}
+
+/* Lane i takes lane i - s (up) or i + s (down); the s lanes shifted in come
+ * from `fill` (its top lanes going up, its bottom lanes going down). */
+AXIAL_AI V v_up(enum axial_kind k, V v, size_t s, V fill) {
+    const size_t sb = s * k_lb(k);
+    V o = v;
+    if (k_nr(k) == 1) {
+        o.r[0] = ext_b(fill.r[0], v.r[0], 16 - sb);
+    } else if (sb == 8) {
+        o.r[0] = ext_b(fill.r[1], v.r[0], 8);
+        o.r[1] = ext_b(v.r[0], v.r[1], 8);
+    } else { /* 16 */
+        o.r[0] = fill.r[1];
+        o.r[1] = v.r[0];
+    }
+    return o;
+}
+AXIAL_AI V v_down(enum axial_kind k, V v, size_t s, V fill) {
+    const size_t sb = s * k_lb(k);
+    V o = v;
+    if (k_nr(k) == 1) {
+        o.r[0] = ext_b(v.r[0], fill.r[0], sb);
+    } else if (sb == 8) {
+        o.r[0] = ext_b(v.r[0], v.r[1], 8);
+        o.r[1] = ext_b(v.r[1], fill.r[0], 8);
+    } else {
+        o.r[0] = v.r[1];
+        o.r[1] = fill.r[0];
+    }
+    return o;
+}
+/* Shift s lanes along the scan direction. */
+AXIAL_AI V v_sh(enum axial_kind k, V v, size_t s, V fill, int rev) {
+    return rev ? v_down(k, v, s, fill) : v_up(k, v, s, fill);
+}
+/* Every lane gets the last lane in scan order (the top one; reverse: lane 0). */
+AXIAL_AI V v_end(enum axial_kind k, V v, int rev) {
+    if (k_float(k)) {
+        if (rev)
+            return v_splat(AXU(vdupq_laneq_f64(AXF(v.r[0]), 0)));
+        return v_splat(AXU(vdupq_laneq_f64(AXF(v.r[k_nr(k) - 1]), 1)));
+    }
+    switch (k_es(k)) {
+    case 1: return v_splat(rev ? vdupq_laneq_u8(v.r[0], 0) : vdupq_laneq_u8(v.r[0], 15));
+    case 2: {
+        const uint16x8_t h = vreinterpretq_u16_u8(v.r[0]);
+        return v_splat(vreinterpretq_u8_u16(rev ? vdupq_laneq_u16(h, 0) : vdupq_laneq_u16(h, 7)));
+    }
+    case 4: {
+        const uint32x4_t h = vreinterpretq_u32_u8(v.r[0]);
+        return v_splat(vreinterpretq_u8_u32(rev ? vdupq_laneq_u32(h, 0) : vdupq_laneq_u32(h, 3)));
+    }
+    default: {
+        const uint64x2_t h = vreinterpretq_u64_u8(v.r[0]);
+        return v_splat(vreinterpretq_u8_u64(rev ? vdupq_laneq_u64(h, 0) : vdupq_laneq_u64(h, 1)));
+    }
+    }
+}
+
+/* Inclusive scan over all W lanes: log2 W shift-and-add steps. */
+AXIAL_AI V v_scan(enum axial_kind k, V v, int rev) {
+    const V id = v_ident(k);
+    const size_t w = k_w(k);
+    v = v_add(k, v, v_sh(k, v, 1, id, rev));
+    if (w > 2)
+        v = v_add(k, v, v_sh(k, v, 2, id, rev));
+    if (w > 4)
+        v = v_add(k, v, v_sh(k, v, 4, id, rev));
+    if (w > 8)
+        v = v_add(k, v, v_sh(k, v, 8, id, rev));
+    return v;
+}
+
+/* Integer lanes shifted by `bits` toward the scan direction inside lanes of
+ * sb bytes (2, 4 or 8): nothing crosses an sb-byte segment. */
+AXIAL_AI uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
+#define AXIAL_WSH(W, n)                                                                    \
+    return rev ? vreinterpretq_u8_u##W(vshrq_n_u##W(vreinterpretq_u##W##_u8(v), n))        \
+               : vreinterpretq_u8_u##W(vshlq_n_u##W(vreinterpretq_u##W##_u8(v), n))
+    if (sb == 2)
+        AXIAL_WSH(16, 8);
+    if (sb == 4) {
+        if (bits == 8)
+            AXIAL_WSH(32, 8);
+        AXIAL_WSH(32, 16);
+    }
+    if (bits == 8)
+        AXIAL_WSH(64, 8);
+    if (bits == 16)
+        AXIAL_WSH(64, 16);
+    AXIAL_WSH(64, 32);
+#undef AXIAL_WSH
+}
+
+/* Exclusive scan of t inside aligned segments of s lanes (s a power of two,
+ * 1 < s < W): lane i gets the sum of the lanes before it in its segment. */
+AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
+    V o = t;
+    if (k_float(k)) { /* f16 / bf16 with s = 2: each register is a segment */
+        const uint8x16_t nz = v_ident(k).r[0];
+        o.r[0] = rev ? ext_b(t.r[0], nz, 8) : ext_b(nz, t.r[0], 8);
+        o.r[1] = rev ? ext_b(t.r[1], nz, 8) : ext_b(nz, t.r[1], 8);
+        return o;
+    }
+    const size_t es = k_es(k), sb = s * es;
+    uint8x16_t p = t.r[0];
+    /* s * es <= 8 bytes here.  Inclusive over s - 1 lanes, then one lane more
+     * makes it exclusive (s = 2: just the shift). */
+    if (s > 2) {
+        p = add_r(k, p, wsh(p, sb, es * 8, rev));
+        p = add_r(k, p, wsh(p, sb, es * 16, rev));
+    }
+    if (s > 4)
+        p = add_r(k, p, wsh(p, sb, es * 32, rev));
+    o.r[0] = wsh(p, sb, es * 8, rev);
+    return o;
+}
+
+/* Exclusive scan over all W lanes (*e) and the total, broadcast (*tot). */
+AXIAL_AI void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
+    const V id = v_ident(k);
+    if (k_w(k) == 2) { /* f64 lanes or i64: the total by one pairwise add */
+        *e = v_sh(k, t, 1, id, rev);
+        *tot = v_splat(k_float(k) ? AXU(vpaddq_f64(AXF(t.r[0]), AXF(t.r[0])))
+                                  : vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(t.r[0]),
+                                                                    vreinterpretq_u64_u8(t.r[0]))));
+        return;
+    }
+    const V p = v_scan(k, t, rev);
+    *e = v_sh(k, p, 1, id, rev);
+    *tot = v_end(k, p, rev);
+}
+
+/* ---- loads and stores ----------------------------------------------------------
+ * A vector's memory image is k_vb bytes (16, or 8 for f32 / f16 / bf16), held
+ * in the low bytes of a q register ("raw"); v_raw / raw_v convert it. */
+AXIAL_AI V raw_v(enum axial_kind k, uint8x16_t raw) {
+    V v = v_splat(raw);
+    float32x4_t f;
+    switch (k) {
+    case K_F32:
+        v.r[0] = v.r[1] = AXU(vcvt_f64_f32(vget_low_f32(vreinterpretq_f32_u8(raw))));
+        return v;
+    case K_F16: f = axial_neon_f16_lo(vreinterpretq_u16_u8(raw)); break;
+    case K_BF16: f = axial_neon_bf16_lo(vreinterpretq_u16_u8(raw)); break;
+    default: return v;
+    }
+    v.r[0] = AXU(vcvt_f64_f32(vget_low_f32(f)));
+    v.r[1] = AXU(vcvt_high_f64_f32(f));
+    return v;
+}
+AXIAL_AI uint8x16_t v_raw(enum axial_kind k, V v) {
+    uint16x4_t h;
+    switch (k) {
+    case K_F32: {
+        const float32x2_t f = vcvt_f32_f64(AXF(v.r[0]));
+        return vreinterpretq_u8_f32(vcombine_f32(f, f));
+    }
+    case K_F16: h = axial_neon_f64x2_to_f16(AXF(v.r[0]), AXF(v.r[1])); break;
+    case K_BF16: h = axial_neon_f64x2_to_bf16(AXF(v.r[0]), AXF(v.r[1])); break;
+    default: return v.r[0];
+    }
+    return vreinterpretq_u8_u16(vcombine_u16(h, h));
+}
+/* The kinds whose vector is 8 bytes in memory (f32, f16, bf16) also move two
+ * vectors per Q register: the low half is the first, the high half the second
+ * (FCVTL2 / FCVTN2 and friends work on the high half directly). */
+AXIAL_AI V raw_v_hi(enum axial_kind k, uint8x16_t raw) {
+    V v = v_splat(raw);
+    float32x4_t f;
+    switch (k) {
+    case K_F32:
+        v.r[0] = v.r[1] = AXU(vcvt_high_f64_f32(vreinterpretq_f32_u8(raw)));
+        return v;
+    case K_F16: f = axial_neon_f16_hi(vreinterpretq_u16_u8(raw)); break;
+    default: f = axial_neon_bf16_hi(vreinterpretq_u16_u8(raw)); break;
+    }
+    v.r[0] = AXU(vcvt_f64_f32(vget_low_f32(f)));
+    v.r[1] = AXU(vcvt_high_f64_f32(f));
+    return v;
+}
+AXIAL_AI uint8x16_t v_raw2(enum axial_kind k, V a, V b) {
+    switch (k) {
+    case K_F32:
+        return vreinterpretq_u8_f32(vcvt_high_f32_f64(vcvt_f32_f64(AXF(a.r[0])), AXF(b.r[0])));
+    case K_F16:
+        return vreinterpretq_u8_u16(
+            axial_neon_f32x2_to_f16(axial_neon_f64x2_to_f32_odd(AXF(a.r[0]), AXF(a.r[1])),
+                                    axial_neon_f64x2_to_f32_odd(AXF(b.r[0]), AXF(b.r[1]))));
+    default:
+        return vreinterpretq_u8_u16(
+            axial_neon_f32x2_to_bf16(axial_neon_f64x2_to_f32_odd(AXF(a.r[0]), AXF(a.r[1])),
+                                     axial_neon_f64x2_to_f32_odd(AXF(b.r[0]), AXF(b.r[1]))));
+    }
+}
+AXIAL_AI V v_ld(enum axial_kind k, const char *p) {
+    if (k_vb(k) == 16)
+        return raw_v(k, vld1q_u8((const uint8_t *)p));
+    const uint8x8_t d = vld1_u8((const uint8_t *)p);
+    return raw_v(k, vcombine_u8(d, d));
+}
+AXIAL_AI void v_st(enum axial_kind k, char *p, V v) {
+    const uint8x16_t raw = v_raw(k, v);
+    if (k_vb(k) == 16)
+        vst1q_u8((uint8_t *)p, raw);
+    else
+        vst1_u8((uint8_t *)p, vget_low_u8(raw));
+}
+
+/* nb < 16 bytes, in 8/4/2/1-byte pieces (little-endian lanes). */
+AXIAL_AI uint64_t ld_small(const char *p, size_t nb) {
+    uint64_t v = 0;
+    unsigned sh = 0;
+    if (nb & 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        v = w, p += 4, sh = 32;
+    }
+    if (nb & 2) {
+        uint16_t w;
+        memcpy(&w, p, 2);
+        v |= (uint64_t)w << sh, p += 2, sh += 16;
+    }
+    if (nb & 1)
+        v |= (uint64_t)(uint8_t)*p << sh;
+    return v;
+}
+AXIAL_AI void st_small(char *p, uint64_t v, size_t nb) {
+    if (nb & 4) {
+        const uint32_t w = (uint32_t)v;
+        memcpy(p, &w, 4);
+        v >>= 32, p += 4;
+    }
+    if (nb & 2) {
+        const uint16_t w = (uint16_t)v;
+        memcpy(p, &w, 2);
+        v >>= 16, p += 2;
+    }
+    if (nb & 1)
+        *p = (char)(uint8_t)v;
+}
+AXIAL_AI uint8x16_t ld_bytes(const char *p, size_t nb) {
+    uint64_t lo, hi = 0;
+    if (nb & 8) {
+        memcpy(&lo, p, 8);
+        hi = ld_small(p + 8, nb & 7);
+    } else {
+        lo = ld_small(p, nb);
+    }
+    return vcombine_u8(vcreate_u8(lo), vcreate_u8(hi));
+}
+AXIAL_AI void st_bytes(char *p, uint8x16_t v, size_t nb) {
+    const uint64x2_t q = vreinterpretq_u64_u8(v);
+    if (nb & 8) {
+        const uint64_t lo = vgetq_lane_u64(q, 0);
+        memcpy(p, &lo, 8);
+        st_small(p + 8, vgetq_lane_u64(q, 1), nb & 7);
+    } else {
+        st_small(p, vgetq_lane_u64(q, 0), nb);
+    }
+}
+
+/* ---- LDm / STm (m = 1..4) of raw registers, lanes of lb bytes ---------------------
+ * vb = 16: Q registers; vb = 8 (f32, f16, bf16): D registers, in the low half. */
+#define AXIAL_ID8(v) (v)
+#define AXIAL_D16(v) vreinterpretq_u8_u16(vcombine_u16(v, v))
+#define AXIAL_D32(v) vreinterpretq_u8_u32(vcombine_u32(v, v))
+#define AXIAL_LDM(n, q, VT, ET, sfx, CONV)                                            \
+    do {                                                                              \
+        const VT##x##n##_t t_ = vld##n##q##_##sfx((const ET *)(const void *)p);        \
+        AXIAL_UNROLL                                                                  \
+        for (int j_ = 0; j_ < n; j_++)                                                \
+            raw[j_] = CONV(t_.val[j_]);                                               \
+    } while (0)
+#define AXIAL_LDM_ALL(q, VT, ET, sfx, CONV)                                           \
+    do {                                                                              \
+        switch (m) {                                                                  \
+        case 2: AXIAL_LDM(2, q, VT, ET, sfx, CONV); return;                           \
+        case 3: AXIAL_LDM(3, q, VT, ET, sfx, CONV); return;                           \
+        default: AXIAL_LDM(4, q, VT, ET, sfx, CONV); return;                          \
+        }                                                                             \
+    } while (0)
+AXIAL_AI void ld_raw_m(size_t vb, size_t lb, int m, const char *p, uint8x16_t raw[4]) {
+    if (m == 1) {
+        if (vb == 16) {
+            raw[0] = vld1q_u8((const uint8_t *)p);
+        } else {
+            const uint8x8_t d = vld1_u8((const uint8_t *)p);
+            raw[0] = vcombine_u8(d, d);
+        }
+        return;
+    }
+    if (vb == 8) {
+        if (lb == 2)
+            AXIAL_LDM_ALL(, uint16x4, uint16_t, u16, AXIAL_D16);
+        AXIAL_LDM_ALL(, uint32x2, uint32_t, u32, AXIAL_D32);
+    }
+    switch (lb) {
+    case 1: AXIAL_LDM_ALL(q, uint8x16, uint8_t, u8, AXIAL_ID8);
+    case 2: AXIAL_LDM_ALL(q, uint16x8, uint16_t, u16, vreinterpretq_u8_u16);
+    case 4: AXIAL_LDM_ALL(q, uint32x4, uint32_t, u32, vreinterpretq_u8_u32);
+    default: AXIAL_LDM_ALL(q, uint64x2, uint64_t, u64, vreinterpretq_u8_u64);
+    }
+}
+#undef AXIAL_LDM
+#undef AXIAL_LDM_ALL
+#undef AXIAL_D16
+#undef AXIAL_D32
+
+#define AXIAL_Q16(v) vget_low_u16(vreinterpretq_u16_u8(v))
+#define AXIAL_Q32(v) vget_low_u32(vreinterpretq_u32_u8(v))
+/* (The structs are built by initialisers: GCC 12 sends member-wise built
+ * x4 structs through the stack.) */
+#define AXIAL_STM_ALL(q, VT, ET, sfx, CONV)                                           \
+    do {                                                                              \
+        ET *p_ = (ET *)(void *)p;                                                     \
+        switch (m) {                                                                  \
+        case 2: {                                                                     \
+            const VT##x2_t t_ = {{CONV(raw[0]), CONV(raw[1])}};                        \
+            vst2##q##_##sfx(p_, t_);                                                   \
+            return;                                                                   \
+        }                                                                             \
+        case 3: {                                                                     \
+            const VT##x3_t t_ = {{CONV(raw[0]), CONV(raw[1]), CONV(raw[2])}};          \
+            vst3##q##_##sfx(p_, t_);                                                   \
+            return;                                                                   \
+        }                                                                             \
+        default: {                                                                    \
+            const VT##x4_t t_ = {{CONV(raw[0]), CONV(raw[1]), CONV(raw[2]), CONV(raw[3])}}; \
+            vst4##q##_##sfx(p_, t_);                                                   \
+            return;                                                                   \
+        }                                                                             \
+        }                                                                             \
+    } while (0)
+AXIAL_AI void st_raw_m(size_t vb, size_t lb, int m, char *p, const uint8x16_t raw[4]) {
+    if (m == 1) {
+        if (vb == 16)
+            vst1q_u8((uint8_t *)p, raw[0]);
+        else
+            vst1_u8((uint8_t *)p, vget_low_u8(raw[0]));
+        return;
+    }
+    if (vb == 8) {
+        if (lb == 2)
+            AXIAL_STM_ALL(, uint16x4, uint16_t, u16, AXIAL_Q16);
+        AXIAL_STM_ALL(, uint32x2, uint32_t, u32, AXIAL_Q32);
+    }
+    switch (lb) {
+    case 1: AXIAL_STM_ALL(q, uint8x16, uint8_t, u8, AXIAL_ID8);
+    case 2: AXIAL_STM_ALL(q, uint16x8, uint16_t, u16, vreinterpretq_u16_u8);
+    case 4: AXIAL_STM_ALL(q, uint32x4, uint32_t, u32, vreinterpretq_u32_u8);
+    default: AXIAL_STM_ALL(q, uint64x2, uint64_t, u64, vreinterpretq_u64_u8);
+    }
+}
+#undef AXIAL_STM_ALL
+#undef AXIAL_Q16
+#undef AXIAL_Q32
+#undef AXIAL_ID8
+
+/* m vectors from m * W elements, de-interleaved: v[j] lane t = element m t + j. */
+AXIAL_AI void v_ldm(enum axial_kind k, int m, const char *p, V v[4]) {
+    uint8x16_t raw[4];
+    ld_raw_m(k_vb(k), k_es(k), m, p, raw);
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++)
+        v[j] = raw_v(k, raw[j]);
+}
+AXIAL_AI void v_stm(enum axial_kind k, int m, char *p, const V v[4]) {
+    uint8x16_t raw[4];
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++)
+        raw[j] = v_raw(k, v[j]);
+    st_raw_m(k_vb(k), k_es(k), m, p, raw);
+}
+
+/* 8-byte vector kinds: LDm of Q registers = two consecutive LDm steps of
+ * D registers (lo: the first m * W elements, hi: the next). */
+AXIAL_AI void v_ldm2(enum axial_kind k, int m, const char *p, V lo[4], V hi[4]) {
+    uint8x16_t raw[4];
+    ld_raw_m(16, k_es(k), m, p, raw);
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++) {
+        lo[j] = raw_v(k, raw[j]);
+        hi[j] = raw_v_hi(k, raw[j]);
+    }
+}
+AXIAL_AI void v_stm2(enum axial_kind k, int m, char *p, const V lo[4], const V hi[4]) {
+    uint8x16_t raw[4];
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++)
+        raw[j] = v_raw2(k, lo[j], hi[j]);
+    st_raw_m(16, k_es(k), m, p, raw);
+}
+
+/* ---- lane masks and lane tables (lanes of k_lb bytes, as the vectors hold them) -- */
+AXIAL_AI uint8x16_t cmp_r(size_t lb, uint8x16_t a, uint8x16_t b, int gt) {
+#define AXIAL_CMP(W)                                                                       \
+    return vreinterpretq_u8_u##W(gt ? vcgtq_u##W(vreinterpretq_u##W##_u8(a), vreinterpretq_u##W##_u8(b)) \
+                                    : vcgeq_u##W(vreinterpretq_u##W##_u8(a), vreinterpretq_u##W##_u8(b)))
+    switch (lb) {
+    case 1: return gt ? vcgtq_u8(a, b) : vcgeq_u8(a, b);
+    case 2: AXIAL_CMP(16);
+    case 4: AXIAL_CMP(32);
+    default: AXIAL_CMP(64);
+    }
+#undef AXIAL_CMP
+}
+/* a >= b (gt: a > b), unsigned, lane by lane: all ones or zero. */
+AXIAL_AI V v_cmp(enum axial_kind k, V a, V b, int gt) {
+    V o = a;
+    o.r[0] = cmp_r(k_lb(k), a.r[0], b.r[0], gt);
+    if (k_nr(k) == 2)
+        o.r[1] = cmp_r(k_lb(k), a.r[1], b.r[1], gt);
+    return o;
+}
+AXIAL_AI V v_dupn(enum axial_kind k, uint64_t d) {
+    switch (k_lb(k)) {
+    case 1: return v_splat(vdupq_n_u8((uint8_t)d));
+    case 2: return v_splat(vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)d)));
+    case 4: return v_splat(vreinterpretq_u8_u32(vdupq_n_u32((uint32_t)d)));
+    default: return v_splat(vreinterpretq_u8_u64(vdupq_n_u64(d)));
+    }
+}
+/* A vector from W lanes of k_lb bytes at p. */
+AXIAL_AI V v_lanes(enum axial_kind k, const uint8_t *p) {
+    V v = v_splat(vld1q_u8(p));
+    if (k_nr(k) == 2)
+        v.r[1] = vld1q_u8(p + 16);
+    return v;
+}
+static inline void put_lane(uint8_t *p, size_t lb, size_t i, uint64_t val) {
+    switch (lb) {
+    case 1: p[i] = (uint8_t)val; break;
+    case 2: { const uint16_t w = (uint16_t)val; memcpy(p + 2 * i, &w, 2); break; }
+    case 4: { const uint32_t w = (uint32_t)val; memcpy(p + 4 * i, &w, 4); break; }
+    default: memcpy(p + 8 * i, &val, 8); break;
+    }
+}
+/* Masks in block layout from an LDm of this table at a byte offset: 128 zero
+ * bytes, 128 bytes of ones, 128 zero bytes (see row_long). */
+#define AXIAL_Z8 0, 0, 0, 0, 0, 0, 0, 0
+#define AXIAL_O8 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+#define AXIAL_Z128 AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, \
+                   AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8, AXIAL_Z8
+#define AXIAL_O128 AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, \
+                   AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8, AXIAL_O8
+static const uint8_t axial_cs_mask[384] = {AXIAL_Z128, AXIAL_O128, AXIAL_Z128};
+#undef AXIAL_Z8
+#undef AXIAL_O8
+#undef AXIAL_Z128
+#undef AXIAL_O128
+/* The lanes [lo, lo + len) of a window of bb bytes (<= 128) of lb-byte lanes,
+ * where len = r lanes at the top (fwd) or bottom (rev): the table offset. */
+AXIAL_AI const uint8_t *mask_at(size_t bb, size_t rb, int rev) {
+    return axial_cs_mask + (rev ? 256 - rb : 128 - bb + rb);
+}
+/* LDm of the mask table into vectors (float kinds: f64 lanes). */
+AXIAL_AI void mask_ldm(enum axial_kind k, int m, const uint8_t *p, V mk[4]) {
+    uint8x16_t raw[4], hi[4];
+    ld_raw_m(16, k_lb(k), m, (const char *)p, raw);
+    if (k_nr(k) == 2)
+        ld_raw_m(16, 8, m, (const char *)p + 16 * m, hi);
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++) {
+        mk[j] = v_splat(raw[j]);
+        if (k_nr(k) == 2)
+            mk[j].r[1] = hi[j];
+    }
+}
+
+/* ---- one LDm step: m registers, groups of m, segments of s lanes ---------------
+ * P[i]: inclusive prefix inside the group of m; the group totals get an
+ * exclusive scan inside segments of s lanes (s = W: the whole vector, and
+ * with a carry c the total is added to it).  Outputs: off + P (inclusive) or
+ * off + P of the element before (exclusive; the first is off itself). */
+AXIAL_AI void blk_scan(enum axial_kind k, int m, size_t s, const V v[4], V *c, int excl, int rev,
+                       V out[4]) {
+    V P[4];
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++) {
+        const int i = rev ? m - 1 - j : j;
+        P[i] = j ? v_add(k, P[rev ? i + 1 : i - 1], v[i]) : v[i];
+    }
+    const V t = P[rev ? 0 : m - 1];
+    V e, tot = t;
+    if (s == 1)
+        e = v_ident(k);
+    else if (s == k_w(k))
+        v_scan_excl(k, t, rev, &e, &tot);
+    else
+        e = v_seg_excl(k, t, s, rev);
+    const V off = c ? v_add(k, *c, e) : e;
+    AXIAL_UNROLL
+    for (int j = 0; j < m; j++) {
+        const int i = rev ? m - 1 - j : j;
+        if (!excl)
+            out[i] = v_add(k, off, P[i]);
+        else
+            out[i] = j ? v_add(k, off, P[rev ? i + 1 : i - 1]) : off;
+    }
+    if (c)
+        *c = v_add(k, *c, tot);
+}
+
+/* ---- 1. long rows: n >= 4 W ----------------------------------------------------- */
+AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int excl, int rev) {
+    const size_t B = 4 * k_w(k), es = k_es(k), nb = n / B, r = n % B;
+    const V id = v_ident(k);
+    V c = id, v[4], o[4];
+    size_t i = 0;
+    /* bf16: two blocks per LD4 / ST4 of Q registers (fewer instructions for
+     * its long narrowing; for f32 / f16 GCC 12 then adds register moves
+     * around FCVTN2 and ST4, more than the saved LD4 / ST4) */
+    if (k == K_BF16)
+        for (; i + 2 < nb; i += 2) {
+            const size_t off = (rev ? n - (i + 2) * B : i * B) * es;
+            V v2[4], o2[4];
+            v_ldm2(k, 4, x + off, v, v2);
+            if (rev) {
+                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
+                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
+            } else {
+                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
+                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
+            }
+            v_stm2(k, 4, y + off, o, o2);
+        }
+    for (; i + 1 < nb; i++) {
+        const size_t off = (rev ? n - (i + 1) * B : i * B) * es;
+        v_ldm(k, 4, x + off, v);
+        blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
+        v_stm(k, 4, y + off, o);
+    }
+    /* The last full block is stored after the tail block that overlaps it. */
+    const size_t offl = (rev ? r : (nb - 1) * B) * es;
+    v_ldm(k, 4, x + offl, v);
+    blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
+    if (r) {
+        const size_t offw = rev ? 0 : (n - B) * es;
+        V w[4], mk[4], ow[4];
+        v_ldm(k, 4, x + offw, w);
+        mask_ldm(k, 4, mask_at(B * k_lb(k), r * k_lb(k), rev), mk);
+        AXIAL_UNROLL
+        for (int j = 0; j < 4; j++)
+            w[j] = v_bsl(k, mk[j], w[j], id);
+        blk_scan(k, 4, k_w(k), w, &c, excl, rev, ow);
+        v_stm(k, 4, y + offw, ow);
+    }
+    v_stm(k, 4, y + offl, o);
+    if (excl && k_float(k)) /* the empty sum: +0.0 */
+        memset(y + (rev ? n - 1 : 0) * es, 0, es);
+}
+
+/* ---- 2. short rows ----------------------------------------------------------------- */
+
+/* One LDm step of W / s rows of n = m s, no carry; float exclusive rows start at +0.0. */
+AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], V fix, int excl, int rev,
+                      V o[4]) {
+    blk_scan(k, m, s, v, (V *)0, excl, rev, o);
+    if (excl && k_float(k))
+        o[rev ? m - 1 : 0] = v_and(k, o[rev ? m - 1 : 0], fix);
+}
+AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y, size_t rows,
+                      int excl, int rev) {
+    const size_t W = k_w(k), R = W / s, sb = (size_t)m * W * k_es(k);
+    V fix = v_zero(), v[4], o[4];
+    if (excl && k_float(k)) { /* lanes that are not a row's first (in scan order) */
+        _Alignas(16) uint8_t buf[32];
+        for (size_t l = 0; l < W; l++)
+            put_lane(buf, 8, l, l % s != (rev ? s - 1 : 0) ? UINT64_MAX : 0);
+        fix = v_lanes(k, buf);
+    }
+    if (rows < R) { /* fewer rows than one step: through a buffer */
+        _Alignas(16) char buf[64];
+        const size_t len = rows * (size_t)m * s * k_es(k);
+        memset(buf, 0, sizeof buf);
+        memcpy(buf, x, len);
+        v_ldm(k, m, buf, v);
+        ms_step(k, m, s, v, fix, excl, rev, o);
+        v_stm(k, m, buf, o);
+        memcpy(y, buf, len);
+        return;
+    }
+    const size_t steps = rows / R, rr = rows % R;
+    for (size_t i = 0; i + 1 < steps; i++) {
+        v_ldm(k, m, x + i * sb, v);
+        ms_step(k, m, s, v, fix, excl, rev, o);
+        v_stm(k, m, y + i * sb, o);
+    }
+    /* The last rows: one more step ending at the end, loaded before the last
+     * full step is stored (the rows they share get the same bits). */
+    const size_t offl = (steps - 1) * sb;
+    v_ldm(k, m, x + offl, v);
+    ms_step(k, m, s, v, fix, excl, rev, o);
+    if (rr) {
+        const size_t offw = (rows - R) * (size_t)m * s * k_es(k);
+        V w[4], ow[4];
+        v_ldm(k, m, x + offw, w);
+        ms_step(k, m, s, w, fix, excl, rev, ow);
+        v_stm(k, m, y + offw, ow);
+    }
+    v_stm(k, m, y + offl, o);
+}
+
+/* One vector of the flat segmented scan.  Q: each lane's distance from its
+ * row's start in scan order; io: the lanes before it in this vector. */
+AXIAL_AI V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev) {
+    const V id = v_ident(k);
+    const size_t w = k_w(k);
+    V p = xv;
+#define AXIAL_FLAT_STEP(d)                                                                   \
+    if (w > (d))                                                                             \
+        p = v_add(k, p, v_bsl(k, v_cmp(k, Q, v_dupn(k, d), 0), v_sh(k, p, d, id, rev), id));
+    AXIAL_FLAT_STEP(1)
+    AXIAL_FLAT_STEP(2)
+    AXIAL_FLAT_STEP(4)
+    AXIAL_FLAT_STEP(8)
+#undef AXIAL_FLAT_STEP
+    p = v_add(k, p, v_bsl(k, v_cmp(k, Q, io, 1), *c, id)); /* rows begun before */
+    V out = p;
+    if (excl)
+        out = k_float(k) ? v_and(k, v_sh(k, p, 1, *c, rev), v_cmp(k, Q, v_dupn(k, 1), 0))
+                         : v_sub(k, p, xv);
+    *c = v_end(k, p, rev);
+    return out;
+}
+AXIAL_AI void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, size_t n, int excl,
+                        int rev) {
+    const size_t W = k_w(k), es = k_es(k), lb = k_lb(k), wm = W % n;
+    _Alignas(16) uint8_t qt[5 * 16 * 8 / 4]; /* n + W < 5 W lanes: 80 bytes, f16 160 */
+    _Alignas(16) uint8_t ib[32];
+    for (size_t i = 0; i < n + W; i++)
+        put_lane(qt, lb, i, rev ? n - 1 - i % n : i % n);
+    for (size_t l = 0; l < W; l++)
+        put_lane(ib, lb, l, rev ? W - 1 - l : l);
+    const V io = v_lanes(k, ib);
+    V c = v_ident(k);
+    const size_t nv = N / W, rem = N % W;
+    /* phase: the position of the vector's lane 0 modulo n */
+    size_t ph = rev ? (N % n + n - wm) % n : 0;
+    for (size_t i = 0; i < nv; i++) {
+        const size_t off = (rev ? N - (i + 1) * W : i * W) * es;
+        const V out = flat_vec(k, v_ld(k, x + off), v_lanes(k, qt + ph * lb), io, &c, excl, rev);
+        v_st(k, y + off, out);
+        ph = rev ? (ph >= wm ? ph - wm : ph + n - wm) : (ph + wm >= n ? ph + wm - n : ph + wm);
+    }
+    if (rem) { /* the last rem elements (reverse: the first), through a buffer */
+        _Alignas(16) char buf[16];
+        const size_t at = rev ? (W - rem) * es : 0, src = rev ? 0 : nv * W * es;
+        memset(buf, 0, sizeof buf);
+        memcpy(buf + at, x + src, rem * es);
+        const V out = flat_vec(k, v_ld(k, buf), v_lanes(k, qt + ph * lb), io, &c, excl, rev);
+        v_st(k, buf, out);
+        memcpy(y + src, buf + at, rem * es);
+    }
+}
+
+#define AXIAL_POW2(s) (((s) & ((s) - 1)) == 0)
+/* Short rows n = m * s (m = 1..4, s a power of two <= W): the largest such m, else 0. */
+AXIAL_AI int ms_plan(enum axial_kind k, size_t n) {
+    for (int m = 4; m >= 1; m--)
+        if (n % (size_t)m == 0 && AXIAL_POW2(n / (size_t)m) && n / (size_t)m <= k_w(k))
+            return m;
+    return 0;
+}
+AXIAL_AI void rows_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
+                         int rev) {
+    const int m = ms_plan(k, n);
+    const size_t s = n / (size_t)m;
+#define AXIAL_MS(M, S)                                                         \
+    if (m == M && s == S) {                                                    \
+        if ((S) <= k_w(k) && (M) * (S) < 4 * k_w(k))                           \
+            rows_ms(k, M, S, x, y, rows, excl, rev);                           \
+        return;                                                                \
+    }
+    AXIAL_MS(1, 1)
+    AXIAL_MS(2, 1)
+    AXIAL_MS(3, 1)
+    AXIAL_MS(4, 1)
+    AXIAL_MS(3, 2)
+    AXIAL_MS(4, 2)
+    AXIAL_MS(3, 4)
+    AXIAL_MS(4, 4)
+    AXIAL_MS(3, 8)
+    AXIAL_MS(4, 8)
+    AXIAL_MS(3, 16)
+#undef AXIAL_MS
+}
+
+/* ---- 3. columns ------------------------------------------------------------------- */
+
+/* nv vectors of columns, accumulators in registers; vector u at u * vb bytes,
+ * the last at `last` (the row's last W columns when W does not divide inner).
+ * All of a row is loaded before any of it is stored. */
+AXIAL_AI void cols_tile(enum axial_kind k, int nv, const char *x, char *y, size_t n, size_t stride,
+                        size_t last, int excl, int rev) {
+    const size_t vb = k_vb(k);
+    V acc[AXIAL_TILE + 1], xv[AXIAL_TILE + 1], o[AXIAL_TILE + 1];
+    AXIAL_UNROLL
+    for (int u = 0; u < nv; u++)
+        acc[u] = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const size_t row = (rev ? n - 1 - t : t) * stride;
+        /* 8-byte vectors go two per Q register, but for the last one */
+        AXIAL_UNROLL
+        for (int u = 0; u < nv; u++) {
+            if (k_vb(k) == 8 && u % 2 == 0 && u + 1 < nv - 1)
+                v_ldm2(k, 1, x + row + (size_t)u * vb, &xv[u], &xv[u + 1]);
+            else if (k_vb(k) != 8 || u % 2 == 0 || u == nv - 1)
+                xv[u] = v_ld(k, x + row + (u == nv - 1 ? last : (size_t)u * vb));
+        }
+        AXIAL_UNROLL
+        for (int u = 0; u < nv; u++) {
+            if (excl) {
+                o[u] = t ? acc[u] : v_zero();
+                acc[u] = v_add(k, acc[u], xv[u]);
+            } else {
+                acc[u] = v_add(k, acc[u], xv[u]);
+                o[u] = acc[u];
+            }
+        }
+        AXIAL_UNROLL
+        for (int u = 0; u < nv; u++) {
+            if (k_vb(k) == 8 && u % 2 == 0 && u + 1 < nv - 1)
+                v_stm2(k, 1, y + row + (size_t)u * vb, &o[u], &o[u + 1]);
+            else if (k_vb(k) != 8 || u % 2 == 0 || u == nv - 1)
+                v_st(k, y + row + (u == nv - 1 ? last : (size_t)u * vb), o[u]);
+        }
+    }
+}
+AXIAL_AI void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, size_t inner, int excl,
+                        int rev) {
+    const size_t W = k_w(k), es = k_es(k), vb = k_vb(k), stride = inner * es, r = inner % W;
+    size_t i = 0;
+    /* Whole tiles, leaving at least one full vector beside a partial one. */
+    for (; inner - i >= AXIAL_TILE * W + (r ? W : 0); i += AXIAL_TILE * W)
+        cols_tile(k, AXIAL_TILE, x + i * es, y + i * es, n, stride, (AXIAL_TILE - 1) * vb, excl, rev);
+    const size_t full = (inner - i) / W;
+    const int nv = (int)full + (r != 0);
+    const size_t last = r ? (inner - W - i) * es : (full - 1) * vb;
+    x += i * es, y += i * es;
+    switch (nv) { /* 0 .. T + 1 */
+#define AXIAL_NV(N)                                                            \
+    case N:                                                                    \
+        if ((N) <= AXIAL_TILE + 1)                                              \
+            cols_tile(k, N, x, y, n, stride, last, excl, rev);                 \
+        break;
+    AXIAL_NV(1)
+    AXIAL_NV(2)
+    AXIAL_NV(3)
+    AXIAL_NV(4)
+    AXIAL_NV(5)
+    AXIAL_NV(6)
+    AXIAL_NV(7)
+    AXIAL_NV(8)
+    AXIAL_NV(9)
+#undef AXIAL_NV
+    default: break;
+    }
+}
+
+/* Integers, inner = g in 2..4 below W, n >= W: LDg puts one column of W rows
+ * in each register; a lane scan and a carry per column. */
+AXIAL_AI void ldg_step(enum axial_kind k, int g, const V v[4], V c[4], int excl, int rev, V o[4]) {
+    AXIAL_UNROLL
+    for (int j = 0; j < g; j++) {
+        const V p = v_scan(k, v[j], rev);
+        o[j] = v_add(k, c[j], excl ? v_sub(k, p, v[j]) : p);
+        c[j] = v_add(k, c[j], v_end(k, p, rev));
+    }
+}
+AXIAL_AI void cols_ldg(enum axial_kind k, int g, const char *x, char *y, size_t n, int excl,
+                       int rev) {
+    const size_t W = k_w(k), es = k_es(k), rb = (size_t)g * es; /* bytes per row */
+    const size_t nst = n / W, rr = n % W;
+    V c[4], v[4], o[4];
+    AXIAL_UNROLL
+    for (int j = 0; j < 4; j++)
+        c[j] = v_ident(k);
+    for (size_t i = 0; i + 1 < nst; i++) {
+        const size_t off = (rev ? n - (i + 1) * W : i * W) * rb;
+        v_ldm(k, g, x + off, v);
+        ldg_step(k, g, v, c, excl, rev, o);
+        v_stm(k, g, y + off, o);
+    }
+    const size_t offl = (rev ? rr : (nst - 1) * W) * rb;
+    v_ldm(k, g, x + offl, v);
+    ldg_step(k, g, v, c, excl, rev, o);
+    if (rr) { /* the last rr rows: one step ending at the slab's end, rows done masked */
+        const size_t offw = rev ? 0 : (n - W) * rb;
+        V w[4], ow[4];
+        v_ldm(k, g, x + offw, w);
+        const V mk = v_lanes(k, mask_at(16, rr * es, rev));
+        AXIAL_UNROLL
+        for (int j = 0; j < g; j++)
+            w[j] = v_and(k, w[j], mk);
+        ldg_step(k, g, w, c, excl, rev, ow);
+        v_stm(k, g, y + offw, ow);
+    }
+    v_stm(k, g, y + offl, o);
+}
+
+/* inner < W otherwise: each row's inner * esize (< 16) bytes in pieces. */
+AXIAL_AI void cols_part(enum axial_kind k, const char *x, char *y, size_t n, size_t inner, int excl,
+                        int rev) {
+    const size_t nb = inner * k_es(k);
+    V acc = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const size_t row = (rev ? n - 1 - t : t) * nb;
+        const V xv = raw_v(k, ld_bytes(x + row, nb));
+        V o;
+        if (excl) {
+            o = t ? acc : v_zero();
+            acc = v_add(k, acc, xv);
+        } else {
+            acc = v_add(k, acc, xv);
+            o = acc;
+        }
+        st_bytes(y + row, v_raw(k, o), nb);
+    }
+}
+
+/* ---- the kernels ------------------------------------------------------------------
+ * One function per path, dtype and flags value (noinline: each is compiled with
+ * its constants, and has its own name in the disassembly: cs_<path>_<dtype>_<flags>). */
+AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size_t n, size_t inner,
+                   int excl, int rev) {
+    const size_t slab = n * inner * k_es(k);
+    for (size_t o = 0; o < outer; o++) {
+        const char *xo = x + o * slab;
+        char *yo = y + o * slab;
+        if (inner >= k_w(k))
+            cols_wide(k, xo, yo, n, inner, excl, rev);
+        else if (!k_float(k) && inner <= 4 && n >= k_w(k)) {
+            switch (inner) {
+            case 2: cols_ldg(k, 2, xo, yo, n, excl, rev); break;
+            case 3: cols_ldg(k, 3, xo, yo, n, excl, rev); break;
+            default: cols_ldg(k, 4, xo, yo, n, excl, rev); break;
+            }
+        } else
+            cols_part(k, xo, yo, n, inner, excl, rev);
+    }
+}
+
+#define AXIAL_NOINLINE static __attribute__((noinline))
+#define AXIAL_CS_PATHS(name, K, F, E, R)                                                        \
+    AXIAL_NOINLINE void cs_long_##name##_##F(const char *x, char *y, size_t outer, size_t n) {   \
+        for (size_t o = 0; o < outer; o++)                                                      \
+            row_long(K, x + o * n * k_es(K), y + o * n * k_es(K), n, E, R);                     \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_short_##name##_##F(const char *x, char *y, size_t rows, size_t n) {  \
+        rows_short(K, x, y, rows, n, E, R);                                                     \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_flat_##name##_##F(const char *x, char *y, size_t rows, size_t n) {   \
+        rows_flat(K, x, y, rows * n, n, E, R);                                                  \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_cols_##name##_##F(const char *x, char *y, size_t outer, size_t n,    \
+                                             size_t inner) {                                    \
+        cols(K, x, y, outer, n, inner, E, R);                                                   \
+    }
+
+/* Signed and unsigned integers of one width share the kernel (wrapping sums,
+ * the same bits).  The flags value F is EXCLUSIVE (1) | REVERSE (2). */
+#define AXIAL_CUMSUM_KERNEL(name, K)                                                            \
+    AXIAL_CS_PATHS(name, K, 0, 0, 0)                                                            \
+    AXIAL_CS_PATHS(name, K, 1, 1, 0)                                                            \
+    AXIAL_CS_PATHS(name, K, 2, 0, 1)                                                            \
+    AXIAL_CS_PATHS(name, K, 3, 1, 1)                                                            \
+    void axial_cumsum_##name##__neon(const void *xv, void *yv, size_t outer, size_t n,         \
+                                     size_t inner, unsigned flags) {                           \
+        static void (*const lng[4])(const char *, char *, size_t, size_t) = {                   \
+            cs_long_##name##_0, cs_long_##name##_1, cs_long_##name##_2, cs_long_##name##_3};    \
+        static void (*const shrt[4])(const char *, char *, size_t, size_t) = {                  \
+            cs_short_##name##_0, cs_short_##name##_1, cs_short_##name##_2, cs_short_##name##_3};\
+        static void (*const flat[4])(const char *, char *, size_t, size_t) = {                  \
+            cs_flat_##name##_0, cs_flat_##name##_1, cs_flat_##name##_2, cs_flat_##name##_3};    \
+        static void (*const col[4])(const char *, char *, size_t, size_t, size_t) = {           \
+            cs_cols_##name##_0, cs_cols_##name##_1, cs_cols_##name##_2, cs_cols_##name##_3};    \
+        const char *x = (const char *)xv;                                                       \
+        char *y = (char *)yv;                                                                   \
+        const unsigned f = flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE);             \
+        if (inner > 1)                                                                          \
+            col[f](x, y, outer, n, inner);                                                      \
+        else if (n >= 4 * k_w(K))                                                               \
+            lng[f](x, y, outer, n);                                                             \
+        else if (ms_plan(K, n))                                                                 \
+            shrt[f](x, y, outer, n);                                                            \
+        else                                                                                    \
+            flat[f](x, y, outer, n);                                                            \
+    }
+AXIAL_CUMSUM_KERNEL(f32, K_F32)
+AXIAL_CUMSUM_KERNEL(f64, K_F64)
+AXIAL_CUMSUM_KERNEL(f16, K_F16)
+AXIAL_CUMSUM_KERNEL(bf16, K_BF16)
+AXIAL_CUMSUM_KERNEL(i8, K_I8)
+AXIAL_CUMSUM_KERNEL(i16, K_I16)
+AXIAL_CUMSUM_KERNEL(i32, K_I32)
+AXIAL_CUMSUM_KERNEL(i64, K_I64)
+
+/* Unsigned integers: the same wrapping bits as the signed kernel of their width. */
+#define AXIAL_CUMSUM_UNSIGNED(name, signed_name)                                      \
+    void axial_cumsum_##name##__neon(const void *x, void *y, size_t outer, size_t n, \
+                                     size_t inner, unsigned flags) {                 \
+        axial_cumsum_##signed_name##__neon(x, y, outer, n, inner, flags);            \
+    }
+AXIAL_CUMSUM_UNSIGNED(u8, i8)
+AXIAL_CUMSUM_UNSIGNED(u16, i16)
+AXIAL_CUMSUM_UNSIGNED(u32, i32)
+AXIAL_CUMSUM_UNSIGNED(u64, i64)

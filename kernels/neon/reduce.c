@@ -1,1 +1,1324 @@
-/* placeholder: the neon reduce kernels are written on their own branch */
+/*
+ * reduce.c: AdvSIMD (NEON, aarch64 baseline) ReduceSum kernels for every summable dtype.
+ *
+ *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
+ *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
+ *   reduce_finish: y[k] = acc[k] rounded once to the element type
+ *
+ * Two families, each one generic body of always-inline functions taking a
+ * constant kind and mode (reduce / reduce_acc), instantiated per kind at the
+ * end (rn_reduce_<kind>, rn_reduce_acc_<kind>, rn_finish_<kind>); signed and
+ * unsigned integers of one width share them.  L = lanes of one 16-byte vector.
+ *
+ * Own-type family (i8/u8 .. i64/u64, f64): plain vertical adds in the
+ * element's width -- integers wrap, exactly the scalar kernels' unsigned
+ * sums; f64 is f64 addition in another order (a tree of m-1 additions, error
+ * <= m 2^-53 sum|x|).  reduce_acc computes the same own-width sums and adds
+ * them, zero-extended, to the uint64_t acc: only the low bits count
+ * (kernels.h); f64 adds to the double acc.  Paths:
+ *   rows (inner == 1, n > 4L): 4 vector accumulators, 64 bytes per step; the
+ *     last partial vector is the row's last 16 bytes with the lanes already
+ *     counted set to the identity (BSL with a sliding mask); ADDV / ADDP /
+ *     FADDP per row.
+ *   short rows (inner == 1, n <= 4L), L rows per group, so a group's L sums
+ *     leave as one vector:  n a power of two <= L: the group is n whole
+ *     vectors, log2(n) levels of ADDP (each vector holds L/n rows of n lanes;
+ *     every level halves the lanes per row);  n == 3: LD3 de-interleaves,
+ *     two adds;  e8 n = 5..7: TBL (2 table registers, indices built once per
+ *     call) spreads rows 2d, 2d+1 over the halves of vector d, zeros past n,
+ *     then 3 ADDP levels;  otherwise one row vector per row (its <= 4 vectors
+ *     from the row start, lanes past the row cleared by BSL, added), then
+ *     log2(L) ADDP levels over the L row vectors.
+ *   columns, inner a multiple of L or >= 4L ("wide"): chunks of 16 KiB of
+ *     columns; rows in groups of 8 (pairwise tree), added to the chunk's sums
+ *     in their target: y itself for reduce (started from a copy of row 0),
+ *     acc itself for f64/u64 reduce_acc, a stack chunk widened into acc at
+ *     the end for e8..e32 reduce_acc.  A chunk whose length is not a multiple
+ *     of 16 bytes has an overlapping last vector (the last 16 bytes of each
+ *     row) in its own accumulator, in the same pass; its new lanes are added
+ *     to the target at the end (the others masked to the identity).
+ *   columns, 1 < inner < 4L, not a multiple of L ("narrow"), with at least
+ *     two super rows: x[o] is read as super rows of P = lcm(inner, L)
+ *     elements -- lane p of every one holds column p mod inner -- summed by
+ *     the wide-column loop (no overlap), the n mod (P/inner) left-over rows
+ *     as one identity-padded super row, and the P sums folded mod inner.
+ *     Fewer rows: inner < L sums the n rows' vectors (from each row's start,
+ *     lanes past inner ignored) directly; L < inner < 4L takes the wide path.
+ *   finish: UZP1 levels keep the low halves of 2, 4 or 8 uint64 vectors
+ *     (L outputs per vector); u64 / f64 copy.
+ *
+ * Float family (f32, f16, bf16): every element is widened exactly to f32
+ * lanes (f16: FCVTL, bf16: USHLL #16); a "unit" is 8 elements (two float32x4).
+ * f32 additions happen only in pairwise trees of depth <= 3 whose results are
+ * widened (FCVTL, exact) to f64 and summed there.  Paths:
+ *   rows (inner == 1, n > 16): blocks of 4 units (8 f32 vectors) summed by a
+ *     depth-3 tree, two blocks per step into two pairs of f64 accumulators (4
+ *     independent chains); left-over units lo+hi (depth 1); the last partial
+ *     unit is the row's last 8 elements with the counted ones set to -0.0;
+ *     FADDP per row, row sums rounded four at a time.
+ *   short rows (inner == 1, n <= 16): n <= 4: LDn de-interleaves 4 (f32) or
+ *     8 (f16/bf16) rows into n vectors, a tree of depth <= 2 gives the rows'
+ *     f32 sums, rounded once to the element type.  5 <= n <= 16: one f32 row
+ *     vector per row (its 16-byte vectors from the row start, past-the-row
+ *     lanes -0.0, widened and summed: depth 1 for n <= 8, 2 beyond), then
+ *     ADDP across 4 (f32) / 8 (f16) rows: two f32 levels when
+ *     the row vector had depth 1 (total 3, rounded from f32), else one f32
+ *     level and one f64 FADDP level (rounded from f64).
+ *   columns, inner a multiple of 8 or >= 32: chunks of 4096 columns (32 KiB
+ *     of f64 sums on the stack for reduce; acc itself for reduce_acc), rows in
+ *     groups of 8: each unit's 8 row vectors summed by a depth-3 tree, widened
+ *     and added to the f64 sums; overlapping last unit as above.
+ *   columns, inner < 32 otherwise: super rows of lcm(inner, 8) as above, the
+ *     fold in f64; with fewer than two super rows, inner < 8 reads one unit
+ *     per row (lanes past inner ignored), 8 < inner < 32 takes the wide path.
+ *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
+ *     odd) then RNE, which is one rounding (neon.h).
+ *
+ * Accuracy (SPEC.md, |err| <= c 2^-24 sum|x| for f32): each term passes
+ * through at most 3 f32 roundings before its partial sum is exactly widened
+ * to f64 -- depth-3 trees (rows, columns), LDn trees of depth <= 2, short-row
+ * transposes of total depth <= 3 -- so the f32 part errs by <= 3u sum|x|
+ * (u = 2^-24, to first order; each level costs at most u times the sum of
+ * |x| below it); the f64 part by <= (terms) 2^-53 sum|x| < 2^-24 sum|x| for
+ * n < 2^29; then one rounding to the output.  So c = 4 (3 + 1), independent
+ * of n, the same as the x86 kernels.  Where the result is an f32 sum (LDn
+ * short rows, the depth-3 short-row transpose) it is rounded once from f32 --
+ * the f32 bound then includes that last rounding, c = 3 -- as SPEC allows for
+ * f16/bf16 ("accumulated in f32, rounded once").  f16/bf16 from f64 round
+ * once (FCVTXN then RNE).  2^24 uniform [0,1) f32 values: 0 ulp from the
+ * exactly rounded sum (tests, AXIAL_TEST_BIG=1).  Known limit of any f32
+ * partial sum: up to 8 terms within a factor 8 of FLT_MAX can overflow to inf
+ * where the f64 oracle would not.  reduce_acc partials stay in f64, so a
+ * split reduction keeps the same bound.  Integers are exact modulo 2^bits.
+ *
+ * Sums start from -0.0 (floats: pads, masked lanes, accumulators) or 0, so a
+ * sum of only -0.0 terms is -0.0.  Tails: nothing outside x, y, acc is read or
+ * written: partial vectors are either the last 16 bytes of a row long enough
+ * (overlapping, masked), or an identity-padded stack copy (the last groups of
+ * short rows, the last x[o] of narrow columns); partial outputs are written
+ * by whole vectors while later outputs remain to overwrite the excess, else
+ * through a stack buffer.  Pointers need only element alignment.
+ * Loops over a constant number of vectors carry `#pragma GCC unroll`; the
+ * ADDP levels are written out, as GCC 12 kept a `s /= 2` level loop rolled
+ * and the vectors on the stack.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "neon.h"
+
+#define RN_INLINE static inline __attribute__((always_inline))
+#define RN_NOINLINE static __attribute__((noinline))
+/* Loops over a constant number of vectors must unroll completely, or GCC
+ * keeps the vectors in a stack array. */
+#define RN_UNROLL _Pragma("GCC unroll 16")
+
+enum { M_RED, M_ACC }; /* reduce (store the element type) or reduce_acc (add to wide acc) */
+
+#define RN_FCB 4096   /* float family, wide columns: columns per chunk (f64 sums: 32 KiB) */
+#define RN_OCB 16384  /* own-type family, wide columns: bytes of columns per chunk */
+
+/* rn_keep(b): bytes [0, b) all ones, [b, 16) zero (0 <= b <= 16). */
+static const uint8_t rn_mask_tab[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+RN_INLINE uint8x16_t rn_keep(size_t b) { return vld1q_u8(rn_mask_tab + 16 - b); }
+
+static size_t rn_gcd(size_t a, size_t b) {
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* bytes (a multiple of 16) of the 16-byte pattern v. */
+RN_INLINE void rn_fill(uint8_t *p, size_t bytes, uint8x16_t v) {
+    for (size_t i = 0; i < bytes; i += 16)
+        vst1q_u8(p + i, v);
+}
+RN_INLINE void rn_fill_d(double *d, size_t cnt) { /* -0.0, the identity of f64 addition */
+    const float64x2_t z = vdupq_n_f64(-0.0);
+    size_t i = 0;
+    for (; i + 2 <= cnt; i += 2)
+        vst1q_f64(d + i, z);
+    if (i < cnt)
+        d[i] = -0.0;
+}
+
+/* ======================================================================
+ * Own-type family: i8/u8, i16/u16, i32/u32, i64/u64 (wrapping adds in the
+ * element width) and f64.  A vector is a uint8x16_t; the kind says how to add.
+ * ====================================================================== */
+enum { K_E8, K_E16, K_E32, K_E64, K_F64 };
+
+RN_INLINE size_t o_w(int k) { return k == K_E8 ? 1 : k == K_E16 ? 2 : k == K_E32 ? 4 : 8; }
+RN_INLINE size_t o_l(int k) { return 16 / o_w(k); }
+RN_INLINE uint8x16_t o_id(int k) {
+    return k == K_F64 ? vreinterpretq_u8_u64(vdupq_n_u64(0x8000000000000000u)) : vdupq_n_u8(0);
+}
+RN_INLINE uint8x16_t o_add(int k, uint8x16_t a, uint8x16_t b) {
+    switch (k) {
+    case K_E8: return vaddq_u8(a, b);
+    case K_E16: return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+    case K_E32: return vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
+    case K_E64: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
+    default: return vreinterpretq_u8_f64(vaddq_f64(vreinterpretq_f64_u8(a), vreinterpretq_f64_u8(b)));
+    }
+}
+/* ADDP: the pair sums of a, then those of b. */
+RN_INLINE uint8x16_t o_addp(int k, uint8x16_t a, uint8x16_t b) {
+    switch (k) {
+    case K_E8: return vpaddq_u8(a, b);
+    case K_E16: return vreinterpretq_u8_u16(vpaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+    case K_E32: return vreinterpretq_u8_u32(vpaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
+    case K_E64: return vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
+    default: return vreinterpretq_u8_f64(vpaddq_f64(vreinterpretq_f64_u8(a), vreinterpretq_f64_u8(b)));
+    }
+}
+/* Pairwise tree of G (1, 2, 4, 8) vectors. */
+RN_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
+    if (G == 1) return v[0];
+    if (G == 2) return o_add(k, v[0], v[1]);
+    const uint8x16_t a = o_add(k, o_add(k, v[0], v[1]), o_add(k, v[2], v[3]));
+    if (G == 4) return a;
+    return o_add(k, a, o_add(k, o_add(k, v[4], v[5]), o_add(k, v[6], v[7])));
+}
+
+/* N (1, 2, 4, 8, 16) vectors -> one, by log2(N) levels of ADDP: when each
+ * vector holds L/N whole rows of N lanes, lane j of the result is row j's sum. */
+RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
+    if (N >= 16)
+        RN_UNROLL for (int j = 0; j < 8; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 8)
+        RN_UNROLL for (int j = 0; j < 4; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 4)
+        RN_UNROLL for (int j = 0; j < 2; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
+    if (N >= 2)
+        v[0] = o_addp(k, v[0], v[1]);
+    return v[0];
+}
+
+/* Wide (uint64) copies of the L lanes of s, L/2 vectors (ints; e64/f64: s itself). */
+RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
+    if (k == K_E8) {
+        const uint16x8_t h[2] = {vmovl_u8(vget_low_u8(s)), vmovl_high_u8(s)};
+        RN_UNROLL for (int i = 0; i < 2; i++) {
+            const uint32x4_t l = vmovl_u16(vget_low_u16(h[i])), u = vmovl_high_u16(h[i]);
+            w[4 * i + 0] = vmovl_u32(vget_low_u32(l));
+            w[4 * i + 1] = vmovl_high_u32(l);
+            w[4 * i + 2] = vmovl_u32(vget_low_u32(u));
+            w[4 * i + 3] = vmovl_high_u32(u);
+        }
+    } else if (k == K_E16) {
+        const uint16x8_t h = vreinterpretq_u16_u8(s);
+        const uint32x4_t l = vmovl_u16(vget_low_u16(h)), u = vmovl_high_u16(h);
+        w[0] = vmovl_u32(vget_low_u32(l));
+        w[1] = vmovl_high_u32(l);
+        w[2] = vmovl_u32(vget_low_u32(u));
+        w[3] = vmovl_high_u32(u);
+    } else if (k == K_E32) {
+        const uint32x4_t l = vreinterpretq_u32_u8(s);
+        w[0] = vmovl_u32(vget_low_u32(l));
+        w[1] = vmovl_high_u32(l);
+    } else {
+        w[0] = vreinterpretq_u64_u8(s);
+    }
+}
+RN_INLINE uint64x2_t o_wadd(int k, uint64x2_t a, uint64x2_t b) {
+    if (k == K_F64)
+        return vreinterpretq_u64_f64(vaddq_f64(vreinterpretq_f64_u64(a), vreinterpretq_f64_u64(b)));
+    return vaddq_u64(a, b);
+}
+
+/* Outputs o .. o+cnt-1 (cnt <= L) from lanes 0 .. cnt-1 of s: stored in the
+ * element type (reduce) or added to the 8-byte accumulators (reduce_acc; an
+ * integer sum is zero-extended, only its low bits count). */
+RN_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt) {
+    const size_t w = o_w(k), L = o_l(k);
+    if (mode == M_RED) {
+        uint8_t *d = (uint8_t *)y + o * w;
+        if (cnt == L) {
+            vst1q_u8(d, s);
+        } else {
+            uint8_t b[16];
+            vst1q_u8(b, s);
+            memcpy(d, b, cnt * w);
+        }
+        return;
+    }
+    uint64x2_t wv[8];
+    o_widen(k, s, wv);
+    uint64_t *a = (uint64_t *)y + o;
+    if (cnt == L) {
+        RN_UNROLL for (size_t j = 0; j < L / 2; j++)
+            vst1q_u64(a + 2 * j, o_wadd(k, vld1q_u64(a + 2 * j), wv[j]));
+    } else {
+        uint64_t b[16] = {0};
+        memcpy(b, a, cnt * 8);
+        RN_UNROLL for (size_t j = 0; j < L / 2; j++)
+            vst1q_u64(b + 2 * j, o_wadd(k, vld1q_u64(b + 2 * j), wv[j]));
+        memcpy(a, b, cnt * 8);
+    }
+}
+
+/* As o_emit, where `room` outputs exist from o on: with room to spare a
+ * whole vector goes out (reduce: the outputs past cnt get garbage that a
+ * later, in-order write replaces; reduce_acc: lanes >= cnt must be the
+ * identity, the adds leave the next outputs unchanged). */
+RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt,
+                           size_t room) {
+    const size_t L = o_l(k), nv = (cnt + 1) / 2;
+    if (mode == M_RED && room >= L) {
+        vst1q_u8((uint8_t *)y + o * o_w(k), s);
+    } else if (mode == M_ACC && room >= 2 * nv) {
+        uint64x2_t wv[8];
+        o_widen(k, s, wv);
+        uint64_t *a = (uint64_t *)y + o;
+        RN_UNROLL for (size_t j = 0; j < L / 2; j++)
+            if (j < nv)
+                vst1q_u64(a + 2 * j, o_wadd(k, vld1q_u64(a + 2 * j), wv[j]));
+    } else {
+        o_emit(k, mode, y, o, s, cnt);
+    }
+}
+
+/* One sum per output of a row: its own-width bits (reduce) or wide add. */
+RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
+    if (k == K_F64) {
+        const double d = vaddvq_f64(vreinterpretq_f64_u8(s));
+        if (mode == M_ACC) ((double *)y)[o] += d;
+        else ((double *)y)[o] = d;
+        return;
+    }
+    uint64_t h;
+    switch (k) {
+    case K_E8: h = vaddvq_u8(s); break;
+    case K_E16: h = vaddvq_u16(vreinterpretq_u16_u8(s)); break;
+    case K_E32: h = vaddvq_u32(vreinterpretq_u32_u8(s)); break;
+    default: h = vaddvq_u64(vreinterpretq_u64_u8(s)); break;
+    }
+    if (mode == M_ACC) {
+        ((uint64_t *)y)[o] += h;
+        return;
+    }
+    switch (k) {
+    case K_E8: ((uint8_t *)y)[o] = (uint8_t)h; break;
+    case K_E16: ((uint16_t *)y)[o] = (uint16_t)h; break;
+    case K_E32: ((uint32_t *)y)[o] = (uint32_t)h; break;
+    default: ((uint64_t *)y)[o] = h; break;
+    }
+}
+
+/* The sum of nv whole vectors from p in 4 accumulators of the element's own
+ * vector type: with uint8x16_t accumulators reinterpreted per add, GCC 12
+ * copied every accumulator once per iteration (4 extra MOVs per step). */
+#define RN_VSUM(kn, VT, LD, ADD, TOU8, FROMU8)                                     \
+    RN_INLINE uint8x16_t o_vsum_##kn(const uint8_t *p, size_t nv, uint8x16_t idu8) { \
+        const VT id = FROMU8(idu8);                                                \
+        VT a0 = id, a1 = id, a2 = id, a3 = id;                                     \
+        size_t v = 0;                                                              \
+        for (; v + 4 <= nv; v += 4) {                                              \
+            a0 = ADD(a0, LD(p + 16 * v));                                          \
+            a1 = ADD(a1, LD(p + 16 * v + 16));                                     \
+            a2 = ADD(a2, LD(p + 16 * v + 32));                                     \
+            a3 = ADD(a3, LD(p + 16 * v + 48));                                     \
+        }                                                                          \
+        for (; v < nv; v++)                                                        \
+            a0 = ADD(a0, LD(p + 16 * v));                                          \
+        return TOU8(ADD(ADD(a0, a1), ADD(a2, a3)));                                \
+    }
+#define RN_LD8(q) vld1q_u8(q)
+#define RN_LD16(q) vld1q_u16((const uint16_t *)(const void *)(q))
+#define RN_LD32(q) vld1q_u32((const uint32_t *)(const void *)(q))
+#define RN_LD64(q) vld1q_u64((const uint64_t *)(const void *)(q))
+#define RN_LDF64(q) vld1q_f64((const double *)(const void *)(q))
+#define RN_ID(v) (v)
+RN_VSUM(e8, uint8x16_t, RN_LD8, vaddq_u8, RN_ID, RN_ID)
+RN_VSUM(e16, uint16x8_t, RN_LD16, vaddq_u16, vreinterpretq_u8_u16, vreinterpretq_u16_u8)
+RN_VSUM(e32, uint32x4_t, RN_LD32, vaddq_u32, vreinterpretq_u8_u32, vreinterpretq_u32_u8)
+RN_VSUM(e64, uint64x2_t, RN_LD64, vaddq_u64, vreinterpretq_u8_u64, vreinterpretq_u64_u8)
+RN_VSUM(f64, float64x2_t, RN_LDF64, vaddq_f64, vreinterpretq_u8_f64, vreinterpretq_f64_u8)
+RN_INLINE uint8x16_t o_vsum(int k, const uint8_t *p, size_t nv, uint8x16_t id) {
+    switch (k) {
+    case K_E8: return o_vsum_e8(p, nv, id);
+    case K_E16: return o_vsum_e16(p, nv, id);
+    case K_E32: return o_vsum_e32(p, nv, id);
+    case K_E64: return o_vsum_e64(p, nv, id);
+    default: return o_vsum_f64(p, nv, id);
+    }
+}
+
+/* ---- own type: rows (inner == 1, n > 4L) --------------------------------------
+ * Four vector accumulators, 64 bytes per step; the last partial vector is the
+ * row's last 16 bytes with the lanes already counted set to the identity. */
+RN_INLINE void o_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
+    const size_t w = o_w(k), L = o_l(k), rb = n * w, nv = n / L, remb = (n % L) * w;
+    const uint8x16_t id = o_id(k), skip = rn_keep(16 - remb);
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *p = x + o * rb;
+        uint8x16_t s = o_vsum(k, p, nv, id);
+        if (remb)
+            s = o_add(k, s, vbslq_u8(skip, id, vld1q_u8(p + rb - 16)));
+        o_emit1(k, mode, y, o, s);
+    }
+}
+
+/* ---- own type: short rows (inner == 1, n <= 4L), L rows per group --------------
+ * n a power of two <= L: the group is n whole vectors; log2(n) levels of ADDP
+ * leave one lane per row.  n == 3: LD3 de-interleaves, two adds.  Otherwise
+ * each row is summed into one vector (its <= 4 vectors, the last with the
+ * lanes past the row set to the identity), and the L row vectors go through
+ * log2(L) levels of ADDP.  The last group, or a group whose loads would pass
+ * the end of x, runs on an identity-padded copy. */
+RN_INLINE void o_group_pow2(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
+                            size_t cnt) {
+    uint8x16_t v[16];
+    RN_UNROLL for (int j = 0; j < N; j++)
+        v[j] = vld1q_u8(p + 16 * j);
+    o_emit(k, mode, y, o, o_addp_tree(k, N, v), cnt);
+}
+RN_INLINE void o_group_ld3(int k, int mode, const uint8_t *p, void *y, size_t o, size_t cnt) {
+    uint8x16_t a, b, c;
+    switch (k) {
+    case K_E8: {
+        const uint8x16x3_t t = vld3q_u8(p);
+        a = t.val[0], b = t.val[1], c = t.val[2];
+        break;
+    }
+    case K_E16: {
+        const uint16x8x3_t t = vld3q_u16((const uint16_t *)(const void *)p);
+        a = vreinterpretq_u8_u16(t.val[0]), b = vreinterpretq_u8_u16(t.val[1]);
+        c = vreinterpretq_u8_u16(t.val[2]);
+        break;
+    }
+    case K_E32: {
+        const uint32x4x3_t t = vld3q_u32((const uint32_t *)(const void *)p);
+        a = vreinterpretq_u8_u32(t.val[0]), b = vreinterpretq_u8_u32(t.val[1]);
+        c = vreinterpretq_u8_u32(t.val[2]);
+        break;
+    }
+    default: {
+        const uint64x2x3_t t = vld3q_u64((const uint64_t *)(const void *)p);
+        a = vreinterpretq_u8_u64(t.val[0]), b = vreinterpretq_u8_u64(t.val[1]);
+        c = vreinterpretq_u8_u64(t.val[2]);
+        break;
+    }
+    }
+    o_emit(k, mode, y, o, o_add(k, o_add(k, a, b), c), cnt);
+}
+RN_INLINE uint8x16_t o_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
+    uint8x16_t v[4];
+    RN_UNROLL for (int i = 0; i < V; i++)
+        v[i] = vld1q_u8(p + 16 * i);
+    v[V - 1] = vbslq_u8(keep, v[V - 1], id);
+    if (V == 1) return v[0];
+    if (V == 2) return o_add(k, v[0], v[1]);
+    if (V == 3) return o_add(k, o_add(k, v[0], v[1]), v[2]);
+    return o_add(k, o_add(k, v[0], v[1]), o_add(k, v[2], v[3]));
+}
+RN_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
+                           void *y, size_t o, size_t cnt) {
+    const int L = (int)o_l(k);
+    const uint8x16_t id = o_id(k);
+    uint8x16_t r[16];
+    RN_UNROLL for (int j = 0; j < L; j++)
+        r[j] = o_rowvec(k, V, p + (size_t)j * rb, keep, id);
+    o_emit(k, mode, y, o, o_addp_tree(k, L, r), cnt);
+}
+
+RN_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
+    const size_t L = o_l(k), gb = (size_t)N * 16; /* L rows of N elements */
+    if ((size_t)N > L)
+        return; /* never called so (n <= L); keeps the instance out of the code */
+    const uint8_t *p = x;
+    size_t o = 0;
+    for (; o + 2 * L <= outer; o += 2 * L, p += 2 * gb) {
+        o_group_pow2(k, mode, N, p, y, o, L);
+        o_group_pow2(k, mode, N, p + gb, y, o + L, L);
+    }
+    for (; o < outer; o += L, p += gb) {
+        if (o + L <= outer) {
+            o_group_pow2(k, mode, N, p, y, o, L);
+            continue;
+        }
+        uint8_t pad[256];
+        rn_fill(pad, gb, o_id(k));
+        memcpy(pad, p, (outer - o) * (size_t)N * o_w(k));
+        o_group_pow2(k, mode, N, pad, y, o, outer - o);
+    }
+}
+RN_INLINE void o_short_ld3(int k, int mode, const uint8_t *x, void *y, size_t outer) {
+    const size_t L = o_l(k);
+    const uint8_t *p = x;
+    size_t o = 0;
+    for (; o + 2 * L <= outer; o += 2 * L, p += 96) {
+        o_group_ld3(k, mode, p, y, o, L);
+        o_group_ld3(k, mode, p + 48, y, o + L, L);
+    }
+    for (; o < outer; o += L, p += 48) {
+        if (o + L <= outer) {
+            o_group_ld3(k, mode, p, y, o, L);
+            continue;
+        }
+        uint8_t pad[48];
+        rn_fill(pad, 48, o_id(k));
+        memcpy(pad, p, (outer - o) * 3 * o_w(k));
+        o_group_ld3(k, mode, pad, y, o, outer - o);
+    }
+}
+/* e8 rows of N = 5, 6, 7 bytes: 16 rows are N whole vectors; TBL (two source
+ * registers, indices built once) spreads rows 2d, 2d+1 over the two 8-lane
+ * halves of vector d, zero-filled past N (0 is the identity), then 3 levels
+ * of ADDP give the 16 row sums. */
+RN_INLINE void o_group_tbl(int mode, int N, const uint8_t *p, const uint8x16_t *idx, void *y,
+                           size_t o, size_t cnt) {
+    uint8x16_t v[8], t[8];
+    RN_UNROLL for (int j = 0; j < N; j++)
+        v[j] = vld1q_u8(p + 16 * j);
+    RN_UNROLL for (int d = 0; d < 8; d++) {
+        const int s0 = 2 * d * N / 16, s1 = s0 + 1 < N ? s0 + 1 : s0;
+        const uint8x16x2_t tab = {{v[s0], v[s1]}};
+        t[d] = vqtbl2q_u8(tab, idx[d]);
+    }
+    o_emit(K_E8, mode, y, o, o_addp_tree(K_E8, 8, t), cnt);
+}
+RN_INLINE void o_short_tbl(int mode, int N, const uint8_t *x, void *y, size_t outer) {
+    const size_t gb = (size_t)N * 16;
+    uint8_t ib[8][16];
+    uint8x16_t idx[8];
+    for (int d = 0; d < 8; d++) {
+        for (int l = 0; l < 16; l++)
+            ib[d][l] = (uint8_t)(l % 8 < N ? 2 * d * N % 16 + l / 8 * N + l % 8 : 0xff);
+        idx[d] = vld1q_u8(ib[d]);
+    }
+    const uint8_t *p = x;
+    size_t o = 0;
+    for (; o + 16 <= outer; o += 16, p += gb)
+        o_group_tbl(mode, N, p, idx, y, o, 16);
+    if (o < outer) {
+        uint8_t pad[112] = {0};
+        memcpy(pad, p, (outer - o) * (size_t)N);
+        o_group_tbl(mode, N, pad, idx, y, o, outer - o);
+    }
+}
+RN_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
+                           size_t n) {
+    const size_t w = o_w(k), L = o_l(k), rb = n * w, total = outer * rb;
+    const uint8x16_t keep = rn_keep((n - (size_t)(V - 1) * L) * w);
+    if (V == 1 && L < 8)
+        return; /* n <= L < 8 is always 1, 2, 3 or 4: never called so */
+    size_t o = 0;
+    /* A row's loads pass its end by < 16 bytes: only the groups near the end
+     * of x can pass it (for rows < 16 bytes, several of them). */
+    for (; o + L <= outer && (o + L - 1) * rb + 16 * (size_t)V <= total; o += L)
+        o_group_gen(k, mode, V, x + o * rb, rb, keep, y, o, L);
+    for (; o < outer; o += L) {
+        const size_t cnt = outer - o < L ? outer - o : L;
+        uint8_t pad[16 * 64 + 64];
+        rn_fill(pad, sizeof pad, o_id(k));
+        memcpy(pad, x + o * rb, cnt * rb);
+        o_group_gen(k, mode, V, pad, rb, keep, y, o, cnt);
+    }
+}
+
+/* ---- own type: columns ----------------------------------------------------------
+ * dst[0 .. nb) (own width) += the sum of nrows rows (stride sb bytes) over nb
+ * bytes of whole vectors; rows in groups of 8 (a pairwise tree, then one add
+ * to dst), the last < 8 rows in groups of 4, 2, 1.  With tdst, the same rows'
+ * 16 bytes at toff are added to tdst in the same pass (the overlapping last
+ * vector of a row whose length is not a multiple of 16 bytes). */
+RN_INLINE uint8x16_t o_gload(int k, int G, const uint8_t *p, size_t sb) {
+    uint8x16_t v[8];
+    RN_UNROLL for (int j = 0; j < G; j++)
+        v[j] = vld1q_u8(p + (size_t)j * sb);
+    return o_tree(k, G, v);
+}
+RN_INLINE void o_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nb, uint8_t *dst,
+                        size_t toff, uint8_t *tdst) {
+    size_t i = 0;
+    for (; i + 32 <= nb; i += 32) {
+        const uint8x16_t s0 = o_gload(k, G, x + i, sb), s1 = o_gload(k, G, x + i + 16, sb);
+        vst1q_u8(dst + i, o_add(k, vld1q_u8(dst + i), s0));
+        vst1q_u8(dst + i + 16, o_add(k, vld1q_u8(dst + i + 16), s1));
+    }
+    if (i < nb)
+        vst1q_u8(dst + i, o_add(k, vld1q_u8(dst + i), o_gload(k, G, x + i, sb)));
+    if (tdst)
+        vst1q_u8(tdst, o_add(k, vld1q_u8(tdst), o_gload(k, G, x + toff, sb)));
+}
+RN_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nb, uint8_t *dst,
+                      size_t toff, uint8_t *tdst) {
+    size_t j = 0;
+    for (; j + 8 <= nrows; j += 8)
+        o_cols_g(k, 8, x + j * sb, sb, nb, dst, toff, tdst);
+    if (nrows - j >= 4) {
+        o_cols_g(k, 4, x + j * sb, sb, nb, dst, toff, tdst);
+        j += 4;
+    }
+    if (nrows - j >= 2) {
+        o_cols_g(k, 2, x + j * sb, sb, nb, dst, toff, tdst);
+        j += 2;
+    }
+    if (j < nrows)
+        o_cols_g(k, 1, x + j * sb, sb, nb, dst, toff, tdst);
+}
+
+/* Wide columns (inner a multiple of L, or >= 4L): chunks of RN_OCB bytes of
+ * columns, each summed over all n rows into its target: y itself (reduce,
+ * started from a copy of row 0), acc itself (f64, e64 reduce_acc), or a stack
+ * chunk widened into acc at the end (e8..e32 reduce_acc).  A chunk whose
+ * length is not a multiple of 16 bytes ends with an overlapping vector in its
+ * own accumulator, whose new lanes are added at the end.  The last chunk is
+ * never shorter than 16 bytes. */
+RN_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                      size_t inner) {
+    const size_t w = o_w(k), L = o_l(k), sb = inner * w;
+    const uint8x16_t id = o_id(k);
+    const bool direct = mode == M_RED || w == 8; /* the target has the element's width */
+    uint8_t chunk[RN_OCB + 16]; /* e8..e32 reduce_acc only (dead otherwise) */
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * n * sb;
+        size_t cw;
+        for (size_t c0 = 0; c0 < sb; c0 += cw) {
+            const size_t r = sb - c0;
+            cw = r < RN_OCB + 16 ? r : RN_OCB; /* bytes */
+            const size_t nb = cw & ~(size_t)15, remb = cw - nb;
+            uint8_t *t = direct ? (uint8_t *)y + (mode == M_RED ? o * sb : o * inner * 8) + c0
+                                : chunk;
+            uint8_t tail[16];
+            vst1q_u8(tail, id);
+            if (mode == M_RED || !direct) { /* start from row 0 */
+                memcpy(t, xo + c0, nb);
+                if (remb) {
+                    memset(t + nb, 0, remb); /* integer identity */
+                    if (k == K_F64)
+                        rn_fill_d((double *)(void *)(t + nb), remb / 8);
+                }
+                if (remb)
+                    vst1q_u8(tail, vld1q_u8(xo + c0 + cw - 16));
+                o_cols(k, xo + sb + c0, sb, n - 1, nb, t, cw - 16, remb ? tail : NULL);
+            } else {
+                o_cols(k, xo + c0, sb, n, nb, t, cw - 16, remb ? tail : NULL);
+            }
+            if (remb) {
+                const uint8x16_t tv = vbslq_u8(rn_keep(16 - remb), id, vld1q_u8(tail));
+                vst1q_u8(t + cw - 16, o_add(k, vld1q_u8(t + cw - 16), tv));
+            }
+            if (!direct) { /* widen the chunk's sums into acc */
+                uint64_t *a = (uint64_t *)y + o * inner + c0 / w;
+                size_t i = 0;
+                for (; i + 16 <= cw; i += 16)
+                    o_emit(k, M_ACC, a, i / w, vld1q_u8(t + i), L);
+                if (i < cw)
+                    o_emit(k, M_ACC, a, i / w, vld1q_u8(t + i), (cw - i) / w);
+            }
+        }
+    }
+}
+
+/* Narrow columns (1 < inner < 4L, not a multiple of L): x[o] is read as "super
+ * rows" of P = lcm(inner, L) elements, whose lanes always hold the same
+ * columns (lane p: column p mod inner), summed as whole-vector columns; the
+ * n mod (P/inner) left-over rows are a padded partial super row; then the P
+ * sums are folded mod inner. */
+RN_INLINE void o_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                        size_t inner) {
+    const size_t w = o_w(k), L = o_l(k), g = rn_gcd(inner, L), P = inner / g * L;
+    const size_t m = P / inner, ns = n / m, left = n - ns * m, pb = P * w, ib = inner * w;
+    const uint8x16_t id = o_id(k);
+    uint8_t buf[1008 + 64], pad[1008];
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * n * ib;
+        rn_fill(buf + pb, 64, id);
+        if (ns) {
+            memcpy(buf, xo, pb);
+            o_cols(k, xo + pb, pb, ns - 1, pb, buf, 0, NULL);
+        } else {
+            rn_fill(buf, pb, id);
+        }
+        if (left) {
+            rn_fill(pad, pb, id);
+            memcpy(pad, xo + ns * pb, left * ib);
+            o_cols(k, pad, 0, 1, pb, buf, 0, NULL);
+        }
+        for (size_t c = 0; c < inner; c += L) {
+            const size_t cnt = inner - c < L ? inner - c : L;
+            uint8x16_t s = id;
+            for (size_t t = 0; t < m; t++)
+                s = o_add(k, s, vld1q_u8(buf + t * ib + c * w));
+            s = vbslq_u8(rn_keep(cnt * w), s, id);
+            o_emit_room(k, mode, y, o * inner + c, s, cnt, (outer - o) * inner - c);
+        }
+    }
+}
+
+/* Narrow columns, inner < L, few rows (n < 2 P/inner): per x[o], the n rows'
+ * vectors (16 bytes from each row's start, lanes past inner ignored) summed
+ * in two accumulators, written with o_emit_room; an x[o] whose last load
+ * would pass the end of x is read from an identity-padded copy. */
+RN_INLINE void o_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                              size_t inner) {
+    const size_t w = o_w(k), ib = inner * w, bb = n * ib, total = outer * bb;
+    const uint8x16_t id = o_id(k), keep = rn_keep(ib);
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * bb;
+        uint8_t pad[32 * 16 + 16];
+        if (o * bb + (n - 1) * ib + 16 > total) {
+            rn_fill(pad, sizeof pad, id);
+            memcpy(pad, xo, bb);
+            xo = pad;
+        }
+        uint8x16_t a0 = id, a1 = id;
+        size_t j = 0;
+        for (; j + 2 <= n; j += 2) {
+            a0 = o_add(k, a0, vld1q_u8(xo + j * ib));
+            a1 = o_add(k, a1, vld1q_u8(xo + (j + 1) * ib));
+        }
+        if (j < n)
+            a0 = o_add(k, a0, vld1q_u8(xo + j * ib));
+        const uint8x16_t s = vbslq_u8(keep, o_add(k, a0, a1), id);
+        o_emit_room(k, mode, y, o * inner, s, inner, (outer - o) * inner);
+    }
+}
+
+RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
+                        size_t inner) {
+    const uint8_t *x = (const uint8_t *)xv;
+    const size_t L = o_l(k);
+    if (inner == 1) {
+        if (n > 4 * L) {
+            o_rows(k, mode, x, y, outer, n);
+        } else if (n == 3) {
+            o_short_ld3(k, mode, x, y, outer);
+        } else if (k == K_E8 && n >= 5 && n <= 7) {
+            switch (n) {
+            case 5: o_short_tbl(mode, 5, x, y, outer); break;
+            case 6: o_short_tbl(mode, 6, x, y, outer); break;
+            default: o_short_tbl(mode, 7, x, y, outer); break;
+            }
+        } else if ((n & (n - 1)) == 0 && n <= L) {
+            switch (n) {
+            case 1: o_short_pow2(k, mode, 1, x, y, outer); break;
+            case 2: o_short_pow2(k, mode, 2, x, y, outer); break;
+            case 4: o_short_pow2(k, mode, 4, x, y, outer); break;
+            case 8: o_short_pow2(k, mode, 8, x, y, outer); break;
+            default: o_short_pow2(k, mode, 16, x, y, outer); break;
+            }
+        } else {
+            switch ((n + L - 1) / L) {
+            case 1: o_short_gen(k, mode, 1, x, y, outer, n); break;
+            case 2: o_short_gen(k, mode, 2, x, y, outer, n); break;
+            case 3: o_short_gen(k, mode, 3, x, y, outer, n); break;
+            default: o_short_gen(k, mode, 4, x, y, outer, n); break;
+            }
+        }
+    } else if (inner % L == 0 || inner >= 4 * L) {
+        o_wide(k, mode, x, y, outer, n, inner);
+    } else if (n >= 2 * (L / rn_gcd(inner, L))) { /* at least two super rows */
+        o_narrow(k, mode, x, y, outer, n, inner);
+    } else if (inner < L) {
+        o_narrow_small(k, mode, x, y, outer, n, inner);
+    } else {
+        o_wide(k, mode, x, y, outer, n, inner);
+    }
+}
+
+/* reduce_finish: L outputs per step from L uint64 (UZP1 keeps the low halves). */
+RN_INLINE uint8x16_t o_pack(int k, const uint64_t *a) {
+    if (k == K_E64 || k == K_F64)
+        return vld1q_u8((const uint8_t *)a);
+    uint32x4_t h[4];
+    const int nh = k == K_E8 ? 4 : k == K_E16 ? 2 : 1;
+    RN_UNROLL for (int i = 0; i < nh; i++)
+        h[i] = vuzp1q_u32(vreinterpretq_u32_u64(vld1q_u64(a + 4 * i)),
+                          vreinterpretq_u32_u64(vld1q_u64(a + 4 * i + 2)));
+    if (k == K_E32) return vreinterpretq_u8_u32(h[0]);
+    const uint16x8_t q0 = vuzp1q_u16(vreinterpretq_u16_u32(h[0]), vreinterpretq_u16_u32(h[1]));
+    if (k == K_E16) return vreinterpretq_u8_u16(q0);
+    const uint16x8_t q1 = vuzp1q_u16(vreinterpretq_u16_u32(h[2]), vreinterpretq_u16_u32(h[3]));
+    return vuzp1q_u8(vreinterpretq_u8_u16(q0), vreinterpretq_u8_u16(q1));
+}
+RN_INLINE void o_finish(int k, const void *accv, void *yv, size_t count) {
+    const uint64_t *a = (const uint64_t *)accv;
+    uint8_t *y = (uint8_t *)yv;
+    const size_t w = o_w(k), L = o_l(k);
+    size_t i = 0;
+    for (; i + 2 * L <= count; i += 2 * L) {
+        vst1q_u8(y + i * w, o_pack(k, a + i));
+        vst1q_u8(y + i * w + 16, o_pack(k, a + i + L));
+    }
+    for (; i < count; i += L) {
+        const size_t c = count - i < L ? count - i : L;
+        uint64_t t[16] = {0};
+        uint8_t b[16];
+        memcpy(t, a + i, c * 8);
+        vst1q_u8(b, o_pack(k, t));
+        memcpy(y + i * w, b, c * w);
+    }
+}
+
+/* ======================================================================
+ * Float family: f32, f16, bf16.  Elements are widened (exactly) to f32 lanes;
+ * a "unit" is 8 elements (f32: two 16-byte vectors, f16/bf16: one), i.e. two
+ * float32x4_t lo, hi.  f32 additions only in pairwise trees of depth <= 3,
+ * whose results are widened to f64 and summed there.
+ * ====================================================================== */
+enum { F_F32, F_F16, F_BF16 };
+
+RN_INLINE size_t f_es(int k) { return k == F_F32 ? 4 : 2; }
+RN_INLINE uint8x16_t f_id(int k) { /* -0.0 in every lane of the element type */
+    return k == F_F32 ? vreinterpretq_u8_u32(vdupq_n_u32(0x80000000u))
+                      : vreinterpretq_u8_u16(vdupq_n_u16(0x8000u));
+}
+/* The f32 lanes of raw vectors: f32 lo = r0, hi = r1; f16/bf16 lo/hi = r0's halves. */
+RN_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, float32x4_t *hi) {
+    if (k == F_F32) {
+        *lo = vreinterpretq_f32_u8(r0);
+        *hi = vreinterpretq_f32_u8(r1);
+    } else if (k == F_F16) {
+        *lo = axial_neon_f16_lo(vreinterpretq_u16_u8(r0));
+        *hi = axial_neon_f16_hi(vreinterpretq_u16_u8(r0));
+    } else {
+        *lo = axial_neon_bf16_lo(vreinterpretq_u16_u8(r0));
+        *hi = axial_neon_bf16_hi(vreinterpretq_u16_u8(r0));
+    }
+}
+RN_INLINE void f_unit(int k, const uint8_t *p, float32x4_t *lo, float32x4_t *hi) {
+    const uint8x16_t r0 = vld1q_u8(p);
+    f_split(k, r0, k == F_F32 ? vld1q_u8(p + 16) : r0, lo, hi);
+}
+RN_INLINE float32x4_t f_tree(int G, const float32x4_t *v) {
+    if (G == 1) return v[0];
+    if (G == 2) return vaddq_f32(v[0], v[1]);
+    const float32x4_t a = vaddq_f32(vaddq_f32(v[0], v[1]), vaddq_f32(v[2], v[3]));
+    if (G == 4) return a;
+    return vaddq_f32(a, vaddq_f32(vaddq_f32(v[4], v[5]), vaddq_f32(v[6], v[7])));
+}
+RN_INLINE float64x2_t f_wlo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
+RN_INLINE float64x2_t f_whi(float32x4_t v) { return vcvt_high_f64_f32(v); }
+
+/* 8 doubles -> 8 elements at y, one rounding each. */
+RN_INLINE void f_put8(int k, uint8_t *y, const double *s) {
+    const float64x2_t d0 = vld1q_f64(s), d1 = vld1q_f64(s + 2), d2 = vld1q_f64(s + 4),
+                      d3 = vld1q_f64(s + 6);
+    if (k == F_F32) {
+        vst1q_f32((float *)(void *)y, axial_neon_f64x2_to_f32(d0, d1));
+        vst1q_f32((float *)(void *)y + 4, axial_neon_f64x2_to_f32(d2, d3));
+        return;
+    }
+    const float32x4_t lo = axial_neon_f64x2_to_f32_odd(d0, d1), hi = axial_neon_f64x2_to_f32_odd(d2, d3);
+    vst1q_u16((uint16_t *)(void *)y,
+              k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi) : axial_neon_f32x2_to_bf16(lo, hi));
+}
+/* cnt doubles -> cnt elements (reduce) */
+RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
+    const size_t es = f_es(k);
+    size_t i = 0;
+    for (; i + 8 <= cnt; i += 8)
+        f_put8(k, y + i * es, s + i);
+    if (i < cnt) {
+        double t[8] = {0};
+        uint8_t b[32];
+        memcpy(t, s + i, (cnt - i) * 8);
+        f_put8(k, b, t);
+        memcpy(y + i * es, b, (cnt - i) * es);
+    }
+}
+/* As f_store_n, where `room` outputs exist from y on: whole groups of 8 go
+ * out while they fit (outputs past cnt get garbage, rewritten later in order);
+ * s must be readable up to cnt rounded up to 8. */
+RN_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size_t room) {
+    const size_t es = f_es(k);
+    size_t i = 0;
+    for (; i < cnt && i + 8 <= room; i += 8)
+        f_put8(k, y + i * es, s + i);
+    if (i < cnt)
+        f_store_n(k, y + i * es, s + i, cnt - i);
+}
+/* acc[0 .. cnt) += s[0 .. cnt) */
+RN_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
+    size_t i = 0;
+    for (; i + 2 <= cnt; i += 2)
+        vst1q_f64(acc + i, vaddq_f64(vld1q_f64(acc + i), vld1q_f64(s + i)));
+    if (i < cnt)
+        acc[i] += s[i];
+}
+/* Outputs o .. o+cnt-1 (cnt <= 4) from the doubles d0 = {0, 1}, d1 = {2, 3}. */
+RN_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, float64x2_t d1,
+                        size_t cnt) {
+    if (mode == M_ACC) {
+        double *a = (double *)y + o;
+        if (cnt == 4) {
+            vst1q_f64(a, vaddq_f64(vld1q_f64(a), d0));
+            vst1q_f64(a + 2, vaddq_f64(vld1q_f64(a + 2), d1));
+        } else {
+            double t[4];
+            vst1q_f64(t, d0);
+            vst1q_f64(t + 2, d1);
+            f_acc_n(a, t, cnt);
+        }
+        return;
+    }
+    uint8_t b[16];
+    const size_t es = f_es(k);
+    if (k == F_F32)
+        vst1q_f32((float *)(void *)b, axial_neon_f64x2_to_f32(d0, d1));
+    else if (k == F_F16)
+        vst1_u16((uint16_t *)(void *)b, axial_neon_f64x2_to_f16(d0, d1));
+    else
+        vst1_u16((uint16_t *)(void *)b, axial_neon_f64x2_to_bf16(d0, d1));
+    memcpy((uint8_t *)y + o * es, b, cnt * es); /* constant size when cnt == 4 */
+}
+/* Outputs o .. o+cnt-1 from f32 sums: f32 lo (cnt <= 4); f16/bf16 lo, hi (cnt <= 8).
+ * Rounded once from the f32 sum (reduce) or added exactly to acc. */
+RN_INLINE void f_emit_s(int k, int mode, void *y, size_t o, float32x4_t lo, float32x4_t hi,
+                        size_t cnt) {
+    if (mode == M_ACC) {
+        f_emit_d(k, mode, y, o, f_wlo(lo), f_whi(lo), cnt < 4 ? cnt : 4);
+        if (k != F_F32 && cnt > 4)
+            f_emit_d(k, mode, y, o + 4, f_wlo(hi), f_whi(hi), cnt - 4);
+        return;
+    }
+    uint8_t *d = (uint8_t *)y + o * f_es(k);
+    if (k == F_F32) {
+        if (cnt == 4) {
+            vst1q_f32((float *)(void *)d, lo);
+        } else {
+            uint8_t b[16];
+            vst1q_f32((float *)(void *)b, lo);
+            memcpy(d, b, cnt * 4);
+        }
+        return;
+    }
+    const uint16x8_t h = k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi) : axial_neon_f32x2_to_bf16(lo, hi);
+    if (cnt == 8) {
+        vst1q_u16((uint16_t *)(void *)d, h);
+    } else {
+        uint8_t b[16];
+        vst1q_u16((uint16_t *)(void *)b, h);
+        memcpy(d, b, cnt * 2);
+    }
+}
+
+/* ---- float: rows (inner == 1, n > 16) ----------------------------------------
+ * Per row: blocks of 4 units (32 elements, 8 f32 vectors) summed by a pairwise
+ * tree of depth 3, widened into f64 accumulators; two blocks per step into two
+ * pairs of accumulators (4 independent f64 chains).  Left-over units: lo + hi
+ * (depth 1), widened.  The last partial unit is the row's last 8 elements with
+ * the ones already counted set to -0.0.  Row sums leave four at a time. */
+RN_INLINE float32x4_t f_block4(int k, const uint8_t *p) {
+    const size_t ub = 8 * f_es(k);
+    float32x4_t v[8];
+    RN_UNROLL for (int u = 0; u < 4; u++)
+        f_unit(k, p + u * ub, &v[2 * u], &v[2 * u + 1]);
+    return f_tree(8, v);
+}
+RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
+    const size_t es = f_es(k), ub = 8 * es, rb = n * es, nu = n / 8, rem = n % 8;
+    const size_t skipb = (8 - rem) * es; /* leading bytes of the last unit already counted */
+    const uint8x16_t id = f_id(k), m0 = rn_keep(skipb < 16 ? skipb : 16),
+                     m1 = rn_keep(skipb > 16 ? skipb - 16 : 0);
+    double rs[4];
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *p = x + o * rb;
+        float64x2_t a0 = vdupq_n_f64(-0.0), a1 = a0, a2 = a0, a3 = a0;
+        size_t u = 0;
+        for (; u + 8 <= nu; u += 8) {
+            const float32x4_t t = f_block4(k, p + u * ub), s = f_block4(k, p + (u + 4) * ub);
+            a0 = vaddq_f64(a0, f_wlo(t));
+            a1 = vaddq_f64(a1, f_whi(t));
+            a2 = vaddq_f64(a2, f_wlo(s));
+            a3 = vaddq_f64(a3, f_whi(s));
+        }
+        if (u + 4 <= nu) {
+            const float32x4_t t = f_block4(k, p + u * ub);
+            a0 = vaddq_f64(a0, f_wlo(t));
+            a1 = vaddq_f64(a1, f_whi(t));
+            u += 4;
+        }
+        for (; u < nu; u++) {
+            float32x4_t lo, hi;
+            f_unit(k, p + u * ub, &lo, &hi);
+            const float32x4_t t = vaddq_f32(lo, hi);
+            a2 = vaddq_f64(a2, f_wlo(t));
+            a3 = vaddq_f64(a3, f_whi(t));
+        }
+        if (rem) {
+            const uint8_t *q = p + rb - ub;
+            const uint8x16_t r0 = vbslq_u8(m0, id, vld1q_u8(q));
+            const uint8x16_t r1 = k == F_F32 ? vbslq_u8(m1, id, vld1q_u8(q + 16)) : r0;
+            float32x4_t lo, hi;
+            f_split(k, r0, r1, &lo, &hi);
+            const float32x4_t t = vaddq_f32(lo, hi);
+            a0 = vaddq_f64(a0, f_wlo(t));
+            a1 = vaddq_f64(a1, f_whi(t));
+        }
+        rs[o & 3] = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
+        if ((o & 3) == 3)
+            f_emit_d(k, mode, y, o - 3, vld1q_f64(rs), vld1q_f64(rs + 2), 4);
+    }
+    if (outer & 3)
+        f_emit_d(k, mode, y, outer & ~(size_t)3, vld1q_f64(rs), vld1q_f64(rs + 2), outer & 3);
+}
+
+/* ---- float: short rows (inner == 1, n <= 16) -----------------------------------
+ * n <= 4: LDn de-interleaves a group of 16 bytes x n (4 f32 / 8 f16 rows) into
+ * n vectors holding one element of each row; a pairwise tree of them (depth
+ * <= 2) gives the rows' f32 sums, rounded once to the element type.
+ * 5 <= n <= 16: each row summed into one f32 vector (its 16-byte vectors, the
+ * last with the lanes past the row set to -0.0, widened, a tree of depth <= 2),
+ * 4 rows then reduced by one f32 ADDP level and one f64 ADDP level. */
+RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
+                           size_t cnt) {
+    if (k == F_F32) {
+        const float *q = (const float *)(const void *)p;
+        float32x4_t s;
+        if (N == 1) {
+            s = vld1q_f32(q);
+        } else if (N == 2) {
+            const float32x4x2_t t = vld2q_f32(q);
+            s = vaddq_f32(t.val[0], t.val[1]);
+        } else if (N == 3) {
+            const float32x4x3_t t = vld3q_f32(q);
+            s = vaddq_f32(vaddq_f32(t.val[0], t.val[1]), t.val[2]);
+        } else {
+            const float32x4x4_t t = vld4q_f32(q);
+            s = vaddq_f32(vaddq_f32(t.val[0], t.val[1]), vaddq_f32(t.val[2], t.val[3]));
+        }
+        f_emit_s(k, mode, y, o, s, s, cnt);
+        return;
+    }
+    const uint16_t *q = (const uint16_t *)(const void *)p;
+    uint16x8_t v[4];
+    if (N == 1) {
+        v[0] = vld1q_u16(q);
+    } else if (N == 2) {
+        const uint16x8x2_t t = vld2q_u16(q);
+        v[0] = t.val[0], v[1] = t.val[1];
+    } else if (N == 3) {
+        const uint16x8x3_t t = vld3q_u16(q);
+        v[0] = t.val[0], v[1] = t.val[1], v[2] = t.val[2];
+    } else {
+        const uint16x8x4_t t = vld4q_u16(q);
+        v[0] = t.val[0], v[1] = t.val[1], v[2] = t.val[2], v[3] = t.val[3];
+    }
+    float32x4_t lo[4], hi[4];
+    RN_UNROLL for (int i = 0; i < N; i++)
+        f_split(k, vreinterpretq_u8_u16(v[i]), vreinterpretq_u8_u16(v[i]), &lo[i], &hi[i]);
+    if (N == 3) {
+        f_emit_s(k, mode, y, o, vaddq_f32(vaddq_f32(lo[0], lo[1]), lo[2]),
+                 vaddq_f32(vaddq_f32(hi[0], hi[1]), hi[2]), cnt);
+    } else {
+        f_emit_s(k, mode, y, o, f_tree(N, lo), f_tree(N, hi), cnt);
+    }
+}
+RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
+    const size_t G = 16 / f_es(k), gb = 16 * (size_t)N; /* G rows of N elements */
+    const uint8_t *p = x;
+    size_t o = 0;
+    for (; o + 2 * G <= outer; o += 2 * G, p += 2 * gb) {
+        f_group_ldn(k, mode, N, p, y, o, G);
+        f_group_ldn(k, mode, N, p + gb, y, o + G, G);
+    }
+    for (; o < outer; o += G, p += gb) {
+        if (o + G <= outer) {
+            f_group_ldn(k, mode, N, p, y, o, G);
+            continue;
+        }
+        uint8_t pad[64];
+        rn_fill(pad, gb, f_id(k));
+        memcpy(pad, p, (outer - o) * (size_t)N * f_es(k));
+        f_group_ldn(k, mode, N, pad, y, o, outer - o);
+    }
+}
+RN_INLINE float32x4_t f_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
+    uint8x16_t r[4];
+    RN_UNROLL for (int i = 0; i < V; i++)
+        r[i] = vld1q_u8(p + 16 * i);
+    r[V - 1] = vbslq_u8(keep, r[V - 1], id);
+    float32x4_t v[8];
+    int nv = 0;
+    RN_UNROLL for (int i = 0; i < V; i++) {
+        if (k == F_F32) {
+            v[nv++] = vreinterpretq_f32_u8(r[i]);
+        } else {
+            f_split(k, r[i], r[i], &v[nv], &v[nv + 1]);
+            nv += 2;
+        }
+    }
+    if (nv == 1) return v[0];
+    if (nv == 2) return vaddq_f32(v[0], v[1]);
+    if (nv == 3) return vaddq_f32(vaddq_f32(v[0], v[1]), v[2]);
+    return vaddq_f32(vaddq_f32(v[0], v[1]), vaddq_f32(v[2], v[3]));
+}
+/* G = 4 (f32) or 8 (f16/bf16) rows.  Rows of <= 8 elements (row tree depth
+ * 1): two f32 ADDP levels, the sums rounded once from f32 (depth 3).  Longer
+ * rows (depth 2): one f32 ADDP level, then f64. */
+RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
+                           void *y, size_t o, size_t cnt) {
+    const uint8x16_t id = f_id(k);
+    const int G = k == F_F32 ? 4 : 8;
+    const bool f32only = k == F_F32 ? V <= 2 : V == 1;
+    float32x4_t r[8];
+    RN_UNROLL for (int j = 0; j < G; j++)
+        r[j] = f_rowvec(k, V, p + (size_t)j * rb, keep, id);
+    RN_UNROLL for (int j = 0; j < G / 2; j++)
+        r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
+    if (f32only) {
+        RN_UNROLL for (int j = 0; j < G / 4; j++)
+            r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
+        f_emit_s(k, mode, y, o, r[0], r[1], cnt);
+        return;
+    }
+    RN_UNROLL for (int j = 0; j < G / 4; j++) {
+        const size_t c = cnt > 4 * (size_t)j ? cnt - 4 * (size_t)j : 0;
+        if (c)
+            f_emit_d(k, mode, y, o + 4 * (size_t)j, vpaddq_f64(f_wlo(r[2 * j]), f_whi(r[2 * j])),
+                     vpaddq_f64(f_wlo(r[2 * j + 1]), f_whi(r[2 * j + 1])), c < 4 ? c : 4);
+    }
+}
+RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
+                           size_t n) {
+    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = 16 / es;
+    if (k == F_F32 ? V < 2 : V > 2)
+        return; /* never called so (5 <= n <= 16); keeps the instance out of the code */
+    const uint8x16_t keep = rn_keep(rb - (size_t)(V - 1) * 16);
+    size_t o = 0;
+    for (; o + G <= outer && (o + G - 1) * rb + 16 * (size_t)V <= total; o += G)
+        f_group_gen(k, mode, V, x + o * rb, rb, keep, y, o, G);
+    for (; o < outer; o += G) {
+        const size_t cnt = outer - o < G ? outer - o : G;
+        uint8_t pad[8 * 32 + 64];
+        rn_fill(pad, sizeof pad, f_id(k));
+        memcpy(pad, x + o * rb, cnt * rb);
+        f_group_gen(k, mode, V, pad, rb, keep, y, o, cnt);
+    }
+}
+
+/* ---- float: columns ----------------------------------------------------------------
+ * dst[0 .. 8 nu) (f64) += the sums of nrows rows (stride sb bytes) over nu
+ * units; 8 rows at a time, each unit's 8 row vectors summed by a pairwise f32
+ * tree (depth 3), widened and added to dst; the last < 8 rows in groups of 4,
+ * 2, 1.  With tdst, the unit at byte offset toff goes to tdst in the same pass. */
+RN_INLINE void f_gunit(int k, int G, const uint8_t *p, size_t sb, double *d) {
+    float32x4_t lo[8], hi[8];
+    RN_UNROLL for (int j = 0; j < G; j++)
+        f_unit(k, p + (size_t)j * sb, &lo[j], &hi[j]);
+    const float32x4_t tl = f_tree(G, lo), th = f_tree(G, hi);
+    vst1q_f64(d, vaddq_f64(vld1q_f64(d), f_wlo(tl)));
+    vst1q_f64(d + 2, vaddq_f64(vld1q_f64(d + 2), f_whi(tl)));
+    vst1q_f64(d + 4, vaddq_f64(vld1q_f64(d + 4), f_wlo(th)));
+    vst1q_f64(d + 6, vaddq_f64(vld1q_f64(d + 6), f_whi(th)));
+}
+RN_INLINE void f_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nu, double *dst,
+                        size_t toff, double *tdst) {
+    const size_t ub = 8 * f_es(k);
+    for (size_t u = 0; u < nu; u++)
+        f_gunit(k, G, x + u * ub, sb, dst + 8 * u);
+    if (tdst)
+        f_gunit(k, G, x + toff, sb, tdst);
+}
+RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *dst,
+                      size_t toff, double *tdst) {
+    size_t j = 0;
+    for (; j + 8 <= nrows; j += 8)
+        f_cols_g(k, 8, x + j * sb, sb, nu, dst, toff, tdst);
+    if (nrows - j >= 4) {
+        f_cols_g(k, 4, x + j * sb, sb, nu, dst, toff, tdst);
+        j += 4;
+    }
+    if (nrows - j >= 2) {
+        f_cols_g(k, 2, x + j * sb, sb, nu, dst, toff, tdst);
+        j += 2;
+    }
+    if (j < nrows)
+        f_cols_g(k, 1, x + j * sb, sb, nu, dst, toff, tdst);
+}
+
+/* Wide columns (inner a multiple of 8, or >= 32): chunks of RN_FCB columns
+ * (the last one 8 .. RN_FCB+7), summed over all n rows into f64 sums: a stack
+ * buffer (reduce, then rounded) or acc itself (reduce_acc).  A chunk whose
+ * length is not a multiple of 8 ends with an overlapping unit in its own
+ * accumulator, whose new lanes are added at the end. */
+RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                      size_t inner) {
+    const size_t es = f_es(k), sb = inner * es;
+    double buf[RN_FCB + 8]; /* reduce only (dead for reduce_acc) */
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * n * sb;
+        size_t cw;
+        for (size_t c0 = 0; c0 < inner; c0 += cw) {
+            const size_t r = inner - c0;
+            cw = r < RN_FCB + 8 ? r : RN_FCB;
+            const size_t nu = cw / 8, rem = cw % 8;
+            double *d = mode == M_ACC ? (double *)y + o * inner + c0 : buf;
+            double t[8];
+            if (mode == M_RED)
+                rn_fill_d(d, cw);
+            rn_fill_d(t, 8);
+            f_cols(k, xo + c0 * es, sb, n, nu, d, (cw - 8) * es, rem ? t : NULL);
+            if (rem) {
+                rn_fill_d(t, 8 - rem); /* lanes that the whole units already counted */
+                f_acc_n(d + cw - 8, t, 8);
+            }
+            if (mode == M_RED)
+                f_store_n(k, (uint8_t *)y + (o * inner + c0) * es, d, cw);
+        }
+    }
+}
+
+/* Narrow columns (1 < inner < 32, not a multiple of 8): super rows of
+ * P = lcm(inner, 8) elements as in o_narrow, folded mod inner in f64. */
+RN_INLINE void f_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                        size_t inner) {
+    const size_t es = f_es(k), g = rn_gcd(inner, 8), P = inner / g * 8, m = P / inner;
+    const size_t ns = n / m, left = n - ns * m, ib = inner * es;
+    double buf[248 + 8], out[32];
+    uint8_t pad[248 * 4];
+    rn_fill_d(out, 32);
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * n * ib;
+        rn_fill_d(buf, P + 2);
+        f_cols(k, xo, P * es, ns, P / 8, buf, 0, NULL);
+        if (left) {
+            rn_fill(pad, P * es, f_id(k));
+            memcpy(pad, xo + ns * P * es, left * ib);
+            f_cols(k, pad, 0, 1, P / 8, buf, 0, NULL);
+        }
+        for (size_t c = 0; c < inner; c += 2) {
+            float64x2_t s = vdupq_n_f64(-0.0);
+            for (size_t t = 0; t < m; t++)
+                s = vaddq_f64(s, vld1q_f64(buf + t * inner + c));
+            vst1q_f64(out + c, s);
+        }
+        if (mode == M_RED)
+            f_store_room(k, (uint8_t *)y + o * ib, out, inner, (outer - o) * inner);
+        else
+            f_acc_n((double *)y + o * inner, out, inner);
+    }
+}
+
+/* Narrow columns, inner < 8, few rows (n < 2 P/inner): per x[o], one unit
+ * from each row's start (lanes past inner ignored) through f_cols; an x[o]
+ * whose last unit would pass the end of x is read from a padded copy. */
+RN_INLINE void f_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                              size_t inner) {
+    const size_t es = f_es(k), ib = inner * es, bb = n * ib, total = outer * bb;
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * bb;
+        uint8_t pad[16 * 7 * 4 + 32];
+        if (o * bb + (n - 1) * ib + 8 * es > total) {
+            rn_fill(pad, sizeof pad, f_id(k));
+            memcpy(pad, xo, bb);
+            xo = pad;
+        }
+        double d[8];
+        rn_fill_d(d, 8);
+        f_cols(k, xo, ib, n, 1, d, 0, NULL);
+        if (mode == M_RED)
+            f_store_room(k, (uint8_t *)y + o * ib, d, inner, (outer - o) * inner);
+        else
+            f_acc_n((double *)y + o * inner, d, inner);
+    }
+}
+
+RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
+                        size_t inner) {
+    const uint8_t *x = (const uint8_t *)xv;
+    if (inner == 1) {
+        if (n > 16) {
+            f_rows(k, mode, x, y, outer, n);
+        } else if (n <= 4) {
+            switch (n) {
+            case 1: f_short_ldn(k, mode, 1, x, y, outer); break;
+            case 2: f_short_ldn(k, mode, 2, x, y, outer); break;
+            case 3: f_short_ldn(k, mode, 3, x, y, outer); break;
+            default: f_short_ldn(k, mode, 4, x, y, outer); break;
+            }
+        } else {
+            switch ((n * f_es(k) + 15) / 16) {
+            case 1: f_short_gen(k, mode, 1, x, y, outer, n); break;
+            case 2: f_short_gen(k, mode, 2, x, y, outer, n); break;
+            case 3: f_short_gen(k, mode, 3, x, y, outer, n); break;
+            default: f_short_gen(k, mode, 4, x, y, outer, n); break;
+            }
+        }
+    } else if (inner % 8 == 0 || inner >= 32) {
+        f_wide(k, mode, x, y, outer, n, inner);
+    } else if (n >= 2 * (8 / rn_gcd(inner, 8))) { /* at least two super rows */
+        f_narrow(k, mode, x, y, outer, n, inner);
+    } else if (inner < 8) {
+        f_narrow_small(k, mode, x, y, outer, n, inner);
+    } else {
+        f_wide(k, mode, x, y, outer, n, inner);
+    }
+}
+
+RN_INLINE void f_finish(int k, const void *accv, void *yv, size_t count) {
+    const double *a = (const double *)accv;
+    f_store_n(k, (uint8_t *)yv, a, count);
+}
+
+/* ======================================================================
+ * Entry points.  Signed and unsigned integers of one width share a body.
+ * ====================================================================== */
+#define RN_OWN(kn, K)                                                                      \
+    RN_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,        \
+                                    size_t inner) {                                        \
+        o_reduce(K, M_RED, x, y, outer, n, inner);                                         \
+    }                                                                                      \
+    RN_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n,  \
+                                        size_t inner) {                                    \
+        o_reduce(K, M_ACC, x, acc, outer, n, inner);                                       \
+    }                                                                                      \
+    RN_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {              \
+        o_finish(K, acc, y, count);                                                        \
+    }
+RN_OWN(e8, K_E8)
+RN_OWN(e16, K_E16)
+RN_OWN(e32, K_E32)
+RN_OWN(e64, K_E64)
+RN_OWN(f64, K_F64)
+
+#define RN_FLT(kn, K)                                                                      \
+    RN_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,        \
+                                    size_t inner) {                                        \
+        f_reduce(K, M_RED, x, y, outer, n, inner);                                         \
+    }                                                                                      \
+    RN_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n,  \
+                                        size_t inner) {                                    \
+        f_reduce(K, M_ACC, x, acc, outer, n, inner);                                       \
+    }                                                                                      \
+    RN_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {              \
+        f_finish(K, acc, y, count);                                                        \
+    }
+RN_FLT(f32, F_F32)
+RN_FLT(f16, F_F16)
+RN_FLT(bf16, F_BF16)
+
+#define RN_ENTRY(name, kn)                                                                 \
+    void axial_reduce_##name##__neon(const void *x, void *y, size_t outer, size_t n,       \
+                                     size_t inner) {                                       \
+        rn_reduce_##kn(x, y, outer, n, inner);                                             \
+    }                                                                                      \
+    void axial_reduce_acc_##name##__neon(const void *x, void *acc, size_t outer, size_t n, \
+                                         size_t inner) {                                   \
+        rn_reduce_acc_##kn(x, acc, outer, n, inner);                                       \
+    }                                                                                      \
+    void axial_reduce_finish_##name##__neon(const void *acc, void *y, size_t count) {      \
+        rn_finish_##kn(acc, y, count);                                                     \
+    }
+RN_ENTRY(f32, f32)
+RN_ENTRY(f64, f64)
+RN_ENTRY(f16, f16)
+RN_ENTRY(bf16, bf16)
+RN_ENTRY(i8, e8)
+RN_ENTRY(u8, e8)
+RN_ENTRY(i16, e16)
+RN_ENTRY(u16, e16)
+RN_ENTRY(i32, e32)
+RN_ENTRY(u32, e32)
+RN_ENTRY(i64, e64)
+RN_ENTRY(u64, e64)

@@ -1,9 +1,16 @@
-/* table.c: the neon kernel table.  An entry left NULL falls back to scalar
- * (dispatch merges this table over the scalar one).  This branch has the
- * roll kernels only; the lead fills in the other ops at merge. */
+/* table.c: the neon kernel table: every entry (tests/kernel_table.c checks
+ * that none is left to the scalar fallback). */
 #include "neon.h"
 
 const struct axial_kernels axial_kernels__neon = {
+    /* cumsum.c */
+    .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, neon)},
+
+    /* reduce.c */
+    .reduce = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_OF, neon)},
+    .reduce_acc = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_ACC_OF, neon)},
+    .reduce_finish = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_FINISH_OF, neon)},
+
     /* roll.c */
     .roll = AXIAL_ROLL_OF(neon),
 };
