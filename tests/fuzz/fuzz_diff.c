@@ -533,20 +533,48 @@ static void fail(axial_isa isa, const char *fmt, ...) {
 
 /* ---- buffers ------------------------------------------------------------------- */
 
-/* [canary][pad to offset][body][canary], body at a 64-byte boundary + off. */
+/* [canary][pad to offset][body][canary], body at a 64-byte boundary + off.
+ * Under ASan the bytes around the body are also poisoned during the call, so
+ * that a kernel that reads outside its tensors (SPEC: nothing outside is
+ * read; masked loads are checked lane by lane) is reported at once. */
 typedef struct {
     unsigned char *base, *body;
-    size_t bytes, pre;
+    size_t bytes, pre, total;
 } fz_buf;
 
 static void buf_alloc(fz_buf *b, size_t bytes, size_t off_bytes) {
     b->pre = AX_CANARY + off_bytes;
-    size_t total = (b->pre + bytes + AX_CANARY + 63) & ~(size_t)63;
-    b->base = aligned_alloc(64, total);
+    b->total = (b->pre + bytes + AX_CANARY + 63) & ~(size_t)63;
+    b->base = aligned_alloc(64, b->total);
     if (!b->base) abort();
     b->body = b->base + b->pre;
     b->bytes = bytes;
 }
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AX_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(AX_ASAN)
+#define AX_ASAN 1
+#endif
+#ifdef AX_ASAN
+#include <sanitizer/asan_interface.h>
+static void buf_guard(fz_buf *b, bool on) {
+    if (on) {
+        ASAN_POISON_MEMORY_REGION(b->base, b->pre);
+        ASAN_POISON_MEMORY_REGION(b->body + b->bytes, b->total - b->pre - b->bytes);
+    } else {
+        ASAN_UNPOISON_MEMORY_REGION(b->base, b->total);
+    }
+}
+#else
+static void buf_guard(fz_buf *b, bool on) {
+    (void)b;
+    (void)on;
+}
+#endif
 
 static void buf_fill(fz_buf *b, const void *content, unsigned char poison) {
     memset(b->base, AX_CANARY_BYTE, b->pre);
@@ -646,6 +674,8 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
     if (xbytes) memcpy(xcontent + pre_el * es, x0, xbytes);
     buf_fill(&xb, xcontent, 0);
     buf_fill(&yb, NULL, poison);
+    buf_guard(&xb, true);
+    buf_guard(&yb, true);
 
     void *px = xb.body + pre_el * es;
     void *py = c->inplace ? px : yb.body;
@@ -679,6 +709,8 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
         break;
     }
     }
+    buf_guard(&xb, false);
+    buf_guard(&yb, false);
     if (inject && isa != AXIAL_ISA_SCALAR) {
         if (inject == INJ_CANARY) yb.base[0] ^= 1;
         if (inject == INJ_STATUS) st = st == AXIAL_OK ? AXIAL_E_NOMEM : AXIAL_OK;
