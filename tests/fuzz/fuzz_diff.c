@@ -1,0 +1,1124 @@
+/*
+ * fuzz_diff.c: differential libFuzzer target.  Every input is decoded into
+ * one call of axial_cumsum, axial_reduce_sum, axial_roll or
+ * axial_reduce_sum_shape; the call runs once per ISA of
+ * axial_isa_available() (axial_isa_select), and every ISA's run is compared
+ * with the scalar ISA's:
+ *   - the status is identical (and an error leaves a non-empty message);
+ *   - on success the output is bit-exact for the integers, bool and every
+ *     Roll; for the float sums it is within SPEC.md's bound (below);
+ *   - on error nothing is written: the output bytes keep their poison (and an
+ *     in-place or overlapping call leaves x as it was);
+ *   - 64 canary bytes before and after x and y are unchanged; x is unchanged
+ *     unless the call is in place;
+ *   - the call with a partial overlap of x and y fails (AXIAL_E_OVERLAP);
+ *   - axial_reduce_sum_shape's status and output shape equal an independent
+ *     model here (the README's order of checks), and axial_reduce_sum fails
+ *     with the same status when the shape query fails.
+ * Any difference prints the case (op, dtype, shape, axes, flags, shifts,
+ * buffers, ISA, element index, both values) and calls abort(), so libFuzzer
+ * saves the input; `axial-fuzz-diff FILE` replays it.
+ *
+ * Build: clang, -fsanitize=fuzzer on this target, the library built with
+ * -Db_sanitize=address,undefined, -fno-sanitize-recover=all and
+ * -fsanitize=fuzzer-no-link (coverage of the kernels): scripts/fuzz.sh.
+ *
+ * ---- Input layout (missing bytes read as 0; make_corpus.py writes it) ----
+ *   h[0]  op: % 4 -> cumsum, reduce_sum, roll, reduce_sum_shape
+ *   h[1]  dtype: % 16 -> 1..13 as is; 0, 14 and 15 -> 0, 14, 99 (invalid)
+ *   h[2]  rank: % 9 -> 0..8; h[2] >= 0xF8 -> 17 (above AXIAL_MAX_RANK)
+ *   h[3]  flags: bits 0-1; bit 7 adds the unknown bit 1 << ((h[3] >> 2) & 31)
+ *   h[4]  naxes: & 15 (reduce, roll)
+ *   h[5]  nshift: h[5] >> 6 == 0/1: naxes (1 when naxes is 0), 2: 1, 3: h[5] & 15
+ *   h[6]  bit 0 in place (y == x); bits 1-3 and 4-6: x and y offset in
+ *         elements (0..7) from a 64-byte boundary; bit 7: special pointer h[7]
+ *   h[7]  special (& 7): 1 x NULL, 2 y NULL, 3 shape NULL, 4 axes NULL,
+ *         5 shift NULL, 6 y partially overlapping x (offset from h[7] >> 3),
+ *         7 out_rank NULL (shape query) / out_shape NULL when h[7] & 8
+ *   h[8]  data: & 15 picks the class distribution of generated elements
+ *   h[9..11] mixed into the generator's seed
+ *   then: rank dim bytes, the axis bytes (cumsum: 1; others: naxes), the
+ *   shifts (roll: nshift, each 1 byte, or 0xC0.. + 8 raw little-endian
+ *   bytes), then 2 bytes per element (class, value) while they last; the
+ *   rest of the elements come from a generator seeded by the input.
+ *
+ * Dimension byte b: < 0x80: b & 31 (0..31); 0x80..0xBF: a table of sizes
+ * around vector and block boundaries (32 .. 8192); 0xC0..0xEF: 1 + (b & 7);
+ * 0xF0..0xFF: negative or huge values (errors, or fine next to a 0).  When
+ * the call could succeed and the input or output would exceed AX_MAX_ELEMS
+ * elements, the non-zero dimensions are clamped (left to right) so that
+ * their product fits: huge dimensions beside a 0 stay (the size check must
+ * still run on them).
+ *
+ * Axis byte b (rank r): < 0xE0: (b % 2r) - r, i.e. [-r, r-1]; else a table
+ * of invalid or edge values (r, -r-1, INT64_MIN, INT64_MAX, ...).
+ * Shift: selector < 0x80: selector - 64; 0x80..0xBF: a table of edge values
+ * (INT64_MIN, INT64_MAX, +-2^62, ...); 0xC0..0xFF: 8 raw bytes.
+ *
+ * Float elements (class byte c, value byte v): c >> 4 picks ordinary values
+ * (+-(1+f) 2^e, |e| <= 8, random significand), exact small multiples of
+ * 2^-k, uniform [0, 1), +-0, NaN (quiet and signalling, random payload),
+ * +-inf, subnormals, values within 2^8 of the format's largest, values with
+ * any exponent, the smallest normals, and powers of two.
+ *
+ * ---- The float bound ----
+ * For output k of a sum of m terms with exact value S, M = sum |x| over its
+ * terms, u = 2^-24, C = 4 (the constant the kernels' headers claim; SPEC.md
+ * and tests/test_tolerance.c): each of the two results a (scalar) and b (the
+ * ISA) is within 0.5 ulp_F(S) + e of S, with e = C u M for f32, 1.5 (C+1) u M
+ * for f16/bf16 (widened to f32, summed, rounded once), (m + 8) 2^-53 M for
+ * f64 (any tree of f64 additions); so
+ *     |a - b| <= ulp_F(mx) + 2 e,   mx = max(|a|, |b|) + 2 e
+ * (ulp_F at mx bounds ulp_F(S): |S| <= mx).  M comes from the scalar ISA's
+ * run of the same op in f64 on |x| (non-finite terms as 0), inflated for that
+ * run's own rounding.  M == 0 (every term +-0, or an empty sum) asks for the
+ * same bits: the sign of a zero sum is defined (README, signed zeros).
+ * NaN iff NaN; infinities must match, except that an output that overflows
+ * in one run and not in the other (its sum within the bound of the overflow
+ * threshold, T = the midpoint above the largest finite value) may be +-inf
+ * of the right sign in one and finite in the other.
+ *
+ * ---- Overflowing partial sums (the choice) ----
+ * Large magnitudes are generated on purpose (values within 2^8 of FLT_MAX,
+ * DBL_MAX, 65504), and the one case where the kernels differ by design is
+ * accepted explicitly, not kept out by the decoder:
+ *   - f32 and bf16 ReduceSum on a SIMD ISA sums at most 8 terms per f32
+ *     partial (kernels/avx2/reduce.c 'Known limit', kernels/avx512/reduce.c
+ *     'Note'), which may overflow to inf where the scalar f64 sum comes back
+ *     into range.  Accepted only for an output with M >= 2^127 when some
+ *     input term has |x| >= 2^124 (necessary for 8 terms to reach 2^128);
+ *     such an output may then be non-finite in either run (NaN too, from
+ *     inf - inf), and if both are finite the bound still applies.
+ *   - f64, every op and ISA (the scalar oracle too): partial sums of any
+ *     length may overflow in one order and not another; accepted where
+ *     M >= 2^1023 (or M itself overflows), with the same rule.
+ * f16 sums (f32 partials of <= 8192 terms below 65504) and every CumSum of
+ * f32/f16/bf16 (f64 lanes) cannot overflow in a partial, so they get no such
+ * allowance.  AX_FUZZ_STATS=1 prints at exit how often the allowance was used.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axial.h"
+
+#define AX_MAX_ELEMS 8704 /* > 2 x 4100: a column block past 4096 columns */
+#define AX_MAX_AXES 16
+#define AX_CANARY 64
+#define AX_CANARY_BYTE 0xA5
+#define AX_NISA 4
+#define AX_RANK_BAD 17
+
+enum { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_SHAPE };
+static const char *const op_names[] = {"cumsum", "reduce_sum", "roll", "reduce_sum_shape"};
+
+enum {
+    SP_NONE,
+    SP_X_NULL,
+    SP_Y_NULL,
+    SP_SHAPE_NULL,
+    SP_AXES_NULL,
+    SP_SHIFT_NULL,
+    SP_OVERLAP,
+    SP_OUT_NULL
+};
+static const char *const sp_names[] = {"",           "x NULL",     "y NULL",
+                                       "shape NULL", "axes NULL",  "shift NULL",
+                                       "overlap",    "out NULL"};
+
+/* ---- the decoded case ---------------------------------------------------- */
+
+typedef struct {
+    int op;
+    axial_dtype dtype;
+    size_t rank;
+    int64_t shape[AX_RANK_BAD + 1];
+    int64_t axis; /* cumsum */
+    int64_t axes[AX_MAX_AXES];
+    size_t naxes;
+    int64_t shift[AX_MAX_AXES];
+    size_t nshift;
+    unsigned flags;
+    bool inplace;
+    size_t xoff, yoff; /* elements past a 64-byte boundary */
+    int special;
+    unsigned special_arg;
+    unsigned datamode;
+    /* derived */
+    size_t esize;          /* element size (8 for an invalid dtype: never read) */
+    size_t count_in;       /* elements of x (0 where the call must fail on the shape) */
+    size_t count_out;      /* elements of y */
+    ptrdiff_t overlap_off; /* SP_OVERLAP: y - x in elements */
+} fz_case;
+
+/* ---- reading the input ---------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, at;
+    uint64_t rng;
+} fz_in;
+
+static uint8_t in_byte(fz_in *in) { return in->at < in->n ? in->p[in->at++] : 0; }
+static bool in_left(const fz_in *in, size_t k) { return in->n - in->at >= k; }
+
+static uint64_t rng_next(fz_in *in) { /* xorshift64* */
+    in->rng ^= in->rng >> 12;
+    in->rng ^= in->rng << 25;
+    in->rng ^= in->rng >> 27;
+    return in->rng * 0x2545f4914f6cdd1dull;
+}
+
+static const int64_t dim_table[32] = {32,   33,   47,   48,   63,   64,   65,   96,
+                                      127,  128,  129,  192,  255,  256,  257,  300,
+                                      511,  512,  513,  1000, 1023, 1024, 1025, 2047,
+                                      2048, 2049, 4095, 4096, 4097, 4100, 8191, 8192};
+static const int64_t dim_special[16] = {-1,
+                                        -2,
+                                        INT64_MIN,
+                                        INT64_MAX,
+                                        (int64_t)1 << 32,
+                                        (int64_t)1 << 40,
+                                        (int64_t)1 << 62,
+                                        ((int64_t)1 << 62) + 1,
+                                        PTRDIFF_MAX / 2,
+                                        PTRDIFF_MAX / 8 + 1,
+                                        (int64_t)1 << 31,
+                                        3037000500, /* ~ sqrt(2^63) */
+                                        0,
+                                        1,
+                                        -4096,
+                                        (int64_t)1 << 61};
+
+static int64_t decode_dim(uint8_t b) {
+    if (b < 0x80) return b & 31;
+    if (b < 0xC0) return dim_table[b & 31];
+    if (b < 0xF0) return 1 + (b & 7);
+    return dim_special[b & 15];
+}
+
+static int64_t decode_axis(uint8_t b, size_t rank) {
+    const int64_t r = (int64_t)rank;
+    if (b < 0xE0) return r > 0 ? (int64_t)(b % (2 * rank)) - r : (int64_t)(b % 3) - 1;
+    const int64_t t[32] = {r,         -r - 1, r + 1,     -r - 2,      INT64_MAX,  INT64_MIN,
+                           100,       -100,   16,        -17,         (int64_t)1 << 32,
+                           -((int64_t)1 << 32), 0,       -1,          r - 1,      -r,
+                           17,        -16,    INT64_MAX - 1, INT64_MIN + 1, r + 8, -r - 8,
+                           0,         1,      2,         -2,          3,          -3,
+                           (int64_t)rank * 2, -(int64_t)rank * 2, 7, -8};
+    return t[b & 31];
+}
+
+static const int64_t shift_table[64] = {INT64_MIN,
+                                        INT64_MAX,
+                                        INT64_MIN + 1,
+                                        INT64_MAX - 1,
+                                        (int64_t)1 << 62,
+                                        -((int64_t)1 << 62),
+                                        (int64_t)1 << 32,
+                                        -((int64_t)1 << 32),
+                                        4096,
+                                        -4096,
+                                        4097,
+                                        -4097,
+                                        8191,
+                                        -8191,
+                                        1000003,
+                                        -1000003,
+                                        127,
+                                        128,
+                                        129,
+                                        255,
+                                        256,
+                                        257,
+                                        -127,
+                                        -128,
+                                        -129,
+                                        -255,
+                                        -256,
+                                        -257,
+                                        511,
+                                        512,
+                                        -512,
+                                        1023,
+                                        1024,
+                                        -1024,
+                                        2047,
+                                        2048,
+                                        -2048,
+                                        65,
+                                        -65,
+                                        96,
+                                        -96,
+                                        3037000499,
+                                        -3037000499,
+                                        INT64_MAX / 3,
+                                        INT64_MIN / 3,
+                                        (int64_t)UINT32_MAX,
+                                        -(int64_t)UINT32_MAX,
+                                        INT64_MAX - 4095,
+                                        INT64_MIN + 4096,
+                                        8192,
+                                        -8192,
+                                        4100,
+                                        -4100,
+                                        1,
+                                        -1,
+                                        0,
+                                        64,
+                                        -64,
+                                        100,
+                                        -100,
+                                        1 << 20,
+                                        -(1 << 20),
+                                        INT64_MAX / 2,
+                                        INT64_MIN / 2};
+
+static int64_t decode_shift(fz_in *in) {
+    const uint8_t s = in_byte(in);
+    if (s < 0x80) return (int64_t)s - 64;
+    if (s < 0xC0) return shift_table[s & 63];
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++) v |= (uint64_t)in_byte(in) << (8 * k);
+    int64_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
+
+/* ---- dtypes ---------------------------------------------------------------- */
+
+static bool dt_valid(axial_dtype dt) { return dt >= AXIAL_F32 && dt <= AXIAL_BOOL; }
+static bool dt_float(axial_dtype dt) {
+    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
+}
+static size_t dt_size(axial_dtype dt) {
+    switch (dt) {
+    case AXIAL_I8: case AXIAL_U8: case AXIAL_BOOL: return 1;
+    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
+    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
+    default: return 8;
+    }
+}
+static const char *dt_name(axial_dtype dt) {
+    static const char *names[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
+                                  "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
+    return dt_valid(dt) ? names[dt] : "invalid";
+}
+
+/* Float formats: exponent and fraction bits. */
+typedef struct {
+    int ebits, mbits, p, emin;
+} fz_fmt;
+static fz_fmt fmt_of(axial_dtype dt) {
+    switch (dt) {
+    case AXIAL_F32: return (fz_fmt){8, 23, 24, -126};
+    case AXIAL_F64: return (fz_fmt){11, 52, 53, -1022};
+    case AXIAL_F16: return (fz_fmt){5, 10, 11, -14};
+    default: return (fz_fmt){8, 7, 8, -126};
+    }
+}
+
+static double f16_value(uint16_t b) {
+    const int s = b >> 15, e = (b >> 10) & 31, m = b & 1023;
+    double v;
+    if (e == 31) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp(m, -24);
+    else v = ldexp(1024 + m, e - 25);
+    return s ? -v : v;
+}
+
+/* Element i of a float tensor as a double (exact). */
+static double get_f(axial_dtype dt, const void *p, size_t i) {
+    const char *c = (const char *)p;
+    switch (dt) {
+    case AXIAL_F32: { float v; memcpy(&v, c + 4 * i, 4); return v; }
+    case AXIAL_F64: { double v; memcpy(&v, c + 8 * i, 8); return v; }
+    case AXIAL_F16: { uint16_t b; memcpy(&b, c + 2 * i, 2); return f16_value(b); }
+    default: {
+        uint16_t b;
+        memcpy(&b, c + 2 * i, 2);
+        uint32_t w = (uint32_t)b << 16;
+        float v;
+        memcpy(&v, &w, 4);
+        return v;
+    }
+    }
+}
+
+static uint64_t get_bits(size_t es, const void *p, size_t i) {
+    uint64_t v = 0;
+    memcpy(&v, (const char *)p + es * i, es); /* little-endian: the low bytes */
+    return v;
+}
+static void put_bits(size_t es, void *p, size_t i, uint64_t v) {
+    memcpy((char *)p + es * i, &v, es);
+}
+
+static uint64_t fmt_bits(fz_fmt f, unsigned sign, uint64_t efield, uint64_t mant) {
+    const uint64_t mmask = ((uint64_t)1 << f.mbits) - 1;
+    return ((uint64_t)sign << (f.ebits + f.mbits)) | (efield << f.mbits) | (mant & mmask);
+}
+
+/* An exactly representable normal double (|v| in [2^-8, 2^8)) in format f. */
+static uint64_t fmt_exact(fz_fmt f, double v) {
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    const unsigned sign = (unsigned)(b >> 63);
+    const int e = (int)((b >> 52) & 2047) - 1023;
+    const uint64_t mant = (b & (((uint64_t)1 << 52) - 1)) >> (52 - f.mbits);
+    const int bias = (1 << (f.ebits - 1)) - 1;
+    return fmt_bits(f, sign, (uint64_t)(e + bias), mant);
+}
+
+/* One float element from class byte c, value byte v and random bits r. */
+static uint64_t make_float(axial_dtype dt, uint8_t c, uint8_t v, uint64_t r) {
+    const fz_fmt f = fmt_of(dt);
+    const int bias = (1 << (f.ebits - 1)) - 1;
+    const uint64_t emaxf = ((uint64_t)1 << f.ebits) - 2; /* largest finite exponent field */
+    const unsigned sign = v & 1;
+    const unsigned cls = c >> 4, lo = c & 15;
+    const uint64_t mant = r >> 12;
+    switch (cls) {
+    case 0: case 1: case 2: case 3: case 4: /* ordinary: +-(1+f) 2^e, |e| <= 8 */
+        return fmt_bits(f, sign, (uint64_t)(bias + (int)((v >> 1) % 17) - 8), mant);
+    case 5: case 6: { /* exact small multiples of 2^-k: cancellations, exact sums */
+        const unsigned k = v >> 1;
+        if (k == 0) return fmt_bits(f, sign, 0, 0);
+        return fmt_exact(f, (sign ? -1.0 : 1.0) * ldexp(k, -(int)(lo & 3)));
+    }
+    case 7: /* uniform [0, 1): 2^-1 .. 2^-8 */
+        return fmt_bits(f, 0, (uint64_t)(bias - 1 - (int)(v & 7)), mant);
+    case 8: return fmt_bits(f, sign, 0, 0);                                     /* +-0 */
+    case 9: {                                                                    /* NaN */
+        uint64_t m = (v & 2) ? (mant | ((uint64_t)1 << (f.mbits - 1)))         /* quiet */
+                             : (mant & ~((uint64_t)1 << (f.mbits - 1)));        /* signalling */
+        if ((m & (((uint64_t)1 << f.mbits) - 1)) == 0) m = 1;
+        return fmt_bits(f, sign, emaxf + 1, m);
+    }
+    case 10: return fmt_bits(f, sign, emaxf + 1, 0); /* +-inf */
+    case 11: {                                        /* subnormal */
+        uint64_t m = mant;
+        if (v & 2) m >>= (v >> 2) % (unsigned)f.mbits; /* small ones too */
+        if ((m & (((uint64_t)1 << f.mbits) - 1)) == 0) m = 1;
+        return fmt_bits(f, sign, 0, m);
+    }
+    case 12: /* within 2^8 of the largest finite value */
+        return fmt_bits(f, sign, emaxf - ((v >> 1) & 7), (v & 0x80) ? ~(uint64_t)0 : mant);
+    case 13: /* any exponent */
+        return fmt_bits(f, sign, 1 + (r ^ ((uint64_t)v << 3)) % emaxf, mant);
+    case 14: /* the smallest normals */
+        return fmt_bits(f, sign, 1 + ((v >> 1) & 1), mant);
+    default: /* powers of two 2^-7 .. 2^8 */
+        return fmt_bits(f, sign, (uint64_t)(bias + (int)lo - 7), 0);
+    }
+}
+
+static uint64_t make_int(size_t es, uint8_t c, uint8_t v, uint64_t r) {
+    const unsigned bits = (unsigned)(8 * es);
+    const uint64_t mask = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    const uint64_t smin = (uint64_t)1 << (bits - 1);
+    switch (c >> 5) {
+    case 4: return (uint64_t)(int64_t)(int8_t)v & mask; /* small */
+    case 5: {
+        const uint64_t t[8] = {0, 1, mask, smin, smin - 1, smin + 1, mask - 1, 2};
+        return t[v & 7] & mask;
+    }
+    default: return ((r << 8) | v) & mask; /* raw */
+    }
+}
+
+/* The class byte of a generated element, by the case's data mode. */
+static uint8_t gen_class(fz_in *in, unsigned mode, bool is_float) {
+    const uint64_t r = rng_next(in);
+    const uint8_t any = (uint8_t)r, low = (uint8_t)(r >> 8);
+    switch (mode) {
+    case 1: return (uint8_t)((low % 5) << 4 | (low & 15));         /* ordinary */
+    case 2: return (uint8_t)((5 + (low & 1)) << 4 | (low >> 4));   /* exact */
+    case 3: return (uint8_t)(7 << 4);                               /* uniform [0, 1) */
+    case 4: return (r >> 16) % 64 ? (uint8_t)((low % 5) << 4) : any; /* 1/64 special */
+    case 5: return (r >> 16) % 4 ? (uint8_t)((low % 5) << 4) : (uint8_t)(12 << 4); /* huge */
+    case 6: { /* subnormals, zeros, smallest normals, ordinary */
+        static const uint8_t k[4] = {11 << 4, 8 << 4, 14 << 4, 0};
+        return k[low & 3];
+    }
+    case 7: return is_float ? (uint8_t)(5 << 4) : (uint8_t)(4 << 5); /* exact / small ints */
+    default: return any;
+    }
+}
+
+/* ---- the independent model of the shape query -------------------------------- */
+
+/* Status of axial_reduce_sum_shape (checks in the README's order) and the
+ * output shape. */
+static axial_status model_shape(size_t rank, const int64_t *shape, const int64_t *axes,
+                                size_t naxes, unsigned flags, bool out_rank_null,
+                                bool out_shape_null, size_t esize, size_t *orank,
+                                int64_t *oshape) {
+    if (rank > AXIAL_MAX_RANK) return AXIAL_E_RANK;
+    if (rank > 0 && !shape) return AXIAL_E_NULL;
+    unsigned __int128 nz = esize;
+    for (size_t k = 0; k < rank; k++) {
+        if (shape[k] < 0) return AXIAL_E_SHAPE;
+        if (shape[k] == 0) continue;
+        nz *= (uint64_t)shape[k];
+        if (nz > PTRDIFF_MAX) return AXIAL_E_SHAPE;
+    }
+    if (flags & ~3u) return AXIAL_E_ARGS;
+    if (naxes > 0 && !axes) return AXIAL_E_NULL;
+    bool red[AX_RANK_BAD + 1] = {false};
+    for (size_t k = 0; k < rank; k++) red[k] = naxes == 0 && (flags & 2);
+    for (size_t a = 0; a < naxes; a++) {
+        if (axes[a] < -(int64_t)rank || axes[a] >= (int64_t)rank) return AXIAL_E_AXIS;
+        red[axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]] = true;
+    }
+    size_t r = 0;
+    for (size_t k = 0; k < rank; k++) {
+        if (!red[k]) oshape[r++] = shape[k];
+        else if (flags & 1) oshape[r++] = 1;
+    }
+    *orank = r;
+    if (out_rank_null) return AXIAL_E_NULL;
+    if (r > 0 && out_shape_null) return AXIAL_E_NULL;
+    return AXIAL_OK;
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
+static void print_list(const char *name, const int64_t *v, size_t n, bool null) {
+    fprintf(stderr, " %s=", name);
+    if (null) {
+        fprintf(stderr, "NULL");
+        return;
+    }
+    fprintf(stderr, "[");
+    for (size_t k = 0; k < n; k++) fprintf(stderr, k ? ", %lld" : "%lld", (long long)v[k]);
+    fprintf(stderr, "]");
+}
+
+static void print_case(const fz_case *c) {
+    fprintf(stderr, "axial-fuzz: case: %s dtype=%s(%d) rank=%zu", op_names[c->op],
+            dt_name(c->dtype), (int)c->dtype, c->rank);
+    print_list("shape", c->shape, c->rank <= AX_RANK_BAD ? c->rank : 0,
+               c->special == SP_SHAPE_NULL);
+    if (c->op == OP_CUMSUM) fprintf(stderr, " axis=%lld", (long long)c->axis);
+    else print_list("axes", c->axes, c->naxes, c->special == SP_AXES_NULL);
+    if (c->op == OP_ROLL) print_list("shift", c->shift, c->nshift, c->special == SP_SHIFT_NULL);
+    fprintf(stderr, " flags=0x%x%s x_off=%zu y_off=%zu %s", c->flags,
+            c->inplace ? " in-place" : "", c->xoff, c->yoff, sp_names[c->special]);
+    if (c->special == SP_OVERLAP) fprintf(stderr, " (y = x %+td elements)", c->overlap_off);
+    fprintf(stderr, " elements in=%zu out=%zu datamode=%u\n", c->count_in, c->count_out,
+            c->datamode);
+}
+
+static const fz_case *cur_case;
+
+__attribute__((format(printf, 2, 3), noreturn)) static void fail(axial_isa isa,
+                                                                  const char *fmt, ...);
+static void fail(axial_isa isa, const char *fmt, ...) {
+    fprintf(stderr, "axial-fuzz: MISMATCH on ISA %s: ", axial_isa_name(isa));
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    if (cur_case) print_case(cur_case);
+    fflush(stderr);
+    abort();
+}
+
+/* ---- buffers ------------------------------------------------------------------- */
+
+/* [canary][pad to offset][body][canary], body at a 64-byte boundary + off.
+ * Under ASan the bytes around the body are also poisoned during the call, so
+ * that a kernel that reads outside its tensors (SPEC: nothing outside is
+ * read; masked loads are checked lane by lane) is reported at once. */
+typedef struct {
+    unsigned char *base, *body;
+    size_t bytes, pre, total;
+} fz_buf;
+
+static void buf_alloc(fz_buf *b, size_t bytes, size_t off_bytes) {
+    b->pre = AX_CANARY + off_bytes;
+    b->total = (b->pre + bytes + AX_CANARY + 63) & ~(size_t)63;
+    b->base = aligned_alloc(64, b->total);
+    if (!b->base) abort();
+    b->body = b->base + b->pre;
+    b->bytes = bytes;
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AX_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(AX_ASAN)
+#define AX_ASAN 1
+#endif
+#ifdef AX_ASAN
+#include <sanitizer/asan_interface.h>
+static void buf_guard(fz_buf *b, bool on) {
+    if (on) {
+        ASAN_POISON_MEMORY_REGION(b->base, b->pre);
+        ASAN_POISON_MEMORY_REGION(b->body + b->bytes, b->total - b->pre - b->bytes);
+    } else {
+        ASAN_UNPOISON_MEMORY_REGION(b->base, b->total);
+    }
+}
+#else
+static void buf_guard(fz_buf *b, bool on) {
+    (void)b;
+    (void)on;
+}
+#endif
+
+static void buf_fill(fz_buf *b, const void *content, unsigned char poison) {
+    memset(b->base, AX_CANARY_BYTE, b->pre);
+    if (content) memcpy(b->body, content, b->bytes);
+    else memset(b->body, poison, b->bytes);
+    memset(b->body + b->bytes, AX_CANARY_BYTE, AX_CANARY);
+}
+
+static bool buf_canary_ok(const fz_buf *b) {
+    for (size_t i = 0; i < b->pre; i++)
+        if (b->base[i] != AX_CANARY_BYTE) return false;
+    for (size_t i = 0; i < AX_CANARY; i++)
+        if (b->body[b->bytes + i] != AX_CANARY_BYTE) return false;
+    return true;
+}
+
+/* First byte of the body that differs from content (or poison), or -1. */
+static ptrdiff_t buf_diff(const fz_buf *b, const void *content, unsigned char poison) {
+    for (size_t i = 0; i < b->bytes; i++) {
+        const unsigned char want = content ? ((const unsigned char *)content)[i] : poison;
+        if (b->body[i] != want) return (ptrdiff_t)i;
+    }
+    return -1;
+}
+
+/* ---- the float comparison -------------------------------------------------------- */
+
+static double ulp_of(fz_fmt f, double v) {
+    const double a = fabs(v);
+    int e = a == 0 || !isfinite(a) ? f.emin : ilogb(a);
+    if (e < f.emin) e = f.emin;
+    return ldexp(1.0, e - f.p + 1);
+}
+
+/* The midpoint above the largest finite value: sums at or past it round to inf. */
+static double overflow_threshold(fz_fmt f) {
+    const int emax = (1 << (f.ebits - 1)) - 1;
+    if (f.ebits == 11) return INFINITY; /* 2^1024 - 2^970 is not a double; inf stands in */
+    return ldexp(2.0 - ldexp(1.0, -f.p), emax);
+}
+
+enum { INJ_NONE, INJ_OUTPUT, INJ_CANARY, INJ_STATUS, INJ_INPUT, INJ_ERROR_WRITE, INJ_BOUND };
+static int inject; /* AX_FUZZ_INJECT, see run_one */
+
+static struct {
+    unsigned long long runs, compared, limit_used, limit_outputs;
+    unsigned long long limit_by_dtype[16];
+} stats;
+
+static void print_stats(void) {
+    fprintf(stderr,
+            "axial-fuzz: %llu inputs, %llu ISA comparisons, overflow allowance used on %llu "
+            "outputs of %llu inputs\n",
+            stats.runs, stats.compared, stats.limit_outputs, stats.limit_used);
+    for (int d = 0; d < 16; d++)
+        if (stats.limit_by_dtype[d])
+            fprintf(stderr, "axial-fuzz:   %s: %llu outputs\n", dt_name((axial_dtype)d),
+                    stats.limit_by_dtype[d]);
+}
+
+static void print_float(axial_dtype dt, const void *p, size_t i, char *buf, size_t cap) {
+    snprintf(buf, cap, "%.17g (bits 0x%0*llx)", get_f(dt, p, i), (int)(2 * dt_size(dt)),
+             (unsigned long long)get_bits(dt_size(dt), p, i));
+}
+
+/* ---- one case ------------------------------------------------------------------------ */
+
+typedef struct {
+    axial_status st;
+    unsigned char *out; /* count_out * esize bytes on success */
+    size_t orank;
+    int64_t oshape[AX_RANK_BAD + 1];
+} fz_result;
+
+static const unsigned char poison_of[AX_NISA] = {0xC3, 0x5A, 0x96, 0x3C};
+
+/* Self-test (AX_FUZZ_INJECT=kind): a fault is injected into every non-scalar
+ * ISA's run after its call, to show that each check fires (meson's
+ * 'fuzz self-test' tests expect a MISMATCH on the seed corpus).  'bound' moves
+ * the first output of a float sum 64 ulps away (a finite non-zero one): past
+ * the bound where M is close to |sum| and m is small (f32 allows ~17 ulps). */
+
+/* Runs the case on the selected ISA with x = x0 (count_in elements). */
+static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *res) {
+    const size_t es = c->esize;
+    const size_t xbytes = c->count_in * es, ybytes = c->count_out * es;
+    const unsigned char poison = poison_of[isa];
+    fz_buf xb, yb;
+    /* overlap: the x buffer holds [count_out pre][x][count_out post] */
+    const size_t pre_el = c->special == SP_OVERLAP ? c->count_out : 0;
+    const size_t xbody = xbytes + 2 * pre_el * es;
+    buf_alloc(&xb, xbody, c->xoff * es);
+    buf_alloc(&yb, ybytes, c->yoff * es);
+    unsigned char *xcontent = malloc(xbody + 1);
+    if (!xcontent) abort();
+    memset(xcontent, poison, xbody);
+    if (xbytes) memcpy(xcontent + pre_el * es, x0, xbytes);
+    buf_fill(&xb, xcontent, 0);
+    buf_fill(&yb, NULL, poison);
+    buf_guard(&xb, true);
+    buf_guard(&yb, true);
+
+    void *px = xb.body + pre_el * es;
+    void *py = c->inplace ? px : yb.body;
+    const int64_t *shape = c->special == SP_SHAPE_NULL ? NULL : c->shape;
+    const int64_t *axes = c->special == SP_AXES_NULL ? NULL : c->axes;
+    const int64_t *shift = c->special == SP_SHIFT_NULL ? NULL : c->shift;
+    if (c->special == SP_X_NULL) px = NULL;
+    if (c->special == SP_Y_NULL) py = NULL;
+    if (c->special == SP_OVERLAP) py = (char *)xb.body + (ptrdiff_t)(pre_el * es) +
+                                       c->overlap_off * (ptrdiff_t)es;
+    /* a zero-size tensor may sit anywhere; keep x and y apart for ASan */
+
+    axial_status st = AXIAL_OK;
+    res->orank = 99;
+    switch (c->op) {
+    case OP_CUMSUM:
+        st = axial_cumsum(c->dtype, px, py, c->rank, shape, c->axis, c->flags);
+        break;
+    case OP_REDUCE:
+        st = axial_reduce_sum(c->dtype, px, py, c->rank, shape, axes, c->naxes, c->flags);
+        break;
+    case OP_ROLL:
+        st = axial_roll(c->dtype, px, py, c->rank, shape, shift, c->nshift, axes, c->naxes);
+        break;
+    default: {
+        const bool ornull = c->special == SP_OUT_NULL && !(c->special_arg & 8);
+        const bool osnull = c->special == SP_OUT_NULL && (c->special_arg & 8);
+        for (size_t k = 0; k <= AX_RANK_BAD; k++) res->oshape[k] = -7;
+        st = axial_reduce_sum_shape(c->rank, shape, axes, c->naxes, c->flags,
+                                    ornull ? NULL : &res->orank, osnull ? NULL : res->oshape);
+        break;
+    }
+    }
+    buf_guard(&xb, false);
+    buf_guard(&yb, false);
+    if (inject && isa != AXIAL_ISA_SCALAR) {
+        if (inject == INJ_CANARY) yb.base[0] ^= 1;
+        if (inject == INJ_STATUS) st = st == AXIAL_OK ? AXIAL_E_NOMEM : AXIAL_OK;
+        if (inject == INJ_INPUT && !c->inplace && xbytes && px) ((unsigned char *)px)[0] ^= 1;
+        if (inject == INJ_ERROR_WRITE && st != AXIAL_OK && ybytes) yb.body[0] ^= 1;
+    }
+    res->st = st;
+    if (st != AXIAL_OK) {
+        const char *msg = axial_last_error();
+        if (!msg || !msg[0]) fail(isa, "status %s with an empty axial_last_error()",
+                                  axial_status_name(st));
+    }
+
+    /* canaries, x untouched, nothing written on error */
+    if (!buf_canary_ok(&xb)) fail(isa, "status %s: wrote around x", axial_status_name(st));
+    if (!buf_canary_ok(&yb)) fail(isa, "status %s: wrote around y", axial_status_name(st));
+    const bool x_is_out = c->inplace && st == AXIAL_OK;
+    ptrdiff_t d;
+    if (!x_is_out && (d = buf_diff(&xb, xcontent, 0)) >= 0)
+        fail(isa, "status %s: x changed at byte %td (0x%02x, was 0x%02x)%s",
+             axial_status_name(st), d, xb.body[d], xcontent[d],
+             c->inplace ? " (in place, failed call)" : "");
+    if (st != AXIAL_OK && (d = buf_diff(&yb, NULL, poison)) >= 0)
+        fail(isa, "status %s: y written at byte %td on error", axial_status_name(st), d);
+
+    res->out = NULL;
+    if (st == AXIAL_OK && c->op != OP_SHAPE) {
+        res->out = malloc(ybytes + 1);
+        if (!res->out) abort();
+        if (ybytes) memcpy(res->out, c->inplace ? (unsigned char *)px : yb.body, ybytes);
+        if (inject == INJ_OUTPUT && isa != AXIAL_ISA_SCALAR && ybytes)
+            for (size_t b = 0; b < es; b++) res->out[b] ^= 0xFF;
+        if (inject == INJ_BOUND && isa != AXIAL_ISA_SCALAR && ybytes && dt_float(c->dtype) &&
+            c->op != OP_ROLL) {
+            const double v = get_f(c->dtype, res->out, 0);
+            if (isfinite(v) && v != 0 && fabs(v) < 1e30)
+                put_bits(es, res->out, 0, get_bits(es, res->out, 0) + 64);
+        }
+    }
+    free(xcontent);
+    free(xb.base);
+    free(yb.base);
+}
+
+/* Per-output M (sum of |x| over the finite terms, in f64 on the scalar ISA). */
+static double *magnitudes(const fz_case *c, const void *x0, double *maxabs) {
+    double *ax = malloc((c->count_in + 1) * sizeof *ax);
+    double *m = malloc((c->count_out + 1) * sizeof *m);
+    if (!ax || !m) abort();
+    *maxabs = 0;
+    for (size_t i = 0; i < c->count_in; i++) {
+        const double v = fabs(get_f(c->dtype, x0, i));
+        ax[i] = isfinite(v) ? v : 0;
+        if (ax[i] > *maxabs) *maxabs = ax[i];
+    }
+    if (c->count_in == 0) { /* every output is an empty sum (+0): M = 0; the f64
+                               * call might fail its size check on huge dimensions */
+        memset(m, 0, (c->count_out + 1) * sizeof *m);
+        free(ax);
+        return m;
+    }
+    if (axial_isa_select(AXIAL_ISA_SCALAR) != AXIAL_OK) abort();
+    axial_status st = c->op == OP_CUMSUM
+                          ? axial_cumsum(AXIAL_F64, ax, m, c->rank, c->shape, c->axis, c->flags)
+                          : axial_reduce_sum(AXIAL_F64, ax, m, c->rank, c->shape, c->axes,
+                                             c->naxes, c->flags);
+    if (st != AXIAL_OK)
+        fail(AXIAL_ISA_SCALAR, "the f64 run on |x| failed: %s (%s)", axial_status_name(st),
+             axial_last_error());
+    free(ax);
+    return m;
+}
+
+static void compare_float(const fz_case *c, axial_isa isa, const void *a, const void *b,
+                          const double *mag, double maxabs) {
+    const axial_dtype dt = c->dtype;
+    const fz_fmt f = fmt_of(dt);
+    const double u = ldexp(1.0, -24), C = 4.0;
+    /* terms per output (f64 bound) */
+    double m = 1;
+    if (c->op == OP_CUMSUM) {
+        const int64_t ax = c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis;
+        m = (double)c->shape[ax];
+    } else if (c->count_out) {
+        m = (double)(c->count_in / c->count_out);
+    }
+    const double T = overflow_threshold(f);
+    const bool simd_reduce32 = isa != AXIAL_ISA_SCALAR && c->op == OP_REDUCE &&
+                               (dt == AXIAL_F32 || dt == AXIAL_BF16) && maxabs >= 0x1p124;
+    bool used = false;
+    for (size_t k = 0; k < c->count_out; k++) {
+        const double va = get_f(dt, a, k), vb = get_f(dt, b, k);
+        /* M from an f64 sequential sum of m terms: inflate for its own error */
+        const double M = mag[k] * (1 + (m + 2) * 0x1p-52);
+        double e;
+        if (dt == AXIAL_F32) e = C * u * M;
+        else if (dt == AXIAL_F64) e = (m + 8) * 0x1p-53 * M;
+        else e = 1.5 * (C + 1) * u * M;
+        const bool limit = (simd_reduce32 && M >= 0x1p127) || (dt == AXIAL_F64 && !(M < 0x1p1023));
+        const double mx = fmax(fabs(va), fabs(vb)) + 2 * e;
+        const double bound = ulp_of(f, mx) + 2 * e;
+        char sa[96], sb[96];
+        const char *why = NULL;
+        if (isnan(va) || isnan(vb)) {
+            if (!(isnan(va) && isnan(vb))) why = "NaN in one run only";
+        } else if (isinf(va) || isinf(vb)) {
+            if (isinf(va) && isinf(vb)) {
+                if (va != vb) why = "infinities of opposite sign";
+            } else {
+                /* one overflowed: the finite one must be of the same sign and
+                 * within the bound of the threshold */
+                const double fin = isinf(va) ? vb : va, inf = isinf(va) ? va : vb;
+                if (!((fin > 0) == (inf > 0) && fabs(fin) + bound >= T))
+                    why = "inf in one run only, finite value not near overflow";
+            }
+        } else if (mag[k] == 0) {
+            if (get_bits(c->esize, a, k) != get_bits(c->esize, b, k))
+                why = "a sum of zeros (M == 0) differs in its bits";
+        } else if (!(fabs(va - vb) <= bound)) {
+            why = "difference above the bound";
+        }
+        if (why && limit && (!isfinite(va) || !isfinite(vb))) {
+            why = NULL; /* the documented overflow of a partial sum */
+            used = true;
+            stats.limit_outputs++;
+            stats.limit_by_dtype[dt & 15]++;
+        }
+        if (why) {
+            print_float(dt, a, k, sa, sizeof sa);
+            print_float(dt, b, k, sb, sizeof sb);
+            fail(isa,
+                 "%s: output %zu of %zu: scalar %s, %s %s; |diff| %.6g, bound %.6g (M %.6g, "
+                 "%.0f terms, max|x| %.6g%s)",
+                 why, k, c->count_out, sa, axial_isa_name(isa), sb, fabs(va - vb), bound,
+                 mag[k], m, maxabs, limit ? ", overflow allowance applies" : "");
+        }
+    }
+    if (used) stats.limit_used++;
+}
+
+static void compare_exact(const fz_case *c, axial_isa isa, const void *a, const void *b) {
+    const size_t es = c->esize;
+    if (memcmp(a, b, c->count_out * es) == 0) return;
+    for (size_t k = 0; k < c->count_out; k++) {
+        const uint64_t va = get_bits(es, a, k), vb = get_bits(es, b, k);
+        if (va != vb)
+            fail(isa, "output %zu of %zu: scalar 0x%0*llx, %s 0x%0*llx", k, c->count_out,
+                 (int)(2 * es), (unsigned long long)va, axial_isa_name(isa), (int)(2 * es),
+                 (unsigned long long)vb);
+    }
+}
+
+/* ---- decoding ------------------------------------------------------------------------- */
+
+static void decode(fz_in *in, fz_case *c) {
+    uint8_t h[12];
+    for (int k = 0; k < 12; k++) h[k] = in_byte(in);
+    c->op = h[0] % 4;
+    const unsigned dsel = h[1] % 16;
+    c->dtype = (axial_dtype)(dsel >= 1 && dsel <= 13 ? (int)dsel : dsel == 0 ? 0 : dsel == 14 ? 14 : 99);
+    c->rank = h[2] >= 0xF8 ? AX_RANK_BAD : h[2] % 9;
+    c->flags = h[3] & 3;
+    if (h[3] & 0x80) c->flags |= 1u << ((h[3] >> 2) & 31);
+    c->naxes = c->op == OP_CUMSUM ? 0 : h[4] & 15;
+    switch (h[5] >> 6) {
+    case 0: case 1: c->nshift = c->naxes ? c->naxes : 1; break;
+    case 2: c->nshift = 1; break;
+    default: c->nshift = h[5] & 15; break;
+    }
+    if (c->op != OP_ROLL) c->nshift = 0;
+    c->inplace = h[6] & 1;
+    c->xoff = (h[6] >> 1) & 7;
+    c->yoff = (h[6] >> 4) & 7;
+    c->special = (h[6] & 0x80) ? h[7] & 7 : SP_NONE;
+    c->special_arg = h[7];
+    c->datamode = h[8] & 15;
+    in->rng ^= ((uint64_t)h[9] << 16 | (uint64_t)h[10] << 8 | h[11]) * 0x9e3779b97f4a7c15ull;
+    if (!in->rng) in->rng = 1;
+
+    for (size_t k = 0; k <= AX_RANK_BAD; k++) c->shape[k] = 1;
+    const size_t nd = c->rank <= 8 ? c->rank : 8;
+    for (size_t k = 0; k < nd; k++) c->shape[k] = decode_dim(in_byte(in));
+    if (c->op == OP_CUMSUM) c->axis = decode_axis(in_byte(in), c->rank);
+    for (size_t a = 0; a < c->naxes; a++) c->axes[a] = decode_axis(in_byte(in), c->rank);
+    for (size_t s = 0; s < c->nshift; s++) c->shift[s] = decode_shift(in);
+
+    /* buffers: in place only for the ops that allow it (reduce: overlap error) */
+    if (c->op == OP_SHAPE) c->inplace = false;
+}
+
+/* Element counts, clamping the shape where the call could succeed. */
+static void size_case(fz_case *c) {
+    c->esize = dt_valid(c->dtype) ? dt_size(c->dtype) : 8;
+    c->count_in = c->count_out = 0;
+    if (c->op == OP_SHAPE || c->rank > AXIAL_MAX_RANK) return;
+    bool neg = false;
+    unsigned __int128 nz = c->esize;
+    for (size_t k = 0; k < c->rank; k++) {
+        if (c->shape[k] < 0) neg = true;
+        else if (c->shape[k] > 0) nz *= (uint64_t)c->shape[k];
+        if (nz > PTRDIFF_MAX) nz = (unsigned __int128)PTRDIFF_MAX + 1; /* saturate */
+    }
+    if (neg || nz > PTRDIFF_MAX) return; /* the shape check fails: nothing is touched */
+    /* input and output counts as the call would see them */
+    size_t orank = 0;
+    int64_t oshape[AX_RANK_BAD + 1];
+    for (int pass = 0; pass < 2; pass++) {
+        unsigned __int128 cin = 1, cout = 1, nzp = 1;
+        for (size_t k = 0; k < c->rank; k++) {
+            cin *= (uint64_t)c->shape[k];
+            if (c->shape[k]) nzp *= (uint64_t)c->shape[k];
+        }
+        cout = cin;
+        if (c->op == OP_REDUCE) {
+            axial_status st = model_shape(c->rank, c->shape, c->axes, c->naxes, c->flags & 3,
+                                          false, false, 1, &orank, oshape);
+            cout = 1;
+            if (st == AXIAL_OK)
+                for (size_t k = 0; k < orank; k++) cout *= (uint64_t)oshape[k];
+            else
+                cout = 0;
+        }
+        if (cin <= AX_MAX_ELEMS && cout <= AX_MAX_ELEMS) {
+            c->count_in = (size_t)cin;
+            c->count_out = (size_t)cout;
+            return;
+        }
+        /* clamp the non-zero dimensions, left to right, to a product <= the limit */
+        uint64_t p = 1;
+        for (size_t k = 0; k < c->rank; k++) {
+            if (c->shape[k] == 0) continue;
+            uint64_t room = AX_MAX_ELEMS / p;
+            if ((uint64_t)c->shape[k] > room) c->shape[k] = (int64_t)(room ? room : 1);
+            p *= (uint64_t)c->shape[k];
+        }
+        (void)nzp;
+    }
+    abort(); /* unreachable: the second pass fits */
+}
+
+static void fill_data(fz_in *in, const fz_case *c, void *x) {
+    const bool is_float = dt_float(c->dtype);
+    for (size_t i = 0; i < c->count_in; i++) {
+        uint8_t cls, v;
+        if (in_left(in, 2)) {
+            cls = in_byte(in);
+            v = in_byte(in);
+        } else {
+            cls = gen_class(in, c->datamode, is_float);
+            v = (uint8_t)(rng_next(in) >> 32);
+        }
+        const uint64_t r = rng_next(in);
+        uint64_t bits;
+        if (c->dtype == AXIAL_BOOL) bits = cls >= 0xF0 ? v : (v & 1);
+        else if (is_float) bits = make_float(c->dtype, cls, v, r);
+        else bits = make_int(c->esize, cls, v, r);
+        put_bits(c->esize, x, i, bits);
+    }
+}
+
+/* ---- the entry point --------------------------------------------------------------------- */
+
+static unsigned isa_mask;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    isa_mask = axial_isa_available();
+    fprintf(stderr, "axial-fuzz: comparing scalar with:");
+    int others = 0;
+    for (int i = 1; i < AX_NISA; i++)
+        if (isa_mask & (1u << i)) fprintf(stderr, " %s", axial_isa_name((axial_isa)i)), others++;
+    fprintf(stderr, "%s\n", others ? "" : " (none: only status/shape checks run)");
+    const char *inj = getenv("AX_FUZZ_INJECT");
+    if (inj && inj[0]) {
+        static const char *const kinds[] = {"",      "output",      "canary", "status",
+                                            "input", "error-write", "bound"};
+        for (int k = 1; k < 7; k++)
+            if (strcmp(inj, kinds[k]) == 0) inject = k;
+        if (!inject) {
+            fprintf(stderr, "axial-fuzz: unknown AX_FUZZ_INJECT=%s\n", inj);
+            exit(2);
+        }
+        fprintf(stderr, "axial-fuzz: self-test: injecting '%s' faults\n", inj);
+    }
+    const char *s = getenv("AX_FUZZ_STATS");
+    if (s && s[0] == '1') atexit(print_stats);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fz_in in = {data, size, 0, 0xcbf29ce484222325ull};
+    for (size_t i = 0; i < size; i++) in.rng = (in.rng ^ data[i]) * 0x100000001b3ull;
+    if (!isa_mask) isa_mask = axial_isa_available();
+    fz_case c;
+    memset(&c, 0, sizeof c);
+    decode(&in, &c);
+    size_case(&c);
+    cur_case = &c;
+    stats.runs++;
+
+    /* the special pointer modes that need elements */
+    if (c.special == SP_OVERLAP) {
+        /* y starts off elements from x, overlapping it without being it */
+        if (c.count_in == 0 || c.count_out == 0 || c.op == OP_SHAPE) {
+            c.special = SP_NONE;
+        } else {
+            const size_t span = c.count_in + c.count_out - 1;
+            c.overlap_off = (ptrdiff_t)((c.special_arg >> 3) % span) - (ptrdiff_t)(c.count_out - 1);
+            if (c.overlap_off == 0 && c.count_in == c.count_out) {
+                c.special = SP_NONE; /* that is y == x */
+                c.inplace = c.op != OP_SHAPE;
+            }
+        }
+        c.inplace = c.special == SP_OVERLAP ? false : c.inplace;
+    }
+    if (c.op == OP_REDUCE && c.inplace && c.count_out != c.count_in) {
+        /* y == x with a different size: still an overlap, the buffer holds both */
+        if (c.count_out > c.count_in) c.inplace = false;
+    }
+
+    unsigned char *x0 = malloc(c.count_in * c.esize + 1);
+    if (!x0) abort();
+    fill_data(&in, &c, x0);
+
+    fz_result res[AX_NISA];
+    memset(res, 0, sizeof res);
+    for (int i = 0; i < AX_NISA; i++) {
+        if (!(isa_mask & (1u << i))) continue;
+        const axial_isa isa = (axial_isa)i;
+        if (axial_isa_select(isa) != AXIAL_OK) fail(isa, "axial_isa_select failed");
+        if (axial_isa_active() != isa) fail(isa, "axial_isa_active() is %d", axial_isa_active());
+        run_one(&c, isa, x0, &res[i]);
+    }
+
+    const fz_result *s = &res[AXIAL_ISA_SCALAR];
+    /* checks of the scalar run against the model and the SPEC */
+    if (c.special == SP_OVERLAP && s->st == AXIAL_OK)
+        fail(AXIAL_ISA_SCALAR, "x and y overlap partially (y = x %+td elements), status OK",
+             c.overlap_off);
+    if (c.op == OP_REDUCE && c.inplace && c.count_in > 0 && c.count_out > 0 &&
+        dt_valid(c.dtype) && c.dtype != AXIAL_BOOL && s->st == AXIAL_OK)
+        fail(AXIAL_ISA_SCALAR, "reduce_sum with y == x returned OK");
+    if (c.op == OP_SHAPE || (c.op == OP_REDUCE && dt_valid(c.dtype) && c.dtype != AXIAL_BOOL)) {
+        size_t orank = 0;
+        int64_t oshape[AX_RANK_BAD + 1];
+        const bool ornull = c.op == OP_SHAPE && c.special == SP_OUT_NULL && !(c.special_arg & 8);
+        const bool osnull = c.op == OP_SHAPE && c.special == SP_OUT_NULL && (c.special_arg & 8);
+        const axial_status want = model_shape(
+            c.rank, c.special == SP_SHAPE_NULL ? NULL : c.shape,
+            c.special == SP_AXES_NULL ? NULL : c.axes, c.naxes, c.flags, ornull, osnull,
+            c.op == OP_SHAPE ? 1 : c.esize, &orank, oshape);
+        if (c.op == OP_SHAPE) {
+            if (s->st != want)
+                fail(AXIAL_ISA_SCALAR, "status %s, the model says %s", axial_status_name(s->st),
+                     axial_status_name(want));
+            if (want == AXIAL_OK) {
+                if (s->orank != orank)
+                    fail(AXIAL_ISA_SCALAR, "out_rank %zu, the model says %zu", s->orank, orank);
+                for (size_t k = 0; k < orank; k++)
+                    if (s->oshape[k] != oshape[k])
+                        fail(AXIAL_ISA_SCALAR, "out_shape[%zu] = %lld, the model says %lld", k,
+                             (long long)s->oshape[k], (long long)oshape[k]);
+                for (size_t k = orank; k <= AX_RANK_BAD; k++)
+                    if (s->oshape[k] != -7)
+                        fail(AXIAL_ISA_SCALAR, "out_shape[%zu] written past out_rank %zu", k,
+                             orank);
+            }
+        } else if (want != AXIAL_OK && s->st != want) {
+            /* reduce_sum fails as its shape query (on its element size) does */
+            fail(AXIAL_ISA_SCALAR, "status %s, the shape checks say %s", axial_status_name(s->st),
+                 axial_status_name(want));
+        } else if (want == AXIAL_OK && s->st == AXIAL_OK) {
+            size_t n = 1;
+            for (size_t k = 0; k < orank; k++) n *= (size_t)oshape[k];
+            if (n != c.count_out) abort(); /* the fuzzer's own sizing */
+        }
+    }
+
+    double *mag = NULL, maxabs = 0;
+    for (int i = 1; i < AX_NISA; i++) {
+        if (!(isa_mask & (1u << i))) continue;
+        const axial_isa isa = (axial_isa)i;
+        const fz_result *r = &res[i];
+        stats.compared++;
+        if (r->st != s->st)
+            fail(isa, "status %s, scalar %s", axial_status_name(r->st), axial_status_name(s->st));
+        if (c.op == OP_SHAPE) {
+            if (r->st == AXIAL_OK &&
+                (r->orank != s->orank ||
+                 memcmp(r->oshape, s->oshape, sizeof r->oshape) != 0))
+                fail(isa, "reduce_sum_shape output differs from scalar's");
+            continue;
+        }
+        if (r->st != AXIAL_OK || c.count_out == 0) continue;
+        if (dt_float(c.dtype) && c.op != OP_ROLL) {
+            if (!mag) mag = magnitudes(&c, x0, &maxabs);
+            compare_float(&c, isa, s->out, r->out, mag, maxabs);
+        } else {
+            compare_exact(&c, isa, s->out, r->out);
+        }
+    }
+    free(mag);
+    for (int i = 0; i < AX_NISA; i++) free(res[i].out);
+    free(x0);
+    cur_case = NULL;
+    return 0;
+}
