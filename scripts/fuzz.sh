@@ -7,8 +7,9 @@
 # which holds libFuzzer), configures build-fuzz with CC=clang, builds the
 # target, and fuzzes a copy of tests/fuzz/corpus (the repository's seeds
 # stay as they are) for the given time.  Exits non-zero on any finding:
-# the reproducer is build-fuzz/fuzz-run/artifacts/crash-*, replayed by
-#   build-fuzz/tests/fuzz/axial-fuzz-diff build-fuzz/fuzz-run/artifacts/crash-...
+# the reproducer is build-fuzz/fuzz-findings/crash-* (kept across runs),
+# replayed by
+#   build-fuzz/tests/fuzz/axial-fuzz-diff build-fuzz/fuzz-findings/crash-...
 # AX_FUZZ_STATS=1 prints how often the documented overflow allowance was used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,14 +42,15 @@ else CC=clang meson setup build-fuzz "${opts[@]}" >/dev/null; fi
 ninja -C build-fuzz -j "$(nproc)" tests/fuzz/axial-fuzz-diff
 
 run=build-fuzz/fuzz-run
+findings=build-fuzz/fuzz-findings
 rm -rf "$run"
-mkdir -p "$run/corpus" "$run/artifacts"
+mkdir -p "$run/corpus" "$findings"
 cp tests/fuzz/corpus/* "$run/corpus/"
 echo "== fuzzing for ${secs} s (log: $run/log)"
 set +e
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   build-fuzz/tests/fuzz/axial-fuzz-diff "$run/corpus" -max_total_time="$secs" -timeout=10 \
-  -print_final_stats=1 -artifact_prefix="$run/artifacts/" > "$run/log" 2>&1
+  -print_final_stats=1 -artifact_prefix="$findings/" > "$run/log" 2>&1
 rc=$?
 set -e
 grep -E '^axial-fuzz:|^INFO: Seed|^#[0-9]+[[:space:]]+(INITED|DONE)' "$run/log" || true
@@ -57,7 +59,7 @@ rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$run/log")
 cov=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$run/log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
 if [ $rc -ne 0 ]; then
   grep -E 'MISMATCH|axial-fuzz: case|ERROR: |SUMMARY: |runtime error' "$run/log" | head -n 20 || true
-  ls "$run"/artifacts/* 2>/dev/null | sed 's/^/reproducer: /'
+  grep -o "Test unit written to .*" "$run/log" | sed 's/^Test unit written to /reproducer: /' || true
   echo "fuzz: FAILED (exit $rc) after ${execs:-?} executions; log $run/log"
   exit $rc
 fi

@@ -821,9 +821,11 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
                 if (va != vb) why = "infinities of opposite sign";
             } else {
                 /* one overflowed: the finite one must be of the same sign and
-                 * within the bound of the threshold */
+                 * within the bound of the threshold (the ulp term at the
+                 * finite value: the unrounded sum of the other was >= T) */
                 const double fin = isinf(va) ? vb : va, inf = isinf(va) ? va : vb;
-                if (!((fin > 0) == (inf > 0) && fabs(fin) + bound >= T))
+                const double fbound = ulp_of(f, fabs(fin) + 2 * e) + 2 * e;
+                if (!((fin > 0) == (inf > 0) && fabs(fin) + fbound >= T))
                     why = "inf in one run only, finite value not near overflow";
             }
         } else if (mag[k] == 0) {
