@@ -450,6 +450,23 @@ void t_status_nomem(ax_t *t) {
              "in-place roll of %zu bytes: %s (%s)", bytes, axial_status_name(st),
              axial_last_error());
     munmap(p, bytes);
+    /* ReduceSum over two non-adjacent axis groups sums into an 8-byte-per-output
+     * accumulator: [2, m, 2] u8 over axes {0, 2} needs 8m bytes of it (x is 4m
+     * bytes, reserved and untouched; y m bytes). */
+    const size_t m = bytes / 8 + 1; /* the accumulator alone exceeds RAM + swap */
+    void *rx = mmap(NULL, 4 * m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *ry = mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rx == MAP_FAILED || ry == MAP_FAILED) {
+        ax_skip(t, "cannot reserve %zu bytes for the ReduceSum case", 5 * m);
+    } else {
+        const int64_t s3[3] = {2, (int64_t)m, 2}, a02[2] = {0, 2};
+        st = axial_reduce_sum(AXIAL_U8, rx, ry, 3, s3, a02, 2, 0);
+        AX_CHECK(t, st == AXIAL_E_NOMEM && strstr(axial_last_error(), "accumulator"),
+                 "reduce_sum u8 [2, %zu, 2] axes {0, 2}: %s (%s)", m, axial_status_name(st),
+                 axial_last_error());
+    }
+    if (rx != MAP_FAILED) munmap(rx, 4 * m);
+    if (ry != MAP_FAILED) munmap(ry, m);
 }
 
 void t_status_names(ax_t *t) {
