@@ -10,14 +10,17 @@
  *   - on error nothing is written: the output bytes keep their poison (and an
  *     in-place or overlapping call leaves x as it was);
  *   - 64 canary bytes before and after x and y are unchanged; x is unchanged
- *     unless the call is in place;
+ *     unless the call is in place; under ASan those bytes are also poisoned
+ *     during the call, so a read outside the tensors is reported too;
  *   - the call with a partial overlap of x and y fails (AXIAL_E_OVERLAP);
  *   - axial_reduce_sum_shape's status and output shape equal an independent
  *     model here (the README's order of checks), and axial_reduce_sum fails
  *     with the same status when the shape query fails.
  * Any difference prints the case (op, dtype, shape, axes, flags, shifts,
  * buffers, ISA, element index, both values) and calls abort(), so libFuzzer
- * saves the input; `axial-fuzz-diff FILE` replays it.
+ * saves the input; `axial-fuzz-diff FILE` replays it.  AX_FUZZ_INJECT=kind
+ * (output, canary, status, input, error-write, bound) injects a fault into
+ * the SIMD runs: meson's 'fuzz self-test' tests check that each is caught.
  *
  * Build: clang, -fsanitize=fuzzer on this target, the library built with
  * -Db_sanitize=address,undefined, -fno-sanitize-recover=all and
