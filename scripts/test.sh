@@ -104,7 +104,7 @@ stage_fuzz() {
   echo "== differential fuzzer, ${AXIAL_FUZZ_SECONDS:-90} s"
   bash scripts/fuzz.sh "${AXIAL_FUZZ_SECONDS:-90}"
   # the seed replay and the self-tests that inject faults (the checks can fail)
-  meson test -C build-fuzz --suite fuzz --print-errorlogs --num-processes 1
+  meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
 }
 
 for s in "${stages[@]}"; do
