@@ -25,7 +25,7 @@
 #include "oracle.h"
 #include "tests.h"
 
-enum { TH_WORKERS = 3, TH_CASES = 12 };
+enum { TH_WORKERS = 3, TH_CASES = 12, TH_MIN_SWITCHES = 64 };
 
 enum th_op { TH_CUMSUM, TH_REDUCE, TH_ROLL };
 
@@ -100,7 +100,8 @@ static void *th_work(void *arg) {
 }
 
 struct th_switcher {
-    long switches, refused;
+    atomic_long switches; /* read by the main thread while this one runs */
+    long refused;
 };
 
 static void *th_switch(void *arg) {
@@ -109,7 +110,8 @@ static void *th_switch(void *arg) {
     for (unsigned k = 0; !atomic_load(&th_stop); k++) {
         const unsigned isa = k % 4;
         const axial_status st = axial_isa_select((axial_isa)isa);
-        if (((avail >> isa) & 1u) ? st == AXIAL_OK : st == AXIAL_E_ISA) s->switches++;
+        if (((avail >> isa) & 1u) ? st == AXIAL_OK : st == AXIAL_E_ISA)
+            atomic_fetch_add(&s->switches, 1);
         else s->refused++; /* an available ISA refused, or an unavailable one taken */
     }
     return NULL;
@@ -155,7 +157,9 @@ void t_threads_isa_switch(ax_t *t) {
         atomic_store(&th_stop, 0);
         pthread_t wt[TH_WORKERS], st;
         struct th_worker w[TH_WORKERS];
-        struct th_switcher sw = {0, 0};
+        struct th_switcher sw;
+        atomic_init(&sw.switches, 0);
+        sw.refused = 0;
         memset(w, 0, sizeof w);
         int started = 0;
         for (int i = 0; i < TH_WORKERS; i++)
@@ -163,10 +167,16 @@ void t_threads_isa_switch(ax_t *t) {
                                 "pthread_create worker %d", i);
         const int sw_ok = AX_CHECK(t, pthread_create(&st, NULL, th_switch, &sw) == 0,
                                    "pthread_create switcher");
-        /* Let them race for a while: each worker makes a few hundred passes
-         * natively (a few under sanitizers or qemu; at least 2 each). */
-        struct timespec nap = {0, 300 * 1000 * 1000};
+        /* Let them race for 0.3 s: each worker makes a few hundred passes
+         * natively (a few under sanitizers or qemu; at least 2 each).  A
+         * scheduler that runs one thread at a time with long slices
+         * (valgrind) may not have run the switcher by then, so go on until
+         * it has made TH_MIN_SWITCHES switches, for at most 60 s. */
+        struct timespec nap = {0, 300 * 1000 * 1000}, tick = {0, 10 * 1000 * 1000};
         nanosleep(&nap, NULL);
+        for (int waited = 0; sw_ok && waited < 6000 &&
+                             atomic_load(&sw.switches) < TH_MIN_SWITCHES; waited++)
+            nanosleep(&tick, NULL);
         atomic_store(&th_stop, 1);
         for (int i = 0; i < started; i++) pthread_join(wt[i], NULL);
         if (sw_ok) pthread_join(st, NULL);
@@ -178,9 +188,12 @@ void t_threads_isa_switch(ax_t *t) {
                      i, w[i].bad_status, w[i].bad_bits, w[i].iters, w[i].first);
         }
         AX_CHECK(t, sw.refused == 0, "isa_select answered wrongly %ld times", sw.refused);
-        AX_CHECK(t, sw.switches > 0, "the switcher never switched");
+        const long switches = atomic_load(&sw.switches);
+        AX_CHECK(t, switches >= TH_MIN_SWITCHES,
+                 "the switcher made %ld switches in 60 s (at least %d wanted)", switches,
+                 (int)TH_MIN_SWITCHES);
         ax_note(t, "%d workers x %d cases: %ld passes while the ISA switched %ld times "
-                   "(available 0x%x)", started, TH_CASES, passes, sw.switches,
+                   "(available 0x%x)", started, TH_CASES, passes, switches,
                 axial_isa_available());
     }
     for (int c = 0; c < TH_CASES; c++) {
