@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "axial.h"
 
@@ -83,6 +84,31 @@ struct axial_kernels {
 #define AXIAL_REDUCE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_finish_##name##__##isa,
 #define AXIAL_ROLL_OF(isa)                                                             \
     {axial_roll_b1__##isa, axial_roll_b2__##isa, axial_roll_b4__##isa, axial_roll_b8__##isa}
+
+/* CumSum of an unsigned type: the kernel of the signed type of its width
+ * (wrapping addition gives the same bits), under the unsigned name. */
+#define AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(name, signed_name, isa)                           \
+    void axial_cumsum_##name##__##isa(const void *x, void *y, size_t outer, size_t n,     \
+                                      size_t inner, unsigned flags) {                     \
+        axial_cumsum_##signed_name##__##isa(x, y, outer, n, inner, flags);                \
+    }
+#define AXIAL_CUMSUM_UNSIGNED_KERNELS(isa)                                                 \
+    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u8, i8, isa)                                           \
+    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u16, i16, isa)                                         \
+    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u32, i32, isa)                                         \
+    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u64, i64, isa)
+
+/* Roll's short copies, in every SIMD folder: two possibly overlapping moves of
+ * W bytes cover len in [W, 2W]; memcpy of a constant size compiles to one load
+ * and one store. */
+#define AXIAL_ROLL_PAIR(W, d, s, len)                                                     \
+    do {                                                                                  \
+        char a_[W], b_[W];                                                                \
+        memcpy(a_, s, W);                                                                 \
+        memcpy(b_, (s) + (len) - (W), W);                                                 \
+        memcpy(d, a_, W);                                                                 \
+        memcpy((d) + (len) - (W), b_, W);                                                 \
+    } while (0)
 
 extern const struct axial_kernels axial_kernels__scalar;
 #ifdef AXIAL_HAVE_AVX2

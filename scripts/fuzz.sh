@@ -16,17 +16,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-90}
 case $secs in ''|*[!0-9]*) echo "usage: $0 [seconds]" >&2; exit 2 ;; esac
 
-bash scripts/deps.sh test
-missing=()
-for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  echo "fuzz.sh: installing ${missing[*]}"
-  $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+bash scripts/deps.sh test # clang and libclang-rt-14-dev (libFuzzer) are among them
 
 # The whole library with ASan + UBSan (aborting) and libFuzzer's coverage
 # instrumentation; only the target links libFuzzer itself (-fsanitize=fuzzer).

@@ -32,21 +32,12 @@ struct entry {
 static const struct entry entries[] = {AX_ISA_TESTS(AX_ENTRY_ISA) AX_API_TESTS(AX_ENTRY_API)};
 static const axial_isa arch_isas[AX_N_ARCH_ISAS] = AX_ARCH_ISAS;
 
-/* Whether `name` is one of the comma-separated names in `list` (NULL: none). */
-static int in_list(const char *list, const char *name) {
-    const size_t len = strlen(name);
-    for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += len)
-        if ((p == list || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
-            return 1;
-    return 0;
-}
-
 /* The first ISA of this architecture named in AXIAL_TEST_REQUIRE_ISA that is not
  * available, or NULL. */
 static const char *missing_required_isa(void) {
     const char *req = getenv("AXIAL_TEST_REQUIRE_ISA");
     for (int i = 0; i < AX_N_ARCH_ISAS; i++)
-        if (in_list(req, axial_isa_name(arch_isas[i])) &&
+        if (ax_in_list(req, axial_isa_name(arch_isas[i])) &&
             !(axial_isa_available() & (1u << arch_isas[i])))
             return axial_isa_name(arch_isas[i]);
     return NULL;
@@ -91,7 +82,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < runs; r++) {
             ax_t t;
             axial_isa sel = entries[i].per_isa ? isas[r] : best;
-            if (in_list(skip_list, entries[i].name)) {
+            if (ax_in_list(skip_list, entries[i].name)) {
                 skipped++;
                 printf("ok %d - %s/%s # SKIP excluded by AXIAL_TEST_SKIP\n", ++num,
                        entries[i].name, entries[i].per_isa ? axial_isa_name(sel) : "api");

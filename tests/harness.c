@@ -1,4 +1,12 @@
-/* harness.c: checks, skips, random numbers and canary buffers for the tests. */
+/* harness.c: checks, skips, random numbers, canary buffers and crash naming
+ * for the tests. */
+#if defined(__unix__) || defined(__APPLE__)
+#define _DEFAULT_SOURCE 1 /* sigaction */
+#include <signal.h>
+#include <unistd.h>
+#define AX_HAVE_SIGACTION 1
+#endif
+
 #include "harness.h"
 
 #include <stdarg.h>
@@ -146,3 +154,40 @@ const char *ax_dtype_str(axial_dtype dt) {
                                   "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
     return (unsigned)dt < sizeof names / sizeof *names ? names[dt] : "?";
 }
+
+#ifdef AX_HAVE_SIGACTION
+static const char *ax_fw_head = "", *ax_fw_what = "";
+static struct sigaction ax_fw_old_segv, ax_fw_old_bus;
+
+static void ax_fw_handler(int sig) { /* async-signal-safe: write, signal, raise */
+    if (write(2, ax_fw_head, strlen(ax_fw_head)) < 0 ||
+        write(2, ax_fw_what, strlen(ax_fw_what)) < 0 || write(2, "\n", 1) < 0) {
+        /* nothing more to do */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void ax_fault_watch(const char *head, const char *what) {
+    ax_fw_head = head;
+    ax_fw_what = what;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = ax_fw_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &ax_fw_old_segv);
+    sigaction(SIGBUS, &sa, &ax_fw_old_bus);
+}
+
+void ax_fault_unwatch(void) {
+    sigaction(SIGSEGV, &ax_fw_old_segv, NULL);
+    sigaction(SIGBUS, &ax_fw_old_bus, NULL);
+    ax_fw_head = ax_fw_what = "";
+}
+#else
+void ax_fault_watch(const char *head, const char *what) {
+    (void)head;
+    (void)what;
+}
+void ax_fault_unwatch(void) {}
+#endif

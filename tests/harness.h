@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "axial.h"
 
@@ -93,5 +94,24 @@ bool ax_buf_untouched(const ax_buf *b, unsigned char fill);
 /* Shape as text "[2, 0, 3]" into buf (for messages). */
 const char *ax_shape_str(char *buf, size_t cap, size_t rank, const int64_t *shape);
 const char *ax_dtype_str(axial_dtype dt);
+
+/* Whether `name` is one of the comma-separated names in `list` (NULL: none):
+ * the AXIAL_TEST_REQUIRE_ISA and AXIAL_TEST_SKIP lists.  Inline, so that
+ * kernel_table.c, which does not link harness.c, has it too. */
+static inline bool ax_in_list(const char *list, const char *name) {
+    const size_t len = strlen(name);
+    for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += len)
+        if ((p == list || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
+            return true;
+    return false;
+}
+
+/* Crash naming for tests that place tensors next to inaccessible pages: while
+ * a watch is on, a SIGSEGV or SIGBUS first writes `head` and the string at
+ * `what` (as it is when the fault comes: the test rewrites it per call) to
+ * stderr, then ends the process as before, so the driver reports the crash
+ * and the log names the call.  POSIX; elsewhere they do nothing. */
+void ax_fault_watch(const char *head, const char *what);
+void ax_fault_unwatch(void);
 
 #endif /* AX_HARNESS_H */

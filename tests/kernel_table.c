@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "internal.h"
 #include "kernels.h"
 
@@ -71,17 +72,6 @@ static void (*slot_of(const struct axial_kernels *k, size_t offset))(void) {
     return fn;
 }
 
-static int required(const char *isa_name) {
-    const char *req = getenv("AXIAL_TEST_REQUIRE_ISA");
-    if (!req)
-        return 0;
-    const size_t len = strlen(isa_name);
-    for (const char *p = req; (p = strstr(p, isa_name)) != NULL; p += len)
-        if ((p == req || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
-            return 1;
-    return 0;
-}
-
 int main(void) {
 #if defined(__aarch64__)
 #ifdef AXIAL_HAVE_NEON
@@ -114,7 +104,7 @@ int main(void) {
         else if (axial_isa_select(cases[c].isa) != AXIAL_OK)
             why = axial_last_error();
         if (why) {
-            const int must = required(isa_name);
+            const int must = ax_in_list(getenv("AXIAL_TEST_REQUIRE_ISA"), isa_name);
             for (int e = 0; e < NENTRIES; e++) {
                 num++;
                 if (must)

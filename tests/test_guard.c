@@ -132,19 +132,9 @@ typedef struct {
     bool big; /* tiled data, and the scalar kernels as the reference (see big_cases) */
 } gcase;
 
-/* The case in flight, named on stderr if it faults (then the default action
- * ends the process, and the driver reports the crash). */
+/* The case in flight, named on stderr if it faults (ax_fault_watch; then the
+ * default action ends the process, and the driver reports the crash). */
 static char current[320];
-
-static void on_fault(int sig) {
-    static const char head[] = "# guard_pages: fault outside the tensors in ";
-    if (write(2, head, sizeof head - 1) < 0 || write(2, current, strlen(current)) < 0 ||
-        write(2, "\n", 1) < 0) {
-        /* nothing more to do */
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
 
 typedef struct {
     arena ax, ay;
@@ -453,15 +443,9 @@ void t_guard_pages(ax_t *t) {
     }
     g.src = malloc(ARENA);
     g.want = malloc(ARENA + 8);
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fault;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
+    ax_fault_watch("# guard_pages: fault outside the tensors in ", current);
     guard_cases(t, &g);
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    ax_fault_unwatch();
     ax_note(t, "%ld calls", g.calls);
     free(g.src);
     free(g.want);

@@ -4,10 +4,9 @@
  * byte by byte, with canaries) and leave a message in axial_last_error()
  * that names the offending value.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, sigaction */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,18 +122,6 @@ void t_status_rank(ax_t *t) {
  * a byte would kill the test (the handler names the call first).  The
  * products wrap modulo 2^64 to 0, to small numbers or to 1, overflow only in
  * the byte size (the element count fits), or sit beside a zero dimension. */
-static const char *in_flight = "";
-
-static void on_touch(int sig) {
-    static const char head[] = "# status_shape: the library touched x or y in ";
-    if (write(2, head, sizeof head - 1) < 0 || write(2, in_flight, strlen(in_flight)) < 0 ||
-        write(2, "\n", 1) < 0) {
-        /* nothing more to do */
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 #define P2(k) ((int64_t)1 << (k))
 
 typedef struct {
@@ -181,14 +168,8 @@ static void shape_overflow(ax_t *t) {
     unsigned char *none = mmap(NULL, 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (!AX_CHECK(t, none != MAP_FAILED, "mmap of two PROT_NONE pages failed")) return;
     void *x = none, *y = none + page;
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_touch;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
-    char what[192];
-    in_flight = what;
+    char what[192] = "";
+    ax_fault_watch("# status_shape: the library touched x or y in ", what);
     const int64_t ax_last[1] = {-1}, ax_both[2] = {0, -1}, sh1[1] = {1}, sh2[2] = {3, -5};
     for (size_t i = 0; i < sizeof overflows / sizeof *overflows; i++) {
         const overflow_case *c = &overflows[i];
@@ -263,9 +244,7 @@ static void shape_overflow(ax_t *t) {
                   "flat roll in place");
 #undef EXPECT_OK
     }
-    in_flight = "";
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    ax_fault_unwatch();
     munmap(none, 2 * page);
 }
 

@@ -670,12 +670,4 @@ AXIAL_CUMSUM_KERNEL(i32, K_I32)
 AXIAL_CUMSUM_KERNEL(i64, K_I64)
 
 /* Unsigned integers: the same wrapping bits as the signed kernel of their width. */
-#define AXIAL_CUMSUM_UNSIGNED(name, signed_name)                                        \
-    void axial_cumsum_##name##__avx512(const void *x, void *y, size_t outer, size_t n, \
-                                       size_t inner, unsigned flags) {                 \
-        axial_cumsum_##signed_name##__avx512(x, y, outer, n, inner, flags);            \
-    }
-AXIAL_CUMSUM_UNSIGNED(u8, i8)
-AXIAL_CUMSUM_UNSIGNED(u16, i16)
-AXIAL_CUMSUM_UNSIGNED(u32, i32)
-AXIAL_CUMSUM_UNSIGNED(u64, i64)
+AXIAL_CUMSUM_UNSIGNED_KERNELS(avx512)

@@ -95,17 +95,6 @@ static inline void axial_roll_st_line(char *p, __m512i v, int nt) {
 /* Bytes from p to the next 64-byte boundary, in [1, 64]. */
 static inline size_t axial_roll_to_line(const char *p) { return 64 - ((uintptr_t)p & 63); }
 
-/* Two possibly overlapping moves of W bytes cover len in [W, 2W]; memcpy of a
- * constant size compiles to one load and one store. */
-#define AXIAL_ROLL_PAIR(W, d, s, len)                                                   \
-    do {                                                                                \
-        char a_[W], b_[W];                                                              \
-        memcpy(a_, s, W);                                                               \
-        memcpy(b_, (s) + (len) - (W), W);                                               \
-        memcpy(d, a_, W);                                                               \
-        memcpy((d) + (len) - (W), b_, W);                                               \
-    } while (0)
-
 /* Copies len <= 256 bytes.  Under 64 bytes by overlapping pairs, not a masked
  * vector: masked stores into lines that are being streamed were slow here. */
 static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {

@@ -72,17 +72,6 @@ AXIAL_ROLL_INLINE void axial_roll_st(char *p, uint8x16_t v) {
     vst1q_u8((uint8_t *)(void *)p, v);
 }
 
-/* Two possibly overlapping moves of W bytes cover len in [W, 2W]; memcpy of a
- * constant size compiles to one load and one store. */
-#define AXIAL_ROLL_PAIR(W, d, s, len)                                                   \
-    do {                                                                                \
-        char a_[W], b_[W];                                                              \
-        memcpy(a_, s, W);                                                               \
-        memcpy(b_, (s) + (len) - (W), W);                                               \
-        memcpy(d, a_, W);                                                               \
-        memcpy((d) + (len) - (W), b_, W);                                               \
-    } while (0)
-
 /* Copies len <= 64 bytes. */
 AXIAL_ROLL_INLINE void axial_roll_copy_short(char *d, const char *s, size_t len) {
     if (len >= 32) {
