@@ -2,12 +2,19 @@
  * axial: SIMD CPU kernels for CumSum, ReduceSum and Roll.
  *
  * Semantics: OpenVINO CumSum-3 / ReduceSum-1 / Roll-7 and ONNX CumSum-11/14,
- * ReduceSum-13.  Tensors are dense, row-major (C order); shapes are int64_t.
- * The contract (status codes, accuracy, threading) is SPEC.md; the README
- * lists the choices made where the operator specs are silent.
+ * ReduceSum-13.  The full reference (every argument and status, the semantics
+ * tables, accuracy, memory and stack use, threads) is docs/API.md; these
+ * comments are its summary.
  *
- * Every function is reentrant and thread-safe.  On any error nothing is
- * written to the output and axial_last_error() says why, naming the values.
+ * Tensors are dense, row-major (C order): a pointer to the first element, a
+ * dtype, a rank (0..AXIAL_MAX_RANK) and `rank` int64_t dimensions (>= 0; the
+ * byte size must fit in ptrdiff_t).  An axis is in [-rank, rank-1]; negative
+ * counts from the back.  x is the input, y the output; a tensor pointer may be
+ * NULL only when the tensor has no elements, and needs only element alignment.
+ *
+ * Every function is reentrant and thread-safe, and runs on the calling thread.
+ * On any error nothing is written to the output and axial_last_error() says
+ * why, naming the values.
  */
 #ifndef AXIAL_H
 #define AXIAL_H
@@ -19,6 +26,7 @@
 extern "C" {
 #endif
 
+/* Marks the exported functions (the library is built with hidden visibility). */
 #if defined(_WIN32) && defined(AXIAL_BUILDING_DLL)
 #define AXIAL_API __declspec(dllexport)
 #elif defined(__GNUC__)
@@ -31,10 +39,12 @@ extern "C" {
 #define AXIAL_VERSION_MINOR 1
 #define AXIAL_VERSION_PATCH 0
 
-/* The largest rank any function accepts. */
+/* The largest rank any function accepts (a rank above it is AXIAL_E_RANK). */
 #define AXIAL_MAX_RANK 16
 
-/* Element types (ABI: the values are fixed). */
+/* Element types (ABI: the values are fixed).  The output has the input's type.
+ * Integer sums wrap modulo 2^bits; f16/bf16 are summed wider and rounded once
+ * per output (docs/API.md, sections 2 and 7). */
 typedef enum {
     AXIAL_F32 = 1,  /* float                                   */
     AXIAL_F64 = 2,  /* double                                  */
@@ -51,7 +61,8 @@ typedef enum {
     AXIAL_BOOL = 13 /* uint8_t 0/1; Roll only                   */
 } axial_dtype;
 
-/* Status codes (ABI: the values are fixed). */
+/* Status codes (ABI: the values are fixed).  Every cause and message:
+ * docs/ERRORS.md. */
 typedef enum {
     AXIAL_OK = 0,
     AXIAL_E_NULL = 1,    /* a needed pointer is NULL                          */
@@ -62,31 +73,72 @@ typedef enum {
     AXIAL_E_ARGS = 6,    /* inconsistent counts or flags                      */
     AXIAL_E_OVERLAP = 7, /* input and output overlap where the op forbids it  */
     AXIAL_E_ISA = 8,     /* an ISA that is not available here                 */
-    AXIAL_E_NOMEM = 9
+    AXIAL_E_NOMEM = 9    /* a heap allocation failed (docs/API.md, 12)    */
 } axial_status;
 
+/* The name of a status ("AXIAL_OK", ...); "AXIAL_E_UNKNOWN" for any other
+ * value.  A static string, never NULL. */
 AXIAL_API const char *axial_status_name(axial_status status);
-/* The calling thread's message for its last failed call ("" if none). */
+/* The calling thread's message for its last failed call ("" if none), at most
+ * 255 bytes, e.g. "axial_cumsum: axis 5 is outside [-2, 1]".  Successful calls
+ * leave it unchanged.  Valid until the thread's next failure or its exit. */
 AXIAL_API const char *axial_last_error(void);
 
 /* ---- CumSum ------------------------------------------------------------ */
 
+/* Exclusive: an output leaves out its own element (so the first one, in the
+ * scan's direction, is the empty sum 0). */
 #define AXIAL_CUMSUM_EXCLUSIVE 1u
+/* Reverse: sum from the far end of the axis toward index 0. */
 #define AXIAL_CUMSUM_REVERSE 2u
 
+/*
+ * Cumulative sum of x along `axis`; y has x's shape (as many elements as x).
+ * For x = [1, 2, 3, 4, 5]:  flags 0 gives [1, 3, 6, 10, 15];  EXCLUSIVE
+ * [0, 1, 3, 6, 10];  REVERSE [15, 14, 12, 9, 5];  both [14, 12, 9, 5, 0].
+ *   dtype: any but AXIAL_BOOL.  rank >= 1.  axis in [-rank, rank-1].
+ *   flags: 0 or AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE.
+ *   y == x (in place) is allowed; any other overlap is refused.
+ *   An empty tensor: nothing is read or written.
+ * Returns AXIAL_OK, AXIAL_E_DTYPE, AXIAL_E_RANK, AXIAL_E_NULL, AXIAL_E_SHAPE,
+ * AXIAL_E_AXIS, AXIAL_E_ARGS (unknown flag bits) or AXIAL_E_OVERLAP.
+ * docs/API.md, section 4.
+ */
 AXIAL_API axial_status axial_cumsum(axial_dtype dtype, const void *x, void *y,
                                     size_t rank, const int64_t *shape,
                                     int64_t axis, unsigned flags);
 
 /* ---- ReduceSum --------------------------------------------------------- */
 
+/* Reduced axes stay in the output with length 1. */
 #define AXIAL_REDUCE_KEEP_DIMS 1u
+/* naxes == 0 reduces every axis (ONNX-13's default).  Without it naxes == 0
+ * reduces none: y is a copy of x (OpenVINO ReduceSum-1). */
 #define AXIAL_REDUCE_EMPTY_AXES_ALL 2u
 
+/*
+ * The output rank and shape of axial_reduce_sum for the same arguments, with
+ * the same checks.  *out_rank <= rank; out_shape needs room for `rank`
+ * entries and may be NULL when the output rank is 0.  Nothing is written on
+ * error.  Returns AXIAL_OK, AXIAL_E_RANK, AXIAL_E_NULL, AXIAL_E_SHAPE,
+ * AXIAL_E_ARGS or AXIAL_E_AXIS.  docs/API.md, section 5.
+ */
 AXIAL_API axial_status axial_reduce_sum_shape(size_t rank, const int64_t *shape,
                                               const int64_t *axes, size_t naxes,
                                               unsigned flags, size_t *out_rank,
                                               int64_t *out_shape);
+/*
+ * Sum of x over axes[0..naxes-1] (any order; a repeated axis counts once).
+ * y holds the product of the output shape's dimensions (see
+ * axial_reduce_sum_shape; 1 element for rank 0) and must not overlap x, not
+ * even y == x.  Reducing over an axis of length 0 gives 0.
+ *   dtype: any but AXIAL_BOOL.  rank 0..AXIAL_MAX_RANK (rank 0: a copy).
+ *   flags: 0 or AXIAL_REDUCE_KEEP_DIMS | AXIAL_REDUCE_EMPTY_AXES_ALL.
+ * Returns AXIAL_OK, AXIAL_E_DTYPE, AXIAL_E_RANK, AXIAL_E_NULL, AXIAL_E_SHAPE,
+ * AXIAL_E_ARGS, AXIAL_E_AXIS, AXIAL_E_OVERLAP or AXIAL_E_NOMEM (only when the
+ * reduced axes form several separate groups: 8 bytes of scratch per output).
+ * docs/API.md, section 5.
+ */
 AXIAL_API axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y,
                                         size_t rank, const int64_t *shape,
                                         const int64_t *axes, size_t naxes,
@@ -94,6 +146,24 @@ AXIAL_API axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *
 
 /* ---- Roll -------------------------------------------------------------- */
 
+/*
+ * Rolls x along axes[0..naxes-1]; y has x's shape (as many elements as x).
+ * Along an axis of length d rolled by s:  y[(i + s) mod d] = x[i]  (a positive
+ * shift moves elements toward higher indices, as numpy.roll; [1, 2, 3, 4, 5]
+ * by 2 gives [4, 5, 1, 2, 3]).
+ *   nshift == naxes: shift[a] rolls axes[a];  nshift == 1: shift[0] rolls
+ *   every named axis;  nshift == 0, or any other count: AXIAL_E_ARGS.
+ *   naxes == 0 (with nshift == 1): the tensor is rolled as if flattened, then
+ *   reshaped (numpy.roll without axis); only then may rank be 0 (a copy).
+ *   A repeated axis adds its shifts.  Any int64 shift is valid (taken modulo
+ *   the dimension, INT64_MIN included).
+ *   dtype: any, AXIAL_BOOL included (bytes are moved, never interpreted).
+ *   y == x (in place) is allowed, through a heap copy of x (AXIAL_E_NOMEM if
+ *   that fails); any other overlap is refused.
+ * Returns AXIAL_OK, AXIAL_E_DTYPE, AXIAL_E_RANK, AXIAL_E_NULL, AXIAL_E_SHAPE,
+ * AXIAL_E_ARGS, AXIAL_E_AXIS, AXIAL_E_OVERLAP or AXIAL_E_NOMEM.
+ * docs/API.md, section 6.
+ */
 AXIAL_API axial_status axial_roll(axial_dtype dtype, const void *x, void *y,
                                   size_t rank, const int64_t *shape,
                                   const int64_t *shift, size_t nshift,
@@ -101,17 +171,25 @@ AXIAL_API axial_status axial_roll(axial_dtype dtype, const void *x, void *y,
 
 /* ---- ISA selection ----------------------------------------------------- */
 
+/* At first use the best available ISA is chosen (avx512 > avx2 > neon >
+ * scalar), capped by the environment variable AXIAL_ISA (a name, case and
+ * surrounding spaces ignored; an unknown one is ignored with a warning);
+ * AXIAL_VERBOSE=1 reports the choice and every call on stderr.  The choice is
+ * process-wide.  docs/API.md, section 10. */
 typedef enum {
-    AXIAL_ISA_SCALAR = 0,
+    AXIAL_ISA_SCALAR = 0, /* portable C, the reference; always there */
     AXIAL_ISA_AVX2 = 1,   /* AVX2 + FMA + F16C, OS saves YMM         */
     AXIAL_ISA_AVX512 = 2, /* AVX-512 F+VL+BW+DQ, OS saves ZMM/opmask */
-    AXIAL_ISA_NEON = 3
+    AXIAL_ISA_NEON = 3    /* aarch64 AdvSIMD                          */
 } axial_isa;
 
 /* Bit (1u << isa) is set when the ISA is compiled in AND this CPU and OS run it. */
 AXIAL_API unsigned axial_isa_available(void);
+/* The ISA the next op call uses. */
 AXIAL_API axial_isa axial_isa_active(void);
-/* AXIAL_E_ISA when unavailable (never SIGILL). */
+/* Makes an available ISA the active one for the whole process (calls already
+ * running finish on theirs).  AXIAL_E_ISA when unknown or unavailable: the
+ * active ISA is then unchanged (never SIGILL). */
 AXIAL_API axial_status axial_isa_select(axial_isa isa);
 /* "scalar", "avx2", "avx512", "neon"; "unknown" for any other value. */
 AXIAL_API const char *axial_isa_name(axial_isa isa);

@@ -3,7 +3,7 @@
 # installs what is missing (scripts/deps.sh test), then these stages, in order:
 #   native    native build (warnings are errors) and `meson test`: criterion
 #             suite and TAP driver per ISA, kernel-table test, AXIAL_ISA
-#             tests, README example (big tests included: SPEC-size accuracy,
+#             tests, README example (big tests included: full-size accuracy,
 #             > 2^31-element tensors);
 #   qemu-x86  the TAP driver under qemu-x86_64 as CPUs without AVX-512
 #             (Haswell) and without AVX (Nehalem): dispatch must not leak an

@@ -8,7 +8,7 @@
  * canary bytes before and after (io_begin / io_ready / io_end), so a kernel
  * that reads or writes past a tensor, or misses an element, fails.  Exact
  * data compares bit for bit (test_random.c, test_shapes.c); general float
- * data against SPEC.md's bound (test_tolerance.c plugs its own case runner
+ * data against the accuracy bound of docs/API.md (test_tolerance.c plugs its own case runner
  * into the same shape families).
  *
  * The families (cumsum_rows, reduce_columns, ...) enumerate the shapes around

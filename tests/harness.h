@@ -66,7 +66,7 @@ int64_t ax_rand_range(ax_t *t, int64_t lo, int64_t hi);
  * may lower it, a soak run may raise it). */
 double ax_scale(void);
 
-/* False when AXIAL_TEST_BIG=0: the tests at SPEC.md's full sizes (2^24 and
+/* False when AXIAL_TEST_BIG=0: the accuracy targets at full size (2^24 and
  * 2^28 elements, 1 GiB) then report a skip (too slow under qemu-user). */
 bool ax_big(void);
 

@@ -1,21 +1,21 @@
 /*
- * test_accuracy.c: SPEC.md's accuracy contract on general data.
+ * test_accuracy.c: the accuracy contract (docs/API.md, section 7) on general data.
  *
  * Inputs are k * 2^-24 (f32: |k| < 2^24) or k * 2^-40 (f64), so the exact
  * sums and prefixes are representable in long double (64-bit significand on
  * x86-64, 113 on aarch64) for every length used here; each output is
  * compared with that exact value.
  *   - ReduceSum f32 of 2^20 values in [0, 1): within 1 ulp of the exactly
- *     rounded sum (SPEC's measured target, at 2^20 so it also runs under qemu;
- *     *_spec_target run it at SPEC's 2^24);
+ *     rounded sum (the measured target, at 2^20 so it also runs under qemu;
+ *     *_spec_target run it at the target's 2^24);
  *   - every CumSum f32 prefix of the same data: relative error <= 2.5e-7;
  *   - signed data, strided axes, f32 and f64, both ops: |error| <=
- *     0.5 ulp(result) + C * eps * sum|x| with C = AX_ERR_C (SPEC's bound; each
+ *     0.5 ulp(result) + C * eps * sum|x| with C = AX_ERR_C (the bound; each
  *     kernel's header says why it holds for it);
  *   - cumsum of 2^24 + 4096 f32 ones ends at 2^24 + 4096 (a plain f32
  *     running sum sticks at 2^24);
  *   - cumsum of 4096 f16 / bf16 ones: every output is the once-rounded prefix;
- *   - at SPEC's sizes (t_*_spec_target, t_cumsum_f32_ones_2p28): the same
+ *   - at the targets' sizes (t_*_spec_target, t_cumsum_f32_ones_2p28): the same
  *     targets on 2^24 values, and cumsum of 2^28 ones in place ends at 2^28.
  *     AXIAL_TEST_BIG=0 (qemu runs) reports them as skipped.
  * Each target test notes the measured value (ax_note) on every ISA.
@@ -47,7 +47,7 @@ static float *uniform_f32(ax_t *t, size_t n, bool sign) {
     return x;
 }
 
-/* SPEC's ReduceSum target on n uniform [0, 1) f32 values: within 1 ulp of
+/* The ReduceSum target on n uniform [0, 1) f32 values: within 1 ulp of
  * the exactly rounded sum.  Returns x for more use (caller frees). */
 static float *reduce_uniform(ax_t *t, size_t n, const char *label) {
     float *x = uniform_f32(t, n, false);
@@ -65,7 +65,7 @@ static float *reduce_uniform(ax_t *t, size_t n, const char *label) {
     return x;
 }
 
-/* SPEC's CumSum target on n uniform [0, 1) f32 values: every output within
+/* The CumSum target on n uniform [0, 1) f32 values: every output within
  * relative error 2.5e-7 of the exact prefix. */
 static void cumsum_uniform(ax_t *t, size_t n, const char *label) {
     float *x = uniform_f32(t, n, false), *y = malloc(n * sizeof *y);
@@ -215,12 +215,12 @@ void t_cumsum_f16_ones(ax_t *t) {
     free(y);
 }
 
-/* ---- SPEC.md's measured targets at SPEC's sizes ------------------------------------ */
+/* ---- the measured targets at full size (docs/API.md, section 7) -------------------- */
 
 /* AXIAL_TEST_BIG=0 (qemu runs): reported as skipped, never as passed. */
 static bool big_or_skip(ax_t *t) {
     if (!ax_big())
-        ax_skip(t, "AXIAL_TEST_BIG=0: SPEC.md's full-size accuracy target not run here");
+        ax_skip(t, "AXIAL_TEST_BIG=0: full-size accuracy target not run here");
     return ax_big();
 }
 
@@ -233,7 +233,7 @@ void t_cumsum_f32_spec_target(ax_t *t) {
 }
 
 /* cumsum of 2^28 f32 ones, in place (1 GiB), ends at exactly 2^28; every
- * output within SPEC's bound 0.5 ulp + 4 * 2^-24 * (i + 1) of i + 1. */
+ * output within the bound 0.5 ulp + 4 * 2^-24 * (i + 1) of i + 1. */
 void t_cumsum_f32_ones_2p28(ax_t *t) {
     if (!big_or_skip(t)) return;
     const size_t n = (size_t)1 << 28;

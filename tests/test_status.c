@@ -1,5 +1,5 @@
 /*
- * test_status.c: every status code of SPEC.md, for every function that can
+ * test_status.c: every status code (docs/API.md), for every function that can
  * return it.  Each failing call must leave the output untouched (checked
  * byte by byte, with canaries) and leave a message in axial_last_error()
  * that names the offending value.

@@ -2,8 +2,8 @@
  * test_tolerance.c: the float kernels on general data (random signs,
  * significands and exponents over a wide range, and uniform [0, 1)), on the
  * kernel shapes of cases.c (rows, short rows, columns, 3-D reductions, scans
- * with every flag) and on long axes; every output against SPEC.md's error
- * bound around the oracle's exact value.
+ * with every flag) and on long axes; every output against the error bound of
+ * docs/API.md (section 7) around the oracle's exact value.
  *
  * Notation: an output is the sum of m terms x_i; S is its exact value (the
  * oracle's long-double sum), M = sum |x_i|, u = 2^-24, ulp_F(S) the spacing
@@ -24,16 +24,16 @@
  * next binade 2^k > |S|, either y = 2^k (|y - S| <= d) or |s| > 2^k + ulp_F(S),
  * so d > ulp_F(S) and |y - S| <= d + ulp_F(S) < 0.5 ulp_F(S) + 1.5 d.)
  *
- * f32.  SPEC: |y - S| <= c u M with a constant c the kernel documents.  The
+ * f32.  The contract: |y - S| <= c u M with a constant c the kernel documents.  The
  * kernels' headers claim c <= 4 (scalar: sums in f64, c <= 2; SIMD: each
  * term passes a few f32 roundings in pairwise blocks/lane accumulators, each
  * costing at most u times the sum of |x| below it, then the blocks combine
  * in f64 at m * 2^-53 M, then one rounding to f32).  The test allows
  *     |y - S| <= 0.5 ulp_f32(S) + C u M + ref,   C = 4,
- * i.e. SPEC's bound with c = 4 for the summation and the final rounding on
- * top (0.5 ulp(S) <= u |S| <= u M, so at most c = 5 in SPEC's form).
+ * i.e. the contract's bound with c = 4 for the summation and the final rounding
+ * on top (0.5 ulp(S) <= u |S| <= u M, so at most c = 5 in the plain form).
  *
- * f16 / bf16.  SPEC: widened exactly to f32, accumulated in f32 (or better)
+ * f16 / bf16.  The contract: widened exactly to f32, accumulated in f32 (or better)
  * with the f32 bound above, then rounded once to the format: the
  * accumulated f32 value s has d <= (C + 1) u M (C u M for the summation,
  * u M for its own rounding to f32), and the lemma gives
@@ -42,7 +42,7 @@
  * relative, so this mostly checks the single rounding; a double rounding
  * through a wrong intermediate is off by up to a whole ulp_F.)
  *
- * f64.  SPEC does not bound it (plain f64 sums, several accumulators
+ * f64.  The contract does not bound it (plain f64 sums, several accumulators
  * allowed).  Every evaluation of a sum of m terms as a tree of m - 1 f64
  * additions -- sequential, k accumulators ((m/k + log2 k) levels), pairwise,
  * a SIMD scan with a carry -- errs by at most gamma_{m-1} M <= m 2^-53 M

@@ -14,7 +14,7 @@
  * (vcvtps2pd, exact) and added into f64 accumulators; horizontal sums and the
  * fold of lanes are f64.  Bound: |error| <= 3*2^-24*sum|x| (the tree) +
  * (terms)*2^-53*sum|x| (the f64 part) + half an ulp of the output, i.e.
- * c = 3 (+ 2^-29*n, below 1 for n < 2^29) in SPEC.md's bound.  Paths:
+ * c = 3 (+ 2^-29*n, below 1 for n < 2^29) in docs/API.md's bound.  Paths:
  *   - rows (inner == 1, n >= 16): each row is summed in blocks of 8 vectors
  *     (64 elements, one tree), two blocks per step into two pairs of f64
  *     accumulators to hide the add latency; leftover whole vectors are widened
@@ -46,7 +46,7 @@
  * step the lsb toward the exact value when inexact and even), then f32 -> f16
  * / bf16 RNE; with 24 >= 11 + 2 bits this is exactly one rounding.  Where a
  * result is already an f32 sum (short rows n <= 8) it is rounded once from
- * f32, as SPEC allows ("accumulated in f32").  Known limit of any f32 partial
+ * f32, as the contract allows ("accumulated in f32").  Known limit of any f32 partial
  * sum: a tree whose partial exceeds FLT_MAX gives inf where an f64 sum might
  * come back into range.
  *

@@ -57,7 +57,7 @@
  * groups of 16 outputs with streaming stores (no read of the destination
  * lines; head rows plain, sfence at the end): [R,2] axis 1 writes half as
  * many bytes as it reads.
- * Order and accuracy (f32, f16, bf16; SPEC bound |err| <= c * 2^-24 * sum|x|):
+ * Order and accuracy (f32, f16, bf16; bound |err| <= c * 2^-24 * sum|x|):
  * every term passes through at most 3 f32 additions before its partial sum
  * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; short
  * rows of n <= 16 do at most 3 f32 transposing levels and the rest in f64;

@@ -74,7 +74,7 @@
  *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
  *     odd) then RNE, which is one rounding (neon.h).
  *
- * Accuracy (SPEC.md, |err| <= c 2^-24 sum|x| for f32): each term passes
+ * Accuracy (docs/API.md, |err| <= c 2^-24 sum|x| for f32): each term passes
  * through at most 3 f32 roundings before its partial sum is exactly widened
  * to f64 -- depth-3 trees (rows, columns), LDn trees of depth <= 2, short-row
  * transposes of total depth <= 3 -- so the f32 part errs by <= 3u sum|x|
@@ -83,7 +83,7 @@
  * n < 2^29; then one rounding to the output.  So c = 4 (3 + 1), independent
  * of n, the same as the x86 kernels.  Where the result is an f32 sum (LDn
  * short rows, the depth-3 short-row transpose) it is rounded once from f32 --
- * the f32 bound then includes that last rounding, c = 3 -- as SPEC allows for
+ * the f32 bound then includes that last rounding, c = 3 -- as the contract allows for
  * f16/bf16 ("accumulated in f32, rounded once").  f16/bf16 from f64 round
  * once (FCVTXN then RNE).  2^24 uniform [0,1) f32 values: 0 ulp from the
  * exactly rounded sum (tests, AXIAL_TEST_BIG=1).  Known limit of any f32

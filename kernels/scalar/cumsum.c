@@ -10,7 +10,7 @@
  * Numerics: floats (f32, f16, bf16, f64) accumulate in double and are rounded
  * once per output (RNE), so for f32/f16/bf16 the error of output j is at most
  * u_out*|S_j| + (j-1)*2^-53*sum|x| <= (1 + j*2^-29) * 2^-24 * sum|x|: c <= 2 for
- * any j <= 2^29 (see SPEC.md, Accuracy).  f64 is a plain double running sum.
+ * any j <= 2^29 (see docs/API.md, Accuracy).  f64 is a plain double running sum.
  * Integers accumulate in the unsigned type of their width and wrap.
  * This file is built with -ffp-contract=off: no FMA, plain IEEE additions.
  *

@@ -8,7 +8,7 @@
  * Order of summation: sequential over j, one accumulator per output.
  * Numerics: floats accumulate in double and round once per output (RNE), so
  * the f32/f16/bf16 error is at most u_out*|S| + (n-1)*2^-53*sum|x|, i.e.
- * c <= 2 in SPEC's bound for n <= 2^29; when the planner splits a reduction
+ * c <= 2 in the bound of docs/API.md for n <= 2^29; when the planner splits a reduction
  * over several reduce_acc calls the partial sums stay in double, so the bound
  * is the same with n the number of summed terms.  Integers wrap: the narrow
  * kernels in their own unsigned type, reduce_acc in uint64_t whose low bits

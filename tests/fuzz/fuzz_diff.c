@@ -6,7 +6,7 @@
  * with the scalar ISA's:
  *   - the status is identical (and an error leaves a non-empty message);
  *   - on success the output is bit-exact for the integers, bool and every
- *     Roll; for the float sums it is within SPEC.md's bound (below);
+ *     Roll; for the float sums it is within the accuracy bound (below);
  *   - on error nothing is written: the output bytes keep their poison (and an
  *     in-place or overlapping call leaves x as it was);
  *   - 64 canary bytes before and after x and y are unchanged; x is unchanged
@@ -66,7 +66,7 @@
  *
  * ---- The float bound ----
  * For output k of a sum of m terms with exact value S, M = sum |x| over its
- * terms, u = 2^-24, C = 4 (the constant the kernels' headers claim; SPEC.md
+ * terms, u = 2^-24, C = 4 (the constant the kernels' headers claim; docs/API.md
  * and tests/test_tolerance.c): each of the two results a (scalar) and b (the
  * ISA) is within 0.5 ulp_F(S) + e of S, with e = C u M for f32, 1.5 (C+1) u M
  * for f16/bf16 (widened to f32, summed, rounded once), (m + 8) 2^-53 M for
@@ -538,8 +538,8 @@ static void fail(axial_isa isa, const char *fmt, ...) {
 
 /* [canary][pad to offset][body][canary], body at a 64-byte boundary + off.
  * Under ASan the bytes around the body are also poisoned during the call, so
- * that a kernel that reads outside its tensors (SPEC: nothing outside is
- * read; masked loads are checked lane by lane) is reported at once. */
+ * that a kernel that reads outside its tensors (docs/API.md: nothing outside
+ * is read; masked loads are checked lane by lane) is reported at once. */
 typedef struct {
     unsigned char *base, *body;
     size_t bytes, pre, total;
@@ -1055,7 +1055,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     const fz_result *s = &res[AXIAL_ISA_SCALAR];
-    /* checks of the scalar run against the model and the SPEC */
+    /* checks of the scalar run against the model and the contract (docs/API.md) */
     if (c.special == SP_OVERLAP && s->st == AXIAL_OK)
         fail(AXIAL_ISA_SCALAR, "x and y overlap partially (y = x %+td elements), status OK",
              c.overlap_off);

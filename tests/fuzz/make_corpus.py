@@ -217,7 +217,7 @@ SEEDS = {
 FOUND = {
     # f16 reduce, short rows of 6: an f32 sum that rounds to 65520 (the f16
     # overflow midpoint) gives inf on AVX2 where the scalar f64 sum, a hair
-    # below, gives 65504: within SPEC's bound; the harness's inf-vs-finite
+    # below, gives 65504: within the accuracy bound; the harness's inf-vs-finite
     # rule once took the ulp at inf and called it a mismatch.
     "found-f16-reduce-overflow-midpoint":
         "PQMFAAMAIkhIgkgtSEgGSEhISEhIAAEAFwACA35+fut+AwIAIkhIgkhISEgGSEhISEhIAAEAFwAC6w==",
