@@ -38,6 +38,12 @@ extern "C" {
 #define AXIAL_VERSION_MAJOR 0
 #define AXIAL_VERSION_MINOR 1
 #define AXIAL_VERSION_PATCH 0
+/* 10000 * major + 100 * minor + patch, e.g. 100 for 0.1.0. */
+#define AXIAL_VERSION (AXIAL_VERSION_MAJOR * 10000 + AXIAL_VERSION_MINOR * 100 + AXIAL_VERSION_PATCH)
+
+/* The AXIAL_VERSION of the library loaded at run time: compare it with the
+ * header's AXIAL_VERSION to detect a header/library mismatch. */
+AXIAL_API unsigned axial_version(void);
 
 /* The largest rank any function accepts (a rank above it is AXIAL_E_RANK). */
 #define AXIAL_MAX_RANK 16

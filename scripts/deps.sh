@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages axial needs, skipping those already there.
 #   scripts/deps.sh test    build + test suite (meson, criterion, qemu-user, cross gcc,
-#                           valgrind, clang + its sanitizer/libFuzzer runtimes)
+#                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake)
 #   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy)
 set -euo pipefail
 
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-           valgrind clang libclang-rt-14-dev)
+           valgrind clang libclang-rt-14-dev cmake)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
             libeigen3-dev libdnnl-dev python3 python3-numpy)
 

@@ -27,7 +27,7 @@ bash scripts/deps.sh test # clang and libclang-rt-14-dev (libFuzzer) are among t
 # ASan reports the out-of-bounds accesses that check would precede.  The
 # build still takes ~13 min on 2 shared cores, nearly all of it
 # kernels/avx512/{reduce,cumsum}.c.
-opts=(-Dbenchmarks=false -Dfuzz=enabled -Db_sanitize=address,undefined -Db_lundef=false
+opts=(-Dbuildtype=debugoptimized -Dbenchmarks=false -Dfuzz=enabled -Db_sanitize=address,undefined -Db_lundef=false
       "-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-sanitize=pointer-overflow")
 # (meson 1.0's setup --reconfigure keeps the old c_args: configure sets them)
 if [ -f build-fuzz/build.ninja ]; then meson configure build-fuzz "${opts[@]}"

@@ -16,13 +16,22 @@
 #             the ISA) under ThreadSanitizer;
 #   valgrind  the TAP driver under valgrind memcheck;
 #   fuzz      the differential fuzzer (clang, libFuzzer + ASan + UBSan) on
-#             its seed corpus for AXIAL_FUZZ_SECONDS (default 90).
+#             its seed corpus for AXIAL_FUZZ_SECONDS (default 90);
+#   consumers axial as its users take it: the native build installed
+#             (`meson install --destdir`) into a prefix whose files must be
+#             exactly the library, header, pkg-config and CMake files; the
+#             README example built against it through pkg-config, and by
+#             tests/consumers/cmake with axial::axial and axial::axial_static;
+#             tests/consumers/meson with axial as a wrap subproject (a
+#             tarball of this checkout), shared and static; each one run, and
+#             the static ones checked to load no libaxial.so.
+# The test builds are debugoptimized (the default buildtype is release).
 # `bash scripts/test.sh STAGE...` runs only the stages named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
 jobs=$(nproc)
-all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz)
+all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers)
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
@@ -31,8 +40,8 @@ done
 
 setup() { # dir, extra meson args...
   local dir=$1; shift
-  if [ -f "$dir/build.ninja" ]; then meson setup --reconfigure "$dir" "$@" >/dev/null
-  else meson setup "$dir" "$@" >/dev/null; fi
+  if [ -f "$dir/build.ninja" ]; then meson setup --reconfigure "$dir" -Dbuildtype=debugoptimized "$@" >/dev/null
+  else meson setup "$dir" -Dbuildtype=debugoptimized "$@" >/dev/null; fi
 }
 
 stage_native() {
@@ -105,6 +114,81 @@ stage_fuzz() {
   bash scripts/fuzz.sh "${AXIAL_FUZZ_SECONDS:-90}"
   # the seed replay and the self-tests that inject faults (the checks can fail)
   meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
+}
+
+stage_consumers() {
+  echo "== consumers: install, pkg-config, CMake package, meson wrap subproject (shared and static)"
+  # The library installed is the native stage's build (no rebuild after it).
+  setup build -Dbenchmarks=false -Dwerror=true
+  ninja -C build -j "$jobs" >/dev/null
+  local top=$PWD dir=build-consumers
+  rm -rf "$dir"; mkdir -p "$dir"
+  meson install -C build --destdir "$top/$dir/dest" --quiet >/dev/null
+  local info prefix libdir version
+  info=$(meson introspect build --buildoptions --projectinfo | python3 -c 'import json, sys
+j = json.load(sys.stdin); o = {x["name"]: x["value"] for x in j["buildoptions"]}
+print(o["prefix"], o["libdir"], j["projectinfo"]["version"])')
+  read -r prefix libdir version <<< "$info"
+  local root=$top/$dir/dest$prefix
+  # what an install carries: the library, its header, pkg-config and CMake files, nothing else
+  (cd "$root" && find . ! -type d | sed 's|^\./||' | sort) > "$dir/installed.txt"
+  printf '%s\n' include/axial.h "$libdir"/cmake/axial/axialConfig.cmake \
+    "$libdir"/cmake/axial/axialConfigVersion.cmake "$libdir"/libaxial.a "$libdir"/libaxial.so \
+    "$libdir"/libaxial.so.0 "$libdir/libaxial.so.0.${version#*.}" "$libdir"/pkgconfig/axial.pc |
+    sort > "$dir/expected.txt"
+  diff -u "$dir/expected.txt" "$dir/installed.txt" || { echo "FAILED: installed files differ"; exit 1; }
+  echo "-- installed: $(tr '\n' ' ' < "$dir/installed.txt")"
+
+  echo "-- pkg-config: the README example against the shared library (rpath) and the static one"
+  local pc=(pkg-config --define-variable=prefix="$root")
+  export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
+  cc -std=c11 tests/example.c -o "$dir/pc-shared" $("${pc[@]}" --cflags --libs axial) -Wl,-rpath,"$root/$libdir"
+  cc -std=c11 tests/example.c -o "$dir/pc-static" $("${pc[@]}" --cflags axial) \
+    $("${pc[@]}" --static --libs axial | sed 's/-laxial\b/-l:libaxial.a/')
+  unset PKG_CONFIG_PATH
+  "$dir/pc-shared" >/dev/null; "$dir/pc-static" >/dev/null
+
+  echo "-- CMake: find_package(axial CONFIG), axial::axial and axial::axial_static"
+  cmake -S tests/consumers/cmake -B "$dir/cmake" -DCMAKE_PREFIX_PATH="$root" >/dev/null
+  cmake --build "$dir/cmake" -j "$jobs" >/dev/null
+  (cd "$dir/cmake" && ctest --output-on-failure | grep -E 'tests passed|Failed')
+
+  echo "-- meson: tests/consumers/meson with axial through a wrap, shared and static"
+  local tarball=$top/$dir/axial-$version.tar.gz
+  # this checkout's files (tracked and new, not ignored), as a release tarball
+  git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    tar --null -T - --transform "s|^|axial-$version/|" -czf "$tarball"
+  cp -rL tests/consumers/meson "$dir/meson-src"
+  mkdir -p "$dir/meson-src/subprojects"
+  cat > "$dir/meson-src/subprojects/axial.wrap" <<WRAP
+[wrap-file]
+directory = axial-$version
+source_url = file://$tarball
+source_filename = axial-$version.tar.gz
+source_hash = $(sha256sum "$tarball" | cut -d' ' -f1)
+
+[provide]
+dependency_names = axial
+WRAP
+  meson setup "$dir/meson" "$dir/meson-src" --force-fallback-for=axial >/dev/null
+  ninja -C "$dir/meson" -j "$jobs" >/dev/null
+  # only the consumer's two tests: axial's own are off in a subproject
+  local listed; listed=$(meson test -C "$dir/meson" --no-rebuild --list | sort | tr '\n' ',')
+  [ "$listed" = "example shared,example static," ] || { echo "FAILED: the consumer's meson test lists $listed"; exit 1; }
+  meson test -C "$dir/meson" --no-rebuild --print-errorlogs | grep -E '^ *[0-9]+/[0-9]+ '
+
+  # the static builds must not load libaxial.so, the shared ones must
+  local exe needed
+  for exe in "$dir/pc-static" "$dir/cmake/example_static" "$dir/meson/example-static"; do
+    needed=$(readelf -d "$exe" | grep NEEDED)
+    [[ $needed != *libaxial* ]] || { echo "FAILED: $exe needs libaxial.so"; exit 1; }
+  done
+  for exe in "$dir/pc-shared" "$dir/cmake/example_shared" "$dir/meson/example-shared"; do
+    needed=$(readelf -d "$exe" | grep NEEDED)
+    [[ $needed == *libaxial.so.0* ]] || { echo "FAILED: $exe does not load libaxial.so.0"; exit 1; }
+  done
+  echo "-- static builds load no libaxial.so, shared builds load libaxial.so.0"
 }
 
 for s in "${stages[@]}"; do

@@ -1,4 +1,4 @@
-/* status.c: status names and the per-thread error message. */
+/* status.c: status names, the per-thread error message, the version. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -26,6 +26,8 @@ axial_status axial__fail(axial_status status, const char *fmt, ...) {
 }
 
 const char *axial_last_error(void) { return axial_message; }
+
+unsigned axial_version(void) { return AXIAL_VERSION; }
 
 const char *axial_status_name(axial_status status) {
     switch (status) {
