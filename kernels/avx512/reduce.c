@@ -727,26 +727,26 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         }                                                                                         \
     }                                                                                             \
     /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB, rbmax rows per pass. */ \
-    /* out must have room for w rounded up to whole vectors.  Sums of the                   \
-     * element's own width (e8..e32) go through a stack row of that width; the                \
-     * others (double, uint64_t) are out's own type and accumulate in out. */                  \
+    /* out must have room for w rounded up to whole vectors (wv).  The sums                 \
+     * accumulate in out's own memory (no stack row): double / uint64_t ones                  \
+     * in place; those of an element's own width (e8..e32, s bytes) in the top                 \
+     * s*wv bytes of out, then widened in ascending order, which writes                        \
+     * out[c] (bytes 8c..8c+8) only below the sums not yet read (the library is               \
+     * built with -fno-strict-aliasing). */                                                    \
     static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax,    \
                               r512_w_##S *out) {                                                  \
         enum { L = R512_L_##F };                                                                  \
         const size_t wv = (w + L - 1) / L * L;                                                    \
-        if (sizeof(r512_ca_##F) == sizeof(r512_w_##S)) {                                          \
-            r512_ca_##F *ca = (r512_ca_##F *)(void *)out;                                         \
-            for (size_t c = 0; c < wv; c++)                                                       \
-                ca[c] = (r512_ca_##F)(-0.0);                                                      \
-            r512_colacc_##S(x, stride, nrows, w, rbmax, ca);                                      \
-            return;                                                                               \
-        }                                                                                         \
-        r512_ca_##F ca[sizeof(r512_ca_##F) == sizeof(r512_w_##S) ? 1 : R512_CB];                  \
+        r512_ca_##F *ca = (r512_ca_##F *)(void *)((char *)out +                                   \
+                                                  (sizeof *out - sizeof *ca) * wv);               \
         for (size_t c = 0; c < wv; c++)                                                           \
             ca[c] = (r512_ca_##F)(-0.0);                                                          \
         r512_colacc_##S(x, stride, nrows, w, rbmax, ca);                                          \
-        for (size_t c = 0; c < w; c++)                                                            \
-            out[c] = (r512_w_##S)ca[c];                                                           \
+        if (sizeof *ca != sizeof *out)                                                            \
+            for (size_t c = 0; c < w; c++) {                                                      \
+                const r512_ca_##F v = *(volatile r512_ca_##F *)&ca[c];                            \
+                out[c] = (r512_w_##S)v;                                                           \
+            }                                                                                     \
     }                                                                                             \
     /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
      * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
