@@ -33,12 +33,14 @@
  *   columns, inner > 1, float types, whole vectors of columns: blocks of up
  *     to 4096 columns, 8 rows per pass over the
  *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
- *     into the block's f64 sums: a stack buffer for reduce, acc itself for
- *     reduce_acc).  Long runs of each row keep the prefetchers streaming:
+ *     into the block's f64 sums: acc itself for reduce_acc, y itself for the
+ *     f64 reduce, an 8 KiB stack row of 1024 columns for the f32/f16/bf16
+ *     reduce).  Long runs of each row keep the prefetchers streaming:
  *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
- *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0, but those
- *     would need a 64 KiB stack buffer: the block is capped at 32 KiB of
- *     stack, as kernels run on callers' threads with small stacks.
+ *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0; but a call
+ *     may use only 16 KiB of the caller's stack (README), as kernels run on
+ *     callers' threads with small stacks, so the f32 reduce reads 4 KiB runs.
+ *     The block width changes no sum (each column is summed alone).
  *   columns, otherwise (integers; the < L left-over float columns): a block
  *     of <= 1024 columns at a time; 32 rows at a time in register
  *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
@@ -88,8 +90,8 @@
 /* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
  * that each row is read in long runs (16 KiB of f32, 32 KiB of f64: the
  * prefetchers need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the
- * read probe); its f64 sums are a 32 KiB stack buffer for reduce, acc itself
- * for reduce_acc. */
+ * read probe); its f64 sums are acc itself for reduce_acc and y itself for
+ * the f64 reduce. */
 #define R512_CW_ps 4096
 #define R512_CW_pd 4096
 #define R512_CW_e8 1 /* the integers keep the blocked path */
