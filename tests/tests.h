@@ -50,6 +50,7 @@
     X(cumsum_tolerance)                                                        \
     X(reduce_tolerance)                                                        \
     X(huge_tensors)                                                            \
+    X(stack)                                                                   \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \

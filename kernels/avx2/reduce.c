@@ -29,10 +29,12 @@
  *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
  *     x run on a -0.0-padded copy.
  *   - columns (inner a multiple of 8 or >= 16): chunks of up to 4096 columns
- *     (16 KiB runs per f32 row: the prefetchers need long runs, 8 KiB runs
- *     down 1024 rows stayed near 0.7 of the read probe; a 32 KiB f64
- *     accumulator row, on the stack for reduce: 8192 columns streamed a
- *     little better but would take 64 KiB of the caller's stack); 8 rows at a time, 4 column
+ *     for reduce_acc (16 KiB runs per f32 row, summed into acc itself: the
+ *     prefetchers need long runs, 8 KiB runs down 1024 rows stayed near 0.7
+ *     of the read probe) and of 1024 columns for reduce, whose f64
+ *     accumulator row (8 KiB) is on the caller's stack, which a call may use
+ *     only 16 KiB of; the chunk width does not change any sum (each column is
+ *     summed alone, in the same order); 8 rows at a time, 4 column
  *     vectors per step (whole cache lines of each row); each column vector is
  *     the tree of 8 rows, widened and added into that f64 accumulator row
  *     (the output chunk's own acc for reduce_acc).  A column count that is not a
@@ -76,8 +78,11 @@
 #define AXIAL_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* Columns are reduced in chunks: long runs of each row for the prefetchers,
- * while the f64 accumulator row (64 KiB) stays in L2. */
-#define AXIAL_COL_CHUNK 4096 /* float family: columns per chunk */
+ * while the f64 accumulator row stays in L1/L2.  reduce_acc sums into acc
+ * itself; reduce (float family) needs an f64 row of its own, on the caller's
+ * stack, which is bounded (16 KiB per call, README): that chunk is narrower. */
+#define AXIAL_COL_CHUNK 4096 /* float family, reduce_acc: columns per chunk */
+#define AXIAL_COL_STACK 1024 /* float family, reduce: columns per chunk (8 KiB of f64) */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 
 static size_t axial_gcd(size_t a, size_t b) {
@@ -481,10 +486,11 @@ AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t ou
         }
         return;
     }
-    double buf[AXIAL_COL_CHUNK];
+    double buf[AXIAL_COL_STACK];
+    const size_t chunk = acc ? AXIAL_COL_CHUNK : AXIAL_COL_STACK;
     for (size_t o = 0; o < outer; o++) {
         for (size_t i0 = 0; i0 < inner;) {
-            size_t w = AXIAL_MIN(AXIAL_COL_CHUNK, inner - i0);
+            size_t w = AXIAL_MIN(chunk, inner - i0);
             if (inner - i0 - w > 0 && inner - i0 - w < 8)
                 w -= 8; /* keep the last chunk >= 8 columns wide */
             const void *xo = f_at(k, x, o * n * inner + i0);

@@ -33,12 +33,14 @@
  *   columns, inner > 1, float types, whole vectors of columns: blocks of up
  *     to 4096 columns, 8 rows per pass over the
  *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
- *     into the block's f64 sums: a stack buffer for reduce, acc itself for
- *     reduce_acc).  Long runs of each row keep the prefetchers streaming:
+ *     into the block's f64 sums: acc itself for reduce_acc, y itself for the
+ *     f64 reduce, an 8 KiB stack row of 1024 columns for the f32/f16/bf16
+ *     reduce).  Long runs of each row keep the prefetchers streaming:
  *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
- *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0, but those
- *     would need a 64 KiB stack buffer: the block is capped at 32 KiB of
- *     stack, as kernels run on callers' threads with small stacks.
+ *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0; but a call
+ *     may use only 16 KiB of the caller's stack (README), as kernels run on
+ *     callers' threads with small stacks, so the f32 reduce reads 4 KiB runs.
+ *     The block width changes no sum (each column is summed alone).
  *   columns, otherwise (integers; the < L left-over float columns): a block
  *     of <= 1024 columns at a time; 32 rows at a time in register
  *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
@@ -88,14 +90,22 @@
 /* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
  * that each row is read in long runs (16 KiB of f32, 32 KiB of f64: the
  * prefetchers need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the
- * read probe); its f64 sums are a 32 KiB stack buffer for reduce, acc itself
- * for reduce_acc. */
+ * read probe); its f64 sums are acc itself for reduce_acc and y itself for
+ * the f64 reduce. */
 #define R512_CW_ps 4096
 #define R512_CW_pd 4096
 #define R512_CW_e8 1 /* the integers keep the blocked path */
 #define R512_CW_e16 1
 #define R512_CW_e32 1
 #define R512_CW_e64 1
+/* ... except the reduce of f32/f16/bf16, whose f64 sums are a stack row: a call
+ * may use only 16 KiB of the caller's stack (README), so 1024 columns (8 KiB). */
+#define R512_CS_ps 1024
+#define R512_CS_pd 4096 /* unused: f64 sums go into y itself */
+#define R512_CS_e8 1
+#define R512_CS_e16 1
+#define R512_CS_e32 1
+#define R512_CS_e64 1
 #define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
@@ -719,85 +729,136 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         }                                                                                         \
     }                                                                                             \
     /* out[c] = sum over j < nrows of x[j*stride + c], c < w <= R512_CB, rbmax rows per pass. */ \
+    /* out must have room for w rounded up to whole vectors (wv).  The sums                 \
+     * accumulate in out's own memory (no stack row): double / uint64_t ones                  \
+     * in place; those of an element's own width (e8..e32, s bytes) in the top                 \
+     * s*wv bytes of out, then widened in ascending order, which writes                        \
+     * out[c] (bytes 8c..8c+8) only below the sums not yet read (the library is               \
+     * built with -fno-strict-aliasing). */                                                    \
     static void r512_cols_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax,    \
                               r512_w_##S *out) {                                                  \
         enum { L = R512_L_##F };                                                                  \
-        r512_ca_##F ca[R512_CB];                                                                  \
         const size_t wv = (w + L - 1) / L * L;                                                    \
+        if (sizeof(r512_ca_##F) != sizeof *out && wv <= 4 * L) {                                  \
+            /* up to 4 vectors (the super rows summed in registers): a 256-byte row, which the   \
+             * compiler knows apart from x (the in-out row below cost ~20% here) */             \
+            r512_ca_##F small[4 * L];                                                             \
+            for (size_t c = 0; c < wv; c++)                                                       \
+                small[c] = (r512_ca_##F)(-0.0);                                                   \
+            r512_colacc_##S(x, stride, nrows, w, rbmax, small);                                   \
+            for (size_t c = 0; c < w; c++)                                                        \
+                out[c] = (r512_w_##S)small[c];                                                    \
+            return;                                                                               \
+        }                                                                                         \
+        r512_ca_##F *ca = (r512_ca_##F *)(void *)((char *)out +                                   \
+                                                  (sizeof *out - sizeof *ca) * wv);               \
         for (size_t c = 0; c < wv; c++)                                                           \
             ca[c] = (r512_ca_##F)(-0.0);                                                          \
         r512_colacc_##S(x, stride, nrows, w, rbmax, ca);                                          \
-        for (size_t c = 0; c < w; c++)                                                            \
-            out[c] = (r512_w_##S)ca[c];                                                           \
+        if (sizeof *ca != sizeof *out)                                                            \
+            for (size_t c = 0; c < w; c++) {                                                      \
+                const r512_ca_##F v = *(volatile r512_ca_##F *)&ca[c];                            \
+                out[c] = (r512_w_##S)v;                                                           \
+            }                                                                                     \
     }                                                                                             \
     /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
      * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
     __attribute__((noinline)) static void r512_wcols_##S(const T *xo, void *dst, size_t off,     \
                                                          size_t n, size_t w, size_t inner,       \
                                                          int acc) {                               \
-        if (acc) {                                                                                \
-            r512_colacc_##S(xo, inner, n, w, 8, (r512_ca_##F *)dst + off);                        \
+        if (acc || sizeof(T) == sizeof(r512_ca_##F)) { /* acc, or f64 sums into y itself */     \
+            r512_ca_##F *ca = (r512_ca_##F *)dst + off;                                           \
+            if (!acc)                                                                             \
+                for (size_t c = 0; c < w; c++)                                                    \
+                    ca[c] = (r512_ca_##F)(-0.0);                                                  \
+            r512_colacc_##S(xo, inner, n, w, 8, ca);                                              \
             return;                                                                               \
         }                                                                                         \
-        r512_ca_##F ca[R512_CW_##F];                                                              \
+        r512_ca_##F ca[R512_CS_##F];                                                              \
         for (size_t c = 0; c < w; c++)                                                            \
             ca[c] = (r512_ca_##F)(-0.0);                                                          \
         r512_colacc_##S(xo, inner, n, w, 8, ca);                                                  \
         r512_finish_##S((const r512_w_##S *)(const void *)ca, (T *)dst + off, w);                 \
     }                                                                                             \
                                                                                                   \
+    /* inner == 1, n > 64: row sums, R512_CB rows at a time. */                                \
+    __attribute__((noinline)) static void r512_rows_##S(const T *x, void *dst, size_t outer,     \
+                                                        size_t n, int acc) {                      \
+        r512_w_##S buf[R512_CB];                                                                  \
+        for (size_t r0 = 0; r0 < outer; r0 += R512_CB) {                                          \
+            const size_t g = outer - r0 < R512_CB ? outer - r0 : R512_CB;                         \
+            for (size_t r = 0; r < g; r++)                                                        \
+                buf[r] = r512_row_##S(x + (r0 + r) * n, n);                                       \
+            r512_emit_##S(dst, r0, buf, g, acc);                                                  \
+        }                                                                                         \
+    }                                                                                             \
+    /* Super rows of x[o] (lcm <= R512_CB elements, per = lcm / inner >= 2 rows each): the     \
+     * lcm column sums, folded mod inner in place (buf[0..inner) += buf[k*inner..]), then the  \
+     * n mod per left-over rows summed into buf[inner..] (free again) and added. */             \
+    __attribute__((noinline)) static void r512_super_##S(const T *xo, void *dst, size_t off,     \
+                                                         size_t n, size_t inner, size_t lcm,     \
+                                                         int acc) {                               \
+        enum { L = R512_L_##F };                                                                  \
+        r512_w_##S buf[R512_CB];                                                                  \
+        const size_t per = lcm / inner, ns = n / per;                                             \
+        /* <= 4 vectors per super row: one stream, all rows in registers */                     \
+        r512_cols_##S(xo, lcm, ns, lcm, lcm <= 4 * L ? ns : R512_RB, buf);                        \
+        for (size_t k = 1; k < per; k++)                                                          \
+            r512_wadd_##WF(buf, buf + k * inner, inner);                                          \
+        if (n % per) {                                                                            \
+            r512_cols_##S(xo + ns * lcm, inner, n % per, inner, R512_RB, buf + inner);            \
+            r512_wadd_##WF(buf, buf + inner, inner);                                              \
+        }                                                                                         \
+        r512_emit_##S(dst, off, buf, inner, acc);                                                 \
+    }                                                                                             \
+    /* Columns [i0, inner) of x[o] in blocks of R512_CB, R512_RB rows in registers. */          \
+    __attribute__((noinline)) static void r512_blocks_##S(const T *xo, void *dst, size_t off,    \
+                                                          size_t n, size_t i0, size_t inner,     \
+                                                          int acc) {                              \
+        r512_w_##S buf[R512_CB];                                                                  \
+        for (; i0 < inner; i0 += R512_CB) {                                                       \
+            const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                         \
+            r512_cols_##S(xo + i0, inner, n, w, R512_RB, buf);                                    \
+            r512_emit_##S(dst, off + i0, buf, w, acc);                                            \
+        }                                                                                         \
+    }                                                                                             \
+                                                                                                  \
+    /* No buffer of its own: each path's buffer lives only in that path's frame, so a call's    \
+     * stack is the deepest path's (README: 16 KiB per call). */                                \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
                                 int acc) {                                                        \
-        enum { L = R512_L_##F, DL = R512_DL_##D };                                                \
+        enum { L = R512_L_##F };                                                                  \
         const T *x = (const T *)xv;                                                               \
-        r512_w_##S buf[R512_CB];                                                                  \
         if (inner == 1 && n <= R512_SHORT) {                                                      \
             r512_shortrows_##S(x, dst, outer, n, acc);                                            \
             return;                                                                               \
         }                                                                                         \
         if (inner == 1) {                                                                         \
-            for (size_t r0 = 0; r0 < outer; r0 += R512_CB) {                                      \
-                const size_t g = outer - r0 < R512_CB ? outer - r0 : R512_CB;                     \
-                for (size_t r = 0; r < g; r++)                                                    \
-                    buf[r] = r512_row_##S(x + (r0 + r) * n, n);                                   \
-                r512_emit_##S(dst, r0, buf, g, acc);                                              \
-            }                                                                                     \
+            r512_rows_##S(x, dst, outer, n, acc);                                                 \
             return;                                                                               \
         }                                                                                         \
         const size_t lcm = inner / r512_gcd(inner, L) * L, per = lcm / inner;                     \
         const int super = inner % L != 0 && lcm <= R512_CB && n >= per;                           \
+        /* floats: columns per wide chunk; the reduce of f32/f16/bf16 sums on the stack */      \
+        const size_t cw = acc || sizeof(T) == sizeof(r512_ca_##F) ? R512_CW_##F : R512_CS_##F;   \
         for (size_t o = 0; o < outer; o++) {                                                      \
             const T *xo = x + o * n * inner;                                                      \
             if (super) {                                                                          \
-                r512_w_##S big[R512_CB];                                                          \
-                const size_t ns = n / per;                                                        \
-                /* <= 4 vectors per super row: one stream, all rows in registers */             \
-                r512_cols_##S(xo, lcm, ns, lcm, lcm <= 4 * L ? ns : R512_RB, big);                \
-                memcpy(buf, big, inner * sizeof *buf);                                            \
-                for (size_t k = 1; k < per; k++)                                                  \
-                    r512_wadd_##WF(buf, big + k * inner, inner);                                  \
-                if (n % per) {                                                                    \
-                    r512_cols_##S(xo + ns * lcm, inner, n % per, inner, R512_RB, big);            \
-                    r512_wadd_##WF(buf, big, inner);                                              \
-                }                                                                                 \
-                r512_emit_##S(dst, o * inner, buf, inner, acc);                                   \
+                r512_super_##S(xo, dst, o * inner, n, inner, lcm, acc);                           \
                 continue;                                                                         \
             }                                                                                     \
             size_t i0 = 0;                                                                        \
             if (R512_CW_##F > 1) /* floats: whole vectors of columns on the wide path */          \
-                for (; i0 + L <= inner; i0 += R512_CW_##F) {                                      \
-                    const size_t w = inner - i0 < R512_CW_##F ? (inner - i0) / L * L : R512_CW_##F; \
+                for (; i0 + L <= inner; i0 += cw) {                                               \
+                    const size_t w = inner - i0 < cw ? (inner - i0) / L * L : cw;                 \
                     r512_wcols_##S(xo + i0, dst, o * inner + i0, n, w, inner, acc);               \
-                    if (w < R512_CW_##F) {                                                        \
+                    if (w < cw) {                                                                 \
                         i0 += w;                                                                  \
                         break;                                                                    \
                     }                                                                             \
                 }                                                                                 \
-            for (; i0 < inner; i0 += R512_CB) {                                                   \
-                const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                     \
-                r512_cols_##S(xo + i0, inner, n, w, R512_RB, buf);                                \
-                r512_emit_##S(dst, o * inner + i0, buf, w, acc);                                  \
-            }                                                                                     \
+            if (i0 < inner)                                                                       \
+                r512_blocks_##S(xo, dst, o * inner, n, i0, inner, acc);                           \
         }                                                                                         \
     }
 

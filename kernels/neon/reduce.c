@@ -30,10 +30,10 @@
  *     from the row start, lanes past the row cleared by BSL, added), then
  *     log2(L) ADDP levels over the L row vectors.
  *   columns, inner a multiple of L or >= 4L ("wide"): chunks of 16 KiB of
- *     columns; rows in groups of 8 (pairwise tree), added to the chunk's sums
- *     in their target: y itself for reduce (started from a copy of row 0),
- *     acc itself for f64/u64 reduce_acc, a stack chunk widened into acc at
- *     the end for e8..e32 reduce_acc.  A chunk whose length is not a multiple
+ *     columns (4 KiB for e8..e32 reduce_acc); rows in groups of 8 (pairwise
+ *     tree), added to the chunk's sums in their target: y itself for reduce
+ *     (started from a copy of row 0), acc itself for f64/u64 reduce_acc, a
+ *     stack chunk widened into acc at the end for e8..e32 reduce_acc.  A chunk whose length is not a multiple
  *     of 16 bytes has an overlapping last vector (the last 16 bytes of each
  *     row) in its own accumulator, in the same pass; its new lanes are added
  *     to the target at the end (the others masked to the identity).
@@ -64,8 +64,9 @@
  *     ADDP across 4 (f32) / 8 (f16) rows: two f32 levels when
  *     the row vector had depth 1 (total 3, rounded from f32), else one f32
  *     level and one f64 FADDP level (rounded from f64).
- *   columns, inner a multiple of 8 or >= 32: chunks of 4096 columns (32 KiB
- *     of f64 sums on the stack for reduce; acc itself for reduce_acc), rows in
+ *   columns, inner a multiple of 8 or >= 32: chunks of 1024 columns for
+ *     reduce (8 KiB of f64 sums on the stack) and 4096 for reduce_acc (acc
+ *     itself); the chunk width changes no sum (each column alone), rows in
  *     groups of 8: each unit's 8 row vectors summed by a depth-3 tree, widened
  *     and added to the f64 sums; overlapping last unit as above.
  *   columns, inner < 32 otherwise: super rows of lcm(inner, 8) as above, the
@@ -115,8 +116,12 @@
 
 enum { M_RED, M_ACC }; /* reduce (store the element type) or reduce_acc (add to wide acc) */
 
-#define RN_FCB 4096   /* float family, wide columns: columns per chunk (f64 sums: 32 KiB) */
-#define RN_OCB 16384  /* own-type family, wide columns: bytes of columns per chunk */
+#define RN_FCB 4096   /* float family, wide columns, reduce_acc: columns per chunk (into acc) */
+#define RN_OCB 16384  /* own-type family, wide columns, into y or acc: bytes per chunk */
+/* Chunks whose sums are a stack row (a call may use only 16 KiB of the caller's
+ * stack, README): float reduce (f64 sums: 8 KiB), e8..e32 reduce_acc (own width). */
+#define RN_FSB 1024   /* float family, reduce: columns per chunk */
+#define RN_OSB 4096   /* own-type family, e8..e32 reduce_acc: bytes per chunk */
 
 /* rn_keep(b): bytes [0, b) all ones, [b, 16) zero (0 <= b <= 16). */
 static const uint8_t rn_mask_tab[32] = {
@@ -565,7 +570,8 @@ RN_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t n
         o_cols_g(k, 1, x + j * sb, sb, nb, dst, toff, tdst);
 }
 
-/* Wide columns (inner a multiple of L, or >= 4L): chunks of RN_OCB bytes of
+/* Wide columns (inner a multiple of L, or >= 4L): chunks of RN_OCB (RN_OSB for
+ * e8..e32 reduce_acc) bytes of
  * columns, each summed over all n rows into its target: y itself (reduce,
  * started from a copy of row 0), acc itself (f64, e64 reduce_acc), or a stack
  * chunk widened into acc at the end (e8..e32 reduce_acc).  A chunk whose
@@ -577,13 +583,14 @@ RN_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, 
     const size_t w = o_w(k), L = o_l(k), sb = inner * w;
     const uint8x16_t id = o_id(k);
     const bool direct = mode == M_RED || w == 8; /* the target has the element's width */
-    uint8_t chunk[RN_OCB + 16]; /* e8..e32 reduce_acc only (dead otherwise) */
+    uint8_t chunk[RN_OSB + 16]; /* e8..e32 reduce_acc only (dead otherwise) */
+    const size_t cb = direct ? RN_OCB : RN_OSB;
     for (size_t o = 0; o < outer; o++) {
         const uint8_t *xo = x + o * n * sb;
         size_t cw;
         for (size_t c0 = 0; c0 < sb; c0 += cw) {
             const size_t r = sb - c0;
-            cw = r < RN_OCB + 16 ? r : RN_OCB; /* bytes */
+            cw = r < cb + 16 ? r : cb; /* bytes */
             const size_t nb = cw & ~(size_t)15, remb = cw - nb;
             uint8_t *t = direct ? (uint8_t *)y + (mode == M_RED ? o * sb : o * inner * 8) + c0
                                 : chunk;
@@ -1137,21 +1144,22 @@ RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t n
         f_cols_g(k, 1, x + j * sb, sb, nu, dst, toff, tdst);
 }
 
-/* Wide columns (inner a multiple of 8, or >= 32): chunks of RN_FCB columns
- * (the last one 8 .. RN_FCB+7), summed over all n rows into f64 sums: a stack
+/* Wide columns (inner a multiple of 8, or >= 32): chunks of RN_FSB (reduce)
+ * or RN_FCB (reduce_acc) columns (the last one 8 .. chunk+7), summed over all n rows into f64 sums: a stack
  * buffer (reduce, then rounded) or acc itself (reduce_acc).  A chunk whose
  * length is not a multiple of 8 ends with an overlapping unit in its own
  * accumulator, whose new lanes are added at the end. */
 RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
                       size_t inner) {
     const size_t es = f_es(k), sb = inner * es;
-    double buf[RN_FCB + 8]; /* reduce only (dead for reduce_acc) */
+    double buf[RN_FSB + 8]; /* reduce only (dead for reduce_acc) */
+    const size_t cb = mode == M_ACC ? RN_FCB : RN_FSB;
     for (size_t o = 0; o < outer; o++) {
         const uint8_t *xo = x + o * n * sb;
         size_t cw;
         for (size_t c0 = 0; c0 < inner; c0 += cw) {
             const size_t r = inner - c0;
-            cw = r < RN_FCB + 8 ? r : RN_FCB;
+            cw = r < cb + 8 ? r : cb;
             const size_t nu = cw / 8, rem = cw % 8;
             double *d = mode == M_ACC ? (double *)y + o * inner + c0 : buf;
             double t[8];
