@@ -5,7 +5,9 @@
  * for the instructions plus XCR0 (read with xgetbv) for the OS saving the
  * registers: AVX2 needs AVX2+FMA+F16C+AVX with XMM|YMM state enabled,
  * AVX-512 needs F+VL+BW+DQ with opmask|ZMM_Hi256|Hi16_ZMM state as well.
- * On aarch64 AdvSIMD is HWCAP_ASIMD (baseline on every aarch64 Linux CPU).
+ * On aarch64 AdvSIMD is architectural (every AArch64 CPU has it): on Linux
+ * the kernel's HWCAP_ASIMD bit is still checked (getauxval), on every other
+ * AArch64 OS (Apple, Windows on Arm, the BSDs, bare metal) NEON is available.
  *
  * Each ISA's table is merged over the scalar one once (an ISA may leave
  * entries NULL), inside pthread_once; the active ISA is an atomic int, so
@@ -25,12 +27,14 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define AXIAL_X86 1
-#elif defined(__aarch64__) && defined(__linux__)
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define AXIAL_ARM64 1
+#if defined(__linux__)
 #include <sys/auxv.h>
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
 #endif
-#define AXIAL_ARM64 1
+#endif
 #endif
 
 #define AXIAL_NISA 4
@@ -72,9 +76,11 @@ static unsigned axial_cpu_runs(void) {
         mask |= 1u << AXIAL_ISA_AVX2;
     if (os_ymm && os_zmm && avx2 && fma && f16c && f && dq && bw && vl)
         mask |= 1u << AXIAL_ISA_AVX512;
-#elif defined(AXIAL_ARM64)
+#elif defined(AXIAL_ARM64) && defined(__linux__)
     if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
         mask |= 1u << AXIAL_ISA_NEON;
+#elif defined(AXIAL_ARM64)
+    mask |= 1u << AXIAL_ISA_NEON; /* architectural on AArch64; no HWCAP to ask */
 #endif
     return mask;
 }
