@@ -17,7 +17,9 @@
 #define AXIAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define AXIAL_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #define AXIAL_HIDDEN __attribute__((visibility("hidden"))) /* read directly, not via the GOT */
+#define AXIAL_COLD __attribute__((cold))
 #else
+#define AXIAL_COLD
 #define AXIAL_HIDDEN
 #define AXIAL_PRINTF(f, a)
 #define AXIAL_UNLIKELY(c) (c)
@@ -48,7 +50,7 @@ const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry);
 
 /* -1 until the library initialises, then 0 (AXIAL_VERBOSE off) or 1; written once. */
 extern AXIAL_HIDDEN atomic_int axial__verbose_state;
-bool axial__verbose_slow(void); /* initialises; whether AXIAL_VERBOSE is on */
+AXIAL_COLD bool axial__verbose_slow(void); /* initialises; whether AXIAL_VERBOSE is on */
 /* Whether to print: with AXIAL_VERBOSE off, one relaxed load (a plain load)
  * and one branch predicted not taken. */
 static inline bool axial__verbose_on(void) {
@@ -59,17 +61,19 @@ static inline bool axial__verbose_on(void) {
  * axial__verbose_on(): each prints one line "axial: <op> <dtype> <shape>
  * <arguments> -> <plan> kernel=<name>[,<name>]", the plan printf'd from
  * `plan`, the names those of entries e1 and e2 of kt (AXIAL_ENTRY_NONE: none). */
-void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
+AXIAL_COLD void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
                            size_t rank, const int64_t *shape, int64_t axis, unsigned flags,
                            const char *plan, ...) AXIAL_PRINTF(8, 9);
-void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
+AXIAL_COLD void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
                            axial_dtype dtype, size_t rank, const int64_t *shape,
                            const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
                            ...) AXIAL_PRINTF(10, 11);
-void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
+/* Roll's plan: a copy to a temporary of copy_bytes (0: none), then reps times
+ * roll(outer=d-sd,n,s) [+ roll(outer=sd,n,s) when sd > 0]. */
+AXIAL_COLD void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
                          size_t rank, const int64_t *shape, const int64_t *shift,
-                         size_t nshift, const int64_t *axes, size_t naxes, const char *plan,
-                         ...) AXIAL_PRINTF(10, 11);
+                         size_t nshift, const int64_t *axes, size_t naxes, size_t copy_bytes,
+                         size_t reps, size_t d, size_t sd, size_t n, size_t s);
 
 /* ---- argument checks; each sets the message and returns the status ---- */
 

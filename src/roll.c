@@ -17,7 +17,6 @@
  * cannot be streamed in place in general.
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,7 +98,7 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
     if (count == 0) {
         if (axial__verbose_on())
             axial__verbose_roll(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, shift, nshift, axes,
-                                naxes, "empty");
+                                naxes, 0, 0, 0, 0, 0, 0);
         return AXIAL_OK;
     }
     if (naxes == 0) {
@@ -147,19 +146,13 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
     const struct axial_kernels *kt = axial__kernels();
     axial_roll_fn kernel = kt->roll[axial__log2_size(esize)];
     if (axial__verbose_on()) { /* the calls axial_roll_groups makes */
-        const size_t n = g[ng - 1].size, sn = g[ng - 1].shift;
-        const size_t d = ng > 1 ? g[ng - 2].size : 1, sd = ng > 1 ? g[ng - 2].shift : 0;
         size_t reps = 1;
         for (size_t k = 0; k + 2 < ng; k++)
             reps *= g[k].size;
-        char pre[48] = "", second[80] = "";
-        if (copy)
-            snprintf(pre, sizeof pre, "copy-to-temp(bytes=%zu) ", count * esize);
-        if (sd > 0)
-            snprintf(second, sizeof second, "+roll(outer=%zu,n=%zu,shift=%zu)", sd, n, sn);
         axial__verbose_roll(kt, AXIAL_ENTRY_ROLL + axial__log2_size(esize), dtype, rank, shape,
-                            shift, nshift, axes, naxes, "%s%zu*(roll(outer=%zu,n=%zu,shift=%zu)%s)",
-                            pre, reps, d - sd, n, sn, second);
+                            shift, nshift, axes, naxes, copy ? count * esize : 0, reps,
+                            ng > 1 ? g[ng - 2].size : 1, ng > 1 ? g[ng - 2].shift : 0,
+                            g[ng - 1].size, g[ng - 1].shift);
     }
     axial_roll_groups(kernel, (const char *)src, (char *)y, esize, g, stride, ng, 0);
     free(copy);

@@ -125,16 +125,33 @@ void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned
     va_end(ap);
 }
 
+static void axial_roll_finish(struct axial_line *l, const struct axial_kernels *kt,
+                              unsigned e1, const char *plan, ...) AXIAL_PRINTF(4, 5);
+static void axial_roll_finish(struct axial_line *l, const struct axial_kernels *kt,
+                              unsigned e1, const char *plan, ...) {
+    va_list ap;
+    va_start(ap, plan);
+    axial_finish(l, kt, e1, AXIAL_ENTRY_NONE, plan, ap);
+    va_end(ap);
+}
+
 void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
                          size_t rank, const int64_t *shape, const int64_t *shift,
-                         size_t nshift, const int64_t *axes, size_t naxes, const char *plan,
-                         ...) {
+                         size_t nshift, const int64_t *axes, size_t naxes, size_t copy_bytes,
+                         size_t reps, size_t d, size_t sd, size_t n, size_t s) {
     struct axial_line l = {.len = 0};
     axial_append_head(&l, "roll", dtype, rank, shape);
     axial_append_list(&l, "shift", shift, nshift);
     axial_append_list(&l, "axes", axes, naxes);
-    va_list ap;
-    va_start(ap, plan);
-    axial_finish(&l, kt, e1, AXIAL_ENTRY_NONE, plan, ap);
-    va_end(ap);
+    if (kt == NULL) {
+        axial_roll_finish(&l, NULL, AXIAL_ENTRY_NONE, "empty");
+        return;
+    }
+    char pre[48] = "", second[80] = "";
+    if (copy_bytes)
+        snprintf(pre, sizeof pre, "copy-to-temp(bytes=%zu) ", copy_bytes);
+    if (sd > 0)
+        snprintf(second, sizeof second, "+roll(outer=%zu,n=%zu,shift=%zu)", sd, n, s);
+    axial_roll_finish(&l, kt, e1, "%s%zu*(roll(outer=%zu,n=%zu,shift=%zu)%s)", pre, reps,
+                      d - sd, n, s, second);
 }
