@@ -21,10 +21,18 @@ axial_status axial_cumsum(axial_dtype dtype, const void *x, void *y, size_t rank
                            flags & ~AXIAL_CUMSUM_FLAGS);
     if ((st = axial__check_buffers(fn, x, count * esize, y, count * esize, true)) != AXIAL_OK)
         return st;
-    if (count == 0)
+    if (count == 0) {
+        if (axial__verbose_on())
+            axial__verbose_cumsum(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
+                                  "empty");
         return AXIAL_OK;
+    }
     const size_t outer = axial__product(shape, 0, ax);
     const size_t inner = axial__product(shape, ax + 1, rank);
-    axial__kernels()->cumsum[dtype](x, y, outer, (size_t)shape[ax], inner, flags);
+    const struct axial_kernels *kt = axial__kernels();
+    if (axial__verbose_on())
+        axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM + dtype, dtype, rank, shape, axis, flags,
+                              "scan(outer=%zu,n=%zu,inner=%zu)", outer, (size_t)shape[ax], inner);
+    kt->cumsum[dtype](x, y, outer, (size_t)shape[ax], inner, flags);
     return AXIAL_OK;
 }

@@ -5,11 +5,20 @@
  * for the instructions plus XCR0 (read with xgetbv) for the OS saving the
  * registers: AVX2 needs AVX2+FMA+F16C+AVX with XMM|YMM state enabled,
  * AVX-512 needs F+VL+BW+DQ with opmask|ZMM_Hi256|Hi16_ZMM state as well.
- * On aarch64 AdvSIMD is HWCAP_ASIMD (baseline on every aarch64 Linux CPU).
+ * On aarch64 AdvSIMD is architectural (every AArch64 CPU has it): on Linux
+ * the kernel's HWCAP_ASIMD bit is still checked (getauxval), on every other
+ * AArch64 OS (Apple, Windows on Arm, the BSDs, bare metal) NEON is available.
  *
  * Each ISA's table is merged over the scalar one once (an ISA may leave
- * entries NULL), inside pthread_once; the active ISA is an atomic int, so
- * selection is safe to race from several threads.
+ * entries NULL, and the merge records which ISA each entry came from, for
+ * AXIAL_VERBOSE's kernel names), inside pthread_once; the active ISA is an
+ * atomic int, so selection is safe to race from several threads.
+ *
+ * The environment, read once in that pthread_once: AXIAL_ISA (a name, any
+ * case, surrounding white space ignored) caps the choice; an unknown name is
+ * ignored, reported by axial_last_error() of the initialising thread and by
+ * one warning on stderr.  AXIAL_VERBOSE=1 prints the choice and its reasons
+ * on stderr, then one line per call (src/verbose.c) and per axial_isa_select.
  */
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
 #error "src/ must be compiled without ISA flags: dispatch would run AVX code before checking the CPU"
@@ -17,6 +26,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +35,14 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define AXIAL_X86 1
-#elif defined(__aarch64__) && defined(__linux__)
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define AXIAL_ARM64 1
+#if defined(__linux__)
 #include <sys/auxv.h>
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
 #endif
-#define AXIAL_ARM64 1
+#endif
 #endif
 
 #define AXIAL_NISA 4
@@ -40,7 +52,10 @@ static const char *const axial_isa_names[AXIAL_NISA] = {"scalar", "avx2", "avx51
 static pthread_once_t axial_once = PTHREAD_ONCE_INIT;
 static unsigned axial_available_mask;                    /* written once, in axial_init */
 static struct axial_kernels axial_tables[AXIAL_NISA];   /* merged tables, written once */
+/* The ISA each entry of a merged table came from (scalar where an ISA left it NULL). */
+static unsigned char axial_entry_from[AXIAL_NISA][AXIAL_NENTRY];
 static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
+AXIAL_HIDDEN atomic_int axial__verbose_state = ATOMIC_VAR_INIT(-1); /* -1 until axial_init */
 
 #if defined(AXIAL_X86)
 static uint64_t axial_xgetbv0(void) {
@@ -72,9 +87,11 @@ static unsigned axial_cpu_runs(void) {
         mask |= 1u << AXIAL_ISA_AVX2;
     if (os_ymm && os_zmm && avx2 && fma && f16c && f && dq && bw && vl)
         mask |= 1u << AXIAL_ISA_AVX512;
-#elif defined(AXIAL_ARM64)
+#elif defined(AXIAL_ARM64) && defined(__linux__)
     if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
         mask |= 1u << AXIAL_ISA_NEON;
+#elif defined(AXIAL_ARM64)
+    mask |= 1u << AXIAL_ISA_NEON; /* architectural on AArch64; no HWCAP to ask */
 #endif
     return mask;
 }
@@ -96,17 +113,27 @@ static const struct axial_kernels *axial_isa_table(unsigned isa) {
     }
 }
 
-/* Start from the scalar table; take every entry the ISA provides. */
-static void axial_merge(struct axial_kernels *out, const struct axial_kernels *isa) {
+/* Start from the scalar table; take every entry the ISA provides, and record
+ * in from[] which ISA each entry is (by its index: AXIAL_ENTRY_*). */
+static void axial_merge(struct axial_kernels *out, unsigned char *from,
+                        const struct axial_kernels *isa, unsigned isa_id) {
     *out = axial_kernels__scalar;
+    memset(from, AXIAL_ISA_SCALAR, AXIAL_NENTRY);
     for (int t = 0; t < AXIAL_NDTYPE; t++) {
-        if (isa->cumsum[t]) out->cumsum[t] = isa->cumsum[t];
-        if (isa->reduce[t]) out->reduce[t] = isa->reduce[t];
-        if (isa->reduce_acc[t]) out->reduce_acc[t] = isa->reduce_acc[t];
-        if (isa->reduce_finish[t]) out->reduce_finish[t] = isa->reduce_finish[t];
+        if (isa->cumsum[t]) out->cumsum[t] = isa->cumsum[t], from[AXIAL_ENTRY_CUMSUM + t] = (unsigned char)isa_id;
+        if (isa->reduce[t]) out->reduce[t] = isa->reduce[t], from[AXIAL_ENTRY_REDUCE + t] = (unsigned char)isa_id;
+        if (isa->reduce_acc[t]) out->reduce_acc[t] = isa->reduce_acc[t], from[AXIAL_ENTRY_REDUCE_ACC + t] = (unsigned char)isa_id;
+        if (isa->reduce_finish[t]) out->reduce_finish[t] = isa->reduce_finish[t], from[AXIAL_ENTRY_REDUCE_FINISH + t] = (unsigned char)isa_id;
     }
     for (int s = 0; s < AXIAL_NROLL; s++)
-        if (isa->roll[s]) out->roll[s] = isa->roll[s];
+        if (isa->roll[s]) out->roll[s] = isa->roll[s], from[AXIAL_ENTRY_ROLL + s] = (unsigned char)isa_id;
+}
+
+const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry) {
+    const ptrdiff_t t = kt - axial_tables;
+    if (t < 0 || t >= AXIAL_NISA || entry >= AXIAL_NENTRY)
+        return "unknown";
+    return axial_isa_names[axial_entry_from[t][entry]];
 }
 
 /* Rank of each ISA (by value) for AXIAL_ISA's cap. */
@@ -130,42 +157,138 @@ static unsigned axial_best(unsigned mask, unsigned cap_level) {
     return AXIAL_ISA_SCALAR;
 }
 
+/* "scalar,avx2" for a mask of ISAs ("none" when empty). */
+static const char *axial_mask_names(char *buf, size_t cap, unsigned mask) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned isa = 0; isa < AXIAL_NISA; isa++)
+        if ((mask >> isa) & 1u)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
+                                    axial_isa_names[isa]);
+    return len ? buf : "none";
+}
+
+/* White space as isspace() in the C locale, without the locale. */
+static bool axial_is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Whether [s, s + len) spells `name` in any case (ASCII). */
+static bool axial_names_equal(const char *s, size_t len, const char *name) {
+    size_t k = 0;
+    for (; k < len && name[k]; k++) {
+        char c = s[k];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != name[k])
+            return false;
+    }
+    return k == len && name[k] == '\0';
+}
+
+/* The variable's value as it can be printed on one line: at most 40 characters,
+ * anything unprintable as '?'. */
+static const char *axial_printable(char *buf, size_t cap, const char *s) {
+    size_t k = 0;
+    for (; s[k] && k + 4 < cap && k < 40; k++)
+        buf[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+    if (s[k] && k + 4 <= cap)
+        buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
+    buf[k] = '\0';
+    return buf;
+}
+
+/* AXIAL_VERBOSE: unset, empty or "0" off; a positive integer on; anything else
+ * is ignored with a warning. */
+static int axial_read_verbose(void) {
+    const char *env = getenv("AXIAL_VERBOSE");
+    if (env == NULL)
+        return 0;
+    while (axial_is_space(*env))
+        env++;
+    char *end;
+    const long v = strtol(env, &end, 10);
+    while (axial_is_space(*end))
+        end++;
+    if (*end == '\0' && v >= 0)
+        return v > 0;
+    char shown[48];
+    fprintf(stderr, "axial: warning: AXIAL_VERBOSE=\"%s\" is not 0 or 1: ignored\n",
+            axial_printable(shown, sizeof shown, env));
+    return 0;
+}
+
 static void axial_init(void) {
     const unsigned runs = axial_cpu_runs();
-    unsigned mask = 0;
+    unsigned mask = 0, compiled = 0;
     for (unsigned isa = 0; isa < AXIAL_NISA; isa++) {
         const struct axial_kernels *t = axial_isa_table(isa);
+        if (t)
+            compiled |= 1u << isa;
         if (t && ((runs >> isa) & 1u)) {
-            axial_merge(&axial_tables[isa], t);
+            axial_merge(&axial_tables[isa], axial_entry_from[isa], t, isa);
             mask |= 1u << isa;
         }
     }
     axial_available_mask = mask;
+    const int verbose = axial_read_verbose();
 
-    unsigned cap = 2; /* no cap */
+    unsigned cap = 2, chosen; /* no cap */
     const char *env = getenv("AXIAL_ISA");
+    char shown[48], why[160];
+    snprintf(why, sizeof why, "AXIAL_ISA unset: the best available ISA");
     if (env && *env) {
+        const char *b = env, *e = env + strlen(env);
+        while (b < e && axial_is_space(*b))
+            b++;
+        while (e > b && axial_is_space(e[-1]))
+            e--;
         unsigned named = AXIAL_NISA;
         for (unsigned isa = 0; isa < AXIAL_NISA; isa++)
-            if (strcmp(env, axial_isa_names[isa]) == 0)
+            if (axial_names_equal(b, (size_t)(e - b), axial_isa_names[isa]))
                 named = isa;
-        if (named == AXIAL_NISA) {
-            axial__set_message("AXIAL_ISA=%s is not one of scalar, avx2, avx512, neon: ignored",
-                               env);
+        axial_printable(shown, sizeof shown, env);
+        const char *ignored = NULL;
+        if (named == AXIAL_NISA)
+            ignored = "is not one of scalar, avx2, avx512, neon";
+        else if (!((AXIAL_ARCH_ISAS >> named) & 1u))
+            ignored = "is not an ISA of this architecture"; /* it caps nothing here */
+        if (ignored) {
+            axial__set_message("AXIAL_ISA=\"%s\" %s: ignored", shown, ignored);
+            fprintf(stderr, "axial: warning: AXIAL_ISA=\"%s\" %s: ignored\n", shown, ignored);
+            snprintf(why, sizeof why, "AXIAL_ISA=\"%s\" %s: ignored, the best available ISA",
+                     shown, ignored);
         } else if ((mask >> named) & 1u) {
+            cap = AXIAL_NISA; /* exactly the named one */
             atomic_store(&axial_active, (int)named);
-            return;
-        } else if (!((AXIAL_ARCH_ISAS >> named) & 1u)) {
-            /* An ISA of another architecture caps nothing here. */
-            axial__set_message("AXIAL_ISA=%s is not an ISA of this architecture: ignored", env);
+            snprintf(why, sizeof why, "AXIAL_ISA=\"%s\" names it", shown);
         } else {
             cap = axial_level[named]; /* not run by this CPU: the best below it */
+            snprintf(why, sizeof why,
+                     "AXIAL_ISA=\"%s\": %s is %s, so the best available ISA below it", shown,
+                     axial_isa_names[named],
+                     (compiled >> named) & 1u ? "not run by this CPU/OS" : "not compiled in");
         }
     }
-    atomic_store(&axial_active, (int)axial_best(mask, cap));
+    if (cap != AXIAL_NISA)
+        atomic_store(&axial_active, (int)axial_best(mask, cap));
+    chosen = (unsigned)atomic_load(&axial_active);
+    if (verbose) {
+        char a[64], r[64], c[64];
+        fprintf(stderr, "axial: init isa=%s available=%s (mask 0x%x) cpu=%s compiled=%s: %s\n",
+                axial_isa_names[chosen], axial_mask_names(a, sizeof a, mask), mask,
+                axial_mask_names(r, sizeof r, runs & AXIAL_ARCH_ISAS),
+                axial_mask_names(c, sizeof c, compiled), why);
+    }
+    atomic_store(&axial__verbose_state, verbose);
 }
 
 static void axial_ensure_init(void) { pthread_once(&axial_once, axial_init); }
+
+bool axial__verbose_slow(void) {
+    axial_ensure_init();
+    return atomic_load(&axial__verbose_state) > 0;
+}
 
 const struct axial_kernels *axial__kernels(void) {
     axial_ensure_init();
@@ -187,12 +310,19 @@ axial_status axial_isa_select(axial_isa isa) {
     if ((unsigned)isa >= AXIAL_NISA)
         return axial__fail(AXIAL_E_ISA, "axial_isa_select: %d is not an axial_isa (0..3)",
                            (int)isa);
-    if (!((axial_available_mask >> isa) & 1u))
+    if (!((axial_available_mask >> isa) & 1u)) {
+        if (axial__verbose_on())
+            fprintf(stderr, "axial: isa_select isa=%s refused: not available (mask 0x%x)\n",
+                    axial_isa_names[isa], axial_available_mask);
         return axial__fail(AXIAL_E_ISA,
                            "axial_isa_select: ISA %d (%s) is not available here "
                            "(available mask 0x%x)",
                            (int)isa, axial_isa_names[isa], axial_available_mask);
-    atomic_store(&axial_active, (int)isa);
+    }
+    const int was = atomic_exchange(&axial_active, (int)isa);
+    if (axial__verbose_on())
+        fprintf(stderr, "axial: isa_select isa=%s was=%s\n", axial_isa_names[isa],
+                axial_isa_names[was]);
     return AXIAL_OK;
 }
 

@@ -5,6 +5,7 @@
 #ifndef AXIAL_INTERNAL_H
 #define AXIAL_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,8 +15,14 @@
 
 #if defined(__GNUC__)
 #define AXIAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define AXIAL_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#define AXIAL_HIDDEN __attribute__((visibility("hidden"))) /* read directly, not via the GOT */
+#define AXIAL_COLD __attribute__((cold))
 #else
+#define AXIAL_COLD
+#define AXIAL_HIDDEN
 #define AXIAL_PRINTF(f, a)
+#define AXIAL_UNLIKELY(c) (c)
 #endif
 
 /* Records the calling thread's message and returns `status`. */
@@ -24,6 +31,49 @@ void axial__set_message(const char *fmt, ...) AXIAL_PRINTF(1, 2);
 
 /* The active kernel table (selects the best ISA on first use). */
 const struct axial_kernels *axial__kernels(void);
+
+/* ---- AXIAL_VERBOSE (src/verbose.c): one stderr line per call ---- */
+
+/* A table entry, by index: AXIAL_ENTRY_CUMSUM + dtype, ..., AXIAL_ENTRY_ROLL + log2 size. */
+enum {
+    AXIAL_ENTRY_CUMSUM = 0,
+    AXIAL_ENTRY_REDUCE = AXIAL_NDTYPE,
+    AXIAL_ENTRY_REDUCE_ACC = 2 * AXIAL_NDTYPE,
+    AXIAL_ENTRY_REDUCE_FINISH = 3 * AXIAL_NDTYPE,
+    AXIAL_ENTRY_ROLL = 4 * AXIAL_NDTYPE,
+    AXIAL_NENTRY = 4 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_ENTRY_NONE = AXIAL_NENTRY /* no kernel: a copy, a fill, an empty tensor */
+};
+/* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
+ * kernel is entry `entry` of the merged table kt (one axial__kernels() returned). */
+const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry);
+
+/* -1 until the library initialises, then 0 (AXIAL_VERBOSE off) or 1; written once. */
+extern AXIAL_HIDDEN atomic_int axial__verbose_state;
+AXIAL_COLD bool axial__verbose_slow(void); /* initialises; whether AXIAL_VERBOSE is on */
+/* Whether to print: with AXIAL_VERBOSE off, one relaxed load (a plain load)
+ * and one branch predicted not taken. */
+static inline bool axial__verbose_on(void) {
+    const int v = atomic_load_explicit(&axial__verbose_state, memory_order_relaxed);
+    return AXIAL_UNLIKELY(v != 0) && (v > 0 || axial__verbose_slow());
+}
+/* The planners call these right before their kernel calls, under
+ * axial__verbose_on(): each prints one line "axial: <op> <dtype> <shape>
+ * <arguments> -> <plan> kernel=<name>[,<name>]", the plan printf'd from
+ * `plan`, the names those of entries e1 and e2 of kt (AXIAL_ENTRY_NONE: none). */
+AXIAL_COLD void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
+                           size_t rank, const int64_t *shape, int64_t axis, unsigned flags,
+                           const char *plan, ...) AXIAL_PRINTF(8, 9);
+AXIAL_COLD void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
+                           axial_dtype dtype, size_t rank, const int64_t *shape,
+                           const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
+                           ...) AXIAL_PRINTF(10, 11);
+/* Roll's plan: a copy to a temporary of copy_bytes (0: none), then reps times
+ * roll(outer=d-sd,n,s) [+ roll(outer=sd,n,s) when sd > 0]. */
+AXIAL_COLD void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
+                         size_t rank, const int64_t *shape, const int64_t *shift,
+                         size_t nshift, const int64_t *axes, size_t naxes, size_t copy_bytes,
+                         size_t reps, size_t d, size_t sd, size_t n, size_t s);
 
 /* ---- argument checks; each sets the message and returns the status ---- */
 

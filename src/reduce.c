@@ -147,9 +147,16 @@ axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t 
     if ((st = axial__check_buffers(fn, x, count_in * esize, y, count_out * esize, false)) !=
         AXIAL_OK)
         return st;
-    if (count_out == 0)
+    if (count_out == 0) {
+        if (axial__verbose_on())
+            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+                                  axes, naxes, flags, "empty");
         return AXIAL_OK;
+    }
     if (count_in == 0) { /* a reduced axis of length 0: every sum is empty */
+        if (axial__verbose_on())
+            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+                                  axes, naxes, flags, "zero-fill(count=%zu)", count_out);
         memset(y, 0, count_out * esize); /* +0 in every dtype is all-zero bits */
         return AXIAL_OK;
     }
@@ -170,6 +177,9 @@ axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t 
     }
     const struct axial_kernels *kt = axial__kernels();
     if (nreduced == 0) {
+        if (axial__verbose_on())
+            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+                                  axes, naxes, flags, "copy(count=%zu)", count_in);
         memcpy(y, x, count_in * esize);
         return AXIAL_OK;
     }
@@ -182,8 +192,23 @@ axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t 
             outer *= g[k];
         for (size_t k = q + 1; k < ng; k++)
             inner *= g[k];
+        if (axial__verbose_on())
+            axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE + dtype, AXIAL_ENTRY_NONE, dtype, rank,
+                                  shape, axes, naxes, flags, "reduce(outer=%zu,n=%zu,inner=%zu)",
+                                  outer, g[q], inner);
         kt->reduce[dtype](x, y, outer, g[q], inner);
         return AXIAL_OK;
+    }
+    if (axial__verbose_on()) { /* the calls axial_reduce_wide makes */
+        size_t q = ng - 1, calls = 1;
+        while (!r[q])
+            q--;
+        for (size_t k = 0; k + 1 < q; k++)
+            calls *= g[k];
+        axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE_ACC + dtype, AXIAL_ENTRY_REDUCE_FINISH + dtype,
+                              dtype, rank, shape, axes, naxes, flags,
+                              "%zu*reduce_acc(outer=%zu,n=%zu,inner=%zu)+reduce_finish(count=%zu)",
+                              calls, g[q - 1], g[q], q + 1 < ng ? g[q + 1] : 1, count_out);
     }
     return axial_reduce_wide(kt, dtype, (const char *)x, y, esize, ng, g, r, count_out);
 }

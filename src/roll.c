@@ -95,8 +95,12 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
     }
     if ((st = axial__check_buffers(fn, x, count * esize, y, count * esize, true)) != AXIAL_OK)
         return st;
-    if (count == 0)
+    if (count == 0) {
+        if (axial__verbose_on())
+            axial__verbose_roll(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, shift, nshift, axes,
+                                naxes, 0, 0, 0, 0, 0, 0);
         return AXIAL_OK;
+    }
     if (naxes == 0) {
         nd = 1;
         dim[0] = count;
@@ -139,7 +143,17 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
         memcpy(copy, x, count * esize);
         src = copy;
     }
-    axial_roll_fn kernel = axial__kernels()->roll[axial__log2_size(esize)];
+    const struct axial_kernels *kt = axial__kernels();
+    axial_roll_fn kernel = kt->roll[axial__log2_size(esize)];
+    if (axial__verbose_on()) { /* the calls axial_roll_groups makes */
+        size_t reps = 1;
+        for (size_t k = 0; k + 2 < ng; k++)
+            reps *= g[k].size;
+        axial__verbose_roll(kt, AXIAL_ENTRY_ROLL + axial__log2_size(esize), dtype, rank, shape,
+                            shift, nshift, axes, naxes, copy ? count * esize : 0, reps,
+                            ng > 1 ? g[ng - 2].size : 1, ng > 1 ? g[ng - 2].shift : 0,
+                            g[ng - 1].size, g[ng - 1].shift);
+    }
     axial_roll_groups(kernel, (const char *)src, (char *)y, esize, g, stride, ng, 0);
     free(copy);
     return AXIAL_OK;
