@@ -3,8 +3,8 @@
  * executor, and refuse bad arguments before any task runs.
  *
  * Per ISA (parallel_cumsum, parallel_reduce, parallel_roll), for every dtype
- * and shape family of each op -- sizes above the split thresholds (about
- * 640 KiB of input; 320 KiB when AXIAL_TEST_SCALE < 1, which also samples a
+ * and shape family of each op -- sizes above the split thresholds (1.25x
+ * the op's threshold, 1.125x when AXIAL_TEST_SCALE < 1, which also samples a
  * quarter of the cases), the random small shapes of the shared families in
  * cases.c, and SPEC.md's 2^24-element f32 sizes (AXIAL_TEST_BIG) -- the
  * output of the plain call is compared with memcmp against `_ex` with:
@@ -359,8 +359,12 @@ out:
 /* Elements of about `bytes` bytes of one dtype, odd, so tails are exercised. */
 static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / or_size(dt)) | 1; }
 
-/* The input size of the split cases. */
-static size_t split_bytes(void) { return ax_scale() >= 1.0 ? (size_t)640 << 10 : (size_t)320 << 10; }
+/* The input size of the split cases: above the op's threshold (CumSum and
+ * Roll 512 KiB, ReduceSum 1 MiB: src/internal.h). */
+static size_t split_bytes(enum pop op) {
+    const size_t base = op == P_REDUCE ? (size_t)1 << 20 : (size_t)512 << 10;
+    return base + (ax_scale() >= 1.0 ? base / 4 : base / 8);
+}
 static double split_frac(void) { return ax_scale() >= 1.0 ? 1.0 : 0.5; }
 
 static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, int64_t c2,
@@ -381,7 +385,7 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
 
 static execs *fam_execs;
 
-/* Below 256 KiB of input (every op's threshold) nothing is split. */
+/* Below 256 KiB of input (under every op's threshold) nothing is split. */
 static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
     return or_count(rank, shape) * or_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
 }
@@ -417,7 +421,7 @@ void t_parallel_cumsum(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    const size_t B = split_bytes();
+    const size_t B = split_bytes(P_CUMSUM);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
         const int64_t N = elems(dt, B);
@@ -462,7 +466,7 @@ void t_parallel_reduce(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    const size_t B = split_bytes();
+    const size_t B = split_bytes(P_REDUCE);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
         const int64_t N = elems(dt, B);
@@ -514,7 +518,7 @@ void t_parallel_roll(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))
         return;
-    const size_t B = split_bytes();
+    const size_t B = split_bytes(P_ROLL);
     for (size_t d = 0; d < AX_N_ROLL_TYPES; d++) {
         const axial_dtype dt = ax_roll_types[d];
         const int64_t N = elems(dt, B);
