@@ -11,8 +11,8 @@
  *   - the group before it splits into at most two runs of whole rows that
  *     move as blocks: [0, D-S) -> [S, D) and [D-S, D) -> [0, S): one kernel
  *     call (outer = run length) each;
- *   - groups further out are walked index by index (an odometer), each index
- *     i going to (i + S) mod D.
+ *   - for groups further out, output index i comes from input index
+ *     (i - S) mod D (axial_roll_in_row, once per run of rows).
  * In place (y == x) goes through a copy of x: a roll is a permutation that
  * cannot be streamed in place in general.
  *
