@@ -12,22 +12,27 @@
  *
  * The thresholds (internal.h), measured roughly: medians of 101 calls, f32,
  * the plain call against _ex on a 2-thread axial_pool with the thresholds
- * at 0 (tasks of AXIAL_GRAIN = 64 KiB), on the 2-core AVX-512 development VM
- * while other builds ran on it (load average 8-12: the figures are noisy; a
- * call whose second thread did not get a core in time took ~20 ms, the
- * scheduler's slice, which is what the pool costs on an oversubscribed host):
+ * at 0 (tasks of AXIAL_GRAIN = 64 KiB), on the 2-core AVX-512 development
+ * VM, which other sessions share: once quiet (load average 0.2) and once
+ * while builds ran (load 8-12; a call whose second thread did not get a core
+ * in time took ~20 ms, a scheduler slice: what a pool costs on an
+ * oversubscribed host, whatever the threshold).  Time of _ex / plain:
  *
- *     input            128 KiB   256 KiB   512 KiB   1 MiB    2 MiB    4 MiB
- *     cumsum [R,256]   (20 ms)   (20 ms)   0.57x     0.54x    0.53x    0.54x
- *     reduce [R,256]   2.20x     1.60x     1.26x     0.80x    0.66x    0.65x
- *     reduce [n]       2.25x     1.43x     1.09x     0.78x    0.70x    0.66x
- *     roll [n]         (1 task)  1.07x     0.67x     0.62x    0.58x    0.56x
+ *     input               128 KiB  256 KiB  512 KiB  1 MiB   2 MiB   4 MiB
+ *     cumsum [R,256] quiet  0.55     0.53     0.52    0.52    0.51    0.51
+ *                    load  (20 ms)  (20 ms)   0.57    0.54    0.53    0.54
+ *     reduce [R,256] quiet  1.00     0.86     0.74    0.57    0.56    0.62
+ *                    load   2.20     1.60     1.26    0.80    0.66    0.65
+ *     reduce [n]     quiet  0.86     0.76     0.66    0.58    0.58    0.67
+ *                    load   2.25     1.43     1.09    0.78    0.70    0.66
+ *     roll [n]       quiet (1 task)  0.98     0.78    0.62    0.56    0.46
+ *                    load  (1 task)  1.07     0.67    0.62    0.58    0.56
  *
- * (time of _ex / time of the plain call; plain 1 MiB: cumsum 58 us, reduce
- * 8 us, roll 19 us).  With tasks of 2 KiB instead, a 2-thread call cost
- * 1.4-4.8x the plain one from 4 KiB to 64 KiB: an empty parallel_for of the
- * pool costs a few microseconds.  So: CumSum and Roll split from 512 KiB,
- * ReduceSum (which only reads, ~130 GB/s from cache) from 1 MiB.
+ * (plain, quiet, 1 MiB: cumsum 55 us, reduce 8 us, roll 14 us).  With tasks
+ * of 2 KiB, quiet, a 2-thread call cost 1.65x (cumsum) to 3.9x (reduce) the
+ * plain one at 4 KiB: the pool's parallel_for costs ~0.3-0.4 us when its
+ * threads are awake.  Chosen where both runs gain: CumSum and Roll split from
+ * 512 KiB, ReduceSum (which only reads, at ~130 GB/s from cache) from 1 MiB.
  */
 #include <string.h>
 
