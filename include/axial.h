@@ -175,6 +175,53 @@ AXIAL_API axial_status axial_roll(axial_dtype dtype, const void *x, void *y,
                                   const int64_t *shift, size_t nshift,
                                   const int64_t *axes, size_t naxes);
 
+/* ---- Parallel execution ------------------------------------------------ */
+
+/* One task of a parallel loop: pthreadpool's 1-D task signature. */
+typedef void (*axial_task_fn)(void *arg, size_t task);
+
+/* The host's threads, lent to axial.  parallel_for calls fn(arg, i) exactly
+ * once for every i in [0, ntasks), on any threads (the caller's included), in
+ * any order, and returns when all have returned.  axial never calls it from
+ * inside one of its tasks, and at most a few times per op call. */
+typedef struct axial_executor {
+    void (*parallel_for)(void *self, axial_task_fn fn, void *arg, size_t ntasks);
+    void *self;         /* handed back to parallel_for                  */
+    size_t concurrency; /* how many tasks it can run at once (>= 1)     */
+} axial_executor;
+
+/* The ops with an executor.  exec == NULL: the calling thread does all the
+ * work (the plain function is exactly this).  exec->parallel_for == NULL is
+ * AXIAL_E_NULL, exec->concurrency == 0 is AXIAL_E_ARGS.  Every argument is
+ * checked before any task runs; on error no task runs and nothing is written.
+ * The split depends on dtype, shape and arguments only, so the output is bit
+ * for bit the plain function's for every executor, concurrency and task order. */
+AXIAL_API axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y,
+                                       size_t rank, const int64_t *shape, int64_t axis,
+                                       unsigned flags, const axial_executor *exec);
+AXIAL_API axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y,
+                                           size_t rank, const int64_t *shape,
+                                           const int64_t *axes, size_t naxes,
+                                           unsigned flags, const axial_executor *exec);
+AXIAL_API axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y,
+                                     size_t rank, const int64_t *shape,
+                                     const int64_t *shift, size_t nshift,
+                                     const int64_t *axes, size_t naxes,
+                                     const axial_executor *exec);
+
+/* The built-in pool (pthreadpool), for hosts that have none. */
+typedef struct axial_pool axial_pool;
+/* nthreads == 0: one per CPU this process may run on (the caller's thread
+ * counts as one).  AXIAL_E_NULL for a NULL pool, AXIAL_E_NOMEM when the
+ * threads cannot be made. */
+AXIAL_API axial_status axial_pool_create(size_t nthreads, axial_pool **pool);
+/* Joins the threads; NULL is a no-op.  No call may be running on the pool. */
+AXIAL_API void axial_pool_destroy(axial_pool *pool);
+/* The pool as an executor (concurrency = its thread count), valid until
+ * destroy.  Several threads may submit to one pool at once: their calls are
+ * serialised.  NULL for a NULL pool. */
+AXIAL_API const axial_executor *axial_pool_executor(axial_pool *pool);
+
 /* ---- ISA selection ----------------------------------------------------- */
 
 /* At first use the best available ISA is chosen (avx512 > avx2 > neon >

@@ -7,9 +7,9 @@ set -euo pipefail
 
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-           valgrind clang libclang-rt-14-dev cmake)
+           valgrind clang libclang-rt-14-dev cmake libpthreadpool-dev dpkg-cross)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
-            libeigen3-dev libdnnl-dev python3 python3-numpy)
+            libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev)
 
 case "${1:-test}" in
   test)  want=("${pkgs_test[@]}") ;;
@@ -18,17 +18,43 @@ case "${1:-test}" in
   *) echo "usage: $0 test|bench|all" >&2; exit 2 ;;
 esac
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=()
-for p in "${want[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+for p in "${want[@]}"; do installed "$p" || missing+=("$p"); done
+# The aarch64 cross build links the arm64 pthreadpool.  Debian's
+# libpthreadpool-dev is not Multi-Arch: its arm64 package would replace the
+# amd64 one, so it is converted with dpkg-cross into *-arm64-cross packages
+# that install under /usr/aarch64-linux-gnu (where aarch64-linux-gnu-gcc and
+# `qemu-aarch64 -L /usr/aarch64-linux-gnu` look), beside the amd64 one.
+cross=()
+[ "${1:-test}" = bench ] || installed libpthreadpool-dev-arm64-cross || cross=(libpthreadpool0 libpthreadpool-dev)
+[ ${#missing[@]} -eq 0 ] && [ ${#cross[@]} -eq 0 ] &&
+  { [ "${1:-test}" = bench ] || [ -e /usr/aarch64-linux-gnu/lib/libpthreadpool.so ]; } && exit 0
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "deps.sh: need root to install: ${missing[*]}" >&2; exit 1; }
+  command -v sudo >/dev/null || { echo "deps.sh: need root to install: ${missing[*]} ${cross[*]}" >&2; exit 1; }
   SUDO=sudo
 fi
-echo "deps.sh: installing ${missing[*]}"
+if [ ${#cross[@]} -gt 0 ]; then
+  dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps.sh: installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ ${#cross[@]} -gt 0 ]; then
+  echo "deps.sh: installing ${cross[*]} for arm64 (dpkg-cross)"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && chmod 777 . && apt-get download "${cross[@]/%/:arm64}" &&
+   dpkg-cross -a arm64 -b ./*_arm64.deb && $SUDO dpkg -i ./*-arm64-cross_*_all.deb)
+fi
+# dpkg-cross 2.6 drops the dev package's link libpthreadpool.so -> .so.0 (the
+# linker needs it); it is the only file made here outside a package.
+so=/usr/aarch64-linux-gnu/lib/libpthreadpool.so
+if [ "${1:-test}" != bench ] && [ ! -e "$so" ]; then
+  [ -n "${SUDO:-}" ] || [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  ${SUDO:-} ln -s libpthreadpool.so.0 "$so"
+fi

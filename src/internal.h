@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "axial.h"
 #include "kernels.h"
@@ -68,12 +69,19 @@ AXIAL_COLD void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e
                            axial_dtype dtype, size_t rank, const int64_t *shape,
                            const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
                            ...) AXIAL_PRINTF(10, 11);
+/* " tasks=N" when a call is split into N > 1 tasks, else "" (for the plans above). */
+static inline const char *axial__tasks_note(char buf[32], size_t ntasks) {
+    buf[0] = '\0';
+    if (ntasks > 1)
+        snprintf(buf, 32, " tasks=%zu", ntasks);
+    return buf;
+}
 /* Roll's plan: a copy to a temporary of copy_bytes (0: none), then reps times
- * roll(outer=d-sd,n,s) [+ roll(outer=sd,n,s) when sd > 0]. */
+ * roll(outer=d-sd,n,s) [+ roll(outer=sd,n,s) when sd > 0], in ntasks tasks. */
 AXIAL_COLD void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
                          size_t rank, const int64_t *shape, const int64_t *shift,
                          size_t nshift, const int64_t *axes, size_t naxes, size_t copy_bytes,
-                         size_t reps, size_t d, size_t sd, size_t n, size_t s);
+                         size_t reps, size_t d, size_t sd, size_t n, size_t s, size_t ntasks);
 
 /* ---- argument checks; each sets the message and returns the status ---- */
 
@@ -97,6 +105,49 @@ axial_status axial__check_buffers(const char *fn, const void *x, size_t x_bytes,
 
 /* Product of shape[begin..end), as size_t (callers checked it cannot overflow). */
 size_t axial__product(const int64_t *shape, size_t begin, size_t end);
+
+/* ---- parallel execution (parallel.c) ---------------------------------- */
+
+/* Every op splits its work into tasks of at least AXIAL_GRAIN bytes of
+ * input (whole kernel shapes: lines, rows, blocks), as a function of dtype,
+ * shape and arguments only, so the bits never depend on the executor. */
+#ifndef AXIAL_GRAIN /* (overridable only for the threshold measurement below) */
+#define AXIAL_GRAIN ((size_t)64 << 10)
+#endif
+/* Below these sizes (bytes of input) an op makes one task and never calls
+ * parallel_for; the measurements are in parallel.c. */
+#ifndef AXIAL_CUMSUM_THRESHOLD
+#define AXIAL_CUMSUM_THRESHOLD ((size_t)512 << 10)
+#define AXIAL_REDUCE_THRESHOLD ((size_t)1 << 20)
+#define AXIAL_ROLL_THRESHOLD ((size_t)512 << 10)
+#endif
+
+/* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
+axial_status axial__check_exec(const char *fn, const axial_executor *exec);
+/* Runs fn(arg, i) once for every i in [0, ntasks): through exec->parallel_for
+ * when exec is non-NULL and ntasks > 1, else on the calling thread in index
+ * order (so ntasks == 1 never calls parallel_for). */
+void axial__run(const axial_executor *exec, size_t ntasks, axial_task_fn fn, void *arg);
+/* How many tasks `units` units of `unit_bytes` bytes each make: 1 when the
+ * whole is below `threshold` bytes, else about one per AXIAL_GRAIN bytes,
+ * at most one per unit. */
+size_t axial__ntasks(size_t units, size_t unit_bytes, size_t threshold);
+/* Task k of ntasks over `units` units: [*begin, *end), contiguous, in order,
+ * sizes differing by at most 1. */
+void axial__task_range(size_t units, size_t ntasks, size_t k, size_t *begin, size_t *end);
+/* A split of `count` elements of `esize` bytes at `dst` into ntasks blocks
+ * whose inner boundaries fall on 64-byte lines of dst, so that no two tasks
+ * write one cache line (the boundaries follow dst's address: used only where
+ * elements are moved, never summed, so that cannot change any bit). */
+typedef struct {
+    size_t count, head, line, ntasks;
+} axial_lines;
+void axial__lines_plan(axial_lines *l, const void *dst, size_t esize, size_t count,
+                       size_t threshold);
+/* Block k: elements [*begin, *end). */
+void axial__lines_range(const axial_lines *l, size_t k, size_t *begin, size_t *end);
+/* dst = src, `bytes` bytes, in line-aligned blocks on exec. */
+void axial__copy(const axial_executor *exec, void *dst, const void *src, size_t bytes);
 
 /* log2 of an element size of 1, 2, 4 or 8 */
 static inline unsigned axial__log2_size(size_t elem_size) {

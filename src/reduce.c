@@ -12,6 +12,20 @@
  *     `reduce_acc` call per index of the groups before the last K R [K] run,
  *     then `reduce_finish`.  Partial sums stay wide (double / uint64_t), so
  *     each output is still rounded once.  The buffer is count_out * 8 bytes.
+ *
+ * Split (the same with or without an executor: it depends on dtype, shape
+ * and arguments only, so the bits never depend on the threads):
+ *   - a copy: line-aligned blocks;
+ *   - one R group, many outputs: groups of whole `outer` rows, one `reduce`
+ *     call each (each output is summed by one call, as without a split);
+ *   - one R group, at most AXIAL_REDUCE_FEW outputs and more than
+ *     AXIAL_REDUCE_CHUNK bytes per output row: fixed chunks of the reduced
+ *     extent, see axial_reduce_chunked (this also decides the plain call's bits);
+ *   - several R groups: ranges of the rows of the kept group before the last
+ *     R group, each task walking the odometer for its rows (disjoint parts
+ *     of the wide buffer, each summed in the same order as by one task).
+ * Not split (yet): one R group with outer == 1 and many outputs ([R, C]
+ * axis 0 with C > AXIAL_REDUCE_FEW) needs column tiles, i.e. a strided kernel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +33,13 @@
 #include "internal.h"
 
 #define AXIAL_REDUCE_FLAGS (AXIAL_REDUCE_KEEP_DIMS | AXIAL_REDUCE_EMPTY_AXES_ALL)
+
+/* Few outputs (at most AXIAL_REDUCE_FEW) over a long reduced extent are
+ * summed in fixed chunks of AXIAL_REDUCE_CHUNK bytes of input (whole rows of
+ * the reduced extent; 16384 f32, 8192 f64, 32768 f16/bf16, 65536 i8 terms
+ * for a full reduction), with or without threads. */
+#define AXIAL_REDUCE_FEW 64
+#define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
 
 typedef struct {
     bool reduced[AXIAL_MAX_RANK];
@@ -77,17 +98,154 @@ axial_status axial_reduce_sum_shape(size_t rank, const int64_t *shape, const int
     return AXIAL_OK;
 }
 
+static bool axial_is_float(axial_dtype dtype) {
+    return dtype == AXIAL_F32 || dtype == AXIAL_F64 || dtype == AXIAL_F16 || dtype == AXIAL_BF16;
+}
+
+/* The identity of the wide accumulator: -0.0 for the float types (so that a
+ * sum of only -0.0 terms is -0.0, as in one kernel call), 0 for integers. */
+static void axial_wide_zero(axial_dtype dtype, uint64_t *acc, size_t count) {
+    if (axial_is_float(dtype)) {
+        double *d = (double *)(void *)acc;
+        for (size_t k = 0; k < count; k++)
+            d[k] = -0.0;
+    } else {
+        memset(acc, 0, count * 8);
+    }
+}
+
+/* acc[k] += part[k] in the accumulator's type (double or wrapping uint64_t). */
+static void axial_wide_add(axial_dtype dtype, uint64_t *acc, const uint64_t *part, size_t count) {
+    if (axial_is_float(dtype)) {
+        double *d = (double *)(void *)acc;
+        const double *s = (const double *)(const void *)part;
+        for (size_t k = 0; k < count; k++)
+            d[k] += s[k];
+    } else {
+        for (size_t k = 0; k < count; k++)
+            acc[k] += part[k];
+    }
+}
+
+/* ---- one reduced group (outer, n, inner) ---------------------------------- */
+
+typedef struct {
+    const struct axial_kernels *kt;
+    axial_dtype dtype;
+    const char *x;
+    char *y;
+    size_t esize, outer, n, inner, ntasks;
+    /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
+    size_t chunk, nchunks;
+    uint64_t *part; /* ntasks * inner partial sums, task-indexed */
+} axial_reduce_plan;
+
+static void axial_reduce_rows_task(void *arg, size_t k) {
+    const axial_reduce_plan *p = arg;
+    size_t b, e;
+    axial__task_range(p->outer, p->ntasks, k, &b, &e);
+    p->kt->reduce[p->dtype](p->x + b * p->n * p->inner * p->esize,
+                            p->y + b * p->inner * p->esize, e - b, p->n, p->inner);
+}
+
+/* Chunk t = (o, c) of a chunked reduction into part (inner wide sums). */
+static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, uint64_t *part) {
+    const size_t o = t / p->nchunks, c = t % p->nchunks;
+    const size_t j0 = c * p->chunk, len = p->n - j0 < p->chunk ? p->n - j0 : p->chunk;
+    axial_wide_zero(p->dtype, part, p->inner);
+    p->kt->reduce_acc[p->dtype](p->x + (o * p->n + j0) * p->inner * p->esize, part, 1, len,
+                                p->inner);
+}
+
+static void axial_reduce_chunk_task(void *arg, size_t t) {
+    const axial_reduce_plan *p = arg;
+    axial_reduce_chunk(p, t, p->part + t * p->inner);
+}
+
+/*
+ * Few outputs, long reduced extent: fixed chunks of AXIAL_REDUCE_CHUNK bytes
+ * of whole rows of the reduced extent, each summed by reduce_acc into its own
+ * wide partials, the partials added in chunk order (from -0.0 / 0), then
+ * rounded once by reduce_finish.  Without an executor (or below the
+ * threshold) the chunks run in order into one stack buffer, each added as it
+ * is done: the same additions in the same order, so the same bits.
+ */
+static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_executor *exec) {
+    const size_t count_out = p->outer * p->inner; /* <= AXIAL_REDUCE_FEW */
+    uint64_t total[AXIAL_REDUCE_FEW];
+    axial_wide_zero(p->dtype, total, count_out);
+    const size_t ntasks = p->outer * p->nchunks;
+    if (exec == NULL || p->outer * p->n * p->inner * p->esize < AXIAL_REDUCE_THRESHOLD) {
+        uint64_t part[AXIAL_REDUCE_FEW];
+        for (size_t t = 0; t < ntasks; t++) {
+            axial_reduce_chunk(p, t, part);
+            axial_wide_add(p->dtype, total + t / p->nchunks * p->inner, part, p->inner);
+        }
+    } else {
+        p->part = malloc(ntasks * p->inner * 8);
+        if (p->part == NULL)
+            return axial__fail(AXIAL_E_NOMEM,
+                               "axial_reduce_sum: cannot allocate %zu bytes of partial sums",
+                               ntasks * p->inner * 8);
+        axial__run(exec, ntasks, axial_reduce_chunk_task, p);
+        for (size_t t = 0; t < ntasks; t++)
+            axial_wide_add(p->dtype, total + t / p->nchunks * p->inner, p->part + t * p->inner,
+                           p->inner);
+        free(p->part);
+    }
+    p->kt->reduce_finish[p->dtype](total, p->y, count_out);
+    return AXIAL_OK;
+}
+
+/* ---- several reduced groups ------------------------------------------------- */
+
+typedef struct {
+    const struct axial_kernels *kt;
+    axial_dtype dtype;
+    const char *x;
+    uint64_t *acc;
+    size_t esize, ng, q, rows, inner, ntasks;
+    const size_t *g, *xstride, *astride;
+} axial_wide_plan;
+
+/* Rows [b, e) of the kept group before the last reduced one, for every index
+ * of the groups before it (an odometer): each output's terms are added in
+ * the same order as by one task over all rows. */
+static void axial_wide_task(void *arg, size_t k) {
+    const axial_wide_plan *p = arg;
+    size_t b, e;
+    axial__task_range(p->rows, p->ntasks, k, &b, &e);
+    const size_t q = p->q, n = p->g[q], inner = p->inner;
+    size_t idx[AXIAL_MAX_RANK] = {0};
+    size_t xoff = b * n * inner, aoff = b * inner;
+    for (;;) {
+        p->kt->reduce_acc[p->dtype](p->x + xoff * p->esize, p->acc + aoff, e - b, n, inner);
+        size_t d = q - 1;
+        while (d-- > 0) {
+            if (++idx[d] < p->g[d]) {
+                xoff += p->xstride[d];
+                aoff += p->astride[d];
+                break;
+            }
+            xoff -= (p->g[d] - 1) * p->xstride[d];
+            aoff -= (p->g[d] - 1) * p->astride[d];
+            idx[d] = 0;
+        }
+        if (d == (size_t)-1)
+            break;
+    }
+}
+
 /* Several reduced groups: accumulate into a wide buffer, then round once. */
 static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtype dtype,
                                       const char *x, void *y, size_t esize, size_t ng,
-                                      const size_t *g, const bool *r, size_t count_out) {
+                                      const size_t *g, const bool *r, size_t count_in,
+                                      size_t count_out, const axial_executor *exec) {
     /* The last reduced group q has a kept group before it (groups alternate
      * and there is more than one reduced group) and at most one after it. */
     size_t q = ng - 1;
     while (!r[q])
         q--;
-    const size_t inner = q + 1 < ng ? g[q + 1] : 1;
-    const size_t rows = g[q - 1];
     size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
     size_t xs = 1, as = 1;
     for (size_t k = ng; k-- > 0;) {
@@ -97,48 +255,30 @@ static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtyp
         if (!r[k])
             as *= g[k];
     }
-    uint64_t *acc = calloc(count_out, 8);
-    if (acc == NULL)
+    axial_wide_plan p = {kt, dtype, x, NULL, esize, ng, q, g[q - 1],
+                         q + 1 < ng ? g[q + 1] : 1, 1, g, xstride, astride};
+    p.acc = malloc(count_out * 8);
+    if (p.acc == NULL)
         return axial__fail(AXIAL_E_NOMEM,
                            "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
                            count_out * 8);
-    if (dtype == AXIAL_F32 || dtype == AXIAL_F64 || dtype == AXIAL_F16 || dtype == AXIAL_BF16) {
-        double *dacc = (double *)(void *)acc;
-        for (size_t k = 0; k < count_out; k++)
-            dacc[k] = -0.0; /* so that a sum of only -0.0 terms is -0.0, as in one call */
-    }
-    /* Odometer over groups 0 .. q-2; each step is one (rows, n, inner) call. */
-    size_t idx[AXIAL_MAX_RANK] = {0};
-    size_t xoff = 0, aoff = 0;
-    for (;;) {
-        kt->reduce_acc[dtype](x + xoff * esize, acc + aoff, rows, g[q], inner);
-        size_t k = q - 1;
-        while (k-- > 0) {
-            if (++idx[k] < g[k]) {
-                xoff += xstride[k];
-                aoff += astride[k];
-                break;
-            }
-            xoff -= (g[k] - 1) * xstride[k];
-            aoff -= (g[k] - 1) * astride[k];
-            idx[k] = 0;
-        }
-        if (k == (size_t)-1)
-            break;
-    }
-    kt->reduce_finish[dtype](acc, y, count_out);
-    free(acc);
+    axial_wide_zero(dtype, p.acc, count_out);
+    p.ntasks = axial__ntasks(p.rows, count_in / p.rows * esize, AXIAL_REDUCE_THRESHOLD);
+    axial__run(exec, p.ntasks, axial_wide_task, &p);
+    kt->reduce_finish[dtype](p.acc, y, count_out);
+    free(p.acc);
     return AXIAL_OK;
 }
 
-axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t rank,
-                              const int64_t *shape, const int64_t *axes, size_t naxes,
-                              unsigned flags) {
+axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                 const int64_t *shape, const int64_t *axes, size_t naxes,
+                                 unsigned flags, const axial_executor *exec) {
     static const char fn[] = "axial_reduce_sum";
     axial_reduce_dims dims;
     size_t esize, count_in;
     axial_status st;
-    if ((st = axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
+    if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
+        (st = axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
         (st = axial_reduce_prepare(fn, rank, shape, axes, naxes, flags, esize, &count_in,
                                    &dims)) != AXIAL_OK)
         return st;
@@ -180,23 +320,39 @@ axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t 
         if (axial__verbose_on())
             axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
                                   axes, naxes, flags, "copy(count=%zu)", count_in);
-        memcpy(y, x, count_in * esize);
+        axial__copy(exec, y, x, count_in * esize);
         return AXIAL_OK;
     }
     if (nreduced == 1) {
         size_t q = 0;
         while (!r[q])
             q++;
-        size_t outer = 1, inner = 1;
+        axial_reduce_plan p = {kt, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
+                               0, 0, NULL};
         for (size_t k = 0; k < q; k++)
-            outer *= g[k];
+            p.outer *= g[k];
         for (size_t k = q + 1; k < ng; k++)
-            inner *= g[k];
-        if (axial__verbose_on())
+            p.inner *= g[k];
+        const size_t row_bytes = p.inner * esize;
+        if (count_out <= AXIAL_REDUCE_FEW && p.n * row_bytes > AXIAL_REDUCE_CHUNK) {
+            p.chunk = AXIAL_REDUCE_CHUNK / row_bytes; /* >= 1: inner <= FEW */
+            p.nchunks = (p.n - 1) / p.chunk + 1;
+            if (axial__verbose_on())
+                axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE_ACC + dtype,
+                                      AXIAL_ENTRY_REDUCE_FINISH + dtype, dtype, rank, shape, axes,
+                                      naxes, flags,
+                                      "%zu*reduce_acc(outer=1,n<=%zu,inner=%zu)+reduce_finish(count=%zu)",
+                                      p.outer * p.nchunks, p.chunk, p.inner, count_out);
+            return axial_reduce_chunked(&p, exec);
+        }
+        p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, AXIAL_REDUCE_THRESHOLD);
+        if (axial__verbose_on()) {
+            char note[32];
             axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE + dtype, AXIAL_ENTRY_NONE, dtype, rank,
-                                  shape, axes, naxes, flags, "reduce(outer=%zu,n=%zu,inner=%zu)",
-                                  outer, g[q], inner);
-        kt->reduce[dtype](x, y, outer, g[q], inner);
+                                  shape, axes, naxes, flags, "reduce(outer=%zu,n=%zu,inner=%zu)%s",
+                                  p.outer, p.n, p.inner, axial__tasks_note(note, p.ntasks));
+        }
+        axial__run(exec, p.ntasks, axial_reduce_rows_task, &p);
         return AXIAL_OK;
     }
     if (axial__verbose_on()) { /* the calls axial_reduce_wide makes */
@@ -210,5 +366,12 @@ axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t 
                               "%zu*reduce_acc(outer=%zu,n=%zu,inner=%zu)+reduce_finish(count=%zu)",
                               calls, g[q - 1], g[q], q + 1 < ng ? g[q + 1] : 1, count_out);
     }
-    return axial_reduce_wide(kt, dtype, (const char *)x, y, esize, ng, g, r, count_out);
+    return axial_reduce_wide(kt, dtype, (const char *)x, y, esize, ng, g, r, count_in,
+                             count_out, exec);
+}
+
+axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t rank,
+                              const int64_t *shape, const int64_t *axes, size_t naxes,
+                              unsigned flags) {
+    return axial_reduce_sum_ex(dtype, x, y, rank, shape, axes, naxes, flags, NULL);
 }

@@ -11,10 +11,16 @@
  *   - the group before it splits into at most two runs of whole rows that
  *     move as blocks: [0, D-S) -> [S, D) and [D-S, D) -> [0, S): one kernel
  *     call (outer = run length) each;
- *   - groups further out are walked index by index (an odometer), each index
- *     i going to (i + S) mod D.
+ *   - for groups further out, output index i comes from input index
+ *     (i - S) mod D (axial_roll_in_row, once per run of rows).
  * In place (y == x) goes through a copy of x: a roll is a permutation that
  * cannot be streamed in place in general.
+ *
+ * Split: blocks of the flattened output (about AXIAL_GRAIN bytes, inner
+ * boundaries on 64-byte lines of y): whole rows inside a block go to the
+ * kernel in runs, the parts of rows at a block's ends are copied with
+ * memcpy.  In place, the copy of x is itself split into blocks and finished
+ * before the roll starts.  Roll moves elements, so no split changes a bit.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,36 +41,84 @@ static uint64_t axial_mod(int64_t a, uint64_t d) {
     return d - 1 - m;
 }
 
-/* Rolls the groups from `level` inward; x and y point at the same block. */
-static void axial_roll_groups(axial_roll_fn kernel, const char *x, char *y, size_t esize,
-                              const axial_roll_group *g, const size_t *stride, size_t ng,
-                              size_t level) {
-    const size_t last = ng - 1;
-    if (level == last) { /* one group only */
-        kernel(x, y, 1, g[last].size, g[last].shift);
-        return;
+typedef struct {
+    axial_roll_fn kernel;
+    const char *x;
+    char *y;
+    size_t esize, ng, n, shift, row_bytes;
+    const axial_roll_group *g;
+    axial_lines lines;
+} axial_roll_plan;
+
+/* The input row of output row r: every group before the last maps its index
+ * i to (i - S) mod D.  `rows` is the row count of groups [0, ng-1). */
+static size_t axial_roll_in_row(const axial_roll_plan *p, size_t r) {
+    size_t in = 0, scale = 1;
+    for (size_t k = p->ng - 1; k-- > 0;) {
+        const size_t D = p->g[k].size, S = p->g[k].shift, i = r % D;
+        r /= D;
+        in += (i >= S ? i - S : i + D - S) * scale;
+        scale *= D;
     }
-    const size_t D = g[level].size, S = g[level].shift, blk = stride[level] * esize;
-    if (level + 1 == last) {
-        /* Runs of whole rows: [0, D-S) moves to [S, D), [D-S, D) to [0, S). */
-        kernel(x, y + S * blk, D - S, g[last].size, g[last].shift);
-        if (S > 0)
-            kernel(x + (D - S) * blk, y, S, g[last].size, g[last].shift);
-        return;
+    return in;
+}
+
+/* Output elements [c, c1) of one row: y[i] = x[(i - shift) mod n]. */
+static void axial_roll_part(const axial_roll_plan *p, const char *xr, char *yr, size_t c,
+                            size_t c1) {
+    const size_t n = p->n, s = p->shift, es = p->esize;
+    if (c < s) { /* from the row's end */
+        const size_t e = c1 < s ? c1 : s;
+        memcpy(yr + c * es, xr + (n - s + c) * es, (e - c) * es);
+        c = e;
     }
-    for (size_t i = 0; i < D; i++) {
-        const size_t j = i + S < D ? i + S : i + S - D;
-        axial_roll_groups(kernel, x + i * blk, y + j * blk, esize, g, stride, ng, level + 1);
+    if (c < c1)
+        memcpy(yr + c * es, xr + (c - s) * es, (c1 - c) * es);
+}
+
+/*
+ * Output elements [b, e) (a block of the flattened output).  Whole rows go to
+ * the kernel in runs whose input rows are contiguous too: within the group
+ * before the last, output rows [S, D) come from input rows [0, D-S) and
+ * [0, S) from [D-S, D) (so one task over everything makes the kernel calls of
+ * an unsplit roll: one per run).  A block that starts or ends inside a row
+ * copies that part of the row with memcpy.
+ */
+static void axial_roll_task(void *arg, size_t k) {
+    const axial_roll_plan *p = arg;
+    size_t e, e1;
+    axial__lines_range(&p->lines, k, &e, &e1);
+    const size_t n = p->n;
+    while (e < e1) {
+        const size_t r = e / n, c = e % n;
+        if (c != 0 || e1 - e < n) {
+            const size_t c1 = e1 - e < n - c ? c + (e1 - e) : n;
+            axial_roll_part(p, p->x + axial_roll_in_row(p, r) * p->row_bytes,
+                            p->y + r * p->row_bytes, c, c1);
+            e += c1 - c;
+            continue;
+        }
+        size_t run = (e1 - e) / n, in = 0;
+        if (p->ng >= 2) {
+            const size_t D = p->g[p->ng - 2].size, S = p->g[p->ng - 2].shift, j = r % D;
+            const size_t left = j >= S ? D - j : S - j;
+            if (run > left)
+                run = left;
+            in = axial_roll_in_row(p, r);
+        }
+        p->kernel(p->x + in * p->row_bytes, p->y + r * p->row_bytes, run, n, p->shift);
+        e += run * n;
     }
 }
 
-axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
-                        const int64_t *shape, const int64_t *shift, size_t nshift,
-                        const int64_t *axes, size_t naxes) {
+axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                           const int64_t *shape, const int64_t *shift, size_t nshift,
+                           const int64_t *axes, size_t naxes, const axial_executor *exec) {
     static const char fn[] = "axial_roll";
     size_t esize, count;
     axial_status st;
-    if ((st = axial__check_dtype(fn, dtype, true, &esize)) != AXIAL_OK ||
+    if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
+        (st = axial__check_dtype(fn, dtype, true, &esize)) != AXIAL_OK ||
         (st = axial__check_rank(fn, rank, shape, naxes == 0 ? 0 : 1)) != AXIAL_OK ||
         (st = axial__check_shape(fn, rank, shape, esize, &count)) != AXIAL_OK)
         return st;
@@ -98,7 +152,7 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
     if (count == 0) {
         if (axial__verbose_on())
             axial__verbose_roll(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, shift, nshift, axes,
-                                naxes, 0, 0, 0, 0, 0, 0);
+                                naxes, 0, 0, 0, 0, 0, 0, 0);
         return AXIAL_OK;
     }
     if (naxes == 0) {
@@ -126,12 +180,6 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
         g[0].shift = 0;
         ng = 1;
     }
-    size_t stride[AXIAL_MAX_RANK + 1], s = 1;
-    for (size_t k = ng; k-- > 0;) {
-        stride[k] = s;
-        s *= g[k].size;
-    }
-
     const void *src = x;
     void *copy = NULL;
     if (x == y) {
@@ -140,21 +188,37 @@ axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
             return axial__fail(AXIAL_E_NOMEM,
                                "axial_roll: cannot allocate %zu bytes for an in-place roll",
                                count * esize);
-        memcpy(copy, x, count * esize);
+        axial__copy(exec, copy, x, count * esize);
         src = copy;
     }
     const struct axial_kernels *kt = axial__kernels();
-    axial_roll_fn kernel = kt->roll[axial__log2_size(esize)];
-    if (axial__verbose_on()) { /* the calls axial_roll_groups makes */
+    axial_roll_plan p;
+    p.kernel = kt->roll[axial__log2_size(esize)];
+    p.x = (const char *)src;
+    p.y = (char *)y;
+    p.esize = esize;
+    p.ng = ng;
+    p.g = g;
+    p.n = g[ng - 1].size;
+    p.shift = g[ng - 1].shift;
+    p.row_bytes = p.n * esize;
+    axial__lines_plan(&p.lines, y, esize, count, AXIAL_ROLL_THRESHOLD);
+    if (axial__verbose_on()) { /* the calls one task over everything makes */
         size_t reps = 1;
         for (size_t k = 0; k + 2 < ng; k++)
             reps *= g[k].size;
         axial__verbose_roll(kt, AXIAL_ENTRY_ROLL + axial__log2_size(esize), dtype, rank, shape,
                             shift, nshift, axes, naxes, copy ? count * esize : 0, reps,
                             ng > 1 ? g[ng - 2].size : 1, ng > 1 ? g[ng - 2].shift : 0,
-                            g[ng - 1].size, g[ng - 1].shift);
+                            g[ng - 1].size, g[ng - 1].shift, p.lines.ntasks);
     }
-    axial_roll_groups(kernel, (const char *)src, (char *)y, esize, g, stride, ng, 0);
+    axial__run(exec, p.lines.ntasks, axial_roll_task, &p);
     free(copy);
     return AXIAL_OK;
+}
+
+axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
+                        const int64_t *shape, const int64_t *shift, size_t nshift,
+                        const int64_t *axes, size_t naxes) {
+    return axial_roll_ex(dtype, x, y, rank, shape, shift, nshift, axes, naxes, NULL);
 }

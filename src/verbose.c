@@ -138,7 +138,7 @@ static void axial_roll_finish(struct axial_line *l, const struct axial_kernels *
 void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
                          size_t rank, const int64_t *shape, const int64_t *shift,
                          size_t nshift, const int64_t *axes, size_t naxes, size_t copy_bytes,
-                         size_t reps, size_t d, size_t sd, size_t n, size_t s) {
+                         size_t reps, size_t d, size_t sd, size_t n, size_t s, size_t ntasks) {
     struct axial_line l = {.len = 0};
     axial_append_head(&l, "roll", dtype, rank, shape);
     axial_append_list(&l, "shift", shift, nshift);
@@ -152,6 +152,7 @@ void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1, axial_dtyp
         snprintf(pre, sizeof pre, "copy-to-temp(bytes=%zu) ", copy_bytes);
     if (sd > 0)
         snprintf(second, sizeof second, "+roll(outer=%zu,n=%zu,shift=%zu)", sd, n, s);
-    axial_roll_finish(&l, kt, e1, "%s%zu*(roll(outer=%zu,n=%zu,shift=%zu)%s)", pre, reps,
-                      d - sd, n, s, second);
+    char note[32];
+    axial_roll_finish(&l, kt, e1, "%s%zu*(roll(outer=%zu,n=%zu,shift=%zu)%s)%s", pre, reps,
+                      d - sd, n, s, second, axial__tasks_note(note, ntasks));
 }
