@@ -124,6 +124,11 @@ static void sc_build(void) {
             const int64_t col[2] = {n, 3};
             sc_add(OP_REDUCE, dt, 2, col, &zero, 1, 0);
         }
+        { /* few outputs of long rows: the fixed chunks of the reduced extent */
+            const int64_t longrows[2] = {2, 70000}, tall[2] = {70000, 2}, one = 1, zero = 0;
+            sc_add(OP_REDUCE, dt, 2, longrows, &one, 1, 0);
+            sc_add(OP_REDUCE, dt, 2, tall, &zero, 1, 0);
+        }
         for (size_t w = 0; w < SC_NW; w++) {
             const int64_t W = sc_widths[w];
             for (int64_t n = 2; n <= 40; n = n * 3 + 3) { /* 2, 9, 30 rows */
