@@ -338,7 +338,8 @@ def openvino_peer(case, x, threads):
     model = ov.Model([n], [p])
     core = ov.Core()
     try:
-        cm = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1,
+        cm = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads,
+                                               "NUM_STREAMS": 1,
                                                "INFERENCE_PRECISION_HINT": "f32"})
     except Exception as e:
         raise Unsupported(f"openvino: {(str(e).splitlines() or [type(e).__name__])[0][:160]}")
