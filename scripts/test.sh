@@ -13,7 +13,9 @@
 #             the scalar ISA (neon is required: a missing one fails);
 #   asan      the suite built with ASan + UBSan (-fno-sanitize-recover);
 #   tsan      the API tests (threads calling every op while one switches
-#             the ISA) under ThreadSanitizer;
+#             the ISA; the pool, the adapters, several threads submitting to
+#             one pool) and the parallel tests of every ISA (the _ex forms on
+#             the pool and on executors of several threads) under ThreadSanitizer;
 #   valgrind  the TAP driver under valgrind memcheck;
 #   fuzz      the differential fuzzer (clang, libFuzzer + ASan + UBSan) on
 #             its seed corpus for AXIAL_FUZZ_SECONDS (default 90).
@@ -83,6 +85,9 @@ stage_tsan() {
   setup build-tsan -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false
   ninja -C build-tsan -j "$jobs" tests/axial-tap
   TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 build-tsan/tests/axial-tap --isa=api
+  # the split ops on the pool and the test executors, every ISA, a quarter of the cases
+  TSAN_OPTIONS=halt_on_error=1 AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
+    build-tsan/tests/axial-tap parallel_
 }
 
 stage_valgrind() {

@@ -53,12 +53,16 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
 /* Every op splits its work into tasks of at least AXIAL_GRAIN bytes of
  * input (whole kernel shapes: lines, rows, blocks), as a function of dtype,
  * shape and arguments only, so the bits never depend on the executor. */
+#ifndef AXIAL_GRAIN /* (overridable only for the threshold measurement below) */
 #define AXIAL_GRAIN ((size_t)64 << 10)
+#endif
 /* Below these sizes (bytes of input) an op makes one task and never calls
  * parallel_for; the measurements are in parallel.c. */
-#define AXIAL_CUMSUM_THRESHOLD ((size_t)256 << 10)
-#define AXIAL_REDUCE_THRESHOLD ((size_t)256 << 10)
-#define AXIAL_ROLL_THRESHOLD ((size_t)256 << 10)
+#ifndef AXIAL_CUMSUM_THRESHOLD
+#define AXIAL_CUMSUM_THRESHOLD ((size_t)512 << 10)
+#define AXIAL_REDUCE_THRESHOLD ((size_t)1 << 20)
+#define AXIAL_ROLL_THRESHOLD ((size_t)512 << 10)
+#endif
 
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);

@@ -9,6 +9,25 @@
  * the bits cannot change.  axial__run then hands the tasks to parallel_for,
  * or runs them in index order when there is no executor or a single task
  * (below the op's threshold), without calling parallel_for at all.
+ *
+ * The thresholds (internal.h), measured roughly: medians of 101 calls, f32,
+ * the plain call against _ex on a 2-thread axial_pool with the thresholds
+ * at 0 (tasks of AXIAL_GRAIN = 64 KiB), on the 2-core AVX-512 development VM
+ * while other builds ran on it (load average 8-12: the figures are noisy; a
+ * call whose second thread did not get a core in time took ~20 ms, the
+ * scheduler's slice, which is what the pool costs on an oversubscribed host):
+ *
+ *     input            128 KiB   256 KiB   512 KiB   1 MiB    2 MiB    4 MiB
+ *     cumsum [R,256]   (20 ms)   (20 ms)   0.57x     0.54x    0.53x    0.54x
+ *     reduce [R,256]   2.20x     1.60x     1.26x     0.80x    0.66x    0.65x
+ *     reduce [n]       2.25x     1.43x     1.09x     0.78x    0.70x    0.66x
+ *     roll [n]         (1 task)  1.07x     0.67x     0.62x    0.58x    0.56x
+ *
+ * (time of _ex / time of the plain call; plain 1 MiB: cumsum 58 us, reduce
+ * 8 us, roll 19 us).  With tasks of 2 KiB instead, a 2-thread call cost
+ * 1.4-4.8x the plain one from 4 KiB to 64 KiB: an empty parallel_for of the
+ * pool costs a few microseconds.  So: CumSum and Roll split from 512 KiB,
+ * ReduceSum (which only reads, ~130 GB/s from cache) from 1 MiB.
  */
 #include <string.h>
 

@@ -32,7 +32,9 @@
  * row, as 3 rows [3, n] axis 1, both axes of [3, n] by (1, s), and in place.
  * Big calls (outputs of 4 MiB and more: the streaming-store paths, whose
  * tails are separate code; SIMD ISAs only, see big_cases): segment scans,
- * short-row sums and row rolls.
+ * short-row sums, [R, 2] axis 0 and full sums (chunks of the reduced extent),
+ * row rolls and 2-D rolls, all through the _ex forms on a 3-thread pool, so
+ * that the ends of the split's tasks meet the guards too.
  * AXIAL_TEST_SCALE < 1 (qemu) samples the long rows, wide columns, in-place
  * calls and big calls (ax_sample); the rest always runs.
  *
@@ -166,6 +168,11 @@ static void describe(ax_t *t, const gcase *c, bool at_end) {
              axial_isa_name(t->isa));
 }
 
+/* The big calls run split, through axial_*_ex on a pool of 3 threads (their
+ * tasks' blocks end inside the tensors too: the split paths' tails). */
+static const axial_executor *guard_exec;
+static const axial_executor *exec_of(const gcase *c) { return c->big ? guard_exec : NULL; }
+
 static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count, orank;
@@ -230,19 +237,21 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
             or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
                   (size_t)(c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis),
                   c->flags & AXIAL_CUMSUM_EXCLUSIVE, c->flags & AXIAL_CUMSUM_REVERSE);
-        st = axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+        st = axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, exec_of(c));
         break;
     case OP_REDUCE:
         if (!c->big)
             or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false,
                       false, &orank, oshape);
-        st = axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0);
+        st = axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0,
+                                 exec_of(c));
         break;
     default:
         if (!c->big)
             or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
                     c->naxes);
-        st = axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->naxes, c->axes, c->naxes);
+        st = axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->naxes, c->axes,
+                           c->naxes, exec_of(c));
         break;
     }
     g->calls++;
@@ -379,6 +388,13 @@ static void big_cases(ax_t *t, guard_ctx *g) {
         c.naxes = 1;
         c.axes[0] = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c.axes[0] = 0; /* [R, 2] axis 0: chunks of the reduced extent */
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        const int64_t flat[1] = {pairs[0] * 2 - 1};
+        c = shape_case(OP_REDUCE, dt, 1, flat); /* a full reduction: chunks */
+        c.big = true;
+        c.naxes = 1;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
     }
     for (int s = 0; s < 4; s++) {
         const int64_t n = ((int64_t)4 << 20 >> s) + ax_rand_range(t, 1, (128 >> s) + 1);
@@ -387,6 +403,14 @@ static void big_cases(ax_t *t, guard_ctx *g) {
         c.big = true;
         c.naxes = 1;
         c.shift[0] = ax_rand_range(t, 1, n - 1);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        const int64_t rows[2] = {7, n / 7}; /* both axes: runs of rows and parts of rows */
+        c = shape_case(OP_ROLL, by_size[s], 2, rows);
+        c.big = true;
+        c.naxes = 2;
+        c.axes[1] = 1;
+        c.shift[0] = 3;
+        c.shift[1] = ax_rand_range(t, 1, rows[1] - 1);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
     }
 }
@@ -443,9 +467,16 @@ void t_guard_pages(ax_t *t) {
     }
     g.src = malloc(ARENA);
     g.want = malloc(ARENA + 8);
+    axial_pool *pool = NULL;
+    if (!AX_CHECK(t, axial_pool_create(3, &pool) == AXIAL_OK, "axial_pool_create(3): %s",
+                  axial_last_error()))
+        pool = NULL;
+    guard_exec = axial_pool_executor(pool);
     ax_fault_watch("# guard_pages: fault outside the tensors in ", current);
     guard_cases(t, &g);
     ax_fault_unwatch();
+    guard_exec = NULL;
+    axial_pool_destroy(pool);
     ax_note(t, "%ld calls", g.calls);
     free(g.src);
     free(g.want);

@@ -50,6 +50,9 @@
     X(cumsum_tolerance)                                                        \
     X(reduce_tolerance)                                                        \
     X(huge_tensors)                                                            \
+    X(parallel_cumsum)                                                         \
+    X(parallel_reduce)                                                         \
+    X(parallel_roll)                                                           \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
@@ -66,7 +69,11 @@
     X(guard_selftest)                                                          \
     X(isa_api)                                                                 \
     X(threads)                                                                 \
-    X(threads_isa_switch)
+    X(threads_isa_switch)                                                      \
+    X(parallel_errors)                                                         \
+    X(parallel_pool)                                                           \
+    X(parallel_adapter_pthreadpool)                                            \
+    X(parallel_adapter_openmp)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */

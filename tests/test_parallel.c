@@ -1,0 +1,840 @@
+/*
+ * test_parallel.c: the _ex forms give the plain call's bits with every
+ * executor, and refuse bad arguments before any task runs.
+ *
+ * Per ISA (parallel_cumsum, parallel_reduce, parallel_roll), for every dtype
+ * and shape family of each op -- sizes above the split thresholds (1.25x
+ * the op's threshold, 1.125x when AXIAL_TEST_SCALE < 1, which also samples a
+ * quarter of the cases), the random small shapes of the shared families in
+ * cases.c, and SPEC.md's 2^24-element f32 sizes (AXIAL_TEST_BIG) -- the
+ * output of the plain call is compared with memcmp against `_ex` with:
+ *   the built-in pool at 1, 2, 3 or 8 threads: one of them per case, in
+ *   turn, so that every shape family of every op meets each of the four
+ *   (a new pool per call: pthreadpool's idle workers spin, and on a loaded
+ *   2-core machine a pool call costs ~40 ms with them, which for every case
+ *   and every pool size made the test take minutes);
+ *   a test executor running the tasks in reverse, and one in a shuffled
+ *   order, each on 3 threads of its own plus the caller (every task must run
+ *   exactly once);
+ *   a spy that runs the tasks inline in a shuffled order and counts the
+ *   parallel_for calls: at most 2 per op call, none below the thresholds
+ *   (small shapes), at least one for the shapes built to split.
+ * Float inputs are general data (FILL_GENERAL), so a different order of
+ * additions would show in the bits.  Outputs sit in canaried buffers at
+ * random whole-element misalignment (Roll's and copies' block boundaries
+ * follow y's address).
+ *
+ * API tests: parallel_errors (every argument check of the three ops, and
+ * exec->parallel_for NULL / concurrency 0: the status, no task run, the
+ * output untouched), parallel_pool (axial_pool_* and several threads
+ * submitting to one pool at once), parallel_adapter_pthreadpool and
+ * parallel_adapter_openmp (the adapters of tests/adapters/).
+ */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/axial_pthreadpool.h"
+#include "cases.h"
+#include "harness.h"
+#include "oracle.h"
+#include "tests.h"
+#ifdef AX_HAVE_OPENMP
+#include "adapters/axial_openmp.h"
+#endif
+
+#if defined(__SANITIZE_THREAD__)
+#define AX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define AX_TSAN 1
+#endif
+#endif
+
+/* ---- test executors -------------------------------------------------------- */
+
+enum order { ORDER_REVERSE, ORDER_SHUFFLE };
+
+typedef struct {
+    enum order order;
+    int threads; /* besides the caller */
+    uint64_t rng;
+    atomic_long calls, tasks, bad; /* bad: a task run twice or never */
+    size_t max_tasks;
+} order_exec;
+
+typedef struct {
+    order_exec *e;
+    axial_task_fn fn;
+    void *arg;
+    const size_t *perm;
+    atomic_size_t next;
+    atomic_uchar *ran;
+    size_t n;
+} order_call;
+
+static void *order_worker(void *p) {
+    order_call *c = p;
+    for (;;) {
+        const size_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->n)
+            return NULL;
+        c->fn(c->arg, c->perm[i]);
+        atomic_fetch_add(&c->ran[c->perm[i]], 1);
+    }
+}
+
+static uint64_t xs64(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void order_parallel_for(void *self, axial_task_fn fn, void *arg, size_t n) {
+    order_exec *e = self;
+    atomic_fetch_add(&e->calls, 1);
+    atomic_fetch_add(&e->tasks, (long)n);
+    if (n > e->max_tasks)
+        e->max_tasks = n;
+    size_t *perm = malloc(n * sizeof *perm);
+    atomic_uchar *ran = calloc(n, 1);
+    if (perm == NULL || ran == NULL) {
+        free(perm);
+        free(ran);
+        atomic_fetch_add(&e->bad, 1);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        perm[i] = e->order == ORDER_REVERSE ? n - 1 - i : i;
+    if (e->order == ORDER_SHUFFLE)
+        for (size_t i = n; i > 1; i--) {
+            const size_t j = (size_t)(xs64(&e->rng) % i), tmp = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = tmp;
+        }
+    order_call c = {e, fn, arg, perm, 0, ran, n};
+    pthread_t th[8];
+    int started = 0;
+    for (int k = 0; k < e->threads && k < 8; k++)
+        if (pthread_create(&th[started], NULL, order_worker, &c) == 0)
+            started++;
+    order_worker(&c);
+    for (int k = 0; k < started; k++)
+        pthread_join(th[k], NULL);
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load(&ran[i]) != 1)
+            atomic_fetch_add(&e->bad, 1);
+    free(perm);
+    free(ran);
+}
+
+static axial_executor order_executor(order_exec *e, enum order order, int threads) {
+    memset(e, 0, sizeof *e);
+    e->order = order;
+    e->threads = threads;
+    e->rng = 0x9e3779b97f4a7c15u;
+    axial_executor ex = {order_parallel_for, e, (size_t)threads + 1};
+    return ex;
+}
+
+/* The executors every case runs with. */
+enum { N_POOLS = 4, N_EXECS = N_POOLS + 3 };
+static const size_t pool_threads[N_POOLS] = {1, 2, 3, 8};
+
+typedef struct {
+    axial_pool *pools[N_POOLS];
+    axial_executor ex[N_EXECS];
+    const char *names[N_EXECS];
+    order_exec rev, shuf, spy; /* spy: no threads of its own */
+    bool ok;
+} execs;
+
+static bool execs_init(ax_t *t, execs *E) {
+    (void)t;
+    memset(E, 0, sizeof *E);
+    static const char *const pool_names[N_POOLS] = {"pool(1)", "pool(2)", "pool(3)", "pool(8)"};
+    for (int k = 0; k < N_POOLS; k++)
+        E->names[k] = pool_names[k];
+    E->ex[N_POOLS] = order_executor(&E->rev, ORDER_REVERSE, 3);
+    E->names[N_POOLS] = "reverse order, 4 threads";
+    E->ex[N_POOLS + 1] = order_executor(&E->shuf, ORDER_SHUFFLE, 3);
+    E->names[N_POOLS + 1] = "shuffled order, 4 threads";
+    E->ex[N_POOLS + 2] = order_executor(&E->spy, ORDER_SHUFFLE, 0);
+    E->names[N_POOLS + 2] = "spy (inline, shuffled)";
+    E->ok = true;
+    return true;
+}
+
+/* Each call gets a pool of its own, destroyed right after: pthreadpool's
+ * idle workers spin for a while, and on a small machine the spinning of
+ * pools kept alive would slow every later call. */
+static const axial_executor *execs_get(ax_t *t, execs *E, int k) {
+    if (k >= N_POOLS)
+        return &E->ex[k];
+    axial_status st = axial_pool_create(pool_threads[k], &E->pools[k]);
+    if (!AX_CHECK(t, st == AXIAL_OK, "axial_pool_create(%zu): %s (%s)", pool_threads[k],
+                  axial_status_name(st), axial_last_error()))
+        return NULL;
+    E->ex[k] = *axial_pool_executor(E->pools[k]);
+    AX_CHECK(t, E->ex[k].concurrency == pool_threads[k], "pool(%zu): concurrency %zu",
+             pool_threads[k], E->ex[k].concurrency);
+    return &E->ex[k];
+}
+
+static void execs_put(execs *E, int k) {
+    if (k < N_POOLS) {
+        axial_pool_destroy(E->pools[k]);
+        E->pools[k] = NULL;
+    }
+}
+
+static void execs_free(ax_t *t, execs *E) {
+    AX_CHECK(t, atomic_load(&E->rev.bad) == 0 && atomic_load(&E->shuf.bad) == 0 &&
+                    atomic_load(&E->spy.bad) == 0,
+             "a test executor saw a task run twice or never (%ld, %ld, %ld)",
+             atomic_load(&E->rev.bad), atomic_load(&E->shuf.bad), atomic_load(&E->spy.bad));
+}
+
+/* ---- one case ------------------------------------------------------------------ */
+
+enum pop { P_CUMSUM, P_REDUCE, P_ROLL };
+enum split { SPLIT_ANY, SPLIT_NO, SPLIT_YES };
+
+typedef struct {
+    enum pop op;
+    axial_dtype dt;
+    size_t rank;
+    int64_t shape[4];
+    int64_t axis;   /* cumsum */
+    unsigned flags; /* cumsum, reduce */
+    size_t naxes, nshift;
+    int64_t axes[4], shift[4];
+    bool inplace;
+    enum split split;
+    int pool; /* which of the pools runs it (the others are too slow here) */
+} pcase;
+
+static axial_status pcall(const pcase *c, const void *x, void *y, const axial_executor *ex) {
+    switch (c->op) {
+    case P_CUMSUM:
+        return axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case P_REDUCE:
+        return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags,
+                                   ex);
+    default:
+        return axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                             c->naxes, ex);
+    }
+}
+
+static axial_status plain_call(const pcase *c, const void *x, void *y) {
+    switch (c->op) {
+    case P_CUMSUM: return axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+    case P_REDUCE:
+        return axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
+    default:
+        return axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                          c->naxes);
+    }
+}
+
+static const char *describe(char *buf, size_t cap, const pcase *c) {
+    static const char *const ops[3] = {"cumsum", "reduce_sum", "roll"};
+    char sh[96];
+    int len = snprintf(buf, cap, "%s %s %s", ops[c->op], ax_dtype_str(c->dt),
+                       ax_shape_str(sh, sizeof sh, c->rank, c->shape));
+    if (c->op == P_CUMSUM)
+        len += snprintf(buf + len, cap - (size_t)len, " axis %lld flags %u", (long long)c->axis,
+                        c->flags);
+    else {
+        len += snprintf(buf + len, cap - (size_t)len, " axes {");
+        for (size_t a = 0; a < c->naxes; a++)
+            len += snprintf(buf + len, cap - (size_t)len, "%s%lld", a ? ", " : "",
+                            (long long)c->axes[a]);
+        len += snprintf(buf + len, cap - (size_t)len, "}");
+        if (c->op == P_ROLL)
+            for (size_t a = 0; a < c->nshift; a++)
+                len += snprintf(buf + len, cap - (size_t)len, " shift %lld",
+                                (long long)c->shift[a]);
+        else
+            len += snprintf(buf + len, cap - (size_t)len, " flags %u", c->flags);
+    }
+    snprintf(buf + len, cap - (size_t)len, "%s", c->inplace ? " in place" : "");
+    return buf;
+}
+
+/* Runs the plain call and every executor; compares bytes. */
+static int pool_turn;
+
+static void run_pcase(ax_t *t, execs *E, pcase *c) {
+    c->pool = pool_turn++ % N_POOLS;
+    char what[320];
+    describe(what, sizeof what, c);
+    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    size_t ocount = count;
+    if (c->op == P_REDUCE) {
+        size_t orank;
+        int64_t oshape[AXIAL_MAX_RANK];
+        if (!AX_CHECK(t, axial_reduce_sum_shape(c->rank, c->shape, c->axes, c->naxes, c->flags,
+                                                &orank, oshape) == AXIAL_OK,
+                      "%s: reduce_sum_shape failed", what))
+            return;
+        ocount = or_count(orank, oshape);
+    }
+    const bool is_float = c->dt == AXIAL_F32 || c->dt == AXIAL_F64 || c->dt == AXIAL_F16 ||
+                          c->dt == AXIAL_BF16;
+    ax_buf x, want, y;
+    ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
+    ax_buf_alloc(&want, ocount * es, 0);
+    ax_buf_alloc(&y, ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
+    ax_buf_poison(&x, 0);
+    ax_fill(t, c->dt, x.p, count, is_float ? FILL_GENERAL : FILL_EXACT);
+    ax_buf_poison(&want, 0x5a);
+    void *xcopy = malloc(count * es + 1);
+    if (xcopy)
+        memcpy(xcopy, x.p, count * es);
+    axial_status st;
+    if (c->inplace) {
+        memcpy(want.p, x.p, count * es);
+        st = plain_call(c, want.p, want.p);
+    } else {
+        st = plain_call(c, x.p, want.p);
+    }
+    if (!AX_CHECK(t, st == AXIAL_OK && xcopy, "%s: the plain call: %s (%s)", what,
+                  axial_status_name(st), axial_last_error()))
+        goto out;
+    for (int k = 0; k < N_EXECS; k++) {
+        ax_buf_poison(&y, 0x5a);
+        const long calls0 = atomic_load(&E->spy.calls);
+        if (k < N_POOLS && k != c->pool)
+            continue;
+        const axial_executor *ex = execs_get(t, E, k);
+        if (ex == NULL)
+            continue;
+        if (c->inplace) {
+            memcpy(y.p, x.p, count * es);
+            st = pcall(c, y.p, y.p, ex);
+        } else {
+            st = pcall(c, x.p, y.p, ex);
+        }
+        execs_put(E, k);
+        if (!AX_CHECK(t, st == AXIAL_OK, "%s with %s: %s (%s)", what, E->names[k],
+                      axial_status_name(st), axial_last_error()))
+            continue;
+        AX_CHECK(t, ax_buf_canary_ok(&y) && ax_buf_canary_ok(&x),
+                 "%s with %s: wrote outside the output", what, E->names[k]);
+        if (memcmp(y.p, want.p, ocount * es) != 0) {
+            size_t i = 0;
+            while (memcmp(y.p + i * es, want.p + i * es, es) == 0)
+                i++;
+            AX_CHECK(t, false, "%s with %s: output element %zu differs from the plain call's",
+                     what, E->names[k], i);
+        } else {
+            AX_CHECK(t, true, "%s", what);
+        }
+        if (k == N_POOLS + 2) { /* the spy */
+            const long calls = atomic_load(&E->spy.calls) - calls0;
+            AX_CHECK(t, calls <= 2, "%s: %ld parallel_for calls (at most 2)", what, calls);
+            if (c->split == SPLIT_NO)
+                AX_CHECK(t, calls == 0, "%s: %ld parallel_for calls for a call that is not split",
+                         what, calls);
+            if (c->split == SPLIT_YES)
+                AX_CHECK(t, calls >= 1, "%s: no parallel_for call for a call that is split",
+                         what);
+        }
+    }
+    if (!c->inplace)
+        AX_CHECK(t, memcmp(x.p, xcopy, count * es) == 0, "%s: the input was changed", what);
+out:
+    free(xcopy);
+    ax_buf_free(&x);
+    ax_buf_free(&want);
+    ax_buf_free(&y);
+}
+
+/* Elements of about `bytes` bytes of one dtype, odd, so tails are exercised. */
+static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / or_size(dt)) | 1; }
+
+/* The input size of the split cases: above the op's threshold (CumSum and
+ * Roll 512 KiB, ReduceSum 1 MiB: src/internal.h). */
+static size_t split_bytes(enum pop op) {
+    const size_t base = op == P_REDUCE ? (size_t)1 << 20 : (size_t)512 << 10;
+    return base + (ax_scale() >= 1.0 ? base / 4 : base / 8);
+}
+static double split_frac(void) { return ax_scale() >= 1.0 ? 1.0 : 0.5; }
+
+static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, int64_t c2,
+                enum split split) {
+    pcase c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.dt = dt;
+    c.rank = rank;
+    c.shape[0] = a;
+    c.shape[1] = b;
+    c.shape[2] = c2;
+    c.split = split;
+    return c;
+}
+
+/* ---- small shapes of the shared families: never split ------------------------- */
+
+static execs *fam_execs;
+
+/* Below 256 KiB of input (under every op's threshold) nothing is split. */
+static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
+    return or_count(rank, shape) * or_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
+}
+
+static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
+                       unsigned flags, enum fill mode, bool inplace) {
+    (void)mode;
+    pcase c = mk(P_CUMSUM, dt, rank, 0, 0, 0, SPLIT_NO);
+    memcpy(c.shape, shape, rank * sizeof *shape);
+    c.split = small_split(dt, rank, shape);
+    c.axis = axis;
+    c.flags = flags;
+    c.inplace = inplace;
+    run_pcase(t, fam_execs, &c);
+}
+
+static void fam_reduce(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
+                       const int64_t *axes, size_t naxes, unsigned flags, enum fill mode) {
+    (void)mode;
+    pcase c = mk(P_REDUCE, dt, rank, 0, 0, 0, SPLIT_NO);
+    memcpy(c.shape, shape, rank * sizeof *shape);
+    c.split = small_split(dt, rank, shape);
+    memcpy(c.axes, axes, naxes * sizeof *axes);
+    c.naxes = naxes;
+    c.flags = flags;
+    run_pcase(t, fam_execs, &c);
+}
+
+/* ---- the ops ------------------------------------------------------------------------ */
+
+void t_parallel_cumsum(ax_t *t) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    fam_execs = &E;
+    const size_t B = split_bytes(P_CUMSUM);
+    for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
+        const axial_dtype dt = ax_sum_types[d];
+        const int64_t N = elems(dt, B);
+        const unsigned fl = (unsigned)d % 4;
+        pcase cs[7] = {
+            mk(P_CUMSUM, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* many lines */
+            mk(P_CUMSUM, dt, 2, N / 5, 5, 0, SPLIT_YES),          /* many short lines */
+            mk(P_CUMSUM, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
+            mk(P_CUMSUM, dt, 2, N / 300, 300, 0, SPLIT_NO),       /* axis 0: one line */
+            mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_NO),               /* one long line */
+            mk(P_CUMSUM, dt, 2, N / 1001, 1001, 0, SPLIT_YES),    /* in place */
+            mk(P_CUMSUM, dt, 2, 3, N / 3, 0, SPLIT_ANY),          /* few long lines */
+        };
+        cs[0].axis = 1;
+        cs[1].axis = -1;
+        cs[2].axis = 1;
+        cs[3].axis = 0;
+        cs[5].axis = 1;
+        cs[5].inplace = true;
+        cs[6].axis = 1;
+        for (int k = 0; k < 7; k++) {
+            cs[k].flags = (fl + (unsigned)k) % 4;
+            if (ax_sample(t, split_frac()))
+                run_pcase(t, &E, &cs[k]);
+        }
+        /* the shared small shapes (sampled) */
+        cumsum_columns(t, dt, FILL_EXACT, fam_cumsum, 0.005, FLAGS_ONE);
+        cumsum_short_rows(t, dt, FILL_EXACT, fam_cumsum, 0.003, FLAGS_ONE);
+    }
+    if (ax_big()) { /* SPEC.md's sizes: 2^24 f32 */
+        pcase c = mk(P_CUMSUM, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        c.axis = 1;
+        run_pcase(t, &E, &c);
+        c = mk(P_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_NO);
+        run_pcase(t, &E, &c);
+    }
+    execs_free(t, &E);
+}
+
+void t_parallel_reduce(ax_t *t) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    fam_execs = &E;
+    const size_t B = split_bytes(P_REDUCE);
+    for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
+        const axial_dtype dt = ax_sum_types[d];
+        const int64_t N = elems(dt, B);
+        enum { NC = 12 };
+        pcase cs[NC] = {
+            mk(P_REDUCE, dt, 2, N / 77, 77, 0, SPLIT_YES),            /* rows */
+            mk(P_REDUCE, dt, 1, N, 0, 0, SPLIT_YES),                  /* full: chunks */
+            mk(P_REDUCE, dt, 2, N / 2, 2, 0, SPLIT_YES),              /* [R, 2] axis 0 */
+            mk(P_REDUCE, dt, 2, N / 64, 64, 0, SPLIT_YES),            /* 64 outputs */
+            mk(P_REDUCE, dt, 2, N / 65, 65, 0, SPLIT_NO),             /* columns: not split */
+            mk(P_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
+            mk(P_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
+            mk(P_REDUCE, dt, 3, 9, N / 63, 7, SPLIT_YES),             /* {0, 2}: wide */
+            mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* no axes: a copy */
+            mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* EMPTY_AXES_ALL */
+            mk(P_REDUCE, dt, 2, 3, N / 3, 0, SPLIT_YES),              /* {0, 1} merged */
+            mk(P_REDUCE, dt, 3, 5, N / 500, 100, SPLIT_YES),          /* {1} of 3-D */
+        };
+        const int64_t ax1[NC][3] = {{1}, {0}, {0}, {0}, {0}, {1}, {0, 2}, {2, 0},
+                                    {0}, {0}, {-1, 0}, {1}};
+        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1};
+        for (int k = 0; k < NC; k++) {
+            memcpy(cs[k].axes, ax1[k], sizeof ax1[k]);
+            cs[k].naxes = nax[k];
+            cs[k].flags = ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
+            if (k == 9)
+                cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
+            if (ax_sample(t, split_frac()))
+                run_pcase(t, &E, &cs[k]);
+        }
+        reduce_3d(t, dt, FILL_EXACT, fam_reduce, 0.0005);
+        reduce_columns(t, dt, FILL_EXACT, fam_reduce, 0.003);
+    }
+    if (ax_big()) { /* SPEC.md's sizes: 2^24 f32, full and over rows */
+        pcase c = mk(P_REDUCE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        c.naxes = 1;
+        run_pcase(t, &E, &c);
+        c = mk(P_REDUCE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        c.axes[0] = 1;
+        c.naxes = 1;
+        run_pcase(t, &E, &c);
+    }
+    execs_free(t, &E);
+}
+
+static int64_t rshift(ax_t *t, int64_t d) { return ax_rand_range(t, -3 * d, 3 * d); }
+
+void t_parallel_roll(ax_t *t) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    const size_t B = split_bytes(P_ROLL);
+    for (size_t d = 0; d < AX_N_ROLL_TYPES; d++) {
+        const axial_dtype dt = ax_roll_types[d];
+        const int64_t N = elems(dt, B);
+        enum { NC = 10 };
+        pcase cs[NC] = {
+            mk(P_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* one row: parts */
+            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* rows, axis 1 */
+            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* both axes */
+            mk(P_ROLL, dt, 2, 3, N / 3, 0, SPLIT_YES),             /* few long rows */
+            mk(P_ROLL, dt, 3, 17, 33, N / 561, SPLIT_YES),         /* 3-D, all axes */
+            mk(P_ROLL, dt, 2, N / 50, 50, 0, SPLIT_YES),           /* flattened */
+            mk(P_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* in place */
+            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* in place, both axes */
+            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* shift 0: a copy */
+            mk(P_ROLL, dt, 3, 5, 7, 9, SPLIT_NO),                  /* small */
+        };
+        const size_t nax[NC] = {1, 1, 2, 2, 3, 0, 1, 2, 1, 3};
+        for (int k = 0; k < NC; k++) {
+            pcase *c = &cs[k];
+            c->naxes = nax[k];
+            c->nshift = nax[k] == 0 ? 1 : nax[k];
+            for (size_t a = 0; a < c->naxes; a++)
+                c->axes[a] = (int64_t)a - (ax_rand(t) & 1 ? (int64_t)c->rank : 0);
+            if (k == 1)
+                c->axes[0] = 1;
+            for (size_t a = 0; a < c->nshift; a++)
+                c->shift[a] = k == 8 ? 0
+                              : rshift(t, c->naxes ? c->shape[c->axes[a] < 0
+                                                                   ? c->axes[a] + (int64_t)c->rank
+                                                                   : c->axes[a]]
+                                                   : (int64_t)or_count(c->rank, c->shape));
+            c->inplace = k == 6 || k == 7;
+            if (ax_sample(t, split_frac()))
+                run_pcase(t, &E, c);
+        }
+    }
+    if (ax_big()) { /* 2^24 f32 */
+        pcase c = mk(P_ROLL, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        c.naxes = c.nshift = 1;
+        c.shift[0] = 12345;
+        run_pcase(t, &E, &c);
+    }
+    execs_free(t, &E);
+}
+
+/* ---- errors: no task runs, nothing is written -------------------------------------- */
+
+void t_parallel_errors(ax_t *t) {
+    enum { S0 = 512, S1 = 1024 };
+    const size_t bytes = (size_t)S0 * S1 * 4;
+    unsigned char *x = malloc(bytes), *y = malloc(bytes + 8);
+    if (!AX_CHECK(t, x && y, "out of memory")) {
+        free(x);
+        free(y);
+        return;
+    }
+    memset(x, 0x11, bytes);
+    order_exec spy;
+    const axial_executor ok_ex = order_executor(&spy, ORDER_SHUFFLE, 0);
+    axial_executor no_fn = ok_ex, no_conc = ok_ex;
+    no_fn.parallel_for = NULL;
+    no_conc.concurrency = 0;
+    const int64_t shape[2] = {S0, S1}, neg[2] = {S0, -1}, ax1[1] = {1}, ax9[1] = {9},
+                  sh1[1] = {3}, sh2[2] = {1, 2}, axes2[2] = {0, 1};
+    const int64_t *nullp = NULL;
+    struct {
+        const char *what;
+        int op; /* 0 cumsum, 1 reduce, 2 roll */
+        axial_dtype dt;
+        const void *x;
+        void *y;
+        size_t rank;
+        const int64_t *shape;
+        int64_t axis;
+        unsigned flags;
+        const int64_t *axes, *shift;
+        size_t naxes, nshift;
+        const axial_executor *ex;
+        axial_status want;
+    } cs[] = {
+        {"cumsum exec->parallel_for NULL", 0, AXIAL_F32, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &no_fn, AXIAL_E_NULL},
+        {"cumsum exec->concurrency 0", 0, AXIAL_F32, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &no_conc, AXIAL_E_ARGS},
+        {"cumsum dtype 0", 0, (axial_dtype)0, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"cumsum dtype BOOL", 0, AXIAL_BOOL, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"cumsum rank 0", 0, AXIAL_F32, x, y, 0, shape, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_RANK},
+        {"cumsum rank 17", 0, AXIAL_F32, x, y, 17, shape, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_RANK},
+        {"cumsum shape NULL", 0, AXIAL_F32, x, y, 2, nullp, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"cumsum negative dim", 0, AXIAL_F32, x, y, 2, neg, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_SHAPE},
+        {"cumsum axis 2", 0, AXIAL_F32, x, y, 2, shape, 2, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_AXIS},
+        {"cumsum flags 4", 0, AXIAL_F32, x, y, 2, shape, 1, 4, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_ARGS},
+        {"cumsum x NULL", 0, AXIAL_F32, NULL, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"cumsum y NULL", 0, AXIAL_F32, x, NULL, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"cumsum overlap", 0, AXIAL_F32, y + 4, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_OVERLAP},
+        {"reduce exec->parallel_for NULL", 1, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &no_fn, AXIAL_E_NULL},
+        {"reduce exec->concurrency 0", 1, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &no_conc, AXIAL_E_ARGS},
+        {"reduce dtype 14", 1, (axial_dtype)14, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce dtype BOOL", 1, AXIAL_BOOL, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce rank 17", 1, AXIAL_F32, x, y, 17, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_RANK},
+        {"reduce negative dim", 1, AXIAL_F32, x, y, 2, neg, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_SHAPE},
+        {"reduce axes NULL", 1, AXIAL_F32, x, y, 2, shape, 0, 0, NULL, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce axis 9", 1, AXIAL_F32, x, y, 2, shape, 0, 0, ax9, NULL, 1, 0, &ok_ex, AXIAL_E_AXIS},
+        {"reduce flags 8", 1, AXIAL_F32, x, y, 2, shape, 0, 8, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_ARGS},
+        {"reduce x NULL", 1, AXIAL_F32, NULL, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce y NULL", 1, AXIAL_F32, x, NULL, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce overlap", 1, AXIAL_F32, y, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_OVERLAP},
+        {"roll exec->parallel_for NULL", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, sh1, 1, 1, &no_fn, AXIAL_E_NULL},
+        {"roll exec->concurrency 0", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, sh1, 1, 1, &no_conc, AXIAL_E_ARGS},
+        {"roll dtype 99", 2, (axial_dtype)99, x, y, 2, shape, 0, 0, ax1, sh1, 1, 1, &ok_ex, AXIAL_E_DTYPE},
+        {"roll rank 17", 2, AXIAL_F32, x, y, 17, shape, 0, 0, ax1, sh1, 1, 1, &ok_ex, AXIAL_E_RANK},
+        {"roll negative dim", 2, AXIAL_F32, x, y, 2, neg, 0, 0, ax1, sh1, 1, 1, &ok_ex, AXIAL_E_SHAPE},
+        {"roll nshift 0", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, sh1, 1, 0, &ok_ex, AXIAL_E_ARGS},
+        {"roll shift NULL", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, NULL, 1, 1, &ok_ex, AXIAL_E_NULL},
+        {"roll axes NULL", 2, AXIAL_F32, x, y, 2, shape, 0, 0, NULL, sh1, 1, 1, &ok_ex, AXIAL_E_NULL},
+        {"roll nshift 2, naxes 1", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, sh2, 1, 2, &ok_ex, AXIAL_E_ARGS},
+        {"roll axis 9", 2, AXIAL_F32, x, y, 2, shape, 0, 0, ax9, sh1, 1, 1, &ok_ex, AXIAL_E_AXIS},
+        {"roll x NULL", 2, AXIAL_F32, NULL, y, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_NULL},
+        {"roll y NULL", 2, AXIAL_F32, x, NULL, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_NULL},
+        {"roll overlap", 2, AXIAL_F32, y + 8, y, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_OVERLAP},
+    };
+    /* a rank-17 shape must be readable: the checks may look at it */
+    static const int64_t big_rank[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 512, 1024};
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+        if (cs[k].rank == 17)
+            cs[k].shape = big_rank;
+        memset(y, 0x5a, bytes + 8);
+        const long tasks0 = atomic_load(&spy.tasks), calls0 = atomic_load(&spy.calls);
+        axial_status st;
+        switch (cs[k].op) {
+        case 0:
+            st = axial_cumsum_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape, cs[k].axis,
+                                 cs[k].flags, cs[k].ex);
+            break;
+        case 1:
+            st = axial_reduce_sum_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
+                                     cs[k].axes, cs[k].naxes, cs[k].flags, cs[k].ex);
+            break;
+        default:
+            st = axial_roll_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape, cs[k].shift,
+                               cs[k].nshift, cs[k].axes, cs[k].naxes, cs[k].ex);
+            break;
+        }
+        AX_CHECK(t, st == cs[k].want, "%s: %s, want %s (%s)", cs[k].what, axial_status_name(st),
+                 axial_status_name(cs[k].want), axial_last_error());
+        AX_CHECK(t, axial_last_error()[0] != '\0', "%s: no message", cs[k].what);
+        AX_CHECK(t, atomic_load(&spy.tasks) == tasks0 && atomic_load(&spy.calls) == calls0,
+                 "%s: tasks ran (%ld)", cs[k].what, atomic_load(&spy.tasks) - tasks0);
+        bool untouched = true;
+        for (size_t i = 0; i < bytes + 8; i++)
+            untouched &= y[i] == 0x5a;
+        AX_CHECK(t, untouched, "%s: the output was written", cs[k].what);
+    }
+    /* the same valid call splits through the spy: the spy is live */
+    memset(y, 0x5a, bytes);
+    AX_CHECK(t, axial_cumsum_ex(AXIAL_F32, x, y, 2, shape, 1, 0, &ok_ex) == AXIAL_OK &&
+                    atomic_load(&spy.calls) == 1 && atomic_load(&spy.tasks) > 1,
+             "a valid split cumsum through the spy: %ld calls, %ld tasks",
+             atomic_load(&spy.calls), atomic_load(&spy.tasks));
+    free(x);
+    free(y);
+}
+
+/* ---- the pool ------------------------------------------------------------------------- */
+
+typedef struct {
+    const axial_executor *ex;
+    const float *x;
+    const float *want_c, *want_r;
+    int bad;
+} submitter;
+
+enum { SUB_R = 256, SUB_N = 1024 };
+
+static void *submit(void *p) {
+    submitter *s = p;
+    float *y = malloc((size_t)SUB_R * SUB_N * sizeof *y), r[1];
+    const int64_t shape[2] = {SUB_R, SUB_N}, flat[1] = {SUB_R * SUB_N}, ax0[1] = {0};
+    for (int i = 0; i < 10 && y; i++) {
+        if (axial_cumsum_ex(AXIAL_F32, s->x, y, 2, shape, 1, 0, s->ex) != AXIAL_OK ||
+            memcmp(y, s->want_c, (size_t)SUB_R * SUB_N * sizeof *y) != 0)
+            s->bad++;
+        if (axial_reduce_sum_ex(AXIAL_F32, s->x, r, 1, flat, ax0, 1, 0, s->ex) != AXIAL_OK ||
+            memcmp(r, s->want_r, sizeof r) != 0)
+            s->bad++;
+    }
+    if (y == NULL)
+        s->bad++;
+    free(y);
+    return NULL;
+}
+
+void t_parallel_pool(ax_t *t) {
+    axial_pool *pool = (axial_pool *)&pool;
+    AX_CHECK(t, axial_pool_create(2, NULL) == AXIAL_E_NULL, "axial_pool_create(2, NULL)");
+    AX_CHECK(t, axial_pool_executor(NULL) == NULL, "axial_pool_executor(NULL)");
+    axial_pool_destroy(NULL);
+    cpu_set_t set;
+    const size_t cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? (size_t)CPU_COUNT(&set) : 0;
+    axial_status st = axial_pool_create(0, &pool);
+    if (AX_CHECK(t, st == AXIAL_OK, "axial_pool_create(0): %s", axial_status_name(st))) {
+        const axial_executor *ex = axial_pool_executor(pool);
+        AX_CHECK(t, ex && ex->parallel_for && ex->concurrency >= 1 &&
+                        (cpus == 0 || ex->concurrency == cpus),
+                 "pool(0): concurrency %zu, the CPUs this process may run on %zu",
+                 ex ? ex->concurrency : 0, cpus);
+        axial_pool_destroy(pool);
+    }
+    for (size_t n = 1; n <= 8; n++) {
+        st = axial_pool_create(n, &pool);
+        if (!AX_CHECK(t, st == AXIAL_OK, "axial_pool_create(%zu)", n))
+            continue;
+        AX_CHECK(t, axial_pool_executor(pool)->concurrency == n, "pool(%zu): concurrency %zu", n,
+                 axial_pool_executor(pool)->concurrency);
+        axial_pool_destroy(pool);
+    }
+    /* several threads submit to one pool at once */
+    const size_t count = (size_t)SUB_R * SUB_N;
+    float *x = malloc(count * sizeof *x), *want_c = malloc(count * sizeof *x), want_r[1];
+    if (!AX_CHECK(t, x && want_c, "out of memory")) {
+        free(x);
+        free(want_c);
+        return;
+    }
+    ax_fill(t, AXIAL_F32, x, count, FILL_GENERAL);
+    const int64_t shape[2] = {SUB_R, SUB_N}, flat[1] = {(int64_t)count}, ax0[1] = {0};
+    AX_CHECK(t, axial_cumsum(AXIAL_F32, x, want_c, 2, shape, 1, 0) == AXIAL_OK &&
+                    axial_reduce_sum(AXIAL_F32, x, want_r, 1, flat, ax0, 1, 0) == AXIAL_OK,
+             "the plain calls");
+    if (AX_CHECK(t, axial_pool_create(3, &pool) == AXIAL_OK, "axial_pool_create(3)")) {
+        enum { NSUB = 3 };
+        submitter s[NSUB];
+        pthread_t th[NSUB];
+        for (int k = 0; k < NSUB; k++) {
+            s[k] = (submitter){axial_pool_executor(pool), x, want_c, want_r, 0};
+            if (pthread_create(&th[k], NULL, submit, &s[k]) != 0)
+                submit(&s[k]), th[k] = pthread_self();
+        }
+        for (int k = 0; k < NSUB; k++) {
+            if (!pthread_equal(th[k], pthread_self()))
+                pthread_join(th[k], NULL);
+            AX_CHECK(t, s[k].bad == 0, "submitter %d: %d of 20 calls differ or failed", k,
+                     s[k].bad);
+        }
+        axial_pool_destroy(pool);
+    }
+    free(x);
+    free(want_c);
+}
+
+/* ---- the adapters ----------------------------------------------------------------- */
+
+/* A few split calls of each op through `ex`, bitwise against the plain call. */
+static void adapter_cases(ax_t *t, const axial_executor *ex, const char *name) {
+    const int64_t R = 300, N = 1001, shape[2] = {R, N}, flat[1] = {R * N}, ax0[1] = {0},
+                  ax1[1] = {1}, axes2[2] = {0, 1}, sh2[2] = {7, -300};
+    const size_t count = (size_t)(R * N);
+    float *x = malloc(count * 4), *a = malloc(count * 4), *b = malloc(count * 4);
+    if (!AX_CHECK(t, x && a && b, "out of memory"))
+        goto out;
+    ax_fill(t, AXIAL_F32, x, count, FILL_GENERAL);
+    for (int k = 0; k < 5; k++) {
+        axial_status s1, s2;
+        memset(a, 0x5a, count * 4);
+        memset(b, 0xa5, count * 4);
+        size_t on = count;
+        switch (k) {
+        case 0:
+            s1 = axial_cumsum(AXIAL_F32, x, a, 2, shape, 1, 0);
+            s2 = axial_cumsum_ex(AXIAL_F32, x, b, 2, shape, 1, 0, ex);
+            break;
+        case 1:
+            on = 1;
+            s1 = axial_reduce_sum(AXIAL_F32, x, a, 1, flat, ax0, 1, 0);
+            s2 = axial_reduce_sum_ex(AXIAL_F32, x, b, 1, flat, ax0, 1, 0, ex);
+            break;
+        case 2:
+            on = (size_t)R;
+            s1 = axial_reduce_sum(AXIAL_F32, x, a, 2, shape, ax1, 1, 0);
+            s2 = axial_reduce_sum_ex(AXIAL_F32, x, b, 2, shape, ax1, 1, 0, ex);
+            break;
+        case 3:
+            s1 = axial_roll(AXIAL_F32, x, a, 2, shape, sh2, 2, axes2, 2);
+            s2 = axial_roll_ex(AXIAL_F32, x, b, 2, shape, sh2, 2, axes2, 2, ex);
+            break;
+        default:
+            s1 = axial_roll(AXIAL_F32, x, a, 1, flat, sh2 + 1, 1, ax0, 1);
+            s2 = axial_roll_ex(AXIAL_F32, x, b, 1, flat, sh2 + 1, 1, ax0, 1, ex);
+            break;
+        }
+        AX_CHECK(t, s1 == AXIAL_OK && s2 == AXIAL_OK && memcmp(a, b, on * 4) == 0,
+                 "%s adapter, case %d: %s / %s, or the outputs differ", name, k,
+                 axial_status_name(s1), axial_status_name(s2));
+    }
+out:
+    free(x);
+    free(a);
+    free(b);
+}
+
+void t_parallel_adapter_pthreadpool(ax_t *t) {
+    pthreadpool_t pp = pthreadpool_create(3);
+    if (!AX_CHECK(t, pp != NULL, "pthreadpool_create(3) failed"))
+        return;
+    const axial_executor ex = axial_pthreadpool_executor(pp);
+    AX_CHECK(t, ex.concurrency == 3, "concurrency %zu", ex.concurrency);
+    adapter_cases(t, &ex, "pthreadpool");
+    pthreadpool_destroy(pp);
+}
+
+void t_parallel_adapter_openmp(ax_t *t) {
+#if !defined(AX_HAVE_OPENMP)
+    ax_skip(t, "built without OpenMP (the compiler has no -fopenmp)");
+#elif defined(AX_TSAN)
+    ax_skip(t, "libgomp is not built with ThreadSanitizer: its barriers are invisible to it");
+#else
+    const axial_executor ex = axial_openmp_executor();
+    AX_CHECK(t, ex.concurrency >= 1, "concurrency %zu", ex.concurrency);
+    adapter_cases(t, &ex, "OpenMP");
+#endif
+}
