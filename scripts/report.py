@@ -323,6 +323,11 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
         verdict = (f"splitting pays (2 threads faster at every size) from "
                    f"{size_label(size_bytes(pays))} up" if pays else
                    "2 threads are not faster at the largest size measured")
+        below = [sweep[c][2] / sweep[c][0] for c in names[:names.index(pays) if pays else None]
+                 if sweep[c].get(0) and sweep[c].get(2)]
+        if below:
+            verdict += (f"; below that, _ex on the 2-thread pool costs at most "
+                        f"{max(below):.2f}x the plain call")
         text += t + [verdict]
         md += m + ["", verdict]
 
