@@ -306,8 +306,11 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
         for c in names:
             p, e = sweep[c].get(0), sweep[c].get(2)
             r = p / e if p and e else None
-            rows.append([size_label(size_bytes(c)), f"{p:.0f}" if p else "skip",
-                         f"{e:.0f}" if e else "skip", fmt_ratio(r)])
+            isa = next((k[1] for k in list(tmed) + list(tskipped) if k[0] == c), "")
+            rows.append([size_label(size_bytes(c)),
+                         f"{p:.0f}" if p else "skip" if (c, isa, 0) in tskipped else "-",
+                         f"{e:.0f}" if e else "skip" if (c, isa, 2) in tskipped else "-",
+                         fmt_ratio(r)])
         if not rows:
             continue
         # the smallest size from which every larger one gains from 2 threads
@@ -320,14 +323,16 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
                  "roll": "[n] shift n/3"}.get(op, "")
         t, m = table(f"{op}, split sweep ({shape}), 2 threads",
                      ["input", "plain ns", "2 threads ns", "plain / 2 threads"], rows)
+        both = [c for c in names if sweep[c].get(0) and sweep[c].get(2)]
         verdict = (f"splitting pays (2 threads faster at every size) from "
                    f"{size_label(size_bytes(pays))} up" if pays else
-                   "2 threads are not faster at the largest size measured")
+                   "2 threads are not faster at the largest size measured" if both else
+                   "no size has both the plain and the 2-thread figure")
         below = [sweep[c][2] / sweep[c][0] for c in names[:names.index(pays) if pays else None]
                  if sweep[c].get(0) and sweep[c].get(2)]
         if below:
-            verdict += (f"; below that, _ex on the 2-thread pool costs at most "
-                        f"{max(below):.2f}x the plain call")
+            verdict += (f"; {'below that' if pays else 'at every size'}, _ex on the 2-thread "
+                        f"pool costs at most {max(below):.2f}x the plain call")
         text += t + [verdict]
         md += m + ["", verdict]
 
