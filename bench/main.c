@@ -29,9 +29,10 @@
  * that ran for 5% of it or more).  Also:
  *   parallel_for/empty/pool/threads:T   one parallel_for of a T-thread pool
  *     with T no-op tasks (the cost of waking and joining the pool);
- *   {op}/f32/{isa}/{n}/.../sweep[/threads:2]   the split sweep: 1-D f32
- *     CumSum, ReduceSum (all axes) and Roll of 4 KiB .. 4 MiB, the plain call
- *     beside _ex with a 2-thread pool (where splitting starts to pay).
+ *   {op}/f32/{isa}/{shape}/.../sweep[/threads:2]   the split sweep: 1-D f32
+ *     CumSum, ReduceSum (all axes) and Roll, and CumSum of [n/1024, 1024]
+ *     along axis 1, of 4 KiB .. 4 MiB, the plain call beside _ex with a
+ *     2-thread pool (where splitting starts to pay).
  *   axial-bench --cases-json=FILE   writes the case list (for scripts/peers.py)
  * Every other argument is Google Benchmark's.
  */
@@ -201,12 +202,16 @@ static void roll_cases(size_t bytes) {
     c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
 }
 
-/* The split sweep: 1-D f32 of each op, 4 KiB .. 4 MiB of input. */
+/* The split sweep: 1-D f32 of each op, and CumSum of rows of 1024 (many
+ * lines, split into groups of lines where a 1-D scan may not be), 4 KiB ..
+ * 4 MiB of input. */
 static void sweep_cases(void) {
     for (size_t bytes = (size_t)4 << 10; bytes <= (size_t)4 << 20; bytes *= 2) {
         const int64_t n = (int64_t)(bytes / 4);
         axb_case *c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
         c->sweep = true;
+        c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0);
+        c->axis = 1, c->sweep = true;
         c = add_case(AXB_REDUCE, AXIAL_F32, 1, n, 0, 0);
         c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL, c->sweep = true;
         c = add_case(AXB_ROLL, AXIAL_F32, 1, n, 0, 0);

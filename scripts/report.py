@@ -175,14 +175,6 @@ def table(title, header, rows):
     return text, md
 
 
-def size_bytes(case):
-    """An int from a size label like 4096 in a 1-D sweep case name."""
-    try:
-        return int(case.split("/")[2]) * ITEMSIZE.get(case.split("/")[1], 1)
-    except (IndexError, ValueError):
-        return 0
-
-
 def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip, tpy_unsup,
                    cases, infos, lacks):
     """The threads dimension, the split sweep and the empty parallel_for."""
@@ -300,14 +292,31 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
     for k in tskipped:
         if k[0].endswith("/sweep"):
             sweep.setdefault(k[0], {})
-    for op in OPS:
+    def family(c):
+        """(op, shape family): "[n] axis:0", "[n/1024, 1024] axis:1", ..."""
+        parts = c.split("/")
+        dims = parts[2].split("x")
+        params = [q for q in parts[3:] if q != "sweep" and not q.startswith("shift:")]
+        shape = "[n]" if len(dims) == 1 else "[" + ", ".join(["n/" + dims[-1]] + dims[1:]) + "]"
+        return parts[0], " ".join([shape] + params)
+
+    def size_of(c):
+        dims = c.split("/")[2].split("x")
+        n = 1
+        for d in dims:
+            n *= int(d)
+        return n * ITEMSIZE.get(c.split("/")[1], 1)
+
+    fams = sorted({family(c) for c in sweep}, key=lambda f: (OPS.index(f[0])
+                                                            if f[0] in OPS else 9, f[1]))
+    for op, fam in fams:
         rows, pays = [], None
-        names = sorted((c for c in sweep if c.split("/")[0] == op), key=size_bytes)
+        names = sorted((c for c in sweep if family(c) == (op, fam)), key=size_of)
         for c in names:
             p, e = sweep[c].get(0), sweep[c].get(2)
             r = p / e if p and e else None
             isa = next((k[1] for k in list(tmed) + list(tskipped) if k[0] == c), "")
-            rows.append([size_label(size_bytes(c)),
+            rows.append([size_label(size_of(c)),
                          f"{p:.0f}" if p else "skip" if (c, isa, 0) in tskipped else "-",
                          f"{e:.0f}" if e else "skip" if (c, isa, 2) in tskipped else "-",
                          fmt_ratio(r)])
@@ -319,13 +328,12 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
             if not (p and e and p / e > 1.0):
                 break
             pays = c
-        shape = {"cumsum": "[n] axis 0", "reduce_sum": "[n] all axes",
-                 "roll": "[n] shift n/3"}.get(op, "")
-        t, m = table(f"{op}, split sweep ({shape}), 2 threads",
+        t, m = table(f"{op}, split sweep (f32 {fam}{' shift:n/3' if op == 'roll' else ''}), "
+                     "2 threads",
                      ["input", "plain ns", "2 threads ns", "plain / 2 threads"], rows)
         both = [c for c in names if sweep[c].get(0) and sweep[c].get(2)]
         verdict = (f"splitting pays (2 threads faster at every size) from "
-                   f"{size_label(size_bytes(pays))} up" if pays else
+                   f"{size_label(size_of(pays))} up" if pays else
                    "2 threads are not faster at the largest size measured" if both else
                    "no size has both the plain and the 2-thread figure")
         below = [sweep[c][2] / sweep[c][0] for c in names[:names.index(pays) if pays else None]
