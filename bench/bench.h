@@ -24,6 +24,8 @@ typedef struct {
     int64_t axes[3];
     size_t nshift;     /* Roll                                      */
     int64_t shift[3];
+    bool threaded;     /* also measured at threads:T (the threads dimension) */
+    bool sweep;        /* a size of the split sweep ("/sweep" in its name)  */
     char name[160];    /* "{op}/{type}/{shape}/{params}" without the impl */
 } axb_case;
 
@@ -37,12 +39,17 @@ size_t axb_out_count(const axb_case *c); /* elements of y */
 typedef bool (*axb_peer_prepare)(const axb_case *c, void **ctx, char *why, size_t cap);
 typedef void (*axb_peer_run)(void *ctx, const axb_case *c, const void *x, void *y);
 typedef void (*axb_peer_free)(void *ctx);
+/* The same on `threads` threads (the threads dimension); run and release
+ * are the peer's own, on the ctx this made. */
+typedef bool (*axb_peer_prepare_threads)(const axb_case *c, size_t threads, void **ctx,
+                                         char *why, size_t cap);
 
 typedef struct {
     const char *name; /* "probe", "loop", "eigen", "onednn" */
     axb_peer_prepare prepare;
     axb_peer_run run;
     axb_peer_free release;
+    axb_peer_prepare_threads prepare_threads; /* NULL: single-threaded only */
 } axb_peer;
 
 extern const axb_peer axb_probe;  /* probes.c      */

@@ -12,13 +12,38 @@
  *
  * Sizes: cache-resident (256 KiB of input: L2 here) and memory-resident (256 MiB, or
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
+ *
+ * Threads (issue 14): each threaded case (the f32 cases but the excl/rev
+ * scans; every case with AXIAL_BENCH_THREAD_CASES=all) is also measured at
+ * T = 1 .. the CPUs this process may run on (or AXIAL_BENCH_THREADS, e.g.
+ * "1,2,4" or "1-16"), its name ending in "/threads:T":
+ *   {isa}: axial_*_ex with axial_pool_executor(pool), pool = a T-thread
+ *     axial_pool, on the ISA dispatch picks (threads:1: a 1-thread pool; the
+ *     plain call is the row without "/threads:"), its output checked bit for
+ *     bit against the plain call's;
+ *   probe, eigen, onednn (T >= 2): the T-thread probe, Eigen on a
+ *     ThreadPoolDevice of T threads, oneDNN with T OpenMP threads.  At T = 1
+ *     they are the rows without "/threads:".
+ * Threaded rows add counters cpu_per_wall (process CPU time / wall time over
+ * the timed loop: about T when T threads work) and threads_ran (the threads
+ * that ran for 5% of it or more).  Also:
+ *   parallel_for/empty/pool/threads:T   one parallel_for of a T-thread pool
+ *     with T no-op tasks (the cost of waking and joining the pool);
+ *   {op}/f32/{isa}/{shape}/.../sweep[/threads:2]   the split sweep: 1-D f32
+ *     CumSum, ReduceSum (all axes) and Roll, and CumSum of [n/1024, 1024]
+ *     along axis 1, of 4 KiB .. 4 MiB, the plain call beside _ex with a
+ *     2-thread pool (where splitting starts to pay).
  *   axial-bench --cases-json=FILE   writes the case list (for scripts/peers.py)
  * Every other argument is Google Benchmark's.
  */
 #define _DEFAULT_SOURCE
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -74,7 +99,7 @@ void axb_roll_shifts(const axb_case *c, int64_t eff[3]) {
     }
 }
 
-#define AXB_MAX_CASES 128
+#define AXB_MAX_CASES 192
 static axb_case cases[AXB_MAX_CASES];
 static size_t ncases;
 
@@ -123,8 +148,8 @@ static void name_case(axb_case *c) {
         for (size_t s = 0; s < c->nshift; s++)
             append(params, sizeof params, "%lld", (long long)c->shift[s], s == 0);
     }
-    snprintf(c->name, sizeof c->name, "%s/%s/%s/%s", ops[c->op], axb_dtype_name(c->dtype),
-             shape, params);
+    snprintf(c->name, sizeof c->name, "%s/%s/%s/%s%s", ops[c->op], axb_dtype_name(c->dtype),
+             shape, params, c->sweep ? "/sweep" : "");
 }
 
 static void cumsum_cases(size_t bytes) {
@@ -177,6 +202,23 @@ static void roll_cases(size_t bytes) {
     c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
 }
 
+/* The split sweep: 1-D f32 of each op, and CumSum of rows of 1024 (many
+ * lines, split into groups of lines where a 1-D scan may not be), 4 KiB ..
+ * 4 MiB of input. */
+static void sweep_cases(void) {
+    for (size_t bytes = (size_t)4 << 10; bytes <= (size_t)4 << 20; bytes *= 2) {
+        const int64_t n = (int64_t)(bytes / 4);
+        axb_case *c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
+        c->sweep = true;
+        c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0);
+        c->axis = 1, c->sweep = true;
+        c = add_case(AXB_REDUCE, AXIAL_F32, 1, n, 0, 0);
+        c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL, c->sweep = true;
+        c = add_case(AXB_ROLL, AXIAL_F32, 1, n, 0, 0);
+        c->naxes = c->nshift = 1, c->shift[0] = n / 3, c->sweep = true;
+    }
+}
+
 /* ---- running one case ------------------------------------------------------------- */
 
 static axial_status run_axial(const axb_case *c, const void *x, void *y) {
@@ -187,6 +229,20 @@ static axial_status run_axial(const axb_case *c, const void *x, void *y) {
     default:
         return axial_roll(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
                           c->naxes);
+    }
+}
+
+static axial_status run_axial_ex(const axb_case *c, const void *x, void *y,
+                                 const axial_executor *ex) {
+    switch (c->op) {
+    case AXB_CUMSUM:
+        return axial_cumsum_ex(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case AXB_REDUCE:
+        return axial_reduce_sum_ex(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                   c->flags, ex);
+    default:
+        return axial_roll_ex(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                             c->naxes, ex);
     }
 }
 
@@ -235,6 +291,7 @@ typedef struct {
     const axb_case *c;
     int isa;              /* axial ISA, or -1 for a peer */
     const axb_peer *peer;
+    size_t threads;       /* 0: the single-thread row; T: "/threads:T" */
     int checked;          /* peer vs axial: 0 not yet, 1 agreed, -1 differed */
     double rel_err;       /* the checked peer's largest error / largest |y| */
     char why[200];        /* the difference, when checked == -1             */
@@ -307,6 +364,155 @@ static void check_peer(axb_inst *in, const void *x, void *y, void *ctx) {
     free(ref);
 }
 
+static double now(clockid_t id) {
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Around a threaded benchmark's timed loop: how many threads worked.  Each
+ * thread's CPU time comes from its Linux per-thread CPU clock (the clockid
+ * glibc's pthread_getcpuclockid makes from a thread id: any thread of this
+ * process, the pool's and the peers' included). */
+#define AXB_MAX_TASKS 256
+typedef struct {
+    double cpu, wall;
+    size_t ntasks;
+    int tid[AXB_MAX_TASKS];
+    double tcpu[AXB_MAX_TASKS];
+} axb_usage;
+
+static double thread_cpu(int tid) {
+    clockid_t id = (clockid_t)(((unsigned)~tid << 3) | 6u); /* CPUCLOCK_PERTHREAD | SCHED */
+    struct timespec t;
+    if (clock_gettime(id, &t) != 0) return -1;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void usage_threads(axb_usage *u) {
+    u->ntasks = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d)) && u->ntasks < AXB_MAX_TASKS;) {
+        if (e->d_name[0] == '.') continue;
+        int tid = atoi(e->d_name);
+        u->tid[u->ntasks] = tid;
+        u->tcpu[u->ntasks++] = thread_cpu(tid);
+    }
+    closedir(d);
+}
+
+static void usage_start(axb_usage *u, const axb_inst *in) {
+    if (!in->threads) return;
+    usage_threads(u);
+    u->cpu = now(CLOCK_PROCESS_CPUTIME_ID);
+    u->wall = now(CLOCK_MONOTONIC);
+}
+
+/* cpu_per_wall: process CPU time / wall time over the loop; threads_ran: the
+ * threads that ran for at least 5% of it (new threads count from 0). */
+static void usage_report(axb_state *s, const axb_inst *in, axb_usage *u) {
+    if (!in->threads) return;
+    double wall = now(CLOCK_MONOTONIC) - u->wall, cpu = now(CLOCK_PROCESS_CPUTIME_ID) - u->cpu;
+    axb_usage after;
+    usage_threads(&after);
+    int ran = 0;
+    for (size_t i = 0; i < after.ntasks; i++) {
+        double before = 0;
+        for (size_t k = 0; k < u->ntasks; k++)
+            if (u->tid[k] == after.tid[i]) before = u->tcpu[k];
+        ran += after.tcpu[i] >= 0 && before >= 0 && after.tcpu[i] - before >= 0.05 * wall;
+    }
+    axb_counter(s, "cpu_per_wall", wall > 0 ? cpu / wall : 0);
+    axb_counter(s, "threads_ran", ran);
+}
+
+static axial_isa default_isa; /* what dispatch picked at startup */
+
+/* axial_*_ex on a T-thread pool, its output first checked against the plain call's. */
+static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
+    const axb_case *c = in->c;
+    const size_t es = axb_elem_size(c->dtype), no = axb_out_count(c);
+    char why[256];
+    axial_pool *pool = NULL;
+    if (axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
+        snprintf(why, sizeof why, "%s: %s", axial_isa_name((axial_isa)in->isa), axial_last_error());
+        axb_skip(s, why);
+        return false;
+    }
+    axial_status st = axial_pool_create(in->threads, &pool);
+    if (st != AXIAL_OK) {
+        snprintf(why, sizeof why, "axial_pool_create(%zu): %s", in->threads, axial_last_error());
+        axb_skip(s, why);
+        return false;
+    }
+    const axial_executor *ex = axial_pool_executor(pool);
+    bool ok = false;
+    void *ref = alloc(no * es);
+    memset(y, 0x5a, no * es);
+    st = run_axial(c, x, ref);
+    if (st == AXIAL_OK) st = run_axial_ex(c, x, y, ex);
+    if (st != AXIAL_OK) {
+        snprintf(why, sizeof why, "axial: %s", axial_last_error());
+        axb_skip(s, why);
+        goto done;
+    }
+    for (size_t i = 0; i < no; i++)
+        if (memcmp((const char *)y + i * es, (const char *)ref + i * es, es) != 0) {
+            snprintf(why, sizeof why,
+                     "threads:%zu: output differs from the plain call at element %zu "
+                     "(%g, plain %g)",
+                     in->threads, i, value(c->dtype, y, i), value(c->dtype, ref, i));
+            axb_skip(s, why);
+            goto done;
+        }
+    size_t iters = axb_iterations(s);
+    static axb_usage u;
+    usage_start(&u, in);
+    while (axb_batch(s, iters))
+        for (size_t i = 0; i < iters; i++) {
+            run_axial_ex(c, x, y, ex);
+            AXB_CLOBBER();
+        }
+    usage_report(s, in, &u);
+    axb_label(s, axial_isa_name((axial_isa)in->isa));
+    ok = true;
+done:
+    free(ref);
+    axial_pool_destroy(pool);
+    return ok;
+}
+
+static void noop_task(void *arg, size_t task) {
+    (void)arg, (void)task;
+}
+
+/* One parallel_for of a T-thread pool with T tasks that do nothing. */
+static void bench_parallel_for(axb_state *s, void *arg) {
+    const axb_inst *in = arg;
+    axial_pool *pool = NULL;
+    if (axial_pool_create(in->threads, &pool) != AXIAL_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "axial_pool_create(%zu): %s", in->threads, axial_last_error());
+        axb_skip(s, why);
+        return;
+    }
+    const axial_executor *ex = axial_pool_executor(pool);
+    const size_t ntasks = in->threads;
+    ex->parallel_for(ex->self, noop_task, NULL, ntasks); /* warm-up */
+    size_t iters = axb_iterations(s);
+    static axb_usage u;
+    usage_start(&u, in);
+    while (axb_batch(s, iters))
+        for (size_t i = 0; i < iters; i++) {
+            ex->parallel_for(ex->self, noop_task, NULL, ntasks);
+            AXB_CLOBBER();
+        }
+    usage_report(s, in, &u);
+    axb_set_items(s, 1); /* calls per second */
+    axial_pool_destroy(pool);
+}
+
 static void bench_body(axb_state *s, void *arg) {
     axb_inst *in = arg;
     const axb_case *c = in->c;
@@ -314,8 +520,12 @@ static void bench_body(axb_state *s, void *arg) {
     void *x = alloc(n * es), *y = alloc(no * es), *ctx = NULL;
     char why[256];
     fill(c, x);
-    if (in->peer) {
-        if (!in->peer->prepare(c, &ctx, why, sizeof why)) {
+    if (!in->peer && in->threads) {
+        if (!bench_pool(s, in, x, y)) goto done;
+    } else if (in->peer) {
+        bool ok = in->threads ? in->peer->prepare_threads(c, in->threads, &ctx, why, sizeof why)
+                              : in->peer->prepare(c, &ctx, why, sizeof why);
+        if (!ok) {
             axb_skip(s, why);
             goto done;
         }
@@ -331,11 +541,14 @@ static void bench_body(axb_state *s, void *arg) {
             axb_counter(s, "max_rel_err", in->rel_err);
         }
         size_t iters = axb_iterations(s);
+        static axb_usage u;
+        usage_start(&u, in);
         while (axb_batch(s, iters))
             for (size_t i = 0; i < iters; i++) {
                 in->peer->run(ctx, c, x, y);
                 AXB_CLOBBER();
             }
+        usage_report(s, in, &u);
         axb_label(s, in->peer->name);
     } else {
         unsigned avail = axial_isa_available();
@@ -369,6 +582,48 @@ done:
 
 /* ---- registration ------------------------------------------------------------------ */
 
+#define AXB_MAX_THREADS 64
+static size_t thread_list[AXB_MAX_THREADS], nthreads;
+
+/* AXIAL_BENCH_THREADS: "1,2,4", "1-16" or a mix; default 1 .. the CPUs this
+ * process may run on.  Returns false (with a message) on a bad list. */
+static bool parse_threads(const char *spec) {
+    if (!spec || !*spec) {
+        cpu_set_t set;
+        long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+        if (n < 1) n = 1;
+        if (n > AXB_MAX_THREADS) n = AXB_MAX_THREADS;
+        for (long t = 1; t <= n; t++) thread_list[nthreads++] = (size_t)t;
+        return true;
+    }
+    const char *p = spec;
+    while (*p) {
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        if (end == p) break;
+        if (*end == '-') {
+            p = end + 1;
+            hi = strtoul(p, &end, 10);
+            if (end == p) break;
+        }
+        if (lo < 1 || hi < lo || hi > AXB_MAX_THREADS) break;
+        for (unsigned long t = lo; t <= hi; t++) {
+            bool dup = false;
+            for (size_t k = 0; k < nthreads; k++) dup |= thread_list[k] == t;
+            if (!dup && nthreads < AXB_MAX_THREADS) thread_list[nthreads++] = t;
+        }
+        p = end;
+        if (*p == ',') p++;
+        else if (*p) break;
+        if (!*p) return nthreads > 0;
+    }
+    fprintf(stderr,
+            "axial-bench: AXIAL_BENCH_THREADS=%s: use a list like 1,2,4 or 1-16 (1 .. %d)\n",
+            spec, AXB_MAX_THREADS);
+    return false;
+}
+
 static void write_json(const char *path) {
     static const char *ops[] = {"cumsum", "reduce_sum", "roll"};
     FILE *f = fopen(path, "w");
@@ -384,6 +639,11 @@ static void write_json(const char *path) {
         for (size_t k = 0; k < c->rank; k++)
             fprintf(f, "%s%lld", k ? ", " : "", (long long)c->shape[k]);
         fprintf(f, "], \"bytes\": %zu", axb_count(c) * axb_elem_size(c->dtype));
+        /* the thread counts of its "/threads:T" rows (T >= 2; T = 1 is the plain row) */
+        fprintf(f, ", \"threads\": [");
+        for (size_t t = 0, k = 0; c->threaded && t < nthreads; t++)
+            if (thread_list[t] > 1) fprintf(f, "%s%zu", k++ ? ", " : "", thread_list[t]);
+        fprintf(f, "], \"sweep\": %s", c->sweep ? "true" : "false");
         if (c->op == AXB_CUMSUM) {
             fprintf(f, ", \"axis\": %lld, \"exclusive\": %s, \"reverse\": %s",
                     (long long)c->axis, c->flags & 1 ? "true" : "false",
@@ -407,12 +667,24 @@ static void write_json(const char *path) {
     fclose(f);
 }
 
+/* One registered benchmark; lives until the process ends. */
+static axb_inst *new_inst(const axb_case *c, int isa, const axb_peer *peer, size_t threads) {
+    axb_inst *in = calloc(1, sizeof *in);
+    if (!in) {
+        fprintf(stderr, "axial-bench: out of memory\n");
+        exit(1);
+    }
+    in->c = c, in->isa = isa, in->peer = peer, in->threads = threads;
+    return in;
+}
+
 int main(int argc, char **argv) {
 #ifdef AXB_HAVE_ONEDNN
     /* Debian's oneDNN is OpenMP-threaded (ldd: libgomp.so.1), and libgomp
      * reads OMP_NUM_THREADS once, when it is loaded with the binary: set it
-     * and re-execute, so that oneDNN runs on one thread like everything
-     * here (axial is single-threaded). */
+     * and re-execute, so that oneDNN runs on one thread like every
+     * single-thread row here (its "/threads:T" rows call
+     * omp_set_num_threads(T): peer_onednn.c). */
     const char *omp = getenv("OMP_NUM_THREADS");
     if (!omp || strcmp(omp, "1") != 0) {
         setenv("OMP_NUM_THREADS", "1", 1);
@@ -422,7 +694,14 @@ int main(int argc, char **argv) {
     }
     axb_context("onednn_threads", "1 (OpenMP, OMP_NUM_THREADS=1)");
 #endif
+    default_isa = axial_isa_active();
     const char *sizes = getenv("AXIAL_BENCH_SIZES"), *mem = getenv("AXIAL_BENCH_BYTES");
+    const char *tcases = getenv("AXIAL_BENCH_THREAD_CASES");
+    if (!parse_threads(getenv("AXIAL_BENCH_THREADS"))) return 2;
+    if (tcases && strcmp(tcases, "main") != 0 && strcmp(tcases, "all") != 0) {
+        fprintf(stderr, "axial-bench: AXIAL_BENCH_THREAD_CASES=%s: use main or all\n", tcases);
+        return 2;
+    }
     if (sizes && strcmp(sizes, "cache") != 0 && strcmp(sizes, "memory") != 0 &&
         strcmp(sizes, "both") != 0) {
         fprintf(stderr, "axial-bench: AXIAL_BENCH_SIZES=%s: use cache, memory or both\n", sizes);
@@ -442,7 +721,18 @@ int main(int argc, char **argv) {
         reduce_cases(list[z]);
         roll_cases(list[z]);
     }
+    /* the threads dimension: the f32 cases but the excl/rev scans, or all */
+    const bool all = tcases && strcmp(tcases, "all") == 0;
+    for (size_t i = 0; i < ncases; i++)
+        cases[i].threaded = all || (cases[i].dtype == AXIAL_F32 &&
+                                    !(cases[i].op == AXB_CUMSUM && cases[i].flags));
+    sweep_cases();
     for (size_t i = 0; i < ncases; i++) name_case(&cases[i]);
+    char tl[AXB_MAX_THREADS * 4] = "";
+    for (size_t t = 0; t < nthreads; t++)
+        snprintf(tl + strlen(tl), sizeof tl - strlen(tl), "%s%zu", t ? "," : "", thread_list[t]);
+    axb_context("threads", tl);
+    axb_context("threads_isa", axial_isa_name(default_isa));
 
     int out = 1;
     for (int a = 1; a < argc; a++) {
@@ -468,21 +758,35 @@ int main(int argc, char **argv) {
 #endif
     };
     const size_t nisa = sizeof isas / sizeof *isas, npeer = sizeof peers / sizeof *peers;
-    static axb_inst inst[AXB_MAX_CASES * 8];
-    size_t ni = 0;
+    char name[256];
     for (size_t i = 0; i < ncases; i++) {
         const char *c = cases[i].name;
         const char *rest = strchr(strchr(c, '/') + 1, '/'); /* after op/type */
+        /* the single-thread rows (the sweep: the plain call on the default ISA only) */
         for (size_t k = 0; k < nisa + npeer; k++) {
-            axb_inst *in = &inst[ni++];
-            in->c = &cases[i];
-            in->isa = k < nisa ? isas[k] : -1;
-            in->peer = k < nisa ? NULL : peers[k - nisa];
-            char name[256];
+            if (cases[i].sweep && (k >= nisa || isas[k] != (int)default_isa)) continue;
+            axb_inst *in = new_inst(&cases[i], k < nisa ? isas[k] : -1,
+                                    k < nisa ? NULL : peers[k - nisa], 0);
             snprintf(name, sizeof name, "%.*s/%s%s", (int)(rest - c), c,
                      k < nisa ? axial_isa_name((axial_isa)isas[k]) : in->peer->name, rest);
             axb_register(name, bench_body, in);
         }
+        /* "/threads:T": axial on a T-thread pool; the peers that can at T >= 2 */
+        for (size_t t = 0; t < (cases[i].sweep ? 1 : cases[i].threaded ? nthreads : 0); t++) {
+            const size_t nt = cases[i].sweep ? 2 : thread_list[t];
+            for (size_t k = 0; k <= npeer; k++) {
+                const axb_peer *peer = k ? peers[k - 1] : NULL;
+                if (peer && (nt < 2 || !peer->prepare_threads || cases[i].sweep)) continue;
+                axb_inst *in = new_inst(&cases[i], peer ? -1 : (int)default_isa, peer, nt);
+                snprintf(name, sizeof name, "%.*s/%s%s/threads:%zu", (int)(rest - c), c,
+                         peer ? peer->name : axial_isa_name(default_isa), rest, nt);
+                axb_register(name, bench_body, in);
+            }
+        }
+    }
+    for (size_t t = 0; t < nthreads; t++) {
+        snprintf(name, sizeof name, "parallel_for/empty/pool/threads:%zu", thread_list[t]);
+        axb_register(name, bench_parallel_for, new_inst(NULL, -1, NULL, thread_list[t]));
     }
     return axb_main(argc, argv);
 }

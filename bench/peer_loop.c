@@ -171,4 +171,4 @@ static void loop_run(void *ctx, const axb_case *c, const void *x, void *y) {
     }
 }
 
-const axb_peer axb_loop = {"loop", loop_prepare, loop_run, NULL};
+const axb_peer axb_loop = {"loop", loop_prepare, loop_run, NULL, NULL};

@@ -5,13 +5,20 @@
  * dnnl_primitive_execute + dnnl_stream_wait, with the memory objects'
  * handles pointed at the benchmark's buffers.  oneDNN is OpenMP-threaded:
  * main() pins OMP_NUM_THREADS=1 so it runs on one thread like every other
- * figure here.  Types: f32, bf16, i8 (s8), i32 (s32); reduced dims are 1 in
- * the destination descriptor (plain row-major tags).
+ * single-thread figure here; on T threads (the threads dimension) setup calls
+ * omp_set_num_threads(T) before it creates the primitive (oneDNN reads
+ * omp_get_max_threads() when it creates and when it executes one) and
+ * release sets it back to 1.  The benchmark's cpu_per_wall and threads_ran
+ * counters show how many threads it really ran on (its reduction splits over
+ * the outputs: a full reduction stays on one thread).  Types: f32, bf16, i8
+ * (s8), i32 (s32); reduced dims are 1 in the destination descriptor (plain
+ * row-major tags).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
 
 #include "bench.h"
 
@@ -20,6 +27,7 @@ typedef struct {
     dnnl_stream_t stream;
     dnnl_primitive_t prim;
     dnnl_memory_t src, dst;
+    size_t threads; /* 0: OMP_NUM_THREADS as main() set it (1) */
 } onednn_ctx;
 
 static void onednn_free(void *p) {
@@ -30,10 +38,11 @@ static void onednn_free(void *p) {
     if (c->prim) dnnl_primitive_destroy(c->prim);
     if (c->stream) dnnl_stream_destroy(c->stream);
     if (c->engine) dnnl_engine_destroy(c->engine);
+    if (c->threads) omp_set_num_threads(1);
     free(c);
 }
 
-static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap) {
+static bool onednn_setup(const axb_case *c, size_t threads, void **ctxp, char *why, size_t cap) {
     *ctxp = NULL;
     if (c->op != AXB_REDUCE) {
         snprintf(why, cap, "onednn: no primitive for this op");
@@ -56,6 +65,12 @@ static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap
         dd[k] = red ? 1 : c->shape[k];
     }
     onednn_ctx *x = calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(why, cap, "onednn: out of memory");
+        return false;
+    }
+    if (threads) omp_set_num_threads((int)threads);
+    x->threads = threads;
     dnnl_memory_desc_t smd, dmd;
     dnnl_reduction_desc_t rd;
     dnnl_primitive_desc_t pd = NULL;
@@ -92,4 +107,8 @@ static void onednn_run(void *p, const axb_case *c, const void *xv, void *yv) {
     dnnl_stream_wait(x->stream);
 }
 
-const axb_peer axb_onednn = {"onednn", onednn_prepare, onednn_run, onednn_free};
+static bool onednn_prepare(const axb_case *c, void **ctxp, char *why, size_t cap) {
+    return onednn_setup(c, 0, ctxp, why, cap);
+}
+
+const axb_peer axb_onednn = {"onednn", onednn_prepare, onednn_run, onednn_free, onednn_setup};

@@ -6,7 +6,15 @@
  *     with target_clones, so the probe is as wide as the CPU allows;
  *   CumSum and Roll: a copy probe, memcpy of the input bytes to the output.
  * An op at "1.0 of probe" moves its bytes as fast as the memory system can.
+ * On T threads (the threads dimension): the input (and output) split into T
+ * contiguous parts of whole cache lines, one task per part on a T-thread
+ * axial pool (pthreadpool gives each thread one task), each running the
+ * one-thread probe on its part; the read probe's T sums land in task-indexed
+ * slots, one cache line apart, added after.  At T = 1 it is the one-thread
+ * probe itself.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -48,4 +56,72 @@ static void probe_run(void *ctx, const axb_case *c, const void *x, void *y) {
     }
 }
 
-const axb_peer axb_probe = {"probe", probe_prepare, probe_run, NULL};
+typedef struct {
+    axial_pool *pool;
+    const axial_executor *exec;
+    size_t threads;
+    /* per call */
+    const unsigned char *x;
+    unsigned char *y;
+    size_t bytes, part;
+    bool read;
+    uint64_t sums[]; /* threads * 8: one cache line per task */
+} probe_t_ctx;
+
+static void probe_task(void *arg, size_t i) {
+    probe_t_ctx *p = arg;
+    size_t lo = i * p->part;
+    if (lo >= p->bytes) return;
+    size_t len = p->bytes - lo < p->part ? p->bytes - lo : p->part;
+    if (p->read) p->sums[i * 8] = read_sum(p->x + lo, len);
+    else memcpy(p->y + lo, p->x + lo, len);
+}
+
+static void probe_t_free(void *ctx) {
+    probe_t_ctx *p = ctx;
+    if (!p) return;
+    axial_pool_destroy(p->pool);
+    free(p);
+}
+
+static bool probe_t_prepare(const axb_case *c, size_t threads, void **ctx, char *why, size_t cap) {
+    (void)c;
+    probe_t_ctx *p = calloc(1, sizeof *p + threads * 8 * sizeof(uint64_t));
+    *ctx = p;
+    if (!p) {
+        snprintf(why, cap, "probe: out of memory");
+        return false;
+    }
+    p->threads = threads;
+    axial_status st = axial_pool_create(threads, &p->pool);
+    if (st != AXIAL_OK) {
+        snprintf(why, cap, "probe: axial_pool_create(%zu): %s", threads, axial_last_error());
+        return false; /* main() releases ctx */
+    }
+    p->exec = axial_pool_executor(p->pool);
+    return true;
+}
+
+static void probe_t_run(void *ctx, const axb_case *c, const void *x, void *y) {
+    probe_t_ctx *p = ctx;
+    if (!p) { /* the one-thread probe */
+        probe_run(ctx, c, x, y);
+        return;
+    }
+    if (p->threads == 1) {
+        probe_run(NULL, c, x, y);
+        return;
+    }
+    p->x = x, p->y = y;
+    p->bytes = axb_count(c) * axb_elem_size(c->dtype);
+    p->part = ((p->bytes + p->threads - 1) / p->threads + 63) & ~(size_t)63;
+    p->read = c->op == AXB_REDUCE;
+    p->exec->parallel_for(p->exec->self, probe_task, p, p->threads);
+    if (p->read) {
+        uint64_t s = 0;
+        for (size_t i = 0; i < p->threads; i++) s += p->part * i < p->bytes ? p->sums[i * 8] : 0;
+        memcpy(y, &s, axb_elem_size(c->dtype) < 8 ? axb_elem_size(c->dtype) : 8);
+    }
+}
+
+const axb_peer axb_probe = {"probe", probe_prepare, probe_t_run, probe_t_free, probe_t_prepare};

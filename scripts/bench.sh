@@ -8,7 +8,11 @@
 # Eigen / oneDNN / plain-loop peers in one binary), then scripts/peers.py
 # (numpy from Debian; torch, onnxruntime and openvino too when
 # scripts/peers-venv.sh has made .venv-peers), and prints the table.
-# AXIAL_BENCH_BYTES overrides the memory-resident size.
+# AXIAL_BENCH_BYTES overrides the memory-resident size.  Threads: the f32
+# cases also run at threads:T for T = 1 .. nproc (AXIAL_BENCH_THREADS=1,2,4 or
+# 1-16 picks; AXIAL_BENCH_THREAD_CASES=all: every case), axial with its pool
+# beside the T-thread probe, Eigen, oneDNN and the threaded Python runtimes,
+# plus the split sweep and the empty parallel_for (docs/BENCHMARKS.md, Threads).
 # Outputs: build-rel/{cases.json,bench.json,peers.json,report.md}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +29,7 @@ if [ -f build-rel/build.ninja ]; then meson setup --reconfigure build-rel --buil
 else meson setup build-rel --buildtype=release -Dtests=false >/dev/null; fi
 ninja -C build-rel >/dev/null
 
-echo "== axial-bench: sizes 256 KiB and $((AXIAL_BENCH_BYTES >> 20)) MiB, $reps repetitions (medians)"
+echo "== axial-bench: sizes 256 KiB and $((AXIAL_BENCH_BYTES >> 20)) MiB, $reps repetitions (medians), threads ${AXIAL_BENCH_THREADS:-1-$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)}"
 build-rel/bench/axial-bench --cases-json=build-rel/cases.json
 build-rel/bench/axial-bench --benchmark_repetitions="$reps" \
   --benchmark_report_aggregates_only=true --benchmark_min_time="$min_time" \

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Times the runtimes users actually run on axial's benchmark cases, single
-threaded, and writes their medians for scripts/report.py.
+threaded and (torch, onnxruntime, openvino) on T threads for the cases that
+cases.json lists with "threads": [T, ...] (axial-bench's threads dimension),
+and writes their medians for scripts/report.py.
 
   peers.py --cases cases.json --out peers.json [--reps 7] [--min-time 0.05]
            [--only numpy,torch,onnxruntime,openvino] [--filter REGEX]
@@ -13,16 +15,19 @@ its users call it:
                np.sum(x, axis=tuple, out=y) (np.sum(x) for all axes);
                np.roll(x, shift, axis) (numpy.roll has no out=: it allocates,
                as its users get it).
-  torch        torch.set_num_threads(1); tensors share the numpy buffers;
+  torch        torch.set_num_threads(T) (1 but for the threads dimension);
+               tensors share the numpy buffers;
                torch.cumsum(x, d, dtype=x.dtype, out=y) (reverse: flip,
                cumsum, flip into y; exclusive: cumsum then y -= x);
                torch.sum(x, dims, dtype=x.dtype, out=y); torch.roll(x, s, d).
   onnxruntime  CumSum-14 / ReduceSum-13 models built with the onnx package;
-               one session, intra/inter op threads 1, sequential; inputs and
+               one session, intra_op_num_threads T (1 but for the threads
+               dimension), inter op threads 1, sequential; inputs and
                preallocated outputs bound once with io_binding, the timed call
                is run_with_iobinding.  ONNX has no Roll.
   openvino     CumSum, ReduceSum, Roll from the opset, compiled for CPU with
-               INFERENCE_NUM_THREADS=1, NUM_STREAMS=1 and
+               INFERENCE_NUM_THREADS=T (1 but for the threads dimension),
+               NUM_STREAMS=1 and
                INFERENCE_PRECISION_HINT=f32 (no silent bf16); one InferRequest
                with its input tensor sharing the numpy buffer (bf16: the
                uint16 bits as an ov.Type.bf16 tensor); infer() timed.
@@ -35,6 +40,8 @@ mismatch, never timed.  A type or operation the peer lacks is recorded as
 skipped with "unsupported": true (report.py shows '-'); any other failure as
 skipped (shown 'skip').  Runtimes are imported lazily: one that is missing is
 "not installed".  Runs with Debian's python3 (numpy 1.24) or .venv-peers.
+numpy has no threads: it is timed once, single-threaded.  Every record has
+"threads": T (1 for the single-thread figures).
 """
 import argparse
 import json
@@ -168,7 +175,7 @@ class Unsupported(Exception):
     pass
 
 
-def numpy_peer(case, x):
+def numpy_peer(case, x, threads):
     dt = case["dtype"]
     if dt == "bf16":
         raise Unsupported("numpy has no bfloat16")
@@ -208,9 +215,9 @@ def numpy_peer(case, x):
     return fn, lambda: res["y"]
 
 
-def torch_peer(case, x):
+def torch_peer(case, x, threads):
     import torch
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     dt = case["dtype"]
     try:
         xt = torch.from_numpy(x)
@@ -257,7 +264,7 @@ ONNX_TYPES = {"f32": 1, "u8": 2, "i8": 3, "u16": 4, "i16": 5, "i32": 6, "i64": 7
               "bool": 9, "f16": 10, "f64": 11, "u32": 12, "u64": 13, "bf16": 16}
 
 
-def ort_peer(case, x):
+def ort_peer(case, x, threads):
     import onnxruntime as ort
     from onnx import helper, TensorProto
     if case["op"] == "roll":
@@ -286,7 +293,7 @@ def ort_peer(case, x):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
+    so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     try:
@@ -310,7 +317,7 @@ def ort_peer(case, x):
     return fn, lambda: y
 
 
-def openvino_peer(case, x):
+def openvino_peer(case, x, threads):
     import openvino as ov
     try:
         import openvino.opset13 as ops
@@ -331,7 +338,8 @@ def openvino_peer(case, x):
     model = ov.Model([n], [p])
     core = ov.Core()
     try:
-        cm = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1,
+        cm = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads,
+                                               "NUM_STREAMS": 1,
                                                "INFERENCE_PRECISION_HINT": "f32"})
     except Exception as e:
         raise Unsupported(f"openvino: {(str(e).splitlines() or [type(e).__name__])[0][:160]}")
@@ -352,6 +360,8 @@ def openvino_peer(case, x):
 
 PEERS = {"numpy": numpy_peer, "torch": torch_peer, "onnxruntime": ort_peer,
          "openvino": openvino_peer}
+THREADED = ("torch", "onnxruntime", "openvino")  # numpy has no threads
+ISAS = ("scalar", "avx2", "avx512", "neon")
 
 
 def version(name):
@@ -373,27 +383,39 @@ def main():
     args = ap.parse_args()
     with open(args.cases) as f:
         cases = json.load(f)
+    cases = [c for c in cases if not c.get("sweep")]  # axial's split sweep: no peers
+    rx = None
     if args.filter:
         import re
         rx = re.compile(args.filter)
-        # match the axial name with any impl, as Google Benchmark's filter would
-        cases = [c for c in cases if rx.search(c["case"]) or any(
-            rx.search("/".join(c["case"].split("/")[:2] + [i] + c["case"].split("/")[2:]))
-            for i in ("scalar", "avx2", "avx512", "neon"))]
-    versions, results = {}, []
+
+    def runs(case, peer):
+        """The thread counts to time this peer at on this case: 1, and the
+        case's "threads" for the threaded peers; with --filter, those whose
+        axial name (any impl, "/threads:T" for T > 1) it matches, as Google
+        Benchmark's filter would."""
+        ts = [1] + (list(case.get("threads", [])) if peer in THREADED else [])
+        if not rx:
+            return ts
+        parts = case["case"].split("/")
+        names = [case["case"]] + ["/".join(parts[:2] + [i] + parts[2:]) for i in ISAS]
+        return [t for t in ts if any(rx.search(n if t == 1 else f"{n}/threads:{t}")
+                                     for n in names)]
+    versions, results, counts = {}, [], set()
     for peer in args.only.split(","):
         v = version(peer)
         if v is None:
             print(f"peers.py: {peer} is not installed (skipped)", file=sys.stderr)
             continue
         versions[peer] = str(v)
-        for case in cases:
-            rec = {"case": case["case"], "peer": peer}
+        for case, threads in [(c, t) for c in cases for t in runs(c, peer)]:
+            counts.add(threads)
+            rec = {"case": case["case"], "peer": peer, "threads": threads}
             try:
                 if case["dtype"] == "bool" and case["op"] != "roll":
                     raise Unsupported("bool is not a numeric type for " + case["op"])
                 x = make_input(case)
-                fn, get = PEERS[peer](case, x)
+                fn, get = PEERS[peer](case, x, threads)
                 fn()
                 want = reference(case, x)
                 if not close(get(), want, case["dtype"]):
@@ -413,9 +435,10 @@ def main():
             fn = get = x = None
             results.append(rec)
             shown = f"{rec['ns'] / 1e3:10.1f} us" if "ns" in rec else f"skipped: {rec['skipped']}"
-            print(f"  {peer:12s} {case['case']:48s} {shown}", file=sys.stderr)
+            print(f"  {peer:12s} {case['case']:48s} T={threads:<2d} {shown}", file=sys.stderr)
     with open(args.out, "w") as f:
-        json.dump({"peers": versions, "threads": 1, "results": results}, f, indent=1)
+        json.dump({"peers": versions, "threads": sorted(counts) or [1], "results": results},
+                  f, indent=1)
     return 0
 
 

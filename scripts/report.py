@@ -12,6 +12,10 @@ medians are used.  Benchmark names are {op}/{type}/{impl}/{rest}; the case is
 {op}/{type}/{rest}.  peers.json comes from scripts/peers.py, cases.json from
 `axial-bench --cases-json` (its order and byte sizes; without it the sizes
 are computed from the shapes).  Runs with any python3, no packages needed.
+
+Names ending in "/threads:T" (the threads dimension), "/sweep" (the split
+sweep) and "parallel_for/..." (the pool's empty parallel_for) get their own
+tables after the single-thread ones: see THREADS_LEGEND.
 """
 import argparse
 import json
@@ -38,16 +42,44 @@ or failed (the reasons are listed above the tables).  The "per ISA" tables
 give every ISA that ran: probe time / its time, and scalar time / its time.
 All single-threaded."""
 
+THREADS_LEGEND = """\
+Threads tables: one row per case and thread count T.  axial runs the ISA
+dispatch picks (column isa): row "1" is the plain call (axial_cumsum ...),
+the baseline of every speed-up; row "1 pool" is the _ex call with a 1-thread
+axial_pool (its "x 1 thread" is the pool's overhead: 1.00 = none); row T is
+the _ex call with a T-thread axial_pool.  GB/s = input + output bytes per
+wall-clock second; x 1 thread = plain-call time / this time; of T-probe =
+T-thread probe time / axial time (the probe split into T contiguous parts,
+one per thread: read-sum for ReduceSum, memcpy for CumSum and Roll; at T = 1
+the single-thread probe); probe x 1 = the T-thread probe's own speed-up over
+one thread (what the memory system allows); cpu/wall = process CPU time /
+wall time over axial's timed loop (about T when T threads work; pool threads
+that spin while waiting count too; well under 1 on a loaded machine); ran =
+the threads that ran 5% of that loop or more; target = "yes" where x 1 thread >= 0.9 T
+or of T-probe >= 0.9 (the target for 1 MiB and more; "n/a" below);
+peer columns = the peer's time at the same T / axial's time at T (> 1: axial
+is faster): Eigen on a ThreadPoolDevice of T threads, oneDNN with T OpenMP
+threads, PyTorch set_num_threads(T), ONNX Runtime intra_op_num_threads=T,
+OpenVINO INFERENCE_NUM_THREADS=T.  Split sweep: the plain call and _ex with
+a 2-thread pool on 1-D f32 inputs; plain / 2 threads > 1 means splitting
+pays.  Empty parallel_for: one parallel_for of a T-thread pool with T no-op
+tasks."""
+
 
 def split(name):
+    """(case, impl, threads): threads is 0 for a row without "/threads:T"."""
     parts = name.split("/")
     # an aggregate's run_name keeps a '/real_time' or '/manual_time' suffix
     while parts and parts[-1] in ("real_time", "manual_time", "process_time"):
         parts = parts[:-1]
+    threads = 0
+    if parts and parts[-1].startswith("threads:") and parts[-1][8:].isdigit():
+        threads = int(parts[-1][8:])
+        parts = parts[:-1]
     if len(parts) < 3:
-        return name, ""
+        return "/".join(parts), "", threads
     op, dtype, impl, rest = parts[0], parts[1], parts[2], parts[3:]
-    return "/".join([op, dtype] + rest), impl
+    return "/".join([op, dtype] + rest), impl, threads
 
 
 def wall_scale(b):
@@ -60,20 +92,27 @@ def load_bench(path):
     with open(path) as f:
         data = json.load(f)
     med, skipped, order = {}, {}, []
+    # threads dimension, sweep, parallel_for: keyed (case, impl, threads)
+    tmed, tskipped = {}, {}
     for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
-        case, impl = split(name)
-        if case not in order:
+        case, impl, threads = split(name)
+        extra = threads or case.endswith("/sweep") or case.startswith("parallel_for/")
+        m, sk = (tmed, tskipped) if extra else (med, skipped)
+        key = (case, impl, threads) if extra else (case, impl)
+        if not extra and case not in order:
             order.append(case)
         if b.get("error_occurred"):
-            skipped[(case, impl)] = b.get("error_message", "skipped")
+            sk[key] = b.get("error_message", "skipped")
             continue
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        if b.get("run_type") == "iteration" and (case, impl) in med:
+        if b.get("run_type") == "iteration" and key in m:
             continue  # without aggregates: keep the first repetition
         unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        med[(case, impl)] = {
+        m[key] = {
+            "cpu_per_wall": b.get("cpu_per_wall"),
+            "threads_ran": b.get("threads_ran"),
             "ns": b["real_time"] * unit,
             # Google Benchmark's rates are per CPU second; rescale them to
             # wall-clock time, which every ratio here uses (a shared VM
@@ -81,7 +120,7 @@ def load_bench(path):
             "items": b.get("items_per_second", 0.0) * wall_scale(b),
             "bytes": b.get("bytes_per_second", 0.0) * wall_scale(b),
         }
-    return data.get("context", {}), med, skipped, order
+    return data.get("context", {}), med, skipped, order, tmed, tskipped
 
 
 def case_bytes(case, info):
@@ -124,6 +163,199 @@ def fmt_ratio(v):
     return f"{v:.2f}" if v < 10 else f"{v:.1f}" if v < 100 else f"{v:.0f}"
 
 
+def table(title, header, rows):
+    """A plain-text table and its Markdown, under one title."""
+    w = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    text = ["", f"== {title}"]
+    text += ["  ".join(str(c).ljust(x) if i == 0 else str(c).rjust(x)
+                       for i, (c, x) in enumerate(zip(r, w))) for r in [header] + rows]
+    md = ["", f"### {title}", "", "| " + " | ".join(header) + " |",
+          "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(header)))]
+    md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return text, md
+
+
+def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip, tpy_unsup,
+                   cases, infos, lacks):
+    """The threads dimension, the split sweep and the empty parallel_for."""
+    text, md = [], []
+    tcases = [c for c in cases if any(k[0] == c and k[2] for k in list(tmed) + list(tskipped))]
+    tcases += [k[0] for k in list(tmed) + list(tskipped)
+               if k[2] and k[0] not in tcases and not k[0].endswith("/sweep")
+               and not k[0].startswith("parallel_for/")]
+    tcases = list(dict.fromkeys(tcases))
+    counts = sorted({k[2] for k in list(tmed) + list(tskipped) if k[2] > 1})
+    isa = ctx.get("threads_isa")
+    bin_peers = [p for p in ("eigen", "onednn")
+                 if any(k[1] == p for k in list(tmed) + list(tskipped))]
+    py_peers = [p for p in ("torch", "onnxruntime", "openvino")
+                if any(k[1] == p for k in list(tpy) + list(tpy_skip))]
+    peers = bin_peers + py_peers
+    header = (["case", "threads", "isa", "GB/s", "x 1 thread", "of T-probe", "probe x 1",
+               "cpu/wall", "ran", "target"] + peers)
+    groups = {}
+
+    def ratio(a, b):
+        return fmt_ratio(a / b) if a and b else "-"
+
+    for case in tcases:
+        op = case.split("/")[0]
+        nbytes = case_bytes(case, infos.get(case))
+        ai = isa or next((k[1] for k in tmed if k[0] == case and k[2] and k[1] in ISAS), None)
+        plain = med.get((case, ai))
+        probe1 = med.get((case, "probe"))
+        rows = []
+
+        def row(label, a, probe, peer_cells, threads):
+            t = a["ns"] if a else None
+            x1 = plain["ns"] / t if plain and t else None
+            ofp = probe["ns"] / t if probe and t else None
+            if threads < 2 or t is None:
+                target = "-"
+            elif nbytes < 1 << 20:
+                target = "n/a"
+            else:
+                target = "yes" if (x1 and x1 >= 0.9 * threads) or (ofp and ofp >= 0.9) else "no"
+            cpw = a.get("cpu_per_wall") if a else None
+            ran = a.get("threads_ran") if a else None
+            return [case, label, ai or "-",
+                    f"{a['bytes'] / 1e9:.3g}" if a and a["bytes"] else "-",
+                    fmt_ratio(x1), fmt_ratio(ofp),
+                    ratio(probe1["ns"] if probe1 else None, probe["ns"] if probe else None),
+                    f"{cpw:.2f}" if cpw is not None else "-",
+                    f"{ran:.0f}" if ran is not None else "-", target] + peer_cells
+
+        def cell(t, pt, sk, unsup):
+            if pt is not None:
+                return fmt_ratio(pt / t) if t else "-"
+            if sk is not None:
+                return "-" if unsup else "skip"
+            return "-"
+
+        # T = 1: the plain call and the single-thread peers
+        t1 = plain["ns"] if plain else None
+        cells = []
+        for p in peers:
+            pt = (med.get((case, p)) or {}).get("ns") if p in bin_peers else py.get((case, p))
+            sk = skipped.get((case, p)) if p in bin_peers else py_skip.get((case, p))
+            cells.append(cell(t1, pt, sk, sk is not None and lacks(case, p)))
+        if ai in ISAS and ((case, ai) in med or (case, ai) in skipped):
+            rows.append(row("1", plain, probe1, cells, 1))
+        pool1 = tmed.get((case, ai, 1))
+        if pool1 or (case, ai, 1) in tskipped:
+            rows.append(row("1 pool", pool1, probe1, ["-"] * len(peers), 1))
+        for n in counts:
+            a = tmed.get((case, ai, n))
+            if not a and (case, ai, n) not in tskipped:
+                continue
+            t = a["ns"] if a else None
+            cells = []
+            for p in peers:
+                if p in bin_peers:
+                    pt = (tmed.get((case, p, n)) or {}).get("ns")
+                    sk = tskipped.get((case, p, n))
+                    un = sk is not None and unsupported(sk)
+                else:
+                    pt, sk = tpy.get((case, p, n)), tpy_skip.get((case, p, n))
+                    un = (case, p, n) in tpy_unsup
+                cells.append(cell(t, pt, sk, un))
+            rows.append(row(str(n), a, tmed.get((case, "probe", n)), cells, n))
+        key = (size_class(nbytes), OPS.index(op) if op in OPS else len(OPS), op)
+        groups.setdefault(key, []).extend(rows)
+    for (b, _, op), rows in sorted(groups.items()):
+        t, m = table(f"{op}, {size_label(b)}, threads", header, rows)
+        text += t
+        md += m
+    skips = sorted({f"{k[1]} threads:{k[2]}: {v}" for k, v in tskipped.items()
+                    if not unsupported(v)} |
+                   {f"{k[1]} threads:{k[2]}: {v}" for k, v in tpy_skip.items()
+                    if k not in tpy_unsup})
+    # the peers (and probe) that ran on fewer threads than asked
+    few = sorted(f"{k[1]} threads:{k[2]} {k[0]}: {v['threads_ran']:.0f} thread(s) ran"
+                 for k, v in tmed.items()
+                 if k[1] not in ISAS and k[2] > 1 and v.get("threads_ran") is not None
+                 and v["threads_ran"] < k[2])
+    if few and groups:
+        text += ["", "threads: ran on fewer threads than asked (threads_ran):"]
+        text += [f"  {x}" for x in few[:40]]
+        md += ["", "threads: ran on fewer threads than asked (threads_ran):", ""]
+        md += [f"- {x}" for x in few[:40]]
+    if skips and groups:
+        text += ["", "threads: skipped or failed:"] + [f"  {s[:220]}" for s in skips[:40]]
+        md += ["", "threads: skipped or failed:", ""] + [f"- {s[:220]}" for s in skips[:40]]
+
+    # the split sweep: plain call vs _ex on a 2-thread pool
+    sweep = {}
+    for k, v in tmed.items():
+        if k[0].endswith("/sweep") and k[2] in (0, 2):
+            sweep.setdefault(k[0], {})[k[2]] = v["ns"]
+    for k in tskipped:
+        if k[0].endswith("/sweep"):
+            sweep.setdefault(k[0], {})
+    def family(c):
+        """(op, shape family): "[n] axis:0", "[n/1024, 1024] axis:1", ..."""
+        parts = c.split("/")
+        dims = parts[2].split("x")
+        params = [q for q in parts[3:] if q != "sweep" and not q.startswith("shift:")]
+        shape = "[n]" if len(dims) == 1 else "[" + ", ".join(["n/" + dims[-1]] + dims[1:]) + "]"
+        return parts[0], " ".join([shape] + params)
+
+    def size_of(c):
+        dims = c.split("/")[2].split("x")
+        n = 1
+        for d in dims:
+            n *= int(d)
+        return n * ITEMSIZE.get(c.split("/")[1], 1)
+
+    fams = sorted({family(c) for c in sweep}, key=lambda f: (OPS.index(f[0])
+                                                            if f[0] in OPS else 9, f[1]))
+    for op, fam in fams:
+        rows, pays = [], None
+        names = sorted((c for c in sweep if family(c) == (op, fam)), key=size_of)
+        for c in names:
+            p, e = sweep[c].get(0), sweep[c].get(2)
+            r = p / e if p and e else None
+            isa = next((k[1] for k in list(tmed) + list(tskipped) if k[0] == c), "")
+            rows.append([size_label(size_of(c)),
+                         f"{p:.0f}" if p else "skip" if (c, isa, 0) in tskipped else "-",
+                         f"{e:.0f}" if e else "skip" if (c, isa, 2) in tskipped else "-",
+                         fmt_ratio(r)])
+        if not rows:
+            continue
+        # the smallest size from which every larger one gains from 2 threads
+        for c in reversed(names):
+            p, e = sweep[c].get(0), sweep[c].get(2)
+            if not (p and e and p / e > 1.0):
+                break
+            pays = c
+        t, m = table(f"{op}, split sweep (f32 {fam}{' shift:n/3' if op == 'roll' else ''}), "
+                     "2 threads",
+                     ["input", "plain ns", "2 threads ns", "plain / 2 threads"], rows)
+        both = [c for c in names if sweep[c].get(0) and sweep[c].get(2)]
+        verdict = (f"splitting pays (2 threads faster at every size) from "
+                   f"{size_label(size_of(pays))} up" if pays else
+                   "2 threads are not faster at the largest size measured" if both else
+                   "no size has both the plain and the 2-thread figure")
+        below = [sweep[c][2] / sweep[c][0] for c in names[:names.index(pays) if pays else None]
+                 if sweep[c].get(0) and sweep[c].get(2)]
+        if below:
+            verdict += (f"; {'below that' if pays else 'at every size'}, _ex on the 2-thread "
+                        f"pool costs at most {max(below):.2f}x the plain call")
+        text += t + [verdict]
+        md += m + ["", verdict]
+
+    # one empty parallel_for
+    pf = sorted((k[2], v["ns"]) for k, v in tmed.items() if k[0].startswith("parallel_for/"))
+    pfs = sorted((k[2], v) for k, v in tskipped.items() if k[0].startswith("parallel_for/"))
+    if pf or pfs:
+        rows = [[str(n), f"{ns:.0f}"] for n, ns in pf] + [[str(n), "skip: " + v] for n, v in pfs]
+        t, m = table("one empty parallel_for of the pool (T no-op tasks)",
+                     ["threads", "ns per call"], rows)
+        text += t
+        md += m
+    return text, md
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
@@ -133,18 +365,28 @@ def main():
     ap.add_argument("--reps", help="repetitions per median (for the header)")
     args = ap.parse_args()
 
-    ctx, med, skipped, order = load_bench(args.bench)
+    ctx, med, skipped, order, tmed, tskipped = load_bench(args.bench)
     infos = {}
     if args.cases:
         with open(args.cases) as f:
             for c in json.load(f):
                 infos[c["case"]] = c
     py, py_skip, py_versions, py_unsup = {}, {}, {}, set()
+    tpy, tpy_skip, tpy_unsup = {}, {}, set()  # the python peers at T >= 2: (case, peer, T)
     if args.peers:
         with open(args.peers) as f:
             pd = json.load(f)
         py_versions = pd.get("peers", {})
         for r in pd.get("results", []):
+            t = r.get("threads", 1)
+            if t > 1:
+                if "ns" in r:
+                    tpy[(r["case"], r["peer"], t)] = r["ns"]
+                else:
+                    tpy_skip[(r["case"], r["peer"], t)] = r.get("skipped", "skipped")
+                    if r.get("unsupported"):
+                        tpy_unsup.add((r["case"], r["peer"], t))
+                continue
             if "ns" in r:
                 py[(r["case"], r["peer"])] = r["ns"]
             elif r.get("unsupported"):
@@ -157,7 +399,8 @@ def main():
                 py_skip[(r["case"], r["peer"])] = why
 
     # cases: cases.json's order, then any the bench has that it lacks
-    cases = [c for c in infos if any(k[0] == c for k in list(med) + list(skipped))]
+    cases = [c for c in infos if any(k[0] == c for k in list(med) + list(skipped))
+             and not infos[c].get("sweep")]
     cases += [c for c in order if c not in cases]
 
     peers = [p for p in BIN_PEERS if any(k[1] == p for k in list(med) + list(skipped))]
@@ -220,7 +463,9 @@ def main():
     top = []
     top.append(f"axial benchmark: {ctx.get('date', '')}, {ctx.get('num_cpus', '?')} CPUs at "
                f"{ctx.get('mhz_per_cpu', '?')} MHz {ctx.get('host_name', '')}; medians of "
-               f"{args.reps or '?'} repetitions; single-threaded; ratios within one run")
+               f"{args.reps or '?'} repetitions; "
+               + ("single-threaded, then the threads tables" if tmed else "single-threaded")
+               + "; ratios within one run")
     isa_skips = sorted({f"{i}: {m}" for (c, i), m in skipped.items() if i in ISAS})
     for s in isa_skips:
         top.append(f"  skipped ISA  {s}")
@@ -257,6 +502,11 @@ def main():
         md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     text += ["", LEGEND]
     md += ["", LEGEND]
+    ttext, tmd = threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip,
+                                tpy_unsup, cases, infos, lacks)
+    if ttext:
+        text += ttext + ["", THREADS_LEGEND]
+        md += tmd + ["", THREADS_LEGEND]
     print("\n".join(text))
     if args.markdown:
         with open(args.markdown, "w") as f:
