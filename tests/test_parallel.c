@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_parallel.c: the _ex forms give the plain call's bits with every
  * executor, and refuse bad arguments before any task runs.
@@ -6,7 +7,7 @@
  * and shape family of each op -- sizes above the split thresholds (1.25x
  * the op's threshold, 1.125x when AXIAL_TEST_SCALE < 1, which also samples a
  * quarter of the cases), the random small shapes of the shared families in
- * cases.c, and SPEC.md's 2^24-element f32 sizes (AXIAL_TEST_BIG) -- the
+ * cases.c, and the 2^24-element f32 sizes of the full-size accuracy targets (AXIAL_TEST_BIG) -- the
  * output of the plain call is compared with memcmp against `_ex` with:
  *   the built-in pool at 1, 2, 3 or 8 threads: one of them per case, in
  *   turn, so that every shape family of every op meets each of the four
@@ -451,7 +452,7 @@ void t_parallel_cumsum(ax_t *t) {
         cumsum_columns(t, dt, FILL_EXACT, fam_cumsum, 0.005, FLAGS_ONE);
         cumsum_short_rows(t, dt, FILL_EXACT, fam_cumsum, 0.003, FLAGS_ONE);
     }
-    if (ax_big()) { /* SPEC.md's sizes: 2^24 f32 */
+    if (ax_big()) { /* the full-size accuracy targets' sizes: 2^24 f32 */
         pcase c = mk(P_CUMSUM, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axis = 1;
         run_pcase(t, &E, &c);
@@ -500,7 +501,7 @@ void t_parallel_reduce(ax_t *t) {
         reduce_3d(t, dt, FILL_EXACT, fam_reduce, 0.0005);
         reduce_columns(t, dt, FILL_EXACT, fam_reduce, 0.003);
     }
-    if (ax_big()) { /* SPEC.md's sizes: 2^24 f32, full and over rows */
+    if (ax_big()) { /* the full-size accuracy targets' sizes: 2^24 f32, full and over rows */
         pcase c = mk(P_REDUCE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
         c.naxes = 1;
         run_pcase(t, &E, &c);

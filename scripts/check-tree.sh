@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Checks on the tracked files that no compiler makes:
+#   - every source file (C, C++, Python, shell, meson, CMake, wrap, cross) carries an
+#     SPDX licence line;
+#   - nothing points outside the repository (the project stands alone).
+# Run from anywhere inside a git checkout; scripts/test.sh runs it in the native stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail=0
+sources=$(git ls-files | grep -E '\.(c|h|cc|py|sh|txt|in|cmake|wrap)$|(^|/)meson\.build$|meson_options\.txt$|^\.ci/run$' \
+          | grep -v '^tests/fuzz/corpus/')
+for f in $sources; do
+  head -n 3 "$f" | grep -q 'SPDX-License-Identifier: MIT' || { echo "check-tree: $f has no SPDX line"; fail=1; }
+done
+if git grep -nE '\.\./shared|shared/SPEC|SPEC\.md' -- . ':!scripts/check-tree.sh'; then
+  echo "check-tree: the lines above point outside the repository"; fail=1
+fi
+[ $fail -eq 0 ] && echo "check-tree: $(echo "$sources" | wc -l) source files carry an SPDX line; no reference outside the repository"
+exit $fail
