@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.h: one benchmark case (an op on a shape) and the implementations
  * measured on it: axial on each ISA, the bandwidth probe, and the peers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c: the benchmark matrix (issue 3; names as in STYLE.md):
  *   {op}/{type}/{impl}/{shape}/{params}

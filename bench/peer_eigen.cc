@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // peer_eigen.cc: the Eigen Tensor module (Debian's libeigen3-dev, 3.4) as a
 // peer, on the default (single-threaded) device, over TensorMaps of the same
 // buffers:

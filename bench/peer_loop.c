@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * peer_loop.c: the plain C loops a user would write instead of calling
  * axial: accumulate in the element type (f32 in float, as numpy does; bf16

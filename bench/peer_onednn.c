@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * peer_onednn.c: oneDNN's reduction primitive (sum), from Debian's
  * libdnnl-dev (oneDNN 2.6, C API), as a peer for ReduceSum.  The primitive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probes.c: the bandwidth ceiling of each case, measured on the same bytes.
  *   ReduceSum: a read probe, an unrolled vector sum of the input bytes as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // shim.cc: the C API of shim.h over Google Benchmark (Debian's libbenchmark).
 #include "shim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shim.h: Google Benchmark from C.  The benchmarks are C; this header and
  * shim.cc are the only C++.  A benchmark body runs its loop in C with one

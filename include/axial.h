@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * axial: SIMD CPU kernels for CumSum, ReduceSum and Roll.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernels.h: the kernel signatures, one typedef per op family, and the
  * per-ISA tables.

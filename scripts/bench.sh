@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The README's benchmark command, from a fresh Debian 12 machine:
 #   bash scripts/bench.sh            quick: 256 KiB and 32 MiB cases, 3 repetitions (~3 min)
 #   bash scripts/bench.sh --full     256 KiB and 256 MiB cases, 5 repetitions

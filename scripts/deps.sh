@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages axial needs, skipping those already there.
 #   scripts/deps.sh test    build + test suite (meson, criterion, qemu-user, cross gcc,
 #                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Differential fuzzing: every ISA of this CPU against the scalar one
 # (tests/fuzz/fuzz_diff.c says what is checked), under ASan + UBSan.
 #   bash scripts/fuzz.sh [seconds]     (default 90)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Optional: the Python runtimes users run, as benchmark peers, in .venv-peers
 # (never in the default path: large downloads).  From PyPI: numpy, torch (the
 # PyPI wheel; it brings CUDA libraries it does not use here), onnx,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Times the runtimes users actually run on axial's benchmark cases, single
 threaded and (torch, onnxruntime, openvino) on T threads for the cases that
 cases.json lists with "threads": [T, ...] (axial-bench's threads dimension),

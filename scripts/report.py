@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the benchmark tables: one per size and operator, one row per case,
 axial's best ISA beside the scalar kernel, the bandwidth probe and every
 peer, all measured in one run.

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite from a fresh Debian 12 machine (what CI runs):
 # installs what is missing (scripts/deps.sh test), then these stages, in order:
-#   native    native build (warnings are errors) and `meson test`: criterion
+#   native    scripts/check-tree.sh (an SPDX line in every source file, no
+#             reference outside the repository), then the
+#             native build (warnings are errors) and `meson test`: criterion
 #             suite and TAP driver per ISA, kernel-table test, AXIAL_ISA
 #             tests, README example (big tests included: full-size accuracy,
 #             > 2^31-element tensors);
@@ -48,6 +51,7 @@ setup() { # dir, extra meson args...
 
 stage_native() {
   echo "== native build and suite"
+  bash scripts/check-tree.sh   # SPDX lines; nothing points outside the repository
   setup build -Dbenchmarks=false -Dwerror=true
   ninja -C build -j "$jobs"
   meson test -C build --print-errorlogs --num-processes 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cumsum.c: axial_cumsum and axial_cumsum_ex: checks, then kernel calls on
  * (outer, n, inner): the dimensions before the axis merge into `outer`,

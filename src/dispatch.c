@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dispatch.c: CPU detection and the choice of kernel table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h: what the generic layer shares between its files.  Nothing here
  * is exported (the library is built with hidden visibility).

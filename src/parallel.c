@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parallel.c: the one mechanism every op uses to run its tasks, on the
  * host's executor or on the calling thread.

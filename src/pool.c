@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pool.c: the built-in pool, an axial_executor on pthreadpool (the pool
  * XNNPACK and PyTorch use), for hosts that have no pool of their own.

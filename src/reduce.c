@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: axial_reduce_sum and axial_reduce_sum_shape.
  *

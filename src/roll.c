@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * roll.c: axial_roll.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shape.c: the argument checks shared by every op, and size arithmetic that
  * cannot overflow silently.

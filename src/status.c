@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* status.c: status names, the per-thread error message, the version. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verbose.c: AXIAL_VERBOSE's line per call (the ONEDNN_VERBOSE habit).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cases.c: see cases.h. */
 #include "cases.h"
 

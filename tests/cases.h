@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cases.h: one library call checked against the oracle, and the families of
  * kernel shapes the differential tests walk.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_criterion.c: the same tests (tests.h) as criterion tests:
  * suite = test, name = ISA ("api" for the ISA-independent ones).  An ISA the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver_tap.c: runs the tests of tests.h and prints TAP; no dependencies,
  * so it also runs under qemu-user (where criterion cannot) and on a cross

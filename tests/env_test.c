@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * env_test.c: the environment variables the library reads once, at first use:
  * AXIAL_ISA and AXIAL_VERBOSE.  meson runs this program with several values

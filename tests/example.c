@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The README's example: a cumulative sum, a row sum and a roll of a 2x3 matrix. */
 #include <stdio.h>
 

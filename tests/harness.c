@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.c: checks, skips, random numbers, canary buffers and crash naming
  * for the tests. */
 #if defined(__unix__) || defined(__APPLE__)

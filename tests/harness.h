@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.h: the test logic is plain C, independent of any test framework.
  *

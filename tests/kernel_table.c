@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_table.c: every SIMD ISA of the architecture provides every kernel,
  * so nothing falls back to scalar without anyone noticing.

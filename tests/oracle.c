@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* oracle.c: see oracle.h.  Slow and simple on purpose. */
 #include "oracle.h"
 

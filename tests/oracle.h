@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oracle.h: an independent, brute-force model of the three operators.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_accuracy.c: the accuracy contract (docs/API.md, section 7) on general data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_guard.c: no kernel reads (or writes) outside its tensors, even by a
  * byte.  Each input and output sits flush against an inaccessible page

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_huge.c: int8 tensors past 2^31 elements and 2^32 bytes, where an
  * index or byte offset held in 32 bits (int, unsigned, a 32-bit loop counter

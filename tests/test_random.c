@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_random.c: the library against the independent oracle (oracle.c) on
  * random shapes of rank 0..6 (with 0- and 1-sized dimensions, and long axes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_seeds.c: the worked examples of the operator specs (OpenVINO CumSum-3 /
  * ReduceSum-1 / Roll-7, ONNX CumSum and ReduceSum), also in docs/API.md. */
 #include <string.h>

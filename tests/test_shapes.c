@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_shapes.c: every kernel shape the planner produces, at the sizes
  * around every vector width, unroll factor and several-rows-per-vector

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stack.c: no call uses more than AX_STACK_BOUND bytes of the caller's
  * stack (the bound the README documents), on the ISA under test.

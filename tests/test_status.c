@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_status.c: every status code (docs/API.md), for every function that can
  * return it.  Each failing call must leave the output untouched (checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_threads.c: every op called from several threads at once while another
  * thread keeps switching the ISA (axial_isa_select over every available one).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tolerance.c: the float kernels on general data (random signs,
  * significands and exponents over a wide range, and uniform [0, 1)), on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests.h: the test list.  Each X(name) is a function `void t_name(ax_t *)`.
  *   AX_ISA_TESTS   run once per ISA of the architecture (scalar, avx2, avx512;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * version_test.c: axial_version() of the library this program runs with
  * equals the header's AXIAL_VERSION, and both equal meson's project()

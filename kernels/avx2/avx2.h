@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * avx2.h: the AVX2 + FMA + F16C kernels' declarations and shared helpers.
  * Every file of kernels/avx2/ includes this first; it refuses to compile

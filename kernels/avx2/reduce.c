@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: AVX2 + FMA + F16C ReduceSum kernels for every summable dtype.
  *

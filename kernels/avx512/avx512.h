@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * avx512.h: the AVX-512 F + VL + BW + DQ kernels' declarations and shared helpers.
  * Every file of kernels/avx512/ includes this first; it refuses to compile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cumsum.c: AVX-512 (F+VL+BW+DQ) CumSum for every summable dtype.
  *

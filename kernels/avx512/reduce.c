@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: AVX-512 (F + VL + BW + DQ) ReduceSum kernels for every summable dtype.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * roll.c: AVX-512 (F+VL+BW+DQ) Roll kernels, one per element size (b1, b2,
  * b4, b8), serving every dtype, bool included: `outer` contiguous rows of n

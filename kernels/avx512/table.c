@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c: the avx512 kernel table.  An entry left NULL falls back to scalar
  * (dispatch merges this table over the scalar one). */
 #include "avx512.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cumsum.c: AdvSIMD (NEON) CumSum for every summable dtype (see kernels.h:
  * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).

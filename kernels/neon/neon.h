@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * neon.h: the AdvSIMD (NEON) kernels' declarations and shared helpers.
  * AdvSIMD is the aarch64 baseline, so kernels/neon/ needs no extra flags;

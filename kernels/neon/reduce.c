@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: AdvSIMD (NEON, aarch64 baseline) ReduceSum kernels for every summable dtype.
  *

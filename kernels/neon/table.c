@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c: the neon kernel table: every entry (tests/kernel_table.c checks
  * that none is left to the scalar fallback). */
 #include "neon.h"

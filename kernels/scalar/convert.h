@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convert.h: exact conversions between the 16-bit float formats and double,
  * for the scalar kernels.

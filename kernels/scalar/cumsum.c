@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scalar reference CumSum for every summable dtype: the oracle and the fallback.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scalar reference ReduceSum for every summable dtype: the oracle and the fallback.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scalar reference Roll: rotate each of `outer` contiguous rows of n elements
  * right by `shift` (0 <= shift < n): y[o][(j + shift) mod n] = x[o][j].

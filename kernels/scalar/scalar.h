@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalar.h: declarations of the scalar reference kernels (see kernels.h). */
 #ifndef AXIAL_SCALAR_H
 #define AXIAL_SCALAR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c: the scalar kernel table: complete, every entry set (dispatch's base). */
 #include "scalar.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * types.h: how the scalar kernels load, accumulate and store each dtype.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * axial_openmp.h: an axial_executor on OpenMP, for hosts whose threads are
  * an OpenMP runtime (build the host with -fopenmp).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * axial_pthreadpool.h: an axial_executor on a host's own pthreadpool (the
  * pool of XNNPACK, PyTorch and others), so that axial runs on the threads

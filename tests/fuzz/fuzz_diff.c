@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_diff.c: differential libFuzzer target.  Every input is decoded into
  * one call of axial_cumsum, axial_reduce_sum, axial_roll or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the seed corpus of tests/fuzz/fuzz_diff.c into tests/fuzz/corpus/.
 
     python3 tests/fuzz/make_corpus.py        (rewrites the directory)
