@@ -14,7 +14,7 @@ for f in $sources; do
   [ -L "$f" ] && continue   # a link: its target is checked
   head -n 3 "$f" | grep -q 'SPDX-License-Identifier: MIT' || { echo "check-tree: $f has no SPDX line"; fail=1; }
 done
-if git grep -nE '\.\./shared|shared/SPEC|SPEC\.md' -- . ':!scripts/check-tree.sh'; then
+if git grep -nE '\.\./share[d]|share[d]/SPEC|SPE[C]\.md' -- . ':!scripts/check-tree.sh'; then
   echo "check-tree: the lines above point outside the repository"; fail=1
 fi
 [ $fail -eq 0 ] && echo "check-tree: $(echo "$sources" | wc -l) source files carry an SPDX line; no reference outside the repository"
