@@ -43,6 +43,42 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
                               size_t shift);
 
 /*
+ * The split paths' kernels (docs/API.md, "One summation order"; the
+ * reference is tests/order_ref.c).  Entries may be NULL (the scalar table
+ * leaves them NULL, a SIMD table fills its float ones): the planner then
+ * does not split that way.  Each gives exactly the bits of the whole-shape
+ * kernel of its ISA on the same elements, so a split never changes a result.
+ *
+ *   cumsum_seg(x, y, len, flags, carry): a segment of len elements of one
+ *     line (inner == 1) starting at a chunk boundary of the line's scan
+ *     order (AXIAL_SCAN_CHUNK elements; with REVERSE the segment's k = 0 is
+ *     x[len - 1]), scanned from the chunk carry `carry`; AXIAL_SCAN_CONTINUE
+ *     in flags: the segment does not start its line.  The whole-line kernel
+ *     is cumsum_seg(line, n, flags, -0.0).
+ *   scan_total(x, len, flags): the total S of one chunk of len elements
+ *     (a multiple of 16), as cumsum_seg adds it to the next chunk's carry.
+ *   cumsum_cols(x, y, n, ncols, stride, flags): columns [0, ncols) of an
+ *     (n, stride) matrix (rows `stride` elements apart), each scanned alone.
+ *   reduce_cols(x, acc, n, ncols, stride): acc[c] += column c of an
+ *     (n, stride) matrix, for c < ncols, in the column order of inner >= 16.
+ */
+typedef void (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
+                                    double carry);
+typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
+typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
+                                     size_t stride, unsigned flags);
+typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t ncols,
+                                     size_t stride);
+
+/* The one summation order's constants: the lanes of a virtual vector (and
+ * the column count from which ReduceSum sums columns alone), the elements of
+ * a scan chunk, and the internal flag of a segment that does not start its
+ * line (above the public CumSum flags). */
+#define AXIAL_ORDER_LANES 16
+#define AXIAL_SCAN_CHUNK ((size_t)16384)
+#define AXIAL_SCAN_CONTINUE 0x100u
+
+/*
  * One table per ISA.  An ISA's table may leave entries NULL: dispatch starts
  * from the scalar table and overrides only the entries an ISA provides.
  */
@@ -52,7 +88,27 @@ struct axial_kernels {
     axial_reduce_acc_fn reduce_acc[AXIAL_NDTYPE];
     axial_reduce_finish_fn reduce_finish[AXIAL_NDTYPE];
     axial_roll_fn roll[AXIAL_NROLL]; /* index log2(element size) */
+    axial_cumsum_seg_fn cumsum_seg[AXIAL_NDTYPE];
+    axial_scan_total_fn scan_total[AXIAL_NDTYPE];
+    axial_cumsum_cols_fn cumsum_cols[AXIAL_NDTYPE];
+    axial_reduce_cols_fn reduce_cols[AXIAL_NDTYPE];
 };
+
+/* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
+#define AXIAL_FLOAT_DTYPES(X, arg)                                             \
+    X(f32, AXIAL_F32, arg) X(f64, AXIAL_F64, arg) X(f16, AXIAL_F16, arg) X(bf16, AXIAL_BF16, arg)
+#define AXIAL_DECLARE_SPLIT_KERNELS(name, DT, isa)                                           \
+    void axial_cumsum_seg_##name##__##isa(const void *x, void *y, size_t len,              \
+                                          unsigned flags, double carry);                   \
+    double axial_scan_total_##name##__##isa(const void *x, size_t len, unsigned flags);    \
+    void axial_cumsum_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
+                                           size_t stride, unsigned flags);                 \
+    void axial_reduce_cols_##name##__##isa(const void *x, void *acc, size_t n,             \
+                                           size_t ncols, size_t stride);
+#define AXIAL_CUMSUM_SEG_OF(name, DT, isa) [DT] = axial_cumsum_seg_##name##__##isa,
+#define AXIAL_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_scan_total_##name##__##isa,
+#define AXIAL_CUMSUM_COLS_OF(name, DT, isa) [DT] = axial_cumsum_cols_##name##__##isa,
+#define AXIAL_REDUCE_COLS_OF(name, DT, isa) [DT] = axial_reduce_cols_##name##__##isa,
 
 /* The summable dtypes (all but BOOL), as X(name, DTYPE, arg): the SIMD
  * folders declare and tabulate their kernels with it. */

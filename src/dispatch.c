@@ -125,6 +125,10 @@ static void axial_merge(struct axial_kernels *out, unsigned char *from,
         if (isa->reduce[t]) out->reduce[t] = isa->reduce[t], from[AXIAL_ENTRY_REDUCE + t] = (unsigned char)isa_id;
         if (isa->reduce_acc[t]) out->reduce_acc[t] = isa->reduce_acc[t], from[AXIAL_ENTRY_REDUCE_ACC + t] = (unsigned char)isa_id;
         if (isa->reduce_finish[t]) out->reduce_finish[t] = isa->reduce_finish[t], from[AXIAL_ENTRY_REDUCE_FINISH + t] = (unsigned char)isa_id;
+        if (isa->cumsum_seg[t]) out->cumsum_seg[t] = isa->cumsum_seg[t], from[AXIAL_ENTRY_CUMSUM_SEG + t] = (unsigned char)isa_id;
+        if (isa->scan_total[t]) out->scan_total[t] = isa->scan_total[t], from[AXIAL_ENTRY_SCAN_TOTAL + t] = (unsigned char)isa_id;
+        if (isa->cumsum_cols[t]) out->cumsum_cols[t] = isa->cumsum_cols[t], from[AXIAL_ENTRY_CUMSUM_COLS + t] = (unsigned char)isa_id;
+        if (isa->reduce_cols[t]) out->reduce_cols[t] = isa->reduce_cols[t], from[AXIAL_ENTRY_REDUCE_COLS + t] = (unsigned char)isa_id;
     }
     for (int s = 0; s < AXIAL_NROLL; s++)
         if (isa->roll[s]) out->roll[s] = isa->roll[s], from[AXIAL_ENTRY_ROLL + s] = (unsigned char)isa_id;

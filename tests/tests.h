@@ -55,6 +55,7 @@
     X(parallel_cumsum)                                                         \
     X(parallel_reduce)                                                         \
     X(parallel_roll)                                                           \
+    X(order_kernels)                                                           \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
