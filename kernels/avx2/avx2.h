@@ -18,6 +18,7 @@
 #include "kernels.h"
 
 AXIAL_DECLARE_ISA_KERNELS(avx2)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, avx2)
 
 /* ---- f16 / bf16 <-> f32, 8 lanes ------------------------------------------
  * Widening is exact.  Narrowing rounds once, to nearest even: F16C's

@@ -33,6 +33,7 @@
 #include "kernels.h"
 
 AXIAL_DECLARE_ISA_KERNELS(neon)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, neon)
 
 #define AXIAL_NEON_INLINE static inline __attribute__((always_inline))
 
