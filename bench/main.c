@@ -43,6 +43,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -161,8 +162,8 @@ static void cumsum_cases(size_t bytes) {
     c = add_case(AXB_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
     c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
     c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
-    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16};
-    for (int t = 0; t < 4; t++)
+    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
+    for (int t = 0; t < 5; t++)
         add_case(AXB_CUMSUM, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
     (void)c;
 }
@@ -177,8 +178,8 @@ static void reduce_cases(size_t bytes) {
     c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
     c = add_case(AXB_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
     c->axes[1] = 2;
-    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16};
-    for (int t = 0; t < 4; t++) {
+    const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
+    for (int t = 0; t < 5; t++) {
         c = add_case(AXB_REDUCE, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
         c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
     }
@@ -257,6 +258,21 @@ static void *alloc(size_t bytes) {
     return p;
 }
 
+/* f16 bits of a normal float that f16 holds exactly (the fill's v/8), and back. */
+static uint16_t axb_f16_bits(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if ((b & 0x7fffffffu) == 0)
+        return (uint16_t)(b >> 16);
+    return (uint16_t)(((b >> 16) & 0x8000u) | ((((b >> 23) & 0xffu) - 112u) << 10) |
+                      ((b >> 13) & 0x3ffu));
+}
+static double axb_f16_value(uint16_t h) {
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+    return h & 0x8000u ? -v : v;
+}
+
 /* Small values: no overflow to inf, exact integer sums for a while. */
 static void fill(const axb_case *c, void *x) {
     size_t n = axb_count(c);
@@ -267,6 +283,8 @@ static void fill(const axb_case *c, void *x) {
         case AXIAL_F64: ((double *)x)[i] = v * 0.125; break;
         case AXIAL_BF16: { float f = (float)v * 0.125f; uint32_t b; memcpy(&b, &f, 4);
                            ((uint16_t *)x)[i] = (uint16_t)(b >> 16); break; }
+        case AXIAL_F16: /* v/8, |v| <= 8: sign, exponent 15 + log2, 10 fraction bits */
+            ((uint16_t *)x)[i] = axb_f16_bits((float)v * 0.125f); break;
         case AXIAL_I8: ((int8_t *)x)[i] = (int8_t)v; break;
         case AXIAL_I16: ((int16_t *)x)[i] = (int16_t)v; break;
         case AXIAL_I32: ((int32_t *)x)[i] = v; break;
@@ -281,6 +299,7 @@ static double value(axial_dtype dt, const void *p, size_t i) {
     case AXIAL_F64: return ((const double *)p)[i];
     case AXIAL_BF16: { uint32_t b = (uint32_t)((const uint16_t *)p)[i] << 16; float f;
                        memcpy(&f, &b, 4); return f; }
+    case AXIAL_F16: return axb_f16_value(((const uint16_t *)p)[i]);
     case AXIAL_I8: return ((const int8_t *)p)[i];
     case AXIAL_I16: return ((const int16_t *)p)[i];
     case AXIAL_I32: return ((const int32_t *)p)[i];
@@ -308,6 +327,7 @@ static double tolerance(axial_dtype dt) {
     case AXIAL_F64: return 1e-12;
     case AXIAL_F32: return 1e-5;
     case AXIAL_BF16: return 1.6e-2; /* 4 ulp of bf16 at 1.0 */
+    case AXIAL_F16: return 4e-3;    /* 4 ulp of f16 at 1.0 */
     default: return 0;              /* integers and Roll: bit for bit */
     }
 }

@@ -121,8 +121,11 @@ static bool loop_prepare(const axb_case *c, void **ctx, char *why, size_t cap) {
         snprintf(why, cap, "loop: built for x86-64-v3, this CPU lacks AVX2/FMA");
         return false;
     }
-    return c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
-           c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16 || c->op == AXB_ROLL;
+    const bool ok = c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
+                    c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16 || c->op == AXB_ROLL;
+    if (!ok)
+        snprintf(why, cap, "loop: no %s loop", axb_dtype_name(c->dtype));
+    return ok;
 }
 
 static void loop_run(void *ctx, const axb_case *c, const void *x, void *y) {
