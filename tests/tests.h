@@ -56,6 +56,7 @@
     X(parallel_reduce)                                                         \
     X(parallel_roll)                                                           \
     X(order_kernels)                                                           \
+    X(golden)                                                                  \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
@@ -76,7 +77,8 @@
     X(parallel_errors)                                                         \
     X(parallel_pool)                                                           \
     X(parallel_adapter_pthreadpool)                                            \
-    X(parallel_adapter_openmp)
+    X(parallel_adapter_openmp)                                                 \
+    X(cross_isa)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */
