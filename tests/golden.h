@@ -78,7 +78,9 @@ void golden_set_bits(axial_dtype dt, void *y, size_t k, uint64_t bits);
 const char *golden_path(char *buf, size_t cap, const char *dir, axial_dtype dt);
 
 /* Writes one file: header, then per case its key, output count and hash, the
- * stored elements and the check.  `outputs[i]` is case i's output. */
+ * stored elements and the check.  `outputs[i]` is case i's output; its NaNs
+ * are made the format's default quiet NaN (in place), so that the file does
+ * not depend on the CPU's NaN payloads and signs. */
 bool golden_write(FILE *f, axial_dtype dt, const golden_case *cases, size_t n,
                   void *const *outputs, const char *made_by);
 

@@ -6,7 +6,8 @@
  *                  of each ISA against the oracle; an ISA the CPU or build
  *                  lacks is reported as skipped.
  *   AX_API_TESTS   run once (with the default ISA): argument checks, the
- *                  ISA-selection API, threads.
+ *                  ISA-selection API, threads, and cross_isa (which selects
+ *                  each SIMD ISA itself and compares their outputs).
  */
 #ifndef AX_TESTS_H
 #define AX_TESTS_H
