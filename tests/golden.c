@@ -56,13 +56,26 @@ void golden_input(const golden_case *c, void *x) {
     format_of(c->dt, &mbits, &ebits, &elo, &ehi);
     const uint64_t sign = 1ull << (mbits + ebits), emax = (1ull << ebits) - 1;
     const uint64_t qnan = (emax << mbits) | (1ull << (mbits - 1)), inf = emax << mbits;
-    uint64_t s = c->seed;
+    const int bias = (1 << (ebits - 1)) - 1, big = c->dt == AXIAL_F64 ? 28 : c->dt == AXIAL_F16 ? 8 : 10;
+    uint64_t s = c->seed, prev = 0;
+    bool pair = false;
     const size_t count = golden_in_count(c);
     for (size_t k = 0; k < count; k++) {
         const uint64_t r = splitmix(&s);
         uint64_t bits;
         if (c->fill == GOLDEN_ZEROS) {
             bits = r % 16 ? sign : 0;
+        } else if (c->fill == GOLDEN_CANCEL && pair) {
+            bits = prev ^ sign; /* the pair's -B */
+            pair = false;
+        } else if (c->fill == GOLDEN_CANCEL) {
+            /* B (2^big..2^(big+2), big = 8 for f16, 10 for f32/bf16, 28 for
+             * f64) at an even index three times in four, then -B; else a
+             * small value (f16 2^-14..2^-8, else 2^(-big-2)..2^(-big+4)) */
+            pair = k % 2 == 0 && k + 1 < count && r % 4 != 0;
+            const int lo = pair ? bias + big : c->dt == AXIAL_F16 ? 1 : bias - big - 2;
+            const uint64_t e = (uint64_t)lo + (r >> 8) % (pair ? 3 : 7);
+            bits = ((r >> 63) ? sign : 0) | (e << mbits) | ((r >> 1) & ((1ull << mbits) - 1));
         } else {
             const uint64_t e = (uint64_t)elo + (r >> 8) % (uint64_t)(ehi - elo + 1);
             bits = ((r >> 63) ? sign : 0) | (e << mbits) | ((r >> 1) & ((1ull << mbits) - 1));
@@ -72,6 +85,7 @@ void golden_input(const golden_case *c, void *x) {
             }
         }
         golden_set_bits(c->dt, x, k, bits);
+        prev = bits;
     }
 }
 
@@ -223,6 +237,12 @@ size_t golden_cases(axial_dtype dt, golden_case *cases) {
     cumsum(&b, "specials", 2, S(5, 23), 1, rot++ % 4, GOLDEN_SPECIALS);
     cumsum(&b, "specials", 2, S(2, 40), 1, rot++ % 4, GOLDEN_ZEROS);
     cumsum(&b, "specials", 2, S(10, 17), 0, rot++ % 4, GOLDEN_ZEROS);
+    /* CumSum: cancelling data along lines (pairs B, -B). */
+    for (unsigned f = 0; f < 4; f++)
+        cumsum(&b, "cancel", 1, S(64), 0, f, GOLDEN_CANCEL);
+    cumsum(&b, "cancel", 2, S(3, 100), 1, rot++ % 4, GOLDEN_CANCEL);
+    cumsum(&b, "cancel", 2, S(9, 16), -1, rot++ % 4, GOLDEN_CANCEL);
+    cumsum(&b, "cancel", 1, S(16384 + 37), 0, rot++ % 4, GOLDEN_CANCEL);
 
     /* ReduceSum: rows [o, n] axis 1 / [n]. */
     static const int64_t rlens[] = {1, 2, 7, 8, 15, 16, 17, 31, 33, 64, 65, 127, 129, 257, 1000, 4097};
@@ -304,6 +324,13 @@ size_t golden_cases(axial_dtype dt, golden_case *cases) {
     reduce(&b, "specials", 3, S(3, 50, 40), 2, S(0, 2), 0, GOLDEN_SPECIALS);
     reduce(&b, "specials", 2, S(64, 33), 1, S(0), 0, GOLDEN_ZEROS);
     reduce(&b, "specials", 2, S(9, 100), 1, S(1), 0, GOLDEN_ZEROS);
+    /* ReduceSum: cancelling data along rows (pairs B, -B). */
+    reduce(&b, "cancel", 1, S(1000), 1, S(0), 0, GOLDEN_CANCEL);
+    reduce(&b, "cancel", 2, S(5, 300), 1, S(1), AXIAL_REDUCE_KEEP_DIMS, GOLDEN_CANCEL);
+    reduce(&b, "cancel", 2, S(40, 16), 1, S(1), 0, GOLDEN_CANCEL);
+    reduce(&b, "cancel", 2, S(20, 6), 1, S(-1), 0, GOLDEN_CANCEL);
+    reduce(&b, "cancel", 1, S(100003), 1, S(0), 0, GOLDEN_CANCEL);
+    reduce(&b, "cancel", 2, S(2, 50001), 1, S(1), 0, GOLDEN_CANCEL);
     return b.n;
 }
 
@@ -355,7 +382,7 @@ static int list(char *buf, size_t cap, const int64_t *v, size_t n) {
 }
 
 const char *golden_key(const golden_case *c, char *buf, size_t cap) {
-    static const char *const fills[3] = {"general", "specials", "zeros"};
+    static const char *const fills[4] = {"general", "specials", "zeros", "cancel"};
     char sh[96], ax[96];
     list(sh, sizeof sh, c->shape, c->rank);
     list(ax, sizeof ax, c->axes, c->naxes);

@@ -30,8 +30,11 @@ enum golden_op { GOLDEN_CUMSUM = 1, GOLDEN_REDUCE = 2 };
 /* Inputs: general data (random signs, significands and exponents over many
  * binades, so that another summation order almost surely changes bits), the
  * same with specials (NaN, +-inf, +-0.0; about 1 element in 40), signed
- * zeros only (mostly -0.0). */
-enum golden_fill { GOLDEN_GENERAL = 0, GOLDEN_SPECIALS = 1, GOLDEN_ZEROS = 2 };
+ * zeros only (mostly -0.0), and cancelling data: pairs B, -B of large values
+ * among small ones, whose sums are small beside the rounding errors of the
+ * large terms, so that the order shows even after the rounding to f16 or
+ * bf16 (general f16/bf16 sums rarely differ once rounded). */
+enum golden_fill { GOLDEN_GENERAL = 0, GOLDEN_SPECIALS = 1, GOLDEN_ZEROS = 2, GOLDEN_CANCEL = 3 };
 
 typedef struct {
     int op;
