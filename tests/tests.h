@@ -6,7 +6,8 @@
  *                  of each ISA against the oracle; an ISA the CPU or build
  *                  lacks is reported as skipped.
  *   AX_API_TESTS   run once (with the default ISA): argument checks, the
- *                  ISA-selection API, threads.
+ *                  ISA-selection API, threads, and cross_isa (which selects
+ *                  each SIMD ISA itself and compares their outputs).
  */
 #ifndef AX_TESTS_H
 #define AX_TESTS_H
@@ -56,6 +57,7 @@
     X(parallel_reduce)                                                         \
     X(parallel_roll)                                                           \
     X(order_kernels)                                                           \
+    X(golden)                                                                  \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
 #define AX_API_TESTS(X)                                                        \
@@ -76,7 +78,8 @@
     X(parallel_errors)                                                         \
     X(parallel_pool)                                                           \
     X(parallel_adapter_pthreadpool)                                            \
-    X(parallel_adapter_openmp)
+    X(parallel_adapter_openmp)                                                 \
+    X(cross_isa)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */
