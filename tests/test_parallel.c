@@ -20,6 +20,12 @@
  *   a spy that runs the tasks inline in a shuffled order and counts the
  *   parallel_for calls: at most 2 per op call, none below the thresholds
  *   (small shapes), at least one for the shapes built to split.
+ * The few-lines shapes (one or a few long lines, [R, C] axis 0) are split
+ * along their lines where the active table has the split kernels (CumSum's
+ * blocked scan, column tiles), else not at all; the spy checks which.
+ * axial-tap-refsplit (tests/refsplit.c) runs these tests with the reference
+ * kernels of the one summation order in every table, so the planner's
+ * chunks, carries and tiles are checked whatever the ISAs provide.
  * Float inputs are general data (FILL_GENERAL), so a different order of
  * additions would show in the bits.  Outputs sit in canaried buffers at
  * random whole-element misalignment (Roll's and copies' block boundaries
