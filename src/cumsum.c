@@ -4,31 +4,142 @@
  * (outer, n, inner): the dimensions before the axis merge into `outer`,
  * those after into `inner`.
  *
- * Split: the `outer` lines are independent, so the tasks are groups of whole
- * lines (about AXIAL_GRAIN bytes each); every line is still scanned by one
- * kernel call in the same order, so the bits are those of a single call.
- * Not split (yet): a single line (outer == 1), however long -- along the
- * innermost axis that needs a blocked scan with a carry-in, along an outer
- * axis column tiles that need a strided kernel.
+ * Split (with an executor, above AXIAL_CUMSUM_THRESHOLD; a function of
+ * dtype, shape and flags only, never of the executor):
+ *   - many lines: the `outer` lines are independent, so the tasks are groups
+ *     of whole lines (about AXIAL_GRAIN bytes each), each scanned by one
+ *     kernel call as without a split;
+ *   - fewer than AXIAL_SPLIT_FEW_LINES lines along the innermost axis
+ *     (inner == 1), each longer than the chunks of a task: a blocked scan
+ *     along the axis, on the scan chunks of the one summation order
+ *     (AXIAL_SCAN_CHUNK elements, counted from the line's end with REVERSE).
+ *     Pass 1: tasks compute each chunk's total S_h with scan_total (every
+ *     chunk but a line's last); then, serially in double, the chunk carries
+ *     R_0 = -0.0, R_{h+1} = R_h + S_h; pass 2: tasks scan groups of whole
+ *     chunks with cumsum_seg from R at the group's first chunk
+ *     (AXIAL_SCAN_CONTINUE unless the group starts its line).  The
+ *     whole-line kernel computes the very same R_h and S_h in one pass (the
+ *     order's definition), so the bits are those of the plain call.  Pass 1
+ *     only reads, so in place (y == x) works.  The carries take 8 bytes per
+ *     chunk of heap (AXIAL_E_NOMEM when that fails, nothing written).
+ *   - fewer than AXIAL_SPLIT_FEW_LINES lines along an outer axis (inner > 1):
+ *     column tiles of whole 64-byte lines of a row (counted from the row's
+ *     start), each scanned alone by cumsum_cols with row stride `inner`; each
+ *     column is summed on its own by the order, so again the plain call's bits.
+ * The axis splits need the split kernels (kernels/kernels.h); where the
+ * active table has none (the scalar table, the integer dtypes), the lines
+ * split above is the only one.  Without an executor the plain call runs the
+ * whole-shape kernel: no allocation, no thread.
  */
+#include <stdlib.h>
+
 #include "internal.h"
 
 #define AXIAL_CUMSUM_FLAGS (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)
 
 typedef struct {
-    axial_cumsum_fn kernel;
+    const struct axial_kernels *kt;
+    axial_dtype dtype;
     const char *x;
     char *y;
-    size_t outer, n, inner, line_bytes, ntasks;
+    size_t esize, outer, n, inner, line_bytes, ntasks;
     unsigned flags;
+    /* blocked scan: `nchunks` chunks per line in `ngroups` groups of `group`
+     * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2 */
+    size_t nchunks, group, ngroups;
+    double *carry;
+    /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a row */
+    size_t rowlines, ntiles;
 } axial_cumsum_plan;
 
 static void axial_cumsum_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
     size_t b, e;
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
-    p->kernel(p->x + b * p->line_bytes, p->y + b * p->line_bytes, e - b, p->n, p->inner,
-              p->flags);
+    p->kt->cumsum[p->dtype](p->x + b * p->line_bytes, p->y + b * p->line_bytes, e - b, p->n,
+                            p->inner, p->flags);
+}
+
+/* ---- blocked scan along the innermost axis -------------------------------- */
+
+/* Chunks [h0, h1) of a line, in scan order: their first element's offset
+ * (the lowest address; with REVERSE chunk h covers [n - (h + 1)Q, n - hQ),
+ * clamped at 0) and their length. */
+static size_t axial_chunks_at(const axial_cumsum_plan *p, size_t h0, size_t h1, size_t *len) {
+    const size_t lo = h0 * AXIAL_SCAN_CHUNK;
+    const size_t hi = h1 * AXIAL_SCAN_CHUNK < p->n ? h1 * AXIAL_SCAN_CHUNK : p->n;
+    *len = hi - lo;
+    return p->flags & AXIAL_CUMSUM_REVERSE ? p->n - hi : lo;
+}
+
+/* Pass 1, task k = (line o, group g): S_h of the group's chunks, all but the
+ * line's last chunk (whose total no carry needs). */
+static void axial_scan_total_task(void *arg, size_t k) {
+    const axial_cumsum_plan *p = arg;
+    const size_t o = k / p->ngroups, h0 = k % p->ngroups * p->group;
+    const size_t h1 = h0 + p->group < p->nchunks - 1 ? h0 + p->group : p->nchunks - 1;
+    const char *line = p->x + o * p->line_bytes;
+    for (size_t h = h0; h < h1; h++) {
+        size_t len;
+        const size_t at = axial_chunks_at(p, h, h + 1, &len);
+        p->carry[o * p->nchunks + h] =
+            p->kt->scan_total[p->dtype](line + at * p->esize, len, p->flags);
+    }
+}
+
+/* Pass 2, task k = (line o, group g): the group's chunks from R at its first. */
+static void axial_cumsum_seg_task(void *arg, size_t k) {
+    const axial_cumsum_plan *p = arg;
+    const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
+    const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
+    size_t len;
+    const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
+    p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
+                                p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+                                p->carry[o * p->nchunks + h0]);
+}
+
+static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_executor *exec,
+                                         size_t rank, const int64_t *shape, int64_t axis) {
+    const size_t count = p->outer * p->nchunks;
+    p->carry = malloc(count * sizeof *p->carry);
+    if (p->carry == NULL)
+        return axial__fail(AXIAL_E_NOMEM,
+                           "axial_cumsum: cannot allocate %zu bytes of chunk carries",
+                           count * sizeof *p->carry);
+    if (axial__verbose_on()) {
+        char note[32];
+        axial__verbose_cumsum(p->kt, AXIAL_ENTRY_SCAN_TOTAL + p->dtype,
+                              AXIAL_ENTRY_CUMSUM_SEG + p->dtype, p->dtype, rank, shape, axis,
+                              p->flags, "%zu*scan_total(n=%zu)+%zu*cumsum_seg(n<=%zu)%s",
+                              p->outer * (p->nchunks - 1), AXIAL_SCAN_CHUNK, p->ntasks,
+                              p->group * AXIAL_SCAN_CHUNK, axial__tasks_note(note, p->ntasks));
+    }
+    axial__run(exec, p->ntasks, axial_scan_total_task, p);
+    for (size_t o = 0; o < p->outer; o++) { /* the carries, in double, in chunk order */
+        double *c = p->carry + o * p->nchunks, R = -0.0;
+        for (size_t h = 0; h + 1 < p->nchunks; h++) {
+            const double S = c[h];
+            c[h] = R;
+            R += S;
+        }
+        c[p->nchunks - 1] = R;
+    }
+    axial__run(exec, p->ntasks, axial_cumsum_seg_task, p);
+    free(p->carry);
+    return AXIAL_OK;
+}
+
+/* ---- column tiles along an outer axis --------------------------------------- */
+
+static void axial_cumsum_cols_task(void *arg, size_t k) {
+    const axial_cumsum_plan *p = arg;
+    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
+    size_t b, e;
+    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
+    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    const size_t at = o * p->line_bytes + c0 * p->esize;
+    p->kt->cumsum_cols[p->dtype](p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
 }
 
 axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
@@ -50,26 +161,56 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
         return st;
     if (count == 0) {
         if (axial__verbose_on())
-            axial__verbose_cumsum(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
-                                  "empty");
+            axial__verbose_cumsum(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+                                  axis, flags, "empty");
         return AXIAL_OK;
     }
     const struct axial_kernels *kt = axial__kernels();
-    axial_cumsum_plan p;
-    p.kernel = kt->cumsum[dtype];
-    p.x = (const char *)x;
-    p.y = (char *)y;
+    axial_cumsum_plan p = {kt, dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
+                           1, 0, 1, flags, 0, 1, 1, NULL, 0, 1};
     p.outer = axial__product(shape, 0, ax);
-    p.n = (size_t)shape[ax];
     p.inner = axial__product(shape, ax + 1, rank);
     p.line_bytes = p.n * p.inner * esize;
-    p.flags = flags;
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, AXIAL_CUMSUM_THRESHOLD);
+    /* Few lines: split each line (only with an executor; the plain call stays
+     * one kernel call per line, with the same bits). */
+    if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
+        count * esize >= AXIAL_CUMSUM_THRESHOLD) {
+        if (p.inner == 1 && kt->cumsum_seg[dtype] && kt->scan_total[dtype]) {
+            const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
+            p.group = chunk_bytes >= AXIAL_GRAIN ? 1 : AXIAL_GRAIN / chunk_bytes;
+            p.nchunks = (p.n - 1) / AXIAL_SCAN_CHUNK + 1;
+            p.ngroups = (p.nchunks - 1) / p.group + 1;
+            if (p.ngroups >= 2) {
+                p.ntasks = p.outer * p.ngroups;
+                return axial_cumsum_blocked(&p, exec, rank, shape, axis);
+            }
+        } else if (p.inner > 1 && kt->cumsum_cols[dtype]) {
+            const size_t grains = count * esize / AXIAL_GRAIN; /* >= 1: above the threshold */
+            const size_t want = (grains - 1) / p.outer + 1;
+            p.rowlines = (p.inner * esize - 1) / 64 + 1;
+            p.ntiles = want < p.rowlines ? want : p.rowlines;
+            if (p.ntiles >= 2) {
+                p.ntasks = p.outer * p.ntiles;
+                if (axial__verbose_on()) {
+                    const size_t w = ((p.rowlines - 1) / p.ntiles + 1) * (64 / esize);
+                    char note[32];
+                    axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM_COLS + dtype, AXIAL_ENTRY_NONE,
+                                          dtype, rank, shape, axis, flags,
+                                          "%zu*cumsum_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
+                                          p.ntasks, p.n, w < p.inner ? w : p.inner, p.inner,
+                                          axial__tasks_note(note, p.ntasks));
+                }
+                axial__run(exec, p.ntasks, axial_cumsum_cols_task, &p);
+                return AXIAL_OK;
+            }
+        }
+    }
     if (axial__verbose_on()) {
         char note[32];
-        axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM + dtype, dtype, rank, shape, axis, flags,
-                              "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer, p.n, p.inner,
-                              axial__tasks_note(note, p.ntasks));
+        axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM + dtype, AXIAL_ENTRY_NONE, dtype, rank,
+                              shape, axis, flags, "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer,
+                              p.n, p.inner, axial__tasks_note(note, p.ntasks));
     }
     axial__run(exec, p.ntasks, axial_cumsum_task, &p);
     return AXIAL_OK;

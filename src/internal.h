@@ -67,9 +67,9 @@ static inline bool axial__verbose_on(void) {
  * axial__verbose_on(): each prints one line "axial: <op> <dtype> <shape>
  * <arguments> -> <plan> kernel=<name>[,<name>]", the plan printf'd from
  * `plan`, the names those of entries e1 and e2 of kt (AXIAL_ENTRY_NONE: none). */
-AXIAL_COLD void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
-                           size_t rank, const int64_t *shape, int64_t axis, unsigned flags,
-                           const char *plan, ...) AXIAL_PRINTF(8, 9);
+AXIAL_COLD void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, unsigned e2,
+                           axial_dtype dtype, size_t rank, const int64_t *shape, int64_t axis,
+                           unsigned flags, const char *plan, ...) AXIAL_PRINTF(9, 10);
 AXIAL_COLD void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
                            axial_dtype dtype, size_t rank, const int64_t *shape,
                            const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
@@ -126,6 +126,11 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
 #define AXIAL_REDUCE_THRESHOLD ((size_t)1 << 20)
 #define AXIAL_ROLL_THRESHOLD ((size_t)512 << 10)
 #endif
+/* Fewer lines (outer) than this, split along the lines themselves where the
+ * table has the split kernels: CumSum's blocked scan along the innermost
+ * axis, CumSum's and ReduceSum's column tiles along an outer axis.  From
+ * this many lines on, groups of whole lines are enough tasks. */
+#define AXIAL_SPLIT_FEW_LINES 16
 
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);

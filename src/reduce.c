@@ -22,11 +22,19 @@
  *   - one R group, at most AXIAL_REDUCE_FEW outputs and more than
  *     AXIAL_REDUCE_CHUNK bytes per output row: fixed chunks of the reduced
  *     extent, see axial_reduce_chunked (this also decides the plain call's bits);
+ *   - one R group, more than AXIAL_REDUCE_FEW outputs, fewer than
+ *     AXIAL_SPLIT_FEW_LINES `outer` rows and inner >= AXIAL_ORDER_LANES ([R, C]
+ *     axis 0 with large C), where the table has reduce_cols (the float types
+ *     of a SIMD ISA) and there is an executor: column tiles of whole 64-byte
+ *     lines of a row (counted from the row's start), each task setting its
+ *     tile of a wide (double) buffer to -0.0, summing its columns into it with
+ *     reduce_cols (stride inner) and rounding them with reduce_finish.  From
+ *     16 columns on the one summation order sums each column alone, from
+ *     -0.0, so the bits are those of the plain call's `reduce`.  The buffer
+ *     is 8 bytes per output, on the heap (AXIAL_E_NOMEM, nothing written);
  *   - several R groups: ranges of the rows of the kept group before the last
  *     R group, each task walking the odometer for its rows (disjoint parts
  *     of the wide buffer, each summed in the same order as by one task).
- * Not split (yet): one R group with outer == 1 and many outputs ([R, C]
- * axis 0 with C > AXIAL_REDUCE_FEW) needs column tiles, i.e. a strided kernel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +147,10 @@ typedef struct {
     /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
     uint64_t *part; /* ntasks * inner partial sums, task-indexed */
+    /* column tiles: `ntiles` per outer row over the `rowlines` 64-byte lines
+     * of a row, summed into acc (outer * inner doubles) */
+    size_t rowlines, ntiles;
+    double *acc;
 } axial_reduce_plan;
 
 static void axial_reduce_rows_task(void *arg, size_t k) {
@@ -147,6 +159,22 @@ static void axial_reduce_rows_task(void *arg, size_t k) {
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
     p->kt->reduce[p->dtype](p->x + b * p->n * p->inner * p->esize,
                             p->y + b * p->inner * p->esize, e - b, p->n, p->inner);
+}
+
+/* Task k = (outer row o, tile j): columns [c0, c1) of row o, from -0.0, into
+ * their part of acc, then rounded to y. */
+static void axial_reduce_cols_task(void *arg, size_t k) {
+    const axial_reduce_plan *p = arg;
+    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
+    size_t b, e;
+    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
+    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    double *acc = p->acc + o * p->inner + c0;
+    for (size_t c = 0; c < c1 - c0; c++)
+        acc[c] = -0.0;
+    p->kt->reduce_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize, acc, p->n,
+                                 c1 - c0, p->inner);
+    p->kt->reduce_finish[p->dtype](acc, p->y + (o * p->inner + c0) * p->esize, c1 - c0);
 }
 
 /* Chunk t = (o, c) of a chunked reduction into part (inner wide sums). */
@@ -195,6 +223,32 @@ static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_execu
         free(p->part);
     }
     p->kt->reduce_finish[p->dtype](total, p->y, count_out);
+    return AXIAL_OK;
+}
+
+/* Few outer rows of many columns: column tiles (see the top of the file). */
+static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executor *exec,
+                                       size_t rank, const int64_t *shape, const int64_t *axes,
+                                       size_t naxes, unsigned flags) {
+    const size_t count_out = p->outer * p->inner;
+    p->ntasks = p->outer * p->ntiles;
+    p->acc = malloc(count_out * sizeof *p->acc);
+    if (p->acc == NULL)
+        return axial__fail(AXIAL_E_NOMEM,
+                           "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
+                           count_out * sizeof *p->acc);
+    if (axial__verbose_on()) {
+        const size_t w = ((p->rowlines - 1) / p->ntiles + 1) * (64 / p->esize);
+        char note[32];
+        axial__verbose_reduce(p->kt, AXIAL_ENTRY_REDUCE_COLS + p->dtype,
+                              AXIAL_ENTRY_REDUCE_FINISH + p->dtype, p->dtype, rank, shape, axes,
+                              naxes, flags,
+                              "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
+                              p->ntasks, p->n, w < p->inner ? w : p->inner, p->inner,
+                              axial__tasks_note(note, p->ntasks));
+    }
+    axial__run(exec, p->ntasks, axial_reduce_cols_task, p);
+    free(p->acc);
     return AXIAL_OK;
 }
 
@@ -329,7 +383,7 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
         while (!r[q])
             q++;
         axial_reduce_plan p = {kt, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
-                               0, 0, NULL};
+                               0, 0, NULL, 0, 1, NULL};
         for (size_t k = 0; k < q; k++)
             p.outer *= g[k];
         for (size_t k = q + 1; k < ng; k++)
@@ -347,6 +401,15 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             return axial_reduce_chunked(&p, exec);
         }
         p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, AXIAL_REDUCE_THRESHOLD);
+        if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
+            kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
+            const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
+            const size_t want = (grains - 1) / p.outer + 1;
+            p.rowlines = (row_bytes - 1) / 64 + 1;
+            p.ntiles = want < p.rowlines ? want : p.rowlines;
+            if (p.ntiles >= 2)
+                return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
+        }
         if (axial__verbose_on()) {
             char note[32];
             axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE + dtype, AXIAL_ENTRY_NONE, dtype, rank,

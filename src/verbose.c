@@ -8,7 +8,9 @@
  *   axial: <op> <dtype> <shape> <arguments> -> <plan> kernel=<name>[,<name>]
  *
  * where <plan> names the kernel calls the planner makes on its contiguous
- * shapes (scan, reduce, reduce_acc + reduce_finish, roll; or a copy, a zero
+ * shapes (scan, reduce, reduce_acc + reduce_finish, roll, and the split
+ * paths' scan_total + cumsum_seg, cumsum_cols, reduce_cols + reduce_finish;
+ * or a copy, a zero
  * fill, an empty tensor, with kernel=none) and <name> is the kernel's own name,
  * axial_<op>_<dtype>__<isa>, with the ISA the entry really came from (scalar
  * where the active ISA leaves the entry to scalar).  Fields are separated by
@@ -68,13 +70,17 @@ static void axial_append_head(struct axial_line *l, const char *op, axial_dtype 
 /* axial_<op>_<type>__<isa> of one table entry. */
 static void axial_append_kernel(struct axial_line *l, const struct axial_kernels *kt,
                                 unsigned e) {
-    static const char *const ops[] = {"cumsum", "reduce", "reduce_acc", "reduce_finish"};
+    static const char *const ops[] = {"cumsum",     "reduce",     "reduce_acc",
+                                      "reduce_finish", "cumsum_seg", "scan_total",
+                                      "cumsum_cols", "reduce_cols"};
     const char *isa = axial__entry_isa(kt, e);
-    if (e >= AXIAL_ENTRY_ROLL)
+    if (e >= AXIAL_ENTRY_ROLL && e < AXIAL_ENTRY_CUMSUM_SEG) {
         axial_append(l, "axial_roll_b%u__%s", 1u << (e - AXIAL_ENTRY_ROLL), isa);
-    else
-        axial_append(l, "axial_%s_%s__%s", ops[e / AXIAL_NDTYPE],
-                     axial_dtype_names[e % AXIAL_NDTYPE], isa);
+    } else {
+        const unsigned k = e < AXIAL_ENTRY_ROLL ? e : e - AXIAL_NROLL; /* roll sits between */
+        axial_append(l, "axial_%s_%s__%s", ops[k / AXIAL_NDTYPE],
+                     axial_dtype_names[k % AXIAL_NDTYPE], isa);
+    }
 }
 
 /* " -> <plan> kernel=<names>", then the line goes out. */
@@ -100,15 +106,15 @@ static void axial_finish(struct axial_line *l, const struct axial_kernels *kt, u
     fprintf(stderr, "%s", l->buf);
 }
 
-void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, axial_dtype dtype,
-                           size_t rank, const int64_t *shape, int64_t axis, unsigned flags,
-                           const char *plan, ...) {
+void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, unsigned e2,
+                           axial_dtype dtype, size_t rank, const int64_t *shape, int64_t axis,
+                           unsigned flags, const char *plan, ...) {
     struct axial_line l = {.len = 0};
     axial_append_head(&l, "cumsum", dtype, rank, shape);
     axial_append(&l, " axis=%lld flags=0x%x", (long long)axis, flags);
     va_list ap;
     va_start(ap, plan);
-    axial_finish(&l, kt, e1, AXIAL_ENTRY_NONE, plan, ap);
+    axial_finish(&l, kt, e1, e2, plan, ap);
     va_end(ap);
 }
 

@@ -34,6 +34,8 @@
  * Big calls (outputs of 4 MiB and more: the streaming-store paths, whose
  * tails are separate code; SIMD ISAs only, see big_cases): segment scans,
  * short-row sums, [R, 2] axis 0 and full sums (chunks of the reduced extent),
+ * for the float types one long line and [R, C] axis 0 (CumSum's blocked scan
+ * along the axis, CumSum's and ReduceSum's column tiles),
  * row rolls and 2-D rolls, all through the _ex forms on a 3-thread pool, so
  * that the ends of the split's tasks meet the guards too.
  * AXIAL_TEST_SCALE < 1 (qemu) samples the long rows, wide columns, in-place
@@ -393,6 +395,25 @@ static void big_cases(ax_t *t, guard_ctx *g) {
         if (ax_sample(t, frac)) run_both(t, g, c, false);
         const int64_t flat[1] = {pairs[0] * 2 - 1};
         c = shape_case(OP_REDUCE, dt, 1, flat); /* a full reduction: chunks */
+        c.big = true;
+        c.naxes = 1;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        if (d >= 4)
+            continue;
+        /* few lines, split along them where the ISA has the split kernels
+         * (src/cumsum.c, src/reduce.c): one long line (a blocked scan),
+         * [R, C] axis 0 (column tiles, the last one a partial 64-byte line) */
+        const int64_t C = 8 * V + ax_rand_range(t, 1, V - 1);
+        const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
+        c = shape_case(OP_CUMSUM, dt, 1, line);
+        c.big = true;
+        c.flags = (unsigned)ax_rand_range(t, 0, 3);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_CUMSUM, dt, 2, cols);
+        c.big = true;
+        c.flags = (unsigned)ax_rand_range(t, 0, 3);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_REDUCE, dt, 2, cols);
         c.big = true;
         c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);

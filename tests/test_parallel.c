@@ -20,6 +20,12 @@
  *   a spy that runs the tasks inline in a shuffled order and counts the
  *   parallel_for calls: at most 2 per op call, none below the thresholds
  *   (small shapes), at least one for the shapes built to split.
+ * The few-lines shapes (one or a few long lines, [R, C] axis 0) are split
+ * along their lines where the active table has the split kernels (CumSum's
+ * blocked scan, column tiles), else not at all; the spy checks which.
+ * axial-tap-refsplit (tests/refsplit.c) runs these tests with the reference
+ * kernels of the one summation order in every table, so the planner's
+ * chunks, carries and tiles are checked whatever the ISAs provide.
  * Float inputs are general data (FILL_GENERAL), so a different order of
  * additions would show in the bits.  Outputs sit in canaried buffers at
  * random whole-element misalignment (Roll's and copies' block boundaries
@@ -41,6 +47,7 @@
 #include "adapters/axial_pthreadpool.h"
 #include "cases.h"
 #include "harness.h"
+#include "internal.h" /* the active kernel table: which split kernels it has */
 #include "oracle.h"
 #include "tests.h"
 #ifdef AX_HAVE_OPENMP
@@ -382,6 +389,23 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
     return c;
 }
 
+/* Whether a shape of few lines is split along them: CumSum's blocked scan
+ * along the innermost axis (inner == 1) needs cumsum_seg and scan_total,
+ * CumSum's and ReduceSum's column tiles need cumsum_cols / reduce_cols and
+ * rows of more than one 64-byte line (`cols` columns); the active table
+ * has them for the float types of a SIMD ISA (kernels/kernels.h). */
+static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
+    const struct axial_kernels *kt = axial__kernels();
+    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL
+                     : cols == 1    ? kt->cumsum_seg[dt] && kt->scan_total[dt]
+                                    : kt->cumsum_cols[dt] != NULL;
+    return has && (cols == 1 || (size_t)cols * or_size(dt) > 64) ? SPLIT_YES : SPLIT_NO;
+}
+
+static bool is_float(axial_dtype dt) {
+    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
+}
+
 /* ---- small shapes of the shared families: never split ------------------------- */
 
 static execs *fam_execs;
@@ -431,10 +455,10 @@ void t_parallel_cumsum(ax_t *t) {
             mk(P_CUMSUM, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* many lines */
             mk(P_CUMSUM, dt, 2, N / 5, 5, 0, SPLIT_YES),          /* many short lines */
             mk(P_CUMSUM, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
-            mk(P_CUMSUM, dt, 2, N / 300, 300, 0, SPLIT_NO),       /* axis 0: one line */
-            mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_NO),               /* one long line */
+            mk(P_CUMSUM, dt, 2, N / 300, 300, 0, axis_split(P_CUMSUM, dt, 300)), /* axis 0 */
+            mk(P_CUMSUM, dt, 1, N, 0, 0, axis_split(P_CUMSUM, dt, 1)),           /* one line */
             mk(P_CUMSUM, dt, 2, N / 1001, 1001, 0, SPLIT_YES),    /* in place */
-            mk(P_CUMSUM, dt, 2, 3, N / 3, 0, SPLIT_ANY),          /* few long lines */
+            mk(P_CUMSUM, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* few long lines */
         };
         cs[0].axis = 1;
         cs[1].axis = -1;
@@ -448,6 +472,33 @@ void t_parallel_cumsum(ax_t *t) {
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
+        if (is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
+            const int64_t Q = (int64_t)AXIAL_SCAN_CHUNK;
+            const int64_t whole = ((int64_t)B / (int64_t)or_size(dt) + Q - 1) / Q * Q;
+            enum { NA = 9 };
+            pcase as[NA] = {
+                mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_ANY),          /* one line, each flag set, */
+                mk(P_CUMSUM, dt, 1, N - 5003, 0, 0, SPLIT_ANY),   /* other last chunks */
+                mk(P_CUMSUM, dt, 1, N - 10006, 0, 0, SPLIT_ANY),
+                mk(P_CUMSUM, dt, 1, N - 15009, 0, 0, SPLIT_ANY),
+                mk(P_CUMSUM, dt, 1, whole, 0, 0, SPLIT_ANY),      /* whole chunks only */
+                mk(P_CUMSUM, dt, 2, 5, N / 5, 0, SPLIT_YES),      /* 5 lines */
+                mk(P_CUMSUM, dt, 2, N / 1000, 1000, 0, SPLIT_ANY), /* axis 0: tiles */
+                mk(P_CUMSUM, dt, 3, 2, N / 74, 37, SPLIT_YES),    /* 2 x 37 columns */
+                mk(P_CUMSUM, dt, 2, N / 9, 9, 0, SPLIT_ANY),      /* 9 columns */
+            };
+            const int64_t cols[NA] = {1, 1, 1, 1, 1, 1, 1000, 37, 9};
+            for (int k = 0; k < NA; k++) {
+                pcase *c = &as[k];
+                c->axis = k == 5 ? -1 : k == 7 ? 1 : 0;
+                c->flags = (unsigned)(k + (int)d) % 4;
+                c->inplace = ((unsigned)k + (unsigned)d) % 3 == 0;
+                if (c->split == SPLIT_ANY)
+                    c->split = axis_split(P_CUMSUM, dt, cols[k]);
+                if (ax_sample(t, split_frac()))
+                    run_pcase(t, &E, c);
+            }
+        }
         /* the shared small shapes (sampled) */
         cumsum_columns(t, dt, FILL_EXACT, fam_cumsum, 0.005, FLAGS_ONE);
         cumsum_short_rows(t, dt, FILL_EXACT, fam_cumsum, 0.003, FLAGS_ONE);
@@ -456,7 +507,7 @@ void t_parallel_cumsum(ax_t *t) {
         pcase c = mk(P_CUMSUM, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axis = 1;
         run_pcase(t, &E, &c);
-        c = mk(P_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_NO);
+        c = mk(P_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(P_CUMSUM, AXIAL_F32, 1));
         run_pcase(t, &E, &c);
     }
     execs_free(t, &E);
@@ -477,7 +528,7 @@ void t_parallel_reduce(ax_t *t) {
             mk(P_REDUCE, dt, 1, N, 0, 0, SPLIT_YES),                  /* full: chunks */
             mk(P_REDUCE, dt, 2, N / 2, 2, 0, SPLIT_YES),              /* [R, 2] axis 0 */
             mk(P_REDUCE, dt, 2, N / 64, 64, 0, SPLIT_YES),            /* 64 outputs */
-            mk(P_REDUCE, dt, 2, N / 65, 65, 0, SPLIT_NO),             /* columns: not split */
+            mk(P_REDUCE, dt, 2, N / 65, 65, 0, axis_split(P_REDUCE, dt, 65)), /* tiles */
             mk(P_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
             mk(P_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
             mk(P_REDUCE, dt, 3, 9, N / 63, 7, SPLIT_YES),             /* {0, 2}: wide */
@@ -497,6 +548,23 @@ void t_parallel_reduce(ax_t *t) {
                 cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
+        }
+        if (is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
+            enum { NA = 4 };
+            pcase as[NA] = {
+                mk(P_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(P_REDUCE, dt, 1000)),
+                mk(P_REDUCE, dt, 2, N / 100, 100, 0, axis_split(P_REDUCE, dt, 100)),
+                mk(P_REDUCE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+                mk(P_REDUCE, dt, 3, N / 2000, 2, 1000, axis_split(P_REDUCE, dt, 2000)),
+            };
+            const int64_t ax2[NA][2] = {{0}, {-2}, {1}, {0}};
+            for (int k = 0; k < NA; k++) {
+                memcpy(as[k].axes, ax2[k], sizeof ax2[k]);
+                as[k].naxes = 1;
+                as[k].flags = ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
+                if (ax_sample(t, split_frac()))
+                    run_pcase(t, &E, &as[k]);
+            }
         }
         reduce_3d(t, dt, FILL_EXACT, fam_reduce, 0.0005);
         reduce_columns(t, dt, FILL_EXACT, fam_reduce, 0.003);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "internal.h" /* whether the active table has the split kernels */
 #include "tests.h"
 
 /* The output every failing call gets: 256 bytes of 0x5a with canaries. */
@@ -399,6 +400,12 @@ void t_status_isa(ax_t *t) {
 /* AXIAL_E_NOMEM: an in-place roll copies x to a temporary; a tensor larger
  * than RAM + swap (reserved, never touched) makes that allocation fail
  * under Linux's default overcommit heuristic. */
+static int nomem_tasks; /* parallel_for calls of the executor below (none may come) */
+static void nomem_parallel_for(void *self, axial_task_fn fn, void *arg, size_t n) {
+    (void)self, (void)fn, (void)arg, (void)n;
+    nomem_tasks++;
+}
+
 void t_status_nomem(ax_t *t) {
     FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
     int mode = -1;
@@ -447,6 +454,31 @@ void t_status_nomem(ax_t *t) {
     }
     if (rx != MAP_FAILED) munmap(rx, 4 * m);
     if (ry != MAP_FAILED) munmap(ry, m);
+    /* ReduceSum_ex of [2, m] f16 axis 0 in column tiles (src/reduce.c) sums
+     * into an 8-byte-per-output buffer: 8m bytes (x 4m, y 2m, reserved).
+     * Only where the active table has reduce_cols (otherwise the call would
+     * really sum the 4m bytes): axial-tap-refsplit runs it with the
+     * reference kernels plugged in. */
+    if (axial__kernels()->reduce_cols[AXIAL_F16] == NULL) {
+        ax_note(t, "the active ISA has no reduce_cols for f16: the column-tile case is not run");
+        return;
+    }
+    rx = mmap(NULL, 4 * m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ry = mmap(NULL, 2 * m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rx == MAP_FAILED || ry == MAP_FAILED) {
+        ax_skip(t, "cannot reserve %zu bytes for the ReduceSum tiles case", 6 * m);
+    } else {
+        const int64_t s2[2] = {2, (int64_t)m}, a0[1] = {0};
+        nomem_tasks = 0;
+        const axial_executor ex = {nomem_parallel_for, NULL, 4};
+        st = axial_reduce_sum_ex(AXIAL_F16, rx, ry, 2, s2, a0, 1, 0, &ex);
+        AX_CHECK(t, st == AXIAL_E_NOMEM && strstr(axial_last_error(), "accumulator") &&
+                        nomem_tasks == 0,
+                 "reduce_sum_ex f16 [2, %zu] axis 0: %s (%s), %d parallel_for calls", m,
+                 axial_status_name(st), axial_last_error(), nomem_tasks);
+    }
+    if (rx != MAP_FAILED) munmap(rx, 4 * m);
+    if (ry != MAP_FAILED) munmap(ry, 2 * m);
 }
 
 void t_status_names(ax_t *t) {
