@@ -509,7 +509,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
 #define R512_WT_f double
 #define R512_WT_u uint64_t
 
-#define R512_DEFINE(S, T, F, D, WF)                                                               \
+#define R512_DEFINE_BASE(S, T, F, WF)                                                               \
     typedef R512_WT_##WF r512_w_##S;                                                              \
                                                                                                   \
     /* y[0..count) = acc[0..count) rounded to T */                                                \
@@ -536,6 +536,16 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         return v[0];                                                                              \
     }                                                                                             \
                                                                                                   \
+    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
+    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
+                                     int acc) {                                                   \
+        if (acc)                                                                                  \
+            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
+        else                                                                                      \
+            r512_finish_##S(b, (T *)dst + off, k);                                                \
+    }
+
+#define R512_DEFINE_INT(S, T, F, D, WF)                                                           \
     /* One long row (n > 64) -> its wide sum. */                                                  \
     static r512_w_##S r512_row_##S(const T *p, size_t n) {                                        \
         enum { L = R512_L_##F };                                                                  \
@@ -557,15 +567,6 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (j < n)                                                                                \
             a0 = r512_wradd_##F(a0, r512_ldm_##S(p + j, axial_avx512_mask64(n - j)));             \
         return r512_wrsum_##F(r512_wrmerge_##F(a0, a1));                                          \
-    }                                                                                             \
-                                                                                                  \
-    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
-    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
-                                     int acc) {                                                   \
-        if (acc)                                                                                  \
-            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
-        else                                                                                      \
-            r512_finish_##S(b, (T *)dst + off, k);                                                \
     }                                                                                             \
                                                                                                   \
     /* rows <= DL short rows (n <= 64) -> DL wide sums in out (the first rows valid).         \
@@ -743,7 +744,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (sizeof(r512_ca_##F) != sizeof *out && wv <= 4 * L) {                                  \
             /* up to 4 vectors (the super rows summed in registers): a 256-byte row, which the   \
              * compiler knows apart from x (the in-out row below cost ~20% here) */             \
-            r512_ca_##F small[4 * L];                                                             \
+            r512_ca_##F small[4 * L] = {0}; /* (GCC 12 cannot see the loop below fill it) */      \
             for (size_t c = 0; c < wv; c++)                                                       \
                 small[c] = (r512_ca_##F)(-0.0);                                                   \
             r512_colacc_##S(x, stride, nrows, w, rbmax, small);                                   \
@@ -762,26 +763,6 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 out[c] = (r512_w_##S)v;                                                           \
             }                                                                                     \
     }                                                                                             \
-    /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
-     * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
-    __attribute__((noinline)) static void r512_wcols_##S(const T *xo, void *dst, size_t off,     \
-                                                         size_t n, size_t w, size_t inner,       \
-                                                         int acc) {                               \
-        if (acc || sizeof(T) == sizeof(r512_ca_##F)) { /* acc, or f64 sums into y itself */     \
-            r512_ca_##F *ca = (r512_ca_##F *)dst + off;                                           \
-            if (!acc)                                                                             \
-                for (size_t c = 0; c < w; c++)                                                    \
-                    ca[c] = (r512_ca_##F)(-0.0);                                                  \
-            r512_colacc_##S(xo, inner, n, w, 8, ca);                                              \
-            return;                                                                               \
-        }                                                                                         \
-        r512_ca_##F ca[R512_CS_##F];                                                              \
-        for (size_t c = 0; c < w; c++)                                                            \
-            ca[c] = (r512_ca_##F)(-0.0);                                                          \
-        r512_colacc_##S(xo, inner, n, w, 8, ca);                                                  \
-        r512_finish_##S((const r512_w_##S *)(const void *)ca, (T *)dst + off, w);                 \
-    }                                                                                             \
-                                                                                                  \
     /* inner == 1, n > 64: row sums, R512_CB rows at a time. */                                \
     __attribute__((noinline)) static void r512_rows_##S(const T *x, void *dst, size_t outer,     \
                                                         size_t n, int acc) {                      \
@@ -840,37 +821,437 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         }                                                                                         \
         const size_t lcm = inner / r512_gcd(inner, L) * L, per = lcm / inner;                     \
         const int super = inner % L != 0 && lcm <= R512_CB && n >= per;                           \
-        /* floats: columns per wide chunk; the reduce of f32/f16/bf16 sums on the stack */      \
-        const size_t cw = acc || sizeof(T) == sizeof(r512_ca_##F) ? R512_CW_##F : R512_CS_##F;   \
         for (size_t o = 0; o < outer; o++) {                                                      \
             const T *xo = x + o * n * inner;                                                      \
             if (super) {                                                                          \
                 r512_super_##S(xo, dst, o * inner, n, inner, lcm, acc);                           \
                 continue;                                                                         \
             }                                                                                     \
-            size_t i0 = 0;                                                                        \
-            if (R512_CW_##F > 1) /* floats: whole vectors of columns on the wide path */          \
-                for (; i0 + L <= inner; i0 += cw) {                                               \
-                    const size_t w = inner - i0 < cw ? (inner - i0) / L * L : cw;                 \
-                    r512_wcols_##S(xo + i0, dst, o * inner + i0, n, w, inner, acc);               \
-                    if (w < cw) {                                                                 \
-                        i0 += w;                                                                  \
-                        break;                                                                    \
-                    }                                                                             \
-                }                                                                                 \
+            const size_t i0 = 0;                                                                  \
             if (i0 < inner)                                                                       \
                 r512_blocks_##S(xo, dst, o * inner, n, i0, inner, acc);                           \
         }                                                                                         \
     }
 
-R512_DEFINE(f32, float, ps, d32f, f)
-R512_DEFINE(f16, uint16_t, ps, d32f, f)
-R512_DEFINE(bf16, uint16_t, ps, d32f, f)
-R512_DEFINE(f64, double, pd, d64f, f)
-R512_DEFINE(b8, uint8_t, e8, d32i, u)
-R512_DEFINE(b16, uint16_t, e16, d32i, u)
-R512_DEFINE(b32, uint32_t, e32, d32i, u)
-R512_DEFINE(b64, uint64_t, e64, d64i, u)
+R512_DEFINE_BASE(f32, float, ps, f)
+R512_DEFINE_BASE(f16, uint16_t, ps, f)
+R512_DEFINE_BASE(bf16, uint16_t, ps, f)
+R512_DEFINE_BASE(f64, double, pd, f)
+R512_DEFINE_BASE(b8, uint8_t, e8, u)
+R512_DEFINE_BASE(b16, uint16_t, e16, u)
+R512_DEFINE_BASE(b32, uint32_t, e32, u)
+R512_DEFINE_BASE(b64, uint64_t, e64, u)
+R512_DEFINE_INT(b8, uint8_t, e8, d32i, u)
+R512_DEFINE_INT(b16, uint16_t, e16, d32i, u)
+R512_DEFINE_INT(b32, uint32_t, e32, d32i, u)
+R512_DEFINE_INT(b64, uint64_t, e64, d64i, u)
+/* ---- the float kernels: the one summation order ------------------------------
+ * "Virtual vectors" of 16 lanes: f32 (f16/bf16 widened) holds one in a zmm,
+ * f64 in two (lo: lanes 0..7, hi: 8..15); their f64 accumulators are two
+ * zmm (r512_wr_ps: lo, hi) in both cases. */
+typedef __m512 r512_sv_ps;
+typedef r512_wr_ps r512_sv_pd; /* two f64 zmm */
+R512_INLINE __m512 r512_svadd_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+R512_INLINE r512_sv_pd r512_svadd_pd(r512_sv_pd a, r512_sv_pd b) {
+    return (r512_sv_pd){_mm512_add_pd(a.lo, b.lo), _mm512_add_pd(a.hi, b.hi)};
+}
+R512_INLINE __m512 r512_svid_ps(void) { return r512_id_ps(); }
+R512_INLINE r512_sv_pd r512_svid_pd(void) { return (r512_sv_pd){r512_id_pd(), r512_id_pd()}; }
+/* A virtual vector in f64 (exact). */
+R512_INLINE r512_wr_ps r512_svwide_ps(__m512 v) {
+    return (r512_wr_ps){_mm512_cvtps_pd(_mm512_castps512_ps256(v)),
+                        _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1))};
+}
+R512_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
+/* Loads of 16 elements, or of k < 16 (the other lanes -0.0). */
+#define r512_svld_f32(p) r512_ld_f32(p)
+#define r512_svld_f16(p) r512_ld_f16(p)
+#define r512_svld_bf16(p) r512_ld_bf16(p)
+#define r512_svldk_f32(p, k) r512_ldm_f32(p, axial_avx512_mask64(k))
+#define r512_svldk_f16(p, k) r512_ldm_f16(p, axial_avx512_mask64(k))
+#define r512_svldk_bf16(p, k) r512_ldm_bf16(p, axial_avx512_mask64(k))
+R512_INLINE r512_sv_pd r512_svld_f64(const double *p) {
+    return (r512_sv_pd){_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)};
+}
+R512_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
+    const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
+    return (r512_sv_pd){_mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)m, p),
+                        _mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)(m >> 8), p + 8)};
+}
+
+/* The f64 accumulators of a column tile of one vector (L columns; lanes m
+ * unless full): loaded from and stored back to memory. */
+R512_INLINE r512_wr_ps r512_wrld_ps(const double *ca, __mmask64 m, int full) {
+    if (full)
+        return (r512_wr_ps){_mm512_loadu_pd(ca), _mm512_loadu_pd(ca + 8)};
+    return (r512_wr_ps){_mm512_maskz_loadu_pd((__mmask8)m, ca),
+                        _mm512_maskz_loadu_pd((__mmask8)(m >> 8), ca + 8)};
+}
+R512_INLINE void r512_wrst_ps(double *ca, r512_wr_ps a, __mmask64 m, int full) {
+    if (full) {
+        _mm512_storeu_pd(ca, a.lo);
+        _mm512_storeu_pd(ca + 8, a.hi);
+    } else {
+        _mm512_mask_storeu_pd(ca, (__mmask8)m, a.lo);
+        _mm512_mask_storeu_pd(ca + 8, (__mmask8)(m >> 8), a.hi);
+    }
+}
+R512_INLINE __m512d r512_wrld_pd(const double *ca, __mmask64 m, int full) {
+    return full ? _mm512_loadu_pd(ca) : _mm512_maskz_loadu_pd((__mmask8)m, ca);
+}
+R512_INLINE void r512_wrst_pd(double *ca, __m512d a, __mmask64 m, int full) {
+    if (full) _mm512_storeu_pd(ca, a);
+    else _mm512_mask_storeu_pd(ca, (__mmask8)m, a);
+}
+
+/* 8 rows of 8 f64 lanes (r, in row order) -> the vector of their 8 sums, each
+ * row folded in halves: lane p += lane p + 4, then p + 2, then p + 1.  Fed in
+ * the order 0,2,4,6,1,3,5,7, the three levels (two vshuff64x2 levels, then
+ * unpacklo/hi) leave the sums in row order. */
+R512_INLINE __m512d r512_fold8x8(const __m512d *r) {
+    const __m512d w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
+    __m512d u[4], v[2];
+    R512_UNROLL
+    for (int i = 0; i < 4; i++) /* [w2i(0..3) w2i+1(0..3)] + [w2i(4..7) w2i+1(4..7)] */
+        u[i] = _mm512_add_pd(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44),
+                             _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xee));
+    R512_UNROLL
+    for (int i = 0; i < 2; i++) /* lanes p += p + 2 of each 4-lane row */
+        v[i] = _mm512_add_pd(_mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0x88),
+                             _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
+}
+
+/* One halving level of f64 vectors holding rows of q lanes (q = 2, 4, 8):
+ * lane p of each row += lane p + q/2; a and b -> one vector of rows of q/2. */
+static const int64_t r512_half_lo[3][8] = {{0, 2, 4, 6, 8, 10, 12, 14},
+                                           {0, 1, 4, 5, 8, 9, 12, 13},
+                                           {0, 1, 2, 3, 8, 9, 10, 11}};
+static const int64_t r512_half_hi[3][8] = {{1, 3, 5, 7, 9, 11, 13, 15},
+                                           {2, 3, 6, 7, 10, 11, 14, 15},
+                                           {4, 5, 6, 7, 12, 13, 14, 15}};
+R512_INLINE __m512d r512_half(__m512d a, __m512d b, size_t q) {
+    if (q == 8)
+        return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
+    const unsigned l = q == 2 ? 0 : 1;
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, R512_IDX(r512_half_lo[l]), b),
+                         _mm512_permutex2var_pd(a, R512_IDX(r512_half_hi[l]), b));
+}
+/* d[0..cnt): rows of q lanes -> halving levels down to one lane per row. */
+R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
+    R512_UNROLL
+    for (; q > 1; q /= 2, cnt /= 2)
+        R512_UNROLL
+        for (size_t i = 0; i < cnt / 2; i++)
+            d[i] = r512_half(d[2 * i], d[2 * i + 1], q);
+}
+
+/* Short rows n <= 8, packed: 16 rows padded to Q = 2^k >= n lanes (a load of
+ * 16n/Q elements, spread by vexpand when n != Q; pad lanes -0.0), widened to
+ * f64 and folded in halves (the periodic order of a row: A = the row, the
+ * 16 -> 8 -> ... levels over -0.0 lanes change nothing) -> 16 sums in out. */
+#define R512_FPACK_ps(S, T)                                                                       \
+    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                    double *out) {                                                \
+        const size_t rpv = 16 / Q;                                                                \
+        __m512d d[16];                                                                            \
+        R512_UNROLL                                                                               \
+        for (size_t i = 0; i < Q; i++) {                                                          \
+            const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;      \
+            __m512 v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                              \
+                     : rv                  ? r512_dld_##S(x + r * n, rv * n)                      \
+                                           : r512_id_ps();                                        \
+            if (n != Q)                                                                           \
+                v = r512_dexp_d32f(v, spread);                                                    \
+            d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v));                                \
+            d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));                         \
+        }                                                                                         \
+        r512_halves(d, 2 * Q, Q);                                                                 \
+        _mm512_storeu_pd(out, d[0]);                                                              \
+        _mm512_storeu_pd(out + 8, d[1]);                                                          \
+    }
+#define R512_FPACK_pd(S, T)                                                                       \
+    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                    double *out) {                                                \
+        const size_t rpv = 8 / Q;                                                                 \
+        R512_UNROLL                                                                               \
+        for (size_t h = 0; h < 16; h += 8) {                                                      \
+            __m512d d[8];                                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < Q; i++) {                                                      \
+                const size_t r = h + i * rpv,                                                     \
+                             rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;                \
+                __m512d v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                         \
+                          : rv                  ? r512_dld_##S(x + r * n, rv * n)                 \
+                                                : r512_id_pd();                                   \
+                if (n != Q)                                                                       \
+                    v = r512_dexp_d64f(v, spread);                                                \
+                d[i] = v;                                                                         \
+            }                                                                                     \
+            r512_halves(d, Q, Q);                                                                 \
+            _mm512_storeu_pd(out + h, d[0]);                                                      \
+        }                                                                                         \
+    }
+#define R512_FDL_ps 16 /* lanes of a packed short-row vector */
+#define R512_FDL_pd 8
+#define R512_RUN 4096 /* columns per pass of the column order with acc in memory */
+#define R512_ROWBUF 1024 /* the f64 row of the f32/f16/bf16 reduce, on the stack */
+
+/* S: storage name, T: element type, F: family (ps: f32/f16/bf16, pd: f64). */
+#define R512_DEFINE_FLOAT(S, T, F)                                                                \
+    R512_FPACK_##F(S, T)                                                                          \
+                                                                                                  \
+    /* The column order on a tile of tv vectors of columns (lanes m unless full): the f64     \
+     * sums ca[] loaded, one 8-row tree per group added to them in group order, stored. */      \
+    R512_INLINE void r512_ftile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full, \
+                                    int tv, double *ca) {                                         \
+        enum { L = R512_L_##F };                                                                  \
+        r512_wr_##F a[4];                                                                         \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            a[t] = r512_wrld_##F(ca + t * L, m, full);                                            \
+        size_t j = 0;                                                                             \
+        for (; j + 8 <= rb; j += 8)                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(a[t],                                                       \
+                                      r512_sum8_##S(x + j * stride + t * L, stride, 8, m, full)); \
+        if (j < rb)                                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(                                                            \
+                    a[t], r512_sum8_##S(x + j * stride + t * L, stride, rb - j, m, full));        \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            r512_wrst_##F(ca + t * L, a[t], m, full);                                             \
+    }                                                                                             \
+    /* ca[c] = ca[c] + column c (c < w) of the (nrows, stride) matrix x, in the column      \
+     * order.  Up to 4 vectors of columns: all rows in registers (one stream); wider:        \
+     * 8 rows per pass over the whole width (long runs of each row). */                     \
+    __attribute__((noinline)) static void r512_fcolacc_##S(const T *x, size_t stride,            \
+                                                           size_t nrows, size_t w, double *ca) { \
+        enum { L = R512_L_##F };                                                                  \
+        const size_t rbmax = w <= 4 * L ? nrows : 8;                                              \
+        for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
+            const size_t rb = nrows - j0 < rbmax ? nrows - j0 : rbmax;                            \
+            const T *xr = x + j0 * stride;                                                        \
+            size_t c = 0;                                                                         \
+            for (; c + 4 * L <= w; c += 4 * L)                                                    \
+                r512_ftile_##S(xr + c, stride, rb, 0, 1, 4, ca + c);                              \
+            switch ((w - c) / L) {                                                                \
+            case 3: r512_ftile_##S(xr + c, stride, rb, 0, 1, 3, ca + c); break;                   \
+            case 2: r512_ftile_##S(xr + c, stride, rb, 0, 1, 2, ca + c); break;                   \
+            case 1: r512_ftile_##S(xr + c, stride, rb, 0, 1, 1, ca + c); break;                   \
+            default: break;                                                                       \
+            }                                                                                     \
+            c = w / L * L;                                                                        \
+            if (c < w)                                                                            \
+                r512_ftile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);     \
+        }                                                                                         \
+    }                                                                                             \
+    /* reduce_cols: runs of R512_RUN columns. */                                                 \
+    static void r512_fcols_##S(const T *x, size_t stride, size_t n, size_t w, double *acc) {     \
+        for (size_t c0 = 0; c0 < w; c0 += R512_RUN)                                               \
+            r512_fcolacc_##S(x + c0, stride, n, w - c0 < R512_RUN ? w - c0 : R512_RUN, acc + c0); \
+    }                                                                                             \
+    /* The reduce of inner >= 16 columns into y (T narrower than f64): a stack row of       \
+     * f64 sums from -0.0 per R512_ROWBUF columns, rounded once. */                          \
+    __attribute__((noinline)) static void r512_fwhole_##S(const T *xo, T *y, size_t n,           \
+                                                          size_t inner) {                         \
+        double row[R512_ROWBUF];                                                                  \
+        for (size_t c0 = 0; c0 < inner; c0 += R512_ROWBUF) {                                      \
+            const size_t w = inner - c0 < R512_ROWBUF ? inner - c0 : R512_ROWBUF;                 \
+            for (size_t c = 0; c < w; c++)                                                        \
+                row[c] = -0.0;                                                                    \
+            r512_fcolacc_##S(xo + c0, inner, n, w, row);                                          \
+            r512_finish_##S(row, y + c0, w);                                                      \
+        }                                                                                         \
+    }                                                                                             \
+    /* The periodic order (1 < inner < 16) of x[o]: A[0..inner) = its folded sums.  The       \
+     * super-rows' positions are columns of stride P: the full groups of 8 super-rows,        \
+     * then the last group (its full super-rows and the partial one's rem elements). */       \
+    __attribute__((noinline)) static void r512_fper_##S(const T *xo, size_t n, size_t inner,     \
+                                                        double *A) {                              \
+        const size_t P = inner / r512_gcd(inner, 16) * 16, N = n * inner;                         \
+        const size_t ns = N / P, rem = N % P, ng = ns / 8 * 8;                                    \
+        for (size_t p = 0; p < P; p++)                                                            \
+            A[p] = -0.0;                                                                          \
+        if (ng)                                                                                   \
+            r512_fcolacc_##S(xo, P, ng, P, A);                                                    \
+        const T *xt = xo + ng * P;                                                                \
+        if (rem)                                                                                  \
+            r512_fcolacc_##S(xt, P, ns - ng + 1, rem, A);                                         \
+        if (ns > ng)                                                                              \
+            r512_fcolacc_##S(xt + rem, P, ns - ng, P - rem, A + rem);                             \
+        for (size_t len = P; len > inner; len /= 2)                                               \
+            for (size_t p = 0; p < len / 2; p++)                                                  \
+                A[p] += A[p + len / 2];                                                           \
+    }                                                                                             \
+                                                                                                  \
+    /* A row of n elements (16 * (M - 1) < n <= 16 * M, M <= 8): one group of M virtual      \
+     * vectors, its tree (a missing right operand: the left one, as with -0.0 pads),          \
+     * widened: A; returns A's halving level 16 -> 8 (lane p + lane p + 8). */                \
+    R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M) {                         \
+        r512_sv_##F v[8];                                                                         \
+        R512_UNROLL                                                                               \
+        for (size_t k = 0; k < M; k++)                                                            \
+            v[k] = k + 1 < M || n == 16 * M ? r512_svld_##S(p + 16 * k)                           \
+                                            : r512_svldk_##S(p + 16 * k, n - 16 * k);             \
+        R512_UNROLL                                                                               \
+        for (size_t c = M; c > 1; c = (c + 1) / 2) {                                              \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < c / 2; i++)                                                    \
+                v[i] = r512_svadd_##F(v[2 * i], v[2 * i + 1]);                                    \
+            if (c % 2)                                                                            \
+                v[c / 2] = v[c - 1];                                                              \
+        }                                                                                         \
+        const r512_wr_ps a = r512_svwide_##F(v[0]);                                               \
+        return _mm512_add_pd(a.lo, a.hi);                                                         \
+    }                                                                                             \
+    /* A long row: groups of 8 virtual vectors (128 elements), 16 f64 accumulators. */       \
+    __attribute__((noinline)) static __m512d r512_frowl_##S(const T *p, size_t n) {              \
+        r512_wr_ps a = r512_svid_pd();                                                            \
+        r512_sv_##F v[8];                                                                         \
+        size_t j = 0;                                                                             \
+        for (; j + 128 <= n; j += 128) {                                                          \
+            R512_UNROLL                                                                           \
+            for (size_t k = 0; k < 8; k++)                                                        \
+                v[k] = r512_svld_##S(p + j + 16 * k);                                             \
+            R512_UNROLL                                                                           \
+            for (size_t w = 1; w < 8; w *= 2)                                                     \
+                R512_UNROLL                                                                       \
+                for (size_t i = 0; i < 8; i += 2 * w)                                             \
+                    v[i] = r512_svadd_##F(v[i], v[i + w]);                                        \
+            const r512_wr_ps g = r512_svwide_##F(v[0]);                                           \
+            a.lo = _mm512_add_pd(a.lo, g.lo);                                                     \
+            a.hi = _mm512_add_pd(a.hi, g.hi);                                                     \
+        }                                                                                         \
+        if (j < n) { /* the last group: q whole vectors, then k elements, -0.0 pads */        \
+            const size_t q = (n - j) / 16, k = (n - j) % 16;                                      \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < 8; i++)                                                        \
+                v[i] = i < q            ? r512_svld_##S(p + j + 16 * i)                           \
+                     : i == q && k != 0 ? r512_svldk_##S(p + j + 16 * i, k)                       \
+                                        : r512_svid_##F();                                        \
+            R512_UNROLL                                                                           \
+            for (size_t w = 1; w < 8; w *= 2)                                                     \
+                R512_UNROLL                                                                       \
+                for (size_t i = 0; i < 8; i += 2 * w)                                             \
+                    v[i] = r512_svadd_##F(v[i], v[i + w]);                                        \
+            const r512_wr_ps g = r512_svwide_##F(v[0]);                                           \
+            a.lo = _mm512_add_pd(a.lo, g.lo);                                                     \
+            a.hi = _mm512_add_pd(a.hi, g.hi);                                                     \
+        }                                                                                         \
+        return _mm512_add_pd(a.lo, a.hi);                                                         \
+    }                                                                                             \
+    /* rows <= 16 rows of n elements -> their 16 f64 sums in out (the first rows valid):     \
+     * packed (Q lanes per row, Q != 0) or per row (M vectors per row; 0: long rows). */    \
+    R512_INLINE void r512_fgroup_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,     \
+                                     uint64_t spread, double *out) {                              \
+        if (Q) {                                                                                  \
+            r512_fpack_##S(x, rows, n, Q, spread, out);                                           \
+            return;                                                                               \
+        }                                                                                         \
+        for (size_t h = 0; h < rows; h += 8) {                                                    \
+            __m512d r[8];                                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < 8; i++)                                                        \
+                r[i] = h + i >= rows ? r512_id_pd()                                               \
+                     : M         ? r512_frowm_##S(x + (h + i) * n, n, M)                          \
+                                 : r512_frowl_##S(x + (h + i) * n, n);                            \
+            _mm512_storeu_pd(out + h, r512_fold8x8(r));                                           \
+        }                                                                                         \
+    }                                                                                             \
+    /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
+     * streams its 16-aligned groups of 16 outputs (see r512_stream16). */                    \
+    R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
+                                   size_t M, int acc) {                                           \
+        double buf[16];                                                                           \
+        uint64_t spread = 0;                                                                      \
+        for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
+            spread |= (uint64_t)(l % Q < n) << l;                                                 \
+        size_t r0 = 0;                                                                            \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+            const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
+            if (h) {                                                                              \
+                r512_fgroup_##S(x, h, n, Q, M, spread, buf);                                      \
+                r512_emit_##S(dst, 0, buf, h, 0);                                                 \
+                r0 = h;                                                                           \
+            }                                                                                     \
+            _Alignas(64) T tmp[16];                                                               \
+            for (; r0 + 16 <= outer; r0 += 16) {                                                  \
+                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                            \
+                r512_finish_##S(buf, tmp, 16);                                                    \
+                r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
+            }                                                                                     \
+            _mm_sfence();                                                                         \
+        }                                                                                         \
+        for (; r0 + 16 <= outer; r0 += 16) {                                                      \
+            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                                \
+            r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
+        }                                                                                         \
+        if (r0 < outer) {                                                                         \
+            r512_fgroup_##S(x + r0 * n, outer - r0, n, Q, M, spread, buf);                        \
+            r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
+        }                                                                                         \
+    }                                                                                             \
+    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
+        switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
+        case 1: r512_frun_##S(x, dst, outer, n, 0, 1, acc); return;                               \
+        case 2: r512_frun_##S(x, dst, outer, n, 0, 2, acc); return;                               \
+        case 3: r512_frun_##S(x, dst, outer, n, 0, 3, acc); return;                               \
+        case 4: r512_frun_##S(x, dst, outer, n, 0, 4, acc); return;                               \
+        case 5: r512_frun_##S(x, dst, outer, n, 0, 5, acc); return;                               \
+        case 6: r512_frun_##S(x, dst, outer, n, 0, 6, acc); return;                               \
+        case 7: r512_frun_##S(x, dst, outer, n, 0, 7, acc); return;                               \
+        case 8: r512_frun_##S(x, dst, outer, n, 0, 8, acc); return;                               \
+        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc); return;                               \
+        default: break;                                                                           \
+        }                                                                                         \
+        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc);                                   \
+        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc);                              \
+        else if (n <= 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc);                              \
+        else r512_frun_##S(x, dst, outer, n, 8, 0, acc);                                          \
+    }                                                                                             \
+                                                                                                  \
+    static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
+                                int acc) {                                                        \
+        const T *x = (const T *)xv;                                                               \
+        if (inner == 1) {                                                                         \
+            r512_frows_##S(x, dst, outer, n, acc);                                                \
+            return;                                                                               \
+        }                                                                                         \
+        if (inner < 16) {                                                                         \
+            double A[240]; /* P = lcm(inner, 16) <= 240 */                                        \
+            for (size_t o = 0; o < outer; o++) {                                                  \
+                r512_fper_##S(x + o * n * inner, n, inner, A);                                    \
+                r512_emit_##S(dst, o * inner, A, inner, acc);                                     \
+            }                                                                                     \
+            return;                                                                               \
+        }                                                                                         \
+        for (size_t o = 0; o < outer; o++) {                                                      \
+            const T *xo = x + o * n * inner;                                                      \
+            if (acc) {                                                                            \
+                r512_fcols_##S(xo, inner, n, inner, (double *)dst + o * inner);                   \
+            } else if (sizeof(T) == sizeof(double)) { /* f64: the sums in y itself */             \
+                double *yo = (double *)dst + o * inner;                                           \
+                for (size_t c = 0; c < inner; c++)                                                \
+                    yo[c] = -0.0;                                                                 \
+                r512_fcols_##S(xo, inner, n, inner, yo);                                          \
+            } else {                                                                              \
+                r512_fwhole_##S(xo, (T *)dst + o * inner, n, inner);                              \
+            }                                                                                     \
+        }                                                                                         \
+    }                                                                                             \
+    void axial_reduce_cols_##S##__avx512(const void *x, void *acc, size_t n, size_t ncols,        \
+                                         size_t stride) {                                         \
+        r512_fcols_##S((const T *)x, stride, n, ncols, (double *)acc);                            \
+    }
+
+R512_DEFINE_FLOAT(f32, float, ps)
+R512_DEFINE_FLOAT(f16, uint16_t, ps)
+R512_DEFINE_FLOAT(bf16, uint16_t, ps)
+R512_DEFINE_FLOAT(f64, double, pd)
 
 /* The exported kernels; signed and unsigned integers share their width's code. */
 #define R512_EXPORT(name, DT, S)                                                                  \
