@@ -23,17 +23,22 @@
  *     its groups, stores them back; tiles of <= 4 vectors keep all rows in
  *     registers (one stream), wider blocks take 8 rows per pass over the
  *     whole width so that each row is read in long runs: 4096 columns when
- *     the sums are acc or y (16 KiB runs of f32), 1024 with the stack row
- *     (a call may use only 16 KiB of the caller's stack, README; [1024,C]
- *     axis 0 read 4 KiB runs at ~0.7 of a read probe, 16 KiB runs at ~0.87).
- *     The width of a block or tile changes no bit (each column alone).
+ *     the sums are acc or y (16 KiB runs of f32); the F32/F16/BF16 reduce
+ *     may use only 16 KiB of the caller's stack (README), so it keeps the
+ *     sums of the first h = w * sizeof(T) / 8 columns of a block of w in
+ *     y's own bytes and the rest in an 8 KiB stack row: w = 2048 f32
+ *     columns (8 KiB runs; [1024,C] axis 0 read 4 KiB runs at ~0.7 of a
+ *     read probe, 16 KiB runs at ~0.87), rounded in ascending order, each
+ *     output written only over sums already read.  The width of a block or
+ *     tile changes no bit (each column alone).
  *   periodic, 1 < inner < 16: x[o] is a flat run of n*inner elements, cut
  *     into super-rows of P = lcm(inner, 16) elements; each position p is a
  *     column of the super-rows (stride P), summed as above into A[p] from
  *     -0.0 (the last, partial super-row: its first elements belong to the
  *     last group, the rest of its positions end one row earlier, which is
  *     the same as -0.0 pads); A is folded in halves (A[p] += A[p + len/2])
- *     down to inner lanes; then acc + A, or A rounded.
+ *     down to inner lanes; then acc + A, or A rounded.  P = 16 (inner 2, 4,
+ *     8): A is the 16 lanes of the row loop below over the flat run.
  *   rows, inner == 1 (the periodic order with P = 16): n <= 8: 16 rows at a
  *     time (8 for F64), packed Q = 2^k >= n lanes per row (a load of 16n/Q
  *     elements, vexpand when n != Q, pad lanes -0.0), widened to f64, folded
@@ -43,7 +48,10 @@
  *     added to 16 f64 lanes (rows of <= 128 elements: one group, unrolled per
  *     vector count), then lane p += lane p + 8 (lo + hi), and 8 rows folded
  *     together in halves (p + 4, + 2, + 1) by two vshuff64x2 levels and
- *     unpacklo/hi (r512_fold8x8).
+ *     unpacklo/hi (r512_fold8x8).  The F32 reduce of rows of 2: x0 + x1 in
+ *     f64 rounded to f32 is x0 + x1 rounded once in f32 (a double rounding
+ *     through 53 >= 2 * 24 + 2 bits is innocuous for a sum), so 16 rows are
+ *     an even/odd vpermt2ps split of 32 elements and one f32 add.
  *   Accuracy (|err| <= c * u * sum|x| plus the final rounding, u = 2^-24):
  *     every term passes through at most 3 f32 additions (the tree) before it
  *     is widened exactly; the f64 additions add (terms) * 2^-53 * sum|x|,
@@ -76,9 +84,9 @@
  * Memory: masked loads and stores that miss the caches are much slower than
  * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
  * row paths that writes >= 4 MiB (R512_NT) writes its 16-byte aligned groups
- * of 16 outputs with streaming stores (no read of the destination lines;
- * head rows plain, sfence at the end): [R,2] axis 1 writes half as many
- * bytes as it reads.  Tails: masked loads (fault-suppressing, -0.0 or 0
+ * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
+ * stores (no read of the destination lines; head rows plain, sfence at the
+ * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked loads (fault-suppressing, -0.0 or 0
  * filled) and masked stores; nothing outside x, y, acc is touched.  Pointers
  * need only element alignment.
  */
