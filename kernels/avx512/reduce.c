@@ -5,82 +5,90 @@
  * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (acc: double for floats, uint64_t for integers)
  * reduce_finish: y[k] = acc[k] rounded to the element type
+ * reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
  *
- * Every path first produces one "wide" sum per output (double for the float
- * types, uint64_t whose low bits are the wrapped sum for the integers) in a
- * small buffer; reduce then rounds the buffer with the finish kernel, and
- * reduce_acc adds it into acc.  So reduce_finish is the one place that rounds.
+ * Floats (F32, F64, F16, BF16) follow the one summation order (docs/API.md,
+ * "One summation order"; tests/order_ref.c is its executable definition), so
+ * they give the same bits as the AVX2 and NEON kernels.  C, the type of the
+ * trees, is f32 for F32/F16/BF16 (16-bit values widened exactly on load) and
+ * f64 for F64; every accumulator is f64.  Its 16-lane virtual vector is one
+ * zmm of f32 lanes, or two zmm of f64 lanes (lanes 0..7, 8..15); the 16 f64
+ * accumulators of a virtual vector are two zmm in both cases.
+ *   columns, inner >= 16: each column alone; rows in groups of 8, summed by
+ *     the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C (rows past n: -0.0),
+ *     widened and added in group order to the column's f64 sum: acc itself
+ *     for reduce_acc and reduce_cols, y itself for the F64 reduce, a stack
+ *     row from -0.0 for the F32/F16/BF16 reduce (rounded once at the end).
+ *     A tile of <= 4 vectors of columns loads its sums into registers, adds
+ *     its groups, stores them back; tiles of <= 4 vectors keep all rows in
+ *     registers (one stream), wider blocks take 8 rows per pass over the
+ *     whole width so that each row is read in long runs: 4096 columns when
+ *     the sums are acc or y (16 KiB runs of f32); the F32/F16/BF16 reduce
+ *     may use only 16 KiB of the caller's stack (README), so it keeps the
+ *     sums of the first h = w * sizeof(T) / 8 columns of a block of w in
+ *     y's own bytes and the rest in an 8 KiB stack row: w = 2048 f32
+ *     columns (8 KiB runs; [1024,C] axis 0 read 4 KiB runs at ~0.7 of a
+ *     read probe, 16 KiB runs at ~0.87), rounded in ascending order, each
+ *     output written only over sums already read.  The width of a block or
+ *     tile changes no bit (each column alone).
+ *   periodic, 1 < inner < 16: x[o] is a flat run of n*inner elements, cut
+ *     into super-rows of P = lcm(inner, 16) elements; each position p is a
+ *     column of the super-rows (stride P), summed as above into A[p] from
+ *     -0.0 (the last, partial super-row: its first elements belong to the
+ *     last group, the rest of its positions end one row earlier, which is
+ *     the same as -0.0 pads); A is folded in halves (A[p] += A[p + len/2])
+ *     down to inner lanes; then acc + A, or A rounded.  P = 16 (inner 2, 4,
+ *     8): A is the 16 lanes of the row loop below over the flat run.
+ *   rows, inner == 1 (the periodic order with P = 16): n <= 8: 16 rows at a
+ *     time (8 for F64), packed Q = 2^k >= n lanes per row (a load of 16n/Q
+ *     elements, vexpand when n != Q, pad lanes -0.0), widened to f64, folded
+ *     in halves by vpermt2pd / vshuff64x2 levels (lane p += lane p + Q/2);
+ *     the -0.0 lanes make this the order's 16 -> 1 fold.  n > 8: per row,
+ *     groups of 8 virtual vectors (128 elements) by the tree, widened and
+ *     added to 16 f64 lanes (rows of <= 128 elements: one group, unrolled per
+ *     vector count), then lane p += lane p + 8 (lo + hi), and 8 rows folded
+ *     together in halves (p + 4, + 2, + 1) by two vshuff64x2 levels and
+ *     unpacklo/hi (r512_fold8x8).  The F32 reduce of rows of 2: x0 + x1 in
+ *     f64 rounded to f32 is x0 + x1 rounded once in f32 (a double rounding
+ *     through 53 >= 2 * 24 + 2 bits is innocuous for a sum), so 16 rows are
+ *     an even/odd vpermt2ps split of 32 elements and one f32 add.
+ *   Accuracy (|err| <= c * u * sum|x| plus the final rounding, u = 2^-24):
+ *     every term passes through at most 3 f32 additions (the tree) before it
+ *     is widened exactly; the f64 additions add (terms) * 2^-53 * sum|x|,
+ *     below u * sum|x| for n < 2^29; the result is rounded once: c = 4.  F64:
+ *     the same in f64 (c = 4 with u = 2^-53, plus n * 2^-53 for the f64 adds).
+ *     An f32 tree of 8 terms may overflow where the exact sum would not (only
+ *     for terms within a factor 8 of FLT_MAX).  F16/BF16 sums are rounded
+ *     once from f64: f64 -> f32 rounding to odd, then f32 -> f16/bf16 nearest
+ *     even, equal to one nearest-even rounding (f32 has > 2 extra bits).
+ *     -0.0 is every pad and every start, so a sum of only -0.0 is -0.0.
  *
- * Paths (L = lanes of one zmm in the element's own width: 16 f32, 8 f64,
- * 64/32/16/8 integers; f16/bf16 are widened to f32 on load, exactly):
+ * Integers: exact (wrapping) sums in any order; their paths (L = lanes of a
+ * zmm: 64/32/16/8):
  *   rows, inner == 1, n > 64: per row, blocks of 8 vectors summed by a
- *     pairwise tree, the block sum added into 2 independent wide register
- *     accumulators (f32: widened to two f64 zmm each, so 4 f64 chains), one
- *     horizontal sum per row at the end.  Tail: < 8 full vectors by the same
- *     tree, then one masked vector.
- *   short rows, inner == 1, n <= 64: 16 rows at a time (8 for f64/64-bit
- *     integers), in 32-bit lanes (64-bit for f64/i64/u64; narrow integers are
- *     zero-extended, their sum's low bits are the wrapped sum).  n <= 16:
- *     each vector holds 16/P rows padded to P = next power of two >= n lanes
- *     (a load of 16n/P elements, masked unless n == P, spread by vexpand when
- *     n != P; the pad lanes are the identity), then a transposing add tree:
- *     each level pairs two vectors, gathers their even and odd lanes
- *     (vpermt2) and adds, halving the lanes per row, until one lane per row:
- *     16 row sums in one vector.  n in 17..64: per row, its <= 4 vectors
- *     (whole ones by plain loads, the last masked) summed by a tree, the two
- *     256-bit halves added (f32) and widened to 8 wide lanes (f64 / uint64);
- *     8 such rows become one vector of 8 row sums by three levels of cheap
- *     shuffles (unpacklo/hi within 128-bit blocks, then vshuff64x2 twice).
- *   columns, inner > 1, float types, whole vectors of columns: blocks of up
- *     to 4096 columns, 8 rows per pass over the
- *     whole block (tiles of <= 4 vectors, each an 8-row pairwise tree, added
- *     into the block's f64 sums: acc itself for reduce_acc, y itself for the
- *     f64 reduce, an 8 KiB stack row of 1024 columns for the f32/f16/bf16
- *     reduce).  Long runs of each row keep the prefetchers streaming:
- *     [1024,C] axis 0 walked 4 KiB runs down 1024 rows at ~0.7 of a read
- *     probe; 16 KiB runs (f32) reach ~0.87, 32 KiB runs ~1.0; but a call
- *     may use only 16 KiB of the caller's stack (README), as kernels run on
- *     callers' threads with small stacks, so the f32 reduce reads 4 KiB runs.
- *     The block width changes no sum (each column is summed alone).
- *   columns, otherwise (integers; the < L left-over float columns): a block
- *     of <= 1024 columns at a time; 32 rows at a time in register
- *     accumulators over tiles of <= 4 vectors of columns (each 8 rows summed
- *     by a pairwise tree, then added to the wide register accumulator), then
- *     added into the block's wide sums in memory.
- *     Small inner with lcm(inner, L) <= 1024 and inner % L != 0 (e.g. [R,4]
- *     axis 0, [R,3] axis 0): the n*inner elements are read as "super rows" of
- *     lcm(inner, L) elements, whose lane pattern repeats with period inner,
- *     so whole unmasked vectors are summed as columns (all rows in registers
- *     when lcm <= 4L: one stream); at the end the lcm sums are folded mod
- *     inner (in f64 / uint64), and the n mod (lcm/inner) left-over rows are
- *     summed as plain columns and added.
+ *     pairwise tree into 2 register accumulators, one horizontal sum per row.
+ *   short rows, n <= 64: 16 rows at a time (8 for 64-bit) in 32-bit lanes
+ *     (64-bit for i64/u64; narrow integers zero-extended, their sum's low bits
+ *     are the wrapped sum).  n <= 16: each vector holds 16/P rows padded to P
+ *     = next power of two >= n lanes, then a transposing add tree (vpermt2
+ *     of even and odd lanes) to 16 row sums.  n in 17..64: per row, its <= 4
+ *     vectors by a tree, the halves added, widened to 8 lanes; 8 rows become
+ *     one vector of 8 sums by three levels of cheap shuffles.
+ *   columns: a block of <= 1024 columns at a time; 32 rows at a time in
+ *     register accumulators over tiles of <= 4 vectors, then added into the
+ *     block's sums in memory.  Small inner with lcm(inner, L) <= 1024 and
+ *     inner % L != 0: the n*inner elements read as "super rows" of
+ *     lcm(inner, L) elements summed as columns, folded mod inner at the end,
+ *     the n mod (lcm/inner) left-over rows summed as plain columns.
+ *
  * Memory: masked loads and stores that miss the caches are much slower than
  * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
- * short-row path that writes >= 4 MiB (R512_NT) writes its 16-byte aligned
- * groups of 16 outputs with streaming stores (no read of the destination
- * lines; head rows plain, sfence at the end): [R,2] axis 1 writes half as
- * many bytes as it reads.
- * Order and accuracy (f32, f16, bf16; bound |err| <= c * 2^-24 * sum|x|):
- * every term passes through at most 3 f32 additions before its partial sum
- * is widened (exactly) to f64: the 8-vector trees are 3 levels deep; short
- * rows of n <= 16 do at most 3 f32 transposing levels and the rest in f64;
- * rows of 17..64 do the per-row tree (depth <= 2) plus the half-add in f32
- * and the transpose in f64.  An f32 tree of depth 3 errs by at most
- * 3u*sum|x| (u = 2^-24, to first order); the f64 part adds (terms) * 2^-53 * sum|x|, < 2^-24 * sum|x|
- * for n < 2^29, and the result is rounded once (0.5 ulp).  So c = 4 (3 + 1),
- * independent of n.  f16/bf16 sums are rounded once from the f64 sum:
- * f64 -> f32 rounding to odd (truncate, then set the lsb if inexact), then
- * f32 -> f16/bf16 nearest-even, which equals one nearest-even rounding
- * because f32 has more than 2 extra bits.  f64: plain f64 sums (8-way trees,
- * several accumulators).  Note that an f32 partial of up to 8 terms may
- * overflow to infinity where the scalar double sum would not (only for
- * terms within a factor 8 of FLT_MAX).  Integers: adds in their own width
- * (wrapping), or zero-extended to 32/64 bits where only the low bits are kept.
- * Floats start from -0.0 (pads, masked-off lanes, accumulators), so a sum of
- * only -0.0 terms is -0.0.
- *
- * Tails: masked loads (fault-suppressing, identity-filled) and masked stores;
- * nothing outside x, y, acc is touched.  Pointers need only element alignment.
+ * row paths that writes >= 4 MiB (R512_NT) writes its 16-byte aligned groups
+ * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
+ * stores (no read of the destination lines; head rows plain, sfence at the
+ * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked loads (fault-suppressing, -0.0 or 0
+ * filled) and masked stores; nothing outside x, y, acc is touched.  Pointers
+ * need only element alignment.
  */
 #include <string.h>
 
@@ -88,26 +96,7 @@
 
 #define R512_CB 1024 /* column block: columns summed per pass, and lcm limit */
 #define R512_RB 32   /* rows summed in registers before the block sums in memory */
-/* Wide column path (f32/f16/bf16 and f64, inner >= L): columns per pass, so
- * that each row is read in long runs (16 KiB of f32, 32 KiB of f64: the
- * prefetchers need long runs; 4 KiB runs down 1024 rows reached ~0.7 of the
- * read probe); its f64 sums are acc itself for reduce_acc and y itself for
- * the f64 reduce. */
-#define R512_CW_ps 4096
-#define R512_CW_pd 4096
-#define R512_CW_e8 1 /* the integers keep the blocked path */
-#define R512_CW_e16 1
-#define R512_CW_e32 1
-#define R512_CW_e64 1
-/* ... except the reduce of f32/f16/bf16, whose f64 sums are a stack row: a call
- * may use only 16 KiB of the caller's stack (README), so 1024 columns (8 KiB). */
-#define R512_CS_ps 1024
-#define R512_CS_pd 4096 /* unused: f64 sums go into y itself */
-#define R512_CS_e8 1
-#define R512_CS_e16 1
-#define R512_CS_e32 1
-#define R512_CS_e64 1
-#define R512_SHORT 64 /* inner == 1 and n <= this: the transposing short-row path */
+#define R512_SHORT 64 /* integers: inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
 /* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
@@ -344,7 +333,7 @@ R512_INLINE __m512i r512_dld_b16(const uint16_t *p, size_t k) {
     return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((__mmask16)axial_avx512_mask64(k), p));
 }
 
-/* ---- the short-row domains: transposing add trees ----------------------------
+/* ---- the integer short-row domains: transposing add trees ----------------------------
  * v[0..Q) hold DL rows of Q lanes each (DL = 16 for 32-bit lanes, 8 for
  * 64-bit), in order; one level sums lanes 2l and 2l+1 of each pair (v[2i],
  * v[2i+1]) into lane l of v[i]: Q/2 lanes per row, Q/2 vectors.  The fold
@@ -355,38 +344,23 @@ static const int64_t r512_even64[8] = {0, 2, 4, 6, 8, 10, 12, 14};
 static const int64_t r512_odd64[8] = {1, 3, 5, 7, 9, 11, 13, 15};
 #define R512_IDX(t) _mm512_loadu_si512(t)
 
-typedef __m512 r512_dv_d32f;
 typedef __m512i r512_dv_d32i, r512_dv_d64i;
-typedef __m512d r512_dv_d64f;
-#define R512_DL_d32f 16
 #define R512_DL_d32i 16
-#define R512_DL_d64f 8
 #define R512_DL_d64i 8
 
-R512_INLINE __m512 r512_lvl_d32f(__m512 a, __m512 b) {
-    return _mm512_add_ps(_mm512_permutex2var_ps(a, R512_IDX(r512_even32), b),
-                         _mm512_permutex2var_ps(a, R512_IDX(r512_odd32), b));
-}
 R512_INLINE __m512i r512_lvl_d32i(__m512i a, __m512i b) {
     return _mm512_add_epi32(_mm512_permutex2var_epi32(a, R512_IDX(r512_even32), b),
                             _mm512_permutex2var_epi32(a, R512_IDX(r512_odd32), b));
-}
-R512_INLINE __m512d r512_lvl_d64f(__m512d a, __m512d b) {
-    return _mm512_add_pd(_mm512_permutex2var_pd(a, R512_IDX(r512_even64), b),
-                         _mm512_permutex2var_pd(a, R512_IDX(r512_odd64), b));
 }
 R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
     return _mm512_add_epi64(_mm512_permutex2var_epi64(a, R512_IDX(r512_even64), b),
                             _mm512_permutex2var_epi64(a, R512_IDX(r512_odd64), b));
 }
-#define r512_did_d32f r512_id_ps
-#define r512_did_d64f r512_id_pd
 #define r512_did_d32i _mm512_setzero_si512
 #define r512_did_d64i _mm512_setzero_si512
-#define r512_dadd_d32f _mm512_add_ps
-#define r512_dadd_d64f _mm512_add_pd
 #define r512_dadd_d32i _mm512_add_epi32
 #define r512_dadd_d64i _mm512_add_epi64
+/* the float short rows' spread (r512_fpack_*) */
 #define r512_dexp_d32f(v, m) _mm512_mask_expand_ps(r512_id_ps(), (__mmask16)(m), v)
 #define r512_dexp_d64f(v, m) _mm512_mask_expand_pd(r512_id_pd(), (__mmask8)(m), v)
 #define r512_dexp_d32i(v, m) _mm512_maskz_expand_epi32((__mmask16)(m), v)
@@ -395,37 +369,6 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 /* log2 of a power of two <= 16, as an expression GCC folds for constant q. */
 #define R512_LOG2(q) ((unsigned)((q) >= 2) + ((q) >= 4) + ((q) >= 8) + ((q) >= 16))
 
-/* f32: levels in f32 while the depth (pre-sum included) stays <= 3, the rest
- * in f64 after an exact widening.  Loop counts are constants per instance. */
-R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out) {
-    const unsigned lq = R512_LOG2(q), nf = lq < 3 - depth ? lq : 3 - depth;
-    R512_UNROLL
-    for (unsigned l = 0; l < nf; l++)
-        R512_UNROLL
-        for (size_t i = 0; i < (q >> (l + 1)); i++)
-            v[i] = r512_lvl_d32f(v[2 * i], v[2 * i + 1]);
-    q >>= nf;
-    __m512d d[32]; /* 16 rows of q lanes: 2q vectors */
-    R512_UNROLL
-    for (size_t i = 0; i < q; i++) {
-        d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v[i]));
-        d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v[i], 1));
-    }
-    if (q == 16) { /* a row spans two f64 vectors */
-        R512_UNROLL
-        for (size_t i = 0; i < 16; i++)
-            d[i] = _mm512_add_pd(d[2 * i], d[2 * i + 1]);
-        q = 8;
-    }
-    const unsigned ld = R512_LOG2(q);
-    R512_UNROLL
-    for (unsigned l = 0; l < ld; l++)
-        R512_UNROLL
-        for (size_t i = 0; i < (q >> l); i++)
-            d[i] = r512_lvl_d64f(d[2 * i], d[2 * i + 1]);
-    _mm512_storeu_pd(out, d[0]);
-    _mm512_storeu_pd(out + 8, d[1]);
-}
 /* The exact domains: every level in the lane type. */
 #define R512_FOLD_ALL(D, VT)                                                                      \
     R512_INLINE VT r512_foldv_##D(VT *v, size_t q) {                                             \
@@ -438,17 +381,12 @@ R512_INLINE void r512_fold_d32f(__m512 *v, size_t q, unsigned depth, double *out
         return v[0];                                                                              \
     }
 R512_FOLD_ALL(d32i, __m512i)
-R512_FOLD_ALL(d64f, __m512d)
 R512_FOLD_ALL(d64i, __m512i)
 R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
     const __m512i s = r512_foldv_d32i(v, q);
     _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));
     _mm512_storeu_si512(out + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s, 1)));
-}
-R512_INLINE void r512_fold_d64f(__m512d *v, size_t q, unsigned depth, double *out) {
-    (void)depth;
-    _mm512_storeu_pd(out, r512_foldv_d64f(v, q));
 }
 R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
@@ -460,17 +398,11 @@ R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *
  * their 8 sums by three in-register levels (t8): unpacklo/hi pairs lanes
  * within 128-bit blocks, then two vshuff64x2 levels pair the blocks.  The
  * shuffles are cheap in-lane or 128-bit-block ones, unlike vpermt2. */
-typedef __m512d r512_wv_d32f, r512_wv_d64f;
 typedef __m512i r512_wv_d32i, r512_wv_d64i;
-/* f32: the two halves added in f32 (one more rounding), then widened exactly. */
-R512_INLINE __m512d r512_wide8_d32f(__m512 v) {
-    return _mm512_cvtps_pd(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)));
-}
 R512_INLINE __m512i r512_wide8_d32i(__m512i v) { /* wrapping, then zero-extended */
     return _mm512_cvtepu32_epi64(
         _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
 }
-R512_INLINE __m512d r512_wide8_d64f(__m512d v) { return v; }
 R512_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
 #define R512_T8(D, VT, ADD, LO, HI, SHUF)                                                         \
     R512_INLINE VT r512_t8_##D(const VT *w) {                                                     \
@@ -483,14 +415,10 @@ R512_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
             q[i] = ADD(SHUF(p[2 * i], p[2 * i + 1], 0x88), SHUF(p[2 * i], p[2 * i + 1], 0xdd));   \
         return ADD(SHUF(q[0], q[1], 0x88), SHUF(q[0], q[1], 0xdd));                               \
     }
-R512_T8(d32f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
-R512_T8(d64f, __m512d, _mm512_add_pd, _mm512_unpacklo_pd, _mm512_unpackhi_pd, _mm512_shuffle_f64x2)
 R512_T8(d32i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
         _mm512_shuffle_i64x2)
 R512_T8(d64i, __m512i, _mm512_add_epi64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64,
         _mm512_shuffle_i64x2)
-#define r512_wst_d32f(p, v) _mm512_storeu_pd(p, v)
-#define r512_wst_d64f(p, v) _mm512_storeu_pd(p, v)
 #define r512_wst_d32i(p, v) _mm512_storeu_si512(p, v)
 #define r512_wst_d64i(p, v) _mm512_storeu_si512(p, v)
 
@@ -509,7 +437,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
 #define R512_WT_f double
 #define R512_WT_u uint64_t
 
-#define R512_DEFINE(S, T, F, D, WF)                                                               \
+#define R512_DEFINE_BASE(S, T, F, WF)                                                               \
     typedef R512_WT_##WF r512_w_##S;                                                              \
                                                                                                   \
     /* y[0..count) = acc[0..count) rounded to T */                                                \
@@ -536,6 +464,16 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         return v[0];                                                                              \
     }                                                                                             \
                                                                                                   \
+    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
+    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
+                                     int acc) {                                                   \
+        if (acc)                                                                                  \
+            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
+        else                                                                                      \
+            r512_finish_##S(b, (T *)dst + off, k);                                                \
+    }
+
+#define R512_DEFINE_INT(S, T, F, D, WF)                                                           \
     /* One long row (n > 64) -> its wide sum. */                                                  \
     static r512_w_##S r512_row_##S(const T *p, size_t n) {                                        \
         enum { L = R512_L_##F };                                                                  \
@@ -557,15 +495,6 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (j < n)                                                                                \
             a0 = r512_wradd_##F(a0, r512_ldm_##S(p + j, axial_avx512_mask64(n - j)));             \
         return r512_wrsum_##F(r512_wrmerge_##F(a0, a1));                                          \
-    }                                                                                             \
-                                                                                                  \
-    /* Hand wide sums to the caller: round into y, or add into acc. */                            \
-    static inline void r512_emit_##S(void *dst, size_t off, const r512_w_##S *b, size_t k,        \
-                                     int acc) {                                                   \
-        if (acc)                                                                                  \
-            r512_wadd_##WF((r512_w_##S *)dst + off, b, k);                                        \
-        else                                                                                      \
-            r512_finish_##S(b, (T *)dst + off, k);                                                \
     }                                                                                             \
                                                                                                   \
     /* rows <= DL short rows (n <= 64) -> DL wide sums in out (the first rows valid).         \
@@ -743,7 +672,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (sizeof(r512_ca_##F) != sizeof *out && wv <= 4 * L) {                                  \
             /* up to 4 vectors (the super rows summed in registers): a 256-byte row, which the   \
              * compiler knows apart from x (the in-out row below cost ~20% here) */             \
-            r512_ca_##F small[4 * L];                                                             \
+            r512_ca_##F small[4 * L] = {0}; /* (GCC 12 cannot see the loop below fill it) */      \
             for (size_t c = 0; c < wv; c++)                                                       \
                 small[c] = (r512_ca_##F)(-0.0);                                                   \
             r512_colacc_##S(x, stride, nrows, w, rbmax, small);                                   \
@@ -762,26 +691,6 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 out[c] = (r512_w_##S)v;                                                           \
             }                                                                                     \
     }                                                                                             \
-    /* The wide column path (floats): whole vectors of columns [i0, i0 + w) of x[o],     \
-     * 8 rows per pass (one tree) over the whole width; w a multiple of L. */           \
-    __attribute__((noinline)) static void r512_wcols_##S(const T *xo, void *dst, size_t off,     \
-                                                         size_t n, size_t w, size_t inner,       \
-                                                         int acc) {                               \
-        if (acc || sizeof(T) == sizeof(r512_ca_##F)) { /* acc, or f64 sums into y itself */     \
-            r512_ca_##F *ca = (r512_ca_##F *)dst + off;                                           \
-            if (!acc)                                                                             \
-                for (size_t c = 0; c < w; c++)                                                    \
-                    ca[c] = (r512_ca_##F)(-0.0);                                                  \
-            r512_colacc_##S(xo, inner, n, w, 8, ca);                                              \
-            return;                                                                               \
-        }                                                                                         \
-        r512_ca_##F ca[R512_CS_##F];                                                              \
-        for (size_t c = 0; c < w; c++)                                                            \
-            ca[c] = (r512_ca_##F)(-0.0);                                                          \
-        r512_colacc_##S(xo, inner, n, w, 8, ca);                                                  \
-        r512_finish_##S((const r512_w_##S *)(const void *)ca, (T *)dst + off, w);                 \
-    }                                                                                             \
-                                                                                                  \
     /* inner == 1, n > 64: row sums, R512_CB rows at a time. */                                \
     __attribute__((noinline)) static void r512_rows_##S(const T *x, void *dst, size_t outer,     \
                                                         size_t n, int acc) {                      \
@@ -840,37 +749,521 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         }                                                                                         \
         const size_t lcm = inner / r512_gcd(inner, L) * L, per = lcm / inner;                     \
         const int super = inner % L != 0 && lcm <= R512_CB && n >= per;                           \
-        /* floats: columns per wide chunk; the reduce of f32/f16/bf16 sums on the stack */      \
-        const size_t cw = acc || sizeof(T) == sizeof(r512_ca_##F) ? R512_CW_##F : R512_CS_##F;   \
         for (size_t o = 0; o < outer; o++) {                                                      \
             const T *xo = x + o * n * inner;                                                      \
             if (super) {                                                                          \
                 r512_super_##S(xo, dst, o * inner, n, inner, lcm, acc);                           \
                 continue;                                                                         \
             }                                                                                     \
-            size_t i0 = 0;                                                                        \
-            if (R512_CW_##F > 1) /* floats: whole vectors of columns on the wide path */          \
-                for (; i0 + L <= inner; i0 += cw) {                                               \
-                    const size_t w = inner - i0 < cw ? (inner - i0) / L * L : cw;                 \
-                    r512_wcols_##S(xo + i0, dst, o * inner + i0, n, w, inner, acc);               \
-                    if (w < cw) {                                                                 \
-                        i0 += w;                                                                  \
-                        break;                                                                    \
-                    }                                                                             \
-                }                                                                                 \
+            const size_t i0 = 0;                                                                  \
             if (i0 < inner)                                                                       \
                 r512_blocks_##S(xo, dst, o * inner, n, i0, inner, acc);                           \
         }                                                                                         \
     }
 
-R512_DEFINE(f32, float, ps, d32f, f)
-R512_DEFINE(f16, uint16_t, ps, d32f, f)
-R512_DEFINE(bf16, uint16_t, ps, d32f, f)
-R512_DEFINE(f64, double, pd, d64f, f)
-R512_DEFINE(b8, uint8_t, e8, d32i, u)
-R512_DEFINE(b16, uint16_t, e16, d32i, u)
-R512_DEFINE(b32, uint32_t, e32, d32i, u)
-R512_DEFINE(b64, uint64_t, e64, d64i, u)
+R512_DEFINE_BASE(f32, float, ps, f)
+R512_DEFINE_BASE(f16, uint16_t, ps, f)
+R512_DEFINE_BASE(bf16, uint16_t, ps, f)
+R512_DEFINE_BASE(f64, double, pd, f)
+R512_DEFINE_BASE(b8, uint8_t, e8, u)
+R512_DEFINE_BASE(b16, uint16_t, e16, u)
+R512_DEFINE_BASE(b32, uint32_t, e32, u)
+R512_DEFINE_BASE(b64, uint64_t, e64, u)
+R512_DEFINE_INT(b8, uint8_t, e8, d32i, u)
+R512_DEFINE_INT(b16, uint16_t, e16, d32i, u)
+R512_DEFINE_INT(b32, uint32_t, e32, d32i, u)
+R512_DEFINE_INT(b64, uint64_t, e64, d64i, u)
+/* ---- the float kernels: the one summation order ------------------------------
+ * "Virtual vectors" of 16 lanes: f32 (f16/bf16 widened) holds one in a zmm,
+ * f64 in two (lo: lanes 0..7, hi: 8..15); their f64 accumulators are two
+ * zmm (r512_wr_ps: lo, hi) in both cases. */
+typedef __m512 r512_sv_ps;
+typedef r512_wr_ps r512_sv_pd; /* two f64 zmm */
+R512_INLINE __m512 r512_svadd_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+R512_INLINE r512_sv_pd r512_svadd_pd(r512_sv_pd a, r512_sv_pd b) {
+    return (r512_sv_pd){_mm512_add_pd(a.lo, b.lo), _mm512_add_pd(a.hi, b.hi)};
+}
+R512_INLINE __m512 r512_svid_ps(void) { return r512_id_ps(); }
+R512_INLINE r512_sv_pd r512_svid_pd(void) { return (r512_sv_pd){r512_id_pd(), r512_id_pd()}; }
+/* A virtual vector in f64 (exact). */
+R512_INLINE r512_wr_ps r512_svwide_ps(__m512 v) {
+    return (r512_wr_ps){_mm512_cvtps_pd(_mm512_castps512_ps256(v)),
+                        _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1))};
+}
+R512_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
+/* Loads of 16 elements, or of k < 16 (the other lanes -0.0). */
+#define r512_svld_f32(p) r512_ld_f32(p)
+#define r512_svld_f16(p) r512_ld_f16(p)
+#define r512_svld_bf16(p) r512_ld_bf16(p)
+#define r512_svldk_f32(p, k) r512_ldm_f32(p, axial_avx512_mask64(k))
+#define r512_svldk_f16(p, k) r512_ldm_f16(p, axial_avx512_mask64(k))
+#define r512_svldk_bf16(p, k) r512_ldm_bf16(p, axial_avx512_mask64(k))
+R512_INLINE r512_sv_pd r512_svld_f64(const double *p) {
+    return (r512_sv_pd){_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)};
+}
+R512_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
+    const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
+    return (r512_sv_pd){_mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)m, p),
+                        _mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)(m >> 8), p + 8)};
+}
+
+/* The f64 accumulators of a column tile of one vector (L columns; lanes m
+ * unless full): loaded from and stored back to memory. */
+R512_INLINE r512_wr_ps r512_wrld_ps(const double *ca, __mmask64 m, int full) {
+    if (full)
+        return (r512_wr_ps){_mm512_loadu_pd(ca), _mm512_loadu_pd(ca + 8)};
+    return (r512_wr_ps){_mm512_maskz_loadu_pd((__mmask8)m, ca),
+                        _mm512_maskz_loadu_pd((__mmask8)(m >> 8), ca + 8)};
+}
+R512_INLINE void r512_wrst_ps(double *ca, r512_wr_ps a, __mmask64 m, int full) {
+    if (full) {
+        _mm512_storeu_pd(ca, a.lo);
+        _mm512_storeu_pd(ca + 8, a.hi);
+    } else {
+        _mm512_mask_storeu_pd(ca, (__mmask8)m, a.lo);
+        _mm512_mask_storeu_pd(ca + 8, (__mmask8)(m >> 8), a.hi);
+    }
+}
+R512_INLINE __m512d r512_wrld_pd(const double *ca, __mmask64 m, int full) {
+    return full ? _mm512_loadu_pd(ca) : _mm512_maskz_loadu_pd((__mmask8)m, ca);
+}
+R512_INLINE void r512_wrst_pd(double *ca, __m512d a, __mmask64 m, int full) {
+    if (full) _mm512_storeu_pd(ca, a);
+    else _mm512_mask_storeu_pd(ca, (__mmask8)m, a);
+}
+
+/* 8 rows of 8 f64 lanes (r, in row order) -> the vector of their 8 sums, each
+ * row folded in halves: lane p += lane p + 4, then p + 2, then p + 1.  Fed in
+ * the order 0,2,4,6,1,3,5,7, the three levels (two vshuff64x2 levels, then
+ * unpacklo/hi) leave the sums in row order. */
+R512_INLINE __m512d r512_fold8x8(const __m512d *r) {
+    const __m512d w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
+    __m512d u[4], v[2];
+    R512_UNROLL
+    for (int i = 0; i < 4; i++) /* [w2i(0..3) w2i+1(0..3)] + [w2i(4..7) w2i+1(4..7)] */
+        u[i] = _mm512_add_pd(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44),
+                             _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xee));
+    R512_UNROLL
+    for (int i = 0; i < 2; i++) /* lanes p += p + 2 of each 4-lane row */
+        v[i] = _mm512_add_pd(_mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0x88),
+                             _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
+}
+
+/* One halving level of f64 vectors holding rows of q lanes (q = 2, 4, 8):
+ * lane p of each row += lane p + q/2; a and b -> one vector of rows of q/2. */
+static const int64_t r512_half_lo[3][8] = {{0, 2, 4, 6, 8, 10, 12, 14},
+                                           {0, 1, 4, 5, 8, 9, 12, 13},
+                                           {0, 1, 2, 3, 8, 9, 10, 11}};
+static const int64_t r512_half_hi[3][8] = {{1, 3, 5, 7, 9, 11, 13, 15},
+                                           {2, 3, 6, 7, 10, 11, 14, 15},
+                                           {4, 5, 6, 7, 12, 13, 14, 15}};
+R512_INLINE __m512d r512_half(__m512d a, __m512d b, size_t q) {
+    if (q == 8)
+        return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
+    const unsigned l = q == 2 ? 0 : 1;
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, R512_IDX(r512_half_lo[l]), b),
+                         _mm512_permutex2var_pd(a, R512_IDX(r512_half_hi[l]), b));
+}
+/* d[0..cnt): rows of q lanes -> halving levels down to one lane per row. */
+R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
+    R512_UNROLL
+    for (; q > 1; q /= 2, cnt /= 2)
+        R512_UNROLL
+        for (size_t i = 0; i < cnt / 2; i++)
+            d[i] = r512_half(d[2 * i], d[2 * i + 1], q);
+}
+
+/* Short rows n <= 8, packed: 16 rows padded to Q = 2^k >= n lanes (a load of
+ * 16n/Q elements, spread by vexpand when n != Q; pad lanes -0.0), widened to
+ * f64 and folded in halves (the periodic order of a row: A = the row, the
+ * 16 -> 8 -> ... levels over -0.0 lanes change nothing) -> 16 sums in out. */
+#define R512_FPACK_ps(S, T)                                                                       \
+    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                    double *out) {                                                \
+        const size_t rpv = 16 / Q;                                                                \
+        __m512d d[16];                                                                            \
+        R512_UNROLL                                                                               \
+        for (size_t i = 0; i < Q; i++) {                                                          \
+            const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;      \
+            __m512 v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                              \
+                     : rv                  ? r512_dld_##S(x + r * n, rv * n)                      \
+                                           : r512_id_ps();                                        \
+            if (n != Q)                                                                           \
+                v = r512_dexp_d32f(v, spread);                                                    \
+            d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v));                                \
+            d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));                         \
+        }                                                                                         \
+        r512_halves(d, 2 * Q, Q);                                                                 \
+        _mm512_storeu_pd(out, d[0]);                                                              \
+        _mm512_storeu_pd(out + 8, d[1]);                                                          \
+    }
+#define R512_FPACK_pd(S, T)                                                                       \
+    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                    double *out) {                                                \
+        const size_t rpv = 8 / Q;                                                                 \
+        R512_UNROLL                                                                               \
+        for (size_t h = 0; h < 16; h += 8) {                                                      \
+            __m512d d[8];                                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < Q; i++) {                                                      \
+                const size_t r = h + i * rpv,                                                     \
+                             rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;                \
+                __m512d v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                         \
+                          : rv                  ? r512_dld_##S(x + r * n, rv * n)                 \
+                                                : r512_id_pd();                                   \
+                if (n != Q)                                                                       \
+                    v = r512_dexp_d64f(v, spread);                                                \
+                d[i] = v;                                                                         \
+            }                                                                                     \
+            r512_halves(d, Q, Q);                                                                 \
+            _mm512_storeu_pd(out + h, d[0]);                                                      \
+        }                                                                                         \
+    }
+/* p[0..k) = -0.0, by vector stores (p may be misaligned for a double). */
+static inline void r512_neg0(double *p, size_t k) {
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8)
+        _mm512_storeu_pd(p + i, r512_id_pd());
+    if (i < k)
+        _mm512_mask_storeu_pd(p + i, (__mmask8)axial_avx512_mask64(k - i), r512_id_pd());
+}
+
+/* The f32 reduce of rows of 2: the order's x0 + x1 in f64, rounded to f32,
+ * equals x0 + x1 rounded once in f32 (double rounding through f64's 53 bits
+ * is innocuous for a sum: 53 >= 2 * 24 + 2), so 16 rows are an even/odd split
+ * of 32 elements and one f32 add.  Writing >= R512_NT bytes, the 64-byte
+ * aligned stores are streaming ones (then sfence). */
+R512_INLINE __m512 r512_pair16(__m512 a, __m512 b) {
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, R512_IDX(r512_even32), b),
+                         _mm512_permutex2var_ps(a, R512_IDX(r512_odd32), b));
+}
+/* k < 16 rows of 2 at x -> y[0..k), masked. */
+R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
+    const __m512 a = _mm512_maskz_loadu_ps((__mmask16)axial_avx512_mask64(2 * k), x);
+    const __m512 b = _mm512_maskz_loadu_ps((__mmask16)axial_avx512_mask64(k > 8 ? 2 * k - 16 : 0),
+                                           x + 16);
+    _mm512_mask_storeu_ps(y, (__mmask16)axial_avx512_mask64(k), r512_pair16(a, b));
+}
+__attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer) {
+    size_t r = 0;
+    if (outer * sizeof(float) >= R512_NT) {
+        const size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
+        if (h) {
+            r512_pairs_tail(x, y, h);
+            r = h;
+        }
+        for (; r + 16 <= outer; r += 16)
+            _mm512_stream_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
+                                                _mm512_loadu_ps(x + 2 * r + 16)));
+        _mm_sfence();
+    }
+    for (; r + 16 <= outer; r += 16)
+        _mm512_storeu_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
+                                            _mm512_loadu_ps(x + 2 * r + 16)));
+    if (r < outer)
+        r512_pairs_tail(x + 2 * r, y + r, outer - r);
+}
+
+#define R512_FDL_ps 16 /* lanes of a packed short-row vector */
+#define R512_FDL_pd 8
+#define R512_RUN 4096 /* columns per pass of the column order with acc in memory */
+#define R512_ROWBUF 1024 /* the f64 row of the f32/f16/bf16 reduce, on the stack */
+
+/* S: storage name, T: element type, F: family (ps: f32/f16/bf16, pd: f64). */
+#define R512_DEFINE_FLOAT(S, T, F)                                                                \
+    R512_FPACK_##F(S, T)                                                                          \
+                                                                                                  \
+    /* The column order on a tile of tv vectors of columns (lanes m unless full): the f64     \
+     * sums ca[] loaded, one 8-row tree per group added to them in group order, stored. */      \
+    R512_INLINE void r512_ftile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full, \
+                                    int tv, double *ca) {                                         \
+        enum { L = R512_L_##F };                                                                  \
+        r512_wr_##F a[4];                                                                         \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            a[t] = r512_wrld_##F(ca + t * L, m, full);                                            \
+        size_t j = 0;                                                                             \
+        for (; j + 8 <= rb; j += 8)                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(a[t],                                                       \
+                                      r512_sum8_##S(x + j * stride + t * L, stride, 8, m, full)); \
+        if (j < rb)                                                                               \
+            R512_UNROLL                                                                           \
+            for (int t = 0; t < tv; t++)                                                          \
+                a[t] = r512_wradd_##F(                                                            \
+                    a[t], r512_sum8_##S(x + j * stride + t * L, stride, rb - j, m, full));        \
+        R512_UNROLL                                                                               \
+        for (int t = 0; t < tv; t++)                                                              \
+            r512_wrst_##F(ca + t * L, a[t], m, full);                                             \
+    }                                                                                             \
+    /* One pass of rb rows over columns [0, w) of x, sums ca[0..w). */                       \
+    R512_INLINE void r512_fpass_##S(const T *xr, size_t stride, size_t rb, size_t w, double *ca) {  \
+        enum { L = R512_L_##F };                                                                  \
+        size_t c = 0;                                                                             \
+        for (; c + 4 * L <= w; c += 4 * L)                                                        \
+            r512_ftile_##S(xr + c, stride, rb, 0, 1, 4, ca + c);                                  \
+        switch ((w - c) / L) {                                                                    \
+        case 3: r512_ftile_##S(xr + c, stride, rb, 0, 1, 3, ca + c); break;                       \
+        case 2: r512_ftile_##S(xr + c, stride, rb, 0, 1, 2, ca + c); break;                       \
+        case 1: r512_ftile_##S(xr + c, stride, rb, 0, 1, 1, ca + c); break;                       \
+        default: break;                                                                           \
+        }                                                                                         \
+        c = w / L * L;                                                                            \
+        if (c < w)                                                                                \
+            r512_ftile_##S(xr + c, stride, rb, axial_avx512_mask64(w - c), 0, 1, ca + c);         \
+    }                                                                                             \
+    /* ca[c] = ca[c] + column c (c < w) of the (nrows, stride) matrix x, in the column      \
+     * order; the sums of columns [0, h) are ca, those of [h, w) ca2[0..w-h).  Up to 4       \
+     * vectors of columns: all rows in registers (one stream); wider: 8 rows per pass over   \
+     * the whole width (long runs of each row). */                                          \
+    __attribute__((noinline)) static void r512_fcolacc2_##S(const T *x, size_t stride,           \
+                                                            size_t nrows, size_t w, size_t h,    \
+                                                            double *ca, double *ca2) {           \
+        enum { L = R512_L_##F };                                                                  \
+        const size_t rbmax = w <= 4 * L ? nrows : 8;                                              \
+        for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
+            const size_t rb = nrows - j0 < rbmax ? nrows - j0 : rbmax;                            \
+            const T *xr = x + j0 * stride;                                                        \
+            r512_fpass_##S(xr, stride, rb, h, ca);                                                \
+            if (h < w)                                                                            \
+                r512_fpass_##S(xr + h, stride, rb, w - h, ca2);                                   \
+        }                                                                                         \
+    }                                                                                             \
+    static void r512_fcolacc_##S(const T *x, size_t stride, size_t nrows, size_t w, double *ca) { \
+        r512_fcolacc2_##S(x, stride, nrows, w, w, ca, ca);                                        \
+    }                                                                                             \
+    /* reduce_cols: runs of R512_RUN columns. */                                                 \
+    static void r512_fcols_##S(const T *x, size_t stride, size_t n, size_t w, double *acc) {     \
+        for (size_t c0 = 0; c0 < w; c0 += R512_RUN)                                               \
+            r512_fcolacc_##S(x + c0, stride, n, w - c0 < R512_RUN ? w - c0 : R512_RUN, acc + c0); \
+    }                                                                                             \
+    /* The reduce of inner >= 16 columns into y (T narrower than f64), blocks of w columns  \
+     * read in runs of w: the f64 sums (from -0.0) of the first h = w * sizeof(T) / 8        \
+     * columns in y's own bytes, the other w - h <= R512_ROWBUF in a stack row (f32: w =     \
+     * 2048, 8 KiB runs; 16-bit T: 1365); rounded once in ascending order, each output       \
+     * written only over sums already read (y[c] lies in the sum of column                    \
+     * c * sizeof(T) / 8 <= c; the library is built with -fno-strict-aliasing). */           \
+    __attribute__((noinline)) static void r512_fwhole_##S(const T *xo, T *y, size_t n,           \
+                                                          size_t inner) {                         \
+        enum { WB = R512_ROWBUF * 8 / (8 - sizeof(T) % 8) }; /* (f64: unused) */               \
+        double row[R512_ROWBUF];                                                                  \
+        for (size_t c0 = 0; c0 < inner; c0 += WB) {                                               \
+            const size_t w = inner - c0 < WB ? inner - c0 : WB, h = w * sizeof(T) / 8;            \
+            double *ys = (double *)(void *)(y + c0);                                              \
+            r512_neg0(ys, h); /* ys: element alignment only, vector stores */                    \
+            r512_neg0(row, w - h);                                                                \
+            r512_fcolacc2_##S(xo + c0, inner, n, w, h, ys, row);                                  \
+            r512_finish_##S(ys, y + c0, h);                                                       \
+            r512_finish_##S(row, y + c0 + h, w - h);                                              \
+        }                                                                                         \
+    }                                                                                             \
+    static r512_wr_ps r512_frowv_##S(const T *p, size_t n);                                      \
+    /* The periodic order (1 < inner < 16) of x[o]: A[0..inner) = its folded sums.  The       \
+     * super-rows' positions are columns of stride P: the full groups of 8 super-rows,        \
+     * then the last group (its full super-rows and the partial one's rem elements). */       \
+    __attribute__((noinline)) static void r512_fper_##S(const T *xo, size_t n, size_t inner,     \
+                                                        double *A) {                              \
+        const size_t P = inner / r512_gcd(inner, 16) * 16, N = n * inner;                         \
+        const size_t ns = N / P, rem = N % P, ng = ns / 8 * 8;                                    \
+        if (P == 16) { /* inner 2, 4, 8: the order of a row of N elements, before its fold */    \
+            const r512_wr_ps a = r512_frowv_##S(xo, N);                                           \
+            _mm512_storeu_pd(A, a.lo);                                                            \
+            _mm512_storeu_pd(A + 8, a.hi);                                                        \
+        } else {                                                                                  \
+            for (size_t p = 0; p < P; p++)                                                        \
+                A[p] = -0.0;                                                                      \
+            if (ng)                                                                               \
+                r512_fcolacc_##S(xo, P, ng, P, A);                                                \
+            const T *xt = xo + ng * P;                                                            \
+            if (rem)                                                                              \
+                r512_fcolacc_##S(xt, P, ns - ng + 1, rem, A);                                     \
+            if (ns > ng)                                                                          \
+                r512_fcolacc_##S(xt + rem, P, ns - ng, P - rem, A + rem);                         \
+        }                                                                                         \
+        for (size_t len = P; len > inner; len /= 2)                                               \
+            for (size_t p = 0; p < len / 2; p++)                                                  \
+                A[p] += A[p + len / 2];                                                           \
+    }                                                                                             \
+    __attribute__((noinline)) static void r512_fpers_##S(const T *x, void *dst, size_t outer,    \
+                                                         size_t n, size_t inner, int acc) {       \
+        double A[240]; /* P = lcm(inner, 16) <= 240 */                                            \
+        for (size_t o = 0; o < outer; o++) {                                                      \
+            r512_fper_##S(x + o * n * inner, n, inner, A);                                        \
+            r512_emit_##S(dst, o * inner, A, inner, acc);                                         \
+        }                                                                                         \
+    }                                                                                             \
+                                                                                                  \
+    /* A row of n elements (16 * (M - 1) < n <= 16 * M, M <= 8): one group of M virtual      \
+     * vectors, its tree (a missing right operand: the left one, as with -0.0 pads),          \
+     * widened: A; returns A's halving level 16 -> 8 (lane p + lane p + 8). */                \
+    R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M) {                         \
+        r512_sv_##F v[8];                                                                         \
+        R512_UNROLL                                                                               \
+        for (size_t k = 0; k < M; k++)                                                            \
+            v[k] = k + 1 < M || n == 16 * M ? r512_svld_##S(p + 16 * k)                           \
+                                            : r512_svldk_##S(p + 16 * k, n - 16 * k);             \
+        R512_UNROLL                                                                               \
+        for (size_t c = M; c > 1; c = (c + 1) / 2) {                                              \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < c / 2; i++)                                                    \
+                v[i] = r512_svadd_##F(v[2 * i], v[2 * i + 1]);                                    \
+            if (c % 2)                                                                            \
+                v[c / 2] = v[c - 1];                                                              \
+        }                                                                                         \
+        const r512_wr_ps a = r512_svwide_##F(v[0]);                                               \
+        return _mm512_add_pd(a.lo, a.hi);                                                         \
+    }                                                                                             \
+    /* A long row: groups of 8 virtual vectors (128 elements) into its 16 f64 lanes A. */   \
+    __attribute__((noinline)) static r512_wr_ps r512_frowv_##S(const T *p, size_t n) {           \
+        r512_wr_ps a = r512_svid_pd();                                                            \
+        r512_sv_##F v[8];                                                                         \
+        size_t j = 0;                                                                             \
+        for (; j + 128 <= n; j += 128) {                                                          \
+            R512_UNROLL                                                                           \
+            for (size_t k = 0; k < 8; k++)                                                        \
+                v[k] = r512_svld_##S(p + j + 16 * k);                                             \
+            R512_UNROLL                                                                           \
+            for (size_t w = 1; w < 8; w *= 2)                                                     \
+                R512_UNROLL                                                                       \
+                for (size_t i = 0; i < 8; i += 2 * w)                                             \
+                    v[i] = r512_svadd_##F(v[i], v[i + w]);                                        \
+            const r512_wr_ps g = r512_svwide_##F(v[0]);                                           \
+            a.lo = _mm512_add_pd(a.lo, g.lo);                                                     \
+            a.hi = _mm512_add_pd(a.hi, g.hi);                                                     \
+        }                                                                                         \
+        if (j < n) { /* the last group: q whole vectors, then k elements, -0.0 pads */        \
+            const size_t q = (n - j) / 16, k = (n - j) % 16;                                      \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < 8; i++)                                                        \
+                v[i] = i < q            ? r512_svld_##S(p + j + 16 * i)                           \
+                     : i == q && k != 0 ? r512_svldk_##S(p + j + 16 * i, k)                       \
+                                        : r512_svid_##F();                                        \
+            R512_UNROLL                                                                           \
+            for (size_t w = 1; w < 8; w *= 2)                                                     \
+                R512_UNROLL                                                                       \
+                for (size_t i = 0; i < 8; i += 2 * w)                                             \
+                    v[i] = r512_svadd_##F(v[i], v[i + w]);                                        \
+            const r512_wr_ps g = r512_svwide_##F(v[0]);                                           \
+            a.lo = _mm512_add_pd(a.lo, g.lo);                                                     \
+            a.hi = _mm512_add_pd(a.hi, g.hi);                                                     \
+        }                                                                                         \
+        return a;                                                                                 \
+    }                                                                                             \
+    /* ... and its halving level 16 -> 8. */                                                      \
+    R512_INLINE __m512d r512_frowl_##S(const T *p, size_t n) {                                    \
+        const r512_wr_ps a = r512_frowv_##S(p, n);                                                \
+        return _mm512_add_pd(a.lo, a.hi);                                                         \
+    }                                                                                             \
+    /* rows <= 16 rows of n elements -> their 16 f64 sums in out (the first rows valid):     \
+     * packed (Q lanes per row, Q != 0) or per row (M vectors per row; 0: long rows). */    \
+    R512_INLINE void r512_fgroup_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,     \
+                                     uint64_t spread, double *out) {                              \
+        if (Q) {                                                                                  \
+            r512_fpack_##S(x, rows, n, Q, spread, out);                                           \
+            return;                                                                               \
+        }                                                                                         \
+        for (size_t h = 0; h < rows; h += 8) {                                                    \
+            __m512d r[8];                                                                         \
+            R512_UNROLL                                                                           \
+            for (size_t i = 0; i < 8; i++)                                                        \
+                r[i] = h + i >= rows ? r512_id_pd()                                               \
+                     : M         ? r512_frowm_##S(x + (h + i) * n, n, M)                          \
+                                 : r512_frowl_##S(x + (h + i) * n, n);                            \
+            _mm512_storeu_pd(out + h, r512_fold8x8(r));                                           \
+        }                                                                                         \
+    }                                                                                             \
+    /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
+     * streams its 16-aligned groups of 16 outputs (see r512_stream16). */                    \
+    R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
+                                   size_t M, int acc) {                                           \
+        double buf[16];                                                                           \
+        uint64_t spread = 0;                                                                      \
+        for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
+            spread |= (uint64_t)(l % Q < n) << l;                                                 \
+        size_t r0 = 0;                                                                            \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+            const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
+            if (h) {                                                                              \
+                r512_fgroup_##S(x, h, n, Q, M, spread, buf);                                      \
+                r512_emit_##S(dst, 0, buf, h, 0);                                                 \
+                r0 = h;                                                                           \
+            }                                                                                     \
+            _Alignas(64) T tmp[16];                                                               \
+            for (; r0 + 16 <= outer; r0 += 16) {                                                  \
+                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                            \
+                r512_finish_##S(buf, tmp, 16);                                                    \
+                r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
+            }                                                                                     \
+            _mm_sfence();                                                                         \
+        }                                                                                         \
+        for (; r0 + 16 <= outer; r0 += 16) {                                                      \
+            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                                \
+            r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
+        }                                                                                         \
+        if (r0 < outer) {                                                                         \
+            r512_fgroup_##S(x + r0 * n, outer - r0, n, Q, M, spread, buf);                        \
+            r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
+        }                                                                                         \
+    }                                                                                             \
+    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
+        if (n == 2 && !acc && sizeof(T) == sizeof(float)) { /* f32 only */                      \
+            r512_pairs_f32((const float *)(const void *)x, (float *)dst, outer);                  \
+            return;                                                                               \
+        }                                                                                         \
+        switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
+        case 1: r512_frun_##S(x, dst, outer, n, 0, 1, acc); return;                               \
+        case 2: r512_frun_##S(x, dst, outer, n, 0, 2, acc); return;                               \
+        case 3: r512_frun_##S(x, dst, outer, n, 0, 3, acc); return;                               \
+        case 4: r512_frun_##S(x, dst, outer, n, 0, 4, acc); return;                               \
+        case 5: r512_frun_##S(x, dst, outer, n, 0, 5, acc); return;                               \
+        case 6: r512_frun_##S(x, dst, outer, n, 0, 6, acc); return;                               \
+        case 7: r512_frun_##S(x, dst, outer, n, 0, 7, acc); return;                               \
+        case 8: r512_frun_##S(x, dst, outer, n, 0, 8, acc); return;                               \
+        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc); return;                               \
+        default: break;                                                                           \
+        }                                                                                         \
+        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc);                                   \
+        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc);                              \
+        else if (n <= 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc);                              \
+        else r512_frun_##S(x, dst, outer, n, 8, 0, acc);                                          \
+    }                                                                                             \
+                                                                                                  \
+    static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
+                                int acc) {                                                        \
+        const T *x = (const T *)xv;                                                               \
+        if (inner == 1) {                                                                         \
+            r512_frows_##S(x, dst, outer, n, acc);                                                \
+            return;                                                                               \
+        }                                                                                         \
+        if (inner < 16) {                                                                         \
+            r512_fpers_##S(x, dst, outer, n, inner, acc);                                         \
+            return;                                                                               \
+        }                                                                                         \
+        for (size_t o = 0; o < outer; o++) {                                                      \
+            const T *xo = x + o * n * inner;                                                      \
+            if (acc) {                                                                            \
+                r512_fcols_##S(xo, inner, n, inner, (double *)dst + o * inner);                   \
+            } else if (sizeof(T) == sizeof(double)) { /* f64: the sums in y itself */             \
+                double *yo = (double *)dst + o * inner;                                           \
+                for (size_t c = 0; c < inner; c++)                                                \
+                    yo[c] = -0.0;                                                                 \
+                r512_fcols_##S(xo, inner, n, inner, yo);                                          \
+            } else {                                                                              \
+                r512_fwhole_##S(xo, (T *)dst + o * inner, n, inner);                              \
+            }                                                                                     \
+        }                                                                                         \
+    }                                                                                             \
+    void axial_reduce_cols_##S##__avx512(const void *x, void *acc, size_t n, size_t ncols,        \
+                                         size_t stride) {                                         \
+        r512_fcols_##S((const T *)x, stride, n, ncols, (double *)acc);                            \
+    }
+
+R512_DEFINE_FLOAT(f32, float, ps)
+R512_DEFINE_FLOAT(f16, uint16_t, ps)
+R512_DEFINE_FLOAT(bf16, uint16_t, ps)
+R512_DEFINE_FLOAT(f64, double, pd)
 
 /* The exported kernels; signed and unsigned integers share their width's code. */
 #define R512_EXPORT(name, DT, S)                                                                  \
