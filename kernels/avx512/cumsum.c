@@ -735,6 +735,62 @@ AXIAL_AI double lane15_f32(__m512 p) {
     return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
 }
 
+/* Four full blocks at once, each in memory order (rev: k-lane i is memory
+ * lane 15 - i, so quads are memory quads 3 - q, each reversed, and the
+ * network runs mirrored: no lane reversal).  The quad totals of the four
+ * blocks are gathered into one vector (block u in lanes 4u .. 4u+3, k
+ * order), whose own quad scan is E: Q_0 = T0 = E_1, Q_1 = T1+T0 = E_2,
+ * Q_2 = (T2+T1)+T0 = E_3, and t = T3 + Q_2 (p_15 = s_15 + E_3). */
+AXIAL_AI __m512 bsr_ps(__m512 v, int bytes) {
+    return bytes == 4 ? _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 4))
+                      : _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 8));
+}
+AXIAL_AI __m512 quads_dir(__m512 v, int rev) {
+    if (!rev)
+        return quads_f32(v);
+    const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, bsr_ps(v, 4));
+    return _mm512_mask_add_ps(a, 0x3333, a, bsr_ps(a, 8));
+}
+/* F32: the first level's neighbours come from a masked load one element
+ * off (lanes inside the block only), which spares a shuffle. */
+AXIAL_AI __m512 quads_dir_mem(__m512 v, const char *p, int rev) {
+    if (!rev) {
+        const __m512 l = _mm512_maskz_loadu_ps(0xEEEE, (const void *)((uintptr_t)p - 4));
+        const __m512 a = _mm512_mask_add_ps(v, 0xEEEE, v, l);
+        return _mm512_mask_add_ps(a, 0xCCCC, a, bsl_ps(a, 8));
+    }
+    const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, _mm512_maskz_loadu_ps(0x7777, p + 4));
+    return _mm512_mask_add_ps(a, 0x3333, a, bsr_ps(a, 8));
+}
+AXIAL_AI __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *const ptr[4],
+                          __m512 p[4], int rev) {
+    const __m512 negz = _mm512_set1_ps(-0.0f);
+    __m512 s[4];
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u++)
+        s[u] = k == K_F32 ? quads_dir_mem(v[u], ptr[u], rev) : quads_dir(v[u], rev);
+    const __m512i gi = rev ? _mm512_setr_epi32(12, 8, 4, 0, 28, 24, 20, 16, 0, 0, 0, 0, 0, 0, 0, 0)
+                           : _mm512_setr_epi32(3, 7, 11, 15, 19, 23, 27, 31, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512 a = _mm512_permutex2var_ps(s[0], gi, s[1]);
+    const __m512 b = _mm512_permutex2var_ps(s[2], gi, s[3]);
+    const __m512 T = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 Q = quads_f32(T);
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u++) {
+        const int q = 4 * u;
+        const __m512i ei =
+            rev ? _mm512_setr_epi32(q + 2, q + 2, q + 2, q + 2, q + 1, q + 1, q + 1, q + 1, q, q, q,
+                                    q, 0, 0, 0, 0)
+                : _mm512_setr_epi32(0, 0, 0, 0, q, q, q, q, q + 1, q + 1, q + 1, q + 1, q + 2, q + 2,
+                                    q + 2, q + 2);
+        p[u] = _mm512_add_ps(
+            s[u], _mm512_mask_permutexvar_ps(negz, rev ? 0x0FFF : 0xFFF0, ei, Q));
+    }
+    const __m512 t = _mm512_add_ps(T, bsl_ps(Q, 4));
+    return _mm256_cvtps_pd(_mm512_castps512_ps128(
+        _mm512_permutexvar_ps(_mm512_setr_epi32(3, 7, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), t)));
+}
+
 /* A full block of k-space at b (16 elements), in k order. */
 AXIAL_AI __m512 blk_in(enum axial_kind k, const char *x, size_t len, size_t b, int rev) {
     if (!rev)
@@ -757,15 +813,15 @@ AXIAL_AI void blk_out_part(enum axial_kind k, char *y, size_t len, size_t b, siz
     else
         l_store_mask(k, y + (len - b - cnt) * k_es(k), m, _mm512_permutexvar_ps(rev_idx(cnt), o));
 }
-/* Four full blocks at b .. b + 63 of k-space, o[0] first: streamed (whole
- * aligned lines) or plain. */
+/* Four full blocks at b .. b + 63 of k-space, o[0] first, each in memory
+ * order: streamed (whole aligned lines) or plain. */
 AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev, __m512 o[4],
                        int nt) {
     const size_t es = k_es(k);
     __m512 m[4]; /* memory order, lowest address first */
     AXIAL_UNROLL
     for (int u = 0; u < 4; u++)
-        m[u] = rev ? _mm512_permutexvar_ps(rev_idx(16), o[3 - u]) : o[u];
+        m[u] = rev ? o[3 - u] : o[u];
     char *p = y + (rev ? len - b - 64 : b) * es;
     if (k == K_F32) {
         AXIAL_UNROLL
@@ -798,28 +854,45 @@ AXIAL_AI void line_f32c(enum axial_kind k, const char *x, char *y, size_t len, i
         nt = (((uintptr_t)(rev ? y + len * es : y)) & 63) == 0;
     for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
         const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
-        double D = R, S = -0.0;
+        __m128d DS = _mm_setr_pd(R, -0.0); /* [D, S] */
         size_t b = h;
         for (; hend - b >= 64; b += 64) {
-            __m512 p[4], o[4];
+            __m512 v[4], p[4], o[4];
+            const char *ptr[4];
             double t[4];
-            AXIAL_UNROLL
-            for (int u = 0; u < 4; u++)
-                p[u] = net_f32(blk_in(k, x, len, b + 16 * (size_t)u, rev));
-            _mm256_storeu_pd(t, totals4_f32(p));
+            float dc[4];
             AXIAL_UNROLL
             for (int u = 0; u < 4; u++) {
-                const __m512 e = excl ? up1_ps(p[u], negz) : p[u];
-                o[u] = _mm512_add_ps(_mm512_set1_ps((float)D), e);
-                D += t[u];
-                S += t[u];
+                ptr[u] = x + (rev ? len - b - 16 * (size_t)(u + 1) : b + 16 * (size_t)u) * es;
+                v[u] = l_load(k, ptr[u]);
+            }
+            _mm256_storeu_pd(t, net4_f32(k, v, ptr, p, rev));
+            /* The carries through memory: t and (C)D are then operands of
+             * broadcasting additions, not shuffles.  [D, S] in one vector: one
+             * addition per block for both chains. */
+            __asm__("" : "+m"(t));
+            AXIAL_UNROLL
+            for (int u = 0; u < 4; u++) {
+                _mm_store_ss(&dc[u], _mm_cvtpd_ps(DS));
+                DS = _mm_add_pd(DS, _mm_set1_pd(t[u]));
+            }
+            __asm__("" : "+m"(dc));
+            AXIAL_UNROLL
+            for (int u = 0; u < 4; u++) {
+                const __m512 e = !excl ? p[u]
+                                 : rev ? _mm512_castsi512_ps(_mm512_alignr_epi32(
+                                             _mm512_castps_si512(negz), _mm512_castps_si512(p[u]), 1))
+                                       : up1_ps(p[u], negz);
+                o[u] = _mm512_add_ps(_mm512_set1_ps(dc[u]), e);
             }
             if (excl) {
-                o[0] = _mm512_mask_mov_ps(o[0], z0, _mm512_setzero_ps());
+                o[0] = _mm512_mask_mov_ps(o[0], rev ? (__mmask16)(z0 << 15) : z0,
+                                          _mm512_setzero_ps());
                 z0 = 0;
             }
             blk_out4(k, y, len, b, rev, o, nt);
         }
+        double D = _mm_cvtsd_f64(DS), S = _mm_cvtsd_f64(_mm_unpackhi_pd(DS, DS));
         for (; b < hend; b += 16) {
             const size_t cnt = hend - b < 16 ? hend - b : 16;
             const __m512 p = net_f32(cnt == 16 ? blk_in(k, x, len, b, rev)
@@ -845,10 +918,14 @@ AXIAL_AI double total_f32c(enum axial_kind k, const char *x, size_t len, int rev
     for (; len - b >= 64; b += 64) {
         __m512 p[4];
         double t[4];
+        __m512 v[4];
+        const char *ptr[4];
         AXIAL_UNROLL
-        for (int u = 0; u < 4; u++)
-            p[u] = net_f32(blk_in(k, x, len, b + 16 * (size_t)u, rev));
-        _mm256_storeu_pd(t, totals4_f32(p));
+        for (int u = 0; u < 4; u++) {
+            ptr[u] = x + (rev ? len - b - 16 * (size_t)(u + 1) : b + 16 * (size_t)u) * k_es(k);
+            v[u] = l_load(k, ptr[u]);
+        }
+        _mm256_storeu_pd(t, net4_f32(k, v, ptr, p, rev));
         S = (((S + t[0]) + t[1]) + t[2]) + t[3];
     }
     for (; b < len; b += 16)
