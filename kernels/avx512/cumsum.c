@@ -3,66 +3,61 @@
  * cumsum.c: AVX-512 (F+VL+BW+DQ) CumSum for every summable dtype.
  *
  * Shape (outer, n, inner) as in kernels.h; flags EXCLUSIVE and REVERSE.
- * One generic body (static inline, specialised by a compile-time "kind" and
- * the two flags) serves every dtype; signed and unsigned integers of one width
- * share their kernel (wrapping sums are the same bits).
  *
- * Lanes.  Floats are scanned in f64: eight elements per vector, widened exactly
- * (f32 -> f64; f16 / bf16 -> f32 -> f64) and rounded once per output when
- * stored.  Integers are scanned in their own width (64, 32, 16 or 8 lanes),
- * wrapping.
+ * Floats (F32, F64, F16, BF16) follow the one summation order of every SIMD
+ * ISA (docs/API.md, "One summation order"; the reference is
+ * tests/order_ref.c), so they give the same bits as the AVX2 and NEON
+ * kernels.  C, the type of the in-block sums, is f32 for F32, F16 and BF16
+ * (16-bit values widen to f32 exactly) and f64 for F64; carries are f64.
+ *  - Lines (inner == 1): blocks of 16 elements of the line in scan order
+ *    (reverse: aligned at the line's end), the last one padded with -0.0.
+ *    The 16-lane virtual vector is one zmm of f32 (two zmm for f64, lanes
+ *    0-7 and 8-15); a quad is one 128-bit lane (a 256-bit half for f64).
+ *    Quad scans by in-lane byte shifts and masked adds (s0 = v0,
+ *    s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0)); the quad totals
+ *    T_q broadcast by permutes into E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0;
+ *    p = s + E.  Each output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for
+ *    the line's first), rounded once to T; per block D = D + t and S = S + t
+ *    in f64 (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R
+ *    and R = R + S at its end.  Four blocks a step: their networks and the
+ *    gather of their totals are independent, so the loop-carried chain is
+ *    the one f64 addition per block.  Reverse loads 16 elements ending at
+ *    the position and reverses the lanes.  Lines of n <= 16 (one block
+ *    each, from a -0.0 carry) sit 16 / P to a vector in groups of P lanes
+ *    (P the power of two >= n), with the network levels inside a group.
+ *    cumsum_seg is this path from a given carry; scan_total is S of one
+ *    chunk.
+ *  - Columns (inner > 1; cumsum_cols with any row stride): each column
+ *    sequentially in f64 from -0.0, eight columns a vector, tiles of eight
+ *    vectors walking down the rows; every output rounded once (f16 / bf16:
+ *    f64 -> f32 by round-to-odd, then nearest even: one rounding).
+ * Error constant (SPEC.md's |err| <= c u sum|x| + half an ulp of the
+ * result): c = 6 for the line path (at most 4 roundings in the block
+ * network, the rounding of D to C and the final addition), c = 1 for the
+ * column path (f64 sequential, then one rounding); the f64 sums' own
+ * roundings add at most n 2^-53 sum|x|, below 2^-29 u sum|x| per element.
  *
- * Three paths, chosen by the shape:
+ * Integers are exact modulo 2^bits and are scanned in their own width (64,
+ * 32, 16 or 8 lanes), wrapping; signed and unsigned integers of one width
+ * share their kernel.  Their paths, by shape:
  *  - Segments (inner = g a power of two < lanes, n*g <= lanes): several whole
- *    (n, g) slabs per vector, one masked load/store each.  A log-step
- *    (Hillis-Steele) scan over shifts of 1, 2, 4, ... lanes; a per-level mask
- *    lets a lane take the shifted lane only when it lies in the same slab and
- *    the same column (shifts that are no multiple of g get an empty mask and
- *    are skipped).  The [R,4] axis-1 case is this path with g = 1.
- *  - Flat (inner = g a power of two < lanes, n*g > lanes; g = 1 is a plain long
- *    row): each slab as one flat array, a vector at a time.  Inside a vector a
- *    log-step scan with strides g, 2g, ...; a carry vector (the running sum of
- *    each of the g columns, broadcast) is added to it.  Four vectors are
- *    scanned independently, then the carries are added, so the loop-carried
- *    chain is one addition per four vectors: c' = c + ((t0+t1) + (t2+t3)).
- *    Reverse walks from the end and shifts lanes downwards.
- *  - Columns (any other inner): tiles of 8 full vectors (64 f32 columns, 512
- *    i8 columns) keep their accumulators in registers while walking j down the
- *    rows; the remaining columns go one masked vector at a time, four rows per
- *    step (prefixes of the four rows first, so the carry chain is one addition
- *    per four rows).
- *
- * Exclusive: floats shift the inclusive in-vector prefix by one group (g lanes)
- * filling -0.0, add the carry, and the first output of every row is set to
- * +0.0 (the empty sum); integers use inclusive - x, which is exact modulo 2^bits.
- * Every float sum starts from -0.0: shifts fill -0.0, masked-off lanes load
- * as -0.0, carries start at -0.0, so a sum of -0.0 terms stays -0.0.
- *
- * Numerics.  Each f64 partial sum adds a subset of the terms, so each rounding
- * errs by at most 2^-53 * sum|x|.  An output passes through at most
- * log2(8) + 3 in-vector additions plus one carry addition per four vectors
- * (flat) or one per row (columns), i.e. <= n + 8 f64 roundings, then one
- * rounding to the output type.  f32: |error| <= 2^-24*|S| + (n+8)*2^-53*sum|x|,
- * so c <= 1 + (n+8)*2^-29 <= 2 for n < 2^29: c = 2, the scalar oracle's bound.
- * f16 / bf16: the f64 sum is rounded once (to f32 by round-to-odd, then to
- * nearest-even in f16/bf16, which is exactly one rounding), same constant
- * relative to their own unit.  f64: sums in f64, the same (n+8) bound in 2^-53.
- * Integers are exact modulo 2^bits.
+ *    (n, g) slabs per vector, one masked load/store each, with a log-step
+ *    (Hillis-Steele) scan whose per-level masks keep slabs and columns apart.
+ *  - Flat (inner = g a power of two < lanes, n*g > lanes): each slab as one
+ *    flat array, a vector at a time: a log-step scan with strides g, 2g, ...
+ *    plus a broadcast carry; four vectors a step.
+ *  - Columns (any other inner): tiles of 8 full vectors keep their
+ *    accumulators in registers while walking j down the rows; the remaining
+ *    columns go one masked vector at a time, four rows per step.
+ *  Exclusive is inclusive - x, exact modulo 2^bits.
  *
  * Memory.  A call that writes at least AXIAL_CUMSUM_NT = 4 MiB (more than the
  * caches keep for the caller; the output would only evict its input) streams
- * its output with non-temporal stores: no read of each destination line
- * before it is written.  Only whole 64-byte lines are streamed, each by
- * stores in a row (v_store4: f32 outputs two vectors to a store, f16 / bf16
- * four); half lines streamed one at a time measured far slower here.
- * Segments stream when a vector holds whole slabs and the slabs before y's
- * first 64-byte boundary are whole (they go first, plainly); columns stream
- * when the row stride is whole lines (the columns up to the first boundary
- * go first as one masked vector).  The flat path never streams: it is bound
- * by its shuffles, not by memory, and streaming measured slower there
- * (0.76x memcpy against 0.90x for [n] f32).  Anything else, and the tails,
- * store plainly; a call that streamed ends with an sfence.  Smaller calls
- * store plainly (the user re-reads cache-resident outputs).
+ * its output with non-temporal stores of whole, aligned 64-byte lines: the
+ * float line path four blocks a step (f16 / bf16: two blocks to a line), the
+ * short lines a vector at a time (f32), segments and columns as described at
+ * v_store4 and cols_matrix.  Anything else, and the tails, store plainly; a
+ * call that streamed ends with an sfence.
  *
  * Tails use masked loads and stores only: nothing is read or written outside
  * the tensor.  In place (y == x) is safe: every element is loaded before the
@@ -211,7 +206,7 @@ AXIAL_AI size_t to_line(enum axial_kind k, const char *p) {
  * hold neighbouring elements (possibly outputs already written, in place),
  * which the caller never lets reach a lane inside m. */
 AXIAL_AI __m512i v_load_some(enum axial_kind k, const char *p, __mmask64 m, const char *end) {
-    if ((size_t)(end - p) >= k_vl(k) * k_es(k))
+    if (end && (size_t)(end - p) >= k_vl(k) * k_es(k))
         return v_load(k, p, axial_avx512_mask64(k_vl(k)));
     return v_load(k, p, m);
 }
@@ -550,7 +545,7 @@ AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size
                        __mmask64 m, const char *xend, int excl, int rev) {
     __m512i c = v_ident(k);
     size_t t = 0;
-    for (; n - t >= 4; t += 4) {
+    for (; !k_float(k) && n - t >= 4; t += 4) {
         size_t row[4];
         __m512i xv[4], a[4];
         AXIAL_UNROLL
@@ -586,6 +581,31 @@ AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size
     }
 }
 
+/* Columns [0, ncols) of an (n, stride bytes) matrix.  Streaming: the columns
+ * before the first 64-byte boundary go first, as a masked vector; then every
+ * row's tiles are aligned. */
+AXIAL_AI void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                          size_t stride, const char *xend, int excl, int rev, int nt) {
+    const size_t vl = k_vl(k), es = k_es(k);
+    size_t head = nt ? to_line(k, y) : 0;
+    if (stride % 64 != 0 || head >= ncols || ncols - head < AXIAL_TILE * vl)
+        head = 0, nt = 0;
+    size_t i = 0;
+    if (head)
+        cols_vec(k, x, y, n, stride, axial_avx512_mask64(head), xend, excl, rev);
+    for (i = head; ncols - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
+        cols_tile8(k, x + i * es, y + i * es, n, stride, excl, rev, nt);
+    for (; i < ncols; i += vl) {
+        const size_t w = ncols - i < vl ? ncols - i : vl;
+        if (w == vl) /* constant mask: plain loads and stores */
+            cols_vec(k, x + i * es, y + i * es, n, stride, axial_avx512_mask64(vl), xend, excl,
+                     rev);
+        else
+            cols_vec(k, x + i * es, y + i * es, n, stride, axial_avx512_mask64(w), xend, excl,
+                     rev);
+    }
+}
+
 /* ---- the kernel body ---------------------------------------------------------- */
 AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
                           size_t inner, int excl, int rev, int nt) {
@@ -605,30 +625,9 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
         }
         return;
     }
-    const size_t stride = inner * es;
-    /* Streaming: the columns before the first 64-byte boundary go first, as
-     * a masked vector; then every row's tiles are aligned. */
-    size_t head = nt ? to_line(k, y) : 0;
-    if (stride % 64 != 0 || head >= inner || inner - head < AXIAL_TILE * vl)
-        head = 0, nt = 0;
-    for (size_t o = 0; o < outer; o++) {
-        const char *xo = x + o * n * stride;
-        char *yo = y + o * n * stride;
-        size_t i = 0;
-        if (head)
-            cols_vec(k, xo, yo, n, stride, axial_avx512_mask64(head), xend, excl, rev);
-        for (i = head; inner - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
-            cols_tile8(k, xo + i * es, yo + i * es, n, stride, excl, rev, nt);
-        for (; i < inner; i += vl) {
-            const size_t w = inner - i < vl ? inner - i : vl;
-            if (w == vl) /* constant mask: plain loads and stores */
-                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(vl), xend,
-                         excl, rev);
-            else
-                cols_vec(k, xo + i * es, yo + i * es, n, stride, axial_avx512_mask64(w), xend,
-                         excl, rev);
-        }
-    }
+    for (size_t o = 0; o < outer; o++)
+        cols_matrix(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner * es, xend,
+                    excl, rev, nt);
 }
 
 /* Calls that write at least AXIAL_CUMSUM_NT bytes (more than the caches keep
@@ -656,15 +655,564 @@ AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t oute
     }
 }
 
+/* ==== floats: the one summation order ======================================== */
+
+/* f32-family kinds (F32, F16, BF16; C = f32): 16 elements <-> 16 f32 lanes,
+ * widened exactly; lanes outside a mask load as -0.0. */
+AXIAL_AI __m512 l_load(enum axial_kind k, const char *p) {
+    switch (k) {
+    case K_F32: return _mm512_loadu_ps(p);
+    case K_F16: return axial_avx512_load_f16((const uint16_t *)(const void *)p);
+    default: return axial_avx512_load_bf16((const uint16_t *)(const void *)p);
+    }
+}
+AXIAL_AI __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
+    if (k == K_F32)
+        return _mm512_mask_loadu_ps(_mm512_set1_ps(-0.0f), m, p);
+    const __m256i h = _mm256_mask_loadu_epi16(_mm256_set1_epi16((short)0x8000), m, p);
+    return k == K_F16 ? axial_avx512_widen_f16(h) : axial_avx512_widen_bf16(h);
+}
+/* f32 -> T, once, to nearest even. */
+AXIAL_AI __m256i l_narrow(enum axial_kind k, __m512 v) {
+    return k == K_F16 ? axial_avx512_f32_to_f16(v) : axial_avx512_f32_to_bf16(v);
+}
+AXIAL_AI void l_store(enum axial_kind k, char *p, __m512 v) {
+    if (k == K_F32)
+        _mm512_storeu_ps(p, v);
+    else
+        _mm256_storeu_si256((__m256i *)(void *)p, l_narrow(k, v));
+}
+AXIAL_AI void l_store_mask(enum axial_kind k, char *p, __mmask16 m, __m512 v) {
+    if (k == K_F32)
+        _mm512_mask_storeu_ps(p, m, v);
+    else
+        _mm256_mask_storeu_epi16(p, m, l_narrow(k, v));
+}
+
+AXIAL_AI __m512 bsl_ps(__m512 v, int bytes) {
+    return bytes == 4 ? _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(v), 4))
+                      : _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(v), 8));
+}
+/* Lane i takes lane i - 1, lane 0 takes lane 15 of `fill`. */
+AXIAL_AI __m512 up1_ps(__m512 v, __m512 fill) {
+    return _mm512_castsi512_ps(
+        _mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(fill), 15));
+}
+/* The lane-reversal index of the low cnt lanes: lane i <- lane (cnt-1-i) mod 16
+ * (the lanes at and above cnt read lanes at and above cnt). */
+AXIAL_AI __m512i rev_idx(size_t cnt) {
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return _mm512_and_si512(_mm512_sub_epi32(_mm512_set1_epi32((int)cnt - 1), iota),
+                            _mm512_set1_epi32(15));
+}
+
+/* The quad scans of a block (f32): s0 = v0, s1 = v1+v0, s2 = (v2+v1)+v0,
+ * s3 = (v3+v2)+(v1+v0) in every 128-bit lane (one quad). */
+AXIAL_AI __m512 quads_f32(__m512 v) {
+    const __m512 a = _mm512_mask_add_ps(v, 0xEEEE, v, bsl_ps(v, 4));
+    return _mm512_mask_add_ps(a, 0xCCCC, a, bsl_ps(a, 8));
+}
+/* The block's inclusive prefix p = s + E (E_0 = -0, E_1 = T0, E_2 = T1+T0,
+ * E_3 = (T2+T1)+T0, T_q = s_{4q+3}). */
+AXIAL_AI __m512 net_f32(__m512 v) {
+    const __m512 negz = _mm512_set1_ps(-0.0f);
+    const __m512 s = quads_f32(v);
+    const __m512 u = _mm512_mask_permutexvar_ps(
+        negz, 0xFFF0, _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11), s);
+    const __m512 w = _mm512_mask_permutexvar_ps(
+        negz, 0xFF00, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7), s);
+    const __m512 z = _mm512_mask_permutexvar_ps(negz, 0xF000, _mm512_set1_epi32(3), s);
+    return _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(u, w), z));
+}
+/* Lane 15 of four blocks, widened: the block totals t. */
+AXIAL_AI __m256d totals4_f32(const __m512 p[4]) {
+    const __m512i i2 = _mm512_setr_epi32(15, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512 a = _mm512_permutex2var_ps(p[0], i2, p[1]);
+    const __m512 b = _mm512_permutex2var_ps(p[2], i2, p[3]);
+    return _mm256_cvtps_pd(_mm_movelh_ps(_mm512_castps512_ps128(a), _mm512_castps512_ps128(b)));
+}
+AXIAL_AI double lane15_f32(__m512 p) {
+    return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
+}
+
+/* Four full blocks at once, each in memory order (rev: k-lane i is memory
+ * lane 15 - i, so quads are memory quads 3 - q, each reversed, and the
+ * network runs mirrored: no lane reversal).  The quad totals of the four
+ * blocks are gathered into one vector (block u in lanes 4u .. 4u+3, k
+ * order), whose own quad scan is E: Q_0 = T0 = E_1, Q_1 = T1+T0 = E_2,
+ * Q_2 = (T2+T1)+T0 = E_3, and t = T3 + Q_2 (p_15 = s_15 + E_3). */
+AXIAL_AI __m512 bsr_ps(__m512 v, int bytes) {
+    return bytes == 4 ? _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 4))
+                      : _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 8));
+}
+AXIAL_AI __m512 quads_dir(__m512 v, int rev) {
+    if (!rev)
+        return quads_f32(v);
+    const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, bsr_ps(v, 4));
+    return _mm512_mask_add_ps(a, 0x3333, a, bsr_ps(a, 8));
+}
+/* F32: the first level's neighbours come from a masked load one element
+ * off (lanes inside the block only), which spares a shuffle. */
+AXIAL_AI __m512 quads_dir_mem(__m512 v, const char *p, int rev) {
+    if (!rev) {
+        const __m512 l = _mm512_maskz_loadu_ps(0xEEEE, (const void *)((uintptr_t)p - 4));
+        const __m512 a = _mm512_mask_add_ps(v, 0xEEEE, v, l);
+        return _mm512_mask_add_ps(a, 0xCCCC, a, bsl_ps(a, 8));
+    }
+    const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, _mm512_maskz_loadu_ps(0x7777, p + 4));
+    return _mm512_mask_add_ps(a, 0x3333, a, bsr_ps(a, 8));
+}
+AXIAL_AI __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *const ptr[4],
+                          __m512 p[4], int rev) {
+    const __m512 negz = _mm512_set1_ps(-0.0f);
+    __m512 s[4];
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u++)
+        s[u] = k == K_F32 ? quads_dir_mem(v[u], ptr[u], rev) : quads_dir(v[u], rev);
+    const __m512i gi = rev ? _mm512_setr_epi32(12, 8, 4, 0, 28, 24, 20, 16, 0, 0, 0, 0, 0, 0, 0, 0)
+                           : _mm512_setr_epi32(3, 7, 11, 15, 19, 23, 27, 31, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512 a = _mm512_permutex2var_ps(s[0], gi, s[1]);
+    const __m512 b = _mm512_permutex2var_ps(s[2], gi, s[3]);
+    const __m512 T = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 Q = quads_f32(T);
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u++) {
+        const int q = 4 * u;
+        const __m512i ei =
+            rev ? _mm512_setr_epi32(q + 2, q + 2, q + 2, q + 2, q + 1, q + 1, q + 1, q + 1, q, q, q,
+                                    q, 0, 0, 0, 0)
+                : _mm512_setr_epi32(0, 0, 0, 0, q, q, q, q, q + 1, q + 1, q + 1, q + 1, q + 2, q + 2,
+                                    q + 2, q + 2);
+        p[u] = _mm512_add_ps(
+            s[u], _mm512_mask_permutexvar_ps(negz, rev ? 0x0FFF : 0xFFF0, ei, Q));
+    }
+    const __m512 t = _mm512_add_ps(T, bsl_ps(Q, 4));
+    return _mm256_cvtps_pd(_mm512_castps512_ps128(
+        _mm512_permutexvar_ps(_mm512_setr_epi32(3, 7, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), t)));
+}
+
+/* A full block of k-space at b (16 elements), in k order. */
+AXIAL_AI __m512 blk_in(enum axial_kind k, const char *x, size_t len, size_t b, int rev) {
+    if (!rev)
+        return l_load(k, x + b * k_es(k));
+    return _mm512_permutexvar_ps(rev_idx(16), l_load(k, x + (len - b - 16) * k_es(k)));
+}
+/* cnt < 16 elements of k-space at b, padded with -0.0. */
+AXIAL_AI __m512 blk_in_part(enum axial_kind k, const char *x, size_t len, size_t b, size_t cnt,
+                            int rev) {
+    const __mmask16 m = (__mmask16)((1u << cnt) - 1);
+    if (!rev)
+        return l_load_mask(k, x + b * k_es(k), m);
+    return _mm512_permutexvar_ps(rev_idx(cnt), l_load_mask(k, x + (len - b - cnt) * k_es(k), m));
+}
+AXIAL_AI void blk_out_part(enum axial_kind k, char *y, size_t len, size_t b, size_t cnt, int rev,
+                           __m512 o) {
+    const __mmask16 m = (__mmask16)(cnt >= 16 ? 0xffffu : (1u << cnt) - 1);
+    if (!rev)
+        l_store_mask(k, y + b * k_es(k), m, o);
+    else
+        l_store_mask(k, y + (len - b - cnt) * k_es(k), m, _mm512_permutexvar_ps(rev_idx(cnt), o));
+}
+/* Four full blocks at b .. b + 63 of k-space, o[0] first, each in memory
+ * order: streamed (whole aligned lines) or plain. */
+AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev, __m512 o[4],
+                       int nt) {
+    const size_t es = k_es(k);
+    __m512 m[4]; /* memory order, lowest address first */
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u++)
+        m[u] = rev ? o[3 - u] : o[u];
+    char *p = y + (rev ? len - b - 64 : b) * es;
+    if (k == K_F32) {
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            if (nt)
+                _mm512_stream_ps((float *)(void *)(p + 64 * u), m[u]);
+            else
+                _mm512_storeu_ps(p + 64 * u, m[u]);
+        }
+        return;
+    }
+    AXIAL_UNROLL
+    for (int u = 0; u < 4; u += 2) {
+        const __m512i l = _mm512_inserti64x4(_mm512_castsi256_si512(l_narrow(k, m[u])),
+                                             l_narrow(k, m[u + 1]), 1);
+        if (nt)
+            _mm512_stream_si512((void *)(p + 64 * (u / 2)), l);
+        else
+            _mm512_storeu_si512(p + 64 * (u / 2), l);
+    }
+}
+
+/* One line segment of len elements (f32 family) from the chunk carry R. */
+AXIAL_AI void line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl, int rev,
+                        int cont, double R, int nt) {
+    const size_t es = k_es(k);
+    const __m512 negz = _mm512_set1_ps(-0.0f);
+    __mmask16 z0 = excl && !cont ? 1 : 0; /* the line's first output: +0.0 */
+    if (nt)
+        nt = (((uintptr_t)(rev ? y + len * es : y)) & 63) == 0;
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
+        __m128d DS = _mm_setr_pd(R, -0.0); /* [D, S] */
+        size_t b = h;
+        for (; hend - b >= 64; b += 64) {
+            __m512 v[4], p[4], o[4];
+            const char *ptr[4];
+            double t[4];
+            float dc[4];
+            AXIAL_UNROLL
+            for (int u = 0; u < 4; u++) {
+                ptr[u] = x + (rev ? len - b - 16 * (size_t)(u + 1) : b + 16 * (size_t)u) * es;
+                v[u] = l_load(k, ptr[u]);
+            }
+            _mm256_storeu_pd(t, net4_f32(k, v, ptr, p, rev));
+            /* The carries through memory: t and (C)D are then operands of
+             * broadcasting additions, not shuffles.  [D, S] in one vector: one
+             * addition per block for both chains. */
+            __asm__("" : "+m"(t));
+            AXIAL_UNROLL
+            for (int u = 0; u < 4; u++) {
+                _mm_store_ss(&dc[u], _mm_cvtpd_ps(DS));
+                DS = _mm_add_pd(DS, _mm_set1_pd(t[u]));
+            }
+            __asm__("" : "+m"(dc));
+            AXIAL_UNROLL
+            for (int u = 0; u < 4; u++) {
+                const __m512 e = !excl ? p[u]
+                                 : rev ? _mm512_castsi512_ps(_mm512_alignr_epi32(
+                                             _mm512_castps_si512(negz), _mm512_castps_si512(p[u]), 1))
+                                       : up1_ps(p[u], negz);
+                o[u] = _mm512_add_ps(_mm512_set1_ps(dc[u]), e);
+            }
+            if (excl) {
+                o[0] = _mm512_mask_mov_ps(o[0], rev ? (__mmask16)(z0 << 15) : z0,
+                                          _mm512_setzero_ps());
+                z0 = 0;
+            }
+            blk_out4(k, y, len, b, rev, o, nt);
+        }
+        double D = _mm_cvtsd_f64(DS), S = _mm_cvtsd_f64(_mm_unpackhi_pd(DS, DS));
+        for (; b < hend; b += 16) {
+            const size_t cnt = hend - b < 16 ? hend - b : 16;
+            const __m512 p = net_f32(cnt == 16 ? blk_in(k, x, len, b, rev)
+                                               : blk_in_part(k, x, len, b, cnt, rev));
+            const double t = lane15_f32(p);
+            __m512 o = _mm512_add_ps(_mm512_set1_ps((float)D), excl ? up1_ps(p, negz) : p);
+            if (excl) {
+                o = _mm512_mask_mov_ps(o, z0, _mm512_setzero_ps());
+                z0 = 0;
+            }
+            D += t;
+            S += t;
+            blk_out_part(k, y, len, b, cnt, rev, o);
+        }
+        R += S;
+    }
+}
+
+/* S of one chunk of len elements (a multiple of 16), f32 family. */
+AXIAL_AI double total_f32c(enum axial_kind k, const char *x, size_t len, int rev) {
+    double S = -0.0;
+    size_t b = 0;
+    for (; len - b >= 64; b += 64) {
+        __m512 p[4];
+        double t[4];
+        __m512 v[4];
+        const char *ptr[4];
+        AXIAL_UNROLL
+        for (int u = 0; u < 4; u++) {
+            ptr[u] = x + (rev ? len - b - 16 * (size_t)(u + 1) : b + 16 * (size_t)u) * k_es(k);
+            v[u] = l_load(k, ptr[u]);
+        }
+        _mm256_storeu_pd(t, net4_f32(k, v, ptr, p, rev));
+        S = (((S + t[0]) + t[1]) + t[2]) + t[3];
+    }
+    for (; b < len; b += 16)
+        S += lane15_f32(net_f32(blk_in(k, x, len, b, rev)));
+    return S;
+}
+
+/* Lines of n <= 16 elements (f32 family), whole lines from a -0.0 carry: each
+ * line is one block, so its outputs are the block's prefix (-0.0 + e == e).
+ * The lines sit in groups of P lanes (P the power of two >= n), 16 / P of
+ * them per vector (expanded when n < P); the network's levels that stay
+ * inside a group are the block's own. */
+AXIAL_AI void short_f32c(enum axial_kind k, const char *x, char *y, size_t lines, size_t n,
+                         int excl, int rev, int nt) {
+    const size_t es = k_es(k);
+    const size_t P = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P;
+    const __m512 negz = _mm512_set1_ps(-0.0f);
+    __mmask16 mexp = 0, starts = 0;
+    int32_t idx[16];
+    for (size_t l = 0; l < 16; l++) {
+        const size_t g = l / P * P, i = l % P;
+        if (i < n)
+            mexp |= (__mmask16)(1u << l);
+        if (i == 0)
+            starts |= (__mmask16)(1u << l);
+        idx[l] = (int32_t)(g + ((n - 1 - i) & (P - 1)));
+    }
+    const __m512i ridx = _mm512_loadu_si512(idx);
+    const __mmask16 m1 = P == 1 ? 0 : P == 2 ? 0xAAAA : 0xEEEE, m2 = P >= 4 ? 0xCCCC : 0;
+    if (nt)
+        nt = k == K_F32 && n == P && (((uintptr_t)y) & 63) == 0;
+    for (size_t r = 0; r < lines; r += L) {
+        const size_t cnt = lines - r < L ? lines - r : L, elems = cnt * n;
+        const __mmask16 lm = (__mmask16)(elems >= 16 ? 0xffffu : (1u << elems) - 1);
+        __m512 v = elems == 16 ? l_load(k, x + r * n * es) : l_load_mask(k, x + r * n * es, lm);
+        if (n != P)
+            v = _mm512_mask_expand_ps(negz, mexp, v);
+        if (rev)
+            v = _mm512_permutexvar_ps(ridx, v);
+        __m512 p;
+        if (P == 16) {
+            p = net_f32(v);
+        } else {
+            p = v;
+            if (m1)
+                p = _mm512_mask_add_ps(p, m1, p, bsl_ps(p, 4));
+            if (m2)
+                p = _mm512_mask_add_ps(p, m2, p, bsl_ps(p, 8));
+            if (P == 8)
+                p = _mm512_add_ps(p, _mm512_mask_permutexvar_ps(
+                                         negz, 0xF0F0,
+                                         _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0, 11,
+                                                           11, 11, 11),
+                                         p));
+        }
+        __m512 o = excl ? _mm512_maskz_mov_ps((__mmask16)~starts, up1_ps(p, negz)) : p;
+        if (rev)
+            o = _mm512_permutexvar_ps(ridx, o);
+        if (n != P)
+            o = _mm512_maskz_compress_ps(mexp, o);
+        if (elems == 16 && nt)
+            _mm512_stream_ps((float *)(void *)(y + r * n * es), o);
+        else if (elems == 16)
+            l_store(k, y + r * n * es, o);
+        else
+            l_store_mask(k, y + r * n * es, lm, o);
+    }
+}
+
+/* ---- f64: the same network in f64, a block in two vectors (lanes 0-7, 8-15) -- */
+struct blk64 {
+    __m512d lo, hi;
+};
+AXIAL_AI __m512i rev_idx64(size_t cnt, int hi) {
+    const __m512i iota = hi ? _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15)
+                            : _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm512_and_si512(_mm512_sub_epi64(_mm512_set1_epi64((long long)cnt - 1), iota),
+                            _mm512_set1_epi64(15));
+}
+/* In k order: lane i <- memory lane (cnt-1-i) mod 16, and back (the same). */
+AXIAL_AI struct blk64 rev64(struct blk64 m, size_t cnt) {
+    struct blk64 r;
+    r.lo = _mm512_permutex2var_pd(m.lo, rev_idx64(cnt, 0), m.hi);
+    r.hi = _mm512_permutex2var_pd(m.lo, rev_idx64(cnt, 1), m.hi);
+    return r;
+}
+AXIAL_AI struct blk64 blk64_in(const char *x, size_t len, size_t b, size_t cnt, int rev) {
+    const char *p = x + (rev ? len - b - cnt : b) * 8;
+    const __m512d negz = _mm512_set1_pd(-0.0);
+    struct blk64 m;
+    if (cnt == 16) {
+        m.lo = _mm512_loadu_pd(p);
+        m.hi = _mm512_loadu_pd(p + 64);
+    } else {
+        const unsigned mm = (1u << cnt) - 1;
+        m.lo = _mm512_mask_loadu_pd(negz, (__mmask8)mm, p);
+        m.hi = _mm512_mask_loadu_pd(negz, (__mmask8)(mm >> 8), p + 64);
+    }
+    return rev ? rev64(m, cnt) : m;
+}
+AXIAL_AI void blk64_out(char *y, size_t len, size_t b, size_t cnt, int rev, struct blk64 o,
+                        int nt) {
+    char *p = y + (rev ? len - b - cnt : b) * 8;
+    if (rev)
+        o = rev64(o, cnt);
+    if (cnt == 16 && nt) {
+        _mm512_stream_pd((double *)(void *)p, o.lo);
+        _mm512_stream_pd((double *)(void *)(p + 64), o.hi);
+    } else if (cnt == 16) {
+        _mm512_storeu_pd(p, o.lo);
+        _mm512_storeu_pd(p + 64, o.hi);
+    } else {
+        const unsigned mm = (1u << cnt) - 1;
+        _mm512_mask_storeu_pd(p, (__mmask8)mm, o.lo);
+        _mm512_mask_storeu_pd(p + 64, (__mmask8)(mm >> 8), o.hi);
+    }
+}
+AXIAL_AI struct blk64 net_f64(struct blk64 v) {
+    const __m512d negz = _mm512_set1_pd(-0.0);
+    struct blk64 s, p;
+    /* quads are the 256-bit halves: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
+    const __m512d alo = _mm512_mask_add_pd(v.lo, 0xEE, v.lo, _mm512_permutex_pd(v.lo, 0x90));
+    const __m512d ahi = _mm512_mask_add_pd(v.hi, 0xEE, v.hi, _mm512_permutex_pd(v.hi, 0x90));
+    s.lo = _mm512_mask_add_pd(alo, 0xCC, alo, _mm512_permutex_pd(alo, 0x40));
+    s.hi = _mm512_mask_add_pd(ahi, 0xCC, ahi, _mm512_permutex_pd(ahi, 0x40));
+    const __m512d elo = _mm512_mask_permutexvar_pd(negz, 0xF0, _mm512_set1_epi64(3), s.lo);
+    const __m512d u = _mm512_permutex2var_pd(s.lo, _mm512_setr_epi64(7, 7, 7, 7, 11, 11, 11, 11),
+                                             s.hi);                       /* T1 | T2 */
+    const __m512d w = _mm512_permutexvar_pd(_mm512_setr_epi64(3, 3, 3, 3, 7, 7, 7, 7), s.lo);
+    p.lo = _mm512_add_pd(s.lo, elo);
+    p.hi = _mm512_add_pd(s.hi, _mm512_add_pd(_mm512_add_pd(u, w), elo));
+    return p;
+}
+AXIAL_AI struct blk64 excl64(struct blk64 p) {
+    struct blk64 e;
+    e.lo = _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(p.lo),
+                                                   _mm512_castpd_si512(_mm512_set1_pd(-0.0)), 7));
+    e.hi = _mm512_castsi512_pd(
+        _mm512_alignr_epi64(_mm512_castpd_si512(p.hi), _mm512_castpd_si512(p.lo), 7));
+    return e;
+}
+AXIAL_AI double lane15_f64(struct blk64 p) {
+    return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(p.hi, 3), _mm512_extractf64x2_pd(p.hi, 3)));
+}
+
+AXIAL_AI void line_f64(const char *x, char *y, size_t len, int excl, int rev, int cont, double R,
+                       int nt) {
+    __mmask8 z0 = excl && !cont ? 1 : 0;
+    if (nt)
+        nt = (((uintptr_t)(rev ? y + len * 8 : y)) & 63) == 0;
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
+        double D = R, S = -0.0;
+        for (size_t b = h; b < hend; b += 16) {
+            const size_t cnt = hend - b < 16 ? hend - b : 16;
+            const struct blk64 p = net_f64(blk64_in(x, len, b, cnt, rev));
+            const double t = lane15_f64(p);
+            const struct blk64 e = excl ? excl64(p) : p;
+            const __m512d d = _mm512_set1_pd(D);
+            struct blk64 o;
+            o.lo = _mm512_add_pd(d, e.lo);
+            o.hi = _mm512_add_pd(d, e.hi);
+            if (excl) {
+                o.lo = _mm512_mask_mov_pd(o.lo, z0, _mm512_setzero_pd());
+                z0 = 0;
+            }
+            D += t;
+            S += t;
+            blk64_out(y, len, b, cnt, rev, o, nt);
+        }
+        R += S;
+    }
+}
+AXIAL_AI double total_f64(const char *x, size_t len, int rev) {
+    double S = -0.0;
+    for (size_t b = 0; b < len; b += 16)
+        S += lane15_f64(net_f64(blk64_in(x, len, b, 16, rev)));
+    return S;
+}
+
+/* ---- float entry points -------------------------------------------------------- */
+AXIAL_AI void seg_float(enum axial_kind k, const char *x, char *y, size_t len, int excl, int rev,
+                        int cont, double carry, int nt) {
+    if (k == K_F64)
+        line_f64(x, y, len, excl, rev, cont, carry, nt);
+    else
+        line_f32c(k, x, y, len, excl, rev, cont, carry, nt);
+}
+
+AXIAL_AI void cumsum_float(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                           size_t inner, int excl, int rev) {
+    const size_t es = k_es(k);
+    const int nt = outer * n * inner * es >= AXIAL_CUMSUM_NT;
+    if (inner == 1 && n <= 16 && k != K_F64) {
+        short_f32c(k, x, y, outer, n, excl, rev, nt);
+    } else if (inner == 1) {
+        for (size_t o = 0; o < outer; o++)
+            seg_float(k, x + o * n * es, y + o * n * es, n, excl, rev, 0, -0.0, nt);
+    } else {
+        const char *xend = x + outer * n * inner * es;
+        for (size_t o = 0; o < outer; o++)
+            cols_matrix(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner * es,
+                        xend, excl, rev, nt);
+    }
+    if (nt)
+        _mm_sfence();
+}
+
+AXIAL_AI void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size_t outer,
+                                 size_t n, size_t inner, unsigned flags) {
+    const char *xc = (const char *)x;
+    char *yc = (char *)y;
+    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
+    case 0: cumsum_float(k, xc, yc, outer, n, inner, 0, 0); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_float(k, xc, yc, outer, n, inner, 1, 0); break;
+    case AXIAL_CUMSUM_REVERSE: cumsum_float(k, xc, yc, outer, n, inner, 0, 1); break;
+    default: cumsum_float(k, xc, yc, outer, n, inner, 1, 1); break;
+    }
+}
+
+AXIAL_AI void cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
+                              unsigned flags, double carry) {
+    const char *xc = (const char *)x;
+    char *yc = (char *)y;
+    const int cont = (flags & AXIAL_SCAN_CONTINUE) != 0;
+    const int nt = len * k_es(k) >= AXIAL_CUMSUM_NT;
+    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
+    case 0: seg_float(k, xc, yc, len, 0, 0, cont, carry, nt); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: seg_float(k, xc, yc, len, 1, 0, cont, carry, nt); break;
+    case AXIAL_CUMSUM_REVERSE: seg_float(k, xc, yc, len, 0, 1, cont, carry, nt); break;
+    default: seg_float(k, xc, yc, len, 1, 1, cont, carry, nt); break;
+    }
+    if (nt)
+        _mm_sfence();
+}
+
+AXIAL_AI double scan_total_kind(enum axial_kind k, const void *x, size_t len, unsigned flags) {
+    const char *xc = (const char *)x;
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        return k == K_F64 ? total_f64(xc, len, 1) : total_f32c(k, xc, len, 1);
+    return k == K_F64 ? total_f64(xc, len, 0) : total_f32c(k, xc, len, 0);
+}
+
+/* A column tile of a split: tails are always masked (the columns past ncols
+ * may belong to another tile). */
+AXIAL_AI void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, size_t n, size_t ncols,
+                               size_t stride, unsigned flags) {
+    const char *xc = (const char *)x;
+    char *yc = (char *)y;
+    const size_t es = k_es(k);
+    const int nt = n * ncols * es >= AXIAL_CUMSUM_NT;
+    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
+    case 0: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 0, 0, nt); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 1, 0, nt); break;
+    case AXIAL_CUMSUM_REVERSE: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 0, 1, nt); break;
+    default: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 1, 1, nt); break;
+    }
+    if (nt)
+        _mm_sfence();
+}
+
+#define AXIAL_FLOAT_KERNELS(name, K)                                                          \
+    void axial_cumsum_##name##__avx512(const void *x, void *y, size_t outer, size_t n,       \
+                                       size_t inner, unsigned flags) {                       \
+        cumsum_float_flags(K, x, y, outer, n, inner, flags);                                 \
+    }                                                                                        \
+    void axial_cumsum_seg_##name##__avx512(const void *x, void *y, size_t len, unsigned flags, \
+                                           double carry) {                                   \
+        cumsum_seg_kind(K, x, y, len, flags, carry);                                         \
+    }                                                                                        \
+    double axial_scan_total_##name##__avx512(const void *x, size_t len, unsigned flags) {    \
+        return scan_total_kind(K, x, len, flags);                                            \
+    }                                                                                        \
+    void axial_cumsum_cols_##name##__avx512(const void *x, void *y, size_t n, size_t ncols,  \
+                                            size_t stride, unsigned flags) {                 \
+        cumsum_cols_kind(K, x, y, n, ncols, stride, flags);                                  \
+    }
+AXIAL_FLOAT_KERNELS(f32, K_F32)
+AXIAL_FLOAT_KERNELS(f64, K_F64)
+AXIAL_FLOAT_KERNELS(f16, K_F16)
+AXIAL_FLOAT_KERNELS(bf16, K_BF16)
+
 #define AXIAL_CUMSUM_KERNEL(name, K)                                                    \
     void axial_cumsum_##name##__avx512(const void *x, void *y, size_t outer, size_t n, \
                                        size_t inner, unsigned flags) {                 \
         cumsum_kind(K, x, y, outer, n, inner, flags);                                  \
     }
-AXIAL_CUMSUM_KERNEL(f32, K_F32)
-AXIAL_CUMSUM_KERNEL(f64, K_F64)
-AXIAL_CUMSUM_KERNEL(f16, K_F16)
-AXIAL_CUMSUM_KERNEL(bf16, K_BF16)
 AXIAL_CUMSUM_KERNEL(i8, K_I8)
 AXIAL_CUMSUM_KERNEL(i16, K_I16)
 AXIAL_CUMSUM_KERNEL(i32, K_I32)
