@@ -490,43 +490,288 @@ AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner,
  * strides through memory; so when the rows are long, the accumulators of a
  * whole row are taken from the heap (8 bytes per column: L2 holds them for
  * rows up to ~100k columns) and x and y stream strictly in order.  Without
- * memory for them, the stack tiles do the same work. */
-AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
-                         int rev) {
+ * memory for them, the stack tiles do the same work.  Columns [0, ncols) of
+ * rows `stride` elements apart; fewer than W columns of wider rows (a split
+ * tile) go through the stack buffer, a vector per row, so that nothing
+ * outside the tile is read or written. */
+AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                         int excl, int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k);
-    if (inner < W) {
-        cols_small(k, x, y, n, inner, excl, rev);
+    if (ncols < W && ncols == stride) {
+        cols_small(k, x, y, n, ncols, excl, rev);
+        return;
+    }
+    if (ncols < W) {
+        __m256i acc = v_ident(k);
+        for (size_t t = 0; t < n; t++) {
+            const size_t j = rev ? n - 1 - t : t;
+            const __m256i v = v_load_part(k, x + j * stride * ms, ncols, 0);
+            v_store_part(k, y + j * stride * ms, col_step(k, &acc, v, excl, t == 0), ncols, 0);
+        }
         return;
     }
     __m256i stack[AX_TILE + 1], *acc = stack, *heap = NULL;
     size_t tile = AX_TILE * W;
-    if (inner >= tile + W && n >= 8) {
-        heap = aligned_alloc(32, (inner / W + 1) * sizeof(__m256i));
+    if (ncols >= tile + W && n >= 8) {
+        heap = aligned_alloc(32, (ncols / W + 1) * sizeof(__m256i));
         if (heap) {
             acc = heap;
-            tile = inner;
+            tile = ncols;
         }
     }
-    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
-        cols = inner - i0 >= tile + W ? tile : inner - i0;
-        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev, acc);
+    for (size_t i0 = 0, cols; i0 < ncols; i0 += cols) {
+        cols = ncols - i0 >= tile + W ? tile : ncols - i0;
+        cols_tile(k, x + i0 * ms, y + i0 * ms, n, stride, cols, excl, rev, acc);
     }
     free(heap);
 }
 
+/* ---- float lines (inner == 1): the one order -------------------------------
+ * A 16-element block of k-space (the line in scan order) is two ymm of f32
+ * for f32/f16/bf16 (C = f32) and four ymm of f64 for f64 (C = f64); each
+ * 128-bit half (f32) or each register (f64) is one quad.  Forward, register
+ * A holds k = 0..7 in lanes 0..7 and B k = 8..15; reverse, the block is
+ * loaded from its lowest address as usual, so the lanes hold k in falling
+ * order (A = memory [8, 16): its low half is quad 1, its high half quad 0)
+ * and every shift of the network runs the other way.  No shuffle is spent
+ * on reversing. */
+
+#define AX_NEGZ _mm256_set1_ps(-0.0f)
+#define AX_NEGZD _mm256_set1_pd(-0.0)
+#define AX_PS(v) _mm256_castsi256_ps(v)
+#define AX_SIS(v) _mm256_castps_si256(v)
+
+/* 8 elements of T <-> 8 f32 lanes (widening exact, narrowing RNE once). */
+AX_INLINE __m256 f_load(int k, const void *p) {
+    switch (k) {
+    case K_F16: return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+    case K_BF16: return axial_avx2_widen_bf16(_mm_loadu_si128((const __m128i *)p));
+    default: return _mm256_loadu_ps((const float *)p);
+    }
+}
+AX_INLINE void f_store(int k, void *p, __m256 v) {
+    switch (k) {
+    case K_F16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_f16(v)); break;
+    case K_BF16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_bf16(v)); break;
+    default: _mm256_storeu_ps((float *)p, v); break;
+    }
+}
+
+/* In each quad, every lane takes the value one (b = 4) or two (b = 8) lanes
+ * earlier in k order; -0.0 comes in. */
+AX_INLINE __m256 q_shift(__m256 v, int b, int rev) {
+    const __m256i z = AX_SIS(AX_NEGZ), u = AX_SIS(v);
+    if (rev)
+        return AX_PS(b == 4 ? _mm256_alignr_epi8(z, u, 4) : _mm256_alignr_epi8(z, u, 8));
+    return AX_PS(b == 4 ? _mm256_alignr_epi8(u, z, 12) : _mm256_alignr_epi8(u, z, 8));
+}
+
+/* The 16 lanes (A, B) moved one lane on in k order, `prev`'s last k lane
+ * (a uniform -0.0 for A) coming into the first: e_i = p_{i-1}. */
+AX_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
+    const __m256i u = AX_SIS(v);
+    if (rev)
+        return AX_PS(_mm256_alignr_epi8(AX_SIS(_mm256_permute2f128_ps(v, prev, 0x21)), u, 4));
+    return AX_PS(_mm256_alignr_epi8(u, AX_SIS(_mm256_permute2f128_ps(v, prev, 0x03)), 12));
+}
+
+/* The block prefix p (A, B) of one block, and its total t = p_15 in lane 0. */
+AX_INLINE void f_block(__m256 *A, __m256 *B, __m128 *t, int rev) {
+    /* quads: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
+    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
+    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
+    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
+    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
+    /* quad totals in every lane of their quad: forward bA = [T0|T1], bB = [T2|T3] */
+    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
+    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    /* EA = [E0|E1] = [-0|T0]; u = [T1|T2]; EB = (u + [T0|T1]) + EA = [T1+T0 | (T2+T1)+T0] */
+    const __m256 EA = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
+    const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
+    const __m256 EB = _mm256_add_ps(_mm256_add_ps(u, bA), EA);
+    *A = _mm256_add_ps(sA, EA);
+    *B = _mm256_add_ps(sB, EB);
+    const __m256 tv = _mm256_add_ps(bB, EB); /* T3 + E3 = p_15 in quad 3's lanes */
+    *t = rev ? _mm256_castps256_ps128(tv) : _mm256_extractf128_ps(tv, 1);
+}
+
+/* One block at `xb` (its lowest address) -> outputs at yb, from the carry
+ * rounded to C; returns t.  In place: both halves are loaded first. */
+AX_INLINE __m128 f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
+    const size_t h = 8 * k_msize(k);
+    __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
+    __m128 t;
+    f_block(&A, &B, &t, rev);
+    if (excl) {
+        B = x_shift(B, A, rev);
+        A = x_shift(A, AX_NEGZ, rev);
+    }
+    const __m256 d = _mm256_set1_ps(dc);
+    f_store(k, yb + (rev ? h : 0), _mm256_add_ps(d, A));
+    f_store(k, yb + (rev ? 0 : h), _mm256_add_ps(d, B));
+    return t;
+}
+
+AX_INLINE __m128 f_block_t(int k, const char *xb, int rev) {
+    const size_t h = 8 * k_msize(k);
+    __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
+    __m128 t;
+    f_block(&A, &B, &t, rev);
+    return t;
+}
+
+/* ---- the same network in f64: one quad per register ---- */
+
+AX_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
+    /* one lane on in k order; fill's k-last lane comes in */
+    const __m256i u = AX_SI(v);
+    if (rev)
+        return AX_PD(_mm256_alignr_epi8(AX_SI(_mm256_permute2f128_pd(v, fill, 0x21)), u, 8));
+    return AX_PD(_mm256_alignr_epi8(u, AX_SI(_mm256_permute2f128_pd(v, fill, 0x03)), 8));
+}
+
+AX_INLINE __m256d d_qscan(__m256d v, int rev) {
+    const __m256d a = _mm256_add_pd(v, d_shift1(v, AX_NEGZD, rev));
+    return _mm256_add_pd(a, rev ? _mm256_permute2f128_pd(a, AX_NEGZD, 0x21)
+                                : _mm256_permute2f128_pd(a, AX_NEGZD, 0x02));
+}
+
+AX_INLINE __m256d d_bcast_end(__m256d s, int rev) {
+    return rev ? _mm256_permute4x64_pd(s, 0x00) : _mm256_permute4x64_pd(s, 0xFF);
+}
+
+/* Quads q[0..3] (k order) -> block prefix; returns t = p_15 in every lane. */
+AX_INLINE __m256d d_block(__m256d q[4], int rev) {
+    for (int i = 0; i < 4; i++)
+        q[i] = d_qscan(q[i], rev);
+    const __m256d T0 = d_bcast_end(q[0], rev), T1 = d_bcast_end(q[1], rev),
+                  T2 = d_bcast_end(q[2], rev), T3 = d_bcast_end(q[3], rev);
+    const __m256d E2 = _mm256_add_pd(T1, T0);
+    const __m256d E3 = _mm256_add_pd(_mm256_add_pd(T2, T1), T0);
+    q[1] = _mm256_add_pd(q[1], T0);
+    q[2] = _mm256_add_pd(q[2], E2);
+    q[3] = _mm256_add_pd(q[3], E3);
+    return _mm256_add_pd(T3, E3);
+}
+
+AX_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
+    const double *p = (const double *)(const void *)xb;
+    for (int i = 0; i < 4; i++)
+        q[i] = _mm256_loadu_pd(p + (rev ? 12 - 4 * i : 4 * i));
+}
+
+AX_INLINE __m256d d_block_io(const char *xb, char *yb, __m256d d, int excl, int rev) {
+    __m256d q[4];
+    d_load4(xb, q, rev);
+    const __m256d t = d_block(q, rev);
+    if (excl) {
+        for (int i = 3; i > 0; i--)
+            q[i] = d_shift1(q[i], q[i - 1], rev);
+        q[0] = d_shift1(q[0], AX_NEGZD, rev);
+    }
+    double *o = (double *)(void *)yb;
+    for (int i = 0; i < 4; i++)
+        _mm256_storeu_pd(o + (rev ? 12 - 4 * i : 4 * i), _mm256_add_pd(d, q[i]));
+    return t;
+}
+
+/* ---- the line driver ----
+ * A segment of len elements starting at a chunk boundary of k-space, from
+ * the chunk carry R.  Blocks of 16 in k order; the last, partial block goes
+ * through a 16-element stack buffer padded with -0.0 (forward: the
+ * elements at its start; reverse: at its end). */
+AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int rev) {
+    const size_t ms = k_msize(k);
+    for (size_t i = 0; i < 16; i++) {
+        if (k == K_F64) {
+            const double z = -0.0;
+            memcpy(buf + i * 8, &z, 8);
+        } else if (k == K_F32) {
+            const float z = -0.0f;
+            memcpy(buf + i * 4, &z, 4);
+        } else {
+            const uint16_t z = 0x8000; /* -0.0 in f16 and bf16 */
+            memcpy(buf + i * 2, &z, 2);
+        }
+    }
+    memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
+}
+
+AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
+                          int start, double R, int out) {
+    const size_t ms = k_msize(k);
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
+        double D = R, S = -0.0;
+        size_t b = h;
+        if (k == K_F64) {
+            __m256d Dv = _mm256_set1_pd(D), Sv = AX_NEGZD;
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                __m256d t;
+                if (out) {
+                    t = d_block_io(x + p * ms, y + p * ms, Dv, excl, rev);
+                } else {
+                    __m256d q[4];
+                    d_load4(x + p * ms, q, rev);
+                    t = d_block(q, rev);
+                }
+                Dv = _mm256_add_pd(Dv, t);
+                Sv = _mm256_add_pd(Sv, t);
+            }
+            if (b < hend) {
+                _Alignas(32) unsigned char bi[16 * 8], bo[16 * 8];
+                const size_t r = hend - b, p = rev ? 0 : b;
+                pad_in(k, bi, x + p * ms, r, rev);
+                const __m256d t = d_block_io((const char *)bi, (char *)bo, Dv, excl, rev);
+                if (out)
+                    memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
+                Sv = _mm256_add_pd(Sv, t);
+            }
+            S = _mm256_cvtsd_f64(Sv);
+        } else {
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                const __m128 t = out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
+                                     : f_block_t(k, x + p * ms, rev);
+                const double td = (double)_mm_cvtss_f32(t);
+                D += td;
+                S += td;
+            }
+            if (b < hend) {
+                _Alignas(32) unsigned char bi[16 * 4], bo[16 * 4];
+                const size_t r = hend - b, p = rev ? 0 : b;
+                pad_in(k, bi, x + p * ms, r, rev);
+                const __m128 t = f_block_io(k, (const char *)bi, (char *)bo, (float)D, excl, rev);
+                if (out)
+                    memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
+                S += (double)_mm_cvtss_f32(t);
+            }
+        }
+        R += S;
+    }
+    if (out && excl && start) /* the empty sum: +0 */
+        memset(y + (rev ? len - 1 : 0) * ms, 0, ms);
+    return R;
+}
 /* ---- entry points --------------------------------------------------------- */
 
 AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
                           int excl, int rev) {
     const size_t ms = k_msize(k);
-    if (inner == 1 && n < 16) {
+    if (inner == 1 && k_float(k)) {
+        for (size_t o = 0; o < outer; o++)
+            line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
+    } else if (inner == 1 && n < 16) {
         scan_seg(k, x, y, outer * n, n, excl, rev);
     } else if (inner == 1) {
         for (size_t o = 0; o < outer; o++)
             scan_row(k, x + o * n * ms, y + o * n * ms, n, excl, rev);
     } else {
         for (size_t o = 0; o < outer; o++)
-            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, excl, rev);
+            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, inner, excl,
+                      rev);
     }
 }
 
@@ -551,3 +796,32 @@ AX_DEFINE_CUMSUM(i32, K_I32)
 AX_DEFINE_CUMSUM(u32, K_I32)
 AX_DEFINE_CUMSUM(i64, K_I64)
 AX_DEFINE_CUMSUM(u64, K_I64)
+
+/* The split kernels (kernels.h): the same code as the whole-shape kernels. */
+#define AX_DEFINE_SPLIT(name, KIND)                                                          \
+    void axial_cumsum_seg_##name##__avx2(const void *x, void *y, size_t len, unsigned flags,  \
+                                         double carry) {                                    \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
+        const int start = (flags & AXIAL_SCAN_CONTINUE) == 0;                               \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            line_seg(KIND, (const char *)x, (char *)y, len, excl, 1, start, carry, 1);      \
+        else                                                                                \
+            line_seg(KIND, (const char *)x, (char *)y, len, excl, 0, start, carry, 1);      \
+    }                                                                                       \
+    double axial_scan_total_##name##__avx2(const void *x, size_t len, unsigned flags) {      \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            return line_seg(KIND, (const char *)x, NULL, len, 0, 1, 0, -0.0, 0);            \
+        return line_seg(KIND, (const char *)x, NULL, len, 0, 0, 0, -0.0, 0);                \
+    }                                                                                       \
+    void axial_cumsum_cols_##name##__avx2(const void *x, void *y, size_t n, size_t ncols,     \
+                                          size_t stride, unsigned flags) {                  \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            scan_cols(KIND, (const char *)x, (char *)y, n, ncols, stride, excl, 1);         \
+        else                                                                                \
+            scan_cols(KIND, (const char *)x, (char *)y, n, ncols, stride, excl, 0);         \
+    }
+AX_DEFINE_SPLIT(f32, K_F32)
+AX_DEFINE_SPLIT(f64, K_F64)
+AX_DEFINE_SPLIT(f16, K_F16)
+AX_DEFINE_SPLIT(bf16, K_BF16)
