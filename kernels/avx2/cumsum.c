@@ -757,10 +757,51 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
 }
 /* ---- entry points --------------------------------------------------------- */
 
+/* Lines of 4 or 8 elements (f32 family) and of 4 (f64): a line starts a
+ * block and its carry is -0.0, so y = (C)-0.0 + p = p: a ymm of f32 holds two
+ * lines of 4 (a quad each: the quad scan is the whole prefix) or one line of
+ * 8 (two quads, E1 = T0); a ymm of f64 one line of 4.  Exclusive: p moved
+ * one lane on, the line's first output +0.0 shifted in.  Lines left over (an
+ * odd count of 4-lines) take the general code. */
+AX_INLINE void short_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
+                           int rev) {
+    const size_t ms = k_msize(k), per = (k == K_F64 ? 4 : 8) / n;
+    size_t o = 0;
+    for (; o + per <= outer; o += per) {
+        const char *xo = x + o * n * ms;
+        char *yo = y + o * n * ms;
+        if (k == K_F64) {
+            __m256d s = d_qscan(_mm256_loadu_pd((const double *)(const void *)xo), rev);
+            if (excl)
+                s = d_shift1(s, _mm256_setzero_pd(), rev);
+            _mm256_storeu_pd((double *)(void *)yo, s);
+            continue;
+        }
+        const __m256 v = f_load(k, xo);
+        __m256 s = _mm256_add_ps(v, q_shift(v, 4, rev));
+        s = _mm256_add_ps(s, q_shift(s, 8, rev));
+        if (n == 8) {
+            const __m256 b = rev ? _mm256_shuffle_ps(s, s, 0x00) : _mm256_shuffle_ps(s, s, 0xFF);
+            s = _mm256_add_ps(s, rev ? _mm256_permute2f128_ps(b, AX_NEGZ, 0x21)
+                                     : _mm256_permute2f128_ps(b, AX_NEGZ, 0x02));
+            if (excl)
+                s = x_shift(s, _mm256_setzero_ps(), rev);
+        } else if (excl) {
+            const __m256i z = _mm256_setzero_si256(), u = AX_SIS(s);
+            s = AX_PS(rev ? _mm256_alignr_epi8(z, u, 4) : _mm256_alignr_epi8(u, z, 12));
+        }
+        f_store(k, yo, s);
+    }
+    for (; o < outer; o++)
+        line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
+}
+
 AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
                           int excl, int rev) {
     const size_t ms = k_msize(k);
-    if (inner == 1 && k_float(k)) {
+    if (inner == 1 && k_float(k) && (n == 4 || (n == 8 && k != K_F64))) {
+        short_lines(k, x, y, outer, n, excl, rev);
+    } else if (inner == 1 && k_float(k)) {
         for (size_t o = 0; o < outer; o++)
             line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
     } else if (inner == 1 && n < 16) {
