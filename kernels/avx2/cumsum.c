@@ -3,69 +3,77 @@
  * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (see kernels.h:
  * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
  *
- * Lanes.  Every dtype runs through one generic code path over 256-bit vectors
- * of "lanes", selected by a compile-time kind:
- *   f64, f32, f16, bf16: 4 f64 lanes.  f32/f16/bf16 are widened exactly to f64
- *     on load (vcvtps2pd; f16 via vcvtph2ps first, bf16 by a 16-bit shift), all
- *     sums are f64, and each output is rounded once: f32 by vcvtpd2ps (RNE);
- *     f16/bf16 by f64 -> f32 round-to-odd and then f32 -> f16/bf16 RNE, which
- *     is exactly one rounding to nearest-even (the odd sticky bit sits 13+
- *     bits below the last kept bit).
- *   integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
- *     unsigned share the kernel: wrapping addition is the same bits).
+ * Float CumSum follows the one summation order of every SIMD ISA (docs/API.md,
+ * "One summation order"; its executable form is tests/order_ref.c), so AVX2
+ * gives the same bits as AVX-512 and NEON:
+ *  - inner == 1 (lines): each line, in scan order (reversed for REVERSE),
+ *    is cut into blocks of 16 elements, the last one padded with -0.0.  In
+ *    a block, in C (f32 for f32/f16/bf16, f64 for f64): each quad of 4 is
+ *    scanned, s0 = v0, s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0);
+ *    the quad totals T give E0 = -0.0, E1 = T0, E2 = T1+T0, E3 = (T2+T1)+T0;
+ *    p_i = s_i + E_{i/4}.  Output y_i = round_T((C)D + p_i) (exclusive:
+ *    p_{i-1}, -0.0 for i = 0, and the line's first output +0.0); then
+ *    D = D + p_15 and S = S + p_15 in f64.  Chunks of 16384 elements: D
+ *    starts each chunk at R, and R = R + S at its end.
+ *  - inner > 1 (columns): each column sequentially in f64 from -0.0, each
+ *    output rounded once.
+ * Error constant (the bound of docs/API.md, |y - S| <= c u sum|x| + half an ulp):
+ * c = 7 on lines (at most 5 additions in C inside a block, the rounding of
+ * D to C and the final addition; the f64 carry adds n 2^-53), c = 2 on
+ * columns (f64 sequential, n 2^-53 <= 2^-24 for n <= 2^29, and the one
+ * rounding).  f16/bf16 widen to f32 exactly and round once at the end (lines
+ * from the f32 result to nearest even; columns from f64 by a round-to-odd
+ * f32 step, which equals one rounding).  f64 runs the same network in f64.
  *
- * Three paths:
- *  1. inner == 1, n >= 16 (long rows): per row, vectors in order along the
- *     axis (from the far end when reversed).  Each vector is scanned in
- *     registers: log2 in-lane steps (vpslldq/vpsrldq by one, two, ... lanes)
- *     and one cross-lane step (vperm2i128 + vpshufb broadcast of the low
- *     half's last lane; for 64-bit lanes one vpermq and a blend, as the
- *     float kinds are bound by shuffle throughput even from memory), then
- *     the running carry is added.  Two vectors per
- *     iteration, and the carry advances by (total0 + total1), so the loop-
- *     carried chain is one add per two vectors.  Exclusive output is the
- *     inclusive scan shifted by one lane (the identity shifted in).  The
- *     first output of an exclusive row (an empty sum) is written as +0 last.
- *  2. inner == 1, n <= 15 (short rows): the rows lie back to back, so the
- *     whole (outer * n) run is scanned flat, W lanes per vector, as a
- *     segmented scan: a vector R holds each lane's index within its row, and
- *     the step that adds the value d lanes back is masked by R >= d.  The
- *     carry from the previous vector reaches only lanes whose row started
- *     before this vector (R > lane), and is skipped when n divides W (no row
- *     crosses a vector boundary).  R repeats every n / gcd(n, W) vectors, so
- *     it comes from a small table built per call.  Exclusive: the inclusive
- *     result shifted by one lane, +0 where R == 0.
- *  3. inner > 1 (vertical): whole rows are added, with column accumulators
- *     (f64 for the float types) in registers for up to 4 vectors of columns
- *     and in an L1-resident stack tile of 64 vectors otherwise; rows wider
- *     than a tile get a whole row of accumulators from the heap (L2-resident),
- *     so x and y stream strictly in order (stack tiles if malloc fails).  A row's last columns, when W
- *     does not divide them, are one more full vector ending at the row's end
- *     (overlapping the previous one: it recomputes the same bits).  inner < W:
- *     one full vector per row that also covers the next rows, loaded a few
- *     rows ahead of the stores so that in-place scans stay right (cols_small).
+ * Registers.  The 16-lane virtual vector of a line is two ymm of f32 (lanes
+ * 0-7 and 8-15; each 128-bit half is one quad), or four ymm of f64 (one quad
+ * each).  The quad scan is two in-lane byte shifts (vpalignr against a -0.0
+ * vector, so -0.0 comes in) and two adds; the quad totals are broadcast in
+ * their half (vpermilps), and E is built across the two registers with two
+ * vperm2f128 and two adds (EA = [-0|T0], EB = ([T1|T2] + [T0|T1]) + EA).
+ * The block total t = p_15 = T3 + E3 goes to the scalar f64 chains D and S
+ * (one f64 add each per block: the only loop-carried chain), and (float)D
+ * is broadcast and added to both registers.  REVERSE loads a block from its
+ * lowest address as usual and runs every shift of the network the other way
+ * (the lanes hold k in falling order), so reversing costs no shuffle.  The
+ * last partial block goes through a 16-element stack buffer padded with
+ * -0.0.  Exclusive moves p one lane on across the two registers (vperm2f128
+ * + vpalignr each).  Lines of 4 and 8 elements (and of 4 in f64) start from
+ * D = -0.0, so their outputs are p itself: a ymm holds two 4-lines (the quad
+ * scan alone) or one 8-line; other short lines take the general code.
  *
- * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
- * identity of IEEE addition, so a sum of -0.0 terms stays -0.0; identity
- * lanes are shifted in as -0.0); an empty sum is +0.0.  An output is an f64
- * sum of its terms in some tree order (in-vector steps, then carries), each
- * f64 addition erring by at most 2^-53 of a partial sum <= sum|x|, so with the
- * single final rounding the error of output j is at most
- *   2^-24 |S_j| + j * 2^-53 * sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
- * i.e. c <= 2 for any j <= 2^29, as for the scalar oracle (f16/bf16 alike,
- * with their own unit roundoff in place of 2^-24).  f64 is a plain f64
- * tree/running sum.  Integers are exact modulo 2^bits.
+ * Columns (inner > 1): 4 f64 lanes per vector (f32/f16/bf16 widened exactly
+ * on load, vcvtps2pd; f16 via vcvtph2ps, bf16 by a 16-bit shift), one
+ * accumulator per column, in registers for up to 4 vectors of columns and in
+ * an L1-resident stack tile of 64 vectors otherwise; rows wider than a tile
+ * get a whole row of accumulators from the heap (L2-resident), so x and y
+ * stream strictly in order (stack tiles if malloc fails).  A row's last
+ * columns, when 4 does not divide them, are one more full vector ending at
+ * the row's end (overlapping the previous one: it recomputes the same bits).
+ * inner < 4: one full vector per row that also covers the next rows, loaded
+ * a few rows ahead of the stores so that in-place scans stay right
+ * (cols_small).  cumsum_cols (a tile of columns of wider rows, for the
+ * split) is the same code with a row stride; a tile narrower than 4 columns
+ * goes through the stack buffer, a vector per row.
+ *
+ * Integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
+ * unsigned share the kernel), exact in any order:
+ *  1. long rows (n >= 16): vectors in order along the axis, each scanned in
+ *     registers (log2 in-lane steps and one cross-lane step), two vectors
+ *     per iteration with the carry advancing by both totals.
+ *  2. short rows (n <= 15): the (outer * n) run scanned flat as a segmented
+ *     scan: a vector R holds each lane's index within its row, and the step
+ *     that adds the value d lanes back is masked by R >= d; R repeats every
+ *     n / gcd(n, W) vectors, so it comes from a small table built per call.
+ *  3. inner > 1: the column code above with integer lanes.
  *
  * Tails.  AVX2 has no masked moves for 8/16-bit lanes (and vmaskmov stores
- * are slow on AMD), so a partial vector (a long row's tail, the short-row
- * run's tail, the last rows of an inner < W slice) goes through a 32-byte
- * stack buffer: copy in the elements, run the same vector code, copy out the
- * same elements.  Nothing outside the tensor is read or written.
+ * are slow on AMD), so a partial vector (a line's last block, an integer
+ * row's tail, the last rows of an inner < W slice) goes through a stack
+ * buffer: copy in the elements, run the same vector code, copy out the same
+ * elements.  Nothing outside the tensor is read or written.
  *
- * Stores are plain at every size.  Streaming stores (32 bytes in AVX2, two
- * in a row per line, for calls writing >= 4 MiB) measured slower here for
- * every path: the long-row and short-row scans are bound by the shuffles,
- * not by memory, and the vertical scan lost too.
+ * Stores are plain at every size.
  *
  * In place (y == x): every element is loaded before any store touches it.
  * The stores that touch more than their own outputs (cols_small's whole-row
