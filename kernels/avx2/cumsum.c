@@ -583,8 +583,8 @@ AX_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
     return AX_PS(_mm256_alignr_epi8(u, AX_SIS(_mm256_permute2f128_ps(v, prev, 0x03)), 12));
 }
 
-/* The block prefix p (A, B) of one block, and its total t = p_15 in lane 0. */
-AX_INLINE void f_block(__m256 *A, __m256 *B, __m128 *t, int rev) {
+/* The block prefix p (A, B) of one block. */
+AX_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
     /* quads: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
     __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
     __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
@@ -600,33 +600,46 @@ AX_INLINE void f_block(__m256 *A, __m256 *B, __m128 *t, int rev) {
     const __m256 EB = _mm256_add_ps(_mm256_add_ps(u, bA), EA);
     *A = _mm256_add_ps(sA, EA);
     *B = _mm256_add_ps(sB, EB);
-    const __m256 tv = _mm256_add_ps(bB, EB); /* T3 + E3 = p_15 in quad 3's lanes */
-    *t = rev ? _mm256_castps256_ps128(tv) : _mm256_extractf128_ps(tv, 1);
+}
+
+/* t = p_15 as f64: reverse, lane 0 of B (free); forward, lane 7, read back
+ * from a stack copy of B (a store and a load instead of two shuffle-port
+ * uops; the value feeds only the f64 chains, which run behind). */
+AX_INLINE double f_total(__m256 B, int rev) {
+    if (rev)
+        return (double)_mm256_cvtss_f32(B);
+    _Alignas(32) float buf[8];
+    _mm256_store_ps(buf, B);
+    double td;
+    __asm__("vcvtss2sd %1, %0, %0" : "=x"(td) : "m"(buf[7]));
+    return td;
 }
 
 /* One block at `xb` (its lowest address) -> outputs at yb, from the carry
  * rounded to C; returns t.  In place: both halves are loaded first. */
-AX_INLINE __m128 f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
+AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
     const size_t h = 8 * k_msize(k);
     __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
-    __m128 t;
-    f_block(&A, &B, &t, rev);
+    f_block(&A, &B, rev);
+    const double t = f_total(B, rev);
     if (excl) {
         B = x_shift(B, A, rev);
         A = x_shift(A, AX_NEGZ, rev);
     }
-    const __m256 d = _mm256_set1_ps(dc);
+    /* broadcast from memory: a load, where vbroadcastss from a register
+     * would take a shuffle-port slot (the network's bottleneck) */
+    __m256 d;
+    __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(dc));
     f_store(k, yb + (rev ? h : 0), _mm256_add_ps(d, A));
     f_store(k, yb + (rev ? 0 : h), _mm256_add_ps(d, B));
     return t;
 }
 
-AX_INLINE __m128 f_block_t(int k, const char *xb, int rev) {
+AX_INLINE double f_block_t(int k, const char *xb, int rev) {
     const size_t h = 8 * k_msize(k);
     __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
-    __m128 t;
-    f_block(&A, &B, &t, rev);
-    return t;
+    f_block(&A, &B, rev);
+    return f_total(B, rev);
 }
 
 /* ---- the same network in f64: one quad per register ---- */
@@ -741,9 +754,8 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
         } else {
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
-                const __m128 t = out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
-                                     : f_block_t(k, x + p * ms, rev);
-                const double td = (double)_mm_cvtss_f32(t);
+                const double td = out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
+                                      : f_block_t(k, x + p * ms, rev);
                 D += td;
                 S += td;
             }
@@ -751,10 +763,10 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
                 _Alignas(32) unsigned char bi[16 * 4], bo[16 * 4];
                 const size_t r = hend - b, p = rev ? 0 : b;
                 pad_in(k, bi, x + p * ms, r, rev);
-                const __m128 t = f_block_io(k, (const char *)bi, (char *)bo, (float)D, excl, rev);
+                const double t = f_block_io(k, (const char *)bi, (char *)bo, (float)D, excl, rev);
                 if (out)
                     memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
-                S += (double)_mm_cvtss_f32(t);
+                S += t;
             }
         }
         R += S;
