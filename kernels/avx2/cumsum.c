@@ -652,8 +652,13 @@ AX_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
     return AX_PD(_mm256_alignr_epi8(u, AX_SI(_mm256_permute2f128_pd(v, fill, 0x03)), 8));
 }
 
+/* a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} in one quad (one register);
+ * the one-lane move is a vpermpd and a blend of -0.0 (a blend runs on any
+ * vector port, a second shuffle would not). */
 AX_INLINE __m256d d_qscan(__m256d v, int rev) {
-    const __m256d a = _mm256_add_pd(v, d_shift1(v, AX_NEGZD, rev));
+    const __m256d a = _mm256_add_pd(
+        v, rev ? _mm256_blend_pd(_mm256_permute4x64_pd(v, 0xF9), AX_NEGZD, 0x8)
+               : _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), AX_NEGZD, 0x1));
     return _mm256_add_pd(a, rev ? _mm256_permute2f128_pd(a, AX_NEGZD, 0x21)
                                 : _mm256_permute2f128_pd(a, AX_NEGZD, 0x02));
 }
@@ -662,18 +667,29 @@ AX_INLINE __m256d d_bcast_end(__m256d s, int rev) {
     return rev ? _mm256_permute4x64_pd(s, 0x00) : _mm256_permute4x64_pd(s, 0xFF);
 }
 
-/* Quads q[0..3] (k order) -> block prefix; returns t = p_15 in every lane. */
-AX_INLINE __m256d d_block(__m256d q[4], int rev) {
+/* Quads q[0..3] (k order) -> the block prefix p in q. */
+AX_INLINE void d_block(__m256d q[4], int rev) {
     for (int i = 0; i < 4; i++)
         q[i] = d_qscan(q[i], rev);
     const __m256d T0 = d_bcast_end(q[0], rev), T1 = d_bcast_end(q[1], rev),
-                  T2 = d_bcast_end(q[2], rev), T3 = d_bcast_end(q[3], rev);
+                  T2 = d_bcast_end(q[2], rev);
     const __m256d E2 = _mm256_add_pd(T1, T0);
     const __m256d E3 = _mm256_add_pd(_mm256_add_pd(T2, T1), T0);
     q[1] = _mm256_add_pd(q[1], T0);
     q[2] = _mm256_add_pd(q[2], E2);
     q[3] = _mm256_add_pd(q[3], E3);
-    return _mm256_add_pd(T3, E3);
+}
+
+/* t = p_15: reverse lane 0 of q[3]; forward lane 3, read back from a stack
+ * copy (as f_total). */
+AX_INLINE double d_total(__m256d q3, int rev) {
+    if (rev)
+        return _mm256_cvtsd_f64(q3);
+    _Alignas(32) double buf[4];
+    _mm256_store_pd(buf, q3);
+    double td;
+    __asm__("vmovsd %1, %0" : "=x"(td) : "m"(buf[3]));
+    return td;
 }
 
 AX_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
@@ -682,19 +698,29 @@ AX_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
         q[i] = _mm256_loadu_pd(p + (rev ? 12 - 4 * i : 4 * i));
 }
 
-AX_INLINE __m256d d_block_io(const char *xb, char *yb, __m256d d, int excl, int rev) {
+AX_INLINE double d_block_io(const char *xb, char *yb, double D, int excl, int rev) {
     __m256d q[4];
     d_load4(xb, q, rev);
-    const __m256d t = d_block(q, rev);
+    d_block(q, rev);
+    const double t = d_total(q[3], rev);
     if (excl) {
         for (int i = 3; i > 0; i--)
             q[i] = d_shift1(q[i], q[i - 1], rev);
         q[0] = d_shift1(q[0], AX_NEGZD, rev);
     }
+    __m256d d; /* broadcast from memory: a load, not a shuffle */
+    __asm__("vbroadcastsd %1, %0" : "=x"(d) : "m"(D));
     double *o = (double *)(void *)yb;
     for (int i = 0; i < 4; i++)
         _mm256_storeu_pd(o + (rev ? 12 - 4 * i : 4 * i), _mm256_add_pd(d, q[i]));
     return t;
+}
+
+AX_INLINE double d_block_t(const char *xb, int rev) {
+    __m256d q[4];
+    d_load4(xb, q, rev);
+    d_block(q, rev);
+    return d_total(q[3], rev);
 }
 
 /* ---- the line driver ----
@@ -727,30 +753,22 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
         double D = R, S = -0.0;
         size_t b = h;
         if (k == K_F64) {
-            __m256d Dv = _mm256_set1_pd(D), Sv = AX_NEGZD;
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
-                __m256d t;
-                if (out) {
-                    t = d_block_io(x + p * ms, y + p * ms, Dv, excl, rev);
-                } else {
-                    __m256d q[4];
-                    d_load4(x + p * ms, q, rev);
-                    t = d_block(q, rev);
-                }
-                Dv = _mm256_add_pd(Dv, t);
-                Sv = _mm256_add_pd(Sv, t);
+                const double td = out ? d_block_io(x + p * ms, y + p * ms, D, excl, rev)
+                                      : d_block_t(x + p * ms, rev);
+                D += td;
+                S += td;
             }
             if (b < hend) {
                 _Alignas(32) unsigned char bi[16 * 8], bo[16 * 8];
                 const size_t r = hend - b, p = rev ? 0 : b;
                 pad_in(k, bi, x + p * ms, r, rev);
-                const __m256d t = d_block_io((const char *)bi, (char *)bo, Dv, excl, rev);
+                const double t = d_block_io((const char *)bi, (char *)bo, D, excl, rev);
                 if (out)
                     memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
-                Sv = _mm256_add_pd(Sv, t);
+                S += t;
             }
-            S = _mm256_cvtsd_f64(Sv);
         } else {
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
