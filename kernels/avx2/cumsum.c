@@ -436,7 +436,32 @@ AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, 
     __m256i *acc = narrow ? reg : tile;
     for (size_t q = 0; q < (narrow ? 4 : nv + 1); q++)
         acc[q] = v_ident(k);
-    for (size_t t = 0; t < n; t++) {
+    size_t t = 0;
+    /* Wide tiles: four rows per pass over the accumulators (each column
+     * still adds its rows in order), so the tile (L1) or the heap row (L2)
+     * is read and written once per four rows, not once per row.  The
+     * overlapping last vectors of the four rows are loaded first. */
+    for (; !narrow && t + 4 <= n; t += 4) {
+        const char *xr[4];
+        char *yr[4];
+        __m256i vo[4];
+        for (size_t r = 0; r < 4; r++) {
+            const size_t j = rev ? n - 1 - (t + r) : t + r;
+            xr[r] = x + j * inner * ms;
+            yr[r] = y + j * inner * ms;
+            vo[r] = rem ? v_load(k, xr[r] + ov) : _mm256_setzero_si256();
+        }
+        for (size_t q = 0; q < nv + rem; q++) {
+            const size_t off = q < nv ? q * W * ms : ov;
+            __m256i a = tile[q];
+            for (size_t r = 0; r < 4; r++) {
+                const __m256i v = q < nv ? v_load(k, xr[r] + off) : vo[r];
+                v_store(k, yr[r] + off, col_step(k, &a, v, excl, t + r == 0));
+            }
+            tile[q] = a;
+        }
+    }
+    for (; t < n; t++) {
         const size_t j = rev ? n - 1 - t : t;
         const char *xr = x + j * inner * ms;
         char *yr = y + j * inner * ms;
@@ -565,6 +590,22 @@ AX_INLINE void f_store(int k, void *p, __m256 v) {
     }
 }
 
+/* 16 f32 -> 16 bf16 in one store (lo then hi in memory): the rounding of
+ * axial_avx2_f32_to_bf16 (to nearest even, NaN kept NaN), with one pack and
+ * one vpermq for both halves instead of one each. */
+AX_INLINE __m256i bf16_round_bits(__m256 v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    const __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
+    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    return _mm256_srli_epi32(
+        _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)), nan), 16);
+}
+AX_INLINE void bf16_store16(void *p, __m256 lo, __m256 hi) {
+    const __m256i w = _mm256_packus_epi32(bf16_round_bits(lo), bf16_round_bits(hi));
+    _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(w, 0xD8));
+}
+
 /* In each quad, every lane takes the value one (b = 4) or two (b = 8) lanes
  * earlier in k order; -0.0 comes in. */
 AX_INLINE __m256 q_shift(__m256 v, int b, int rev) {
@@ -630,8 +671,14 @@ AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl,
      * would take a shuffle-port slot (the network's bottleneck) */
     __m256 d;
     __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(dc));
-    f_store(k, yb + (rev ? h : 0), _mm256_add_ps(d, A));
-    f_store(k, yb + (rev ? 0 : h), _mm256_add_ps(d, B));
+    A = _mm256_add_ps(d, A);
+    B = _mm256_add_ps(d, B);
+    if (k == K_BF16) {
+        bf16_store16(yb, rev ? B : A, rev ? A : B);
+    } else {
+        f_store(k, yb + (rev ? h : 0), A);
+        f_store(k, yb + (rev ? 0 : h), B);
+    }
     return t;
 }
 
