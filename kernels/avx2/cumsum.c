@@ -682,6 +682,78 @@ AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl,
     return t;
 }
 
+/* bf16 lines: the 16 halves of a block in one load, widened by two in-lane
+ * unpacks with zero (no lane-crossing vpmovzxwd), which leaves the quads
+ * interleaved: forward A' = [q0|q2], B' = [q1|q3] (reverse: [q2|q0],
+ * [q3|q1], each quad in falling k order).  The same network on this layout:
+ * Z0 = [-0|T0], Z1 = [-0|T1] (the low quads' totals moved up), EA' =
+ * Z1 + Z0 = [E0|E2], EB' = (bA' + Z1) + Z0 = [E1|E3]; p_15 stays in lane 7
+ * of B' (forward) or lane 0 (reverse); and the rounded outputs pack back
+ * into memory order with one in-lane vpackusdw. */
+AX_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)xb);
+    const __m256i z = _mm256_setzero_si256();
+    const __m256 lo = AX_PS(_mm256_unpacklo_epi16(z, v)), hi = AX_PS(_mm256_unpackhi_epi16(z, v));
+    *A = rev ? hi : lo;
+    *B = rev ? lo : hi;
+}
+
+AX_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
+    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
+    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
+    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
+    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
+    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
+    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    const __m256 Z0 = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
+    const __m256 Z1 = rev ? _mm256_permute2f128_ps(bB, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bB, AX_NEGZ, 0x02);
+    *A = _mm256_add_ps(sA, _mm256_add_ps(Z1, Z0));
+    *B = _mm256_add_ps(sB, _mm256_add_ps(_mm256_add_ps(bA, Z1), Z0));
+}
+
+AX_INLINE double bf_block_io(const char *xb, char *yb, float dc, int excl, int rev) {
+    __m256 A, B;
+    bf_load(xb, &A, &B, rev);
+    bf_block(&A, &B, rev);
+    const double t = f_total(B, rev);
+    if (excl) { /* e_i = p_{i-1}: B' takes A''s quads' last lanes, A' B''s low quad's */
+        const __m256 F = rev ? _mm256_permute2f128_ps(B, AX_NEGZ, 0x21)
+                             : _mm256_permute2f128_ps(B, AX_NEGZ, 0x02);
+        const __m256i a = AX_SIS(A), b = AX_SIS(B), f = AX_SIS(F);
+        B = AX_PS(rev ? _mm256_alignr_epi8(a, b, 4) : _mm256_alignr_epi8(b, a, 12));
+        A = AX_PS(rev ? _mm256_alignr_epi8(f, a, 4) : _mm256_alignr_epi8(a, f, 12));
+    }
+    __m256 d;
+    __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(dc));
+    A = _mm256_add_ps(d, A);
+    B = _mm256_add_ps(d, B);
+    __m256i ra, rb;
+    const __m256 nan = _mm256_cmp_ps(A, B, _CMP_UNORD_Q);
+    if (_mm256_testz_ps(nan, nan)) { /* no NaN: the rounding alone */
+        const __m256i ua = AX_SIS(A), ub = AX_SIS(B), one = _mm256_set1_epi32(1),
+                      bias = _mm256_set1_epi32(0x7fff);
+        ra = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ua, bias),
+                                                _mm256_and_si256(_mm256_srli_epi32(ua, 16), one)), 16);
+        rb = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ub, bias),
+                                                _mm256_and_si256(_mm256_srli_epi32(ub, 16), one)), 16);
+    } else {
+        ra = bf16_round_bits(A);
+        rb = bf16_round_bits(B);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)yb,
+                        rev ? _mm256_packus_epi32(rb, ra) : _mm256_packus_epi32(ra, rb));
+    return t;
+}
+
+AX_INLINE double bf_block_t(const char *xb, int rev) {
+    __m256 A, B;
+    bf_load(xb, &A, &B, rev);
+    bf_block(&A, &B, rev);
+    return f_total(B, rev);
+}
+
 AX_INLINE double f_block_t(int k, const char *xb, int rev) {
     const size_t h = 8 * k_msize(k);
     __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
@@ -819,8 +891,11 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
         } else {
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
-                const double td = out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
-                                      : f_block_t(k, x + p * ms, rev);
+                const double td =
+                    k == K_BF16 ? (out ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+                                       : bf_block_t(x + p * ms, rev))
+                    : out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
+                          : f_block_t(k, x + p * ms, rev);
                 D += td;
                 S += td;
             }
