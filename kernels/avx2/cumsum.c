@@ -864,6 +864,8 @@ AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int re
     memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
 }
 
+/* Returns R after the segment (scan_total); with out, S of the last chunk
+ * is not kept and the value is meaningless. */
 AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
                           int start, double R, int out) {
     const size_t ms = k_msize(k);
@@ -888,6 +890,13 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
                     memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
                 S += t;
             }
+        } else if (out && hend == len) {
+            /* the segment's last chunk: S is not needed, one f64 add less */
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                D += k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+                                 : f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev);
+            }
         } else {
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
@@ -899,6 +908,8 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
                 D += td;
                 S += td;
             }
+        }
+        if (k != K_F64) {
             if (b < hend) {
                 _Alignas(32) unsigned char bi[16 * 4], bo[16 * 4];
                 const size_t r = hend - b, p = rev ? 0 : b;
