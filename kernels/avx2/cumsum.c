@@ -3,69 +3,77 @@
  * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (see kernels.h:
  * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
  *
- * Lanes.  Every dtype runs through one generic code path over 256-bit vectors
- * of "lanes", selected by a compile-time kind:
- *   f64, f32, f16, bf16: 4 f64 lanes.  f32/f16/bf16 are widened exactly to f64
- *     on load (vcvtps2pd; f16 via vcvtph2ps first, bf16 by a 16-bit shift), all
- *     sums are f64, and each output is rounded once: f32 by vcvtpd2ps (RNE);
- *     f16/bf16 by f64 -> f32 round-to-odd and then f32 -> f16/bf16 RNE, which
- *     is exactly one rounding to nearest-even (the odd sticky bit sits 13+
- *     bits below the last kept bit).
- *   integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
- *     unsigned share the kernel: wrapping addition is the same bits).
+ * Float CumSum follows the one summation order of every SIMD ISA (docs/API.md,
+ * "One summation order"; its executable form is tests/order_ref.c), so AVX2
+ * gives the same bits as AVX-512 and NEON:
+ *  - inner == 1 (lines): each line, in scan order (reversed for REVERSE),
+ *    is cut into blocks of 16 elements, the last one padded with -0.0.  In
+ *    a block, in C (f32 for f32/f16/bf16, f64 for f64): each quad of 4 is
+ *    scanned, s0 = v0, s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0);
+ *    the quad totals T give E0 = -0.0, E1 = T0, E2 = T1+T0, E3 = (T2+T1)+T0;
+ *    p_i = s_i + E_{i/4}.  Output y_i = round_T((C)D + p_i) (exclusive:
+ *    p_{i-1}, -0.0 for i = 0, and the line's first output +0.0); then
+ *    D = D + p_15 and S = S + p_15 in f64.  Chunks of 16384 elements: D
+ *    starts each chunk at R, and R = R + S at its end.
+ *  - inner > 1 (columns): each column sequentially in f64 from -0.0, each
+ *    output rounded once.
+ * Error constant (the bound of docs/API.md, |y - S| <= c u sum|x| + half an ulp):
+ * c = 7 on lines (at most 5 additions in C inside a block, the rounding of
+ * D to C and the final addition; the f64 carry adds n 2^-53), c = 2 on
+ * columns (f64 sequential, n 2^-53 <= 2^-24 for n <= 2^29, and the one
+ * rounding).  f16/bf16 widen to f32 exactly and round once at the end (lines
+ * from the f32 result to nearest even; columns from f64 by a round-to-odd
+ * f32 step, which equals one rounding).  f64 runs the same network in f64.
  *
- * Three paths:
- *  1. inner == 1, n >= 16 (long rows): per row, vectors in order along the
- *     axis (from the far end when reversed).  Each vector is scanned in
- *     registers: log2 in-lane steps (vpslldq/vpsrldq by one, two, ... lanes)
- *     and one cross-lane step (vperm2i128 + vpshufb broadcast of the low
- *     half's last lane; for 64-bit lanes one vpermq and a blend, as the
- *     float kinds are bound by shuffle throughput even from memory), then
- *     the running carry is added.  Two vectors per
- *     iteration, and the carry advances by (total0 + total1), so the loop-
- *     carried chain is one add per two vectors.  Exclusive output is the
- *     inclusive scan shifted by one lane (the identity shifted in).  The
- *     first output of an exclusive row (an empty sum) is written as +0 last.
- *  2. inner == 1, n <= 15 (short rows): the rows lie back to back, so the
- *     whole (outer * n) run is scanned flat, W lanes per vector, as a
- *     segmented scan: a vector R holds each lane's index within its row, and
- *     the step that adds the value d lanes back is masked by R >= d.  The
- *     carry from the previous vector reaches only lanes whose row started
- *     before this vector (R > lane), and is skipped when n divides W (no row
- *     crosses a vector boundary).  R repeats every n / gcd(n, W) vectors, so
- *     it comes from a small table built per call.  Exclusive: the inclusive
- *     result shifted by one lane, +0 where R == 0.
- *  3. inner > 1 (vertical): whole rows are added, with column accumulators
- *     (f64 for the float types) in registers for up to 4 vectors of columns
- *     and in an L1-resident stack tile of 64 vectors otherwise; rows wider
- *     than a tile get a whole row of accumulators from the heap (L2-resident),
- *     so x and y stream strictly in order (stack tiles if malloc fails).  A row's last columns, when W
- *     does not divide them, are one more full vector ending at the row's end
- *     (overlapping the previous one: it recomputes the same bits).  inner < W:
- *     one full vector per row that also covers the next rows, loaded a few
- *     rows ahead of the stores so that in-place scans stay right (cols_small).
+ * Registers.  The 16-lane virtual vector of a line is two ymm of f32 (lanes
+ * 0-7 and 8-15; each 128-bit half is one quad), or four ymm of f64 (one quad
+ * each).  The quad scan is two in-lane byte shifts (vpalignr against a -0.0
+ * vector, so -0.0 comes in) and two adds; the quad totals are broadcast in
+ * their half (vpermilps), and E is built across the two registers with two
+ * vperm2f128 and two adds (EA = [-0|T0], EB = ([T1|T2] + [T0|T1]) + EA).
+ * The block total t = p_15 = T3 + E3 goes to the scalar f64 chains D and S
+ * (one f64 add each per block: the only loop-carried chain), and (float)D
+ * is broadcast and added to both registers.  REVERSE loads a block from its
+ * lowest address as usual and runs every shift of the network the other way
+ * (the lanes hold k in falling order), so reversing costs no shuffle.  The
+ * last partial block goes through a 16-element stack buffer padded with
+ * -0.0.  Exclusive moves p one lane on across the two registers (vperm2f128
+ * + vpalignr each).  Lines of 4 and 8 elements (and of 4 in f64) start from
+ * D = -0.0, so their outputs are p itself: a ymm holds two 4-lines (the quad
+ * scan alone) or one 8-line; other short lines take the general code.
  *
- * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
- * identity of IEEE addition, so a sum of -0.0 terms stays -0.0; identity
- * lanes are shifted in as -0.0); an empty sum is +0.0.  An output is an f64
- * sum of its terms in some tree order (in-vector steps, then carries), each
- * f64 addition erring by at most 2^-53 of a partial sum <= sum|x|, so with the
- * single final rounding the error of output j is at most
- *   2^-24 |S_j| + j * 2^-53 * sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
- * i.e. c <= 2 for any j <= 2^29, as for the scalar oracle (f16/bf16 alike,
- * with their own unit roundoff in place of 2^-24).  f64 is a plain f64
- * tree/running sum.  Integers are exact modulo 2^bits.
+ * Columns (inner > 1): 4 f64 lanes per vector (f32/f16/bf16 widened exactly
+ * on load, vcvtps2pd; f16 via vcvtph2ps, bf16 by a 16-bit shift), one
+ * accumulator per column, in registers for up to 4 vectors of columns and in
+ * an L1-resident stack tile of 64 vectors otherwise; rows wider than a tile
+ * get a whole row of accumulators from the heap (L2-resident), so x and y
+ * stream strictly in order (stack tiles if malloc fails).  A row's last
+ * columns, when 4 does not divide them, are one more full vector ending at
+ * the row's end (overlapping the previous one: it recomputes the same bits).
+ * inner < 4: one full vector per row that also covers the next rows, loaded
+ * a few rows ahead of the stores so that in-place scans stay right
+ * (cols_small).  cumsum_cols (a tile of columns of wider rows, for the
+ * split) is the same code with a row stride; a tile narrower than 4 columns
+ * goes through the stack buffer, a vector per row.
+ *
+ * Integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
+ * unsigned share the kernel), exact in any order:
+ *  1. long rows (n >= 16): vectors in order along the axis, each scanned in
+ *     registers (log2 in-lane steps and one cross-lane step), two vectors
+ *     per iteration with the carry advancing by both totals.
+ *  2. short rows (n <= 15): the (outer * n) run scanned flat as a segmented
+ *     scan: a vector R holds each lane's index within its row, and the step
+ *     that adds the value d lanes back is masked by R >= d; R repeats every
+ *     n / gcd(n, W) vectors, so it comes from a small table built per call.
+ *  3. inner > 1: the column code above with integer lanes.
  *
  * Tails.  AVX2 has no masked moves for 8/16-bit lanes (and vmaskmov stores
- * are slow on AMD), so a partial vector (a long row's tail, the short-row
- * run's tail, the last rows of an inner < W slice) goes through a 32-byte
- * stack buffer: copy in the elements, run the same vector code, copy out the
- * same elements.  Nothing outside the tensor is read or written.
+ * are slow on AMD), so a partial vector (a line's last block, an integer
+ * row's tail, the last rows of an inner < W slice) goes through a stack
+ * buffer: copy in the elements, run the same vector code, copy out the same
+ * elements.  Nothing outside the tensor is read or written.
  *
- * Stores are plain at every size.  Streaming stores (32 bytes in AVX2, two
- * in a row per line, for calls writing >= 4 MiB) measured slower here for
- * every path: the long-row and short-row scans are bound by the shuffles,
- * not by memory, and the vertical scan lost too.
+ * Stores are plain at every size.
  *
  * In place (y == x): every element is loaded before any store touches it.
  * The stores that touch more than their own outputs (cols_small's whole-row
@@ -428,7 +436,32 @@ AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, 
     __m256i *acc = narrow ? reg : tile;
     for (size_t q = 0; q < (narrow ? 4 : nv + 1); q++)
         acc[q] = v_ident(k);
-    for (size_t t = 0; t < n; t++) {
+    size_t t = 0;
+    /* Wide tiles: four rows per pass over the accumulators (each column
+     * still adds its rows in order), so the tile (L1) or the heap row (L2)
+     * is read and written once per four rows, not once per row.  The
+     * overlapping last vectors of the four rows are loaded first. */
+    for (; !narrow && t + 4 <= n; t += 4) {
+        const char *xr[4];
+        char *yr[4];
+        __m256i vo[4];
+        for (size_t r = 0; r < 4; r++) {
+            const size_t j = rev ? n - 1 - (t + r) : t + r;
+            xr[r] = x + j * inner * ms;
+            yr[r] = y + j * inner * ms;
+            vo[r] = rem ? v_load(k, xr[r] + ov) : _mm256_setzero_si256();
+        }
+        for (size_t q = 0; q < nv + rem; q++) {
+            const size_t off = q < nv ? q * W * ms : ov;
+            __m256i a = tile[q];
+            for (size_t r = 0; r < 4; r++) {
+                const __m256i v = q < nv ? v_load(k, xr[r] + off) : vo[r];
+                v_store(k, yr[r] + off, col_step(k, &a, v, excl, t + r == 0));
+            }
+            tile[q] = a;
+        }
+    }
+    for (; t < n; t++) {
         const size_t j = rev ? n - 1 - t : t;
         const char *xr = x + j * inner * ms;
         char *yr = y + j * inner * ms;
@@ -490,43 +523,467 @@ AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner,
  * strides through memory; so when the rows are long, the accumulators of a
  * whole row are taken from the heap (8 bytes per column: L2 holds them for
  * rows up to ~100k columns) and x and y stream strictly in order.  Without
- * memory for them, the stack tiles do the same work. */
-AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t inner, int excl,
-                         int rev) {
+ * memory for them, the stack tiles do the same work.  Columns [0, ncols) of
+ * rows `stride` elements apart; fewer than W columns of wider rows (a split
+ * tile) go through the stack buffer, a vector per row, so that nothing
+ * outside the tile is read or written. */
+AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                         int excl, int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k);
-    if (inner < W) {
-        cols_small(k, x, y, n, inner, excl, rev);
+    if (ncols < W && ncols == stride) {
+        cols_small(k, x, y, n, ncols, excl, rev);
+        return;
+    }
+    if (ncols < W) {
+        __m256i acc = v_ident(k);
+        for (size_t t = 0; t < n; t++) {
+            const size_t j = rev ? n - 1 - t : t;
+            const __m256i v = v_load_part(k, x + j * stride * ms, ncols, 0);
+            v_store_part(k, y + j * stride * ms, col_step(k, &acc, v, excl, t == 0), ncols, 0);
+        }
         return;
     }
     __m256i stack[AX_TILE + 1], *acc = stack, *heap = NULL;
     size_t tile = AX_TILE * W;
-    if (inner >= tile + W && n >= 8) {
-        heap = aligned_alloc(32, (inner / W + 1) * sizeof(__m256i));
+    if (ncols >= tile + W && n >= 8) {
+        heap = aligned_alloc(32, (ncols / W + 1) * sizeof(__m256i));
         if (heap) {
             acc = heap;
-            tile = inner;
+            tile = ncols;
         }
     }
-    for (size_t i0 = 0, cols; i0 < inner; i0 += cols) {
-        cols = inner - i0 >= tile + W ? tile : inner - i0;
-        cols_tile(k, x + i0 * ms, y + i0 * ms, n, inner, cols, excl, rev, acc);
+    for (size_t i0 = 0, cols; i0 < ncols; i0 += cols) {
+        cols = ncols - i0 >= tile + W ? tile : ncols - i0;
+        cols_tile(k, x + i0 * ms, y + i0 * ms, n, stride, cols, excl, rev, acc);
     }
     free(heap);
 }
 
+/* ---- float lines (inner == 1): the one order -------------------------------
+ * A 16-element block of k-space (the line in scan order) is two ymm of f32
+ * for f32/f16/bf16 (C = f32) and four ymm of f64 for f64 (C = f64); each
+ * 128-bit half (f32) or each register (f64) is one quad.  Forward, register
+ * A holds k = 0..7 in lanes 0..7 and B k = 8..15; reverse, the block is
+ * loaded from its lowest address as usual, so the lanes hold k in falling
+ * order (A = memory [8, 16): its low half is quad 1, its high half quad 0)
+ * and every shift of the network runs the other way.  No shuffle is spent
+ * on reversing. */
+
+#define AX_NEGZ _mm256_set1_ps(-0.0f)
+#define AX_NEGZD _mm256_set1_pd(-0.0)
+#define AX_PS(v) _mm256_castsi256_ps(v)
+#define AX_SIS(v) _mm256_castps_si256(v)
+
+/* 8 elements of T <-> 8 f32 lanes (widening exact, narrowing RNE once). */
+AX_INLINE __m256 f_load(int k, const void *p) {
+    switch (k) {
+    case K_F16: return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+    case K_BF16: return axial_avx2_widen_bf16(_mm_loadu_si128((const __m128i *)p));
+    default: return _mm256_loadu_ps((const float *)p);
+    }
+}
+AX_INLINE void f_store(int k, void *p, __m256 v) {
+    switch (k) {
+    case K_F16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_f16(v)); break;
+    case K_BF16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_bf16(v)); break;
+    default: _mm256_storeu_ps((float *)p, v); break;
+    }
+}
+
+/* 16 f32 -> 16 bf16 in one store (lo then hi in memory): the rounding of
+ * axial_avx2_f32_to_bf16 (to nearest even, NaN kept NaN), with one pack and
+ * one vpermq for both halves instead of one each. */
+AX_INLINE __m256i bf16_round_bits(__m256 v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    const __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
+    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    return _mm256_srli_epi32(
+        _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)), nan), 16);
+}
+AX_INLINE void bf16_store16(void *p, __m256 lo, __m256 hi) {
+    const __m256i w = _mm256_packus_epi32(bf16_round_bits(lo), bf16_round_bits(hi));
+    _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(w, 0xD8));
+}
+
+/* In each quad, every lane takes the value one (b = 4) or two (b = 8) lanes
+ * earlier in k order; -0.0 comes in. */
+AX_INLINE __m256 q_shift(__m256 v, int b, int rev) {
+    const __m256i z = AX_SIS(AX_NEGZ), u = AX_SIS(v);
+    if (rev)
+        return AX_PS(b == 4 ? _mm256_alignr_epi8(z, u, 4) : _mm256_alignr_epi8(z, u, 8));
+    return AX_PS(b == 4 ? _mm256_alignr_epi8(u, z, 12) : _mm256_alignr_epi8(u, z, 8));
+}
+
+/* The 16 lanes (A, B) moved one lane on in k order, `prev`'s last k lane
+ * (a uniform -0.0 for A) coming into the first: e_i = p_{i-1}. */
+AX_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
+    const __m256i u = AX_SIS(v);
+    if (rev)
+        return AX_PS(_mm256_alignr_epi8(AX_SIS(_mm256_permute2f128_ps(v, prev, 0x21)), u, 4));
+    return AX_PS(_mm256_alignr_epi8(u, AX_SIS(_mm256_permute2f128_ps(v, prev, 0x03)), 12));
+}
+
+/* The block prefix p (A, B) of one block. */
+AX_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
+    /* quads: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
+    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
+    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
+    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
+    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
+    /* quad totals in every lane of their quad: forward bA = [T0|T1], bB = [T2|T3] */
+    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
+    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    /* EA = [E0|E1] = [-0|T0]; u = [T1|T2]; EB = (u + [T0|T1]) + EA = [T1+T0 | (T2+T1)+T0] */
+    const __m256 EA = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
+    const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
+    const __m256 EB = _mm256_add_ps(_mm256_add_ps(u, bA), EA);
+    *A = _mm256_add_ps(sA, EA);
+    *B = _mm256_add_ps(sB, EB);
+}
+
+/* t = p_15 as f64: reverse, lane 0 of B (free); forward, lane 7, read back
+ * from a stack copy of B (a store and a load instead of two shuffle-port
+ * uops; the value feeds only the f64 chains, which run behind). */
+AX_INLINE double f_total(__m256 B, int rev) {
+    if (rev)
+        return (double)_mm256_cvtss_f32(B);
+    _Alignas(32) float buf[8];
+    _mm256_store_ps(buf, B);
+    double td;
+    __asm__("vcvtss2sd %1, %0, %0" : "=x"(td) : "m"(buf[7]));
+    return td;
+}
+
+/* One block at `xb` (its lowest address) -> outputs at yb, from the carry
+ * rounded to C; returns t.  In place: both halves are loaded first. */
+AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
+    const size_t h = 8 * k_msize(k);
+    __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
+    f_block(&A, &B, rev);
+    const double t = f_total(B, rev);
+    if (excl) {
+        B = x_shift(B, A, rev);
+        A = x_shift(A, AX_NEGZ, rev);
+    }
+    /* broadcast from memory: a load, where vbroadcastss from a register
+     * would take a shuffle-port slot (the network's bottleneck) */
+    __m256 d;
+    __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(dc));
+    A = _mm256_add_ps(d, A);
+    B = _mm256_add_ps(d, B);
+    if (k == K_BF16) {
+        bf16_store16(yb, rev ? B : A, rev ? A : B);
+    } else {
+        f_store(k, yb + (rev ? h : 0), A);
+        f_store(k, yb + (rev ? 0 : h), B);
+    }
+    return t;
+}
+
+/* bf16 lines: the 16 halves of a block in one load, widened by two in-lane
+ * unpacks with zero (no lane-crossing vpmovzxwd), which leaves the quads
+ * interleaved: forward A' = [q0|q2], B' = [q1|q3] (reverse: [q2|q0],
+ * [q3|q1], each quad in falling k order).  The same network on this layout:
+ * Z0 = [-0|T0], Z1 = [-0|T1] (the low quads' totals moved up), EA' =
+ * Z1 + Z0 = [E0|E2], EB' = (bA' + Z1) + Z0 = [E1|E3]; p_15 stays in lane 7
+ * of B' (forward) or lane 0 (reverse); and the rounded outputs pack back
+ * into memory order with one in-lane vpackusdw. */
+AX_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)xb);
+    const __m256i z = _mm256_setzero_si256();
+    const __m256 lo = AX_PS(_mm256_unpacklo_epi16(z, v)), hi = AX_PS(_mm256_unpackhi_epi16(z, v));
+    *A = rev ? hi : lo;
+    *B = rev ? lo : hi;
+}
+
+AX_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
+    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
+    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
+    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
+    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
+    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
+    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    const __m256 Z0 = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
+    const __m256 Z1 = rev ? _mm256_permute2f128_ps(bB, AX_NEGZ, 0x21)
+                          : _mm256_permute2f128_ps(bB, AX_NEGZ, 0x02);
+    *A = _mm256_add_ps(sA, _mm256_add_ps(Z1, Z0));
+    *B = _mm256_add_ps(sB, _mm256_add_ps(_mm256_add_ps(bA, Z1), Z0));
+}
+
+AX_INLINE double bf_block_io(const char *xb, char *yb, float dc, int excl, int rev) {
+    __m256 A, B;
+    bf_load(xb, &A, &B, rev);
+    bf_block(&A, &B, rev);
+    const double t = f_total(B, rev);
+    if (excl) { /* e_i = p_{i-1}: B' takes A''s quads' last lanes, A' B''s low quad's */
+        const __m256 F = rev ? _mm256_permute2f128_ps(B, AX_NEGZ, 0x21)
+                             : _mm256_permute2f128_ps(B, AX_NEGZ, 0x02);
+        const __m256i a = AX_SIS(A), b = AX_SIS(B), f = AX_SIS(F);
+        B = AX_PS(rev ? _mm256_alignr_epi8(a, b, 4) : _mm256_alignr_epi8(b, a, 12));
+        A = AX_PS(rev ? _mm256_alignr_epi8(f, a, 4) : _mm256_alignr_epi8(a, f, 12));
+    }
+    __m256 d;
+    __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(dc));
+    A = _mm256_add_ps(d, A);
+    B = _mm256_add_ps(d, B);
+    __m256i ra, rb;
+    const __m256 nan = _mm256_cmp_ps(A, B, _CMP_UNORD_Q);
+    if (_mm256_testz_ps(nan, nan)) { /* no NaN: the rounding alone */
+        const __m256i ua = AX_SIS(A), ub = AX_SIS(B), one = _mm256_set1_epi32(1),
+                      bias = _mm256_set1_epi32(0x7fff);
+        ra = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ua, bias),
+                                                _mm256_and_si256(_mm256_srli_epi32(ua, 16), one)), 16);
+        rb = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ub, bias),
+                                                _mm256_and_si256(_mm256_srli_epi32(ub, 16), one)), 16);
+    } else {
+        ra = bf16_round_bits(A);
+        rb = bf16_round_bits(B);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)yb,
+                        rev ? _mm256_packus_epi32(rb, ra) : _mm256_packus_epi32(ra, rb));
+    return t;
+}
+
+AX_INLINE double bf_block_t(const char *xb, int rev) {
+    __m256 A, B;
+    bf_load(xb, &A, &B, rev);
+    bf_block(&A, &B, rev);
+    return f_total(B, rev);
+}
+
+AX_INLINE double f_block_t(int k, const char *xb, int rev) {
+    const size_t h = 8 * k_msize(k);
+    __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
+    f_block(&A, &B, rev);
+    return f_total(B, rev);
+}
+
+/* ---- the same network in f64: one quad per register ---- */
+
+AX_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
+    /* one lane on in k order; fill's k-last lane comes in */
+    const __m256i u = AX_SI(v);
+    if (rev)
+        return AX_PD(_mm256_alignr_epi8(AX_SI(_mm256_permute2f128_pd(v, fill, 0x21)), u, 8));
+    return AX_PD(_mm256_alignr_epi8(u, AX_SI(_mm256_permute2f128_pd(v, fill, 0x03)), 8));
+}
+
+/* a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} in one quad (one register);
+ * the one-lane move is a vpermpd and a blend of -0.0 (a blend runs on any
+ * vector port, a second shuffle would not). */
+AX_INLINE __m256d d_qscan(__m256d v, int rev) {
+    const __m256d a = _mm256_add_pd(
+        v, rev ? _mm256_blend_pd(_mm256_permute4x64_pd(v, 0xF9), AX_NEGZD, 0x8)
+               : _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), AX_NEGZD, 0x1));
+    return _mm256_add_pd(a, rev ? _mm256_permute2f128_pd(a, AX_NEGZD, 0x21)
+                                : _mm256_permute2f128_pd(a, AX_NEGZD, 0x02));
+}
+
+AX_INLINE __m256d d_bcast_end(__m256d s, int rev) {
+    return rev ? _mm256_permute4x64_pd(s, 0x00) : _mm256_permute4x64_pd(s, 0xFF);
+}
+
+/* Quads q[0..3] (k order) -> the block prefix p in q. */
+AX_INLINE void d_block(__m256d q[4], int rev) {
+    for (int i = 0; i < 4; i++)
+        q[i] = d_qscan(q[i], rev);
+    const __m256d T0 = d_bcast_end(q[0], rev), T1 = d_bcast_end(q[1], rev),
+                  T2 = d_bcast_end(q[2], rev);
+    const __m256d E2 = _mm256_add_pd(T1, T0);
+    const __m256d E3 = _mm256_add_pd(_mm256_add_pd(T2, T1), T0);
+    q[1] = _mm256_add_pd(q[1], T0);
+    q[2] = _mm256_add_pd(q[2], E2);
+    q[3] = _mm256_add_pd(q[3], E3);
+}
+
+/* t = p_15: reverse lane 0 of q[3]; forward lane 3, read back from a stack
+ * copy (as f_total). */
+AX_INLINE double d_total(__m256d q3, int rev) {
+    if (rev)
+        return _mm256_cvtsd_f64(q3);
+    _Alignas(32) double buf[4];
+    _mm256_store_pd(buf, q3);
+    double td;
+    __asm__("vmovsd %1, %0" : "=x"(td) : "m"(buf[3]));
+    return td;
+}
+
+AX_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
+    const double *p = (const double *)(const void *)xb;
+    for (int i = 0; i < 4; i++)
+        q[i] = _mm256_loadu_pd(p + (rev ? 12 - 4 * i : 4 * i));
+}
+
+AX_INLINE double d_block_io(const char *xb, char *yb, double D, int excl, int rev) {
+    __m256d q[4];
+    d_load4(xb, q, rev);
+    d_block(q, rev);
+    const double t = d_total(q[3], rev);
+    if (excl) {
+        for (int i = 3; i > 0; i--)
+            q[i] = d_shift1(q[i], q[i - 1], rev);
+        q[0] = d_shift1(q[0], AX_NEGZD, rev);
+    }
+    __m256d d; /* broadcast from memory: a load, not a shuffle */
+    __asm__("vbroadcastsd %1, %0" : "=x"(d) : "m"(D));
+    double *o = (double *)(void *)yb;
+    for (int i = 0; i < 4; i++)
+        _mm256_storeu_pd(o + (rev ? 12 - 4 * i : 4 * i), _mm256_add_pd(d, q[i]));
+    return t;
+}
+
+AX_INLINE double d_block_t(const char *xb, int rev) {
+    __m256d q[4];
+    d_load4(xb, q, rev);
+    d_block(q, rev);
+    return d_total(q[3], rev);
+}
+
+/* ---- the line driver ----
+ * A segment of len elements starting at a chunk boundary of k-space, from
+ * the chunk carry R.  Blocks of 16 in k order; the last, partial block goes
+ * through a 16-element stack buffer padded with -0.0 (forward: the
+ * elements at its start; reverse: at its end). */
+AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int rev) {
+    const size_t ms = k_msize(k);
+    for (size_t i = 0; i < 16; i++) {
+        if (k == K_F64) {
+            const double z = -0.0;
+            memcpy(buf + i * 8, &z, 8);
+        } else if (k == K_F32) {
+            const float z = -0.0f;
+            memcpy(buf + i * 4, &z, 4);
+        } else {
+            const uint16_t z = 0x8000; /* -0.0 in f16 and bf16 */
+            memcpy(buf + i * 2, &z, 2);
+        }
+    }
+    memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
+}
+
+/* Returns R after the segment (scan_total); with out, S of the last chunk
+ * is not kept and the value is meaningless. */
+AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
+                          int start, double R, int out) {
+    const size_t ms = k_msize(k);
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
+        double D = R, S = -0.0;
+        size_t b = h;
+        if (k == K_F64) {
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                const double td = out ? d_block_io(x + p * ms, y + p * ms, D, excl, rev)
+                                      : d_block_t(x + p * ms, rev);
+                D += td;
+                S += td;
+            }
+            if (b < hend) {
+                _Alignas(32) unsigned char bi[16 * 8], bo[16 * 8];
+                const size_t r = hend - b, p = rev ? 0 : b;
+                pad_in(k, bi, x + p * ms, r, rev);
+                const double t = d_block_io((const char *)bi, (char *)bo, D, excl, rev);
+                if (out)
+                    memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
+                S += t;
+            }
+        } else if (out && hend == len) {
+            /* the segment's last chunk: S is not needed, one f64 add less */
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                D += k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+                                 : f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev);
+            }
+        } else {
+            for (; b + 16 <= hend; b += 16) {
+                const size_t p = rev ? len - 16 - b : b;
+                const double td =
+                    k == K_BF16 ? (out ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+                                       : bf_block_t(x + p * ms, rev))
+                    : out ? f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev)
+                          : f_block_t(k, x + p * ms, rev);
+                D += td;
+                S += td;
+            }
+        }
+        if (k != K_F64) {
+            if (b < hend) {
+                _Alignas(32) unsigned char bi[16 * 4], bo[16 * 4];
+                const size_t r = hend - b, p = rev ? 0 : b;
+                pad_in(k, bi, x + p * ms, r, rev);
+                const double t = f_block_io(k, (const char *)bi, (char *)bo, (float)D, excl, rev);
+                if (out)
+                    memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
+                S += t;
+            }
+        }
+        R += S;
+    }
+    if (out && excl && start) /* the empty sum: +0 */
+        memset(y + (rev ? len - 1 : 0) * ms, 0, ms);
+    return R;
+}
 /* ---- entry points --------------------------------------------------------- */
+
+/* Lines of 4 or 8 elements (f32 family) and of 4 (f64): a line starts a
+ * block and its carry is -0.0, so y = (C)-0.0 + p = p: a ymm of f32 holds two
+ * lines of 4 (a quad each: the quad scan is the whole prefix) or one line of
+ * 8 (two quads, E1 = T0); a ymm of f64 one line of 4.  Exclusive: p moved
+ * one lane on, the line's first output +0.0 shifted in.  Lines left over (an
+ * odd count of 4-lines) take the general code. */
+AX_INLINE void short_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
+                           int rev) {
+    const size_t ms = k_msize(k), per = (k == K_F64 ? 4 : 8) / n;
+    size_t o = 0;
+    for (; o + per <= outer; o += per) {
+        const char *xo = x + o * n * ms;
+        char *yo = y + o * n * ms;
+        if (k == K_F64) {
+            __m256d s = d_qscan(_mm256_loadu_pd((const double *)(const void *)xo), rev);
+            if (excl)
+                s = d_shift1(s, _mm256_setzero_pd(), rev);
+            _mm256_storeu_pd((double *)(void *)yo, s);
+            continue;
+        }
+        const __m256 v = f_load(k, xo);
+        __m256 s = _mm256_add_ps(v, q_shift(v, 4, rev));
+        s = _mm256_add_ps(s, q_shift(s, 8, rev));
+        if (n == 8) {
+            const __m256 b = rev ? _mm256_shuffle_ps(s, s, 0x00) : _mm256_shuffle_ps(s, s, 0xFF);
+            s = _mm256_add_ps(s, rev ? _mm256_permute2f128_ps(b, AX_NEGZ, 0x21)
+                                     : _mm256_permute2f128_ps(b, AX_NEGZ, 0x02));
+            if (excl)
+                s = x_shift(s, _mm256_setzero_ps(), rev);
+        } else if (excl) {
+            const __m256i z = _mm256_setzero_si256(), u = AX_SIS(s);
+            s = AX_PS(rev ? _mm256_alignr_epi8(z, u, 4) : _mm256_alignr_epi8(u, z, 12));
+        }
+        f_store(k, yo, s);
+    }
+    for (; o < outer; o++)
+        line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
+}
 
 AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
                           int excl, int rev) {
     const size_t ms = k_msize(k);
-    if (inner == 1 && n < 16) {
+    if (inner == 1 && k_float(k) && (n == 4 || (n == 8 && k != K_F64))) {
+        short_lines(k, x, y, outer, n, excl, rev);
+    } else if (inner == 1 && k_float(k)) {
+        for (size_t o = 0; o < outer; o++)
+            line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
+    } else if (inner == 1 && n < 16) {
         scan_seg(k, x, y, outer * n, n, excl, rev);
     } else if (inner == 1) {
         for (size_t o = 0; o < outer; o++)
             scan_row(k, x + o * n * ms, y + o * n * ms, n, excl, rev);
     } else {
         for (size_t o = 0; o < outer; o++)
-            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, excl, rev);
+            scan_cols(k, x + o * n * inner * ms, y + o * n * inner * ms, n, inner, inner, excl,
+                      rev);
     }
 }
 
@@ -551,3 +1008,32 @@ AX_DEFINE_CUMSUM(i32, K_I32)
 AX_DEFINE_CUMSUM(u32, K_I32)
 AX_DEFINE_CUMSUM(i64, K_I64)
 AX_DEFINE_CUMSUM(u64, K_I64)
+
+/* The split kernels (kernels.h): the same code as the whole-shape kernels. */
+#define AX_DEFINE_SPLIT(name, KIND)                                                          \
+    void axial_cumsum_seg_##name##__avx2(const void *x, void *y, size_t len, unsigned flags,  \
+                                         double carry) {                                    \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
+        const int start = (flags & AXIAL_SCAN_CONTINUE) == 0;                               \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            line_seg(KIND, (const char *)x, (char *)y, len, excl, 1, start, carry, 1);      \
+        else                                                                                \
+            line_seg(KIND, (const char *)x, (char *)y, len, excl, 0, start, carry, 1);      \
+    }                                                                                       \
+    double axial_scan_total_##name##__avx2(const void *x, size_t len, unsigned flags) {      \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            return line_seg(KIND, (const char *)x, NULL, len, 0, 1, 0, -0.0, 0);            \
+        return line_seg(KIND, (const char *)x, NULL, len, 0, 0, 0, -0.0, 0);                \
+    }                                                                                       \
+    void axial_cumsum_cols_##name##__avx2(const void *x, void *y, size_t n, size_t ncols,     \
+                                          size_t stride, unsigned flags) {                  \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            scan_cols(KIND, (const char *)x, (char *)y, n, ncols, stride, excl, 1);         \
+        else                                                                                \
+            scan_cols(KIND, (const char *)x, (char *)y, n, ncols, stride, excl, 0);         \
+    }
+AX_DEFINE_SPLIT(f32, K_F32)
+AX_DEFINE_SPLIT(f64, K_F64)
+AX_DEFINE_SPLIT(f16, K_F16)
+AX_DEFINE_SPLIT(bf16, K_BF16)
