@@ -5,71 +5,76 @@
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
+ *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
  *
- * Two families share one generic body each (always-inline functions taking a
- * constant `kind`, instantiated by the thin per-dtype wrappers at the end):
+ * Float types (f32, f16, bf16: C = f32; f64: C = f64) follow the one
+ * summation order (docs/API.md, "One summation order"; its executable
+ * definition is tests/order_ref.c), so every float sum has the same bits as
+ * on AVX-512 and NEON.  One generic body (always-inline functions of a
+ * constant `kind`, instantiated per dtype at the end) maps the order's
+ * 16-lane virtual vector onto AVX2 registers: a half of 8 lanes is one ymm
+ * of f32 (f16/bf16 widened exactly on load by F16C / a shift) or two ymm of
+ * f64; the 16 f64 accumulators of a row are 4 ymm.  Paths:
+ *   - columns (inner >= 16; reduce_cols, any width and row stride): each
+ *     column alone; 8 rows at a time, 4 column halves per step (whole cache
+ *     lines of each row), each the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
+ *     in C (rows past n are -0.0), widened and added into that column's f64
+ *     accumulator in group order: acc itself for reduce_acc and reduce_cols,
+ *     y itself for the f64 reduce, a stack row of 1024 f64 (-0.0 first,
+ *     rounded once at the end) for the f32/f16/bf16 reduce (a call may use
+ *     only 16 KiB of the caller's stack).  Chunks of <= 4096 columns (1024 for
+ *     the stack row): the chunk width changes no bit.  A width that is not a
+ *     multiple of 8 ends with the overlapping half of its last 8 columns, of
+ *     which only the new lanes are stored; narrower tiles load up to the
+ *     tile's last element and store through masks.  Blocks of >= 2 MiB
+ *     prefetch the next 8 rows' lines while summing the current ones (the
+ *     runs down the rows are short; the hardware prefetchers lag there).
+ *   - rows (inner == 1, n > 16) and inner 2, 4, 8 (P = 16): the flat run in
+ *     super-rows of 16 = 2 halves; per group of 8 super-rows (128 elements)
+ *     two trees, widened into the 4 accumulator ymm; the last group padded
+ *     with -0.0 (a switch on its length instantiates it, so the pads' adds
+ *     fold away).  Then the halving fold A[p] += A[p+8], A[p+4] (vertical
+ *     adds), A[p+2], A[p+1] (4 rows at once by a lane transpose and vhaddpd),
+ *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.
+ *   - short rows (inner == 1, n <= 16): a row is one super-row, its tree the
+ *     row itself, so its sum is the halving fold of its (widened) lanes in
+ *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows; n == 4: each 4-lane
+ *     half is a row; other n: per row one or two loads, lanes past n blended
+ *     to -0.0.  8 rows per step; groups whose loads would pass the end of x
+ *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB streams its
+ *     outputs (plain stores up to an aligned y, sfence at the end): [R, 2]
+ *     axis 1 writes half as many bytes as it reads, and a streaming store
+ *     does not read the line first.
+ *   - inner 3, 5, 6, 7, 9 .. 15 (P = lcm(inner, 16) = 48 .. 240): the flat
+ *     run in super-rows of P; per group of 8 super-rows one tree per 8
+ *     positions into an f64 array A[P] on the stack; then the fold in halves
+ *     to inner, acc[c] + A[c] (reduce: A[c] rounded).
+ * Error bound (docs/API.md): a term passes through at most 3 roundings in C
+ * (the tree) before it is widened exactly; the f64 part adds < 1 unit of
+ * 2^-24 * sum|x| for n < 2^29; the result is rounded once: c = 4.  f16/bf16
+ * results are rounded once from f64: f64 -> f32 rounding to odd (RNE, then
+ * step the lsb toward the exact value when inexact and even), then f32 ->
+ * f16 / bf16 RNE, which equals one rounding (24 >= 11 + 2 bits).  Known limit
+ * of any f32 partial sum: a tree whose partial exceeds FLT_MAX gives inf
+ * where an f64 sum might come back into range.  No FMA anywhere (the build
+ * has -ffp-contract=off).
  *
- * f32, f16, bf16 ("float family"): terms are widened to f32 lanes (exact) and
- * summed in f32 only in pairwise trees over at most 8 vectors -- so a term
- * passes through at most 3 f32 roundings -- whose results are widened to f64
- * (vcvtps2pd, exact) and added into f64 accumulators; horizontal sums and the
- * fold of lanes are f64.  Bound: |error| <= 3*2^-24*sum|x| (the tree) +
- * (terms)*2^-53*sum|x| (the f64 part) + half an ulp of the output, i.e.
- * c = 3 (+ 2^-29*n, below 1 for n < 2^29) in docs/API.md's bound.  Paths:
- *   - rows (inner == 1, n >= 16): each row is summed in blocks of 8 vectors
- *     (64 elements, one tree), two blocks per step into two pairs of f64
- *     accumulators to hide the add latency; leftover whole vectors are widened
- *     and added without any f32 rounding.  8 rows at a time are reduced
- *     horizontally by an f64 hadd transpose, so 8 outputs leave as one vector.
- *   - short rows (inner == 1, n <= 15): 8 rows per step.  n == 2: one hadd of
- *     two loads gives the 8 pair sums (+ vpermpd); n == 4: two hadd levels of
- *     four loads (+ vpermps); other n <= 8: one load per row with lanes >= n
- *     blended to -0.0, then an hadd transpose (hadd, hadd, add: 3 roundings);
- *     9..15: two such transposes (elements 0..7 and 8..n-1) joined in f64.
- *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
- *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
- *     x run on a -0.0-padded copy.
- *   - columns (inner a multiple of 8 or >= 16): chunks of up to 4096 columns
- *     for reduce_acc (16 KiB runs per f32 row, summed into acc itself: the
- *     prefetchers need long runs, 8 KiB runs down 1024 rows stayed near 0.7
- *     of the read probe) and of 1024 columns for reduce, whose f64
- *     accumulator row (8 KiB) is on the caller's stack, which a call may use
- *     only 16 KiB of; the chunk width does not change any sum (each column is
- *     summed alone, in the same order); 8 rows at a time, 4 column
- *     vectors per step (whole cache lines of each row); each column vector is
- *     the tree of 8 rows, widened and added into that f64 accumulator row
- *     (the output chunk's own acc for reduce_acc).  A column count that is not a
- *     multiple of 8 ends with one overlapping vector (the last 8 columns) in
- *     its own accumulator, of which only the lanes past the whole vectors count.
- *   - small inner (2..15, not a multiple of 8): x[o] is read as one flat run of
- *     n*inner elements in blocks of P = lcm(inner, 8) elements: vector m of a
- *     block always holds the same columns, so P/8 vector accumulators (each fed
- *     by trees over 8 blocks) are folded lane -> column (mod inner) at the end.
- * f16/bf16 outputs from f64 round once: f64 -> f32 rounding to odd (RNE, then
- * step the lsb toward the exact value when inexact and even), then f32 -> f16
- * / bf16 RNE; with 24 >= 11 + 2 bits this is exactly one rounding.  Where a
- * result is already an f32 sum (short rows n <= 8) it is rounded once from
- * f32, as the contract allows ("accumulated in f32").  Known limit of any f32 partial
- * sum: a tree whose partial exceeds FLT_MAX gives inf where an f64 sum might
- * come back into range.
- *
- * f64 and the integers ("own-type family"): plain vertical adds in the
- * element's own width (integers wrap in unsigned lanes, so i8 and u8 -- and
- * each signed/unsigned pair -- share one kernel per element size); f64 is
- * plain f64 addition in any order (4 accumulators).  reduce_acc adds the
- * wrapped row/column sum to the uint64_t acc (its low bits are what counts).
- * Paths: rows (4 accumulators, lanes summed at the end), columns (4 rows per
- * pass added into a chunk accumulator row, overlapping last vector as above),
- * small inner (< 32 bytes: the same periodic-lane trick with
- * lcm(inner, lanes)/lanes accumulators).  Short rows of these types are summed
- * per row by the rows path's scalar tail.
+ * Integers ("own-type family"): plain vertical adds in the element's own
+ * width (they wrap in unsigned lanes, so i8 and u8 -- and each
+ * signed/unsigned pair -- share one kernel per element size; any order gives
+ * the same bits).  reduce_acc adds the wrapped row/column sum to the uint64_t
+ * acc (its low bits are what counts).  Paths: rows (4 accumulators, lanes
+ * summed at the end, scalar tail), columns (4 rows per pass added into a
+ * chunk accumulator row, overlapping last vector), small inner (< 32 bytes:
+ * lcm(inner, lanes)/lanes accumulators of periodic lanes).
  *
  * Sums start from -0.0 (floats) / 0 (integers).  Tails: nothing outside the
- * tensors is read or written; a partial vector is copied into a stack buffer
- * pre-filled with -0.0 (or 0) and loaded from there, partial outputs are
- * stored through a stack buffer and copied.  n == 1: reduce is a copy.
- * The loops over a tree's 8 vectors carry `#pragma GCC unroll 8`: without it
- * GCC 12 kept the vectors in a stack array (3.5x slower).
+ * tensors is read or written; a partial vector is loaded from a stack buffer
+ * pre-filled with -0.0 (or 0), or loaded whole where that stays inside the
+ * tensor and blended; partial outputs are stored through a stack buffer or a
+ * mask.  n == 1: reduce is a copy.  The loops over a tree's vectors carry
+ * `#pragma GCC unroll`: without it GCC 12 kept the vectors in a stack array
+ * (3.5x slower).
  */
 #include <string.h>
 
@@ -435,7 +440,25 @@ AXIAL_INLINE __m256d f_short_c(int k, const void *p, size_t n) {
 AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, double *acc,
                                 size_t o0, size_t cnt, int nt) {
     __m256d e0, e1;
-    if (n == 2) { /* x0 + x1 per row: one hadd of 4 rows */
+    if (n == 2 && k == FK_F32 && !acc) {
+        /* f32 (x0 + x1) rounded to f64, then to f32, is the f32 sum x0 + x1
+         * (53 >= 2 * 24 + 2: the double rounding of one addition is
+         * innocuous), so the f32 reduce adds in f32: evens + odds of two
+         * loads give rows 0 1 4 5 | 2 3 6 7. */
+        const __m256 a = _mm256_loadu_ps((const float *)base);
+        const __m256 c = _mm256_loadu_ps((const float *)base + 8);
+        const __m256 h = _mm256_add_ps(_mm256_shuffle_ps(a, c, 0x88), _mm256_shuffle_ps(a, c, 0xdd));
+        const __m256 s = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
+        float *d = (float *)y + o0;
+        if (cnt == 8 && nt)
+            _mm256_stream_ps(d, s);
+        else if (cnt == 8)
+            _mm256_storeu_ps(d, s);
+        else
+            f_store_part(k, d, s, cnt);
+        return;
+    }
+    if (n == 2) { /* x0 + x1 per row in f64: one hadd of 4 rows */
         __m256d l0, h0, l1, h1;
         v8_widen(k, v8_load(k, base), &l0, &h0);
         v8_widen(k, v8_load(k, f_at(k, base, 8)), &l1, &h1);
@@ -682,9 +705,9 @@ AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t ou
 }
 
 /* ======================================================================
- * Own-type family: integers by element size, and f64
+ * Own-type family: integers by element size
  * ====================================================================== */
-enum { GK_B1, GK_B2, GK_B4, GK_B8, GK_F64 };
+enum { GK_B1, GK_B2, GK_B4, GK_B8 };
 
 AXIAL_INLINE size_t g_size(int k) {
     return k == GK_B1 ? 1 : k == GK_B2 ? 2 : k == GK_B4 ? 4 : 8;
@@ -701,20 +724,21 @@ AXIAL_INLINE __m256i g_add(int k, __m256i a, __m256i b) {
     case GK_B1: return _mm256_add_epi8(a, b);
     case GK_B2: return _mm256_add_epi16(a, b);
     case GK_B4: return _mm256_add_epi32(a, b);
-    case GK_B8: return _mm256_add_epi64(a, b);
-    default:
-        return _mm256_castpd_si256(
-            _mm256_add_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
+    default: return _mm256_add_epi64(a, b);
     }
 }
 AXIAL_INLINE __m256i g_start_vec(int k) {
-    return k == GK_F64 ? _mm256_castpd_si256(_mm256_set1_pd(-0.0)) : _mm256_setzero_si256();
+    (void)k;
+    return _mm256_setzero_si256();
 }
 
 /* Scalars travel as 64-bit patterns: the zero-extended integer (its low bits
- * are the wrapped sum) or the f64 bits; these are also the bits of the
- * reduce_acc accumulator. */
-AXIAL_INLINE uint64_t g_start(int k) { return k == GK_F64 ? 0x8000000000000000ull : 0; }
+ * are the wrapped sum); these are also the bits of the reduce_acc
+ * accumulator. */
+AXIAL_INLINE uint64_t g_start(int k) {
+    (void)k;
+    return 0;
+}
 AXIAL_INLINE uint64_t g_get(int k, const void *p, size_t i) {
     const void *e = g_at(k, p, i);
     switch (k) {
@@ -734,14 +758,8 @@ AXIAL_INLINE void g_put(int k, void *p, size_t i, uint64_t v) {
     }
 }
 AXIAL_INLINE uint64_t g_sadd(int k, uint64_t a, uint64_t b) {
-    if (k != GK_F64)
-        return a + b;
-    double da, db;
-    memcpy(&da, &a, 8);
-    memcpy(&db, &b, 8);
-    da += db;
-    memcpy(&a, &da, 8);
-    return a;
+    (void)k;
+    return a + b;
 }
 /* s + every lane of v, in lane order. */
 AXIAL_INLINE uint64_t g_lanes_add(int k, uint64_t s, __m256i v) {
