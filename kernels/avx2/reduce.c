@@ -38,7 +38,9 @@
  *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.
  *   - short rows (inner == 1, n <= 16): a row is one super-row, its tree the
  *     row itself, so its sum is the halving fold of its (widened) lanes in
- *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows; n == 4: each 4-lane
+ *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows (the f32 reduce adds in
+ *     f32 instead: x0 + x1 rounded to f64 and then to f32 is the f32 sum, as
+ *     53 >= 2 * 24 + 2); n == 4: each 4-lane
  *     half is a row; other n: per row one or two loads, lanes past n blended
  *     to -0.0.  8 rows per step; groups whose loads would pass the end of x
  *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB streams its
@@ -216,8 +218,16 @@ AXIAL_INLINE void v8_acc(int k, double *A, v8 s) {
 }
 /* The order's tree of 8 rows, in C: ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)). */
 AXIAL_INLINE v8 v8_tree(int k, const v8 r[8]) {
-    return v8_add(k, v8_add(k, v8_add(k, r[0], r[1]), v8_add(k, r[2], r[3])),
-                  v8_add(k, v8_add(k, r[4], r[5]), v8_add(k, r[6], r[7])));
+    /* one statement per add, in address order: GCC evaluates nested
+     * arguments right to left, and descending accesses within a block
+     * slowed memory-bound runs */
+    const v8 t01 = v8_add(k, r[0], r[1]);
+    const v8 t23 = v8_add(k, r[2], r[3]);
+    const v8 t03 = v8_add(k, t01, t23);
+    const v8 t45 = v8_add(k, r[4], r[5]);
+    const v8 t67 = v8_add(k, r[6], r[7]);
+    const v8 t47 = v8_add(k, t45, t67);
+    return v8_add(k, t03, t47);
 }
 
 /* 8 f32 lanes -> 8 elements (f32 family), rounding once (RNE). */
@@ -348,22 +358,35 @@ AXIAL_INLINE void f_finish(int k, const double *acc, void *y, size_t count) {
  * b % 2 of super-row b / 2.  Chunks >= m are -0.0 (m constant: the adds of
  * -0.0 fold away); with `part`, chunk m - 1 holds the `avail` elements left
  * (1..8).  The two trees go to A[0..1] (positions 0..7) and A[2..3] (8..15). */
+AXIAL_INLINE v8 f_chunk16(int k, const void *p, const int b, const int m, const int part,
+                          size_t avail, const void *end) {
+    if (b < m - 1 || (b == m - 1 && !part))
+        return v8_load(k, f_at(k, p, 8 * (size_t)b));
+    if (b == m - 1)
+        return v8_load_upto(k, f_at(k, p, 8 * (size_t)b), avail, end);
+    return v8_nz(k);
+}
 AXIAL_INLINE void f_group16(int k, const void *p, __m256d A[4], const int m, const int part,
                             size_t avail, const void *end) {
-    v8 v[16];
-    #pragma GCC unroll 16
-    for (int b = 0; b < 16; b++) {
-        if (b < m - 1 || (b == m - 1 && !part))
-            v[b] = v8_load(k, f_at(k, p, 8 * (size_t)b));
-        else if (b == m - 1)
-            v[b] = v8_load_upto(k, f_at(k, p, 8 * (size_t)b), avail, end);
-        else
-            v[b] = v8_nz(k);
-    }
-    const v8 e[8] = {v[0], v[2], v[4], v[6], v[8], v[10], v[12], v[14]};
-    const v8 o[8] = {v[1], v[3], v[5], v[7], v[9], v[11], v[13], v[15]};
-    v8_widen_add(k, v8_tree(k, e), &A[0], &A[1]);
-    v8_widen_add(k, v8_tree(k, o), &A[2], &A[3]);
+#define AXIAL_CH(b) f_chunk16(k, p, b, m, part, avail, end)
+    /* Both trees at once, two super-rows at a time in address order: the
+     * empty asm keeps GCC from reordering the loads (it evaluates nested
+     * arguments right to left; descending or interleaved sweeps over a
+     * block slowed memory-bound runs by 10-40%). */
+#define AXIAL_IN_ORDER() __asm__ volatile("" ::: "memory")
+    const v8 e01 = v8_add(k, AXIAL_CH(0), AXIAL_CH(2)), o01 = v8_add(k, AXIAL_CH(1), AXIAL_CH(3));
+    AXIAL_IN_ORDER();
+    const v8 e23 = v8_add(k, AXIAL_CH(4), AXIAL_CH(6)), o23 = v8_add(k, AXIAL_CH(5), AXIAL_CH(7));
+    AXIAL_IN_ORDER();
+    const v8 e03 = v8_add(k, e01, e23), o03 = v8_add(k, o01, o23);
+    const v8 e45 = v8_add(k, AXIAL_CH(8), AXIAL_CH(10)), o45 = v8_add(k, AXIAL_CH(9), AXIAL_CH(11));
+    AXIAL_IN_ORDER();
+    const v8 e67 = v8_add(k, AXIAL_CH(12), AXIAL_CH(14)), o67 = v8_add(k, AXIAL_CH(13), AXIAL_CH(15));
+    const v8 e47 = v8_add(k, e45, e67), o47 = v8_add(k, o45, o67);
+    v8_widen_add(k, v8_add(k, e03, e47), &A[0], &A[1]);
+    v8_widen_add(k, v8_add(k, o03, o47), &A[2], &A[3]);
+#undef AXIAL_CH
+#undef AXIAL_IN_ORDER
 }
 
 #define AXIAL_TAIL16(M)                                                                  \
