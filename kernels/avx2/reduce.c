@@ -35,7 +35,12 @@
  *     with -0.0 (a switch on its length instantiates it, so the pads' adds
  *     fold away).  Then the halving fold A[p] += A[p+8], A[p+4] (vertical
  *     adds), A[p+2], A[p+1] (4 rows at once by a lane transpose and vhaddpd),
- *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.
+ *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.  Rows of
+ *     n % 128 in {0, 16, 32, 64} get a loop of their own with the last
+ *     group's shape fixed (no per-row dispatch: [R, 64] rows 1.2x faster).
+ *     The trees load in address order, two super-rows at a time (an empty
+ *     asm keeps GCC from sweeping a group downwards: memory-bound rows were
+ *     up to 1.8x slower that way).
  *   - short rows (inner == 1, n <= 16): a row is one super-row, its tree the
  *     row itself, so its sum is the halving fold of its (widened) lanes in
  *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows (the f32 reduce adds in
@@ -431,10 +436,11 @@ AXIAL_INLINE __m256d f_fold_last(__m256d c0, __m256d c1, __m256d c2, __m256d c3)
 }
 
 /* Rows (inner == 1, n > 16), 8 rows per output step. */
-AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+AXIAL_INLINE void f_rows_from(int k, const void *x, void *y, double *acc, size_t o0,
+                              size_t outer, size_t n) {
     const void *end = f_at(k, x, outer * n);
     const __m256d nz = _mm256_set1_pd(-0.0);
-    for (size_t o0 = 0; o0 < outer; o0 += 8) {
+    for (; o0 < outer; o0 += 8) {
         const size_t cnt = AXIAL_MIN(8, outer - o0);
         __m256d c[8];
         for (size_t r = 0; r < 8; r++) {
@@ -445,6 +451,40 @@ AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t oute
         }
         f_emit(k, y, acc, o0, f_fold_last(c[0], c[1], c[2], c[3]),
                f_fold_last(c[4], c[5], c[6], c[7]), cnt, 0);
+    }
+}
+/* Rows whose last group is m whole chunks (n % 8 == 0, m = n % 128 / 8
+ * constant): no per-row dispatch of the tail; whole steps of 8 rows. */
+AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_t outer,
+                               size_t n, const int m) {
+    const __m256d nz = _mm256_set1_pd(-0.0);
+    const size_t G = n / 128;
+    size_t o0 = 0;
+    for (; o0 + 8 <= outer; o0 += 8) {
+        __m256d c[8];
+        for (size_t r = 0; r < 8; r++) {
+            const void *row = f_at(k, x, (o0 + r) * n);
+            __m256d A[4] = {nz, nz, nz, nz};
+            for (size_t g = 0; g < G; g++)
+                f_group16(k, f_at(k, row, 128 * g), A, 16, 0, 0, NULL);
+            if (m)
+                f_group16(k, f_at(k, row, 128 * G), A, m, 0, 0, NULL);
+            c[r] = f_fold2(A[0], A[1], A[2], A[3]);
+        }
+        f_emit(k, y, acc, o0, f_fold_last(c[0], c[1], c[2], c[3]),
+               f_fold_last(c[4], c[5], c[6], c[7]), 8, 0);
+    }
+    if (o0 < outer)
+        f_rows_from(k, x, y, acc, o0, outer, n);
+}
+/* Rows (inner == 1, n > 16), 8 rows per output step. */
+AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+    switch (n % 8 ? 1 : n % 128) {
+    case 0: f_rows_fixed(k, x, y, acc, outer, n, 0); break;
+    case 16: f_rows_fixed(k, x, y, acc, outer, n, 2); break;
+    case 32: f_rows_fixed(k, x, y, acc, outer, n, 4); break;
+    case 64: f_rows_fixed(k, x, y, acc, outer, n, 8); break;
+    default: f_rows_from(k, x, y, acc, 0, outer, n); break;
     }
 }
 
