@@ -5,71 +5,83 @@
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
+ *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
  *
- * Two families share one generic body each (always-inline functions taking a
- * constant `kind`, instantiated by the thin per-dtype wrappers at the end):
+ * Float types (f32, f16, bf16: C = f32; f64: C = f64) follow the one
+ * summation order (docs/API.md, "One summation order"; its executable
+ * definition is tests/order_ref.c), so every float sum has the same bits as
+ * on AVX-512 and NEON.  One generic body (always-inline functions of a
+ * constant `kind`, instantiated per dtype at the end) maps the order's
+ * 16-lane virtual vector onto AVX2 registers: a half of 8 lanes is one ymm
+ * of f32 (f16/bf16 widened exactly on load by F16C / a shift) or two ymm of
+ * f64; the 16 f64 accumulators of a row are 4 ymm.  Paths:
+ *   - columns (inner >= 16; reduce_cols, any width and row stride): each
+ *     column alone; 8 rows at a time, 4 column halves per step (whole cache
+ *     lines of each row), each the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
+ *     in C (rows past n are -0.0), widened and added into that column's f64
+ *     accumulator in group order: acc itself for reduce_acc and reduce_cols,
+ *     y itself for the f64 reduce, a stack row of 1024 f64 (-0.0 first,
+ *     rounded once at the end) for the f32/f16/bf16 reduce (a call may use
+ *     only 16 KiB of the caller's stack).  Chunks of <= 4096 columns (1024 for
+ *     the stack row): the chunk width changes no bit.  A width that is not a
+ *     multiple of 8 ends with the overlapping half of its last 8 columns, of
+ *     which only the new lanes are stored; narrower tiles load up to the
+ *     tile's last element and store through masks.  Blocks of >= 2 MiB
+ *     prefetch the next 8 rows' lines while summing the current ones (the
+ *     runs down the rows are short; the hardware prefetchers lag there).
+ *   - rows (inner == 1, n > 16) and inner 2, 4, 8 (P = 16): the flat run in
+ *     super-rows of 16 = 2 halves; per group of 8 super-rows (128 elements)
+ *     two trees, widened into the 4 accumulator ymm; the last group padded
+ *     with -0.0 (a switch on its length instantiates it, so the pads' adds
+ *     fold away).  Then the halving fold A[p] += A[p+8], A[p+4] (vertical
+ *     adds), A[p+2], A[p+1] (4 rows at once by a lane transpose and vhaddpd),
+ *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.  Rows of
+ *     n % 128 in {0, 16, 32, 64} get a loop of their own with the last
+ *     group's shape fixed (no per-row dispatch: [R, 64] rows 1.2x faster).
+ *     The trees load in address order, two super-rows at a time (an empty
+ *     asm keeps GCC from sweeping a group downwards: memory-bound rows were
+ *     up to 1.8x slower that way).
+ *   - short rows (inner == 1, n <= 16): a row is one super-row, its tree the
+ *     row itself, so its sum is the halving fold of its (widened) lanes in
+ *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows (the f32 reduce adds in
+ *     f32 instead: x0 + x1 rounded to f64 and then to f32 is the f32 sum, as
+ *     53 >= 2 * 24 + 2); n == 4: each 4-lane
+ *     half is a row; other n: per row one or two loads, lanes past n blended
+ *     to -0.0.  8 rows per step; groups whose loads would pass the end of x
+ *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB streams its
+ *     outputs (plain stores up to an aligned y, sfence at the end): [R, 2]
+ *     axis 1 writes half as many bytes as it reads, and a streaming store
+ *     does not read the line first.
+ *   - inner 3, 5, 6, 7, 9 .. 15 (P = lcm(inner, 16) = 48 .. 240): the flat
+ *     run in super-rows of P; per group of 8 super-rows one tree per 8
+ *     positions into an f64 array A[P] on the stack; then the fold in halves
+ *     to inner, acc[c] + A[c] (reduce: A[c] rounded).
+ * Error bound (docs/API.md): a term passes through at most 3 roundings in C
+ * (the tree) before it is widened exactly; the f64 part adds < 1 unit of
+ * 2^-24 * sum|x| for n < 2^29; the result is rounded once: c = 4.  f16/bf16
+ * results are rounded once from f64: f64 -> f32 rounding to odd (RNE, then
+ * step the lsb toward the exact value when inexact and even), then f32 ->
+ * f16 / bf16 RNE, which equals one rounding (24 >= 11 + 2 bits).  Known limit
+ * of any f32 partial sum: a tree whose partial exceeds FLT_MAX gives inf
+ * where an f64 sum might come back into range.  No FMA anywhere (the build
+ * has -ffp-contract=off).
  *
- * f32, f16, bf16 ("float family"): terms are widened to f32 lanes (exact) and
- * summed in f32 only in pairwise trees over at most 8 vectors -- so a term
- * passes through at most 3 f32 roundings -- whose results are widened to f64
- * (vcvtps2pd, exact) and added into f64 accumulators; horizontal sums and the
- * fold of lanes are f64.  Bound: |error| <= 3*2^-24*sum|x| (the tree) +
- * (terms)*2^-53*sum|x| (the f64 part) + half an ulp of the output, i.e.
- * c = 3 (+ 2^-29*n, below 1 for n < 2^29) in docs/API.md's bound.  Paths:
- *   - rows (inner == 1, n >= 16): each row is summed in blocks of 8 vectors
- *     (64 elements, one tree), two blocks per step into two pairs of f64
- *     accumulators to hide the add latency; leftover whole vectors are widened
- *     and added without any f32 rounding.  8 rows at a time are reduced
- *     horizontally by an f64 hadd transpose, so 8 outputs leave as one vector.
- *   - short rows (inner == 1, n <= 15): 8 rows per step.  n == 2: one hadd of
- *     two loads gives the 8 pair sums (+ vpermpd); n == 4: two hadd levels of
- *     four loads (+ vpermps); other n <= 8: one load per row with lanes >= n
- *     blended to -0.0, then an hadd transpose (hadd, hadd, add: 3 roundings);
- *     9..15: two such transposes (elements 0..7 and 8..n-1) joined in f64.
- *     "hadd" is vshufps evens + vshufps odds + vaddps: the same sums, and
- *     twice as fast as vhaddps here.  Groups whose loads would pass the end of
- *     x run on a -0.0-padded copy.
- *   - columns (inner a multiple of 8 or >= 16): chunks of up to 4096 columns
- *     for reduce_acc (16 KiB runs per f32 row, summed into acc itself: the
- *     prefetchers need long runs, 8 KiB runs down 1024 rows stayed near 0.7
- *     of the read probe) and of 1024 columns for reduce, whose f64
- *     accumulator row (8 KiB) is on the caller's stack, which a call may use
- *     only 16 KiB of; the chunk width does not change any sum (each column is
- *     summed alone, in the same order); 8 rows at a time, 4 column
- *     vectors per step (whole cache lines of each row); each column vector is
- *     the tree of 8 rows, widened and added into that f64 accumulator row
- *     (the output chunk's own acc for reduce_acc).  A column count that is not a
- *     multiple of 8 ends with one overlapping vector (the last 8 columns) in
- *     its own accumulator, of which only the lanes past the whole vectors count.
- *   - small inner (2..15, not a multiple of 8): x[o] is read as one flat run of
- *     n*inner elements in blocks of P = lcm(inner, 8) elements: vector m of a
- *     block always holds the same columns, so P/8 vector accumulators (each fed
- *     by trees over 8 blocks) are folded lane -> column (mod inner) at the end.
- * f16/bf16 outputs from f64 round once: f64 -> f32 rounding to odd (RNE, then
- * step the lsb toward the exact value when inexact and even), then f32 -> f16
- * / bf16 RNE; with 24 >= 11 + 2 bits this is exactly one rounding.  Where a
- * result is already an f32 sum (short rows n <= 8) it is rounded once from
- * f32, as the contract allows ("accumulated in f32").  Known limit of any f32 partial
- * sum: a tree whose partial exceeds FLT_MAX gives inf where an f64 sum might
- * come back into range.
- *
- * f64 and the integers ("own-type family"): plain vertical adds in the
- * element's own width (integers wrap in unsigned lanes, so i8 and u8 -- and
- * each signed/unsigned pair -- share one kernel per element size); f64 is
- * plain f64 addition in any order (4 accumulators).  reduce_acc adds the
- * wrapped row/column sum to the uint64_t acc (its low bits are what counts).
- * Paths: rows (4 accumulators, lanes summed at the end), columns (4 rows per
- * pass added into a chunk accumulator row, overlapping last vector as above),
- * small inner (< 32 bytes: the same periodic-lane trick with
- * lcm(inner, lanes)/lanes accumulators).  Short rows of these types are summed
- * per row by the rows path's scalar tail.
+ * Integers ("own-type family"): plain vertical adds in the element's own
+ * width (they wrap in unsigned lanes, so i8 and u8 -- and each
+ * signed/unsigned pair -- share one kernel per element size; any order gives
+ * the same bits).  reduce_acc adds the wrapped row/column sum to the uint64_t
+ * acc (its low bits are what counts).  Paths: rows (4 accumulators, lanes
+ * summed at the end, scalar tail), columns (4 rows per pass added into a
+ * chunk accumulator row, overlapping last vector), small inner (< 32 bytes:
+ * lcm(inner, lanes)/lanes accumulators of periodic lanes).
  *
  * Sums start from -0.0 (floats) / 0 (integers).  Tails: nothing outside the
- * tensors is read or written; a partial vector is copied into a stack buffer
- * pre-filled with -0.0 (or 0) and loaded from there, partial outputs are
- * stored through a stack buffer and copied.  n == 1: reduce is a copy.
- * The loops over a tree's 8 vectors carry `#pragma GCC unroll 8`: without it
- * GCC 12 kept the vectors in a stack array (3.5x slower).
+ * tensors is read or written; a partial vector is loaded from a stack buffer
+ * pre-filled with -0.0 (or 0), or loaded whole where that stays inside the
+ * tensor and blended; partial outputs are stored through a stack buffer or a
+ * mask.  n == 1: reduce is a copy.  The loops over a tree's vectors carry
+ * `#pragma GCC unroll`: without it GCC 12 kept the vectors in a stack array
+ * (3.5x slower).
  */
 #include <string.h>
 
@@ -85,6 +97,8 @@
 #define AXIAL_COL_CHUNK 4096 /* float family, reduce_acc: columns per chunk */
 #define AXIAL_COL_STACK 1024 /* float family, reduce: columns per chunk (8 KiB of f64) */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
+#define AXIAL_REDUCE_NT ((size_t)4 << 20) /* bytes a short-row reduce writes from which it streams */
+#define AXIAL_REDUCE_PREFETCH ((size_t)2 << 20) /* column blocks from which the next group is prefetched */
 
 static size_t axial_gcd(size_t a, size_t b) {
     while (b) {
@@ -96,40 +110,132 @@ static size_t axial_gcd(size_t a, size_t b) {
 }
 
 /* ======================================================================
- * Float family: f32, f16, bf16
+ * Float family: f32, f16, bf16 (C = f32) and f64 (C = f64), in the one order
  * ====================================================================== */
-enum { FK_F32, FK_F16, FK_BF16 };
+enum { FK_F32, FK_F16, FK_BF16, FK_F64 };
 
-AXIAL_INLINE size_t f_size(int k) { return k == FK_F32 ? 4 : 2; }
+AXIAL_INLINE size_t f_size(int k) { return k == FK_F64 ? 8 : k == FK_F32 ? 4 : 2; }
 AXIAL_INLINE const void *f_at(int k, const void *p, size_t i) {
     return (const char *)p + i * f_size(k);
 }
 
-AXIAL_INLINE __m256 f_load(int k, const void *p) {
-    if (k == FK_F32)
-        return _mm256_loadu_ps((const float *)p);
-    if (k == FK_F16)
-        return axial_avx2_load_f16((const uint16_t *)p);
-    return axial_avx2_load_bf16((const uint16_t *)p);
-}
-
-/* Fills `words` 32-bit words with -0.0 of the element type (f32: one per
- * word; f16/bf16: two, 0x8000 each). */
-AXIAL_INLINE void f_fill_negzero(int k, uint32_t *buf, size_t words) {
-    const uint32_t pat = k == FK_F32 ? 0x80000000u : 0x80008000u;
+/* Fills `words` 64-bit words with -0.0 of the element type. */
+AXIAL_INLINE void f_fill_negzero(int k, uint64_t *buf, size_t words) {
+    const uint64_t pat = k == FK_F64   ? 0x8000000000000000ull
+                         : k == FK_F32 ? 0x8000000080000000ull
+                                       : 0x8000800080008000ull;
     for (size_t i = 0; i < words; i++)
         buf[i] = pat;
 }
 
-/* cnt (0..8) elements from p, the other lanes -0.0; reads only the cnt. */
-AXIAL_INLINE __m256 f_load_part(int k, const void *p, size_t cnt) {
-    uint32_t buf[8];
+/* 8 lanes of C (half a virtual vector): f64 lanes 0..3 in lo, 4..7 in hi;
+ * the f32 family's 8 f32 lanes in lo's bits (hi unused).  All helpers are
+ * always inlined with a constant kind, so the unused half never exists. */
+typedef struct {
+    __m256d lo, hi;
+} v8;
+
+AXIAL_INLINE v8 v8_f32(__m256 s) {
+    const v8 v = {_mm256_castps_pd(s), _mm256_setzero_pd()};
+    return v;
+}
+AXIAL_INLINE __m256 v8_ps(v8 v) { return _mm256_castpd_ps(v.lo); }
+
+AXIAL_INLINE v8 v8_load(int k, const void *p) {
+    if (k == FK_F64) {
+        const v8 v = {_mm256_loadu_pd((const double *)p), _mm256_loadu_pd((const double *)p + 4)};
+        return v;
+    }
+    if (k == FK_F32)
+        return v8_f32(_mm256_loadu_ps((const float *)p));
+    if (k == FK_F16)
+        return v8_f32(axial_avx2_load_f16((const uint16_t *)p));
+    return v8_f32(axial_avx2_load_bf16((const uint16_t *)p));
+}
+AXIAL_INLINE v8 v8_nz(int k) {
+    if (k == FK_F64) {
+        const v8 v = {_mm256_set1_pd(-0.0), _mm256_set1_pd(-0.0)};
+        return v;
+    }
+    return v8_f32(_mm256_set1_ps(-0.0f));
+}
+/* Addition in C. */
+AXIAL_INLINE v8 v8_add(int k, v8 a, v8 b) {
+    if (k == FK_F64) {
+        const v8 v = {_mm256_add_pd(a.lo, b.lo), _mm256_add_pd(a.hi, b.hi)};
+        return v;
+    }
+    return v8_f32(_mm256_add_ps(v8_ps(a), v8_ps(b)));
+}
+/* v with its lanes >= cnt replaced by -0.0. */
+AXIAL_INLINE v8 v8_keep(int k, v8 v, size_t cnt) {
+    if (k == FK_F64) {
+        const __m256i c = _mm256_set1_epi64x((long long)cnt);
+        const __m256d mlo = _mm256_castsi256_pd(_mm256_cmpgt_epi64(c, _mm256_setr_epi64x(0, 1, 2, 3)));
+        const __m256d mhi = _mm256_castsi256_pd(_mm256_cmpgt_epi64(c, _mm256_setr_epi64x(4, 5, 6, 7)));
+        const v8 r = {_mm256_blendv_pd(_mm256_set1_pd(-0.0), v.lo, mlo),
+                      _mm256_blendv_pd(_mm256_set1_pd(-0.0), v.hi, mhi)};
+        return r;
+    }
+    const __m256 m = _mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    return v8_f32(_mm256_blendv_ps(_mm256_set1_ps(-0.0f), v8_ps(v), m));
+}
+/* cnt (< 8) elements from p, the other lanes -0.0; reads only the cnt. */
+AXIAL_INLINE v8 v8_load_part(int k, const void *p, size_t cnt) {
+    uint64_t buf[8];
     f_fill_negzero(k, buf, 8);
     memcpy(buf, p, cnt * f_size(k));
-    return f_load(k, buf);
+    return v8_load(k, buf);
+}
+/* The avail elements at p (lanes past avail -0.0); loads all 8 and blends
+ * when the 8 end at or before `end`, else copies. */
+AXIAL_INLINE v8 v8_load_upto(int k, const void *p, size_t avail, const void *end) {
+    if (avail >= 8)
+        return v8_load(k, p);
+    if ((size_t)((const char *)end - (const char *)p) >= 8 * f_size(k))
+        return v8_keep(k, v8_load(k, p), avail);
+    return v8_load_part(k, p, avail);
+}
+/* W lanes: the exact widening to f64 (the identity for f64). */
+AXIAL_INLINE void v8_widen(int k, v8 s, __m256d *lo, __m256d *hi) {
+    if (k == FK_F64) {
+        *lo = s.lo;
+        *hi = s.hi;
+        return;
+    }
+    *lo = _mm256_cvtps_pd(_mm256_castps256_ps128(v8_ps(s)));
+    *hi = _mm256_cvtps_pd(_mm256_extractf128_ps(v8_ps(s), 1));
+}
+/* (lo, hi) = (lo, hi) + widened s, in W. */
+AXIAL_INLINE void v8_widen_add(int k, v8 s, __m256d *lo, __m256d *hi) {
+    __m256d a, b;
+    v8_widen(k, s, &a, &b);
+    *lo = _mm256_add_pd(*lo, a);
+    *hi = _mm256_add_pd(*hi, b);
+}
+/* A[0..8) = A[0..8) + widened s. */
+AXIAL_INLINE void v8_acc(int k, double *A, v8 s) {
+    __m256d lo = _mm256_loadu_pd(A), hi = _mm256_loadu_pd(A + 4);
+    v8_widen_add(k, s, &lo, &hi);
+    _mm256_storeu_pd(A, lo);
+    _mm256_storeu_pd(A + 4, hi);
+}
+/* The order's tree of 8 rows, in C: ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)). */
+AXIAL_INLINE v8 v8_tree(int k, const v8 r[8]) {
+    /* one statement per add, in address order: GCC evaluates nested
+     * arguments right to left, and descending accesses within a block
+     * slowed memory-bound runs */
+    const v8 t01 = v8_add(k, r[0], r[1]);
+    const v8 t23 = v8_add(k, r[2], r[3]);
+    const v8 t03 = v8_add(k, t01, t23);
+    const v8 t45 = v8_add(k, r[4], r[5]);
+    const v8 t67 = v8_add(k, r[6], r[7]);
+    const v8 t47 = v8_add(k, t45, t67);
+    return v8_add(k, t03, t47);
 }
 
-/* 8 f32 lanes -> 8 elements, rounding once (RNE). */
+/* 8 f32 lanes -> 8 elements (f32 family), rounding once (RNE). */
 AXIAL_INLINE void f_store(int k, void *y, __m256 s) {
     if (k == FK_F32)
         _mm256_storeu_ps((float *)y, s);
@@ -137,6 +243,15 @@ AXIAL_INLINE void f_store(int k, void *y, __m256 s) {
         _mm_storeu_si128((__m128i *)y, axial_avx2_f32_to_f16(s));
     else
         _mm_storeu_si128((__m128i *)y, axial_avx2_f32_to_bf16(s));
+}
+/* The same to a 32-byte (f32) / 16-byte (f16, bf16) aligned y, streaming. */
+AXIAL_INLINE void f_stream(int k, void *y, __m256 s) {
+    if (k == FK_F32)
+        _mm256_stream_ps((float *)y, s);
+    else if (k == FK_F16)
+        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_f16(s));
+    else
+        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_bf16(s));
 }
 AXIAL_INLINE void f_store_part(int k, void *y, __m256 s, size_t cnt) {
     uint32_t buf[8];
@@ -177,40 +292,6 @@ AXIAL_INLINE __m256 f_narrow(int k, __m256d lo, __m256d hi) {
     return _mm256_set_m128(f_round_odd(hi), f_round_odd(lo));
 }
 
-AXIAL_INLINE void f_widen_add(__m256 s, __m256d *lo, __m256d *hi) {
-    *lo = _mm256_add_pd(*lo, _mm256_cvtps_pd(_mm256_castps256_ps128(s)));
-    *hi = _mm256_add_pd(*hi, _mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)));
-}
-
-/* Pairwise tree of 8 vectors: every term sees 3 f32 roundings. */
-AXIAL_INLINE __m256 f_tree8(const __m256 v[8]) {
-    return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(v[0], v[1]), _mm256_add_ps(v[2], v[3])),
-                         _mm256_add_ps(_mm256_add_ps(v[4], v[5]), _mm256_add_ps(v[6], v[7])));
-}
-
-/* vhaddps as two shuffles and an add (evens + odds per 128-bit lane): the
- * same sums, cheaper than vhaddps on recent cores. */
-AXIAL_INLINE __m256 f_hadd(__m256 a, __m256 b) {
-    return _mm256_add_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xdd));
-}
-
-/* Transposing tree: lane r of the result is the sum of the 8 lanes of v[r]
- * (hadd, hadd, add: 3 roundings per term). */
-AXIAL_INLINE __m256 f_tree8_t(const __m256 v[8]) {
-    const __m256 g0 = f_hadd(f_hadd(v[0], v[1]), f_hadd(v[2], v[3]));
-    const __m256 g1 = f_hadd(f_hadd(v[4], v[5]), f_hadd(v[6], v[7]));
-    return _mm256_add_ps(_mm256_permute2f128_ps(g0, g1, 0x20),
-                         _mm256_permute2f128_ps(g0, g1, 0x31));
-}
-
-/* Lane r of the result: the sum of the 4 lanes of (a, b, c, d)[r], in f64. */
-AXIAL_INLINE __m256d f_hsum4(__m256d a, __m256d b, __m256d c, __m256d d) {
-    const __m256d ab = _mm256_hadd_pd(a, b); /* a01 b01 a23 b23 */
-    const __m256d cd = _mm256_hadd_pd(c, d);
-    return _mm256_add_pd(_mm256_permute2f128_pd(ab, cd, 0x20),
-                         _mm256_permute2f128_pd(ab, cd, 0x31));
-}
-
 /* acc[0..cnt) += the f64 lanes (lo, hi). */
 AXIAL_INLINE void f_acc_add(double *acc, __m256d lo, __m256d hi, size_t cnt) {
     if (cnt == 8) {
@@ -225,31 +306,46 @@ AXIAL_INLINE void f_acc_add(double *acc, __m256d lo, __m256d hi, size_t cnt) {
         acc[i] += t[i];
 }
 
-/* Output sink of a path: reduce (acc == NULL) stores y[off..off+cnt) rounded
- * once; reduce_acc adds into acc[off..off+cnt). */
-AXIAL_INLINE void f_emit64(int k, void *y, double *acc, size_t off, __m256d lo, __m256d hi,
-                           size_t cnt) {
+/* Output sink of 8 sums (lo, hi) for outputs off .. off+cnt-1: reduce
+ * (acc == NULL) stores them rounded once (streaming when nt and cnt == 8:
+ * y + off is then aligned); reduce_acc adds them into acc. */
+AXIAL_INLINE void f_emit(int k, void *y, double *acc, size_t off, __m256d lo, __m256d hi,
+                         size_t cnt, int nt) {
     if (acc) {
         f_acc_add(acc + off, lo, hi, cnt);
-    } else if (cnt == 8) {
-        f_store(k, (void *)f_at(k, y, off), f_narrow(k, lo, hi));
-    } else {
-        f_store_part(k, (void *)f_at(k, y, off), f_narrow(k, lo, hi), cnt);
+        return;
     }
-}
-AXIAL_INLINE void f_emit32(int k, void *y, double *acc, size_t off, __m256 s, size_t cnt) {
-    if (acc) {
-        f_acc_add(acc + off, _mm256_cvtps_pd(_mm256_castps256_ps128(s)),
-                  _mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)), cnt);
-    } else if (cnt == 8) {
-        f_store(k, (void *)f_at(k, y, off), s);
-    } else {
-        f_store_part(k, (void *)f_at(k, y, off), s, cnt);
+    void *d = (char *)y + off * f_size(k);
+    if (k == FK_F64) {
+        if (cnt == 8 && nt) {
+            _mm256_stream_pd((double *)d, lo);
+            _mm256_stream_pd((double *)d + 4, hi);
+        } else if (cnt == 8) {
+            _mm256_storeu_pd((double *)d, lo);
+            _mm256_storeu_pd((double *)d + 4, hi);
+        } else {
+            double t[8];
+            _mm256_storeu_pd(t, lo);
+            _mm256_storeu_pd(t + 4, hi);
+            memcpy(d, t, cnt * 8);
+        }
+        return;
     }
+    const __m256 s = f_narrow(k, lo, hi);
+    if (cnt == 8 && nt)
+        f_stream(k, d, s);
+    else if (cnt == 8)
+        f_store(k, d, s);
+    else
+        f_store_part(k, d, s, cnt);
 }
 
 /* reduce_finish body: 8 outputs per step, the tail through a padded buffer. */
 AXIAL_INLINE void f_finish(int k, const double *acc, void *y, size_t count) {
+    if (k == FK_F64) {
+        memcpy(y, acc, count * 8);
+        return;
+    }
     size_t i = 0;
     for (; i + 8 <= count; i += 8)
         f_store(k, (void *)f_at(k, y, i),
@@ -262,123 +358,221 @@ AXIAL_INLINE void f_finish(int k, const double *acc, void *y, size_t count) {
     }
 }
 
-/*
- * The flat core: `count` consecutive elements, vector q (elements 8q..8q+7)
- * going to accumulator pair acc[2m], acc[2m+1] with m = q mod slots.  Trees
- * combine the 8 vectors of one slot in 8 consecutive blocks of 8*slots
- * elements; leftover whole vectors are widened alone, the last partial
- * vector is padded with -0.0.  acc must start at -0.0.
- */
-AXIAL_INLINE void f_flat(int k, const void *x, size_t count, size_t slots, __m256d *acc) {
+/* ---- 16 positions (P == 16: rows, inner 2, 4, 8) --------------------------
+ * One group of 8 super-rows of 16 elements at p: chunk b (8 lanes) is half
+ * b % 2 of super-row b / 2.  Chunks >= m are -0.0 (m constant: the adds of
+ * -0.0 fold away); with `part`, chunk m - 1 holds the `avail` elements left
+ * (1..8).  The two trees go to A[0..1] (positions 0..7) and A[2..3] (8..15). */
+AXIAL_INLINE v8 f_chunk16(int k, const void *p, const int b, const int m, const int part,
+                          size_t avail, const void *end) {
+    if (b < m - 1 || (b == m - 1 && !part))
+        return v8_load(k, f_at(k, p, 8 * (size_t)b));
+    if (b == m - 1)
+        return v8_load_upto(k, f_at(k, p, 8 * (size_t)b), avail, end);
+    return v8_nz(k);
+}
+AXIAL_INLINE void f_group16(int k, const void *p, __m256d A[4], const int m, const int part,
+                            size_t avail, const void *end) {
+#define AXIAL_CH(b) f_chunk16(k, p, b, m, part, avail, end)
+    /* Both trees at once, two super-rows at a time in address order: the
+     * empty asm keeps GCC from reordering the loads (it evaluates nested
+     * arguments right to left; descending or interleaved sweeps over a
+     * block slowed memory-bound runs by 10-40%). */
+#define AXIAL_IN_ORDER() __asm__ volatile("" ::: "memory")
+    const v8 e01 = v8_add(k, AXIAL_CH(0), AXIAL_CH(2)), o01 = v8_add(k, AXIAL_CH(1), AXIAL_CH(3));
+    AXIAL_IN_ORDER();
+    const v8 e23 = v8_add(k, AXIAL_CH(4), AXIAL_CH(6)), o23 = v8_add(k, AXIAL_CH(5), AXIAL_CH(7));
+    AXIAL_IN_ORDER();
+    const v8 e03 = v8_add(k, e01, e23), o03 = v8_add(k, o01, o23);
+    const v8 e45 = v8_add(k, AXIAL_CH(8), AXIAL_CH(10)), o45 = v8_add(k, AXIAL_CH(9), AXIAL_CH(11));
+    AXIAL_IN_ORDER();
+    const v8 e67 = v8_add(k, AXIAL_CH(12), AXIAL_CH(14)), o67 = v8_add(k, AXIAL_CH(13), AXIAL_CH(15));
+    const v8 e47 = v8_add(k, e45, e67), o47 = v8_add(k, o45, o67);
+    v8_widen_add(k, v8_add(k, e03, e47), &A[0], &A[1]);
+    v8_widen_add(k, v8_add(k, o03, o47), &A[2], &A[3]);
+#undef AXIAL_CH
+#undef AXIAL_IN_ORDER
+}
+
+#define AXIAL_TAIL16(M)                                                                  \
+    case M:                                                                              \
+        f_group16(k, p, A, M, 1, R - 8 * (M - 1), end);                                  \
+        break;
+
+/* A[0..4) (from -0.0) += the 16 position sums of the flat run x[0..N):
+ * whole groups of 128 elements, then the last group (padded).  end: the end
+ * of the tensor (over-reads stay before it). */
+AXIAL_INLINE void f_flat16(int k, const void *x, size_t N, const void *end, __m256d A[4]) {
     size_t q = 0;
-    __m256 v[8];
-    if (slots == 1) { /* rows: two trees per step into two accumulator pairs */
-        __m256d e0 = acc[0], e1 = acc[1];
-        __m256d e2 = _mm256_set1_pd(-0.0), e3 = e2;
-        for (; q + 128 <= count; q += 128) {
-            #pragma GCC unroll 8
-            for (size_t b = 0; b < 8; b++)
-                v[b] = f_load(k, f_at(k, x, q + 8 * b));
-            f_widen_add(f_tree8(v), &e0, &e1);
-            #pragma GCC unroll 8
-            for (size_t b = 0; b < 8; b++)
-                v[b] = f_load(k, f_at(k, x, q + 64 + 8 * b));
-            f_widen_add(f_tree8(v), &e2, &e3);
-        }
-        acc[0] = _mm256_add_pd(e0, e2);
-        acc[1] = _mm256_add_pd(e1, e3);
+    for (; q + 128 <= N; q += 128)
+        f_group16(k, f_at(k, x, q), A, 16, 0, 0, end);
+    if (q == N)
+        return;
+    const size_t R = N - q;
+    const void *p = f_at(k, x, q);
+    switch ((R + 7) / 8) {
+        AXIAL_TAIL16(1) AXIAL_TAIL16(2) AXIAL_TAIL16(3) AXIAL_TAIL16(4)
+        AXIAL_TAIL16(5) AXIAL_TAIL16(6) AXIAL_TAIL16(7) AXIAL_TAIL16(8)
+        AXIAL_TAIL16(9) AXIAL_TAIL16(10) AXIAL_TAIL16(11) AXIAL_TAIL16(12)
+        AXIAL_TAIL16(13) AXIAL_TAIL16(14) AXIAL_TAIL16(15)
+    default: f_group16(k, p, A, 16, 1, R - 120, end); break;
     }
-    const size_t step = 64 * slots;
-    for (; q + step <= count; q += step) {
-        for (size_t m = 0; m < slots; m++) {
-            #pragma GCC unroll 8
-            for (size_t b = 0; b < 8; b++)
-                v[b] = f_load(k, f_at(k, x, q + 8 * (m + slots * b)));
-            f_widen_add(f_tree8(v), &acc[2 * m], &acc[2 * m + 1]);
-        }
-    }
-    size_t m = 0;
-    for (; q + 8 <= count; q += 8) {
-        f_widen_add(f_load(k, f_at(k, x, q)), &acc[2 * m], &acc[2 * m + 1]);
-        if (++m == slots)
-            m = 0;
-    }
-    if (q < count)
-        f_widen_add(f_load_part(k, f_at(k, x, q), count - q), &acc[2 * m], &acc[2 * m + 1]);
 }
 
-/* Rows of n >= 16: one flat run per row, 8 rows transposed per output vector. */
-AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+/* The first two halvings of the fold: A[p] += A[p + 8], then A[p] += A[p + 4]:
+ * lanes 0..3 of the result are positions 0..3. */
+AXIAL_INLINE __m256d f_fold2(__m256d a0, __m256d a1, __m256d a2, __m256d a3) {
+    return _mm256_add_pd(_mm256_add_pd(a0, a2), _mm256_add_pd(a1, a3));
+}
+/* The last two halvings (A[p] += A[p + 2], A[0] += A[1]) of 4 rows at once:
+ * lane r is the sum of row r, from its lanes c_r[0..3]. */
+AXIAL_INLINE __m256d f_fold_last(__m256d c0, __m256d c1, __m256d c2, __m256d c3) {
+    const __m256d d01 = _mm256_add_pd(_mm256_permute2f128_pd(c0, c1, 0x20),
+                                      _mm256_permute2f128_pd(c0, c1, 0x31));
+    const __m256d d23 = _mm256_add_pd(_mm256_permute2f128_pd(c2, c3, 0x20),
+                                      _mm256_permute2f128_pd(c2, c3, 0x31));
+    /* d01 = row 0 (c0+c2, c1+c3), row 1 (..); hadd: rows 0 2 1 3 */
+    return _mm256_permute4x64_pd(_mm256_hadd_pd(d01, d23), 0xd8);
+}
+
+/* Rows (inner == 1, n > 16), 8 rows per output step. */
+AXIAL_INLINE void f_rows_from(int k, const void *x, void *y, double *acc, size_t o0,
+                              size_t outer, size_t n) {
+    const void *end = f_at(k, x, outer * n);
     const __m256d nz = _mm256_set1_pd(-0.0);
-    for (size_t o0 = 0; o0 < outer; o0 += 8) {
-        const size_t cnt = AXIAL_MIN(8, outer - o0);
-        __m256d s[8];
-        for (size_t r = 0; r < 8; r++) {
-            __m256d a[2] = {nz, nz};
-            if (r < cnt)
-                f_flat(k, f_at(k, x, (o0 + r) * n), n, 1, a);
-            s[r] = _mm256_add_pd(a[0], a[1]);
-        }
-        f_emit64(k, y, acc, o0, f_hsum4(s[0], s[1], s[2], s[3]), f_hsum4(s[4], s[5], s[6], s[7]),
-                 cnt);
-    }
-}
-
-/* Rows of n <= 8 starting at base, 8 of them, rows padded to 8 lanes. */
-AXIAL_INLINE __m256 f_short8(int k, const void *base, size_t n, size_t from, __m256 mask) {
-    const __m256 nz = _mm256_set1_ps(-0.0f);
-    __m256 v[8];
-    #pragma GCC unroll 8
-    for (size_t r = 0; r < 8; r++)
-        v[r] = _mm256_blendv_ps(nz, f_load(k, f_at(k, base, r * n + from)), mask);
-    return f_tree8_t(v);
-}
-
-/* 8 short rows (n <= 15) starting at base -> their 8 sums, to the sink. */
-AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, double *acc,
-                                size_t o0, size_t cnt, __m256 mask_lo, __m256 mask_hi) {
-    if (n == 2) {
-        const __m256 h = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
-        /* h = rows 0 1 4 5 | 2 3 6 7 */
-        f_emit32(k, y, acc, o0,
-                 _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8)), cnt);
-    } else if (n == 4) {
-        const __m256 h01 = f_hadd(f_load(k, base), f_load(k, f_at(k, base, 8)));
-        const __m256 h23 = f_hadd(f_load(k, f_at(k, base, 16)), f_load(k, f_at(k, base, 24)));
-        const __m256 g = f_hadd(h01, h23); /* rows 0 2 4 6 | 1 3 5 7 */
-        f_emit32(k, y, acc, o0,
-                 _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), cnt);
-    } else if (n <= 8) {
-        f_emit32(k, y, acc, o0, f_short8(k, base, n, 0, mask_lo), cnt);
-    } else {
-        const __m256 a = f_short8(k, base, n, 0, mask_lo);
-        const __m256 b = f_short8(k, base, n, 8, mask_hi);
-        __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
-        __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
-        f_widen_add(b, &lo, &hi);
-        f_emit64(k, y, acc, o0, lo, hi, cnt);
-    }
-}
-
-/* Short rows, n <= 15, 8 rows per step (see the header); the groups whose
- * loads would pass the end of x go through a -0.0-padded copy. */
-AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
-    const size_t total = outer * n;
-    const size_t need = (n == 2 || n == 4) ? 8 * n : 7 * n + (n <= 8 ? 8 : 16);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 mask_lo = _mm256_castsi256_ps(
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)AXIAL_MIN(n, 8)), lane));
-    const __m256 mask_hi = _mm256_castsi256_ps(
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(n > 8 ? (int)(n - 8) : 0), lane));
-    size_t o0 = 0;
-    for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8)
-        f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, mask_lo, mask_hi);
     for (; o0 < outer; o0 += 8) {
-        uint32_t buf[8 * 15 + 16];
+        const size_t cnt = AXIAL_MIN(8, outer - o0);
+        __m256d c[8];
+        for (size_t r = 0; r < 8; r++) {
+            __m256d A[4] = {nz, nz, nz, nz};
+            if (r < cnt)
+                f_flat16(k, f_at(k, x, (o0 + r) * n), n, end, A);
+            c[r] = f_fold2(A[0], A[1], A[2], A[3]);
+        }
+        f_emit(k, y, acc, o0, f_fold_last(c[0], c[1], c[2], c[3]),
+               f_fold_last(c[4], c[5], c[6], c[7]), cnt, 0);
+    }
+}
+/* Rows whose last group is m whole chunks (n % 8 == 0, m = n % 128 / 8
+ * constant): no per-row dispatch of the tail; whole steps of 8 rows. */
+AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_t outer,
+                               size_t n, const int m) {
+    const __m256d nz = _mm256_set1_pd(-0.0);
+    const size_t G = n / 128;
+    size_t o0 = 0;
+    for (; o0 + 8 <= outer; o0 += 8) {
+        __m256d c[8];
+        for (size_t r = 0; r < 8; r++) {
+            const void *row = f_at(k, x, (o0 + r) * n);
+            __m256d A[4] = {nz, nz, nz, nz};
+            for (size_t g = 0; g < G; g++)
+                f_group16(k, f_at(k, row, 128 * g), A, 16, 0, 0, NULL);
+            if (m)
+                f_group16(k, f_at(k, row, 128 * G), A, m, 0, 0, NULL);
+            c[r] = f_fold2(A[0], A[1], A[2], A[3]);
+        }
+        f_emit(k, y, acc, o0, f_fold_last(c[0], c[1], c[2], c[3]),
+               f_fold_last(c[4], c[5], c[6], c[7]), 8, 0);
+    }
+    if (o0 < outer)
+        f_rows_from(k, x, y, acc, o0, outer, n);
+}
+/* Rows (inner == 1, n > 16), 8 rows per output step. */
+AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+    switch (n % 8 ? 1 : n % 128) {
+    case 0: f_rows_fixed(k, x, y, acc, outer, n, 0); break;
+    case 16: f_rows_fixed(k, x, y, acc, outer, n, 2); break;
+    case 32: f_rows_fixed(k, x, y, acc, outer, n, 4); break;
+    case 64: f_rows_fixed(k, x, y, acc, outer, n, 8); break;
+    default: f_rows_from(k, x, y, acc, 0, outer, n); break;
+    }
+}
+
+/* ---- short rows (inner == 1, n <= 16): the row is one super-row ----------
+ * Its tree is the row itself, so the sum is the halving fold of its 16
+ * lanes (widened, -0.0 past n) in W.  8 rows per step. */
+AXIAL_INLINE __m256d f_short_c(int k, const void *p, size_t n) {
+    __m256d a0, a1, a2, a3;
+    v8_widen(k, v8_keep(k, v8_load(k, p), n), &a0, &a1);
+    if (n <= 8)
+        return _mm256_add_pd(a0, a1); /* A[p] += A[p + 8] adds -0.0 */
+    v8_widen(k, v8_keep(k, v8_load(k, f_at(k, p, 8)), n - 8), &a2, &a3);
+    return f_fold2(a0, a1, a2, a3);
+}
+
+AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, double *acc,
+                                size_t o0, size_t cnt, int nt) {
+    __m256d e0, e1;
+    if (n == 2 && k == FK_F32 && !acc) {
+        /* f32 (x0 + x1) rounded to f64, then to f32, is the f32 sum x0 + x1
+         * (53 >= 2 * 24 + 2: the double rounding of one addition is
+         * innocuous), so the f32 reduce adds in f32: evens + odds of two
+         * loads give rows 0 1 4 5 | 2 3 6 7. */
+        const __m256 a = _mm256_loadu_ps((const float *)base);
+        const __m256 c = _mm256_loadu_ps((const float *)base + 8);
+        const __m256 h = _mm256_add_ps(_mm256_shuffle_ps(a, c, 0x88), _mm256_shuffle_ps(a, c, 0xdd));
+        const __m256 s = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
+        float *d = (float *)y + o0;
+        if (cnt == 8 && nt)
+            _mm256_stream_ps(d, s);
+        else if (cnt == 8)
+            _mm256_storeu_ps(d, s);
+        else
+            f_store_part(k, d, s, cnt);
+        return;
+    }
+    if (n == 2) { /* x0 + x1 per row in f64: one hadd of 4 rows */
+        __m256d l0, h0, l1, h1;
+        v8_widen(k, v8_load(k, base), &l0, &h0);
+        v8_widen(k, v8_load(k, f_at(k, base, 8)), &l1, &h1);
+        e0 = _mm256_permute4x64_pd(_mm256_hadd_pd(l0, h0), 0xd8);
+        e1 = _mm256_permute4x64_pd(_mm256_hadd_pd(l1, h1), 0xd8);
+    } else if (n == 4) { /* a 4-lane half is one row: (x0 + x2) + (x1 + x3) */
+        __m256d c[8];
+        #pragma GCC unroll 4
+        for (size_t r = 0; r < 8; r += 2)
+            v8_widen(k, v8_load(k, f_at(k, base, 4 * r)), &c[r], &c[r + 1]);
+        e0 = f_fold_last(c[0], c[1], c[2], c[3]);
+        e1 = f_fold_last(c[4], c[5], c[6], c[7]);
+    } else {
+        __m256d c[8];
+        #pragma GCC unroll 8
+        for (size_t r = 0; r < 8; r++)
+            c[r] = f_short_c(k, f_at(k, base, r * n), n);
+        e0 = f_fold_last(c[0], c[1], c[2], c[3]);
+        e1 = f_fold_last(c[4], c[5], c[6], c[7]);
+    }
+    f_emit(k, y, acc, o0, e0, e1, cnt, nt);
+}
+
+/* Short rows; the groups whose loads would pass the end of x go through a
+ * -0.0-padded copy.  A reduce writing >= AXIAL_REDUCE_NT bytes streams its
+ * outputs (after plain head rows up to an aligned y). */
+AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+    const size_t total = outer * n, es = f_size(k);
+    const size_t need = (n == 2 || n == 4) ? 8 * n : 7 * n + (n <= 8 ? 8 : 16);
+    size_t o0 = 0;
+    int nt = 0;
+    if (!acc && outer * es >= AXIAL_REDUCE_NT) {
+        const size_t al = es == 2 ? 16 : 32; /* 8 outputs: 16 or 32 (2 x 32) bytes */
+        const size_t mis = (uintptr_t)y % al, head = mis ? (al - mis) / es : 0;
+        if (mis % es == 0 && head < 8) {
+            nt = 1;
+            if (head > 0)
+                f_short_group(k, x, n, y, acc, 0, head, 0); /* reads 8 rows, writes head */
+            o0 = head;
+        }
+    }
+    for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8)
+        f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, nt);
+    if (nt)
+        _mm_sfence(); /* order the streaming stores before whatever follows */
+    for (; o0 < outer; o0 += 8) {
+        uint64_t buf[(8 * 16 + 16) * 8 / 8];
         const size_t cnt = AXIAL_MIN(8, outer - o0);
         f_fill_negzero(k, buf, sizeof buf / sizeof buf[0]);
-        memcpy(buf, f_at(k, x, o0 * n), cnt * n * f_size(k));
-        f_short_group(k, buf, n, y, acc, o0, cnt, mask_lo, mask_hi);
+        memcpy(buf, f_at(k, x, o0 * n), cnt * n * es);
+        f_short_group(k, buf, n, y, acc, o0, cnt, 0);
     }
 }
 /* One loop per common n, so that its group code is straight-line. */
@@ -391,59 +585,141 @@ AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t out
         f_short_n(k, x, y, acc, outer, n);
 }
 
-/* Tree of `rb` (<= 8) rows of one column vector; missing rows are -0.0. */
-AXIAL_INLINE __m256 f_colsum(int k, const void *p, size_t stride, size_t rb) {
-    __m256 v[8];
-    #pragma GCC unroll 8
-    for (size_t b = 0; b < 8; b++)
-        v[b] = b < rb ? f_load(k, f_at(k, p, b * stride)) : _mm256_set1_ps(-0.0f);
-    return f_tree8(v);
-}
-
-/* dacc[0..w) += column sums of rows j..j+rb-1 of w (>= 8) columns, `stride` apart. */
-AXIAL_INLINE void f_cols_block(int k, const void *x, double *dacc, size_t w, size_t stride,
-                               size_t j, size_t rb, __m256d *tl, __m256d *th) {
-    const size_t nv = w / 8;
-    const void *p = f_at(k, x, j * stride);
-    size_t c = 0;
-    for (; c + 4 <= nv; c += 4) { /* 4 trees per step: whole cache lines of each row */
-        __m256 s[4];
-        #pragma GCC unroll 4
-        for (size_t u = 0; u < 4; u++)
-            s[u] = f_colsum(k, f_at(k, p, 8 * (c + u)), stride, rb);
-        #pragma GCC unroll 4
-        for (size_t u = 0; u < 4; u++) {
-            double *d = dacc + 8 * (c + u);
-            __m256d lo = _mm256_loadu_pd(d), hi = _mm256_loadu_pd(d + 4);
-            f_widen_add(s[u], &lo, &hi);
-            _mm256_storeu_pd(d, lo);
-            _mm256_storeu_pd(d + 4, hi);
+/* ---- the periodic order (inner 2..15) -------------------------------------
+ * A[0..P) += the position sums of the flat run x[0..N), P = lcm(inner, 16)
+ * > 16: chunk m (8 lanes) of each super-row, trees over 8 super-rows. */
+AXIAL_INLINE void f_flatP(int k, const void *x, size_t N, size_t P, const void *end, double *A) {
+    const size_t S = P / 8;
+    size_t q = 0;
+    for (; q + 8 * P <= N; q += 8 * P) {
+        for (size_t m = 0; m < S; m++) {
+            v8 v[8];
+            #pragma GCC unroll 8
+            for (size_t s = 0; s < 8; s++)
+                v[s] = v8_load(k, f_at(k, x, q + s * P + 8 * m));
+            v8_acc(k, A + 8 * m, v8_tree(k, v));
         }
     }
-    for (; c < nv; c++) {
-        __m256d lo = _mm256_loadu_pd(dacc + 8 * c), hi = _mm256_loadu_pd(dacc + 8 * c + 4);
-        f_widen_add(f_colsum(k, f_at(k, p, 8 * c), stride, rb), &lo, &hi);
-        _mm256_storeu_pd(dacc + 8 * c, lo);
-        _mm256_storeu_pd(dacc + 8 * c + 4, hi);
+    if (q == N)
+        return;
+    const size_t R = N - q;
+    for (size_t m = 0; m < S; m++) {
+        v8 v[8];
+        #pragma GCC unroll 8
+        for (size_t s = 0; s < 8; s++) {
+            const size_t off = s * P + 8 * m;
+            v[s] = off < R ? v8_load_upto(k, f_at(k, x, q + off), R - off, end) : v8_nz(k);
+        }
+        v8_acc(k, A + 8 * m, v8_tree(k, v));
     }
-    if (w % 8)
-        f_widen_add(f_colsum(k, f_at(k, p, w - 8), stride, rb), tl, th);
 }
-/* dacc[0..w) += column sums of n rows. */
-AXIAL_INLINE void f_cols(int k, const void *x, double *dacc, size_t n, size_t w, size_t stride) {
-    __m256d tl = _mm256_set1_pd(-0.0), th = tl;
+
+AXIAL_INLINE void f_periodic(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                             size_t inner) {
+    const size_t P = inner * (16 / axial_gcd(inner, 16)), N = n * inner;
+    const void *end = f_at(k, x, outer * N);
+    for (size_t o = 0; o < outer; o++) {
+        double A[240];
+        const void *xo = f_at(k, x, o * N);
+        if (P == 16) {
+            const __m256d nz = _mm256_set1_pd(-0.0);
+            __m256d a[4] = {nz, nz, nz, nz};
+            f_flat16(k, xo, N, end, a);
+            for (size_t i = 0; i < 4; i++)
+                _mm256_storeu_pd(A + 4 * i, a[i]);
+        } else {
+            for (size_t p = 0; p < P; p++)
+                A[p] = -0.0;
+            f_flatP(k, xo, N, P, end, A);
+        }
+        for (size_t len = P; len > inner; len /= 2)
+            for (size_t p = 0; p < len / 2; p++)
+                A[p] += A[p + len / 2];
+        if (acc) {
+            for (size_t i = 0; i < inner; i++)
+                acc[o * inner + i] += A[i];
+        } else {
+            f_finish(k, A, (void *)f_at(k, y, o * inner), inner);
+        }
+    }
+}
+
+/* ---- columns (inner >= 16, and reduce_cols) -------------------------------
+ * Each column alone: its rows in groups of 8 (-0.0 past n), the tree in C,
+ * widened and added in group order into its f64 accumulator. */
+
+/* The tree of rows 0 .. rb-1 (<= 8) of the 8 columns at p. */
+AXIAL_INLINE v8 f_coltree(int k, const void *p, size_t stride, size_t rb) {
+    v8 v[8];
+    #pragma GCC unroll 8
+    for (size_t b = 0; b < 8; b++)
+        v[b] = b < rb ? v8_load(k, f_at(k, p, b * stride)) : v8_nz(k);
+    return v8_tree(k, v);
+}
+
+/* acc[0..w) (w >= 8) += the group of rows 0 .. rb-1 at x.  The last w % 8
+ * columns come from the overlapping vector of the last 8 columns, of which
+ * the lanes selected by (mlo, mhi) are stored.  pf: prefetch the next group. */
+AXIAL_INLINE void f_cols_group(int k, const void *x, double *acc, size_t w, size_t stride,
+                               size_t rb, __m256d mlo, __m256d mhi, int pf) {
+    const size_t nv = w / 8;
+    size_t c = 0;
+    for (; c + 4 <= nv; c += 4) { /* 4 trees per step: whole cache lines of each row */
+        if (pf) {
+            #pragma GCC unroll 8
+            for (size_t b = 8; b < 16; b++)
+                for (size_t l = 0; l < 32 * f_size(k); l += 64)
+                    _mm_prefetch((const char *)f_at(k, x, b * stride + 8 * c) + l, _MM_HINT_T0);
+        }
+        v8 s[4];
+        #pragma GCC unroll 4
+        for (size_t u = 0; u < 4; u++)
+            s[u] = f_coltree(k, f_at(k, x, 8 * (c + u)), stride, rb);
+        #pragma GCC unroll 4
+        for (size_t u = 0; u < 4; u++)
+            v8_acc(k, acc + 8 * (c + u), s[u]);
+    }
+    for (; c < nv; c++)
+        v8_acc(k, acc + 8 * c, f_coltree(k, f_at(k, x, 8 * c), stride, rb));
+    if (w % 8) {
+        double *d = acc + w - 8;
+        const __m256d lo = _mm256_loadu_pd(d), hi = _mm256_loadu_pd(d + 4);
+        __m256d nlo = lo, nhi = hi;
+        v8_widen_add(k, f_coltree(k, f_at(k, x, w - 8), stride, rb), &nlo, &nhi);
+        _mm256_storeu_pd(d, _mm256_blendv_pd(lo, nlo, mlo));
+        _mm256_storeu_pd(d + 4, _mm256_blendv_pd(hi, nhi, mhi));
+    }
+}
+
+/* acc[0..w) += the column sums of n rows `stride` apart (any w >= 1). */
+AXIAL_INLINE void f_cols(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
+    const int pf = n * stride * f_size(k) >= AXIAL_REDUCE_PREFETCH;
+    if (w < 8) { /* narrow tile: loads end at the tile's last element, partial stores */
+        const void *end = f_at(k, x, (n - 1) * stride + w);
+        const __m256i c = _mm256_set1_epi64x((long long)w);
+        const __m256i mlo = _mm256_cmpgt_epi64(c, _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i mhi = _mm256_cmpgt_epi64(c, _mm256_setr_epi64x(4, 5, 6, 7));
+        for (size_t j = 0; j < n; j += 8) {
+            const size_t rb = AXIAL_MIN(8, n - j);
+            v8 v[8];
+            for (size_t b = 0; b < 8; b++)
+                v[b] = b < rb ? v8_load_upto(k, f_at(k, x, (j + b) * stride), w, end) : v8_nz(k);
+            __m256d lo = _mm256_maskload_pd(acc, mlo), hi = _mm256_maskload_pd(acc + 4, mhi);
+            v8_widen_add(k, v8_tree(k, v), &lo, &hi);
+            _mm256_maskstore_pd(acc, mlo, lo);
+            _mm256_maskstore_pd(acc + 4, mhi, hi);
+        }
+        return;
+    }
+    const __m256i t = _mm256_set1_epi64x((long long)(8 - w % 8));
+    const __m256d mlo = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setr_epi64x(1, 2, 3, 4), t));
+    const __m256d mhi = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setr_epi64x(5, 6, 7, 8), t));
     size_t j = 0;
     for (; j + 8 <= n; j += 8)
-        f_cols_block(k, x, dacc, w, stride, j, 8, &tl, &th);
+        f_cols_group(k, f_at(k, x, j * stride), acc, w, stride, 8, mlo, mhi,
+                     pf && j + 16 <= n);
     if (j < n)
-        f_cols_block(k, x, dacc, w, stride, j, n - j, &tl, &th);
-    if (w % 8) { /* the overlapping last vector: only its lanes past the whole vectors */
-        double t[8];
-        _mm256_storeu_pd(t, tl);
-        _mm256_storeu_pd(t + 4, th);
-        for (size_t l = 8 - w % 8; l < 8; l++)
-            dacc[w - 8 + l] += t[l];
-    }
+        f_cols_group(k, f_at(k, x, j * stride), acc, w, stride, n - j, mlo, mhi, 0);
 }
 
 /* The float family's body for reduce (acc == NULL) and reduce_acc. */
@@ -454,41 +730,18 @@ AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t ou
         return;
     }
     if (inner == 1) {
-        if (n <= 15)
+        if (n <= 16)
             f_short(k, x, y, acc, outer, n);
         else
             f_rows(k, x, y, acc, outer, n);
         return;
     }
-    if (inner < 16 && inner % 8 != 0) {
-        const size_t slots = inner / axial_gcd(inner, 8);
-        for (size_t o = 0; o < outer; o++) {
-            __m256d a[2 * 15];
-            for (size_t m = 0; m < 2 * slots; m++)
-                a[m] = _mm256_set1_pd(-0.0);
-            const void *xo = f_at(k, x, o * n * inner);
-            if (slots == 1)
-                f_flat(k, xo, n * inner, 1, a);
-            else
-                f_flat(k, xo, n * inner, slots, a);
-            double lanes[8 * 15], out[15];
-            for (size_t m = 0; m < 2 * slots; m++)
-                _mm256_storeu_pd(lanes + 4 * m, a[m]);
-            for (size_t i = 0; i < inner; i++)
-                out[i] = -0.0;
-            for (size_t q = 0; q < 8 * slots; q++)
-                out[q % inner] += lanes[q];
-            if (acc) {
-                for (size_t i = 0; i < inner; i++)
-                    acc[o * inner + i] += out[i];
-            } else {
-                f_finish(k, out, (void *)f_at(k, y, o * inner), inner);
-            }
-        }
+    if (inner < 16) {
+        f_periodic(k, x, y, acc, outer, n, inner);
         return;
     }
     double buf[AXIAL_COL_STACK];
-    const size_t chunk = acc ? AXIAL_COL_CHUNK : AXIAL_COL_STACK;
+    const size_t chunk = acc || k == FK_F64 ? AXIAL_COL_CHUNK : AXIAL_COL_STACK;
     for (size_t o = 0; o < outer; o++) {
         for (size_t i0 = 0; i0 < inner;) {
             size_t w = AXIAL_MIN(chunk, inner - i0);
@@ -498,10 +751,16 @@ AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t ou
             if (acc) {
                 f_cols(k, xo, acc + o * inner + i0, n, w, inner);
             } else {
-                for (size_t i = 0; i < w; i++)
-                    buf[i] = -0.0;
-                f_cols(k, xo, buf, n, w, inner);
-                f_finish(k, buf, (void *)f_at(k, y, o * inner + i0), w);
+                /* f64 sums into y itself, the f32 family into an f64 row */
+                double *d = k == FK_F64 ? (double *)(void *)f_at(k, y, o * inner + i0) : buf;
+                size_t i = 0;
+                for (; i + 4 <= w; i += 4)
+                    _mm256_storeu_pd(d + i, _mm256_set1_pd(-0.0));
+                for (; i < w; i++)
+                    memcpy(d + i, &(const double){-0.0}, 8);
+                f_cols(k, xo, d, n, w, inner);
+                if (k != FK_F64)
+                    f_finish(k, buf, (void *)f_at(k, y, o * inner + i0), w);
             }
             i0 += w;
         }
@@ -509,9 +768,9 @@ AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t ou
 }
 
 /* ======================================================================
- * Own-type family: integers by element size, and f64
+ * Own-type family: integers by element size
  * ====================================================================== */
-enum { GK_B1, GK_B2, GK_B4, GK_B8, GK_F64 };
+enum { GK_B1, GK_B2, GK_B4, GK_B8 };
 
 AXIAL_INLINE size_t g_size(int k) {
     return k == GK_B1 ? 1 : k == GK_B2 ? 2 : k == GK_B4 ? 4 : 8;
@@ -528,20 +787,21 @@ AXIAL_INLINE __m256i g_add(int k, __m256i a, __m256i b) {
     case GK_B1: return _mm256_add_epi8(a, b);
     case GK_B2: return _mm256_add_epi16(a, b);
     case GK_B4: return _mm256_add_epi32(a, b);
-    case GK_B8: return _mm256_add_epi64(a, b);
-    default:
-        return _mm256_castpd_si256(
-            _mm256_add_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)));
+    default: return _mm256_add_epi64(a, b);
     }
 }
 AXIAL_INLINE __m256i g_start_vec(int k) {
-    return k == GK_F64 ? _mm256_castpd_si256(_mm256_set1_pd(-0.0)) : _mm256_setzero_si256();
+    (void)k;
+    return _mm256_setzero_si256();
 }
 
 /* Scalars travel as 64-bit patterns: the zero-extended integer (its low bits
- * are the wrapped sum) or the f64 bits; these are also the bits of the
- * reduce_acc accumulator. */
-AXIAL_INLINE uint64_t g_start(int k) { return k == GK_F64 ? 0x8000000000000000ull : 0; }
+ * are the wrapped sum); these are also the bits of the reduce_acc
+ * accumulator. */
+AXIAL_INLINE uint64_t g_start(int k) {
+    (void)k;
+    return 0;
+}
 AXIAL_INLINE uint64_t g_get(int k, const void *p, size_t i) {
     const void *e = g_at(k, p, i);
     switch (k) {
@@ -561,14 +821,8 @@ AXIAL_INLINE void g_put(int k, void *p, size_t i, uint64_t v) {
     }
 }
 AXIAL_INLINE uint64_t g_sadd(int k, uint64_t a, uint64_t b) {
-    if (k != GK_F64)
-        return a + b;
-    double da, db;
-    memcpy(&da, &a, 8);
-    memcpy(&db, &b, 8);
-    da += db;
-    memcpy(&a, &da, 8);
-    return a;
+    (void)k;
+    return a + b;
 }
 /* s + every lane of v, in lane order. */
 AXIAL_INLINE uint64_t g_lanes_add(int k, uint64_t s, __m256i v) {
@@ -737,8 +991,13 @@ AXIAL_INLINE void g_finish(int k, const uint64_t *acc, void *y, size_t count) {
     }                                                                                         \
     void axial_reduce_finish_##name##__avx2(const void *acc, void *y, size_t count) {         \
         f_finish(K, (const double *)acc, y, count);                                           \
+    }                                                                                         \
+    void axial_reduce_cols_##name##__avx2(const void *x, void *acc, size_t n, size_t ncols,   \
+                                          size_t stride) {                                    \
+        f_cols(K, x, (double *)acc, n, ncols, stride);                                        \
     }
 AXIAL_F_KERNELS(f32, FK_F32)
+AXIAL_F_KERNELS(f64, FK_F64)
 AXIAL_F_KERNELS(f16, FK_F16)
 AXIAL_F_KERNELS(bf16, FK_BF16)
 
@@ -757,7 +1016,6 @@ AXIAL_G_BODIES(b1, GK_B1)
 AXIAL_G_BODIES(b2, GK_B2)
 AXIAL_G_BODIES(b4, GK_B4)
 AXIAL_G_BODIES(b8, GK_B8)
-AXIAL_G_BODIES(f64, GK_F64)
 
 #define AXIAL_G_KERNELS(name, sz)                                                              \
     void axial_reduce_##name##__avx2(const void *x, void *y, size_t outer, size_t n,          \
@@ -771,7 +1029,6 @@ AXIAL_G_BODIES(f64, GK_F64)
     void axial_reduce_finish_##name##__avx2(const void *acc, void *y, size_t count) {         \
         g_finish_##sz(acc, y, count);                                                         \
     }
-AXIAL_G_KERNELS(f64, f64)
 AXIAL_G_KERNELS(i8, b1)
 AXIAL_G_KERNELS(u8, b1)
 AXIAL_G_KERNELS(i16, b2)

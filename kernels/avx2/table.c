@@ -14,6 +14,7 @@ const struct axial_kernels axial_kernels__avx2 = {
     .reduce = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_OF, avx2)},
     .reduce_acc = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_ACC_OF, avx2)},
     .reduce_finish = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_FINISH_OF, avx2)},
+    .reduce_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_COLS_OF, avx2)},
 
     /* roll.c */
     .roll = AXIAL_ROLL_OF(avx2),
