@@ -41,10 +41,13 @@
  *  through a 16-element stack buffer padded with -0.0.  F16 / BF16 outputs
  *  are the f32 result rounded once to nearest even (FCVTN; the bf16 RNE of
  *  neon.h).
- *  Short lines n <= 16 are one block with D = -0.0, so y = e.  n = 4
- *  ([n/4, 4]): one line per q register (F64: per two), the quad scan is the
- *  whole network (four lines per step, then one at a time); other n: the
- *  line path.
+ *  Short lines n < 16 (whole-shape kernel) are one block with D = -0.0, so
+ *  y = e: n = 4 ([n/4, 4]): one line per q register (F64: per two), the
+ *  quad scan is the whole network (four lines per step, then one at a
+ *  time); n = 2, 3: LD2 / LD3 put element j of 4 lines (F64: 2) in register
+ *  j, and the quad scan is done vertically (s1 = v1 + v0, s2 = (v2 + v1) +
+ *  v0: the same bits); n = 1: a copy (-0.0 + x == x), exclusive +0.0; other
+ *  n: one block per line through the padded buffer.
  *  cumsum_seg is the line path from a carry; scan_total the S of one chunk
  *  (the quad totals by pairwise adds, FADDP: the same bits as s3).
  *
@@ -1291,6 +1294,44 @@ AXIAL_AI void f_block(enum axial_kind k, const char *xp, char *yp, double *D, do
     q_st16(k, yp, o);
 }
 
+/* nb bytes (< 256) without a library call: 16-byte pieces, then 8, 4, 2. */
+AXIAL_AI void copy_small(char *d, const char *s, size_t nb) {
+    for (; nb >= 16; nb -= 16, d += 16, s += 16)
+        vst1q_u8((uint8_t *)d, vld1q_u8((const uint8_t *)s));
+    if (nb & 8) {
+        vst1_u8((uint8_t *)d, vld1_u8((const uint8_t *)s));
+        d += 8, s += 8;
+    }
+    if (nb & 4) {
+        uint32_t w;
+        memcpy(&w, s, 4);
+        memcpy(d, &w, 4);
+        d += 4, s += 4;
+    }
+    if (nb & 2) {
+        uint16_t w;
+        memcpy(&w, s, 2);
+        memcpy(d, &w, 2);
+    }
+}
+
+/* A block of r < 16 elements at xp (k-space: the first r lanes; reverse:
+ * xp[r - 1] is lane 0), through a buffer padded with -0.0. */
+AXIAL_AI void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, double *D, double *S,
+                     int excl, int rev) {
+    const size_t es = k_es(k), at = rev ? (AXIAL_ORDER_LANES - r) * es : 0;
+    _Alignas(16) char buf[AXIAL_ORDER_LANES * 8];
+    const uint8x16_t nz = es == 2   ? vreinterpretq_u8_u16(vdupq_n_u16(0x8000u))
+                          : es == 4 ? vreinterpretq_u8_f32(vdupq_n_f32(-0.0f))
+                                    : vreinterpretq_u8_f64(vdupq_n_f64(-0.0));
+    AXIAL_UNROLL
+    for (size_t i = 0; i < AXIAL_ORDER_LANES * es; i += 16)
+        vst1q_u8((uint8_t *)buf + i, nz);
+    copy_small(buf + at, xp, r * es);
+    f_block(k, buf, buf, D, S, excl, rev);
+    copy_small(yp, buf + at, r * es);
+}
+
 /* A segment of len elements of one line, from the chunk carry R (kernels.h:
  * cumsum_seg).  Blocks from k = 0; chunks of AXIAL_SCAN_CHUNK elements; the
  * last block of the segment (r < 16 elements) goes through a buffer padded
@@ -1308,24 +1349,135 @@ AXIAL_AI void f_line(enum axial_kind k, const char *x, char *y, size_t len, int 
             f_block(k, x + off, y + off, &D, &S, excl, rev);
         }
         if (r) { /* the segment's last r elements (reverse: its first) */
-            _Alignas(16) char buf[AXIAL_ORDER_LANES * 8];
-            const size_t at = rev ? (AXIAL_ORDER_LANES - r) * es : 0;
             const size_t off = rev ? 0 : (h + nb * AXIAL_ORDER_LANES) * es;
-            for (size_t i = 0; i < AXIAL_ORDER_LANES; i++) { /* -0.0 in T */
-                switch (es) {
-                case 2: ((uint16_t *)(void *)buf)[i] = 0x8000u; break;
-                case 4: ((uint32_t *)(void *)buf)[i] = 0x80000000u; break;
-                default: ((uint64_t *)(void *)buf)[i] = 0x8000000000000000u; break;
-                }
-            }
-            memcpy(buf + at, x + off, r * es);
-            f_block(k, buf, buf, &D, &S, excl, rev);
-            memcpy(y + off, buf + at, r * es);
+            f_part(k, x + off, y + off, r, &D, &S, excl, rev);
         }
         R += S;
     }
     if (excl && start && len) /* the empty sum: +0.0, written last (in place) */
         memset(y + (rev ? len - 1 : 0) * es, 0, es);
+}
+
+/* Lines of n = 2 or 3 elements: LDn puts element j of 4 lines (F64: 2) in
+ * register j, so the quad scan is vertical: s1 = v1 + v0, s2 = (v2 + v1) + v0
+ * (reverse: v_j is element n - 1 - j), the same bits (addition commutes). */
+#define AXIAL_MS_SCAN(ADD, Z, rg, n, excl, rev)                                                 \
+    do {                                                                                        \
+        if ((n) == 2) {                                                                         \
+            const int i0 = rev ? 1 : 0, i1 = 1 - i0;                                            \
+            const __typeof__(rg[0]) v0 = rg[i0], v1 = rg[i1];                                  \
+            rg[i0] = excl ? (Z) : v0;                                                           \
+            rg[i1] = excl ? v0 : ADD(v1, v0);                                                   \
+        } else {                                                                                \
+            const int i0 = rev ? 2 : 0, i2 = 2 - i0;                                            \
+            const __typeof__(rg[0]) v0 = rg[i0], v1 = rg[1], v2 = rg[i2];                      \
+            const __typeof__(rg[0]) s1 = ADD(v1, v0);                                           \
+            rg[i0] = excl ? (Z) : v0;                                                           \
+            rg[1] = excl ? v0 : s1;                                                             \
+            rg[i2] = excl ? s1 : ADD(ADD(v2, v1), v0);                                          \
+        }                                                                                       \
+    } while (0)
+AXIAL_AI void f_rows23(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
+                       int rev) {
+    const size_t es = k_es(k), lb = n * es, per = k == K_F64 ? 2 : 4;
+    size_t i = 0;
+    for (; i + per <= rows; i += per) {
+        const char *xp = x + i * lb;
+        char *yp = y + i * lb;
+        if (k == K_F64) {
+            const double *d = (const double *)(const void *)xp;
+            double *o = (double *)(void *)yp;
+            float64x2_t rg[3];
+            if (n == 2) {
+                const float64x2x2_t t = vld2q_f64(d);
+                rg[0] = t.val[0], rg[1] = t.val[1];
+                AXIAL_MS_SCAN(vaddq_f64, vdupq_n_f64(0.0), rg, 2, excl, rev);
+                const float64x2x2_t w = {{rg[0], rg[1]}};
+                vst2q_f64(o, w);
+            } else {
+                const float64x2x3_t t = vld3q_f64(d);
+                rg[0] = t.val[0], rg[1] = t.val[1], rg[2] = t.val[2];
+                AXIAL_MS_SCAN(vaddq_f64, vdupq_n_f64(0.0), rg, 3, excl, rev);
+                const float64x2x3_t w = {{rg[0], rg[1], rg[2]}};
+                vst3q_f64(o, w);
+            }
+            continue;
+        }
+        float32x4_t rg[3];
+        if (k == K_F32) {
+            const float *f = (const float *)(const void *)xp;
+            float *o = (float *)(void *)yp;
+            if (n == 2) {
+                const float32x4x2_t t = vld2q_f32(f);
+                rg[0] = t.val[0], rg[1] = t.val[1];
+                AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 2, excl, rev);
+                const float32x4x2_t w = {{rg[0], rg[1]}};
+                vst2q_f32(o, w);
+            } else {
+                const float32x4x3_t t = vld3q_f32(f);
+                rg[0] = t.val[0], rg[1] = t.val[1], rg[2] = t.val[2];
+                AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 3, excl, rev);
+                const float32x4x3_t w = {{rg[0], rg[1], rg[2]}};
+                vst3q_f32(o, w);
+            }
+            continue;
+        }
+        /* F16 / BF16: four lines in D registers, widened to f32 and back */
+        const uint16_t *h = (const uint16_t *)(const void *)xp;
+        uint16_t *o = (uint16_t *)(void *)yp;
+#define AXIAL_W(u) (k == K_F16 ? vcvt_f32_f16(vreinterpret_f16_u16(u)) \
+                               : vreinterpretq_f32_u32(vshll_n_u16(u, 16)))
+#define AXIAL_N(f) (k == K_F16 ? axial_neon_f32_to_f16(f) : axial_neon_f32_to_bf16(f))
+        if (n == 2) {
+            const uint16x4x2_t t = vld2_u16(h);
+            rg[0] = AXIAL_W(t.val[0]), rg[1] = AXIAL_W(t.val[1]);
+            AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 2, excl, rev);
+            const uint16x4x2_t w = {{AXIAL_N(rg[0]), AXIAL_N(rg[1])}};
+            vst2_u16(o, w);
+        } else {
+            const uint16x4x3_t t = vld3_u16(h);
+            rg[0] = AXIAL_W(t.val[0]), rg[1] = AXIAL_W(t.val[1]), rg[2] = AXIAL_W(t.val[2]);
+            AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 3, excl, rev);
+            const uint16x4x3_t w = {{AXIAL_N(rg[0]), AXIAL_N(rg[1]), AXIAL_N(rg[2])}};
+            vst3_u16(o, w);
+        }
+#undef AXIAL_W
+#undef AXIAL_N
+    }
+    for (; i < rows; i++) { /* the last lines, one block each */
+        double D = -0.0, S = -0.0;
+        f_part(k, x + i * lb, y + i * lb, n, &D, &S, excl, rev);
+        if (excl)
+            memset(y + i * lb + (rev ? lb - es : 0), 0, es);
+    }
+}
+#undef AXIAL_MS_SCAN
+
+/* Lines of n < 16 elements ([rows, n], n != 4): one block each, D = -0.0;
+ * n = 1 is a copy (-0.0 + x == x) or, exclusive, +0.0; n = 2, 3: LDn. */
+AXIAL_AI void f_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
+                      int rev) {
+    const size_t es = k_es(k), lb = n * es;
+    if (n == 1) {
+        if (excl)
+            memset(y, 0, rows * es);
+        else if (x != y)
+            memmove(y, x, rows * es);
+        return;
+    }
+    if (n <= 3) {
+        if (n == 2)
+            f_rows23(k, x, y, rows, 2, excl, rev);
+        else
+            f_rows23(k, x, y, rows, 3, excl, rev);
+        return;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        double D = -0.0, S = -0.0;
+        f_part(k, x + i * lb, y + i * lb, n, &D, &S, excl, rev);
+        if (excl) /* the empty sum: +0.0 */
+            memset(y + i * lb + (rev ? lb - es : 0), 0, es);
+    }
 }
 
 /* S of one chunk of len elements (a multiple of 16): the block totals
@@ -1426,6 +1578,9 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
     AXIAL_NOINLINE void cs_rows4_##name##_##F(const char *x, char *y, size_t rows) {             \
         q_rows4(K, x, y, rows, E, R);                                                           \
     }                                                                                           \
+    AXIAL_NOINLINE void cs_fshort_##name##_##F(const char *x, char *y, size_t rows, size_t n) {  \
+        f_short(K, x, y, rows, n, E, R);                                                        \
+    }                                                                                           \
     AXIAL_NOINLINE void cs_fcols_##name##_##F(const char *x, char *y, size_t n, size_t ncols,    \
                                               size_t stride) {                                  \
         f_cols(K, x, y, n, ncols, stride, E, R);                                                \
@@ -1462,6 +1617,9 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
         static void (*const rows4[4])(const char *, char *, size_t) = {                         \
             cs_rows4_##name##_0, cs_rows4_##name##_1, cs_rows4_##name##_2,                      \
             cs_rows4_##name##_3};                                                               \
+        static void (*const shrt[4])(const char *, char *, size_t, size_t) = {                  \
+            cs_fshort_##name##_0, cs_fshort_##name##_1, cs_fshort_##name##_2,                   \
+            cs_fshort_##name##_3};                                                              \
         const char *x = (const char *)xv;                                                       \
         char *y = (char *)yv;                                                                   \
         const size_t slab = n * inner * k_es(K);                                                \
@@ -1472,6 +1630,8 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
                                                  f);                                            \
         } else if (n == 4) {                                                                    \
             rows4[f](x, y, outer);                                                              \
+        } else if (n < AXIAL_ORDER_LANES) {                                                     \
+            shrt[f](x, y, outer, n);                                                            \
         } else {                                                                                \
             for (size_t o = 0; o < outer; o++)                                                  \
                 axial_cumsum_seg_##name##__neon(x + o * slab, y + o * slab, n, f, -0.0);        \
