@@ -351,12 +351,6 @@ AXIAL_AI uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
  * 1 < s < W): lane i gets the sum of the lanes before it in its segment. */
 AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
     V o = t;
-    if (k_float(k)) { /* f16 / bf16 with s = 2: each register is a segment */
-        const uint8x16_t nz = v_ident(k).r[0];
-        o.r[0] = rev ? ext_b(t.r[0], nz, 8) : ext_b(nz, t.r[0], 8);
-        o.r[1] = rev ? ext_b(t.r[1], nz, 8) : ext_b(nz, t.r[1], 8);
-        return o;
-    }
     const size_t es = k_es(k), sb = s * es;
     uint8x16_t p = t.r[0];
     /* s * es <= 8 bytes here.  Inclusive over s - 1 lanes, then one lane more
@@ -374,11 +368,10 @@ AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
 /* Exclusive scan over all W lanes (*e) and the total, broadcast (*tot). */
 AXIAL_AI void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
     const V id = v_ident(k);
-    if (k_w(k) == 2) { /* f64 lanes or i64: the total by one pairwise add */
+    if (k_w(k) == 2) { /* i64: the total by one pairwise add */
         *e = v_sh(k, t, 1, id, rev);
-        *tot = v_splat(k_float(k) ? AXU(vpaddq_f64(AXF(t.r[0]), AXF(t.r[0])))
-                                  : vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(t.r[0]),
-                                                                    vreinterpretq_u64_u8(t.r[0]))));
+        *tot = v_splat(vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(t.r[0]),
+                                                       vreinterpretq_u64_u8(t.r[0]))));
         return;
     }
     const V p = v_scan(k, t, rev);
@@ -762,25 +755,7 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
     const size_t B = 4 * k_w(k), es = k_es(k), nb = n / B, r = n % B;
     const V id = v_ident(k);
     V c = id, v[4], o[4];
-    size_t i = 0;
-    /* bf16: two blocks per LD4 / ST4 of Q registers (fewer instructions for
-     * its long narrowing; for f32 / f16 GCC 12 then adds register moves
-     * around FCVTN2 and ST4, more than the saved LD4 / ST4) */
-    if (k == K_BF16)
-        for (; i + 2 < nb; i += 2) {
-            const size_t off = (rev ? n - (i + 2) * B : i * B) * es;
-            V v2[4], o2[4];
-            v_ldm2(k, 4, x + off, v, v2);
-            if (rev) {
-                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
-                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
-            } else {
-                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
-                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
-            }
-            v_stm2(k, 4, y + off, o, o2);
-        }
-    for (; i + 1 < nb; i++) {
+    for (size_t i = 0; i + 1 < nb; i++) {
         const size_t off = (rev ? n - (i + 1) * B : i * B) * es;
         v_ldm(k, 4, x + off, v);
         blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
@@ -802,36 +777,26 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
         v_stm(k, 4, y + offw, ow);
     }
     v_stm(k, 4, y + offl, o);
-    if (excl && k_float(k)) /* the empty sum: +0.0 */
-        memset(y + (rev ? n - 1 : 0) * es, 0, es);
 }
 
 /* ---- 2. short rows ----------------------------------------------------------------- */
 
-/* One LDm step of W / s rows of n = m s, no carry; float exclusive rows start at +0.0. */
-AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], V fix, int excl, int rev,
+/* One LDm step of W / s rows of n = m s, no carry. */
+AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], int excl, int rev,
                       V o[4]) {
     blk_scan(k, m, s, v, (V *)0, excl, rev, o);
-    if (excl && k_float(k))
-        o[rev ? m - 1 : 0] = v_and(k, o[rev ? m - 1 : 0], fix);
 }
 AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y, size_t rows,
                       int excl, int rev) {
     const size_t W = k_w(k), R = W / s, sb = (size_t)m * W * k_es(k);
-    V fix = v_zero(), v[4], o[4];
-    if (excl && k_float(k)) { /* lanes that are not a row's first (in scan order) */
-        _Alignas(16) uint8_t buf[32];
-        for (size_t l = 0; l < W; l++)
-            put_lane(buf, 8, l, l % s != (rev ? s - 1 : 0) ? UINT64_MAX : 0);
-        fix = v_lanes(k, buf);
-    }
+    V v[4], o[4];
     if (rows < R) { /* fewer rows than one step: through a buffer */
         _Alignas(16) char buf[64];
         const size_t len = rows * (size_t)m * s * k_es(k);
         memset(buf, 0, sizeof buf);
         memcpy(buf, x, len);
         v_ldm(k, m, buf, v);
-        ms_step(k, m, s, v, fix, excl, rev, o);
+        ms_step(k, m, s, v, excl, rev, o);
         v_stm(k, m, buf, o);
         memcpy(y, buf, len);
         return;
@@ -839,19 +804,19 @@ AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y
     const size_t steps = rows / R, rr = rows % R;
     for (size_t i = 0; i + 1 < steps; i++) {
         v_ldm(k, m, x + i * sb, v);
-        ms_step(k, m, s, v, fix, excl, rev, o);
+        ms_step(k, m, s, v, excl, rev, o);
         v_stm(k, m, y + i * sb, o);
     }
     /* The last rows: one more step ending at the end, loaded before the last
      * full step is stored (the rows they share get the same bits). */
     const size_t offl = (steps - 1) * sb;
     v_ldm(k, m, x + offl, v);
-    ms_step(k, m, s, v, fix, excl, rev, o);
+    ms_step(k, m, s, v, excl, rev, o);
     if (rr) {
         const size_t offw = (rows - R) * (size_t)m * s * k_es(k);
         V w[4], ow[4];
         v_ldm(k, m, x + offw, w);
-        ms_step(k, m, s, w, fix, excl, rev, ow);
+        ms_step(k, m, s, w, excl, rev, ow);
         v_stm(k, m, y + offw, ow);
     }
     v_stm(k, m, y + offl, o);
@@ -874,15 +839,14 @@ AXIAL_AI V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev)
     p = v_add(k, p, v_bsl(k, v_cmp(k, Q, io, 1), *c, id)); /* rows begun before */
     V out = p;
     if (excl)
-        out = k_float(k) ? v_and(k, v_sh(k, p, 1, *c, rev), v_cmp(k, Q, v_dupn(k, 1), 0))
-                         : v_sub(k, p, xv);
+        out = v_sub(k, p, xv);
     *c = v_end(k, p, rev);
     return out;
 }
 AXIAL_AI void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, size_t n, int excl,
                         int rev) {
     const size_t W = k_w(k), es = k_es(k), lb = k_lb(k), wm = W % n;
-    _Alignas(16) uint8_t qt[5 * 16 * 8 / 4]; /* n + W < 5 W lanes: 80 bytes, f16 160 */
+    _Alignas(16) uint8_t qt[5 * 16]; /* n + W < 5 W lanes of 16 / W bytes */
     _Alignas(16) uint8_t ib[32];
     for (size_t i = 0; i < n + W; i++)
         put_lane(qt, lb, i, rev ? n - 1 - i % n : i % n);
