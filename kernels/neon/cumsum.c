@@ -1,42 +1,95 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cumsum.c: AdvSIMD (NEON) CumSum for every summable dtype (see kernels.h:
- * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
+ * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE; the split kernels
+ * cumsum_seg, scan_total and cumsum_cols of the float dtypes).
  *
- * Lanes.  One generic body, specialised at compile time by a "kind" and the
- * two flags, works on logical vectors V of W lanes:
- *   f64, f32:    W = 2, one f64 register (f32: LD1/LD4 of 2-lane D registers,
- *                widened by FCVTL; stored through FCVTN, RNE);
- *   f16, bf16:   W = 4, two f64 registers (D-register loads, f16 by FCVTL
- *                twice, bf16 by USHLL #16 and FCVTL; stored through FCVTXN
- *                (round to odd) and FCVTN / the bf16 RNE of neon.h, which is
- *                exactly one rounding of the f64 value);
- *   integers:    W = 16, 8, 4, 2 lanes of their own width, wrapping adds
- *                (signed and unsigned share a kernel: the same bits).
+ * Floats (F32, F64, F16, BF16) follow the one summation order of every SIMD
+ * ISA (docs/API.md, "One summation order"; tests/order_ref.c is its
+ * executable form), so they give the same bits as the AVX2 and AVX-512
+ * kernels.  C, the type of the in-block sums, is f32 for F32 / F16 / BF16
+ * (16-bit values widen to f32 exactly: FCVTL, USHLL #16) and f64 for F64;
+ * carries are f64.  -0.0 is the identity (x + -0.0 == x bit for bit): every
+ * padding and shifted-in lane is -0.0.
  *
+ *  Line path (inner == 1).  The line in scan order (k-space; REVERSE: k = 0
+ *  is the last element) is cut into blocks of 16 elements, the 16-lane
+ *  virtual vector, from k = 0.  NEON holds one in four q registers, one quad
+ *  (4 consecutive elements) each, in memory order (F64: a quad is two
+ *  float64x2 registers, the block eight).  Per block:
+ *    quad scan     a = v + EXT(-0.0, v, 3 lanes), s = a + EXT(-0.0, a, 2):
+ *                  s0 = v0, s1 = v1 + v0, s2 = (v2 + v1) + v0,
+ *                  s3 = (v3 + v2) + (v1 + v0);
+ *    quad totals   T_q = lane 3 of s_q, broadcast by DUP (lane);
+ *                  E0 = -0.0, E1 = T0, E2 = T1 + T0, E3 = (T2 + T1) + T0;
+ *                  p = s_q + E_q (the block's inclusive prefix), t = p15;
+ *    outputs       y = round_T((C)D + e), e = p (inclusive) or the lane
+ *                  before it (exclusive: EXT by one lane across the quads,
+ *                  -0.0 at the block's start); (C)D is D rounded to C (FCVT)
+ *                  and broadcast;
+ *    carries       D = D + t and S = S + t, in f64: one f64 add per block on
+ *                  the carry chain; the network of the next blocks does not
+ *                  wait for it (the loop handles two blocks per step).
+ *  Chunks of AXIAL_SCAN_CHUNK (16384) elements: D = R and S = -0.0 at a
+ *  chunk's start, R = R + S at its end (R starts at -0.0, or at cumsum_seg's
+ *  carry).  REVERSE is the same on the reversed line: blocks aligned at the
+ *  line's end, k-quad j is memory quad 3 - j, and each quad is scanned
+ *  downwards (EXT the other way, totals in lane 0): the same bits, since
+ *  addition is commutative.  EXCLUSIVE: the line's first output is +0.0
+ *  (written last, for in place), but not for a cumsum_seg segment with
+ *  AXIAL_SCAN_CONTINUE.  The line's last block (len mod 16 elements) goes
+ *  through a 16-element stack buffer padded with -0.0.  F16 / BF16 outputs
+ *  are the f32 result rounded once to nearest even (FCVTN; the bf16 RNE of
+ *  neon.h).
+ *  Short lines n < 16 (whole-shape kernel) are one block with D = -0.0, so
+ *  y = e: n = 4 ([n/4, 4]): one line per q register (F64: per two), the
+ *  quad scan is the whole network (four lines per step, then one at a
+ *  time); n = 2, 3: LD2 / LD3 put element j of 4 lines (F64: 2) in register
+ *  j, and the quad scan is done vertically (s1 = v1 + v0, s2 = (v2 + v1) +
+ *  v0: the same bits); n = 1: a copy (-0.0 + x == x), exclusive +0.0; other
+ *  n: one block per line through the padded buffer.
+ *  cumsum_seg is the line path from a carry; scan_total the S of one chunk
+ *  (the quad totals by pairwise adds, FADDP: the same bits as s3).
+ *
+ *  Column path (inner > 1).  Each column on its own, sequentially in f64
+ *  from -0.0, each output rounded once to T (FCVTN; f16 / bf16: FCVTXN,
+ *  round to odd, then the RNE narrowing: one rounding, see neon.h).
+ *  cumsum_cols scans columns [0, ncols) of rows `stride` elements apart;
+ *  the whole-shape kernel calls it for each outer slab.  Register tiles of
+ *  8 vectors (f64 lanes: 16 columns of f32, 32 of f16 / bf16, 16 of f64)
+ *  per row (path 3 below); fewer columns than one vector in pieces.
+ *
+ *  Error constant (docs/API.md): c = 6 for the line path (at most 4
+ *  roundings in the block network, the rounding of D to C, and the final
+ *  add; the f64 carries add about (n / 16) 2^-53 of sum|x|), c = 1 for the
+ *  column path (f64 sequential sums, rounded once).  No FMA anywhere.
+ *
+ * Integers.  One generic body, specialised at compile time by a "kind" and
+ * the two flags, works on logical vectors V of W lanes: W = 16, 8, 4, 2
+ * lanes of their own width, wrapping adds (signed and unsigned share a
+ * kernel: the same bits).  (The column tiles of the floats use the same
+ * body with kinds of f64 lanes: f64, f32 W = 2, widened by FCVTL and
+ * narrowed by FCVTN; f16 / bf16 W = 4 in two f64 registers.)
  * Paths, chosen by the shape:
- *  1. Long rows (inner == 1, n >= B = 4 W: 64 i8, 32 i16, 16 i32 / f16 /
- *     bf16, 8 i64 / f64 / f32): LD4 blocks of
- *     4 W elements along the row.  LD4 de-interleaves, so register k holds
- *     elements 4t + k: three vertical adds (b += a, c += b, d += c) scan all
- *     W groups of 4 at once; the group totals d get one in-register scan
- *     (log2 W EXT + add steps), shifted one lane for the exclusive offsets;
- *     the carry is added to those offsets, the offsets to the four
- *     registers, and ST4 stores them in order.  The carry chain is one add
- *     per block (c += broadcast of the last inclusive total).  Exclusive
- *     output is a relabelling: (off, a + off, ab + off, abc + off).
- *     Reverse walks the blocks from the end and scans downwards.  The tail
- *     (n mod B elements) is one more block at the row's end (start, in
- *     reverse) whose already-done lanes are replaced by the identity (a mask
- *     from an LD4 of a static 0/1 table); it is loaded before the last full
- *     block is stored, stored first, and the last full block is stored over
- *     the lanes they share.
+ *  1. Long rows (inner == 1, n >= B = 4 W: 64 i8, 32 i16, 16 i32, 8 i64):
+ *     LD4 blocks of 4 W elements along the row.  LD4 de-interleaves, so
+ *     register k holds elements 4t + k: three vertical adds (b += a,
+ *     c += b, d += c) scan all W groups of 4 at once; the group totals d get
+ *     one in-register scan (log2 W EXT + add steps), shifted one lane for the
+ *     exclusive offsets; the carry is added to those offsets, the offsets to
+ *     the four registers, and ST4 stores them in order.  The carry chain is
+ *     one add per block.  Exclusive output is a relabelling: (off, a + off,
+ *     ab + off, abc + off).  Reverse walks the blocks from the end and scans
+ *     downwards.  The tail (n mod B elements) is one more block at the row's
+ *     end (start, in reverse) whose already-done lanes are replaced by the
+ *     identity (a mask from an LD4 of a static 0/1 table); it is loaded
+ *     before the last full block is stored, stored first, and the last full
+ *     block is stored over the lanes they share.
  *  2. Short rows (inner == 1, n < B).  If n = m * s with m in {1, 2, 3, 4}
- *     and s a power of two <= W (n = 1..4, 6, 8, 12, 16, 24, 32, 48 as W
- *     allows): LDm puts the elements of W / s whole rows into m registers,
- *     each row in s consecutive lanes; m - 1 vertical adds scan the groups
- *     of m, and an exclusive scan of the group totals inside each s-lane
- *     segment (integers: shifts inside 2/4/8-byte lanes, so nothing crosses
+ *     and s a power of two <= W: LDm puts the elements of W / s whole rows
+ *     into m registers, each row in s consecutive lanes; m - 1 vertical adds
+ *     scan the groups of m, and an exclusive scan of the group totals inside
+ *     each s-lane segment (shifts inside 2/4/8-byte lanes, so nothing crosses
  *     a row; s = W: EXT steps) gives the offsets.  No carry at all.  The
  *     last rows are one more full step ending at the tensor's end (loaded
  *     before the previous step is stored; rows are independent, so the
@@ -48,41 +101,26 @@
  *     masks the log2 W shifted adds (Q >= d) and the carry (Q > lane); the
  *     run's last partial vector goes through a stack buffer.
  *  3. Columns (inner > 1): row by row down the axis, accumulators in
- *     registers (f64 for the float kinds) for tiles of 8 vectors (128 bytes
- *     of integers or f64 per row, 64 bytes of f32 / f16 / bf16); the last
- *     1..8 vectors of a row in one more tile, whose last vector, when W does
- *     not divide inner, is the row's last W columns (overlapping the vector
- *     before it in the same tile: all of a row is loaded before any of it is
- *     stored, and the shared columns get the same bits).  inner < W:
- *     integers with inner in {2, 3, 4} and n >= W use LDinner, so each
+ *     registers for tiles of 8 vectors (128 bytes per row); the last 1..8
+ *     vectors of a row in one more tile, whose last vector, when W does not
+ *     divide the column count, is the row's last W columns (overlapping the
+ *     vector before it in the same tile: all of a row is loaded before any
+ *     of it is stored, and the shared columns get the same bits).
+ *     inner < W: inner in {2, 3, 4} and n >= W use LDinner, so each
  *     register holds one column over W rows: a lane scan plus a carry per
  *     column, tail rows as one masked step ending at the slab's end (as in
- *     1); everything else (and f16 / bf16 with inner 2 or 3) loads and
- *     stores each row's inner * esize < 16 bytes in 8/4/2/1-byte pieces.
- *
- * Order of summation and accuracy.  Floats: every sum starts from -0.0 (the
- * identity of IEEE addition: masked and shifted-in lanes are -0.0, so a sum
- * of -0.0 terms stays -0.0); an empty sum (exclusive) is +0.0.  Each output
- * is an f64 sum of exactly its terms in some tree order (vertical adds, the
- * in-register scan, carries), so each of its at most j additions errs by at
- * most 2^-53 of a partial sum <= sum|x|; with the one final rounding the
- * error of output j is at most
- *     2^-24 |S_j| + j 2^-53 sum|x|  <=  (1 + j 2^-29) 2^-24 sum|x|,
- * i.e. c <= 2 for j <= 2^29, the scalar oracle's bound (f16 / bf16 alike in
- * their own unit: the f64 sum is rounded once).  No f32 partial sums are
- * kept anywhere.  The 2^28 ones sum exactly (integers < 2^53 in f64); on
- * 2^24 uniform [0, 1) values the f64 error is < 2^24 * 2^-53 * 2^24 = 2^-5
- * ulps of an f32 at the end, so outputs are within 0.5 ulp + that of exact.
- * f64 is such a tree of f64 additions.  Integers are exact modulo 2^bits.
+ *     1); everything else loads and stores each row's inner * esize < 16
+ *     bytes in 8/4/2/1-byte pieces.
+ * Integers are exact modulo 2^bits.
  *
  * Tails.  Nothing outside the tensor is read or written: partial vectors are
  * full vectors overlapping done work (masked, or recomputing the same bits),
- * stack buffers (fewer rows than one step; the flat run's last vector), or
- * piecewise loads and stores (narrow columns).
+ * stack buffers (a float line's last block; fewer rows than one step; the
+ * flat run's last vector), or piecewise loads and stores (narrow columns).
  *
  * In place (y == x): every store covers only elements that were loaded
  * before it; an overlapping step is loaded before the step it overlaps is
- * stored; the +0.0 that starts an exclusive float row is written last.
+ * stored; the +0.0 that starts an exclusive float line is written last.
  */
 #include <string.h>
 
@@ -313,12 +351,6 @@ AXIAL_AI uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
  * 1 < s < W): lane i gets the sum of the lanes before it in its segment. */
 AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
     V o = t;
-    if (k_float(k)) { /* f16 / bf16 with s = 2: each register is a segment */
-        const uint8x16_t nz = v_ident(k).r[0];
-        o.r[0] = rev ? ext_b(t.r[0], nz, 8) : ext_b(nz, t.r[0], 8);
-        o.r[1] = rev ? ext_b(t.r[1], nz, 8) : ext_b(nz, t.r[1], 8);
-        return o;
-    }
     const size_t es = k_es(k), sb = s * es;
     uint8x16_t p = t.r[0];
     /* s * es <= 8 bytes here.  Inclusive over s - 1 lanes, then one lane more
@@ -336,11 +368,10 @@ AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
 /* Exclusive scan over all W lanes (*e) and the total, broadcast (*tot). */
 AXIAL_AI void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
     const V id = v_ident(k);
-    if (k_w(k) == 2) { /* f64 lanes or i64: the total by one pairwise add */
+    if (k_w(k) == 2) { /* i64: the total by one pairwise add */
         *e = v_sh(k, t, 1, id, rev);
-        *tot = v_splat(k_float(k) ? AXU(vpaddq_f64(AXF(t.r[0]), AXF(t.r[0])))
-                                  : vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(t.r[0]),
-                                                                    vreinterpretq_u64_u8(t.r[0]))));
+        *tot = v_splat(vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(t.r[0]),
+                                                       vreinterpretq_u64_u8(t.r[0]))));
         return;
     }
     const V p = v_scan(k, t, rev);
@@ -724,25 +755,7 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
     const size_t B = 4 * k_w(k), es = k_es(k), nb = n / B, r = n % B;
     const V id = v_ident(k);
     V c = id, v[4], o[4];
-    size_t i = 0;
-    /* bf16: two blocks per LD4 / ST4 of Q registers (fewer instructions for
-     * its long narrowing; for f32 / f16 GCC 12 then adds register moves
-     * around FCVTN2 and ST4, more than the saved LD4 / ST4) */
-    if (k == K_BF16)
-        for (; i + 2 < nb; i += 2) {
-            const size_t off = (rev ? n - (i + 2) * B : i * B) * es;
-            V v2[4], o2[4];
-            v_ldm2(k, 4, x + off, v, v2);
-            if (rev) {
-                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
-                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
-            } else {
-                blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
-                blk_scan(k, 4, k_w(k), v2, &c, excl, rev, o2);
-            }
-            v_stm2(k, 4, y + off, o, o2);
-        }
-    for (; i + 1 < nb; i++) {
+    for (size_t i = 0; i + 1 < nb; i++) {
         const size_t off = (rev ? n - (i + 1) * B : i * B) * es;
         v_ldm(k, 4, x + off, v);
         blk_scan(k, 4, k_w(k), v, &c, excl, rev, o);
@@ -764,36 +777,26 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
         v_stm(k, 4, y + offw, ow);
     }
     v_stm(k, 4, y + offl, o);
-    if (excl && k_float(k)) /* the empty sum: +0.0 */
-        memset(y + (rev ? n - 1 : 0) * es, 0, es);
 }
 
 /* ---- 2. short rows ----------------------------------------------------------------- */
 
-/* One LDm step of W / s rows of n = m s, no carry; float exclusive rows start at +0.0. */
-AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], V fix, int excl, int rev,
+/* One LDm step of W / s rows of n = m s, no carry. */
+AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], int excl, int rev,
                       V o[4]) {
     blk_scan(k, m, s, v, (V *)0, excl, rev, o);
-    if (excl && k_float(k))
-        o[rev ? m - 1 : 0] = v_and(k, o[rev ? m - 1 : 0], fix);
 }
 AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y, size_t rows,
                       int excl, int rev) {
     const size_t W = k_w(k), R = W / s, sb = (size_t)m * W * k_es(k);
-    V fix = v_zero(), v[4], o[4];
-    if (excl && k_float(k)) { /* lanes that are not a row's first (in scan order) */
-        _Alignas(16) uint8_t buf[32];
-        for (size_t l = 0; l < W; l++)
-            put_lane(buf, 8, l, l % s != (rev ? s - 1 : 0) ? UINT64_MAX : 0);
-        fix = v_lanes(k, buf);
-    }
+    V v[4], o[4];
     if (rows < R) { /* fewer rows than one step: through a buffer */
         _Alignas(16) char buf[64];
         const size_t len = rows * (size_t)m * s * k_es(k);
         memset(buf, 0, sizeof buf);
         memcpy(buf, x, len);
         v_ldm(k, m, buf, v);
-        ms_step(k, m, s, v, fix, excl, rev, o);
+        ms_step(k, m, s, v, excl, rev, o);
         v_stm(k, m, buf, o);
         memcpy(y, buf, len);
         return;
@@ -801,19 +804,19 @@ AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y
     const size_t steps = rows / R, rr = rows % R;
     for (size_t i = 0; i + 1 < steps; i++) {
         v_ldm(k, m, x + i * sb, v);
-        ms_step(k, m, s, v, fix, excl, rev, o);
+        ms_step(k, m, s, v, excl, rev, o);
         v_stm(k, m, y + i * sb, o);
     }
     /* The last rows: one more step ending at the end, loaded before the last
      * full step is stored (the rows they share get the same bits). */
     const size_t offl = (steps - 1) * sb;
     v_ldm(k, m, x + offl, v);
-    ms_step(k, m, s, v, fix, excl, rev, o);
+    ms_step(k, m, s, v, excl, rev, o);
     if (rr) {
         const size_t offw = (rows - R) * (size_t)m * s * k_es(k);
         V w[4], ow[4];
         v_ldm(k, m, x + offw, w);
-        ms_step(k, m, s, w, fix, excl, rev, ow);
+        ms_step(k, m, s, w, excl, rev, ow);
         v_stm(k, m, y + offw, ow);
     }
     v_stm(k, m, y + offl, o);
@@ -836,15 +839,14 @@ AXIAL_AI V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev)
     p = v_add(k, p, v_bsl(k, v_cmp(k, Q, io, 1), *c, id)); /* rows begun before */
     V out = p;
     if (excl)
-        out = k_float(k) ? v_and(k, v_sh(k, p, 1, *c, rev), v_cmp(k, Q, v_dupn(k, 1), 0))
-                         : v_sub(k, p, xv);
+        out = v_sub(k, p, xv);
     *c = v_end(k, p, rev);
     return out;
 }
 AXIAL_AI void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, size_t n, int excl,
                         int rev) {
     const size_t W = k_w(k), es = k_es(k), lb = k_lb(k), wm = W % n;
-    _Alignas(16) uint8_t qt[5 * 16 * 8 / 4]; /* n + W < 5 W lanes: 80 bytes, f16 160 */
+    _Alignas(16) uint8_t qt[5 * 16]; /* n + W < 5 W lanes of 16 / W bytes */
     _Alignas(16) uint8_t ib[32];
     for (size_t i = 0; i < n + W; i++)
         put_lane(qt, lb, i, rev ? n - 1 - i % n : i % n);
@@ -945,16 +947,17 @@ AXIAL_AI void cols_tile(enum axial_kind k, int nv, const char *x, char *y, size_
         }
     }
 }
-AXIAL_AI void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, size_t inner, int excl,
-                        int rev) {
-    const size_t W = k_w(k), es = k_es(k), vb = k_vb(k), stride = inner * es, r = inner % W;
+/* Columns [0, ncols) (ncols >= W) of rows `stride` bytes apart. */
+AXIAL_AI void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                        size_t stride, int excl, int rev) {
+    const size_t W = k_w(k), es = k_es(k), vb = k_vb(k), r = ncols % W;
     size_t i = 0;
     /* Whole tiles, leaving at least one full vector beside a partial one. */
-    for (; inner - i >= AXIAL_TILE * W + (r ? W : 0); i += AXIAL_TILE * W)
+    for (; ncols - i >= AXIAL_TILE * W + (r ? W : 0); i += AXIAL_TILE * W)
         cols_tile(k, AXIAL_TILE, x + i * es, y + i * es, n, stride, (AXIAL_TILE - 1) * vb, excl, rev);
-    const size_t full = (inner - i) / W;
+    const size_t full = (ncols - i) / W;
     const int nv = (int)full + (r != 0);
-    const size_t last = r ? (inner - W - i) * es : (full - 1) * vb;
+    const size_t last = r ? (ncols - W - i) * es : (full - 1) * vb;
     x += i * es, y += i * es;
     switch (nv) { /* 0 .. T + 1 */
 #define AXIAL_NV(N)                                                            \
@@ -1018,12 +1021,12 @@ AXIAL_AI void cols_ldg(enum axial_kind k, int g, const char *x, char *y, size_t 
 }
 
 /* inner < W otherwise: each row's inner * esize (< 16) bytes in pieces. */
-AXIAL_AI void cols_part(enum axial_kind k, const char *x, char *y, size_t n, size_t inner, int excl,
-                        int rev) {
-    const size_t nb = inner * k_es(k);
+AXIAL_AI void cols_part(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                        size_t stride, int excl, int rev) {
+    const size_t nb = ncols * k_es(k);
     V acc = v_ident(k);
     for (size_t t = 0; t < n; t++) {
-        const size_t row = (rev ? n - 1 - t : t) * nb;
+        const size_t row = (rev ? n - 1 - t : t) * stride;
         const V xv = raw_v(k, ld_bytes(x + row, nb));
         V o;
         if (excl) {
@@ -1047,7 +1050,7 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
         const char *xo = x + o * slab;
         char *yo = y + o * slab;
         if (inner >= k_w(k))
-            cols_wide(k, xo, yo, n, inner, excl, rev);
+            cols_wide(k, xo, yo, n, inner, inner * k_es(k), excl, rev);
         else if (!k_float(k) && inner <= 4 && n >= k_w(k)) {
             switch (inner) {
             case 2: cols_ldg(k, 2, xo, yo, n, excl, rev); break;
@@ -1055,7 +1058,7 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
             default: cols_ldg(k, 4, xo, yo, n, excl, rev); break;
             }
         } else
-            cols_part(k, xo, yo, n, inner, excl, rev);
+            cols_part(k, xo, yo, n, inner, inner * k_es(k), excl, rev);
     }
 }
 
@@ -1074,6 +1077,529 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
     AXIAL_NOINLINE void cs_cols_##name##_##F(const char *x, char *y, size_t outer, size_t n,    \
                                              size_t inner) {                                    \
         cols(K, x, y, outer, n, inner, E, R);                                                   \
+    }
+
+/* ---- floats: the one summation order ------------------------------------------------
+ * (see the header).  The line path works on blocks of 16 elements (the
+ * virtual vector) held as four quads in memory order; with REVERSE the
+ * block's k-quad j is memory quad 3 - j and each quad is scanned downwards.
+ * F32 / F16 / BF16: a quad is one float32x4_t (C = f32); F64: a quad is two
+ * float64x2_t (C = f64), the block eight registers r[0..7]. */
+
+/* k-quad j of a block: its memory quad. */
+#define AXIAL_KQ(j) (rev ? 3 - (j) : (j))
+
+/* One quad of T (4 elements) -> f32, and back (rounded once, to nearest even). */
+AXIAL_AI float32x4_t q_ld4(enum axial_kind k, const char *p) {
+    switch (k) {
+    case K_F16: return axial_neon_load4_f16((const uint16_t *)(const void *)p);
+    case K_BF16: return axial_neon_load4_bf16((const uint16_t *)(const void *)p);
+    default: return vld1q_f32((const float *)(const void *)p);
+    }
+}
+AXIAL_AI void q_st4(enum axial_kind k, char *p, float32x4_t v) {
+    switch (k) {
+    case K_F16: vst1_u16((uint16_t *)(void *)p, axial_neon_f32_to_f16(v)); break;
+    case K_BF16: vst1_u16((uint16_t *)(void *)p, axial_neon_f32_to_bf16(v)); break;
+    default: vst1q_f32((float *)(void *)p, v); break;
+    }
+}
+/* One block of T (16 elements) -> four f32 quads, memory order, and back. */
+AXIAL_AI void q_ld16(enum axial_kind k, const char *p, float32x4_t v[4]) {
+    if (k == K_F32) {
+        AXIAL_UNROLL
+        for (int m = 0; m < 4; m++)
+            v[m] = vld1q_f32((const float *)(const void *)p + 4 * m);
+        return;
+    }
+    const uint16x8_t h0 = vld1q_u16((const uint16_t *)(const void *)p);
+    const uint16x8_t h1 = vld1q_u16((const uint16_t *)(const void *)p + 8);
+    if (k == K_F16) {
+        v[0] = axial_neon_f16_lo(h0), v[1] = axial_neon_f16_hi(h0);
+        v[2] = axial_neon_f16_lo(h1), v[3] = axial_neon_f16_hi(h1);
+    } else {
+        v[0] = axial_neon_bf16_lo(h0), v[1] = axial_neon_bf16_hi(h0);
+        v[2] = axial_neon_bf16_lo(h1), v[3] = axial_neon_bf16_hi(h1);
+    }
+}
+AXIAL_AI void q_st16(enum axial_kind k, char *p, const float32x4_t o[4]) {
+    uint16_t *h = (uint16_t *)(void *)p;
+    switch (k) {
+    case K_F16:
+        vst1q_u16(h, axial_neon_f32x2_to_f16(o[0], o[1]));
+        vst1q_u16(h + 8, axial_neon_f32x2_to_f16(o[2], o[3]));
+        break;
+    case K_BF16:
+        vst1q_u16(h, axial_neon_f32x2_to_bf16(o[0], o[1]));
+        vst1q_u16(h + 8, axial_neon_f32x2_to_bf16(o[2], o[3]));
+        break;
+    default:
+        AXIAL_UNROLL
+        for (int m = 0; m < 4; m++)
+            vst1q_f32((float *)(void *)p + 4 * m, o[m]);
+        break;
+    }
+}
+
+/* The quad scan: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2}, -0.0 shifted in
+ * (reverse: the same downwards in memory). */
+AXIAL_AI float32x4_t q_scan(float32x4_t v, int rev) {
+    const float32x4_t nz = vdupq_n_f32(-0.0f);
+    if (rev) {
+        const float32x4_t a = vaddq_f32(v, vextq_f32(v, nz, 1));
+        return vaddq_f32(a, vextq_f32(a, nz, 2));
+    }
+    const float32x4_t a = vaddq_f32(v, vextq_f32(nz, v, 3));
+    return vaddq_f32(a, vextq_f32(nz, a, 2));
+}
+/* The quad's last lane in scan order, in every lane. */
+AXIAL_AI float32x4_t q_end(float32x4_t v, int rev) {
+    return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 3);
+}
+
+/* One block: v -> o (memory order), y = (C)D + e; D += t, S += t (f64). */
+AXIAL_AI void q_block(const float32x4_t v[4], float32x4_t o[4], double *D, double *S, int excl,
+                      int rev) {
+    const float32x4_t nz = vdupq_n_f32(-0.0f);
+    float32x4_t s[4], p[4];
+    AXIAL_UNROLL
+    for (int m = 0; m < 4; m++)
+        s[m] = q_scan(v[m], rev);
+    const float32x4_t b0 = q_end(s[AXIAL_KQ(0)], rev), b1 = q_end(s[AXIAL_KQ(1)], rev),
+                      b2 = q_end(s[AXIAL_KQ(2)], rev);
+    p[AXIAL_KQ(0)] = s[AXIAL_KQ(0)];
+    p[AXIAL_KQ(1)] = vaddq_f32(s[AXIAL_KQ(1)], b0);
+    p[AXIAL_KQ(2)] = vaddq_f32(s[AXIAL_KQ(2)], vaddq_f32(b1, b0));
+    p[AXIAL_KQ(3)] = vaddq_f32(s[AXIAL_KQ(3)], vaddq_f32(vaddq_f32(b2, b1), b0));
+    const double t =
+        (double)(rev ? vgetq_lane_f32(p[AXIAL_KQ(3)], 0) : vgetq_lane_f32(p[AXIAL_KQ(3)], 3));
+    const float32x4_t dc = vdupq_n_f32((float)*D);
+    *D += t;
+    *S += t;
+    AXIAL_UNROLL
+    for (int m = 0; m < 4; m++) {
+        float32x4_t e = p[m];
+        if (excl && rev)
+            e = vextq_f32(p[m], m < 3 ? p[m + 1] : nz, 1);
+        else if (excl)
+            e = vextq_f32(m > 0 ? p[m - 1] : nz, p[m], 3);
+        o[m] = vaddq_f32(dc, e);
+    }
+}
+
+/* f64: a quad is (r[2q], r[2q + 1]); the quad scan on two registers. */
+AXIAL_AI void d_scan(const float64x2_t v[2], float64x2_t s[2], int rev) {
+    const float64x2_t nz = vdupq_n_f64(-0.0);
+    if (rev) {
+        const float64x2_t alo = vaddq_f64(v[0], vextq_f64(v[0], v[1], 1));
+        const float64x2_t ahi = vaddq_f64(v[1], vextq_f64(v[1], nz, 1));
+        s[0] = vaddq_f64(alo, ahi);
+        s[1] = ahi;
+    } else {
+        const float64x2_t alo = vaddq_f64(v[0], vextq_f64(nz, v[0], 1));
+        const float64x2_t ahi = vaddq_f64(v[1], vextq_f64(v[0], v[1], 1));
+        s[0] = alo;
+        s[1] = vaddq_f64(ahi, alo);
+    }
+}
+/* The quad's last lane in scan order (r: the quad's two registers), in both lanes. */
+AXIAL_AI float64x2_t d_end(const float64x2_t r[2], int rev) {
+    return rev ? vdupq_laneq_f64(r[0], 0) : vdupq_laneq_f64(r[1], 1);
+}
+AXIAL_AI void d_block(const float64x2_t v[8], float64x2_t o[8], double *D, double *S, int excl,
+                      int rev) {
+    const float64x2_t nz = vdupq_n_f64(-0.0);
+    float64x2_t s[8], p[8];
+    AXIAL_UNROLL
+    for (int m = 0; m < 4; m++)
+        d_scan(v + 2 * m, s + 2 * m, rev);
+    const float64x2_t b0 = d_end(s + 2 * AXIAL_KQ(0), rev), b1 = d_end(s + 2 * AXIAL_KQ(1), rev),
+                      b2 = d_end(s + 2 * AXIAL_KQ(2), rev);
+    const float64x2_t E[4] = {nz, b0, vaddq_f64(b1, b0), vaddq_f64(vaddq_f64(b2, b1), b0)};
+    AXIAL_UNROLL
+    for (int j = 0; j < 4; j++) {
+        const int m = AXIAL_KQ(j);
+        p[2 * m] = j ? vaddq_f64(s[2 * m], E[j]) : s[2 * m];
+        p[2 * m + 1] = j ? vaddq_f64(s[2 * m + 1], E[j]) : s[2 * m + 1];
+    }
+    const double t = rev ? vgetq_lane_f64(p[2 * AXIAL_KQ(3)], 0)
+                         : vgetq_lane_f64(p[2 * AXIAL_KQ(3) + 1], 1);
+    const float64x2_t dc = vdupq_n_f64(*D);
+    *D += t;
+    *S += t;
+    AXIAL_UNROLL
+    for (int i = 0; i < 8; i++) {
+        float64x2_t e = p[i];
+        if (excl && rev)
+            e = vextq_f64(p[i], i < 7 ? p[i + 1] : nz, 1);
+        else if (excl)
+            e = vextq_f64(i > 0 ? p[i - 1] : nz, p[i], 1);
+        o[i] = vaddq_f64(dc, e);
+    }
+}
+
+/* One block at xp -> yp (both may be the same memory). */
+AXIAL_AI void f_block(enum axial_kind k, const char *xp, char *yp, double *D, double *S, int excl,
+                      int rev) {
+    if (k == K_F64) {
+        float64x2_t v[8], o[8];
+        AXIAL_UNROLL
+        for (int i = 0; i < 8; i++)
+            v[i] = vld1q_f64((const double *)(const void *)xp + 2 * i);
+        d_block(v, o, D, S, excl, rev);
+        AXIAL_UNROLL
+        for (int i = 0; i < 8; i++)
+            vst1q_f64((double *)(void *)yp + 2 * i, o[i]);
+        return;
+    }
+    float32x4_t v[4], o[4];
+    q_ld16(k, xp, v);
+    q_block(v, o, D, S, excl, rev);
+    q_st16(k, yp, o);
+}
+
+/* nb bytes (< 256) without a library call: 16-byte pieces, then 8, 4, 2. */
+AXIAL_AI void copy_small(char *d, const char *s, size_t nb) {
+    for (; nb >= 16; nb -= 16, d += 16, s += 16)
+        vst1q_u8((uint8_t *)d, vld1q_u8((const uint8_t *)s));
+    if (nb & 8) {
+        vst1_u8((uint8_t *)d, vld1_u8((const uint8_t *)s));
+        d += 8, s += 8;
+    }
+    if (nb & 4) {
+        uint32_t w;
+        memcpy(&w, s, 4);
+        memcpy(d, &w, 4);
+        d += 4, s += 4;
+    }
+    if (nb & 2) {
+        uint16_t w;
+        memcpy(&w, s, 2);
+        memcpy(d, &w, 2);
+    }
+}
+
+/* A block of r < 16 elements at xp (k-space: the first r lanes; reverse:
+ * xp[r - 1] is lane 0), through a buffer padded with -0.0. */
+AXIAL_AI void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, double *D, double *S,
+                     int excl, int rev) {
+    const size_t es = k_es(k), at = rev ? (AXIAL_ORDER_LANES - r) * es : 0;
+    _Alignas(16) char buf[AXIAL_ORDER_LANES * 8];
+    const uint8x16_t nz = es == 2   ? vreinterpretq_u8_u16(vdupq_n_u16(0x8000u))
+                          : es == 4 ? vreinterpretq_u8_f32(vdupq_n_f32(-0.0f))
+                                    : vreinterpretq_u8_f64(vdupq_n_f64(-0.0));
+    AXIAL_UNROLL
+    for (size_t i = 0; i < AXIAL_ORDER_LANES * es; i += 16)
+        vst1q_u8((uint8_t *)buf + i, nz);
+    copy_small(buf + at, xp, r * es);
+    f_block(k, buf, buf, D, S, excl, rev);
+    copy_small(yp, buf + at, r * es);
+}
+
+/* A segment of len elements of one line, from the chunk carry R (kernels.h:
+ * cumsum_seg).  Blocks from k = 0; chunks of AXIAL_SCAN_CHUNK elements; the
+ * last block of the segment (r < 16 elements) goes through a buffer padded
+ * with -0.0. */
+AXIAL_AI void f_line(enum axial_kind k, const char *x, char *y, size_t len, int start, double R,
+                     int excl, int rev) {
+    const size_t es = k_es(k);
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t hl = len - h < AXIAL_SCAN_CHUNK ? len - h : AXIAL_SCAN_CHUNK;
+        const size_t nb = hl / AXIAL_ORDER_LANES, r = hl % AXIAL_ORDER_LANES;
+        double D = R, S = -0.0;
+        _Pragma("GCC unroll 2") for (size_t b = 0; b < nb; b++) {
+            const size_t kb = h + b * AXIAL_ORDER_LANES;
+            const size_t off = (rev ? len - kb - AXIAL_ORDER_LANES : kb) * es;
+            f_block(k, x + off, y + off, &D, &S, excl, rev);
+        }
+        if (r) { /* the segment's last r elements (reverse: its first) */
+            const size_t off = rev ? 0 : (h + nb * AXIAL_ORDER_LANES) * es;
+            f_part(k, x + off, y + off, r, &D, &S, excl, rev);
+        }
+        R += S;
+    }
+    if (excl && start && len) /* the empty sum: +0.0, written last (in place) */
+        memset(y + (rev ? len - 1 : 0) * es, 0, es);
+}
+
+/* Lines of n = 2 or 3 elements: LDn puts element j of 4 lines (F64: 2) in
+ * register j, so the quad scan is vertical: s1 = v1 + v0, s2 = (v2 + v1) + v0
+ * (reverse: v_j is element n - 1 - j), the same bits (addition commutes). */
+#define AXIAL_MS_SCAN(ADD, Z, rg, n, excl, rev)                                                 \
+    do {                                                                                        \
+        if ((n) == 2) {                                                                         \
+            const int i0 = rev ? 1 : 0, i1 = 1 - i0;                                            \
+            const __typeof__(rg[0]) v0 = rg[i0], v1 = rg[i1];                                  \
+            rg[i0] = excl ? (Z) : v0;                                                           \
+            rg[i1] = excl ? v0 : ADD(v1, v0);                                                   \
+        } else {                                                                                \
+            const int i0 = rev ? 2 : 0, i2 = 2 - i0;                                            \
+            const __typeof__(rg[0]) v0 = rg[i0], v1 = rg[1], v2 = rg[i2];                      \
+            const __typeof__(rg[0]) s1 = ADD(v1, v0);                                           \
+            rg[i0] = excl ? (Z) : v0;                                                           \
+            rg[1] = excl ? v0 : s1;                                                             \
+            rg[i2] = excl ? s1 : ADD(ADD(v2, v1), v0);                                          \
+        }                                                                                       \
+    } while (0)
+AXIAL_AI void f_rows23(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
+                       int rev) {
+    const size_t es = k_es(k), lb = n * es, per = k == K_F64 ? 2 : 4;
+    size_t i = 0;
+    for (; i + per <= rows; i += per) {
+        const char *xp = x + i * lb;
+        char *yp = y + i * lb;
+        if (k == K_F64) {
+            const double *d = (const double *)(const void *)xp;
+            double *o = (double *)(void *)yp;
+            float64x2_t rg[3];
+            if (n == 2) {
+                const float64x2x2_t t = vld2q_f64(d);
+                rg[0] = t.val[0], rg[1] = t.val[1];
+                AXIAL_MS_SCAN(vaddq_f64, vdupq_n_f64(0.0), rg, 2, excl, rev);
+                const float64x2x2_t w = {{rg[0], rg[1]}};
+                vst2q_f64(o, w);
+            } else {
+                const float64x2x3_t t = vld3q_f64(d);
+                rg[0] = t.val[0], rg[1] = t.val[1], rg[2] = t.val[2];
+                AXIAL_MS_SCAN(vaddq_f64, vdupq_n_f64(0.0), rg, 3, excl, rev);
+                const float64x2x3_t w = {{rg[0], rg[1], rg[2]}};
+                vst3q_f64(o, w);
+            }
+            continue;
+        }
+        float32x4_t rg[3];
+        if (k == K_F32) {
+            const float *f = (const float *)(const void *)xp;
+            float *o = (float *)(void *)yp;
+            if (n == 2) {
+                const float32x4x2_t t = vld2q_f32(f);
+                rg[0] = t.val[0], rg[1] = t.val[1];
+                AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 2, excl, rev);
+                const float32x4x2_t w = {{rg[0], rg[1]}};
+                vst2q_f32(o, w);
+            } else {
+                const float32x4x3_t t = vld3q_f32(f);
+                rg[0] = t.val[0], rg[1] = t.val[1], rg[2] = t.val[2];
+                AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 3, excl, rev);
+                const float32x4x3_t w = {{rg[0], rg[1], rg[2]}};
+                vst3q_f32(o, w);
+            }
+            continue;
+        }
+        /* F16 / BF16: four lines in D registers, widened to f32 and back */
+        const uint16_t *h = (const uint16_t *)(const void *)xp;
+        uint16_t *o = (uint16_t *)(void *)yp;
+#define AXIAL_W(u) (k == K_F16 ? vcvt_f32_f16(vreinterpret_f16_u16(u)) \
+                               : vreinterpretq_f32_u32(vshll_n_u16(u, 16)))
+#define AXIAL_N(f) (k == K_F16 ? axial_neon_f32_to_f16(f) : axial_neon_f32_to_bf16(f))
+        if (n == 2) {
+            const uint16x4x2_t t = vld2_u16(h);
+            rg[0] = AXIAL_W(t.val[0]), rg[1] = AXIAL_W(t.val[1]);
+            AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 2, excl, rev);
+            const uint16x4x2_t w = {{AXIAL_N(rg[0]), AXIAL_N(rg[1])}};
+            vst2_u16(o, w);
+        } else {
+            const uint16x4x3_t t = vld3_u16(h);
+            rg[0] = AXIAL_W(t.val[0]), rg[1] = AXIAL_W(t.val[1]), rg[2] = AXIAL_W(t.val[2]);
+            AXIAL_MS_SCAN(vaddq_f32, vdupq_n_f32(0.0f), rg, 3, excl, rev);
+            const uint16x4x3_t w = {{AXIAL_N(rg[0]), AXIAL_N(rg[1]), AXIAL_N(rg[2])}};
+            vst3_u16(o, w);
+        }
+#undef AXIAL_W
+#undef AXIAL_N
+    }
+    for (; i < rows; i++) { /* the last lines, one block each */
+        double D = -0.0, S = -0.0;
+        f_part(k, x + i * lb, y + i * lb, n, &D, &S, excl, rev);
+        if (excl)
+            memset(y + i * lb + (rev ? lb - es : 0), 0, es);
+    }
+}
+#undef AXIAL_MS_SCAN
+
+/* Lines of n < 16 elements ([rows, n], n != 4): one block each, D = -0.0;
+ * n = 1 is a copy (-0.0 + x == x) or, exclusive, +0.0; n = 2, 3: LDn. */
+AXIAL_AI void f_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
+                      int rev) {
+    const size_t es = k_es(k), lb = n * es;
+    if (n == 1) {
+        if (excl)
+            memset(y, 0, rows * es);
+        else if (x != y)
+            memmove(y, x, rows * es);
+        return;
+    }
+    if (n <= 3) {
+        if (n == 2)
+            f_rows23(k, x, y, rows, 2, excl, rev);
+        else
+            f_rows23(k, x, y, rows, 3, excl, rev);
+        return;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        double D = -0.0, S = -0.0;
+        f_part(k, x + i * lb, y + i * lb, n, &D, &S, excl, rev);
+        if (excl) /* the empty sum: +0.0 */
+            memset(y + i * lb + (rev ? lb - es : 0), 0, es);
+    }
+}
+
+/* S of one chunk of len elements (a multiple of 16): the block totals
+ * t = T3 + ((T2 + T1) + T0) of k-quads' totals T, whose quad sums
+ * (v3 + v2) + (v1 + v0) are, bit for bit, the pairwise adds below. */
+AXIAL_AI double f_total(enum axial_kind k, const char *x, size_t len, int rev) {
+    const size_t es = k_es(k);
+    double S = -0.0;
+    for (size_t kb = 0; kb < len; kb += AXIAL_ORDER_LANES) {
+        const char *p = x + (rev ? len - kb - AXIAL_ORDER_LANES : kb) * es;
+        double Tm[4]; /* memory order */
+        if (k == K_F64) {
+            const double *d = (const double *)(const void *)p;
+            const float64x2_t a = vpaddq_f64(vpaddq_f64(vld1q_f64(d), vld1q_f64(d + 2)),
+                                             vpaddq_f64(vld1q_f64(d + 4), vld1q_f64(d + 6)));
+            const float64x2_t b = vpaddq_f64(vpaddq_f64(vld1q_f64(d + 8), vld1q_f64(d + 10)),
+                                             vpaddq_f64(vld1q_f64(d + 12), vld1q_f64(d + 14)));
+            Tm[0] = vgetq_lane_f64(a, 0), Tm[1] = vgetq_lane_f64(a, 1);
+            Tm[2] = vgetq_lane_f64(b, 0), Tm[3] = vgetq_lane_f64(b, 1);
+            const double t = rev ? Tm[0] + ((Tm[1] + Tm[2]) + Tm[3])
+                                 : Tm[3] + ((Tm[2] + Tm[1]) + Tm[0]);
+            S += t;
+        } else {
+            float32x4_t v[4];
+            q_ld16(k, p, v);
+            const float32x4_t T = vpaddq_f32(vpaddq_f32(v[0], v[1]), vpaddq_f32(v[2], v[3]));
+            const float t0 = vgetq_lane_f32(T, 0), t1 = vgetq_lane_f32(T, 1),
+                        t2 = vgetq_lane_f32(T, 2), t3 = vgetq_lane_f32(T, 3);
+            const float t = rev ? t0 + ((t1 + t2) + t3) : t3 + ((t2 + t1) + t0);
+            S += (double)t;
+        }
+    }
+    return S;
+}
+
+/* Short lines of n = 4 elements ([rows, 4]): one line per quad register, no
+ * carry (D = -0.0: y = -0.0 + e = e); the quad scan is the whole network. */
+AXIAL_AI float32x4_t q_line4(float32x4_t v, int excl, int rev) {
+    const float32x4_t s = q_scan(v, rev), pz = vdupq_n_f32(0.0f);
+    if (!excl)
+        return s;
+    return rev ? vextq_f32(s, pz, 1) : vextq_f32(pz, s, 3);
+}
+/* F64: a line is one quad of two registers. */
+AXIAL_AI void d_line4(const char *xp, char *yp, int excl, int rev) {
+    const float64x2_t pz = vdupq_n_f64(0.0);
+    float64x2_t v[2], s[2];
+    v[0] = vld1q_f64((const double *)(const void *)xp);
+    v[1] = vld1q_f64((const double *)(const void *)xp + 2);
+    d_scan(v, s, rev);
+    if (excl && rev) {
+        v[0] = vextq_f64(s[0], s[1], 1);
+        v[1] = vextq_f64(s[1], pz, 1);
+    } else if (excl) {
+        v[1] = vextq_f64(s[0], s[1], 1);
+        v[0] = vextq_f64(pz, s[0], 1);
+    } else {
+        v[0] = s[0], v[1] = s[1];
+    }
+    vst1q_f64((double *)(void *)yp, v[0]);
+    vst1q_f64((double *)(void *)yp + 2, v[1]);
+}
+AXIAL_AI void q_rows4(enum axial_kind k, const char *x, char *y, size_t rows, int excl, int rev) {
+    const size_t es = k_es(k), lb = 4 * es;
+    size_t i = 0;
+    if (k == K_F64) {
+        _Pragma("GCC unroll 2") for (; i < rows; i++)
+            d_line4(x + i * lb, y + i * lb, excl, rev);
+        return;
+    }
+    for (; i + 4 <= rows; i += 4) {
+        float32x4_t v[4];
+        q_ld16(k, x + i * lb, v);
+        AXIAL_UNROLL
+        for (int m = 0; m < 4; m++)
+            v[m] = q_line4(v[m], excl, rev);
+        q_st16(k, y + i * lb, v);
+    }
+    for (; i < rows; i++)
+        q_st4(k, y + i * lb, q_line4(q_ld4(k, x + i * lb), excl, rev));
+}
+
+/* Columns (inner > 1): each column in f64 from -0.0, rounded once per output:
+ * the register tiles of path 3 (f64 lanes); fewer columns than one vector in pieces. */
+AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                     size_t stride, int excl, int rev) {
+    if (ncols >= k_w(k))
+        cols_wide(k, x, y, n, ncols, stride * k_es(k), excl, rev);
+    else
+        cols_part(k, x, y, n, ncols, stride * k_es(k), excl, rev);
+}
+
+#define AXIAL_FLOAT_PATHS(name, K, F, E, R)                                                     \
+    AXIAL_NOINLINE void cs_line_##name##_##F(const char *x, char *y, size_t len, int start,      \
+                                             double carry) {                                    \
+        f_line(K, x, y, len, start, carry, E, R);                                               \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_rows4_##name##_##F(const char *x, char *y, size_t rows) {             \
+        q_rows4(K, x, y, rows, E, R);                                                           \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_fshort_##name##_##F(const char *x, char *y, size_t rows, size_t n) {  \
+        f_short(K, x, y, rows, n, E, R);                                                        \
+    }                                                                                           \
+    AXIAL_NOINLINE void cs_fcols_##name##_##F(const char *x, char *y, size_t n, size_t ncols,    \
+                                              size_t stride) {                                  \
+        f_cols(K, x, y, n, ncols, stride, E, R);                                                \
+    }
+
+/* The flags value F is EXCLUSIVE (1) | REVERSE (2). */
+#define AXIAL_CUMSUM_FLOAT_KERNEL(name, K)                                                      \
+    AXIAL_FLOAT_PATHS(name, K, 0, 0, 0)                                                         \
+    AXIAL_FLOAT_PATHS(name, K, 1, 1, 0)                                                         \
+    AXIAL_FLOAT_PATHS(name, K, 2, 0, 1)                                                         \
+    AXIAL_FLOAT_PATHS(name, K, 3, 1, 1)                                                         \
+    void axial_cumsum_seg_##name##__neon(const void *x, void *y, size_t len, unsigned flags,    \
+                                         double carry) {                                        \
+        static void (*const line[4])(const char *, char *, size_t, int, double) = {             \
+            cs_line_##name##_0, cs_line_##name##_1, cs_line_##name##_2, cs_line_##name##_3};    \
+        line[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)](                          \
+            (const char *)x, (char *)y, len, (flags & AXIAL_SCAN_CONTINUE) == 0, carry);        \
+    }                                                                                           \
+    double axial_scan_total_##name##__neon(const void *x, size_t len, unsigned flags) {        \
+        return flags & AXIAL_CUMSUM_REVERSE ? f_total(K, (const char *)x, len, 1)               \
+                                            : f_total(K, (const char *)x, len, 0);              \
+    }                                                                                           \
+    void axial_cumsum_cols_##name##__neon(const void *x, void *y, size_t n, size_t ncols,      \
+                                          size_t stride, unsigned flags) {                      \
+        static void (*const col[4])(const char *, char *, size_t, size_t, size_t) = {           \
+            cs_fcols_##name##_0, cs_fcols_##name##_1, cs_fcols_##name##_2,                      \
+            cs_fcols_##name##_3};                                                               \
+        col[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)]((const char *)x,          \
+                                                                     (char *)y, n, ncols,       \
+                                                                     stride);                   \
+    }                                                                                           \
+    void axial_cumsum_##name##__neon(const void *xv, void *yv, size_t outer, size_t n,         \
+                                     size_t inner, unsigned flags) {                           \
+        static void (*const rows4[4])(const char *, char *, size_t) = {                         \
+            cs_rows4_##name##_0, cs_rows4_##name##_1, cs_rows4_##name##_2,                      \
+            cs_rows4_##name##_3};                                                               \
+        static void (*const shrt[4])(const char *, char *, size_t, size_t) = {                  \
+            cs_fshort_##name##_0, cs_fshort_##name##_1, cs_fshort_##name##_2,                   \
+            cs_fshort_##name##_3};                                                              \
+        const char *x = (const char *)xv;                                                       \
+        char *y = (char *)yv;                                                                   \
+        const size_t slab = n * inner * k_es(K);                                                \
+        const unsigned f = flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE);             \
+        if (inner > 1) {                                                                        \
+            for (size_t o = 0; o < outer; o++)                                                  \
+                axial_cumsum_cols_##name##__neon(x + o * slab, y + o * slab, n, inner, inner,  \
+                                                 f);                                            \
+        } else if (n == 4) {                                                                    \
+            rows4[f](x, y, outer);                                                              \
+        } else if (n < AXIAL_ORDER_LANES) {                                                     \
+            shrt[f](x, y, outer, n);                                                            \
+        } else {                                                                                \
+            for (size_t o = 0; o < outer; o++)                                                  \
+                axial_cumsum_seg_##name##__neon(x + o * slab, y + o * slab, n, f, -0.0);        \
+        }                                                                                       \
     }
 
 /* Signed and unsigned integers of one width share the kernel (wrapping sums,
@@ -1105,10 +1631,10 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
         else                                                                                    \
             flat[f](x, y, outer, n);                                                            \
     }
-AXIAL_CUMSUM_KERNEL(f32, K_F32)
-AXIAL_CUMSUM_KERNEL(f64, K_F64)
-AXIAL_CUMSUM_KERNEL(f16, K_F16)
-AXIAL_CUMSUM_KERNEL(bf16, K_BF16)
+AXIAL_CUMSUM_FLOAT_KERNEL(f32, K_F32)
+AXIAL_CUMSUM_FLOAT_KERNEL(f64, K_F64)
+AXIAL_CUMSUM_FLOAT_KERNEL(f16, K_F16)
+AXIAL_CUMSUM_FLOAT_KERNEL(bf16, K_BF16)
 AXIAL_CUMSUM_KERNEL(i8, K_I8)
 AXIAL_CUMSUM_KERNEL(i16, K_I16)
 AXIAL_CUMSUM_KERNEL(i32, K_I32)

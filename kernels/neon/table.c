@@ -6,6 +6,9 @@
 const struct axial_kernels axial_kernels__neon = {
     /* cumsum.c */
     .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, neon)},
+    .cumsum_seg = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_SEG_OF, neon)},
+    .scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_SCAN_TOTAL_OF, neon)},
+    .cumsum_cols = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_COLS_OF, neon)},
 
     /* reduce.c */
     .reduce = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_OF, neon)},
