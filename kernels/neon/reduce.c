@@ -1112,6 +1112,32 @@ RN_INLINE void f_periodic(int k, int mode, const uint8_t *x, void *y, size_t out
     }
 }
 
+/* Its own function per kind and mode, so that its stack (A and the padded
+ * super-row, ~4 KiB) and f_wide's (8 KiB) are not one frame. */
+#define RN_PERIODIC(kn, K)                                                                  \
+    RN_NOINLINE void f_periodic_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                         size_t inner) {                                    \
+        f_periodic(K, M_RED, x, y, outer, n, inner);                                        \
+    }                                                                                       \
+    RN_NOINLINE void f_periodic_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                         size_t inner) {                                    \
+        f_periodic(K, M_ACC, x, y, outer, n, inner);                                        \
+    }
+RN_PERIODIC(f32, F_F32)
+RN_PERIODIC(f16, F_F16)
+RN_PERIODIC(bf16, F_BF16)
+RN_PERIODIC(f64, F_F64)
+RN_INLINE void f_periodic_call(int k, int mode, const uint8_t *x, void *y, size_t outer,
+                               size_t n, size_t inner) {
+    const bool r = mode == M_RED;
+    switch (k) {
+    case F_F32: (r ? f_periodic_red_f32 : f_periodic_acc_f32)(x, y, outer, n, inner); break;
+    case F_F16: (r ? f_periodic_red_f16 : f_periodic_acc_f16)(x, y, outer, n, inner); break;
+    case F_BF16: (r ? f_periodic_red_bf16 : f_periodic_acc_bf16)(x, y, outer, n, inner); break;
+    default: (r ? f_periodic_red_f64 : f_periodic_acc_f64)(x, y, outer, n, inner); break;
+    }
+}
+
 /* ---- inner == 1, n > 16: rows -------------------------------------------------------
  * The row's 16 sums (f_super16), folded in the halving order by vertical adds
  * of their registers (A[i] += A[i+4], A[i] += A[i+2], A[0] += A[1]), the last
@@ -1244,6 +1270,73 @@ RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, si
         f_group_ldn(k, mode, N, pad, y, o, outer - o);
     }
 }
+/* reduce, n == 2: y = round(x0 + x1 in f64) is the sum x0 + x1 rounded once
+ * in C (f32): a double rounding through a format of at least 2p + 2 bits is
+ * innocuous for one addition (Figueroa; f64 53 >= 2 * 24 + 2, and f32 24 >=
+ * 2 * 11 + 2 for f16 and 2 * 8 + 2 for bf16), overflow included.  So the
+ * rows' sums are FADDP of the element vectors themselves (f16/bf16: widened
+ * to f32, rounded once from f32); f64 adds in f64.  8 rows per step (f64: 4);
+ * the last rows scalar, in the same arithmetic. */
+RN_INLINE void f_short_pair(int k, const uint8_t *x, void *yv, size_t outer) {
+    uint8_t *y = (uint8_t *)yv;
+    size_t o = 0;
+    if (k == F_F64) {
+        for (; o + 4 <= outer; o += 4) {
+            const double *q = (const double *)(const void *)(x + o * 16);
+            double *d = (double *)(void *)(y + o * 8);
+            vst1q_f64(d, vpaddq_f64(vld1q_f64(q), vld1q_f64(q + 2)));
+            vst1q_f64(d + 2, vpaddq_f64(vld1q_f64(q + 4), vld1q_f64(q + 6)));
+        }
+        for (; o < outer; o++) {
+            double a, b;
+            memcpy(&a, x + o * 16, 8);
+            memcpy(&b, x + o * 16 + 8, 8);
+            a += b;
+            memcpy(y + o * 8, &a, 8);
+        }
+        return;
+    }
+    if (k == F_F32) {
+        for (; o + 8 <= outer; o += 8) {
+            const float *q = (const float *)(const void *)(x + o * 8);
+            float *d = (float *)(void *)(y + o * 4);
+            vst1q_f32(d, vpaddq_f32(vld1q_f32(q), vld1q_f32(q + 4)));
+            vst1q_f32(d + 4, vpaddq_f32(vld1q_f32(q + 8), vld1q_f32(q + 12)));
+        }
+        for (; o < outer; o++) {
+            float a, b;
+            memcpy(&a, x + o * 8, 4);
+            memcpy(&b, x + o * 8 + 4, 4);
+            a += b;
+            memcpy(y + o * 4, &a, 4);
+        }
+        return;
+    }
+    for (; o < outer; o += 8) {
+        uint8_t pad[32];
+        const uint8_t *p = x + o * 4;
+        const size_t cnt = outer - o < 8 ? outer - o : 8;
+        if (cnt < 8) {
+            rn_fill(pad, 32, f_id(k));
+            memcpy(pad, p, cnt * 4);
+            p = pad;
+        }
+        float32x4_t a, b, c, d;
+        f_split(k, vld1q_u8(p), vld1q_u8(p), &a, &b);
+        f_split(k, vld1q_u8(p + 16), vld1q_u8(p + 16), &c, &d);
+        const float32x4_t lo = vpaddq_f32(a, b), hi = vpaddq_f32(c, d);
+        const uint16x8_t h = k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi)
+                                        : axial_neon_f32x2_to_bf16(lo, hi);
+        if (cnt == 8) {
+            vst1q_u16((uint16_t *)(void *)(y + o * 2), h);
+        } else {
+            uint8_t b16[16];
+            vst1q_u16((uint16_t *)(void *)b16, h);
+            memcpy(y + o * 2, b16, cnt * 2);
+        }
+    }
+}
+
 /* One row of 5..16 elements: V 16-byte vectors from p (the last masked by
  * keep), widened and folded to w[0] = {position 0, position 1} sums. */
 RN_INLINE float64x2_t f_rowfold(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
@@ -1377,9 +1470,13 @@ RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
     if (inner >= AXIAL_ORDER_LANES) {
         f_wide(k, mode, x, y, outer, n, inner);
     } else if (inner > 1) {
-        f_periodic(k, mode, x, y, outer, n, inner);
+        f_periodic_call(k, mode, x, y, outer, n, inner);
     } else if (n > 16) {
         f_rows(k, mode, x, y, outer, n);
+    } else if (mode == M_RED && n == 1) {
+        memcpy(y, x, outer * f_es(k)); /* x0 widened and rounded back: x0 */
+    } else if (mode == M_RED && n == 2) {
+        f_short_pair(k, x, y, outer);
     } else if (n <= 4) {
         switch (n) {
         case 1: f_short_ldn(k, mode, 1, x, y, outer); break;
