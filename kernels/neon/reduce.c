@@ -87,6 +87,11 @@
  *     step.  (FADDP / FADDV of a whole vector add adjacent lanes, which is
  *     not the halving order, so they serve only where a pair is the last
  *     step.)  Row sums are rounded four at a time.
+ *   medium rows (inner == 1, 16 < n <= 128): one group of NB = ceil(n/16)
+ *     blocks, so the same sum with A in registers and no memory: per row the
+ *     NB-block trees of its 4 (f32) q positions, the last block's lanes past
+ *     the row -0.0 by BSL, widened, folded as above; one FADDP finishes two
+ *     rows (rows of 64 are the reduce_acc calls of [64, R, 64] axes {0, 2}).
  *   short rows (inner == 1, n <= 16): one partial super-row, whose trees are
  *     the elements themselves, so a row's sum is the halving fold of its
  *     elements in f64: n = 2: x0 + x1; n = 3: (x0 + x2) + x1; n = 4:
@@ -95,6 +100,9 @@
  *     widened, the fold vertical.  5 <= n <= 16: each row's vectors from its
  *     start (lanes past the row -0.0 by BSL), widened to f64 pairs, folded by
  *     vertical adds to the pair {0, 1}, and one FADDP finishes two rows.
+ *     reduce of n = 2 is FADDP in C itself (f32; f16/bf16 widened): the
+ *     f64 sum rounded once equals the C sum rounded once (f_short_pair);
+ *     reduce of n = 1 is a copy.
  *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
  *     odd) then RNE, which is one rounding (neon.h); f64 copies.
  *
@@ -117,7 +125,9 @@
  * short rows, the partial last super-row); partial outputs are written by
  * whole vectors while later outputs remain to overwrite the excess, else
  * through a stack buffer.  Pointers need only element alignment.  Stack: at
- * most ~8.3 KiB per call (reduce's column sums), under the 16 KiB bound.
+ * most ~8.5 KiB per call (the 8 KiB of column sums of reduce; the columns,
+ * the periodic path (4 KiB) and the rows are frames of their own), under
+ * the 16 KiB bound (test stack).
  * Loops over a constant number of vectors carry `#pragma GCC unroll`; the
  * ADDP levels are written out, as GCC 12 kept a `s /= 2` level loop rolled
  * and the vectors on the stack.
@@ -1162,6 +1172,83 @@ RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, 
         f_emit_d(k, mode, y, outer & ~(size_t)3, vld1q_f64(rs), vld1q_f64(rs + 2), outer & 3);
 }
 
+/* Rows per group of the short and medium rows, their sums leaving in pairs. */
+RN_INLINE int f_sg(int k) { return k == F_F32 || k == F_F64 ? 4 : 8; }
+/* Emit the group's sums s[0 .. G/2) (pairs of rows). */
+RN_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_t *s, size_t cnt) {
+    f_emit_d(k, mode, y, o, s[0], s[1], cnt < 4 ? cnt : 4);
+    if (f_sg(k) == 8 && cnt > 4)
+        f_emit_d(k, mode, y, o + 4, s[2], s[3], cnt - 4);
+}
+
+/* ---- inner == 1, 16 < n <= 128: one group of NB = ceil(n / 16) blocks --------------
+ * Per row, in registers: for each unit position (2 per block) the tree over
+ * the NB blocks (the last block's lanes past the row set to -0.0 by BSL; its
+ * absent blocks left out of the tree), widened to A[0..7], the halving fold
+ * by vertical adds, and one FADDP finishes two rows, as for short rows.  The
+ * rows whose loads would pass the end of x go through f_rows. */
+RN_INLINE float64x2_t f_rowtree(int k, int NB, const uint8_t *p, const uint8x16_t *km,
+                                uint8x16_t id) {
+    const size_t es = f_es(k), bb = 16 * es;
+    const int QU = (int)(8 * es / 16); /* q registers per unit */
+    float64x2_t A[8];
+    RN_UNROLL for (int u = 0; u < 2; u++) {
+        if (k == F_F64) {
+            RN_UNROLL for (int i = 0; i < 4; i++) {
+                float64x2_t v[8];
+                RN_UNROLL for (int b = 0; b < NB; b++) {
+                    uint8x16_t r = vld1q_u8(p + (size_t)b * bb + (size_t)u * 64 + 16 * (size_t)i);
+                    if (b == NB - 1)
+                        r = vbslq_u8(km[u * 4 + i], r, id);
+                    v[b] = vreinterpretq_f64_u8(r);
+                }
+                A[4 * u + i] = f_tree64(NB, v);
+            }
+            continue;
+        }
+        float32x4_t lo[8], hi[8];
+        RN_UNROLL for (int b = 0; b < NB; b++) {
+            const uint8_t *q = p + (size_t)b * bb + (size_t)u * 8 * es;
+            uint8x16_t r0 = vld1q_u8(q), r1 = k == F_F32 ? vld1q_u8(q + 16) : r0;
+            if (b == NB - 1) {
+                r0 = vbslq_u8(km[u * QU], r0, id);
+                if (k == F_F32)
+                    r1 = vbslq_u8(km[u * QU + 1], r1, id);
+            }
+            f_split(k, r0, k == F_F32 ? r1 : r0, &lo[b], &hi[b]);
+        }
+        const float32x4_t tl = f_tree32(NB, lo), th = f_tree32(NB, hi);
+        A[4 * u] = f_wlo(tl), A[4 * u + 1] = f_whi(tl), A[4 * u + 2] = f_wlo(th);
+        A[4 * u + 3] = f_whi(th);
+    }
+    RN_UNROLL for (int i = 0; i < 4; i++)
+        A[i] = vaddq_f64(A[i], A[i + 4]);
+    RN_UNROLL for (int i = 0; i < 2; i++)
+        A[i] = vaddq_f64(A[i], A[i + 2]);
+    return vaddq_f64(A[0], A[1]);
+}
+RN_INLINE void f_rows_mid(int k, int mode, int NB, const uint8_t *x, void *y, size_t outer,
+                          size_t n) {
+    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = (size_t)f_sg(k);
+    const size_t lastb = (n - 16 * (size_t)(NB - 1)) * es; /* bytes of the row in the last block */
+    uint8x16_t km[8];
+    RN_UNROLL for (int i = 0; i < 8; i++)
+        km[i] = rn_keep(lastb > 16 * (size_t)i ? (lastb - 16 * (size_t)i < 16 ? lastb - 16 * (size_t)i : 16) : 0);
+    const uint8x16_t id = f_id(k);
+    size_t o = 0;
+    for (; o + G <= outer && (o + G - 1) * rb + 16 * es * (size_t)NB <= total; o += G) {
+        float64x2_t s[4];
+        RN_UNROLL for (size_t j = 0; j < G; j += 2)
+            s[j / 2] = vpaddq_f64(f_rowtree(k, NB, x + (o + j) * rb, km, id),
+                                  f_rowtree(k, NB, x + (o + j + 1) * rb, km, id));
+        f_emit_pairs(k, mode, y, o, s, G);
+    }
+    if (o < outer)
+        f_rows(k, mode, x + o * rb,
+               mode == M_RED ? (void *)((uint8_t *)y + o * es) : (void *)((double *)y + o),
+               outer - o, n);
+}
+
 /* ---- inner == 1, n <= 16: short rows -------------------------------------------------
  * One partial super-row per row: its trees are the elements themselves, so a
  * row's sum is the halving fold of its elements widened to f64 (pads -0.0,
@@ -1175,13 +1262,6 @@ RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, 
  * w[i+1]); the last step, position 0 + position 1, is one FADDP for two
  * rows.  The last group, or a group whose loads would pass the end of x, runs
  * on a -0.0 padded copy. */
-RN_INLINE int f_sg(int k) { return k == F_F32 || k == F_F64 ? 4 : 8; }
-/* Emit the group's sums s[0 .. G/2) (pairs of rows). */
-RN_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_t *s, size_t cnt) {
-    f_emit_d(k, mode, y, o, s[0], s[1], cnt < 4 ? cnt : 4);
-    if (f_sg(k) == 8 && cnt > 4)
-        f_emit_d(k, mode, y, o + 4, s[2], s[3], cnt - 4);
-}
 RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
                            size_t cnt) {
     /* v[i][h]: position i of rows 2h, 2h+1 (f64) */
@@ -1464,15 +1544,51 @@ RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, 
     }
 }
 
+/* Its own function per kind and mode too: its 8 KiB of sums are not in the
+ * frame of the other paths. */
+#define RN_WIDE(kn, K)                                                                      \
+    RN_NOINLINE void f_wide_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner) {                                        \
+        f_wide(K, M_RED, x, y, outer, n, inner);                                            \
+    }                                                                                       \
+    RN_NOINLINE void f_wide_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner) {                                        \
+        f_wide(K, M_ACC, x, y, outer, n, inner);                                            \
+    }
+RN_WIDE(f32, F_F32)
+RN_WIDE(f16, F_F16)
+RN_WIDE(bf16, F_BF16)
+RN_WIDE(f64, F_F64)
+RN_INLINE void f_wide_call(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                           size_t inner) {
+    const bool r = mode == M_RED;
+    switch (k) {
+    case F_F32: (r ? f_wide_red_f32 : f_wide_acc_f32)(x, y, outer, n, inner); break;
+    case F_F16: (r ? f_wide_red_f16 : f_wide_acc_f16)(x, y, outer, n, inner); break;
+    case F_BF16: (r ? f_wide_red_bf16 : f_wide_acc_bf16)(x, y, outer, n, inner); break;
+    default: (r ? f_wide_red_f64 : f_wide_acc_f64)(x, y, outer, n, inner); break;
+    }
+}
+
 RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
                         size_t inner) {
     const uint8_t *x = (const uint8_t *)xv;
     if (inner >= AXIAL_ORDER_LANES) {
-        f_wide(k, mode, x, y, outer, n, inner);
+        f_wide_call(k, mode, x, y, outer, n, inner);
     } else if (inner > 1) {
         f_periodic_call(k, mode, x, y, outer, n, inner);
-    } else if (n > 16) {
+    } else if (n > 128) {
         f_rows(k, mode, x, y, outer, n);
+    } else if (n > 16) {
+        switch ((n + 15) / 16) {
+        case 2: f_rows_mid(k, mode, 2, x, y, outer, n); break;
+        case 3: f_rows_mid(k, mode, 3, x, y, outer, n); break;
+        case 4: f_rows_mid(k, mode, 4, x, y, outer, n); break;
+        case 5: f_rows_mid(k, mode, 5, x, y, outer, n); break;
+        case 6: f_rows_mid(k, mode, 6, x, y, outer, n); break;
+        case 7: f_rows_mid(k, mode, 7, x, y, outer, n); break;
+        default: f_rows_mid(k, mode, 8, x, y, outer, n); break;
+        }
     } else if (mode == M_RED && n == 1) {
         memcpy(y, x, outer * f_es(k)); /* x0 widened and rounded back: x0 */
     } else if (mode == M_RED && n == 2) {
