@@ -1072,6 +1072,12 @@ RN_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
             f_unit_tree(k, 8, r, (size_t)u * 8 * es, w);
             RN_UNROLL for (int i = 0; i < 4; i++)
                 A[4 * u + i] = vaddq_f64(A[4 * u + i], w[i]);
+            /* f32, f64: one unit's loads at a time; hoisting all 32 (f32)
+             * above the trees needs 40 registers with A, and GCC 12
+             * spilled one (68 -> 64 instructions per group; f64 117 -> 106;
+             * f16/bf16 do better without). */
+            if (k == F_F32 || k == F_F64)
+                __asm__ volatile("" ::: "memory");
         }
     }
     RN_UNROLL for (int i = 0; i < 8; i++)
