@@ -5,22 +5,21 @@
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
+ *   reduce_cols:   acc[c] += sum_j x[j * stride + c], c < ncols (floats; kernels.h)
  *
  * Two families, each one generic body of always-inline functions taking a
  * constant kind and mode (reduce / reduce_acc), instantiated per kind at the
  * end (rn_reduce_<kind>, rn_reduce_acc_<kind>, rn_finish_<kind>); signed and
  * unsigned integers of one width share them.  L = lanes of one 16-byte vector.
  *
- * Own-type family (i8/u8 .. i64/u64, f64): plain vertical adds in the
- * element's width -- integers wrap, exactly the scalar kernels' unsigned
- * sums; f64 is f64 addition in another order (a tree of m-1 additions, error
- * <= m 2^-53 sum|x|).  reduce_acc computes the same own-width sums and adds
- * them, zero-extended, to the uint64_t acc: only the low bits count
- * (kernels.h); f64 adds to the double acc.  Paths:
+ * Integer family (i8/u8 .. i64/u64): plain vertical adds in the element's
+ * width -- integers wrap, exactly the scalar kernels' unsigned sums.
+ * reduce_acc computes the same own-width sums and adds them, zero-extended,
+ * to the uint64_t acc: only the low bits count (kernels.h).  Paths:
  *   rows (inner == 1, n > 4L): 4 vector accumulators, 64 bytes per step; the
  *     last partial vector is the row's last 16 bytes with the lanes already
- *     counted set to the identity (BSL with a sliding mask); ADDV / ADDP /
- *     FADDP per row.
+ *     counted set to the identity (BSL with a sliding mask); ADDV / ADDP per
+ *     row.
  *   short rows (inner == 1, n <= 4L), L rows per group, so a group's L sums
  *     leave as one vector:  n a power of two <= L: the group is n whole
  *     vectors, log2(n) levels of ADDP (each vector holds L/n rows of n lanes;
@@ -33,11 +32,12 @@
  *   columns, inner a multiple of L or >= 4L ("wide"): chunks of 16 KiB of
  *     columns (4 KiB for e8..e32 reduce_acc); rows in groups of 8 (pairwise
  *     tree), added to the chunk's sums in their target: y itself for reduce
- *     (started from a copy of row 0), acc itself for f64/u64 reduce_acc, a
- *     stack chunk widened into acc at the end for e8..e32 reduce_acc.  A chunk whose length is not a multiple
- *     of 16 bytes has an overlapping last vector (the last 16 bytes of each
- *     row) in its own accumulator, in the same pass; its new lanes are added
- *     to the target at the end (the others masked to the identity).
+ *     (started from a copy of row 0), acc itself for u64 reduce_acc, a stack
+ *     chunk widened into acc at the end for e8..e32 reduce_acc.  A chunk
+ *     whose length is not a multiple of 16 bytes has an overlapping last
+ *     vector (the last 16 bytes of each row) in its own accumulator, in the
+ *     same pass; its new lanes are added to the target at the end (the
+ *     others masked to the identity).
  *   columns, 1 < inner < 4L, not a multiple of L ("narrow"), with at least
  *     two super rows: x[o] is read as super rows of P = lcm(inner, L)
  *     elements -- lane p of every one holds column p mod inner -- summed by
@@ -46,60 +46,88 @@
  *     Fewer rows: inner < L sums the n rows' vectors (from each row's start,
  *     lanes past inner ignored) directly; L < inner < 4L takes the wide path.
  *   finish: UZP1 levels keep the low halves of 2, 4 or 8 uint64 vectors
- *     (L outputs per vector); u64 / f64 copy.
+ *     (L outputs per vector); u64 copies.
  *
- * Float family (f32, f16, bf16): every element is widened exactly to f32
- * lanes (f16: FCVTL, bf16: USHLL #16); a "unit" is 8 elements (two float32x4).
- * f32 additions happen only in pairwise trees of depth <= 3 whose results are
- * widened (FCVTL, exact) to f64 and summed there.  Paths:
- *   rows (inner == 1, n > 16): blocks of 4 units (8 f32 vectors) summed by a
- *     depth-3 tree, two blocks per step into two pairs of f64 accumulators (4
- *     independent chains); left-over units lo+hi (depth 1); the last partial
- *     unit is the row's last 8 elements with the counted ones set to -0.0;
- *     FADDP per row, row sums rounded four at a time.
- *   short rows (inner == 1, n <= 16): n <= 4: LDn de-interleaves 4 (f32) or
- *     8 (f16/bf16) rows into n vectors, a tree of depth <= 2 gives the rows'
- *     f32 sums, rounded once to the element type.  5 <= n <= 16: one f32 row
- *     vector per row (its 16-byte vectors from the row start, past-the-row
- *     lanes -0.0, widened and summed: depth 1 for n <= 8, 2 beyond), then
- *     ADDP across 4 (f32) / 8 (f16) rows: two f32 levels when
- *     the row vector had depth 1 (total 3, rounded from f32), else one f32
- *     level and one f64 FADDP level (rounded from f64).
- *   columns, inner a multiple of 8 or >= 32: chunks of 1024 columns for
- *     reduce (8 KiB of f64 sums on the stack) and 4096 for reduce_acc (acc
- *     itself); the chunk width changes no sum (each column alone), rows in
- *     groups of 8: each unit's 8 row vectors summed by a depth-3 tree, widened
- *     and added to the f64 sums; overlapping last unit as above.
- *   columns, inner < 32 otherwise: super rows of lcm(inner, 8) as above, the
- *     fold in f64; with fewer than two super rows, inner < 8 reads one unit
- *     per row (lanes past inner ignored), 8 < inner < 32 takes the wide path.
+ * Float family (f32, f64, f16, bf16): the one summation order (docs/API.md,
+ * "One summation order"; its executable form is tests/order_ref.c), so every
+ * float sum has the bits of the AVX2 and AVX-512 kernels.  C, the type of
+ * the 8-row trees, is f32 for f32, f16 and bf16 (16-bit values widen exactly:
+ * FCVTL, USHLL #16) and f64 for f64; every sum of trees is f64 (FCVTL /
+ * FCVTL2 widen an f32 tree exactly).  The order's 16-lane virtual vector is
+ * 4 q registers of f32 (f16/bf16: 2 q registers, widened to 4 of f32; f64:
+ * 8 q registers), and its 16 f64 sums are 8 float64x2 registers, A[i]
+ * holding lanes 2i, 2i+1.  A "unit" below is 8 consecutive elements of a
+ * row (two float32x4 after widening; f64: four float64x2).  Paths:
+ *   columns (inner >= 16; reduce_cols): each column alone.  Its rows in
+ *     groups of 8, each group summed by the tree ((r0+r1)+(r2+r3))+((r4+r5)+
+ *     (r6+r7)) in C -- the missing rows of the last group are -0.0, whose
+ *     additions are left out: x + -0.0 == x -- widened and added in group
+ *     order into the column's f64 sum: acc itself for reduce_acc and
+ *     reduce_cols (acc = ((acc + g0) + g1) + ...), a stack row of 1024 f64
+ *     from -0.0 for reduce (8 KiB), rounded at the end.  The column core
+ *     streams one group of 8 rows over a chunk of 1024 (reduce) / 4096
+ *     (reduce_acc, reduce_cols) columns, unit by unit (16 q loads, 2 trees
+ *     of 7 FADD, 4 FCVTL(2), 4 f64 FADD into the sums); the width of a chunk
+ *     changes no bit.  A chunk width that is not a multiple of 8 ends with an
+ *     overlapping unit summed in the same pass into a copy of its 8 sums,
+ *     whose uncovered lanes are copied back.  Fewer than 8 columns
+ *     (reduce_cols tiles): scalar, the same trees.
+ *   periodic (1 < inner < 16): x[o] as a flat run of N = n inner elements,
+ *     cut into super-rows of P = lcm(inner, 16) elements (the last one a
+ *     -0.0 padded stack copy); each position p of the super-rows a column,
+ *     summed as above into A[p] (f64, from -0.0, on the stack); then the
+ *     halving fold A[p] += A[p + h], h = len / 2, while len > inner; then
+ *     acc + A[c] (reduce: A[c] rounded).  P = 16 (inner 2, 4, 8) keeps A in
+ *     the 8 registers while whole groups of 8 super-rows last.
+ *   rows (inner == 1, n > 16): the periodic order with P = 16: per group of
+ *     8 blocks of 16 elements, 4 trees of 8 q registers (f32), widened into
+ *     A[0..7]; the last group's partial block a padded copy; the fold in the
+ *     halving order by vertical adds of registers (A[i] += A[i+4] for i < 4,
+ *     A[i] += A[i+2] for i < 2, A[0] += A[1]) and one FADDP for the last
+ *     step.  (FADDP / FADDV of a whole vector add adjacent lanes, which is
+ *     not the halving order, so they serve only where a pair is the last
+ *     step.)  Row sums are rounded four at a time.
+ *   medium rows (inner == 1, 16 < n <= 128): one group of NB = ceil(n/16)
+ *     blocks, so the same sum with A in registers and no memory: per row the
+ *     NB-block trees of its 4 (f32) q positions, the last block's lanes past
+ *     the row -0.0 by BSL, widened, folded as above; one FADDP finishes two
+ *     rows (rows of 64 are the reduce_acc calls of [64, R, 64] axes {0, 2}).
+ *   short rows (inner == 1, n <= 16): one partial super-row, whose trees are
+ *     the elements themselves, so a row's sum is the halving fold of its
+ *     elements in f64: n = 2: x0 + x1; n = 3: (x0 + x2) + x1; n = 4:
+ *     (x0 + x2) + (x1 + x3); 5..8: (x0+x4) ... .  n <= 4: LDn de-interleaves
+ *     4 rows (f16/bf16: 8; f64: two LDn of 2) into one vector per position,
+ *     widened, the fold vertical.  5 <= n <= 16: each row's vectors from its
+ *     start (lanes past the row -0.0 by BSL), widened to f64 pairs, folded by
+ *     vertical adds to the pair {0, 1}, and one FADDP finishes two rows.
+ *     reduce of n = 2 is FADDP in C itself (f32; f16/bf16 widened): the
+ *     f64 sum rounded once equals the C sum rounded once (f_short_pair);
+ *     reduce of n = 1 is a copy.
  *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
- *     odd) then RNE, which is one rounding (neon.h).
+ *     odd) then RNE, which is one rounding (neon.h); f64 copies.
  *
- * Accuracy (docs/API.md, |err| <= c 2^-24 sum|x| for f32): each term passes
- * through at most 3 f32 roundings before its partial sum is exactly widened
- * to f64 -- depth-3 trees (rows, columns), LDn trees of depth <= 2, short-row
- * transposes of total depth <= 3 -- so the f32 part errs by <= 3u sum|x|
- * (u = 2^-24, to first order; each level costs at most u times the sum of
- * |x| below it); the f64 part by <= (terms) 2^-53 sum|x| < 2^-24 sum|x| for
- * n < 2^29; then one rounding to the output.  So c = 4 (3 + 1), independent
- * of n, the same as the x86 kernels.  Where the result is an f32 sum (LDn
- * short rows, the depth-3 short-row transpose) it is rounded once from f32 --
- * the f32 bound then includes that last rounding, c = 3 -- as the contract allows for
- * f16/bf16 ("accumulated in f32, rounded once").  f16/bf16 from f64 round
- * once (FCVTXN then RNE).  2^24 uniform [0,1) f32 values: 0 ulp from the
- * exactly rounded sum (tests, AXIAL_TEST_BIG=1).  Known limit of any f32
- * partial sum: up to 8 terms within a factor 8 of FLT_MAX can overflow to inf
- * where the f64 oracle would not.  reduce_acc partials stay in f64, so a
- * split reduction keeps the same bound.  Integers are exact modulo 2^bits.
+ * Accuracy (docs/API.md, |err| <= c u sum|x|, u = 2^-24 for f32): a term
+ * passes through at most 3 roundings in C (the tree's 3 levels) before its
+ * group sum is widened exactly to f64; the f64 sums and the fold add
+ * (terms) 2^-53 sum|x| < u sum|x| for n < 2^29; then one rounding to the
+ * output.  So c = 4 (3 + 1), independent of n and of the path; f16/bf16 are
+ * rounded once from f64 (FCVTXN then RNE); f64 sums in f64 (u = 2^-53, plus
+ * the n 2^-53 of its sequential group sums).  Known limit of an f32 tree: 8
+ * terms within a factor 8 of FLT_MAX can overflow to inf where the f64
+ * oracle would not.  reduce_acc and reduce_cols add into acc in the same
+ * order, so a split reduction gives the same bits.  Integers are exact
+ * modulo 2^bits.
  *
  * Sums start from -0.0 (floats: pads, masked lanes, accumulators) or 0, so a
  * sum of only -0.0 terms is -0.0.  Tails: nothing outside x, y, acc is read or
  * written: partial vectors are either the last 16 bytes of a row long enough
  * (overlapping, masked), or an identity-padded stack copy (the last groups of
- * short rows, the last x[o] of narrow columns); partial outputs are written
- * by whole vectors while later outputs remain to overwrite the excess, else
- * through a stack buffer.  Pointers need only element alignment.
+ * short rows, the partial last super-row); partial outputs are written by
+ * whole vectors while later outputs remain to overwrite the excess, else
+ * through a stack buffer.  Pointers need only element alignment.  Stack: at
+ * most ~8.5 KiB per call (the 8 KiB of column sums of reduce; the columns,
+ * the periodic path (4 KiB) and the rows are frames of their own), under
+ * the 16 KiB bound (test stack).
  * Loops over a constant number of vectors carry `#pragma GCC unroll`; the
  * ADDP levels are written out, as GCC 12 kept a `s /= 2` level loop rolled
  * and the vectors on the stack.
@@ -117,7 +145,7 @@
 
 enum { M_RED, M_ACC }; /* reduce (store the element type) or reduce_acc (add to wide acc) */
 
-#define RN_FCB 4096   /* float family, wide columns, reduce_acc: columns per chunk (into acc) */
+#define RN_FCB 4096   /* float family, columns, reduce_acc / reduce_cols: columns per chunk (into acc) */
 #define RN_OCB 16384  /* own-type family, wide columns, into y or acc: bytes per chunk */
 /* Chunks whose sums are a stack row (a call may use only 16 KiB of the caller's
  * stack, README): float reduce (f64 sums: 8 KiB), e8..e32 reduce_acc (own width). */
@@ -154,23 +182,23 @@ RN_INLINE void rn_fill_d(double *d, size_t cnt) { /* -0.0, the identity of f64 a
 }
 
 /* ======================================================================
- * Own-type family: i8/u8, i16/u16, i32/u32, i64/u64 (wrapping adds in the
- * element width) and f64.  A vector is a uint8x16_t; the kind says how to add.
+ * Own-type (integer) family: i8/u8, i16/u16, i32/u32, i64/u64 (wrapping adds
+ * in the element width).  A vector is a uint8x16_t; the kind says how to add.
  * ====================================================================== */
-enum { K_E8, K_E16, K_E32, K_E64, K_F64 };
+enum { K_E8, K_E16, K_E32, K_E64 };
 
 RN_INLINE size_t o_w(int k) { return k == K_E8 ? 1 : k == K_E16 ? 2 : k == K_E32 ? 4 : 8; }
 RN_INLINE size_t o_l(int k) { return 16 / o_w(k); }
 RN_INLINE uint8x16_t o_id(int k) {
-    return k == K_F64 ? vreinterpretq_u8_u64(vdupq_n_u64(0x8000000000000000u)) : vdupq_n_u8(0);
+    (void)k;
+    return vdupq_n_u8(0);
 }
 RN_INLINE uint8x16_t o_add(int k, uint8x16_t a, uint8x16_t b) {
     switch (k) {
     case K_E8: return vaddq_u8(a, b);
     case K_E16: return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
     case K_E32: return vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
-    case K_E64: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-    default: return vreinterpretq_u8_f64(vaddq_f64(vreinterpretq_f64_u8(a), vreinterpretq_f64_u8(b)));
+    default: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
     }
 }
 /* ADDP: the pair sums of a, then those of b. */
@@ -179,8 +207,7 @@ RN_INLINE uint8x16_t o_addp(int k, uint8x16_t a, uint8x16_t b) {
     case K_E8: return vpaddq_u8(a, b);
     case K_E16: return vreinterpretq_u8_u16(vpaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
     case K_E32: return vreinterpretq_u8_u32(vpaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
-    case K_E64: return vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-    default: return vreinterpretq_u8_f64(vpaddq_f64(vreinterpretq_f64_u8(a), vreinterpretq_f64_u8(b)));
+    default: return vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
     }
 }
 /* Pairwise tree of G (1, 2, 4, 8) vectors. */
@@ -206,7 +233,7 @@ RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
     return v[0];
 }
 
-/* Wide (uint64) copies of the L lanes of s, L/2 vectors (ints; e64/f64: s itself). */
+/* Wide (uint64) copies of the L lanes of s, L/2 vectors (e64: s itself). */
 RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
     if (k == K_E8) {
         const uint16x8_t h[2] = {vmovl_u8(vget_low_u8(s)), vmovl_high_u8(s)};
@@ -233,8 +260,7 @@ RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
     }
 }
 RN_INLINE uint64x2_t o_wadd(int k, uint64x2_t a, uint64x2_t b) {
-    if (k == K_F64)
-        return vreinterpretq_u64_f64(vaddq_f64(vreinterpretq_f64_u64(a), vreinterpretq_f64_u64(b)));
+    (void)k;
     return vaddq_u64(a, b);
 }
 
@@ -292,12 +318,6 @@ RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, siz
 
 /* One sum per output of a row: its own-width bits (reduce) or wide add. */
 RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
-    if (k == K_F64) {
-        const double d = vaddvq_f64(vreinterpretq_f64_u8(s));
-        if (mode == M_ACC) ((double *)y)[o] += d;
-        else ((double *)y)[o] = d;
-        return;
-    }
     uint64_t h;
     switch (k) {
     case K_E8: h = vaddvq_u8(s); break;
@@ -339,20 +359,17 @@ RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
 #define RN_LD16(q) vld1q_u16((const uint16_t *)(const void *)(q))
 #define RN_LD32(q) vld1q_u32((const uint32_t *)(const void *)(q))
 #define RN_LD64(q) vld1q_u64((const uint64_t *)(const void *)(q))
-#define RN_LDF64(q) vld1q_f64((const double *)(const void *)(q))
 #define RN_ID(v) (v)
 RN_VSUM(e8, uint8x16_t, RN_LD8, vaddq_u8, RN_ID, RN_ID)
 RN_VSUM(e16, uint16x8_t, RN_LD16, vaddq_u16, vreinterpretq_u8_u16, vreinterpretq_u16_u8)
 RN_VSUM(e32, uint32x4_t, RN_LD32, vaddq_u32, vreinterpretq_u8_u32, vreinterpretq_u32_u8)
 RN_VSUM(e64, uint64x2_t, RN_LD64, vaddq_u64, vreinterpretq_u8_u64, vreinterpretq_u64_u8)
-RN_VSUM(f64, float64x2_t, RN_LDF64, vaddq_f64, vreinterpretq_u8_f64, vreinterpretq_f64_u8)
 RN_INLINE uint8x16_t o_vsum(int k, const uint8_t *p, size_t nv, uint8x16_t id) {
     switch (k) {
     case K_E8: return o_vsum_e8(p, nv, id);
     case K_E16: return o_vsum_e16(p, nv, id);
     case K_E32: return o_vsum_e32(p, nv, id);
-    case K_E64: return o_vsum_e64(p, nv, id);
-    default: return o_vsum_f64(p, nv, id);
+    default: return o_vsum_e64(p, nv, id);
     }
 }
 
@@ -574,7 +591,7 @@ RN_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t n
 /* Wide columns (inner a multiple of L, or >= 4L): chunks of RN_OCB (RN_OSB for
  * e8..e32 reduce_acc) bytes of
  * columns, each summed over all n rows into its target: y itself (reduce,
- * started from a copy of row 0), acc itself (f64, e64 reduce_acc), or a stack
+ * started from a copy of row 0), acc itself (e64 reduce_acc), or a stack
  * chunk widened into acc at the end (e8..e32 reduce_acc).  A chunk whose
  * length is not a multiple of 16 bytes ends with an overlapping vector in its
  * own accumulator, whose new lanes are added at the end.  The last chunk is
@@ -599,11 +616,8 @@ RN_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, 
             vst1q_u8(tail, id);
             if (mode == M_RED || !direct) { /* start from row 0 */
                 memcpy(t, xo + c0, nb);
-                if (remb) {
+                if (remb)
                     memset(t + nb, 0, remb); /* integer identity */
-                    if (k == K_F64)
-                        rn_fill_d((double *)(void *)(t + nb), remb / 8);
-                }
                 if (remb)
                     vst1q_u8(tail, vld1q_u8(xo + c0 + cw - 16));
                 o_cols(k, xo + sb + c0, sb, n - 1, nb, t, cw - 16, remb ? tail : NULL);
@@ -735,7 +749,7 @@ RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
 
 /* reduce_finish: L outputs per step from L uint64 (UZP1 keeps the low halves). */
 RN_INLINE uint8x16_t o_pack(int k, const uint64_t *a) {
-    if (k == K_E64 || k == K_F64)
+    if (k == K_E64)
         return vld1q_u8((const uint8_t *)a);
     uint32x4_t h[4];
     const int nh = k == K_E8 ? 4 : k == K_E16 ? 2 : 1;
@@ -768,17 +782,21 @@ RN_INLINE void o_finish(int k, const void *accv, void *yv, size_t count) {
 }
 
 /* ======================================================================
- * Float family: f32, f16, bf16.  Elements are widened (exactly) to f32 lanes;
- * a "unit" is 8 elements (f32: two 16-byte vectors, f16/bf16: one), i.e. two
- * float32x4_t lo, hi.  f32 additions only in pairwise trees of depth <= 3,
- * whose results are widened to f64 and summed there.
+ * Float family: f32, f16, bf16, f64, in the one summation order (header).
+ * C, the type of the trees, is f32 for f32, f16, bf16 (16-bit values widen
+ * exactly: FCVTL / USHLL #16) and f64 for f64; sums are f64.  A "unit" is
+ * 8 consecutive elements of a row: f32 two float32x4 (f16/bf16: one 16-byte
+ * vector, widened to two float32x4), f64 four float64x2.
  * ====================================================================== */
-enum { F_F32, F_F16, F_BF16 };
+enum { F_F32, F_F16, F_BF16, F_F64 };
 
-RN_INLINE size_t f_es(int k) { return k == F_F32 ? 4 : 2; }
+RN_INLINE size_t f_es(int k) { return k == F_F64 ? 8 : k == F_F32 ? 4 : 2; }
 RN_INLINE uint8x16_t f_id(int k) { /* -0.0 in every lane of the element type */
-    return k == F_F32 ? vreinterpretq_u8_u32(vdupq_n_u32(0x80000000u))
-                      : vreinterpretq_u8_u16(vdupq_n_u16(0x8000u));
+    switch (k) {
+    case F_F32: return vreinterpretq_u8_u32(vdupq_n_u32(0x80000000u));
+    case F_F64: return vreinterpretq_u8_u64(vdupq_n_u64(0x8000000000000000u));
+    default: return vreinterpretq_u8_u16(vdupq_n_u16(0x8000u));
+    }
 }
 /* The f32 lanes of raw vectors: f32 lo = r0, hi = r1; f16/bf16 lo/hi = r0's halves. */
 RN_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, float32x4_t *hi) {
@@ -793,24 +811,154 @@ RN_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, flo
         *hi = axial_neon_bf16_hi(vreinterpretq_u16_u8(r0));
     }
 }
-RN_INLINE void f_unit(int k, const uint8_t *p, float32x4_t *lo, float32x4_t *hi) {
-    const uint8x16_t r0 = vld1q_u8(p);
-    f_split(k, r0, k == F_F32 ? vld1q_u8(p + 16) : r0, lo, hi);
-}
-RN_INLINE float32x4_t f_tree(int G, const float32x4_t *v) {
-    if (G == 1) return v[0];
-    if (G == 2) return vaddq_f32(v[0], v[1]);
-    const float32x4_t a = vaddq_f32(vaddq_f32(v[0], v[1]), vaddq_f32(v[2], v[3]));
-    if (G == 4) return a;
-    return vaddq_f32(a, vaddq_f32(vaddq_f32(v[4], v[5]), vaddq_f32(v[6], v[7])));
-}
 RN_INLINE float64x2_t f_wlo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
 RN_INLINE float64x2_t f_whi(float32x4_t v) { return vcvt_high_f64_f32(v); }
+/* The f64 pairs of a 16-byte vector of the element type: f32 2, f16/bf16 4, f64 1
+ * (w[i] holds the vector's elements 2i, 2i+1). */
+RN_INLINE int f_widen(int k, uint8x16_t r, float64x2_t *w) {
+    if (k == F_F64) {
+        w[0] = vreinterpretq_f64_u8(r);
+        return 1;
+    }
+    if (k == F_F32) {
+        w[0] = f_wlo(vreinterpretq_f32_u8(r));
+        w[1] = f_whi(vreinterpretq_f32_u8(r));
+        return 2;
+    }
+    float32x4_t lo, hi;
+    f_split(k, r, r, &lo, &hi);
+    w[0] = f_wlo(lo), w[1] = f_whi(lo), w[2] = f_wlo(hi), w[3] = f_whi(hi);
+    return 4;
+}
 
+/* The tree ((v0+v1)+(v2+v3))+((v4+v5)+(v6+v7)) of the first G (1..8) of v:
+ * the absent rows are -0.0 and v + -0.0 == v, so their additions are left
+ * out and the bits are those of the whole tree. */
+#define RN_TREE(name, VT, ADD)                                                       \
+    RN_INLINE VT name(int G, const VT *v) {                                          \
+        VT a[4], b[2];                                                               \
+        int na = 0, nb = 0;                                                          \
+        RN_UNROLL for (int i = 0; i < G; i += 2) a[na++] = i + 1 < G ? ADD(v[i], v[i + 1]) : v[i]; \
+        RN_UNROLL for (int i = 0; i < na; i += 2) b[nb++] = i + 1 < na ? ADD(a[i], a[i + 1]) : a[i]; \
+        return nb == 2 ? ADD(b[0], b[1]) : b[0];                                     \
+    }
+RN_TREE(f_tree32, float32x4_t, vaddq_f32)
+RN_TREE(f_tree64, float64x2_t, vaddq_f64)
+
+/* The unit at byte offset off of the rows r[0 .. G): its 8 column trees in
+ * C, widened to f64: w[i] = columns 2i, 2i+1. */
+RN_INLINE void f_unit_tree(int k, int G, const uint8_t *const *r, size_t off, float64x2_t *w) {
+    if (k == F_F64) {
+        RN_UNROLL for (int i = 0; i < 4; i++) {
+            float64x2_t v[8];
+            RN_UNROLL for (int j = 0; j < G; j++)
+                v[j] = vld1q_f64((const double *)(const void *)(r[j] + off + 16 * (size_t)i));
+            w[i] = f_tree64(G, v);
+        }
+        return;
+    }
+    float32x4_t lo[8], hi[8];
+    RN_UNROLL for (int j = 0; j < G; j++) {
+        const uint8x16_t r0 = vld1q_u8(r[j] + off);
+        f_split(k, r0, k == F_F32 ? vld1q_u8(r[j] + off + 16) : r0, &lo[j], &hi[j]);
+    }
+    const float32x4_t tl = f_tree32(G, lo), th = f_tree32(G, hi);
+    w[0] = f_wlo(tl), w[1] = f_whi(tl), w[2] = f_wlo(th), w[3] = f_whi(th);
+}
+RN_INLINE void f_add8(double *d, const float64x2_t *w) {
+    RN_UNROLL for (int i = 0; i < 4; i++)
+        vst1q_f64(d + 2 * i, vaddq_f64(vld1q_f64(d + 2 * i), w[i]));
+}
+
+/* ---- the column core ----------------------------------------------------------------
+ * d[0 .. 8 nu) += the trees of one group of rows r[0 .. G) over nu units (each
+ * column alone: a tree in C per column, widened, one f64 add into d); with
+ * tdst, the unit at byte offset toff goes into tdst[0 .. 8) in the same pass
+ * (the overlapping last unit of a width that is not a multiple of 8). */
+RN_INLINE void f_cols_g(int k, int G, const uint8_t *const *r, size_t nu, double *d, size_t toff,
+                        double *tdst) {
+    const size_t ub = 8 * f_es(k);
+    for (size_t u = 0; u < nu; u++) {
+        float64x2_t w[4];
+        f_unit_tree(k, G, r, u * ub, w);
+        f_add8(d + 8 * u, w);
+    }
+    if (tdst) {
+        float64x2_t w[4];
+        f_unit_tree(k, G, r, toff, w);
+        f_add8(tdst, w);
+    }
+}
+/* One group of G (0..8, run-time) rows given by pointers: the last, partial group. */
+RN_INLINE void f_cols_ptr_body(int k, const uint8_t *const *r, size_t G, size_t nu, double *d,
+                               size_t toff, double *tdst) {
+    switch (G) {
+    case 0: break;
+    case 1: f_cols_g(k, 1, r, nu, d, toff, tdst); break;
+    case 2: f_cols_g(k, 2, r, nu, d, toff, tdst); break;
+    case 3: f_cols_g(k, 3, r, nu, d, toff, tdst); break;
+    case 4: f_cols_g(k, 4, r, nu, d, toff, tdst); break;
+    case 5: f_cols_g(k, 5, r, nu, d, toff, tdst); break;
+    case 6: f_cols_g(k, 6, r, nu, d, toff, tdst); break;
+    case 7: f_cols_g(k, 7, r, nu, d, toff, tdst); break;
+    default: f_cols_g(k, 8, r, nu, d, toff, tdst); break;
+    }
+}
+/* nrows rows from x, sb bytes apart: groups of 8 rows, then the last partial group. */
+RN_INLINE void f_cols_body(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *d,
+                           size_t toff, double *tdst) {
+    const uint8_t *r[8];
+    size_t j = 0;
+    for (; j + 8 <= nrows; j += 8) {
+        RN_UNROLL for (int i = 0; i < 8; i++)
+            r[i] = x + (j + (size_t)i) * sb;
+        f_cols_g(k, 8, r, nu, d, toff, tdst);
+    }
+    for (size_t i = 0; i < nrows - j; i++)
+        r[i] = x + (j + i) * sb;
+    f_cols_ptr_body(k, r, nrows - j, nu, d, toff, tdst);
+}
+#define RN_COLS(kn, K)                                                                       \
+    RN_NOINLINE void f_cols_ptr_##kn(const uint8_t *const *r, size_t G, size_t nu, double *d, \
+                                     size_t toff, double *tdst) {                           \
+        f_cols_ptr_body(K, r, G, nu, d, toff, tdst);                                        \
+    }                                                                                       \
+    RN_NOINLINE void f_cols_##kn(const uint8_t *x, size_t sb, size_t nrows, size_t nu,       \
+                                 double *d, size_t toff, double *tdst) {                    \
+        f_cols_body(K, x, sb, nrows, nu, d, toff, tdst);                                    \
+    }
+RN_COLS(f32, F_F32)
+RN_COLS(f16, F_F16)
+RN_COLS(bf16, F_BF16)
+RN_COLS(f64, F_F64)
+RN_INLINE void f_cols_ptr(int k, const uint8_t *const *r, size_t G, size_t nu, double *d) {
+    switch (k) {
+    case F_F32: f_cols_ptr_f32(r, G, nu, d, 0, NULL); break;
+    case F_F16: f_cols_ptr_f16(r, G, nu, d, 0, NULL); break;
+    case F_BF16: f_cols_ptr_bf16(r, G, nu, d, 0, NULL); break;
+    default: f_cols_ptr_f64(r, G, nu, d, 0, NULL); break;
+    }
+}
+RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *d,
+                      size_t toff, double *tdst) {
+    switch (k) {
+    case F_F32: f_cols_f32(x, sb, nrows, nu, d, toff, tdst); break;
+    case F_F16: f_cols_f16(x, sb, nrows, nu, d, toff, tdst); break;
+    case F_BF16: f_cols_bf16(x, sb, nrows, nu, d, toff, tdst); break;
+    default: f_cols_f64(x, sb, nrows, nu, d, toff, tdst); break;
+    }
+}
+
+/* ---- outputs --------------------------------------------------------------------- */
 /* 8 doubles -> 8 elements at y, one rounding each. */
 RN_INLINE void f_put8(int k, uint8_t *y, const double *s) {
     const float64x2_t d0 = vld1q_f64(s), d1 = vld1q_f64(s + 2), d2 = vld1q_f64(s + 4),
                       d3 = vld1q_f64(s + 6);
+    if (k == F_F64) {
+        double *o = (double *)(void *)y;
+        vst1q_f64(o, d0), vst1q_f64(o + 2, d1), vst1q_f64(o + 4, d2), vst1q_f64(o + 6, d3);
+        return;
+    }
     if (k == F_F32) {
         vst1q_f32((float *)(void *)y, axial_neon_f64x2_to_f32(d0, d1));
         vst1q_f32((float *)(void *)y + 4, axial_neon_f64x2_to_f32(d2, d3));
@@ -828,7 +976,7 @@ RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
         f_put8(k, y + i * es, s + i);
     if (i < cnt) {
         double t[8] = {0};
-        uint8_t b[32];
+        uint8_t b[64];
         memcpy(t, s + i, (cnt - i) * 8);
         f_put8(k, b, t);
         memcpy(y + i * es, b, (cnt - i) * es);
@@ -853,7 +1001,8 @@ RN_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
     if (i < cnt)
         acc[i] += s[i];
 }
-/* Outputs o .. o+cnt-1 (cnt <= 4) from the doubles d0 = {0, 1}, d1 = {2, 3}. */
+/* Outputs o .. o+cnt-1 (cnt <= 4) from the sums d0 = {0, 1}, d1 = {2, 3}:
+ * rounded once (reduce) or added to acc (reduce_acc). */
 RN_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, float64x2_t d1,
                         size_t cnt) {
     if (mode == M_ACC) {
@@ -869,101 +1018,159 @@ RN_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, floa
         }
         return;
     }
-    uint8_t b[16];
+    uint8_t b[32];
     const size_t es = f_es(k);
-    if (k == F_F32)
+    if (k == F_F64) {
+        vst1q_f64((double *)(void *)b, d0);
+        vst1q_f64((double *)(void *)b + 2, d1);
+    } else if (k == F_F32) {
         vst1q_f32((float *)(void *)b, axial_neon_f64x2_to_f32(d0, d1));
-    else if (k == F_F16)
+    } else if (k == F_F16) {
         vst1_u16((uint16_t *)(void *)b, axial_neon_f64x2_to_f16(d0, d1));
-    else
+    } else {
         vst1_u16((uint16_t *)(void *)b, axial_neon_f64x2_to_bf16(d0, d1));
+    }
     memcpy((uint8_t *)y + o * es, b, cnt * es); /* constant size when cnt == 4 */
 }
-/* Outputs o .. o+cnt-1 from f32 sums: f32 lo (cnt <= 4); f16/bf16 lo, hi (cnt <= 8).
- * Rounded once from the f32 sum (reduce) or added exactly to acc. */
-RN_INLINE void f_emit_s(int k, int mode, void *y, size_t o, float32x4_t lo, float32x4_t hi,
-                        size_t cnt) {
-    if (mode == M_ACC) {
-        f_emit_d(k, mode, y, o, f_wlo(lo), f_whi(lo), cnt < 4 ? cnt : 4);
-        if (k != F_F32 && cnt > 4)
-            f_emit_d(k, mode, y, o + 4, f_wlo(hi), f_whi(hi), cnt - 4);
-        return;
+
+/* ---- inner < 16: the periodic order -------------------------------------------------
+ * a[0 .. P) (f64, from -0.0) = the sums of the positions of the super-rows of
+ * P elements of the flat run p[0 .. N): groups of 8 super-rows by the column
+ * core; the last group's partial super-row is a -0.0 padded copy. */
+RN_INLINE void f_super(int k, const uint8_t *p, size_t N, size_t P, double *a) {
+    const size_t es = f_es(k), pb = P * es, nfull = N / P, part = N - nfull * P;
+    const size_t g8 = nfull / 8 * 8;
+    rn_fill_d(a, P);
+    if (g8)
+        f_cols(k, p, pb, g8, P / 8, a, 0, NULL);
+    const uint8_t *r[8];
+    size_t G = 0;
+    for (; g8 + G < nfull; G++)
+        r[G] = p + (g8 + G) * pb;
+    uint8_t pad[240 * 8];
+    if (part) {
+        rn_fill(pad, pb, f_id(k));
+        memcpy(pad, p + nfull * pb, part * es);
+        r[G++] = pad;
     }
-    uint8_t *d = (uint8_t *)y + o * f_es(k);
-    if (k == F_F32) {
-        if (cnt == 4) {
-            vst1q_f32((float *)(void *)d, lo);
-        } else {
-            uint8_t b[16];
-            vst1q_f32((float *)(void *)b, lo);
-            memcpy(d, b, cnt * 4);
+    f_cols_ptr(k, r, G, P / 8, a);
+}
+/* P = 16 (inner 1, 2, 4, 8): the same, the 16 sums in registers while
+ * whole groups of 8 super-rows last (one super-row = 4 f32 / 2 f16 / 8 f64
+ * vectors; its 16 sums = 8 float64x2, A[i] = positions 2i, 2i+1). */
+RN_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
+    const size_t es = f_es(k), bb = 16 * es, ng = N / 128;
+    float64x2_t A[8];
+    RN_UNROLL for (int i = 0; i < 8; i++)
+        A[i] = vdupq_n_f64(-0.0);
+    for (size_t g = 0; g < ng; g++, p += 8 * bb) {
+        const uint8_t *r[8];
+        RN_UNROLL for (int j = 0; j < 8; j++)
+            r[j] = p + (size_t)j * bb;
+        RN_UNROLL for (int u = 0; u < 2; u++) {
+            float64x2_t w[4];
+            f_unit_tree(k, 8, r, (size_t)u * 8 * es, w);
+            RN_UNROLL for (int i = 0; i < 4; i++)
+                A[4 * u + i] = vaddq_f64(A[4 * u + i], w[i]);
+            /* f32, f64: one unit's loads at a time; hoisting all 32 (f32)
+             * above the trees needs 40 registers with A, and GCC 12
+             * spilled one (68 -> 64 instructions per group; f64 117 -> 106;
+             * f16/bf16 do better without). */
+            if (k == F_F32 || k == F_F64)
+                __asm__ volatile("" ::: "memory");
         }
-        return;
     }
-    const uint16x8_t h = k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi) : axial_neon_f32x2_to_bf16(lo, hi);
-    if (cnt == 8) {
-        vst1q_u16((uint16_t *)(void *)d, h);
-    } else {
-        uint8_t b[16];
-        vst1q_u16((uint16_t *)(void *)b, h);
-        memcpy(d, b, cnt * 2);
+    RN_UNROLL for (int i = 0; i < 8; i++)
+        vst1q_f64(a + 2 * i, A[i]);
+    const size_t left = N - ng * 128;
+    if (left) {
+        const size_t nb = left / 16, part = left % 16;
+        const uint8_t *r[8];
+        for (size_t j = 0; j < nb; j++)
+            r[j] = p + j * bb;
+        uint8_t pad[128];
+        if (part) {
+            rn_fill(pad, bb, f_id(k));
+            memcpy(pad, p + nb * bb, part * es);
+            r[nb] = pad;
+        }
+        f_cols_ptr(k, r, nb + (part != 0), 2, a);
+    }
+}
+/* The halving fold of a[0 .. P) down to `inner` sums: a[p] += a[p + h]. */
+RN_INLINE void f_fold(double *a, size_t P, size_t inner) {
+    for (size_t len = P; len > inner; len /= 2) {
+        const size_t h = len / 2;
+        size_t p = 0;
+        for (; p + 2 <= h; p += 2)
+            vst1q_f64(a + p, vaddq_f64(vld1q_f64(a + p), vld1q_f64(a + p + h)));
+        if (p < h)
+            a[p] += a[p + h];
+    }
+}
+/* 1 < inner < 16: per x[o], the P sums, folded to inner, then acc + A (or A rounded). */
+RN_INLINE void f_periodic(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                          size_t inner) {
+    const size_t es = f_es(k), P = inner / rn_gcd(inner, AXIAL_ORDER_LANES) * AXIAL_ORDER_LANES;
+    const size_t N = n * inner;
+    double a[240];
+    for (size_t o = 0; o < outer; o++) {
+        const uint8_t *xo = x + o * N * es;
+        if (P == AXIAL_ORDER_LANES)
+            f_super16(k, xo, N, a);
+        else
+            f_super(k, xo, N, P, a);
+        f_fold(a, P, inner);
+        if (mode == M_RED)
+            f_store_room(k, (uint8_t *)y + o * inner * es, a, inner, (outer - o) * inner);
+        else
+            f_acc_n((double *)y + o * inner, a, inner);
     }
 }
 
-/* ---- float: rows (inner == 1, n > 16) ----------------------------------------
- * Per row: blocks of 4 units (32 elements, 8 f32 vectors) summed by a pairwise
- * tree of depth 3, widened into f64 accumulators; two blocks per step into two
- * pairs of accumulators (4 independent f64 chains).  Left-over units: lo + hi
- * (depth 1), widened.  The last partial unit is the row's last 8 elements with
- * the ones already counted set to -0.0.  Row sums leave four at a time. */
-RN_INLINE float32x4_t f_block4(int k, const uint8_t *p) {
-    const size_t ub = 8 * f_es(k);
-    float32x4_t v[8];
-    RN_UNROLL for (int u = 0; u < 4; u++)
-        f_unit(k, p + u * ub, &v[2 * u], &v[2 * u + 1]);
-    return f_tree(8, v);
+/* Its own function per kind and mode, so that its stack (A and the padded
+ * super-row, ~4 KiB) and f_wide's (8 KiB) are not one frame. */
+#define RN_PERIODIC(kn, K)                                                                  \
+    RN_NOINLINE void f_periodic_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                         size_t inner) {                                    \
+        f_periodic(K, M_RED, x, y, outer, n, inner);                                        \
+    }                                                                                       \
+    RN_NOINLINE void f_periodic_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                         size_t inner) {                                    \
+        f_periodic(K, M_ACC, x, y, outer, n, inner);                                        \
+    }
+RN_PERIODIC(f32, F_F32)
+RN_PERIODIC(f16, F_F16)
+RN_PERIODIC(bf16, F_BF16)
+RN_PERIODIC(f64, F_F64)
+RN_INLINE void f_periodic_call(int k, int mode, const uint8_t *x, void *y, size_t outer,
+                               size_t n, size_t inner) {
+    const bool r = mode == M_RED;
+    switch (k) {
+    case F_F32: (r ? f_periodic_red_f32 : f_periodic_acc_f32)(x, y, outer, n, inner); break;
+    case F_F16: (r ? f_periodic_red_f16 : f_periodic_acc_f16)(x, y, outer, n, inner); break;
+    case F_BF16: (r ? f_periodic_red_bf16 : f_periodic_acc_bf16)(x, y, outer, n, inner); break;
+    default: (r ? f_periodic_red_f64 : f_periodic_acc_f64)(x, y, outer, n, inner); break;
+    }
 }
+
+/* ---- inner == 1, n > 16: rows -------------------------------------------------------
+ * The row's 16 sums (f_super16), folded in the halving order by vertical adds
+ * of their registers (A[i] += A[i+4], A[i] += A[i+2], A[0] += A[1]), the last
+ * step A0 + A1 by FADDP; row sums leave four at a time. */
 RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
-    const size_t es = f_es(k), ub = 8 * es, rb = n * es, nu = n / 8, rem = n % 8;
-    const size_t skipb = (8 - rem) * es; /* leading bytes of the last unit already counted */
-    const uint8x16_t id = f_id(k), m0 = rn_keep(skipb < 16 ? skipb : 16),
-                     m1 = rn_keep(skipb > 16 ? skipb - 16 : 0);
-    double rs[4];
+    const size_t rb = n * f_es(k);
+    double rs[4], a[16];
     for (size_t o = 0; o < outer; o++) {
-        const uint8_t *p = x + o * rb;
-        float64x2_t a0 = vdupq_n_f64(-0.0), a1 = a0, a2 = a0, a3 = a0;
-        size_t u = 0;
-        for (; u + 8 <= nu; u += 8) {
-            const float32x4_t t = f_block4(k, p + u * ub), s = f_block4(k, p + (u + 4) * ub);
-            a0 = vaddq_f64(a0, f_wlo(t));
-            a1 = vaddq_f64(a1, f_whi(t));
-            a2 = vaddq_f64(a2, f_wlo(s));
-            a3 = vaddq_f64(a3, f_whi(s));
-        }
-        if (u + 4 <= nu) {
-            const float32x4_t t = f_block4(k, p + u * ub);
-            a0 = vaddq_f64(a0, f_wlo(t));
-            a1 = vaddq_f64(a1, f_whi(t));
-            u += 4;
-        }
-        for (; u < nu; u++) {
-            float32x4_t lo, hi;
-            f_unit(k, p + u * ub, &lo, &hi);
-            const float32x4_t t = vaddq_f32(lo, hi);
-            a2 = vaddq_f64(a2, f_wlo(t));
-            a3 = vaddq_f64(a3, f_whi(t));
-        }
-        if (rem) {
-            const uint8_t *q = p + rb - ub;
-            const uint8x16_t r0 = vbslq_u8(m0, id, vld1q_u8(q));
-            const uint8x16_t r1 = k == F_F32 ? vbslq_u8(m1, id, vld1q_u8(q + 16)) : r0;
-            float32x4_t lo, hi;
-            f_split(k, r0, r1, &lo, &hi);
-            const float32x4_t t = vaddq_f32(lo, hi);
-            a0 = vaddq_f64(a0, f_wlo(t));
-            a1 = vaddq_f64(a1, f_whi(t));
-        }
-        rs[o & 3] = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
+        f_super16(k, x + o * rb, n, a);
+        float64x2_t A[8];
+        RN_UNROLL for (int i = 0; i < 8; i++)
+            A[i] = vld1q_f64(a + 2 * i);
+        RN_UNROLL for (int i = 0; i < 4; i++)
+            A[i] = vaddq_f64(A[i], A[i + 4]);
+        RN_UNROLL for (int i = 0; i < 2; i++)
+            A[i] = vaddq_f64(A[i], A[i + 2]);
+        rs[o & 3] = vpaddd_f64(vaddq_f64(A[0], A[1]));
         if ((o & 3) == 3)
             f_emit_d(k, mode, y, o - 3, vld1q_f64(rs), vld1q_f64(rs + 2), 4);
     }
@@ -971,59 +1178,167 @@ RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, 
         f_emit_d(k, mode, y, outer & ~(size_t)3, vld1q_f64(rs), vld1q_f64(rs + 2), outer & 3);
 }
 
-/* ---- float: short rows (inner == 1, n <= 16) -----------------------------------
- * n <= 4: LDn de-interleaves a group of 16 bytes x n (4 f32 / 8 f16 rows) into
- * n vectors holding one element of each row; a pairwise tree of them (depth
- * <= 2) gives the rows' f32 sums, rounded once to the element type.
- * 5 <= n <= 16: each row summed into one f32 vector (its 16-byte vectors, the
- * last with the lanes past the row set to -0.0, widened, a tree of depth <= 2),
- * 4 rows then reduced by one f32 ADDP level and one f64 ADDP level. */
+/* Rows per group of the short and medium rows, their sums leaving in pairs. */
+RN_INLINE int f_sg(int k) { return k == F_F32 || k == F_F64 ? 4 : 8; }
+/* Emit the group's sums s[0 .. G/2) (pairs of rows). */
+RN_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_t *s, size_t cnt) {
+    f_emit_d(k, mode, y, o, s[0], s[1], cnt < 4 ? cnt : 4);
+    if (f_sg(k) == 8 && cnt > 4)
+        f_emit_d(k, mode, y, o + 4, s[2], s[3], cnt - 4);
+}
+
+/* ---- inner == 1, 16 < n <= 128: one group of NB = ceil(n / 16) blocks --------------
+ * Per row, in registers: for each unit position (2 per block) the tree over
+ * the NB blocks (the last block's lanes past the row set to -0.0 by BSL; its
+ * absent blocks left out of the tree), widened to A[0..7], the halving fold
+ * by vertical adds, and one FADDP finishes two rows, as for short rows.  The
+ * rows whose loads would pass the end of x go through f_rows. */
+RN_INLINE float64x2_t f_rowtree(int k, int NB, const uint8_t *p, const uint8x16_t *km,
+                                uint8x16_t id) {
+    const size_t es = f_es(k), bb = 16 * es;
+    const int QU = (int)(8 * es / 16); /* q registers per unit */
+    float64x2_t A[8];
+    RN_UNROLL for (int u = 0; u < 2; u++) {
+        if (k == F_F64) {
+            RN_UNROLL for (int i = 0; i < 4; i++) {
+                float64x2_t v[8];
+                RN_UNROLL for (int b = 0; b < NB; b++) {
+                    uint8x16_t r = vld1q_u8(p + (size_t)b * bb + (size_t)u * 64 + 16 * (size_t)i);
+                    if (b == NB - 1)
+                        r = vbslq_u8(km[u * 4 + i], r, id);
+                    v[b] = vreinterpretq_f64_u8(r);
+                }
+                A[4 * u + i] = f_tree64(NB, v);
+            }
+            continue;
+        }
+        float32x4_t lo[8], hi[8];
+        RN_UNROLL for (int b = 0; b < NB; b++) {
+            const uint8_t *q = p + (size_t)b * bb + (size_t)u * 8 * es;
+            uint8x16_t r0 = vld1q_u8(q), r1 = k == F_F32 ? vld1q_u8(q + 16) : r0;
+            if (b == NB - 1) {
+                r0 = vbslq_u8(km[u * QU], r0, id);
+                if (k == F_F32)
+                    r1 = vbslq_u8(km[u * QU + 1], r1, id);
+            }
+            f_split(k, r0, k == F_F32 ? r1 : r0, &lo[b], &hi[b]);
+        }
+        const float32x4_t tl = f_tree32(NB, lo), th = f_tree32(NB, hi);
+        A[4 * u] = f_wlo(tl), A[4 * u + 1] = f_whi(tl), A[4 * u + 2] = f_wlo(th);
+        A[4 * u + 3] = f_whi(th);
+    }
+    RN_UNROLL for (int i = 0; i < 4; i++)
+        A[i] = vaddq_f64(A[i], A[i + 4]);
+    RN_UNROLL for (int i = 0; i < 2; i++)
+        A[i] = vaddq_f64(A[i], A[i + 2]);
+    return vaddq_f64(A[0], A[1]);
+}
+RN_INLINE void f_rows_mid(int k, int mode, int NB, const uint8_t *x, void *y, size_t outer,
+                          size_t n) {
+    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = (size_t)f_sg(k);
+    const size_t lastb = (n - 16 * (size_t)(NB - 1)) * es; /* bytes of the row in the last block */
+    uint8x16_t km[8];
+    RN_UNROLL for (int i = 0; i < 8; i++)
+        km[i] = rn_keep(lastb > 16 * (size_t)i ? (lastb - 16 * (size_t)i < 16 ? lastb - 16 * (size_t)i : 16) : 0);
+    const uint8x16_t id = f_id(k);
+    size_t o = 0;
+    for (; o + G <= outer && (o + G - 1) * rb + 16 * es * (size_t)NB <= total; o += G) {
+        float64x2_t s[4];
+        RN_UNROLL for (size_t j = 0; j < G; j += 2)
+            s[j / 2] = vpaddq_f64(f_rowtree(k, NB, x + (o + j) * rb, km, id),
+                                  f_rowtree(k, NB, x + (o + j + 1) * rb, km, id));
+        f_emit_pairs(k, mode, y, o, s, G);
+    }
+    if (o < outer)
+        f_rows(k, mode, x + o * rb,
+               mode == M_RED ? (void *)((uint8_t *)y + o * es) : (void *)((double *)y + o),
+               outer - o, n);
+}
+
+/* ---- inner == 1, n <= 16: short rows -------------------------------------------------
+ * One partial super-row per row: its trees are the elements themselves, so a
+ * row's sum is the halving fold of its elements widened to f64 (pads -0.0,
+ * their additions left out): n = 2: x0 + x1; n = 3: (x0 + x2) + x1;
+ * n = 4: (x0 + x2) + (x1 + x3); ... .
+ * n <= 4: LDn de-interleaves a group of 4 rows (f16/bf16: 8; f64: two LDn of
+ * 2) into vectors of one position each, widened to f64 pairs of rows, and
+ * the fold is vertical.  5 <= n <= 16: each row's (<= 4) vectors from its
+ * start, lanes past the row set to -0.0 (BSL), widened to f64 pairs
+ * w[i] = positions 2i, 2i+1 and folded vertically (w[i] += w[i+4], w[i+2],
+ * w[i+1]); the last step, position 0 + position 1, is one FADDP for two
+ * rows.  The last group, or a group whose loads would pass the end of x, runs
+ * on a -0.0 padded copy. */
 RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
                            size_t cnt) {
-    if (k == F_F32) {
+    /* v[i][h]: position i of rows 2h, 2h+1 (f64) */
+    float64x2_t v[4][4];
+    if (k == F_F64) {
+        RN_UNROLL for (int h = 0; h < 2; h++) {
+            const double *q = (const double *)(const void *)(p + (size_t)h * 16 * (size_t)N);
+            if (N == 1) {
+                v[0][h] = vld1q_f64(q);
+            } else if (N == 2) {
+                const float64x2x2_t t = vld2q_f64(q);
+                v[0][h] = t.val[0], v[1][h] = t.val[1];
+            } else if (N == 3) {
+                const float64x2x3_t t = vld3q_f64(q);
+                v[0][h] = t.val[0], v[1][h] = t.val[1], v[2][h] = t.val[2];
+            } else {
+                const float64x2x4_t t = vld4q_f64(q);
+                v[0][h] = t.val[0], v[1][h] = t.val[1], v[2][h] = t.val[2], v[3][h] = t.val[3];
+            }
+        }
+    } else if (k == F_F32) {
         const float *q = (const float *)(const void *)p;
-        float32x4_t s;
+        float32x4_t s[4];
         if (N == 1) {
-            s = vld1q_f32(q);
+            s[0] = vld1q_f32(q);
         } else if (N == 2) {
             const float32x4x2_t t = vld2q_f32(q);
-            s = vaddq_f32(t.val[0], t.val[1]);
+            s[0] = t.val[0], s[1] = t.val[1];
         } else if (N == 3) {
             const float32x4x3_t t = vld3q_f32(q);
-            s = vaddq_f32(vaddq_f32(t.val[0], t.val[1]), t.val[2]);
+            s[0] = t.val[0], s[1] = t.val[1], s[2] = t.val[2];
         } else {
             const float32x4x4_t t = vld4q_f32(q);
-            s = vaddq_f32(vaddq_f32(t.val[0], t.val[1]), vaddq_f32(t.val[2], t.val[3]));
+            s[0] = t.val[0], s[1] = t.val[1], s[2] = t.val[2], s[3] = t.val[3];
         }
-        f_emit_s(k, mode, y, o, s, s, cnt);
-        return;
-    }
-    const uint16_t *q = (const uint16_t *)(const void *)p;
-    uint16x8_t v[4];
-    if (N == 1) {
-        v[0] = vld1q_u16(q);
-    } else if (N == 2) {
-        const uint16x8x2_t t = vld2q_u16(q);
-        v[0] = t.val[0], v[1] = t.val[1];
-    } else if (N == 3) {
-        const uint16x8x3_t t = vld3q_u16(q);
-        v[0] = t.val[0], v[1] = t.val[1], v[2] = t.val[2];
+        RN_UNROLL for (int i = 0; i < N; i++)
+            v[i][0] = f_wlo(s[i]), v[i][1] = f_whi(s[i]);
     } else {
-        const uint16x8x4_t t = vld4q_u16(q);
-        v[0] = t.val[0], v[1] = t.val[1], v[2] = t.val[2], v[3] = t.val[3];
+        const uint16_t *q = (const uint16_t *)(const void *)p;
+        uint16x8_t s[4];
+        if (N == 1) {
+            s[0] = vld1q_u16(q);
+        } else if (N == 2) {
+            const uint16x8x2_t t = vld2q_u16(q);
+            s[0] = t.val[0], s[1] = t.val[1];
+        } else if (N == 3) {
+            const uint16x8x3_t t = vld3q_u16(q);
+            s[0] = t.val[0], s[1] = t.val[1], s[2] = t.val[2];
+        } else {
+            const uint16x8x4_t t = vld4q_u16(q);
+            s[0] = t.val[0], s[1] = t.val[1], s[2] = t.val[2], s[3] = t.val[3];
+        }
+        RN_UNROLL for (int i = 0; i < N; i++)
+            f_widen(k, vreinterpretq_u8_u16(s[i]), v[i]);
     }
-    float32x4_t lo[4], hi[4];
-    RN_UNROLL for (int i = 0; i < N; i++)
-        f_split(k, vreinterpretq_u8_u16(v[i]), vreinterpretq_u8_u16(v[i]), &lo[i], &hi[i]);
-    if (N == 3) {
-        f_emit_s(k, mode, y, o, vaddq_f32(vaddq_f32(lo[0], lo[1]), lo[2]),
-                 vaddq_f32(vaddq_f32(hi[0], hi[1]), hi[2]), cnt);
-    } else {
-        f_emit_s(k, mode, y, o, f_tree(N, lo), f_tree(N, hi), cnt);
+    const int H = f_sg(k) / 2;
+    float64x2_t r[4];
+    RN_UNROLL for (int h = 0; h < H; h++) {
+        if (N == 1)
+            r[h] = v[0][h];
+        else if (N == 2)
+            r[h] = vaddq_f64(v[0][h], v[1][h]);
+        else if (N == 3)
+            r[h] = vaddq_f64(vaddq_f64(v[0][h], v[2][h]), v[1][h]);
+        else
+            r[h] = vaddq_f64(vaddq_f64(v[0][h], v[2][h]), vaddq_f64(v[1][h], v[3][h]));
     }
+    f_emit_pairs(k, mode, y, o, r, cnt);
 }
 RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
-    const size_t G = 16 / f_es(k), gb = 16 * (size_t)N; /* G rows of N elements */
+    const size_t G = (size_t)f_sg(k), gb = G * (size_t)N * f_es(k); /* G rows of N elements */
     const uint8_t *p = x;
     size_t o = 0;
     for (; o + 2 * G <= outer; o += 2 * G, p += 2 * gb) {
@@ -1035,62 +1350,110 @@ RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, si
             f_group_ldn(k, mode, N, p, y, o, G);
             continue;
         }
-        uint8_t pad[64];
+        uint8_t pad[128];
         rn_fill(pad, gb, f_id(k));
         memcpy(pad, p, (outer - o) * (size_t)N * f_es(k));
         f_group_ldn(k, mode, N, pad, y, o, outer - o);
     }
 }
-RN_INLINE float32x4_t f_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
-    uint8x16_t r[4];
-    RN_UNROLL for (int i = 0; i < V; i++)
-        r[i] = vld1q_u8(p + 16 * i);
-    r[V - 1] = vbslq_u8(keep, r[V - 1], id);
-    float32x4_t v[8];
-    int nv = 0;
-    RN_UNROLL for (int i = 0; i < V; i++) {
-        if (k == F_F32) {
-            v[nv++] = vreinterpretq_f32_u8(r[i]);
+/* reduce, n == 2: y = round(x0 + x1 in f64) is the sum x0 + x1 rounded once
+ * in C (f32): a double rounding through a format of at least 2p + 2 bits is
+ * innocuous for one addition (Figueroa; f64 53 >= 2 * 24 + 2, and f32 24 >=
+ * 2 * 11 + 2 for f16 and 2 * 8 + 2 for bf16), overflow included.  So the
+ * rows' sums are FADDP of the element vectors themselves (f16/bf16: widened
+ * to f32, rounded once from f32); f64 adds in f64.  8 rows per step (f64: 4);
+ * the last rows scalar, in the same arithmetic. */
+RN_INLINE void f_short_pair(int k, const uint8_t *x, void *yv, size_t outer) {
+    uint8_t *y = (uint8_t *)yv;
+    size_t o = 0;
+    if (k == F_F64) {
+        for (; o + 4 <= outer; o += 4) {
+            const double *q = (const double *)(const void *)(x + o * 16);
+            double *d = (double *)(void *)(y + o * 8);
+            vst1q_f64(d, vpaddq_f64(vld1q_f64(q), vld1q_f64(q + 2)));
+            vst1q_f64(d + 2, vpaddq_f64(vld1q_f64(q + 4), vld1q_f64(q + 6)));
+        }
+        for (; o < outer; o++) {
+            double a, b;
+            memcpy(&a, x + o * 16, 8);
+            memcpy(&b, x + o * 16 + 8, 8);
+            a += b;
+            memcpy(y + o * 8, &a, 8);
+        }
+        return;
+    }
+    if (k == F_F32) {
+        for (; o + 8 <= outer; o += 8) {
+            const float *q = (const float *)(const void *)(x + o * 8);
+            float *d = (float *)(void *)(y + o * 4);
+            vst1q_f32(d, vpaddq_f32(vld1q_f32(q), vld1q_f32(q + 4)));
+            vst1q_f32(d + 4, vpaddq_f32(vld1q_f32(q + 8), vld1q_f32(q + 12)));
+        }
+        for (; o < outer; o++) {
+            float a, b;
+            memcpy(&a, x + o * 8, 4);
+            memcpy(&b, x + o * 8 + 4, 4);
+            a += b;
+            memcpy(y + o * 4, &a, 4);
+        }
+        return;
+    }
+    for (; o < outer; o += 8) {
+        uint8_t pad[32];
+        const uint8_t *p = x + o * 4;
+        const size_t cnt = outer - o < 8 ? outer - o : 8;
+        if (cnt < 8) {
+            rn_fill(pad, 32, f_id(k));
+            memcpy(pad, p, cnt * 4);
+            p = pad;
+        }
+        float32x4_t a, b, c, d;
+        f_split(k, vld1q_u8(p), vld1q_u8(p), &a, &b);
+        f_split(k, vld1q_u8(p + 16), vld1q_u8(p + 16), &c, &d);
+        const float32x4_t lo = vpaddq_f32(a, b), hi = vpaddq_f32(c, d);
+        const uint16x8_t h = k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi)
+                                        : axial_neon_f32x2_to_bf16(lo, hi);
+        if (cnt == 8) {
+            vst1q_u16((uint16_t *)(void *)(y + o * 2), h);
         } else {
-            f_split(k, r[i], r[i], &v[nv], &v[nv + 1]);
-            nv += 2;
+            uint8_t b16[16];
+            vst1q_u16((uint16_t *)(void *)b16, h);
+            memcpy(y + o * 2, b16, cnt * 2);
         }
     }
-    if (nv == 1) return v[0];
-    if (nv == 2) return vaddq_f32(v[0], v[1]);
-    if (nv == 3) return vaddq_f32(vaddq_f32(v[0], v[1]), v[2]);
-    return vaddq_f32(vaddq_f32(v[0], v[1]), vaddq_f32(v[2], v[3]));
 }
-/* G = 4 (f32) or 8 (f16/bf16) rows.  Rows of <= 8 elements (row tree depth
- * 1): two f32 ADDP levels, the sums rounded once from f32 (depth 3).  Longer
- * rows (depth 2): one f32 ADDP level, then f64. */
+
+/* One row of 5..16 elements: V 16-byte vectors from p (the last masked by
+ * keep), widened and folded to w[0] = {position 0, position 1} sums. */
+RN_INLINE float64x2_t f_rowfold(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
+    float64x2_t w[8];
+    int nw = 0;
+    RN_UNROLL for (int i = 0; i < V; i++) {
+        uint8x16_t r = vld1q_u8(p + 16 * (size_t)i);
+        if (i == V - 1)
+            r = vbslq_u8(keep, r, id);
+        nw += f_widen(k, r, w + nw);
+    }
+    RN_UNROLL for (int h = 4; h >= 1; h /= 2)
+        RN_UNROLL for (int i = 0; i < h; i++)
+            if (i + h < nw)
+                w[i] = vaddq_f64(w[i], w[i + h]);
+    return w[0];
+}
 RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
                            void *y, size_t o, size_t cnt) {
     const uint8x16_t id = f_id(k);
-    const int G = k == F_F32 ? 4 : 8;
-    const bool f32only = k == F_F32 ? V <= 2 : V == 1;
-    float32x4_t r[8];
-    RN_UNROLL for (int j = 0; j < G; j++)
-        r[j] = f_rowvec(k, V, p + (size_t)j * rb, keep, id);
-    RN_UNROLL for (int j = 0; j < G / 2; j++)
-        r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
-    if (f32only) {
-        RN_UNROLL for (int j = 0; j < G / 4; j++)
-            r[j] = vpaddq_f32(r[2 * j], r[2 * j + 1]);
-        f_emit_s(k, mode, y, o, r[0], r[1], cnt);
-        return;
-    }
-    RN_UNROLL for (int j = 0; j < G / 4; j++) {
-        const size_t c = cnt > 4 * (size_t)j ? cnt - 4 * (size_t)j : 0;
-        if (c)
-            f_emit_d(k, mode, y, o + 4 * (size_t)j, vpaddq_f64(f_wlo(r[2 * j]), f_whi(r[2 * j])),
-                     vpaddq_f64(f_wlo(r[2 * j + 1]), f_whi(r[2 * j + 1])), c < 4 ? c : 4);
-    }
+    const int G = f_sg(k);
+    float64x2_t s[4];
+    RN_UNROLL for (int j = 0; j < G; j += 2)
+        s[j / 2] = vpaddq_f64(f_rowfold(k, V, p + (size_t)j * rb, keep, id),
+                              f_rowfold(k, V, p + (size_t)(j + 1) * rb, keep, id));
+    f_emit_pairs(k, mode, y, o, s, cnt);
 }
 RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
                            size_t n) {
-    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = 16 / es;
-    if (k == F_F32 ? V < 2 : V > 2)
+    const size_t es = f_es(k), rb = n * es, total = outer * rb, G = (size_t)f_sg(k);
+    if ((size_t)V * 16 < 5 * es || (size_t)V * 16 > 16 * es + 15)
         return; /* never called so (5 <= n <= 16); keeps the instance out of the code */
     const uint8x16_t keep = rn_keep(rb - (size_t)(V - 1) * 16);
     size_t o = 0;
@@ -1098,176 +1461,177 @@ RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, si
         f_group_gen(k, mode, V, x + o * rb, rb, keep, y, o, G);
     for (; o < outer; o += G) {
         const size_t cnt = outer - o < G ? outer - o : G;
-        uint8_t pad[8 * 32 + 64];
+        uint8_t pad[4 * 128]; /* f64: 4 rows of 16 (f16: 8 rows of 32 bytes) */
         rn_fill(pad, sizeof pad, f_id(k));
         memcpy(pad, x + o * rb, cnt * rb);
         f_group_gen(k, mode, V, pad, rb, keep, y, o, cnt);
     }
 }
 
-/* ---- float: columns ----------------------------------------------------------------
- * dst[0 .. 8 nu) (f64) += the sums of nrows rows (stride sb bytes) over nu
- * units; 8 rows at a time, each unit's 8 row vectors summed by a pairwise f32
- * tree (depth 3), widened and added to dst; the last < 8 rows in groups of 4,
- * 2, 1.  With tdst, the unit at byte offset toff goes to tdst in the same pass. */
-RN_INLINE void f_gunit(int k, int G, const uint8_t *p, size_t sb, double *d) {
-    float32x4_t lo[8], hi[8];
-    RN_UNROLL for (int j = 0; j < G; j++)
-        f_unit(k, p + (size_t)j * sb, &lo[j], &hi[j]);
-    const float32x4_t tl = f_tree(G, lo), th = f_tree(G, hi);
-    vst1q_f64(d, vaddq_f64(vld1q_f64(d), f_wlo(tl)));
-    vst1q_f64(d + 2, vaddq_f64(vld1q_f64(d + 2), f_whi(tl)));
-    vst1q_f64(d + 4, vaddq_f64(vld1q_f64(d + 4), f_wlo(th)));
-    vst1q_f64(d + 6, vaddq_f64(vld1q_f64(d + 6), f_whi(th)));
-}
-RN_INLINE void f_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nu, double *dst,
-                        size_t toff, double *tdst) {
-    const size_t ub = 8 * f_es(k);
-    for (size_t u = 0; u < nu; u++)
-        f_gunit(k, G, x + u * ub, sb, dst + 8 * u);
-    if (tdst)
-        f_gunit(k, G, x + toff, sb, tdst);
-}
-RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *dst,
-                      size_t toff, double *tdst) {
-    size_t j = 0;
-    for (; j + 8 <= nrows; j += 8)
-        f_cols_g(k, 8, x + j * sb, sb, nu, dst, toff, tdst);
-    if (nrows - j >= 4) {
-        f_cols_g(k, 4, x + j * sb, sb, nu, dst, toff, tdst);
-        j += 4;
+/* ---- inner >= 16: columns -----------------------------------------------------------
+ * acc[c] += column c of the ncols (>= 8) columns at x, rows sb bytes apart:
+ * chunks of cb columns (the last one 8 .. cb + 7), each summed over all n
+ * rows by the column core into acc itself, so acc = ((acc + g0) + g1) + ...
+ * per column.  A chunk whose width is not a multiple of 8 ends with an
+ * overlapping unit summed into a copy t of its 8 accumulators in the same
+ * pass; its lanes that no whole unit covers are copied back. */
+RN_INLINE void f_colsum(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols, double *acc,
+                        size_t cb) {
+    const size_t es = f_es(k);
+    size_t cw;
+    for (size_t c0 = 0; c0 < ncols; c0 += cw) {
+        const size_t r = ncols - c0;
+        cw = r < cb + 8 ? r : cb;
+        const size_t nu = cw / 8, rem = cw % 8;
+        double *d = acc + c0, t[8];
+        if (rem)
+            memcpy(t, d + cw - 8, sizeof t);
+        f_cols(k, x + c0 * es, sb, n, nu, d, (cw - 8) * es, rem ? t : NULL);
+        if (rem)
+            memcpy(d + cw - rem, t + 8 - rem, rem * sizeof *t);
     }
-    if (nrows - j >= 2) {
-        f_cols_g(k, 2, x + j * sb, sb, nu, dst, toff, tdst);
-        j += 2;
-    }
-    if (j < nrows)
-        f_cols_g(k, 1, x + j * sb, sb, nu, dst, toff, tdst);
 }
-
-/* Wide columns (inner a multiple of 8, or >= 32): chunks of RN_FSB (reduce)
- * or RN_FCB (reduce_acc) columns (the last one 8 .. chunk+7), summed over all n rows into f64 sums: a stack
- * buffer (reduce, then rounded) or acc itself (reduce_acc).  A chunk whose
- * length is not a multiple of 8 ends with an overlapping unit in its own
- * accumulator, whose new lanes are added at the end. */
+/* One element widened to C (held in a double: exact). */
+RN_INLINE double f_get1(int k, const uint8_t *p) {
+    switch (k) {
+    case F_F32: { float v; memcpy(&v, p, 4); return v; }
+    case F_F64: { double v; memcpy(&v, p, 8); return v; }
+    default: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        const uint16x8_t u = vdupq_n_u16(h);
+        return vgetq_lane_f32(k == F_F16 ? axial_neon_f16_lo(u) : axial_neon_bf16_lo(u), 0);
+    }
+    }
+}
+/* Fewer than 8 columns (a narrow tile of reduce_cols): each column alone,
+ * scalar, in the same order (the tree in C: float for f32/f16/bf16). */
+RN_INLINE void f_colsum_narrow(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols,
+                               double *acc) {
+    const size_t es = f_es(k);
+    for (size_t c = 0; c < ncols; c++) {
+        double a = acc[c];
+        for (size_t g = 0; g < n; g += 8) {
+            double v[8];
+            for (size_t j = 0; j < 8; j++)
+                v[j] = g + j < n ? f_get1(k, x + (g + j) * sb + c * es) : -0.0;
+            if (k == F_F64) {
+                a += ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+            } else {
+                float f[8];
+                for (int j = 0; j < 8; j++)
+                    f[j] = (float)v[j];
+                a += (double)(((f[0] + f[1]) + (f[2] + f[3])) + ((f[4] + f[5]) + (f[6] + f[7])));
+            }
+        }
+        acc[c] = a;
+    }
+}
+/* Whole shapes, inner >= 16: reduce sums chunks of RN_FSB columns into a
+ * stack row of f64 (from -0.0) and rounds them; reduce_acc sums into acc. */
 RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
                       size_t inner) {
     const size_t es = f_es(k), sb = inner * es;
     double buf[RN_FSB + 8]; /* reduce only (dead for reduce_acc) */
-    const size_t cb = mode == M_ACC ? RN_FCB : RN_FSB;
     for (size_t o = 0; o < outer; o++) {
         const uint8_t *xo = x + o * n * sb;
+        if (mode == M_ACC) {
+            f_colsum(k, xo, sb, n, inner, (double *)y + o * inner, RN_FCB);
+            continue;
+        }
         size_t cw;
         for (size_t c0 = 0; c0 < inner; c0 += cw) {
             const size_t r = inner - c0;
-            cw = r < cb + 8 ? r : cb;
-            const size_t nu = cw / 8, rem = cw % 8;
-            double *d = mode == M_ACC ? (double *)y + o * inner + c0 : buf;
-            double t[8];
-            if (mode == M_RED)
-                rn_fill_d(d, cw);
-            rn_fill_d(t, 8);
-            f_cols(k, xo + c0 * es, sb, n, nu, d, (cw - 8) * es, rem ? t : NULL);
-            if (rem) {
-                rn_fill_d(t, 8 - rem); /* lanes that the whole units already counted */
-                f_acc_n(d + cw - 8, t, 8);
-            }
-            if (mode == M_RED)
-                f_store_n(k, (uint8_t *)y + (o * inner + c0) * es, d, cw);
+            cw = r < RN_FSB + 8 ? r : RN_FSB;
+            rn_fill_d(buf, cw);
+            f_colsum(k, xo + c0 * es, sb, n, cw, buf, RN_FSB + 8);
+            f_store_n(k, (uint8_t *)y + (o * inner + c0) * es, buf, cw);
         }
     }
 }
 
-/* Narrow columns (1 < inner < 32, not a multiple of 8): super rows of
- * P = lcm(inner, 8) elements as in o_narrow, folded mod inner in f64. */
-RN_INLINE void f_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                        size_t inner) {
-    const size_t es = f_es(k), g = rn_gcd(inner, 8), P = inner / g * 8, m = P / inner;
-    const size_t ns = n / m, left = n - ns * m, ib = inner * es;
-    double buf[248 + 8], out[32];
-    uint8_t pad[248 * 4];
-    rn_fill_d(out, 32);
-    for (size_t o = 0; o < outer; o++) {
-        const uint8_t *xo = x + o * n * ib;
-        rn_fill_d(buf, P + 2);
-        f_cols(k, xo, P * es, ns, P / 8, buf, 0, NULL);
-        if (left) {
-            rn_fill(pad, P * es, f_id(k));
-            memcpy(pad, xo + ns * P * es, left * ib);
-            f_cols(k, pad, 0, 1, P / 8, buf, 0, NULL);
-        }
-        for (size_t c = 0; c < inner; c += 2) {
-            float64x2_t s = vdupq_n_f64(-0.0);
-            for (size_t t = 0; t < m; t++)
-                s = vaddq_f64(s, vld1q_f64(buf + t * inner + c));
-            vst1q_f64(out + c, s);
-        }
-        if (mode == M_RED)
-            f_store_room(k, (uint8_t *)y + o * ib, out, inner, (outer - o) * inner);
-        else
-            f_acc_n((double *)y + o * inner, out, inner);
+/* Its own function per kind and mode too: its 8 KiB of sums are not in the
+ * frame of the other paths. */
+#define RN_WIDE(kn, K)                                                                      \
+    RN_NOINLINE void f_wide_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner) {                                        \
+        f_wide(K, M_RED, x, y, outer, n, inner);                                            \
+    }                                                                                       \
+    RN_NOINLINE void f_wide_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
+                                     size_t inner) {                                        \
+        f_wide(K, M_ACC, x, y, outer, n, inner);                                            \
     }
-}
-
-/* Narrow columns, inner < 8, few rows (n < 2 P/inner): per x[o], one unit
- * from each row's start (lanes past inner ignored) through f_cols; an x[o]
- * whose last unit would pass the end of x is read from a padded copy. */
-RN_INLINE void f_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                              size_t inner) {
-    const size_t es = f_es(k), ib = inner * es, bb = n * ib, total = outer * bb;
-    for (size_t o = 0; o < outer; o++) {
-        const uint8_t *xo = x + o * bb;
-        uint8_t pad[16 * 7 * 4 + 32];
-        if (o * bb + (n - 1) * ib + 8 * es > total) {
-            rn_fill(pad, sizeof pad, f_id(k));
-            memcpy(pad, xo, bb);
-            xo = pad;
-        }
-        double d[8];
-        rn_fill_d(d, 8);
-        f_cols(k, xo, ib, n, 1, d, 0, NULL);
-        if (mode == M_RED)
-            f_store_room(k, (uint8_t *)y + o * ib, d, inner, (outer - o) * inner);
-        else
-            f_acc_n((double *)y + o * inner, d, inner);
+RN_WIDE(f32, F_F32)
+RN_WIDE(f16, F_F16)
+RN_WIDE(bf16, F_BF16)
+RN_WIDE(f64, F_F64)
+RN_INLINE void f_wide_call(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                           size_t inner) {
+    const bool r = mode == M_RED;
+    switch (k) {
+    case F_F32: (r ? f_wide_red_f32 : f_wide_acc_f32)(x, y, outer, n, inner); break;
+    case F_F16: (r ? f_wide_red_f16 : f_wide_acc_f16)(x, y, outer, n, inner); break;
+    case F_BF16: (r ? f_wide_red_bf16 : f_wide_acc_bf16)(x, y, outer, n, inner); break;
+    default: (r ? f_wide_red_f64 : f_wide_acc_f64)(x, y, outer, n, inner); break;
     }
 }
 
 RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
                         size_t inner) {
     const uint8_t *x = (const uint8_t *)xv;
-    if (inner == 1) {
-        if (n > 16) {
-            f_rows(k, mode, x, y, outer, n);
-        } else if (n <= 4) {
-            switch (n) {
-            case 1: f_short_ldn(k, mode, 1, x, y, outer); break;
-            case 2: f_short_ldn(k, mode, 2, x, y, outer); break;
-            case 3: f_short_ldn(k, mode, 3, x, y, outer); break;
-            default: f_short_ldn(k, mode, 4, x, y, outer); break;
-            }
-        } else {
-            switch ((n * f_es(k) + 15) / 16) {
-            case 1: f_short_gen(k, mode, 1, x, y, outer, n); break;
-            case 2: f_short_gen(k, mode, 2, x, y, outer, n); break;
-            case 3: f_short_gen(k, mode, 3, x, y, outer, n); break;
-            default: f_short_gen(k, mode, 4, x, y, outer, n); break;
-            }
+    if (inner >= AXIAL_ORDER_LANES) {
+        f_wide_call(k, mode, x, y, outer, n, inner);
+    } else if (inner > 1) {
+        f_periodic_call(k, mode, x, y, outer, n, inner);
+    } else if (n > 128) {
+        f_rows(k, mode, x, y, outer, n);
+    } else if (n > 16) {
+        switch ((n + 15) / 16) {
+        case 2: f_rows_mid(k, mode, 2, x, y, outer, n); break;
+        case 3: f_rows_mid(k, mode, 3, x, y, outer, n); break;
+        case 4: f_rows_mid(k, mode, 4, x, y, outer, n); break;
+        case 5: f_rows_mid(k, mode, 5, x, y, outer, n); break;
+        case 6: f_rows_mid(k, mode, 6, x, y, outer, n); break;
+        case 7: f_rows_mid(k, mode, 7, x, y, outer, n); break;
+        default: f_rows_mid(k, mode, 8, x, y, outer, n); break;
         }
-    } else if (inner % 8 == 0 || inner >= 32) {
-        f_wide(k, mode, x, y, outer, n, inner);
-    } else if (n >= 2 * (8 / rn_gcd(inner, 8))) { /* at least two super rows */
-        f_narrow(k, mode, x, y, outer, n, inner);
-    } else if (inner < 8) {
-        f_narrow_small(k, mode, x, y, outer, n, inner);
+    } else if (mode == M_RED && n == 1) {
+        memcpy(y, x, outer * f_es(k)); /* x0 widened and rounded back: x0 */
+    } else if (mode == M_RED && n == 2) {
+        f_short_pair(k, x, y, outer);
+    } else if (n <= 4) {
+        switch (n) {
+        case 1: f_short_ldn(k, mode, 1, x, y, outer); break;
+        case 2: f_short_ldn(k, mode, 2, x, y, outer); break;
+        case 3: f_short_ldn(k, mode, 3, x, y, outer); break;
+        default: f_short_ldn(k, mode, 4, x, y, outer); break;
+        }
     } else {
-        f_wide(k, mode, x, y, outer, n, inner);
+        switch ((n * f_es(k) + 15) / 16) {
+        case 1: f_short_gen(k, mode, 1, x, y, outer, n); break;
+        case 2: f_short_gen(k, mode, 2, x, y, outer, n); break;
+        case 3: f_short_gen(k, mode, 3, x, y, outer, n); break;
+        case 4: f_short_gen(k, mode, 4, x, y, outer, n); break;
+        case 5: f_short_gen(k, mode, 5, x, y, outer, n); break;
+        case 6: f_short_gen(k, mode, 6, x, y, outer, n); break;
+        case 7: f_short_gen(k, mode, 7, x, y, outer, n); break;
+        default: f_short_gen(k, mode, 8, x, y, outer, n); break;
+        }
     }
 }
 
 RN_INLINE void f_finish(int k, const void *accv, void *yv, size_t count) {
-    const double *a = (const double *)accv;
-    f_store_n(k, (uint8_t *)yv, a, count);
+    f_store_n(k, (uint8_t *)yv, (const double *)accv, count);
+}
+
+RN_INLINE void f_reduce_cols(int k, const void *xv, void *accv, size_t n, size_t ncols,
+                             size_t stride) {
+    const uint8_t *x = (const uint8_t *)xv;
+    const size_t sb = stride * f_es(k);
+    if (ncols >= 8)
+        f_colsum(k, x, sb, n, ncols, (double *)accv, RN_FCB);
+    else
+        f_colsum_narrow(k, x, sb, n, ncols, (double *)accv);
 }
 
 /* ======================================================================
@@ -1289,7 +1653,6 @@ RN_OWN(e8, K_E8)
 RN_OWN(e16, K_E16)
 RN_OWN(e32, K_E32)
 RN_OWN(e64, K_E64)
-RN_OWN(f64, K_F64)
 
 #define RN_FLT(kn, K)                                                                      \
     RN_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,        \
@@ -1302,10 +1665,15 @@ RN_OWN(f64, K_F64)
     }                                                                                      \
     RN_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {              \
         f_finish(K, acc, y, count);                                                        \
+    }                                                                                      \
+    void axial_reduce_cols_##kn##__neon(const void *x, void *acc, size_t n, size_t ncols,  \
+                                        size_t stride) {                                   \
+        f_reduce_cols(K, x, acc, n, ncols, stride);                                        \
     }
 RN_FLT(f32, F_F32)
 RN_FLT(f16, F_F16)
 RN_FLT(bf16, F_BF16)
+RN_FLT(f64, F_F64)
 
 #define RN_ENTRY(name, kn)                                                                 \
     void axial_reduce_##name##__neon(const void *x, void *y, size_t outer, size_t n,       \

@@ -14,6 +14,7 @@ const struct axial_kernels axial_kernels__neon = {
     .reduce = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_OF, neon)},
     .reduce_acc = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_ACC_OF, neon)},
     .reduce_finish = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_FINISH_OF, neon)},
+    .reduce_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_COLS_OF, neon)},
 
     /* roll.c */
     .roll = AXIAL_ROLL_OF(neon),
