@@ -54,13 +54,24 @@ struct entry {
     {"reduce_finish", #name, SLOT(reduce_finish, DT),                                       \
      (void (*)(void))axial_reduce_finish_##name##__##isa,                                   \
      "axial_reduce_finish_" #name "__" #isa},
+#define SPLIT_ENTRIES(name, DT, isa)                                                        \
+    {"cumsum_seg", #name, SLOT(cumsum_seg, DT),                                             \
+     (void (*)(void))axial_cumsum_seg_##name##__##isa, "axial_cumsum_seg_" #name "__" #isa}, \
+    {"scan_total", #name, SLOT(scan_total, DT),                                             \
+     (void (*)(void))axial_scan_total_##name##__##isa, "axial_scan_total_" #name "__" #isa}, \
+    {"cumsum_cols", #name, SLOT(cumsum_cols, DT),                                           \
+     (void (*)(void))axial_cumsum_cols_##name##__##isa,                                     \
+     "axial_cumsum_cols_" #name "__" #isa},                                                 \
+    {"reduce_cols", #name, SLOT(reduce_cols, DT),                                           \
+     (void (*)(void))axial_reduce_cols_##name##__##isa,                                     \
+     "axial_reduce_cols_" #name "__" #isa},
 #define ROLL_ENTRY(log2, bytes, isa)                                                        \
     {"roll", "b" #bytes, SLOT(roll, log2), (void (*)(void))axial_roll_b##bytes##__##isa,    \
      "axial_roll_b" #bytes "__" #isa}
 #define ISA_ENTRIES(isa)                                                                    \
-    {AXIAL_SUM_DTYPES(SUM_ENTRIES, isa) ROLL_ENTRY(0, 1, isa), ROLL_ENTRY(1, 2, isa),       \
-     ROLL_ENTRY(2, 4, isa), ROLL_ENTRY(3, 8, isa)}
-#define NENTRIES (12 * 4 + 4)
+    {AXIAL_SUM_DTYPES(SUM_ENTRIES, isa) AXIAL_FLOAT_DTYPES(SPLIT_ENTRIES, isa)              \
+     ROLL_ENTRY(0, 1, isa), ROLL_ENTRY(1, 2, isa), ROLL_ENTRY(2, 4, isa), ROLL_ENTRY(3, 8, isa)}
+#define NENTRIES (12 * 4 + 4 * 4 + 4)
 
 struct isa_case {
     axial_isa isa;
