@@ -206,6 +206,8 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
             }
         }
     }
+    if (exec == NULL) /* groups of whole lines change no bit: the plain call is one call */
+        p.ntasks = 1;
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM + dtype, AXIAL_ENTRY_NONE, dtype, rank,
