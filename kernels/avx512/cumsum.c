@@ -71,6 +71,8 @@
 #define AXIAL_UNROLL _Pragma("GCC unroll 8")
 /* Register tile of the column path, in vectors (16 measured slower: spills). */
 #define AXIAL_TILE 8
+/* Rows ahead that the streaming float column tiles prefetch. */
+#define AXIAL_COLS_PF 16
 /* Bytes a call writes from which its full, aligned vectors are streamed. */
 #define AXIAL_CUMSUM_NT ((size_t)4 << 20)
 
@@ -527,6 +529,13 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
     for (size_t t = 0; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
         __m512i out[AXIAL_TILE];
+        /* Streaming floats: the rows ahead are far apart (a row of the tile
+         * per page), so fetch them early. */
+        if (k_float(k) && nt && t + AXIAL_COLS_PF < n) {
+            const char *pf = x + (rev ? n - 1 - t - AXIAL_COLS_PF : t + AXIAL_COLS_PF) * stride;
+            for (size_t l = 0; l < AXIAL_TILE * vb; l += 64)
+                _mm_prefetch(pf + l, _MM_HINT_T0);
+        }
         AXIAL_UNROLL
         for (int u = 0; u < AXIAL_TILE; u++) {
             const __m512i xv = v_load(k, x + row + (size_t)u * vb, all);
