@@ -668,18 +668,40 @@ AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t oute
 
 /* f32-family kinds (F32, F16, BF16; C = f32): 16 elements <-> 16 f32 lanes,
  * widened exactly; lanes outside a mask load as -0.0. */
+/* bf16 -> f32: each word to the high half of its dword, one vpermw. */
+AXIAL_AI __m512 widen_bf16(__m256i h) {
+    const __m512i idx = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, 7,
+                                         0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+    return _mm512_castsi512_ps(
+        _mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, idx, _mm512_castsi256_si512(h)));
+}
 AXIAL_AI __m512 l_load(enum axial_kind k, const char *p) {
     switch (k) {
     case K_F32: return _mm512_loadu_ps(p);
     case K_F16: return axial_avx512_load_f16((const uint16_t *)(const void *)p);
-    default: return axial_avx512_load_bf16((const uint16_t *)(const void *)p);
+    default: return widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
     }
 }
 AXIAL_AI __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
     if (k == K_F32)
         return _mm512_mask_loadu_ps(_mm512_set1_ps(-0.0f), m, p);
     const __m256i h = _mm256_mask_loadu_epi16(_mm256_set1_epi16((short)0x8000), m, p);
-    return k == K_F16 ? axial_avx512_widen_f16(h) : axial_avx512_widen_bf16(h);
+    return k == K_F16 ? axial_avx512_widen_f16(h) : widen_bf16(h);
+}
+/* f32 -> bf16 to nearest even, in the high half of each dword (avx512.h's
+ * rounding: NaN stays NaN), and two such vectors packed into 32 words. */
+AXIAL_AI __m512i bf16_hi(__m512 v) {
+    const __m512i u = _mm512_castps_si512(v);
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    return _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x400000));
+}
+AXIAL_AI __m512i bf16_pack2(__m512 lo, __m512 hi) {
+    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37,
+                                         35, 33, 31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7,
+                                         5, 3, 1);
+    return _mm512_permutex2var_epi16(bf16_hi(lo), idx, bf16_hi(hi));
 }
 /* f32 -> T, once, to nearest even. */
 AXIAL_AI __m256i l_narrow(enum axial_kind k, __m512 v) {
@@ -844,8 +866,9 @@ AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev
     }
     AXIAL_UNROLL
     for (int u = 0; u < 4; u += 2) {
-        const __m512i l = _mm512_inserti64x4(_mm512_castsi256_si512(l_narrow(k, m[u])),
-                                             l_narrow(k, m[u + 1]), 1);
+        const __m512i l = k == K_BF16 ? bf16_pack2(m[u], m[u + 1])
+                                      : _mm512_inserti64x4(_mm512_castsi256_si512(l_narrow(k, m[u])),
+                                                           l_narrow(k, m[u + 1]), 1);
         if (nt)
             _mm512_stream_si512((void *)(p + 64 * (u / 2)), l);
         else
