@@ -15,27 +15,31 @@
  *    0-7 and 8-15); a quad is one 128-bit lane (a 256-bit half for f64).
  *    Quad scans by in-lane byte shifts and masked adds (s0 = v0,
  *    s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0)); the quad totals
- *    T_q broadcast by permutes into E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0;
- *    p = s + E.  Each output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for
- *    the line's first), rounded once to T; per block D = D + t and S = S + t
- *    in f64 (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R
- *    and R = R + S at its end.  Four blocks a step: their networks and the
- *    gather of their totals are independent, so the loop-carried chain is
- *    the one f64 addition per block.  Reverse loads 16 elements ending at
- *    the position and reverses the lanes.  Lines of n <= 16 (one block
+ *    T_q give E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0; p = s + E.  Each
+ *    output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for the line's
+ *    first), rounded once to T; per block D = D + t and S = S + t in f64
+ *    (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R and
+ *    R = R + S at its end.  Four blocks a step (f32 family): their quad
+ *    totals are gathered into one vector whose own quad scan gives the four
+ *    blocks' E and t (the same additions), and [D, S] is one f64 vector, so
+ *    the loop-carried chain is one f64 addition per block.  Reverse: blocks
+ *    are aligned at the line's end and the network runs mirrored on the
+ *    memory order (no lane reversal; the single and partial blocks reverse
+ *    their lanes instead: the same bits).  Lines of n <= 16 (one block
  *    each, from a -0.0 carry) sit 16 / P to a vector in groups of P lanes
  *    (P the power of two >= n), with the network levels inside a group.
  *    cumsum_seg is this path from a given carry; scan_total is S of one
  *    chunk.
  *  - Columns (inner > 1; cumsum_cols with any row stride): each column
  *    sequentially in f64 from -0.0, eight columns a vector, tiles of eight
- *    vectors walking down the rows; every output rounded once (f16 / bf16:
+ *    vectors walking down the rows (prefetching 16 rows ahead when
+ *    streaming); every output rounded once (f16 / bf16:
  *    f64 -> f32 by round-to-odd, then nearest even: one rounding).
  * Error constant (SPEC.md's |err| <= c u sum|x| + half an ulp of the
  * result): c = 6 for the line path (at most 4 roundings in the block
  * network, the rounding of D to C and the final addition), c = 1 for the
  * column path (f64 sequential, then one rounding); the f64 sums' own
- * roundings add at most n 2^-53 sum|x|, below 2^-29 u sum|x| per element.
+ * roundings add at most n 2^-53 sum|x| = n 2^-29 u sum|x| (f32's u).
  *
  * Integers are exact modulo 2^bits and are scanned in their own width (64,
  * 32, 16 or 8 lanes), wrapping; signed and unsigned integers of one width
@@ -754,13 +758,6 @@ AXIAL_AI __m512 net_f32(__m512 v) {
         negz, 0xFF00, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7), s);
     const __m512 z = _mm512_mask_permutexvar_ps(negz, 0xF000, _mm512_set1_epi32(3), s);
     return _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(u, w), z));
-}
-/* Lane 15 of four blocks, widened: the block totals t. */
-AXIAL_AI __m256d totals4_f32(const __m512 p[4]) {
-    const __m512i i2 = _mm512_setr_epi32(15, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m512 a = _mm512_permutex2var_ps(p[0], i2, p[1]);
-    const __m512 b = _mm512_permutex2var_ps(p[2], i2, p[3]);
-    return _mm256_cvtps_pd(_mm_movelh_ps(_mm512_castps512_ps128(a), _mm512_castps512_ps128(b)));
 }
 AXIAL_AI double lane15_f32(__m512 p) {
     return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
