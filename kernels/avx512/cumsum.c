@@ -35,11 +35,12 @@
  *    vectors walking down the rows (prefetching 16 rows ahead when
  *    streaming); every output rounded once (f16 / bf16:
  *    f64 -> f32 by round-to-odd, then nearest even: one rounding).
- * Error constant (SPEC.md's |err| <= c u sum|x| + half an ulp of the
- * result): c = 6 for the line path (at most 4 roundings in the block
- * network, the rounding of D to C and the final addition), c = 1 for the
- * column path (f64 sequential, then one rounding); the f64 sums' own
- * roundings add at most n 2^-53 sum|x| = n 2^-29 u sum|x| (f32's u).
+ * Error constants (docs/API.md, |err| <= c 2^-24 sum|x| for f32, fewer than
+ * 2^29 terms): c = 7 for the line path (a term passes at most 5 additions in
+ * C inside its block -- 2 in its quad, at most 2 in E, 1 joining them -- the
+ * f64 carry sums the block totals, then the carry's rounding to C and the
+ * final addition add one unit each); c = 2 for the column path (a
+ * sequential f64 sum, rounded once).
  *
  * Integers are exact modulo 2^bits and are scanned in their own width (64,
  * 32, 16 or 8 lanes), wrapping; signed and unsigned integers of one width
