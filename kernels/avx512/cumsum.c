@@ -15,27 +15,32 @@
  *    0-7 and 8-15); a quad is one 128-bit lane (a 256-bit half for f64).
  *    Quad scans by in-lane byte shifts and masked adds (s0 = v0,
  *    s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0)); the quad totals
- *    T_q broadcast by permutes into E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0;
- *    p = s + E.  Each output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for
- *    the line's first), rounded once to T; per block D = D + t and S = S + t
- *    in f64 (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R
- *    and R = R + S at its end.  Four blocks a step: their networks and the
- *    gather of their totals are independent, so the loop-carried chain is
- *    the one f64 addition per block.  Reverse loads 16 elements ending at
- *    the position and reverses the lanes.  Lines of n <= 16 (one block
+ *    T_q give E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0; p = s + E.  Each
+ *    output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for the line's
+ *    first), rounded once to T; per block D = D + t and S = S + t in f64
+ *    (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R and
+ *    R = R + S at its end.  Four blocks a step (f32 family): their quad
+ *    totals are gathered into one vector whose own quad scan gives the four
+ *    blocks' E and t (the same additions), and [D, S] is one f64 vector, so
+ *    the loop-carried chain is one f64 addition per block.  Reverse: blocks
+ *    are aligned at the line's end and the network runs mirrored on the
+ *    memory order (no lane reversal; the single and partial blocks reverse
+ *    their lanes instead: the same bits).  Lines of n <= 16 (one block
  *    each, from a -0.0 carry) sit 16 / P to a vector in groups of P lanes
  *    (P the power of two >= n), with the network levels inside a group.
  *    cumsum_seg is this path from a given carry; scan_total is S of one
  *    chunk.
  *  - Columns (inner > 1; cumsum_cols with any row stride): each column
  *    sequentially in f64 from -0.0, eight columns a vector, tiles of eight
- *    vectors walking down the rows; every output rounded once (f16 / bf16:
+ *    vectors walking down the rows (prefetching 16 rows ahead when
+ *    streaming); every output rounded once (f16 / bf16:
  *    f64 -> f32 by round-to-odd, then nearest even: one rounding).
- * Error constant (SPEC.md's |err| <= c u sum|x| + half an ulp of the
- * result): c = 6 for the line path (at most 4 roundings in the block
- * network, the rounding of D to C and the final addition), c = 1 for the
- * column path (f64 sequential, then one rounding); the f64 sums' own
- * roundings add at most n 2^-53 sum|x|, below 2^-29 u sum|x| per element.
+ * Error constants (docs/API.md, |err| <= c 2^-24 sum|x| for f32, fewer than
+ * 2^29 terms): c = 7 for the line path (a term passes at most 5 additions in
+ * C inside its block -- 2 in its quad, at most 2 in E, 1 joining them -- the
+ * f64 carry sums the block totals, then the carry's rounding to C and the
+ * final addition add one unit each); c = 2 for the column path (a
+ * sequential f64 sum, rounded once).
  *
  * Integers are exact modulo 2^bits and are scanned in their own width (64,
  * 32, 16 or 8 lanes), wrapping; signed and unsigned integers of one width
@@ -71,6 +76,8 @@
 #define AXIAL_UNROLL _Pragma("GCC unroll 8")
 /* Register tile of the column path, in vectors (16 measured slower: spills). */
 #define AXIAL_TILE 8
+/* Rows ahead that the streaming float column tiles prefetch. */
+#define AXIAL_COLS_PF 16
 /* Bytes a call writes from which its full, aligned vectors are streamed. */
 #define AXIAL_CUMSUM_NT ((size_t)4 << 20)
 
@@ -527,6 +534,13 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
     for (size_t t = 0; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
         __m512i out[AXIAL_TILE];
+        /* Streaming floats: the rows ahead are far apart (a row of the tile
+         * per page), so fetch them early. */
+        if (k_float(k) && nt && t + AXIAL_COLS_PF < n) {
+            const char *pf = x + (rev ? n - 1 - t - AXIAL_COLS_PF : t + AXIAL_COLS_PF) * stride;
+            for (size_t l = 0; l < AXIAL_TILE * vb; l += 64)
+                _mm_prefetch(pf + l, _MM_HINT_T0);
+        }
         AXIAL_UNROLL
         for (int u = 0; u < AXIAL_TILE; u++) {
             const __m512i xv = v_load(k, x + row + (size_t)u * vb, all);
@@ -659,18 +673,40 @@ AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t oute
 
 /* f32-family kinds (F32, F16, BF16; C = f32): 16 elements <-> 16 f32 lanes,
  * widened exactly; lanes outside a mask load as -0.0. */
+/* bf16 -> f32: each word to the high half of its dword, one vpermw. */
+AXIAL_AI __m512 widen_bf16(__m256i h) {
+    const __m512i idx = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, 7,
+                                         0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+    return _mm512_castsi512_ps(
+        _mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, idx, _mm512_castsi256_si512(h)));
+}
 AXIAL_AI __m512 l_load(enum axial_kind k, const char *p) {
     switch (k) {
     case K_F32: return _mm512_loadu_ps(p);
     case K_F16: return axial_avx512_load_f16((const uint16_t *)(const void *)p);
-    default: return axial_avx512_load_bf16((const uint16_t *)(const void *)p);
+    default: return widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
     }
 }
 AXIAL_AI __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
     if (k == K_F32)
         return _mm512_mask_loadu_ps(_mm512_set1_ps(-0.0f), m, p);
     const __m256i h = _mm256_mask_loadu_epi16(_mm256_set1_epi16((short)0x8000), m, p);
-    return k == K_F16 ? axial_avx512_widen_f16(h) : axial_avx512_widen_bf16(h);
+    return k == K_F16 ? axial_avx512_widen_f16(h) : widen_bf16(h);
+}
+/* f32 -> bf16 to nearest even, in the high half of each dword (avx512.h's
+ * rounding: NaN stays NaN), and two such vectors packed into 32 words. */
+AXIAL_AI __m512i bf16_hi(__m512 v) {
+    const __m512i u = _mm512_castps_si512(v);
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    return _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x400000));
+}
+AXIAL_AI __m512i bf16_pack2(__m512 lo, __m512 hi) {
+    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37,
+                                         35, 33, 31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7,
+                                         5, 3, 1);
+    return _mm512_permutex2var_epi16(bf16_hi(lo), idx, bf16_hi(hi));
 }
 /* f32 -> T, once, to nearest even. */
 AXIAL_AI __m256i l_narrow(enum axial_kind k, __m512 v) {
@@ -723,13 +759,6 @@ AXIAL_AI __m512 net_f32(__m512 v) {
         negz, 0xFF00, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7), s);
     const __m512 z = _mm512_mask_permutexvar_ps(negz, 0xF000, _mm512_set1_epi32(3), s);
     return _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(u, w), z));
-}
-/* Lane 15 of four blocks, widened: the block totals t. */
-AXIAL_AI __m256d totals4_f32(const __m512 p[4]) {
-    const __m512i i2 = _mm512_setr_epi32(15, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m512 a = _mm512_permutex2var_ps(p[0], i2, p[1]);
-    const __m512 b = _mm512_permutex2var_ps(p[2], i2, p[3]);
-    return _mm256_cvtps_pd(_mm_movelh_ps(_mm512_castps512_ps128(a), _mm512_castps512_ps128(b)));
 }
 AXIAL_AI double lane15_f32(__m512 p) {
     return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
@@ -835,8 +864,9 @@ AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev
     }
     AXIAL_UNROLL
     for (int u = 0; u < 4; u += 2) {
-        const __m512i l = _mm512_inserti64x4(_mm512_castsi256_si512(l_narrow(k, m[u])),
-                                             l_narrow(k, m[u + 1]), 1);
+        const __m512i l = k == K_BF16 ? bf16_pack2(m[u], m[u + 1])
+                                      : _mm512_inserti64x4(_mm512_castsi256_si512(l_narrow(k, m[u])),
+                                                           l_narrow(k, m[u + 1]), 1);
         if (nt)
             _mm512_stream_si512((void *)(p + 64 * (u / 2)), l);
         else
