@@ -46,7 +46,8 @@
  *     the -0.0 lanes make this the order's 16 -> 1 fold.  n > 8: per row,
  *     groups of 8 virtual vectors (128 elements) by the tree, widened and
  *     added to 16 f64 lanes (rows of <= 128 elements: one group, unrolled per
- *     vector count), then lane p += lane p + 8 (lo + hi), and 8 rows folded
+ *     vector count; n = 16, 32, ..., 128 without masks or branches), then
+ *     lane p += lane p + 8 (lo + hi), and 8 rows folded
  *     together in halves (p + 4, + 2, + 1) by two vshuff64x2 levels and
  *     unpacklo/hi (r512_fold8x8).  The F32 reduce of rows of 2: x0 + x1 in
  *     f64 rounded to f32 is x0 + x1 rounded once in f32 (a double rounding
@@ -86,9 +87,9 @@
  * row paths that writes >= 4 MiB (R512_NT) writes its 16-byte aligned groups
  * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
  * stores (no read of the destination lines; head rows plain, sfence at the
- * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked loads (fault-suppressing, -0.0 or 0
- * filled) and masked stores; nothing outside x, y, acc is touched.  Pointers
- * need only element alignment.
+ * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked
+ * loads (fault-suppressing, -0.0 or 0 filled) and masked stores; nothing
+ * outside x, y, acc is touched.  Pointers need only element alignment.
  */
 #include <string.h>
 
@@ -1213,14 +1214,38 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             return;                                                                               \
         }                                                                                         \
         switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
-        case 1: r512_frun_##S(x, dst, outer, n, 0, 1, acc); return;                               \
-        case 2: r512_frun_##S(x, dst, outer, n, 0, 2, acc); return;                               \
-        case 3: r512_frun_##S(x, dst, outer, n, 0, 3, acc); return;                               \
-        case 4: r512_frun_##S(x, dst, outer, n, 0, 4, acc); return;                               \
-        case 5: r512_frun_##S(x, dst, outer, n, 0, 5, acc); return;                               \
-        case 6: r512_frun_##S(x, dst, outer, n, 0, 6, acc); return;                               \
-        case 7: r512_frun_##S(x, dst, outer, n, 0, 7, acc); return;                               \
-        case 8: r512_frun_##S(x, dst, outer, n, 0, 8, acc); return;                               \
+        case 1:                                                                                  \
+            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 1, acc);                                     \
+            return;                                                                               \
+        case 2:                                                                                  \
+            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 2, acc);                                     \
+            return;                                                                               \
+        case 3:                                                                                  \
+            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 3, acc);                                     \
+            return;                                                                               \
+        case 4:                                                                                  \
+            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 4, acc);                                     \
+            return;                                                                               \
+        case 5:                                                                                  \
+            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 5, acc);                                     \
+            return;                                                                               \
+        case 6:                                                                                  \
+            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc); /* no masks */               \
+            else r512_frun_##S(x, dst, outer, n, 0, 6, acc);                                     \
+            return;                                                                               \
+        case 7:                                                                                  \
+            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc); /* no masks */             \
+            else r512_frun_##S(x, dst, outer, n, 0, 7, acc);                                     \
+            return;                                                                               \
+        case 8:                                                                                  \
+            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc); /* no masks */             \
+            else r512_frun_##S(x, dst, outer, n, 0, 8, acc);                                     \
+            return;                                                                               \
         case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc); return;                               \
         default: break;                                                                           \
         }                                                                                         \
