@@ -27,8 +27,9 @@
  *     multiple of 8 ends with the overlapping half of its last 8 columns, of
  *     which only the new lanes are stored; narrower tiles load up to the
  *     tile's last element and store through masks.  Blocks of >= 2 MiB
- *     prefetch the next 8 rows' lines while summing the current ones (the
- *     runs down the rows are short; the hardware prefetchers lag there).
+ *     prefetch the next 8 rows' lines while summing the current ones (meant
+ *     for the short runs down the rows; on the shared development VM it
+ *     measured no change either way, [1024, 16384] axis 0 within noise).
  *   - rows (inner == 1, n > 16) and inner 2, 4, 8 (P = 16): the flat run in
  *     super-rows of 16 = 2 halves; per group of 8 super-rows (128 elements)
  *     two trees, widened into the 4 accumulator ymm; the last group padded
@@ -91,11 +92,12 @@
 #define AXIAL_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* Columns are reduced in chunks: long runs of each row for the prefetchers,
- * while the f64 accumulator row stays in L1/L2.  reduce_acc sums into acc
- * itself; reduce (float family) needs an f64 row of its own, on the caller's
- * stack, which is bounded (16 KiB per call, README): that chunk is narrower. */
-#define AXIAL_COL_CHUNK 4096 /* float family, reduce_acc: columns per chunk */
-#define AXIAL_COL_STACK 1024 /* float family, reduce: columns per chunk (8 KiB of f64) */
+ * while the f64 accumulator row stays in L1/L2.  reduce_acc (and the f64
+ * reduce) sum into acc (y) itself; the f32/f16/bf16 reduce needs an f64 row
+ * of its own, on the caller's stack, which is bounded (16 KiB per call,
+ * README): that chunk is narrower. */
+#define AXIAL_COL_CHUNK 4096 /* float family, into acc or y: columns per chunk */
+#define AXIAL_COL_STACK 1024 /* f32/f16/bf16 reduce: columns per chunk (8 KiB of f64) */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 #define AXIAL_REDUCE_NT ((size_t)4 << 20) /* bytes a short-row reduce writes from which it streams */
 #define AXIAL_REDUCE_PREFETCH ((size_t)2 << 20) /* column blocks from which the next group is prefetched */
@@ -454,15 +456,17 @@ AXIAL_INLINE void f_rows_from(int k, const void *x, void *y, double *acc, size_t
     }
 }
 /* Rows whose last group is m whole chunks (n % 8 == 0, m = n % 128 / 8
- * constant): no per-row dispatch of the tail; whole steps of 8 rows. */
+ * constant): no per-row dispatch of the tail; steps of 4 rows (one fold
+ * transpose: the planner's tasks may hand over as few as 4 rows). */
 AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_t outer,
                                size_t n, const int m) {
     const __m256d nz = _mm256_set1_pd(-0.0);
     const size_t G = n / 128;
     size_t o0 = 0;
-    for (; o0 + 8 <= outer; o0 += 8) {
-        __m256d c[8];
-        for (size_t r = 0; r < 8; r++) {
+    for (; o0 + 4 <= outer; o0 += 4) {
+        __m256d c[4];
+        #pragma GCC unroll 1
+        for (size_t r = 0; r < 4; r++) {
             const void *row = f_at(k, x, (o0 + r) * n);
             __m256d A[4] = {nz, nz, nz, nz};
             for (size_t g = 0; g < G; g++)
@@ -471,8 +475,11 @@ AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_
                 f_group16(k, f_at(k, row, 128 * G), A, m, 0, 0, NULL);
             c[r] = f_fold2(A[0], A[1], A[2], A[3]);
         }
-        f_emit(k, y, acc, o0, f_fold_last(c[0], c[1], c[2], c[3]),
-               f_fold_last(c[4], c[5], c[6], c[7]), 8, 0);
+        const __m256d e = f_fold_last(c[0], c[1], c[2], c[3]);
+        if (acc)
+            _mm256_storeu_pd(acc + o0, _mm256_add_pd(_mm256_loadu_pd(acc + o0), e));
+        else
+            f_emit(k, y, NULL, o0, e, nz, 4, 0);
     }
     if (o0 < outer)
         f_rows_from(k, x, y, acc, o0, outer, n);
