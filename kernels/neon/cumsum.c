@@ -59,10 +59,11 @@
  *  8 vectors (f64 lanes: 16 columns of f32, 32 of f16 / bf16, 16 of f64)
  *  per row (path 3 below); fewer columns than one vector in pieces.
  *
- *  Error constant (docs/API.md): c = 6 for the line path (at most 4
- *  roundings in the block network, the rounding of D to C, and the final
- *  add; the f64 carries add about (n / 16) 2^-53 of sum|x|), c = 1 for the
- *  column path (f64 sequential sums, rounded once).  No FMA anywhere.
+ *  Error constant (docs/API.md): c = 7 for the line path (a term passes at
+ *  most 5 additions in C inside its block -- 2 in its quad, at most 2 in E,
+ *  1 joining them -- then the rounding of D to C and the final add; the f64
+ *  carries add about (n / 16) 2^-53 of sum|x|), c = 2 for the column path
+ *  (f64 sequential sums, rounded once).  No FMA anywhere.
  *
  * Integers.  One generic body, specialised at compile time by a "kind" and
  * the two flags, works on logical vectors V of W lanes: W = 16, 8, 4, 2
