@@ -86,11 +86,12 @@
  * Large magnitudes are generated on purpose (values within 2^8 of FLT_MAX,
  * DBL_MAX, 65504), and the one case where the kernels differ by design is
  * accepted explicitly, not kept out by the decoder:
- *   - f32 and bf16 ReduceSum on a SIMD ISA sums at most 8 terms per f32
- *     partial (kernels/avx2/reduce.c 'Known limit', kernels/avx512/reduce.c
- *     'Note'), which may overflow to inf where the scalar f64 sum comes back
- *     into range.  Accepted only for an output with M >= 2^127 when some
- *     input term has |x| >= 2^124 (necessary for 8 terms to reach 2^128);
+ *   - f32 and bf16 ReduceSum and CumSum on a SIMD ISA add up to 8 terms
+ *     (ReduceSum's trees) or 16 (CumSum's blocks along the innermost axis) in
+ *     an f32 partial (docs/API.md, "Known limit"), which may overflow to inf
+ *     where the scalar f64 sum comes back into range.  Accepted only for an
+ *     output with M >= 2^127 when some input term has |x| >= 2^124 (necessary
+ *     for 16 terms to reach 2^128);
  *     such an output may then be non-finite in either run (NaN too, from
  *     inf - inf), and if both are finite the bound still applies.
  *   - f64, every op and ISA (the scalar oracle too): partial sums of any
@@ -792,7 +793,9 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
                           const double *mag, double maxabs) {
     const axial_dtype dt = c->dtype;
     const fz_fmt f = fmt_of(dt);
-    const double u = ldexp(1.0, -24), C = 4.0;
+    /* The documented constants (docs/API.md): ReduceSum c = 4, CumSum c = 7 in
+     * the plain form (C = 6 with the final rounding on top). */
+    const double u = ldexp(1.0, -24), C = c->op == OP_CUMSUM ? 6.0 : 4.0;
     /* terms per output (f64 bound) */
     double m = 1;
     if (c->op == OP_CUMSUM) {
@@ -802,7 +805,11 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
         m = (double)(c->count_in / c->count_out);
     }
     const double T = overflow_threshold(f);
-    const bool simd_reduce32 = isa != AXIAL_ISA_SCALAR && c->op == OP_REDUCE &&
+    /* The SIMD kernels of both sums add in f32 before they widen (ReduceSum's
+     * trees of 8, CumSum's blocks of 16 along the innermost axis): a partial
+     * sum of terms near FLT_MAX may overflow where the f64 sum does not. */
+    const bool simd_reduce32 = isa != AXIAL_ISA_SCALAR &&
+                               (c->op == OP_REDUCE || c->op == OP_CUMSUM) &&
                                (dt == AXIAL_F32 || dt == AXIAL_BF16) && maxabs >= 0x1p124;
     bool used = false;
     for (size_t k = 0; k < c->count_out; k++) {
