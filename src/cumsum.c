@@ -174,7 +174,7 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, AXIAL_CUMSUM_THRESHOLD);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
-    if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
+    if (AXIAL_SPLIT_ALONG_LINES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
         count * esize >= AXIAL_CUMSUM_THRESHOLD) {
         if (p.inner == 1 && kt->cumsum_seg[dtype] && kt->scan_total[dtype]) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;

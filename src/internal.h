@@ -131,6 +131,12 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
  * axis, CumSum's and ReduceSum's column tiles along an outer axis.  From
  * this many lines on, groups of whole lines are enough tasks. */
 #define AXIAL_SPLIT_FEW_LINES 16
+/* Off (0) for now: the splits along few lines (the blocked scan, the column
+ * tiles) were measured slower than the plain call (f32, 32 MiB, AVX-512:
+ * CumSum [n] 0.72x on 2 threads; CumSum [1024,8192] axis 0 0.17x, tiles one
+ * cache line wide; ReduceSum [1024,8192] axis 0 0.60x).  The paths, kernels
+ * and tests stay; set it to 1 once wider tiles and a faster scan_total make them pay. */
+#define AXIAL_SPLIT_ALONG_LINES 0
 
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);

@@ -407,7 +407,7 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             return axial_reduce_chunked(&p, exec);
         }
         p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, AXIAL_REDUCE_THRESHOLD);
-        if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
+        if (AXIAL_SPLIT_ALONG_LINES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
             kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
             const size_t want = (grains - 1) / p.outer + 1;

@@ -396,6 +396,8 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
  * has them for the float types of a SIMD ISA (kernels/kernels.h). */
 static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
     const struct axial_kernels *kt = axial__kernels();
+    if (AXIAL_SPLIT_ALONG_LINES == 0) /* the splits along few lines are off */
+        return SPLIT_NO;
     const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL
                      : cols == 1    ? kt->cumsum_seg[dt] && kt->scan_total[dt]
                                     : kt->cumsum_cols[dt] != NULL;
