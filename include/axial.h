@@ -176,6 +176,38 @@ AXIAL_API axial_status axial_roll(axial_dtype dtype, const void *x, void *y,
                                   const int64_t *shift, size_t nshift,
                                   const int64_t *axes, size_t naxes);
 
+/* ---- LogCumSumExp and ReduceLogSumExp (the log semiring) --------------- */
+
+/*
+ * log(exp(x[0]) + ... + exp(x[j])) along `axis`, with the rules of
+ * axial_cumsum (shapes, axis, the flags EXCLUSIVE and REVERSE, in place
+ * allowed, other overlap refused).  For x = [0, 0, 0]: flags 0 gives
+ * [0, ln 2, ln 3]; EXCLUSIVE [-inf, 0, ln 2] (the empty sum of the log
+ * semiring is -inf); REVERSE [ln 3, ln 2, 0]; both [ln 2, 0, -inf].
+ *   dtype: AXIAL_F32, AXIAL_F64, AXIAL_F16 or AXIAL_BF16 (f16/bf16 computed
+ *   in f32, rounded once per output); any other is AXIAL_E_DTYPE.
+ * Special values, per output's terms: any NaN gives NaN (and every later
+ * output of that line), else any +inf gives +inf, else all -inf (or none)
+ * gives -inf; -inf terms add nothing.  Returns the codes of axial_cumsum.
+ * docs/API.md, section 15.
+ */
+AXIAL_API axial_status axial_logcumsumexp(axial_dtype dtype, const void *x, void *y,
+                                          size_t rank, const int64_t *shape,
+                                          int64_t axis, unsigned flags);
+/*
+ * log(sum of exp(x)) over axes[0..naxes-1], with the rules of
+ * axial_reduce_sum (axes, flags, output shape from axial_reduce_sum_shape, no
+ * overlap).  No reduced axis (naxes == 0 without EMPTY_AXES_ALL, or rank 0)
+ * gives a copy of x; an axis of length 0 gives -inf.  Types and special
+ * values as axial_logcumsumexp.  Returns the codes of axial_reduce_sum
+ * (AXIAL_E_NOMEM: 16 bytes of scratch per output when the reduced axes form
+ * several separate groups).  docs/API.md, section 15.
+ */
+AXIAL_API axial_status axial_reduce_logsumexp(axial_dtype dtype, const void *x, void *y,
+                                              size_t rank, const int64_t *shape,
+                                              const int64_t *axes, size_t naxes,
+                                              unsigned flags);
+
 /* ---- Parallel execution ------------------------------------------------ */
 
 /* One task of a parallel loop: pthreadpool's 1-D task signature. */
@@ -209,6 +241,13 @@ AXIAL_API axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y,
                                      const int64_t *shift, size_t nshift,
                                      const int64_t *axes, size_t naxes,
                                      const axial_executor *exec);
+AXIAL_API axial_status axial_logcumsumexp_ex(axial_dtype dtype, const void *x, void *y,
+                                             size_t rank, const int64_t *shape, int64_t axis,
+                                             unsigned flags, const axial_executor *exec);
+AXIAL_API axial_status axial_reduce_logsumexp_ex(axial_dtype dtype, const void *x, void *y,
+                                                 size_t rank, const int64_t *shape,
+                                                 const int64_t *axes, size_t naxes,
+                                                 unsigned flags, const axial_executor *exec);
 
 /* The built-in pool (pthreadpool), for hosts that have none. */
 typedef struct axial_pool axial_pool;

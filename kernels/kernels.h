@@ -23,6 +23,7 @@
 #ifndef AXIAL_KERNELS_H
 #define AXIAL_KERNELS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -79,6 +80,52 @@ typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t 
 #define AXIAL_SCAN_CONTINUE 0x100u
 
 /*
+ * The log semiring (LogCumSumExp, ReduceLogSumExp; float dtypes only, the
+ * other entries NULL):
+ *   logcumsumexp (outer, n, inner): y[o][j][i] = log(sum of exp(x[o][0..j][i]))
+ *                      (flags: exclusive/reverse; same signature as cumsum)
+ *   reduce_lse   (outer, n, inner): y[o][i]    = log(sum over j of exp(x[o][j][i]))
+ *   reduce_lse_acc(outer, n, inner): acc[o][i] (+)= the terms x[o][j][i]
+ *   reduce_lse_finish(count):       y[k] = value of acc[k], rounded once
+ * The wide accumulator is an axial_lse_acc per output (16 bytes): the value
+ * m + log(s), with s the sum of exp(term - m) in double.  States:
+ *   empty (no term, or only -inf terms): m = -inf, s = 0 (AXIAL_LSE_EMPTY);
+ *   a NaN term seen: m = NaN; else a +inf term seen: m = +inf;
+ *   else m is finite and s >= 1 when m is the largest term so far (kernels
+ *   may keep any finite m: the value is the same up to rounding).
+ * axial_lse_add merges a state into another; the planner combines partial
+ * accumulators with it in a fixed order, so the bits never depend on threads.
+ */
+typedef struct {
+    double m, s;
+} axial_lse_acc;
+#define AXIAL_LSE_EMPTY ((axial_lse_acc){-INFINITY, 0.0})
+
+/* *a (+)= (m, s): the log-semiring sum of two states (see above). */
+static inline void axial_lse_add(axial_lse_acc *a, double m, double s) {
+    if (isnan(a->m) || m == -INFINITY)
+        return; /* NaN stays NaN; an empty state adds nothing */
+    if (isnan(m) || a->m == -INFINITY || m == INFINITY || a->m == INFINITY) {
+        if (!(a->m == INFINITY && !isnan(m))) /* NaN wins, then +inf */
+            a->m = m, a->s = s;
+        return;
+    }
+    if (m > a->m) {
+        a->s = a->s * exp(a->m - m) + s;
+        a->m = m;
+    } else {
+        a->s += s * exp(m - a->m);
+    }
+}
+
+/* The value of a state, in double: NaN, +inf, -inf (empty) or m + log(s). */
+static inline double axial_lse_value(axial_lse_acc a) {
+    if (!isfinite(a.m))
+        return a.m;
+    return a.m + log(a.s);
+}
+
+/*
  * One table per ISA.  An ISA's table may leave entries NULL: dispatch starts
  * from the scalar table and overrides only the entries an ISA provides.
  */
@@ -92,6 +139,10 @@ struct axial_kernels {
     axial_scan_total_fn scan_total[AXIAL_NDTYPE];
     axial_cumsum_cols_fn cumsum_cols[AXIAL_NDTYPE];
     axial_reduce_cols_fn reduce_cols[AXIAL_NDTYPE];
+    axial_cumsum_fn logcumsumexp[AXIAL_NDTYPE];
+    axial_reduce_fn reduce_lse[AXIAL_NDTYPE];
+    axial_reduce_acc_fn reduce_lse_acc[AXIAL_NDTYPE];
+    axial_reduce_finish_fn reduce_lse_finish[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
@@ -109,6 +160,20 @@ struct axial_kernels {
 #define AXIAL_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_scan_total_##name##__##isa,
 #define AXIAL_CUMSUM_COLS_OF(name, DT, isa) [DT] = axial_cumsum_cols_##name##__##isa,
 #define AXIAL_REDUCE_COLS_OF(name, DT, isa) [DT] = axial_reduce_cols_##name##__##isa,
+
+/* The log-semiring kernels of one ISA and float dtype (see above). */
+#define AXIAL_DECLARE_LSE_KERNELS(name, DT, isa)                                            \
+    void axial_logcumsumexp_##name##__##isa(const void *x, void *y, size_t outer, size_t n, \
+                                            size_t inner, unsigned flags);                 \
+    void axial_reduce_lse_##name##__##isa(const void *x, void *y, size_t outer, size_t n,  \
+                                          size_t inner);                                   \
+    void axial_reduce_lse_acc_##name##__##isa(const void *x, void *acc, size_t outer,      \
+                                              size_t n, size_t inner);                     \
+    void axial_reduce_lse_finish_##name##__##isa(const void *acc, void *y, size_t count);
+#define AXIAL_LOGCUMSUMEXP_OF(name, DT, isa) [DT] = axial_logcumsumexp_##name##__##isa,
+#define AXIAL_REDUCE_LSE_OF(name, DT, isa) [DT] = axial_reduce_lse_##name##__##isa,
+#define AXIAL_REDUCE_LSE_ACC_OF(name, DT, isa) [DT] = axial_reduce_lse_acc_##name##__##isa,
+#define AXIAL_REDUCE_LSE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_lse_finish_##name##__##isa,
 
 /* The summable dtypes (all but BOOL), as X(name, DTYPE, arg): the SIMD
  * folders declare and tabulate their kernels with it. */

@@ -37,8 +37,15 @@
 
 #define AXIAL_CUMSUM_FLAGS (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)
 
+/* Which scan: CumSum or LogCumSumExp. */
+typedef struct {
+    const char *fn, *op; /* "axial_cumsum", "cumsum" (for AXIAL_VERBOSE) */
+    bool lse;
+} axial_scan_op;
+
 typedef struct {
     const struct axial_kernels *kt;
+    axial_cumsum_fn scan; /* the table's cumsum or logcumsumexp entry */
     axial_dtype dtype;
     const char *x;
     char *y;
@@ -56,7 +63,7 @@ static void axial_cumsum_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
     size_t b, e;
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
-    p->kt->cumsum[p->dtype](p->x + b * p->line_bytes, p->y + b * p->line_bytes, e - b, p->n,
+    p->scan(p->x + b * p->line_bytes, p->y + b * p->line_bytes, e - b, p->n,
                             p->inner, p->flags);
 }
 
@@ -109,7 +116,7 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
                            count * sizeof *p->carry);
     if (axial__verbose_on()) {
         char note[32];
-        axial__verbose_cumsum(p->kt, AXIAL_ENTRY_SCAN_TOTAL + p->dtype,
+        axial__verbose_cumsum("cumsum", p->kt, AXIAL_ENTRY_SCAN_TOTAL + p->dtype,
                               AXIAL_ENTRY_CUMSUM_SEG + p->dtype, p->dtype, rank, shape, axis,
                               p->flags, "%zu*scan_total(n=%zu)+%zu*cumsum_seg(n<=%zu)%s",
                               p->outer * (p->nchunks - 1), AXIAL_SCAN_CHUNK, p->ntasks,
@@ -142,31 +149,33 @@ static void axial_cumsum_cols_task(void *arg, size_t k) {
     p->kt->cumsum_cols[p->dtype](p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
 }
 
-axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
-                             const int64_t *shape, int64_t axis, unsigned flags,
-                             const axial_executor *exec) {
-    static const char fn[] = "axial_cumsum";
+static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, const void *x,
+                                  void *y, size_t rank, const int64_t *shape, int64_t axis,
+                                  unsigned flags, const axial_executor *exec) {
+    const char *fn = op->fn;
     size_t esize, count, ax;
     axial_status st;
     if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
-        (st = axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
+        (st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
+                      : axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
         (st = axial__check_rank(fn, rank, shape, 1)) != AXIAL_OK ||
         (st = axial__check_shape(fn, rank, shape, esize, &count)) != AXIAL_OK ||
         (st = axial__norm_axis(fn, axis, rank, &ax)) != AXIAL_OK)
         return st;
     if (flags & ~AXIAL_CUMSUM_FLAGS)
-        return axial__fail(AXIAL_E_ARGS, "axial_cumsum: flags 0x%x have unknown bits 0x%x", flags,
+        return axial__fail(AXIAL_E_ARGS, "%s: flags 0x%x have unknown bits 0x%x", fn, flags,
                            flags & ~AXIAL_CUMSUM_FLAGS);
     if ((st = axial__check_buffers(fn, x, count * esize, y, count * esize, true)) != AXIAL_OK)
         return st;
     if (count == 0) {
         if (axial__verbose_on())
-            axial__verbose_cumsum(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+            axial__verbose_cumsum(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
                                   axis, flags, "empty");
         return AXIAL_OK;
     }
     const struct axial_kernels *kt = axial__kernels();
-    axial_cumsum_plan p = {kt, dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
+    axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
+                           dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
                            1, 0, 1, flags, 0, 1, 1, NULL, 0, 1};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
@@ -174,7 +183,7 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, AXIAL_CUMSUM_THRESHOLD);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
-    if (AXIAL_SPLIT_ALONG_LINES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
+    if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
         count * esize >= AXIAL_CUMSUM_THRESHOLD) {
         if (p.inner == 1 && kt->cumsum_seg[dtype] && kt->scan_total[dtype]) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
@@ -195,7 +204,7 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
                 if (axial__verbose_on()) {
                     const size_t w = ((p.rowlines - 1) / p.ntiles + 1) * (64 / esize);
                     char note[32];
-                    axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM_COLS + dtype, AXIAL_ENTRY_NONE,
+                    axial__verbose_cumsum(op->op, kt, AXIAL_ENTRY_CUMSUM_COLS + dtype, AXIAL_ENTRY_NONE,
                                           dtype, rank, shape, axis, flags,
                                           "%zu*cumsum_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
                                           p.ntasks, p.n, w < p.inner ? w : p.inner, p.inner,
@@ -210,15 +219,36 @@ axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t r
         p.ntasks = 1;
     if (axial__verbose_on()) {
         char note[32];
-        axial__verbose_cumsum(kt, AXIAL_ENTRY_CUMSUM + dtype, AXIAL_ENTRY_NONE, dtype, rank,
-                              shape, axis, flags, "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer,
+        axial__verbose_cumsum(op->op, kt,
+                              (op->lse ? AXIAL_ENTRY_LOGCUMSUMEXP : AXIAL_ENTRY_CUMSUM) + dtype,
+                              AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags, "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer,
                               p.n, p.inner, axial__tasks_note(note, p.ntasks));
     }
     axial__run(exec, p.ntasks, axial_cumsum_task, &p);
     return AXIAL_OK;
 }
 
+static const axial_scan_op axial_op_cumsum = {"axial_cumsum", "cumsum", false};
+static const axial_scan_op axial_op_logcumsumexp = {"axial_logcumsumexp", "logcumsumexp", true};
+
+axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                             const int64_t *shape, int64_t axis, unsigned flags,
+                             const axial_executor *exec) {
+    return axial_scan_ex(&axial_op_cumsum, dtype, x, y, rank, shape, axis, flags, exec);
+}
+
 axial_status axial_cumsum(axial_dtype dtype, const void *x, void *y, size_t rank,
                           const int64_t *shape, int64_t axis, unsigned flags) {
-    return axial_cumsum_ex(dtype, x, y, rank, shape, axis, flags, NULL);
+    return axial_scan_ex(&axial_op_cumsum, dtype, x, y, rank, shape, axis, flags, NULL);
+}
+
+axial_status axial_logcumsumexp_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                   const int64_t *shape, int64_t axis, unsigned flags,
+                                   const axial_executor *exec) {
+    return axial_scan_ex(&axial_op_logcumsumexp, dtype, x, y, rank, shape, axis, flags, exec);
+}
+
+axial_status axial_logcumsumexp(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                const int64_t *shape, int64_t axis, unsigned flags) {
+    return axial_scan_ex(&axial_op_logcumsumexp, dtype, x, y, rank, shape, axis, flags, NULL);
 }

@@ -47,7 +47,11 @@ enum {
     AXIAL_ENTRY_SCAN_TOTAL = 5 * AXIAL_NDTYPE + AXIAL_NROLL,
     AXIAL_ENTRY_CUMSUM_COLS = 6 * AXIAL_NDTYPE + AXIAL_NROLL,
     AXIAL_ENTRY_REDUCE_COLS = 7 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_NENTRY = 8 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_ENTRY_LOGCUMSUMEXP = 8 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_ENTRY_REDUCE_LSE = 9 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_ENTRY_REDUCE_LSE_ACC = 10 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_ENTRY_REDUCE_LSE_FINISH = 11 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_NENTRY = 12 * AXIAL_NDTYPE + AXIAL_NROLL,
     AXIAL_ENTRY_NONE = AXIAL_NENTRY /* no kernel: a copy, a fill, an empty tensor */
 };
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
@@ -67,13 +71,15 @@ static inline bool axial__verbose_on(void) {
  * axial__verbose_on(): each prints one line "axial: <op> <dtype> <shape>
  * <arguments> -> <plan> kernel=<name>[,<name>]", the plan printf'd from
  * `plan`, the names those of entries e1 and e2 of kt (AXIAL_ENTRY_NONE: none). */
-AXIAL_COLD void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, unsigned e2,
-                           axial_dtype dtype, size_t rank, const int64_t *shape, int64_t axis,
-                           unsigned flags, const char *plan, ...) AXIAL_PRINTF(9, 10);
-AXIAL_COLD void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
-                           axial_dtype dtype, size_t rank, const int64_t *shape,
+/* `op` names the op in the line ("cumsum", "logcumsumexp", "reduce_sum", ...). */
+AXIAL_COLD void axial__verbose_cumsum(const char *op, const struct axial_kernels *kt, unsigned e1,
+                           unsigned e2, axial_dtype dtype, size_t rank, const int64_t *shape,
+                           int64_t axis, unsigned flags, const char *plan, ...)
+    AXIAL_PRINTF(10, 11);
+AXIAL_COLD void axial__verbose_reduce(const char *op, const struct axial_kernels *kt, unsigned e1,
+                           unsigned e2, axial_dtype dtype, size_t rank, const int64_t *shape,
                            const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
-                           ...) AXIAL_PRINTF(10, 11);
+                           ...) AXIAL_PRINTF(11, 12);
 /* " tasks=N" when a call is split into N > 1 tasks, else "" (for the plans above). */
 static inline const char *axial__tasks_note(char buf[32], size_t ntasks) {
     buf[0] = '\0';
@@ -93,6 +99,8 @@ AXIAL_COLD void axial__verbose_roll(const struct axial_kernels *kt, unsigned e1,
 /* Element size of a dtype; sums refuse BOOL. */
 axial_status axial__check_dtype(const char *fn, axial_dtype dtype, bool allow_bool,
                                 size_t *elem_size);
+/* The same, for the log-space ops: only F32, F64, F16 and BF16. */
+axial_status axial__check_float_dtype(const char *fn, axial_dtype dtype, size_t *elem_size);
 /* rank in [min_rank, AXIAL_MAX_RANK], shape non-NULL when rank > 0. */
 axial_status axial__check_rank(const char *fn, size_t rank, const int64_t *shape,
                                size_t min_rank);

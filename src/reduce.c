@@ -35,6 +35,13 @@
  *   - several R groups: ranges of the rows of the kept group before the last
  *     R group, each task walking the odometer for its rows (disjoint parts
  *     of the wide buffer, each summed in the same order as by one task).
+ *
+ * axial_reduce_logsumexp(_ex) is the same planner over the table's
+ * reduce_lse / reduce_lse_acc / reduce_lse_finish kernels (float dtypes
+ * only), with a 16-byte wide state per output (axial_lse_acc, kernels.h):
+ * the identity is the empty state, partial states merge with axial_lse_add
+ * in the same fixed order as the sums' partials, and an axis of length 0
+ * gives -inf.  It has no column-tile kernels.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,13 +114,62 @@ axial_status axial_reduce_sum_shape(size_t rank, const int64_t *shape, const int
     return AXIAL_OK;
 }
 
+/* Which reduction: ReduceSum or ReduceLogSumExp, and its kernels. */
+typedef struct {
+    const char *fn, *op; /* "axial_reduce_sum", "reduce_sum" (for AXIAL_VERBOSE) */
+    bool lse;
+} axial_reduce_op;
+
+/* The kernels of one op and dtype, and their AXIAL_ENTRY_* indices. */
+typedef struct {
+    axial_reduce_fn reduce;
+    axial_reduce_acc_fn acc;
+    axial_reduce_finish_fn finish;
+    unsigned e_reduce, e_acc, e_finish;
+    size_t wide; /* bytes of wide state per output: 8, or 16 for the log semiring */
+    bool lse;
+    axial_dtype dtype;
+} axial_reduce_kernels;
+
+static axial_reduce_kernels axial_reduce_kernels_of(const struct axial_kernels *kt,
+                                                    const axial_reduce_op *op,
+                                                    axial_dtype dtype) {
+    if (op->lse)
+        return (axial_reduce_kernels){kt->reduce_lse[dtype],
+                                      kt->reduce_lse_acc[dtype],
+                                      kt->reduce_lse_finish[dtype],
+                                      AXIAL_ENTRY_REDUCE_LSE + dtype,
+                                      AXIAL_ENTRY_REDUCE_LSE_ACC + dtype,
+                                      AXIAL_ENTRY_REDUCE_LSE_FINISH + dtype,
+                                      sizeof(axial_lse_acc),
+                                      true,
+                                      dtype};
+    return (axial_reduce_kernels){kt->reduce[dtype],
+                                  kt->reduce_acc[dtype],
+                                  kt->reduce_finish[dtype],
+                                  AXIAL_ENTRY_REDUCE + dtype,
+                                  AXIAL_ENTRY_REDUCE_ACC + dtype,
+                                  AXIAL_ENTRY_REDUCE_FINISH + dtype,
+                                  8,
+                                  false,
+                                  dtype};
+}
+
 static bool axial_is_float(axial_dtype dtype) {
     return dtype == AXIAL_F32 || dtype == AXIAL_F64 || dtype == AXIAL_F16 || dtype == AXIAL_BF16;
 }
 
 /* The identity of the wide accumulator: -0.0 for the float types (so that a
  * sum of only -0.0 terms is -0.0, as in one kernel call), 0 for integers. */
-static void axial_wide_zero(axial_dtype dtype, uint64_t *acc, size_t count) {
+static void axial_wide_zero(const axial_reduce_kernels *k, void *accv, size_t count) {
+    if (k->lse) {
+        axial_lse_acc *a = accv;
+        for (size_t i = 0; i < count; i++)
+            a[i] = AXIAL_LSE_EMPTY;
+        return;
+    }
+    const axial_dtype dtype = k->dtype;
+    uint64_t *acc = accv;
     if (axial_is_float(dtype)) {
         double *d = (double *)(void *)acc;
         for (size_t k = 0; k < count; k++)
@@ -123,8 +179,20 @@ static void axial_wide_zero(axial_dtype dtype, uint64_t *acc, size_t count) {
     }
 }
 
-/* acc[k] += part[k] in the accumulator's type (double or wrapping uint64_t). */
-static void axial_wide_add(axial_dtype dtype, uint64_t *acc, const uint64_t *part, size_t count) {
+/* acc[k] += part[k] in the accumulator's type (double or wrapping uint64_t;
+ * axial_lse_add for the log semiring). */
+static void axial_wide_add(const axial_reduce_kernels *k, void *accv, const void *partv,
+                           size_t count) {
+    if (k->lse) {
+        axial_lse_acc *a = accv;
+        const axial_lse_acc *b = partv;
+        for (size_t i = 0; i < count; i++)
+            axial_lse_add(&a[i], b[i].m, b[i].s);
+        return;
+    }
+    const axial_dtype dtype = k->dtype;
+    uint64_t *acc = accv;
+    const uint64_t *part = partv;
     if (axial_is_float(dtype)) {
         double *d = (double *)(void *)acc;
         const double *s = (const double *)(const void *)part;
@@ -140,13 +208,14 @@ static void axial_wide_add(axial_dtype dtype, uint64_t *acc, const uint64_t *par
 
 typedef struct {
     const struct axial_kernels *kt;
+    axial_reduce_kernels k;
     axial_dtype dtype;
     const char *x;
     char *y;
     size_t esize, outer, n, inner, ntasks;
     /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
-    uint64_t *part; /* ntasks * inner partial sums, task-indexed */
+    char *part; /* ntasks * inner partial sums (k.wide bytes each), task-indexed */
     /* column tiles: `ntiles` per outer row over the `rowlines` 64-byte lines
      * of a row, summed into acc (outer * inner doubles) */
     size_t rowlines, ntiles;
@@ -157,7 +226,7 @@ static void axial_reduce_rows_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t b, e;
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
-    p->kt->reduce[p->dtype](p->x + b * p->n * p->inner * p->esize,
+    p->k.reduce(p->x + b * p->n * p->inner * p->esize,
                             p->y + b * p->inner * p->esize, e - b, p->n, p->inner);
 }
 
@@ -174,21 +243,21 @@ static void axial_reduce_cols_task(void *arg, size_t k) {
         acc[c] = -0.0;
     p->kt->reduce_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize, acc, p->n,
                                  c1 - c0, p->inner);
-    p->kt->reduce_finish[p->dtype](acc, p->y + (o * p->inner + c0) * p->esize, c1 - c0);
+    p->k.finish(acc, p->y + (o * p->inner + c0) * p->esize, c1 - c0);
 }
 
 /* Chunk t = (o, c) of a chunked reduction into part (inner wide sums). */
-static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, uint64_t *part) {
+static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, void *part) {
     const size_t o = t / p->nchunks, c = t % p->nchunks;
     const size_t j0 = c * p->chunk, len = p->n - j0 < p->chunk ? p->n - j0 : p->chunk;
-    axial_wide_zero(p->dtype, part, p->inner);
-    p->kt->reduce_acc[p->dtype](p->x + (o * p->n + j0) * p->inner * p->esize, part, 1, len,
+    axial_wide_zero(&p->k, part, p->inner);
+    p->k.acc(p->x + (o * p->n + j0) * p->inner * p->esize, part, 1, len,
                                 p->inner);
 }
 
 static void axial_reduce_chunk_task(void *arg, size_t t) {
     const axial_reduce_plan *p = arg;
-    axial_reduce_chunk(p, t, p->part + t * p->inner);
+    axial_reduce_chunk(p, t, p->part + t * p->inner * p->k.wide);
 }
 
 /*
@@ -199,30 +268,31 @@ static void axial_reduce_chunk_task(void *arg, size_t t) {
  * threshold) the chunks run in order into one stack buffer, each added as it
  * is done: the same additions in the same order, so the same bits.
  */
-static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_executor *exec) {
-    const size_t count_out = p->outer * p->inner; /* <= AXIAL_REDUCE_FEW */
-    uint64_t total[AXIAL_REDUCE_FEW];
-    axial_wide_zero(p->dtype, total, count_out);
+static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_executor *exec,
+                                         const char *fn) {
+    const size_t count_out = p->outer * p->inner, w = p->k.wide; /* count_out <= FEW */
+    axial_lse_acc total[AXIAL_REDUCE_FEW]; /* 16 bytes per output: room for either state */
+    axial_wide_zero(&p->k, total, count_out);
+    char *tot = (char *)total;
     const size_t ntasks = p->outer * p->nchunks;
     if (exec == NULL || p->outer * p->n * p->inner * p->esize < AXIAL_REDUCE_THRESHOLD) {
-        uint64_t part[AXIAL_REDUCE_FEW];
+        axial_lse_acc part[AXIAL_REDUCE_FEW];
         for (size_t t = 0; t < ntasks; t++) {
             axial_reduce_chunk(p, t, part);
-            axial_wide_add(p->dtype, total + t / p->nchunks * p->inner, part, p->inner);
+            axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * w, part, p->inner);
         }
     } else {
-        p->part = malloc(ntasks * p->inner * 8);
+        p->part = malloc(ntasks * p->inner * w);
         if (p->part == NULL)
-            return axial__fail(AXIAL_E_NOMEM,
-                               "axial_reduce_sum: cannot allocate %zu bytes of partial sums",
-                               ntasks * p->inner * 8);
+            return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of partial sums",
+                               fn, ntasks * p->inner * w);
         axial__run(exec, ntasks, axial_reduce_chunk_task, p);
         for (size_t t = 0; t < ntasks; t++)
-            axial_wide_add(p->dtype, total + t / p->nchunks * p->inner, p->part + t * p->inner,
-                           p->inner);
+            axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * w,
+                           p->part + t * p->inner * w, p->inner);
         free(p->part);
     }
-    p->kt->reduce_finish[p->dtype](total, p->y, count_out);
+    p->k.finish(total, p->y, count_out);
     return AXIAL_OK;
 }
 
@@ -240,7 +310,7 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
     if (axial__verbose_on()) {
         const size_t w = ((p->rowlines - 1) / p->ntiles + 1) * (64 / p->esize);
         char note[32];
-        axial__verbose_reduce(p->kt, AXIAL_ENTRY_REDUCE_COLS + p->dtype,
+        axial__verbose_reduce("reduce_sum", p->kt, AXIAL_ENTRY_REDUCE_COLS + p->dtype,
                               AXIAL_ENTRY_REDUCE_FINISH + p->dtype, p->dtype, rank, shape, axes,
                               naxes, flags,
                               "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
@@ -255,10 +325,9 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
 /* ---- several reduced groups ------------------------------------------------- */
 
 typedef struct {
-    const struct axial_kernels *kt;
-    axial_dtype dtype;
+    const axial_reduce_kernels *k;
     const char *x;
-    uint64_t *acc;
+    char *acc; /* k->wide bytes per output */
     size_t esize, ng, q, rows, inner, ntasks;
     const size_t *g, *xstride, *astride;
 } axial_wide_plan;
@@ -274,7 +343,7 @@ static void axial_wide_task(void *arg, size_t k) {
     size_t idx[AXIAL_MAX_RANK] = {0};
     size_t xoff = b * n * inner, aoff = b * inner;
     for (;;) {
-        p->kt->reduce_acc[p->dtype](p->x + xoff * p->esize, p->acc + aoff, e - b, n, inner);
+        p->k->acc(p->x + xoff * p->esize, p->acc + aoff * p->k->wide, e - b, n, inner);
         size_t d = q - 1;
         while (d-- > 0) {
             if (++idx[d] < p->g[d]) {
@@ -292,7 +361,7 @@ static void axial_wide_task(void *arg, size_t k) {
 }
 
 /* Several reduced groups: accumulate into a wide buffer, then round once. */
-static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtype dtype,
+static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char *fn,
                                       const char *x, void *y, size_t esize, size_t ng,
                                       const size_t *g, const bool *r, size_t count_in,
                                       size_t count_out, const axial_executor *exec) {
@@ -310,14 +379,13 @@ static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtyp
         if (!r[k])
             as *= g[k];
     }
-    axial_wide_plan p = {kt, dtype, x, NULL, esize, ng, q, g[q - 1],
+    axial_wide_plan p = {k, x, NULL, esize, ng, q, g[q - 1],
                          q + 1 < ng ? g[q + 1] : 1, 1, g, xstride, astride};
-    p.acc = malloc(count_out * 8);
+    p.acc = malloc(count_out * k->wide);
     if (p.acc == NULL)
-        return axial__fail(AXIAL_E_NOMEM,
-                           "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
-                           count_out * 8);
-    axial_wide_zero(dtype, p.acc, count_out);
+        return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate the %zu-byte accumulator", fn,
+                           count_out * k->wide);
+    axial_wide_zero(k, p.acc, count_out);
     /* Each output's terms are added in odometer order whatever the row ranges,
      * so the plain call runs all rows as one task: per odometer index, one
      * kernel call over every row (4096 calls of 4 rows each read 64 slabs 4 MiB
@@ -326,20 +394,32 @@ static axial_status axial_reduce_wide(const struct axial_kernels *kt, axial_dtyp
                             : axial__ntasks(p.rows, count_in / p.rows * esize,
                                             AXIAL_REDUCE_THRESHOLD);
     axial__run(exec, p.ntasks, axial_wide_task, &p);
-    kt->reduce_finish[dtype](p.acc, y, count_out);
+    k->finish(p.acc, y, count_out);
     free(p.acc);
     return AXIAL_OK;
 }
 
-axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
-                                 const int64_t *shape, const int64_t *axes, size_t naxes,
-                                 unsigned flags, const axial_executor *exec) {
-    static const char fn[] = "axial_reduce_sum";
+/* Every output of the log semiring over no term: -inf, through the finish
+ * kernel (its rounding of the empty state), 64 outputs at a time. */
+static void axial_fill_empty(const axial_reduce_kernels *k, char *y, size_t esize,
+                             size_t count) {
+    axial_lse_acc empty[64];
+    axial_wide_zero(k, empty, 64);
+    for (size_t i = 0; i < count; i += 64)
+        k->finish(empty, y + i * esize, count - i < 64 ? count - i : 64);
+}
+
+static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype,
+                                    const void *x, void *y, size_t rank, const int64_t *shape,
+                                    const int64_t *axes, size_t naxes, unsigned flags,
+                                    const axial_executor *exec) {
+    const char *fn = op->fn;
     axial_reduce_dims dims;
     size_t esize, count_in;
     axial_status st;
     if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
-        (st = axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
+        (st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
+                      : axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
         (st = axial_reduce_prepare(fn, rank, shape, axes, naxes, flags, esize, &count_in,
                                    &dims)) != AXIAL_OK)
         return st;
@@ -350,15 +430,23 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
         return st;
     if (count_out == 0) {
         if (axial__verbose_on())
-            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
-                                  axes, naxes, flags, "empty");
+            axial__verbose_reduce(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank,
+                                  shape, axes, naxes, flags, "empty");
         return AXIAL_OK;
     }
+    const struct axial_kernels *kt = axial__kernels();
+    const axial_reduce_kernels k = axial_reduce_kernels_of(kt, op, dtype);
     if (count_in == 0) { /* a reduced axis of length 0: every sum is empty */
         if (axial__verbose_on())
-            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
-                                  axes, naxes, flags, "zero-fill(count=%zu)", count_out);
-        memset(y, 0, count_out * esize); /* +0 in every dtype is all-zero bits */
+            axial__verbose_reduce(op->op, op->lse ? kt : NULL,
+                                  op->lse ? k.e_finish : AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE,
+                                  dtype, rank, shape, axes, naxes, flags,
+                                  op->lse ? "fill-neg-inf(count=%zu)" : "zero-fill(count=%zu)",
+                                  count_out);
+        if (op->lse)
+            axial_fill_empty(&k, y, esize, count_out);
+        else
+            memset(y, 0, count_out * esize); /* +0 in every dtype is all-zero bits */
         return AXIAL_OK;
     }
 
@@ -376,10 +464,9 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             ng++;
         }
     }
-    const struct axial_kernels *kt = axial__kernels();
     if (nreduced == 0) {
         if (axial__verbose_on())
-            axial__verbose_reduce(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
+            axial__verbose_reduce(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
                                   axes, naxes, flags, "copy(count=%zu)", count_in);
         axial__copy(exec, y, x, count_in * esize);
         return AXIAL_OK;
@@ -388,7 +475,7 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
         size_t q = 0;
         while (!r[q])
             q++;
-        axial_reduce_plan p = {kt, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
+        axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
                                0, 0, NULL, 0, 1, NULL};
         for (size_t k = 0; k < q; k++)
             p.outer *= g[k];
@@ -399,15 +486,14 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             p.chunk = AXIAL_REDUCE_CHUNK / row_bytes; /* >= 1: inner <= FEW */
             p.nchunks = (p.n - 1) / p.chunk + 1;
             if (axial__verbose_on())
-                axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE_ACC + dtype,
-                                      AXIAL_ENTRY_REDUCE_FINISH + dtype, dtype, rank, shape, axes,
-                                      naxes, flags,
+                axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape,
+                                      axes, naxes, flags,
                                       "%zu*reduce_acc(outer=1,n<=%zu,inner=%zu)+reduce_finish(count=%zu)",
                                       p.outer * p.nchunks, p.chunk, p.inner, count_out);
-            return axial_reduce_chunked(&p, exec);
+            return axial_reduce_chunked(&p, exec, fn);
         }
         p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, AXIAL_REDUCE_THRESHOLD);
-        if (AXIAL_SPLIT_ALONG_LINES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
+        if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
             kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
             const size_t want = (grains - 1) / p.outer + 1;
@@ -420,7 +506,7 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             p.ntasks = 1; /* whose kernel sees the whole output (streaming stores) */
         if (axial__verbose_on()) {
             char note[32];
-            axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE + dtype, AXIAL_ENTRY_NONE, dtype, rank,
+            axial__verbose_reduce(op->op, kt, k.e_reduce, AXIAL_ENTRY_NONE, dtype, rank,
                                   shape, axes, naxes, flags, "reduce(outer=%zu,n=%zu,inner=%zu)%s",
                                   p.outer, p.n, p.inner, axial__tasks_note(note, p.ntasks));
         }
@@ -433,17 +519,37 @@ axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size
             q--;
         for (size_t k = 0; k + 1 < q; k++)
             calls *= g[k];
-        axial__verbose_reduce(kt, AXIAL_ENTRY_REDUCE_ACC + dtype, AXIAL_ENTRY_REDUCE_FINISH + dtype,
-                              dtype, rank, shape, axes, naxes, flags,
+        axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape, axes, naxes, flags,
                               "%zu*reduce_acc(outer=%zu,n=%zu,inner=%zu)+reduce_finish(count=%zu)",
                               calls, g[q - 1], g[q], q + 1 < ng ? g[q + 1] : 1, count_out);
     }
-    return axial_reduce_wide(kt, dtype, (const char *)x, y, esize, ng, g, r, count_in,
+    return axial_reduce_wide(&k, fn, (const char *)x, y, esize, ng, g, r, count_in,
                              count_out, exec);
+}
+
+static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false};
+static const axial_reduce_op axial_op_lse = {"axial_reduce_logsumexp", "reduce_logsumexp", true};
+
+axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                 const int64_t *shape, const int64_t *axes, size_t naxes,
+                                 unsigned flags, const axial_executor *exec) {
+    return axial_reduce_ex(&axial_op_sum, dtype, x, y, rank, shape, axes, naxes, flags, exec);
 }
 
 axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y, size_t rank,
                               const int64_t *shape, const int64_t *axes, size_t naxes,
                               unsigned flags) {
-    return axial_reduce_sum_ex(dtype, x, y, rank, shape, axes, naxes, flags, NULL);
+    return axial_reduce_ex(&axial_op_sum, dtype, x, y, rank, shape, axes, naxes, flags, NULL);
+}
+
+axial_status axial_reduce_logsumexp_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                       const int64_t *shape, const int64_t *axes, size_t naxes,
+                                       unsigned flags, const axial_executor *exec) {
+    return axial_reduce_ex(&axial_op_lse, dtype, x, y, rank, shape, axes, naxes, flags, exec);
+}
+
+axial_status axial_reduce_logsumexp(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                    const int64_t *shape, const int64_t *axes, size_t naxes,
+                                    unsigned flags) {
+    return axial_reduce_ex(&axial_op_lse, dtype, x, y, rank, shape, axes, naxes, flags, NULL);
 }

@@ -26,6 +26,18 @@ axial_status axial__check_dtype(const char *fn, axial_dtype dtype, bool allow_bo
     return AXIAL_OK;
 }
 
+axial_status axial__check_float_dtype(const char *fn, axial_dtype dtype, size_t *elem_size) {
+    axial_status st = axial__check_dtype(fn, dtype, false, elem_size);
+    if (st == AXIAL_OK && dtype != AXIAL_F32 && dtype != AXIAL_F64 && dtype != AXIAL_F16 &&
+        dtype != AXIAL_BF16)
+        st = axial__fail(AXIAL_E_DTYPE,
+                         "%s: dtype %d is an integer type; this op takes AXIAL_F32 (%d), "
+                         "AXIAL_F64 (%d), AXIAL_F16 (%d) or AXIAL_BF16 (%d)",
+                         fn, (int)dtype, (int)AXIAL_F32, (int)AXIAL_F64, (int)AXIAL_F16,
+                         (int)AXIAL_BF16);
+    return st;
+}
+
 axial_status axial__check_rank(const char *fn, size_t rank, const int64_t *shape,
                                size_t min_rank) {
     if (rank < min_rank)

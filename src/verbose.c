@@ -72,7 +72,8 @@ static void axial_append_kernel(struct axial_line *l, const struct axial_kernels
                                 unsigned e) {
     static const char *const ops[] = {"cumsum",     "reduce",     "reduce_acc",
                                       "reduce_finish", "cumsum_seg", "scan_total",
-                                      "cumsum_cols", "reduce_cols"};
+                                      "cumsum_cols", "reduce_cols", "logcumsumexp",
+                                      "reduce_lse", "reduce_lse_acc", "reduce_lse_finish"};
     const char *isa = axial__entry_isa(kt, e);
     if (e >= AXIAL_ENTRY_ROLL && e < AXIAL_ENTRY_CUMSUM_SEG) {
         axial_append(l, "axial_roll_b%u__%s", 1u << (e - AXIAL_ENTRY_ROLL), isa);
@@ -106,11 +107,11 @@ static void axial_finish(struct axial_line *l, const struct axial_kernels *kt, u
     fprintf(stderr, "%s", l->buf);
 }
 
-void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, unsigned e2,
-                           axial_dtype dtype, size_t rank, const int64_t *shape, int64_t axis,
-                           unsigned flags, const char *plan, ...) {
+void axial__verbose_cumsum(const char *op, const struct axial_kernels *kt, unsigned e1,
+                           unsigned e2, axial_dtype dtype, size_t rank, const int64_t *shape,
+                           int64_t axis, unsigned flags, const char *plan, ...) {
     struct axial_line l = {.len = 0};
-    axial_append_head(&l, "cumsum", dtype, rank, shape);
+    axial_append_head(&l, op, dtype, rank, shape);
     axial_append(&l, " axis=%lld flags=0x%x", (long long)axis, flags);
     va_list ap;
     va_start(ap, plan);
@@ -118,12 +119,12 @@ void axial__verbose_cumsum(const struct axial_kernels *kt, unsigned e1, unsigned
     va_end(ap);
 }
 
-void axial__verbose_reduce(const struct axial_kernels *kt, unsigned e1, unsigned e2,
-                           axial_dtype dtype, size_t rank, const int64_t *shape,
+void axial__verbose_reduce(const char *op, const struct axial_kernels *kt, unsigned e1,
+                           unsigned e2, axial_dtype dtype, size_t rank, const int64_t *shape,
                            const int64_t *axes, size_t naxes, unsigned flags, const char *plan,
                            ...) {
     struct axial_line l = {.len = 0};
-    axial_append_head(&l, "reduce_sum", dtype, rank, shape);
+    axial_append_head(&l, op, dtype, rank, shape);
     axial_append_list(&l, "axes", axes, naxes);
     axial_append(&l, " flags=0x%x", flags);
     va_list ap;

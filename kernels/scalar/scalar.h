@@ -17,6 +17,9 @@
 AXIAL_SCALAR_TYPES(AXIAL_DECLARE_SCALAR)
 #undef AXIAL_DECLARE_SCALAR
 
+/* The log-semiring kernels (lse.c), float dtypes only. */
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_KERNELS, scalar)
+
 void axial_roll_b1__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
 void axial_roll_b2__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
 void axial_roll_b4__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);

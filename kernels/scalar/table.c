@@ -12,6 +12,10 @@ const struct axial_kernels axial_kernels__scalar = {
     .reduce = {AXIAL_SCALAR_TYPES(AXIAL_REDUCE_ENTRY)},
     .reduce_acc = {AXIAL_SCALAR_TYPES(AXIAL_REDUCE_ACC_ENTRY)},
     .reduce_finish = {AXIAL_SCALAR_TYPES(AXIAL_REDUCE_FINISH_ENTRY)},
+    .logcumsumexp = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_OF, scalar)},
+    .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, scalar)},
+    .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, scalar)},
+    .reduce_lse_finish = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_FINISH_OF, scalar)},
     .roll = {axial_roll_b1__scalar, axial_roll_b2__scalar, axial_roll_b4__scalar,
              axial_roll_b8__scalar},
 };

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scalar reference LogCumSumExp and ReduceLogSumExp for the float dtypes:
+ * the oracle and the fallback.
+ *
+ * Each output (each running prefix of the scan) keeps one state (m, s): the
+ * value is m + log(s), m the largest term so far and s the sum of
+ * exp(term - m) (kernels.h, axial_lse_acc).  A term v is added by
+ *     v > m:  s = s * exp(m - v) + 1,  m = v      (rescale once per new maximum)
+ *     else:   s = s + exp(v - m)
+ * in order along the axis (from the far end with REVERSE), with the special
+ * values of docs/API.md section 15 handled before any arithmetic: a NaN term
+ * makes the state NaN for good, else a +inf term makes it +inf, -inf terms
+ * are skipped, and the first finite term sets m (so -inf - -inf never
+ * happens).  The value is rounded once to the element type.
+ *
+ * Precision: the state is double (long double for F64) with libm's exp and
+ * log.  Every exp(.) term is in (0, 1] with an error of an ulp or so of the
+ * state type, s is a sum of n such terms in [1, n], and log(s) <= ln n:
+ * for f32/f16/bf16 the error of the double value is below 2^-50 (|y| + ln n)
+ * for any n below 2^30, far inside the bound of docs/API.md; for f64 the
+ * long double state gives (on x86-64, 64-bit significand) an error below
+ * 2^-60 (|y| + n), and where long double is double (or quad on aarch64) the
+ * bound's n term still holds.  Built with -ffp-contract=off.
+ *
+ * reduce_lse_acc adds terms into the 16-byte double state of kernels.h (for
+ * every dtype, F64 too); reduce_lse_finish rounds axial_lse_value().
+ */
+#include <math.h>
+
+#include "scalar.h"
+
+/* The one step, for a state type A (double or long double). */
+#define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
+    do {                                                                                \
+        if (isnan(m) || (m) == (A)INFINITY || (v) == -(A)INFINITY)                       \
+            break;                                                                      \
+        if (isnan(v) || (v) == (A)INFINITY) {                                            \
+            (m) = (v);                                                                  \
+        } else if ((m) == -(A)INFINITY) {                                                \
+            (m) = (v), (s) = 1;                                                         \
+        } else if ((v) > (m)) {                                                          \
+            (s) = (s) * EXP((m) - (v)) + 1;                                             \
+            (m) = (v);                                                                  \
+        } else {                                                                        \
+            (s) += EXP((v) - (m));                                                      \
+        }                                                                               \
+    } while (0)
+#define AXIAL_LSE_VALUE(m, s, LOG) (isfinite(m) ? (m) + LOG(s) : (m))
+
+/* name, T, state type A, exp, log, LOAD (T -> double), STORE (double -> T) */
+#define AXIAL_LSE_TYPES(X)                                                                  \
+    X(f32, float, double, exp, log, AXIAL_F32_TO_D, AXIAL_TO_F32)                           \
+    X(f64, double, long double, expl, logl, AXIAL_ID, AXIAL_ID)                              \
+    X(f16, uint16_t, double, exp, log, axial_f16_to_double, axial_double_to_f16)            \
+    X(bf16, uint16_t, double, exp, log, axial_bf16_to_double, axial_double_to_bf16)
+
+#define AXIAL_LSE_BLOCK 64
+
+#define AXIAL_DEFINE_LSE(name, T, A, EXP, LOG, LOAD, STORE)                                   \
+    void axial_logcumsumexp_##name##__scalar(const void *xv, void *yv, size_t outer,        \
+                                             size_t n, size_t inner, unsigned flags) {      \
+        const T *x = (const T *)xv;                                                         \
+        T *y = (T *)yv;                                                                     \
+        const int exclusive = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                        \
+        const int reverse = (flags & AXIAL_CUMSUM_REVERSE) != 0;                            \
+        for (size_t o = 0; o < outer; o++) {                                                \
+            for (size_t i0 = 0; i0 < inner; i0 += AXIAL_LSE_BLOCK) {                        \
+                const size_t nb = inner - i0 < AXIAL_LSE_BLOCK ? inner - i0 : AXIAL_LSE_BLOCK; \
+                A m[AXIAL_LSE_BLOCK], s[AXIAL_LSE_BLOCK];                                   \
+                for (size_t b = 0; b < nb; b++)                                             \
+                    m[b] = -(A)INFINITY, s[b] = 0;                                          \
+                for (size_t t = 0; t < n; t++) {                                            \
+                    const size_t j = reverse ? n - 1 - t : t;                               \
+                    const size_t base = (o * n + j) * inner + i0;                           \
+                    for (size_t b = 0; b < nb; b++) {                                       \
+                        const A v = (A)LOAD(x[base + b]);                                   \
+                        if (exclusive)                                                      \
+                            y[base + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));          \
+                        AXIAL_LSE_STEP(A, EXP, m[b], s[b], v);                              \
+                        if (!exclusive)                                                     \
+                            y[base + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));          \
+                    }                                                                       \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+                                                                                            \
+    void axial_reduce_lse_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n, \
+                                           size_t inner) {                                  \
+        const T *x = (const T *)xv;                                                         \
+        T *y = (T *)yv;                                                                     \
+        for (size_t o = 0; o < outer; o++) {                                                \
+            for (size_t i0 = 0; i0 < inner; i0 += AXIAL_LSE_BLOCK) {                        \
+                const size_t nb = inner - i0 < AXIAL_LSE_BLOCK ? inner - i0 : AXIAL_LSE_BLOCK; \
+                A m[AXIAL_LSE_BLOCK], s[AXIAL_LSE_BLOCK];                                   \
+                for (size_t b = 0; b < nb; b++)                                             \
+                    m[b] = -(A)INFINITY, s[b] = 0;                                          \
+                for (size_t j = 0; j < n; j++) {                                            \
+                    const T *row = x + (o * n + j) * inner + i0;                            \
+                    for (size_t b = 0; b < nb; b++) {                                       \
+                        const A v = (A)LOAD(row[b]);                                        \
+                        AXIAL_LSE_STEP(A, EXP, m[b], s[b], v);                              \
+                    }                                                                       \
+                }                                                                           \
+                for (size_t b = 0; b < nb; b++)                                             \
+                    y[o * inner + i0 + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));        \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+                                                                                            \
+    void axial_reduce_lse_acc_##name##__scalar(const void *xv, void *accv, size_t outer,    \
+                                               size_t n, size_t inner) {                    \
+        const T *x = (const T *)xv;                                                         \
+        axial_lse_acc *acc = (axial_lse_acc *)accv;                                         \
+        for (size_t o = 0; o < outer; o++)                                                  \
+            for (size_t j = 0; j < n; j++)                                                  \
+                for (size_t i = 0; i < inner; i++) {                                        \
+                    axial_lse_acc *a = &acc[o * inner + i];                                 \
+                    const double v = (double)LOAD(x[(o * n + j) * inner + i]);              \
+                    AXIAL_LSE_STEP(double, exp, a->m, a->s, v);                             \
+                }                                                                           \
+    }                                                                                       \
+                                                                                            \
+    void axial_reduce_lse_finish_##name##__scalar(const void *accv, void *yv, size_t count) { \
+        const axial_lse_acc *acc = (const axial_lse_acc *)accv;                             \
+        T *y = (T *)yv;                                                                     \
+        for (size_t k = 0; k < count; k++)                                                  \
+            y[k] = STORE(axial_lse_value(acc[k]));                                          \
+    }
+AXIAL_LSE_TYPES(AXIAL_DEFINE_LSE)
