@@ -41,6 +41,7 @@
 typedef struct {
     const char *fn, *op; /* "axial_cumsum", "cumsum" (for AXIAL_VERBOSE) */
     bool lse;
+    size_t threshold; /* bytes of input from which it splits */
 } axial_scan_op;
 
 typedef struct {
@@ -180,7 +181,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     p.line_bytes = p.n * p.inner * esize;
-    p.ntasks = axial__ntasks(p.outer, p.line_bytes, AXIAL_CUMSUM_THRESHOLD);
+    p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
     if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
@@ -228,8 +229,10 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     return AXIAL_OK;
 }
 
-static const axial_scan_op axial_op_cumsum = {"axial_cumsum", "cumsum", false};
-static const axial_scan_op axial_op_logcumsumexp = {"axial_logcumsumexp", "logcumsumexp", true};
+static const axial_scan_op axial_op_cumsum = {"axial_cumsum", "cumsum", false,
+                                              AXIAL_CUMSUM_THRESHOLD};
+static const axial_scan_op axial_op_logcumsumexp = {"axial_logcumsumexp", "logcumsumexp", true,
+                                                    AXIAL_LSE_THRESHOLD};
 
 axial_status axial_cumsum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
                              const int64_t *shape, int64_t axis, unsigned flags,

@@ -133,6 +133,9 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
 #define AXIAL_CUMSUM_THRESHOLD ((size_t)512 << 10)
 #define AXIAL_REDUCE_THRESHOLD ((size_t)1 << 20)
 #define AXIAL_ROLL_THRESHOLD ((size_t)512 << 10)
+/* The log-space ops spend an exp (and, scanning, a log) per element, ~10x a
+ * sum's time per byte: they pay for a parallel_for from two grains on. */
+#define AXIAL_LSE_THRESHOLD ((size_t)128 << 10)
 #endif
 /* Fewer lines (outer) than this, split along the lines themselves where the
  * table has the split kernels: CumSum's blocked scan along the innermost

@@ -118,6 +118,7 @@ axial_status axial_reduce_sum_shape(size_t rank, const int64_t *shape, const int
 typedef struct {
     const char *fn, *op; /* "axial_reduce_sum", "reduce_sum" (for AXIAL_VERBOSE) */
     bool lse;
+    size_t threshold; /* bytes of input from which it splits */
 } axial_reduce_op;
 
 /* The kernels of one op and dtype, and their AXIAL_ENTRY_* indices. */
@@ -128,6 +129,7 @@ typedef struct {
     unsigned e_reduce, e_acc, e_finish;
     size_t wide; /* bytes of wide state per output: 8, or 16 for the log semiring */
     bool lse;
+    size_t threshold; /* the op's */
     axial_dtype dtype;
 } axial_reduce_kernels;
 
@@ -143,6 +145,7 @@ static axial_reduce_kernels axial_reduce_kernels_of(const struct axial_kernels *
                                       AXIAL_ENTRY_REDUCE_LSE_FINISH + dtype,
                                       sizeof(axial_lse_acc),
                                       true,
+                                      op->threshold,
                                       dtype};
     return (axial_reduce_kernels){kt->reduce[dtype],
                                   kt->reduce_acc[dtype],
@@ -152,6 +155,7 @@ static axial_reduce_kernels axial_reduce_kernels_of(const struct axial_kernels *
                                   AXIAL_ENTRY_REDUCE_FINISH + dtype,
                                   8,
                                   false,
+                                  op->threshold,
                                   dtype};
 }
 
@@ -275,7 +279,7 @@ static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_execu
     axial_wide_zero(&p->k, total, count_out);
     char *tot = (char *)total;
     const size_t ntasks = p->outer * p->nchunks;
-    if (exec == NULL || p->outer * p->n * p->inner * p->esize < AXIAL_REDUCE_THRESHOLD) {
+    if (exec == NULL || p->outer * p->n * p->inner * p->esize < p->k.threshold) {
         axial_lse_acc part[AXIAL_REDUCE_FEW];
         for (size_t t = 0; t < ntasks; t++) {
             axial_reduce_chunk(p, t, part);
@@ -392,7 +396,7 @@ static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char 
      * apart and ran at half the speed of whole-slab calls). */
     p.ntasks = exec == NULL ? 1
                             : axial__ntasks(p.rows, count_in / p.rows * esize,
-                                            AXIAL_REDUCE_THRESHOLD);
+                                            k->threshold);
     axial__run(exec, p.ntasks, axial_wide_task, &p);
     k->finish(p.acc, y, count_out);
     free(p.acc);
@@ -488,11 +492,13 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             if (axial__verbose_on())
                 axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape,
                                       axes, naxes, flags,
-                                      "%zu*reduce_acc(outer=1,n<=%zu,inner=%zu)+reduce_finish(count=%zu)",
-                                      p.outer * p.nchunks, p.chunk, p.inner, count_out);
+                                      "%zu*%s(outer=1,n<=%zu,inner=%zu)+%s(count=%zu)",
+                                      p.outer * p.nchunks, k.lse ? "reduce_lse_acc" : "reduce_acc",
+                                      p.chunk, p.inner,
+                                      k.lse ? "reduce_lse_finish" : "reduce_finish", count_out);
             return axial_reduce_chunked(&p, exec, fn);
         }
-        p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, AXIAL_REDUCE_THRESHOLD);
+        p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, op->threshold);
         if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
             kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
@@ -507,8 +513,8 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
         if (axial__verbose_on()) {
             char note[32];
             axial__verbose_reduce(op->op, kt, k.e_reduce, AXIAL_ENTRY_NONE, dtype, rank,
-                                  shape, axes, naxes, flags, "reduce(outer=%zu,n=%zu,inner=%zu)%s",
-                                  p.outer, p.n, p.inner, axial__tasks_note(note, p.ntasks));
+                                  shape, axes, naxes, flags, "%s(outer=%zu,n=%zu,inner=%zu)%s",
+                                  k.lse ? "reduce_lse" : "reduce", p.outer, p.n, p.inner, axial__tasks_note(note, p.ntasks));
         }
         axial__run(exec, p.ntasks, axial_reduce_rows_task, &p);
         return AXIAL_OK;
@@ -517,18 +523,22 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
         size_t q = ng - 1, calls = 1;
         while (!r[q])
             q--;
-        for (size_t k = 0; k + 1 < q; k++)
-            calls *= g[k];
-        axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape, axes, naxes, flags,
-                              "%zu*reduce_acc(outer=%zu,n=%zu,inner=%zu)+reduce_finish(count=%zu)",
-                              calls, g[q - 1], g[q], q + 1 < ng ? g[q + 1] : 1, count_out);
+        for (size_t d = 0; d + 1 < q; d++)
+            calls *= g[d];
+        axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape, axes, naxes,
+                              flags, "%zu*%s(outer=%zu,n=%zu,inner=%zu)+%s(count=%zu)", calls,
+                              k.lse ? "reduce_lse_acc" : "reduce_acc", g[q - 1], g[q],
+                              q + 1 < ng ? g[q + 1] : 1, k.lse ? "reduce_lse_finish" : "reduce_finish",
+                              count_out);
     }
     return axial_reduce_wide(&k, fn, (const char *)x, y, esize, ng, g, r, count_in,
                              count_out, exec);
 }
 
-static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false};
-static const axial_reduce_op axial_op_lse = {"axial_reduce_logsumexp", "reduce_logsumexp", true};
+static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false,
+                                           AXIAL_REDUCE_THRESHOLD};
+static const axial_reduce_op axial_op_lse = {"axial_reduce_logsumexp", "reduce_logsumexp", true,
+                                           AXIAL_LSE_THRESHOLD};
 
 axial_status axial_reduce_sum_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
                                  const int64_t *shape, const int64_t *axes, size_t naxes,
