@@ -24,7 +24,7 @@
  *     chunk of heap (AXIAL_E_NOMEM when that fails, nothing written).
  *   - fewer than AXIAL_SPLIT_FEW_LINES lines along an outer axis (inner > 1):
  *     column tiles of whole 64-byte lines of a row (counted from the row's
- *     start), each scanned alone by cumsum_cols with row stride `inner`; each
+ *     start; at least AXIAL_TILE_LINES lines wide, see axial__max_tiles), each scanned alone by cumsum_cols with row stride `inner`; each
  *     column is summed on its own by the order, so again the plain call's bits.
  * The axis splits need the split kernels (kernels/kernels.h); where the
  * active table has none (the scalar table, the integer dtypes), the lines
@@ -199,7 +199,8 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
             const size_t grains = count * esize / AXIAL_GRAIN; /* >= 1: above the threshold */
             const size_t want = (grains - 1) / p.outer + 1;
             p.rowlines = (p.inner * esize - 1) / 64 + 1;
-            p.ntiles = want < p.rowlines ? want : p.rowlines;
+            const size_t maxtiles = axial__max_tiles(p.rowlines);
+            p.ntiles = want < maxtiles ? want : maxtiles;
             if (p.ntiles >= 2) {
                 p.ntasks = p.outer * p.ntiles;
                 if (axial__verbose_on()) {

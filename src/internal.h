@@ -142,6 +142,15 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
  * axis, CumSum's and ReduceSum's column tiles along an outer axis.  From
  * this many lines on, groups of whole lines are enough tasks. */
 #define AXIAL_SPLIT_FEW_LINES 16
+/* Column tiles are at least this many 64-byte lines of a row wide (4 KiB,
+ * a page: a tile walks its rows `inner` elements apart, and tiles one line
+ * wide ran 3-12x slower than the plain call on one thread); rows of 2 to
+ * 8 KiB make two tiles. */
+#define AXIAL_TILE_LINES 64
+static inline size_t axial__max_tiles(size_t rowlines) {
+    return rowlines >= 2 * AXIAL_TILE_LINES ? rowlines / AXIAL_TILE_LINES
+           : rowlines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
+}
 /* Off (0) for now: the splits along few lines (the blocked scan, the column
  * tiles) were measured slower than the plain call (f32, 32 MiB, AVX-512:
  * CumSum [n] 0.72x on 2 threads; CumSum [1024,8192] axis 0 0.17x, tiles one

@@ -26,7 +26,8 @@
  *     AXIAL_SPLIT_FEW_LINES `outer` rows and inner >= AXIAL_ORDER_LANES ([R, C]
  *     axis 0 with large C), where the table has reduce_cols (the float types
  *     of a SIMD ISA) and there is an executor: column tiles of whole 64-byte
- *     lines of a row (counted from the row's start), each task setting its
+ *     lines of a row (counted from the row's start; at least AXIAL_TILE_LINES
+ *     lines wide, see axial__max_tiles), each task setting its
  *     tile of a wide (double) buffer to -0.0, summing its columns into it with
  *     reduce_cols (stride inner) and rounding them with reduce_finish.  From
  *     16 columns on the one summation order sums each column alone, from
@@ -504,7 +505,8 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
             const size_t want = (grains - 1) / p.outer + 1;
             p.rowlines = (row_bytes - 1) / 64 + 1;
-            p.ntiles = want < p.rowlines ? want : p.rowlines;
+            const size_t maxtiles = axial__max_tiles(p.rowlines);
+            p.ntiles = want < maxtiles ? want : maxtiles;
             if (p.ntiles >= 2)
                 return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
         }
