@@ -33,9 +33,13 @@
 /* The one step, for a state type A (double or long double). */
 #define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
     do {                                                                                \
-        if (isnan(m) || (m) == (A)INFINITY || (v) == -(A)INFINITY)                       \
+        if (isnan(m) || (v) == -(A)INFINITY)                                             \
             break;                                                                      \
-        if (isnan(v) || (v) == (A)INFINITY) {                                            \
+        if (isnan(v)) { /* NaN wins, even after +inf */                                 \
+            (m) = (v);                                                                  \
+        } else if ((m) == (A)INFINITY) {                                                 \
+            /* +inf stays */                                                            \
+        } else if ((v) == (A)INFINITY) {                                                 \
             (m) = (v);                                                                  \
         } else if ((m) == -(A)INFINITY) {                                                \
             (m) = (v), (s) = 1;                                                         \
