@@ -12,6 +12,7 @@
 #define LSE_CAT2(a, b) a##_##b
 #define LSE_CAT(a, b) LSE_CAT2(a, b)
 #define LSE_FN(f) LSE_CAT(f, LSE_NAME)
+#define LSE_UNROLL _Pragma("GCC unroll 16")
 #define LSE_KN3(op, name) axial_##op##_##name##__neon
 #define LSE_KN2(op, name) LSE_KN3(op, name)
 #define LSE_KN(op) LSE_KN2(op, LSE_NAME) /* the kernel axial_<op>_<dtype>__neon */
@@ -21,6 +22,7 @@
 /* One block of LSE_RB vectors (LSE_RB * L elements) into the lane states. */
 AXIAL_NEON_INLINE void LSE_FN(lse_line_block)(const LSE_T *p, V *m, A *a) {
     V mx = LSE_LOAD(p);
+    LSE_UNROLL
     for (int k = 1; k < LSE_RB; k++)
         mx = V_MAX(mx, LSE_LOAD(p + k * L)); /* FMAX: a NaN lane stays NaN */
     const V mn = V_MAX(*m, mx);
@@ -32,6 +34,7 @@ AXIAL_NEON_INLINE void LSE_FN(lse_line_block)(const LSE_T *p, V *m, A *a) {
      * that -inf - -inf never happens (the terms there are -inf: exp gives 0) */
     const V base = V_SEL(V_EQ(mn, V_DUP(-(E)INFINITY)), V_DUP(0), mn);
     V e[LSE_RB];
+    LSE_UNROLL
     for (int k = 0; k < LSE_RB; k++)
         e[k] = V_EXP(V_SUB(LSE_LOAD(p + k * L), base));
     for (int w = LSE_RB / 2; w > 0; w /= 2) /* pairwise tree: <= 16 terms a lane */
@@ -63,49 +66,52 @@ static void LSE_FN(lse_line)(const LSE_T *x, size_t n, axial_lse_acc *acc) {
 
 /* ---- ReduceLogSumExp along columns (inner > 1) ---------------------------- */
 
+/* LSE_RBC rows (p + k * stride) of LSE_CW vectors of columns into the states. */
+AXIAL_NEON_INLINE void LSE_FN(lse_cols_block)(const LSE_T *p, size_t stride, V *m, A *a) {
+    for (int v = 0; v < LSE_CW; v++) {
+        const LSE_T *q = p + v * L;
+        V mx = LSE_LOAD(q);
+        LSE_UNROLL
+        for (int k = 1; k < LSE_RBC; k++)
+            mx = V_MAX(mx, LSE_LOAD(q + k * stride));
+        const V mn = V_MAX(m[v], mx);
+        const MASK rose = V_GT(mn, m[v]);
+        if (V_ANY(rose))
+            a[v] = A_RESCALE(a[v], m[v], mn, rose);
+        m[v] = mn;
+        const V base = V_SEL(V_EQ(mn, V_DUP(-(E)INFINITY)), V_DUP(0), mn);
+        V e[LSE_RBC];
+        LSE_UNROLL
+        for (int k = 0; k < LSE_RBC; k++)
+            e[k] = V_EXP(V_SUB(LSE_LOAD(q + k * stride), base));
+        for (int h = LSE_RBC / 2; h > 0; h /= 2)
+            for (int k = 0; k < h; k++)
+                e[k] = V_ADD(e[k], e[k + h]);
+        a[v] = A_ADD(a[v], e[0]);
+    }
+}
+
 /* Columns [c, c + w) of an (n, inner) matrix, w <= LSE_CW * L: their states
- * added into acc[0 .. w). */
+ * added into acc[0 .. w).  Whole blocks are read in place; a partial block
+ * (the last rows, or a strip narrower than LSE_CW vectors) is copied into a
+ * buffer padded with -inf. */
 static void LSE_FN(lse_cols)(const LSE_T *x, size_t n, size_t inner, size_t w,
                              axial_lse_acc *acc) {
     const size_t W = LSE_CW * L;
-    LSE_T tmp[LSE_RBC][LSE_CW * L], ninf[LSE_CW * L];
-    for (size_t k = 0; k < W; k++)
-        ninf[k] = LSE_NEGINF_T;
     V m[LSE_CW];
     A a[LSE_CW];
     for (int v = 0; v < LSE_CW; v++)
         m[v] = V_DUP(-(E)INFINITY), a[v] = A_ZERO();
     for (size_t j = 0; j < n; j += LSE_RBC) {
-        const LSE_T *r[LSE_RBC];
-        for (int k = 0; k < LSE_RBC; k++) {
-            if (j + k >= n) {
-                r[k] = ninf;
-            } else if (w == W) {
-                r[k] = x + (j + k) * inner;
-            } else {
-                for (size_t c = 0; c < W; c++)
-                    tmp[k][c] = c < w ? x[(j + k) * inner + c] : LSE_NEGINF_T;
-                r[k] = tmp[k];
-            }
+        if (w == W && j + LSE_RBC <= n) {
+            LSE_FN(lse_cols_block)(x + j * inner, inner, m, a);
+            continue;
         }
-        for (int v = 0; v < LSE_CW; v++) {
-            V mx = LSE_LOAD(r[0] + v * L);
-            for (int k = 1; k < LSE_RBC; k++)
-                mx = V_MAX(mx, LSE_LOAD(r[k] + v * L));
-            const V mn = V_MAX(m[v], mx);
-            const MASK rose = V_GT(mn, m[v]);
-            if (V_ANY(rose))
-                a[v] = A_RESCALE(a[v], m[v], mn, rose);
-            m[v] = mn;
-            const V base = V_SEL(V_EQ(mn, V_DUP(-(E)INFINITY)), V_DUP(0), mn);
-            V e[LSE_RBC];
-            for (int k = 0; k < LSE_RBC; k++)
-                e[k] = V_EXP(V_SUB(LSE_LOAD(r[k] + v * L), base));
-            for (int h = LSE_RBC / 2; h > 0; h /= 2)
-                for (int k = 0; k < h; k++)
-                    e[k] = V_ADD(e[k], e[k + h]);
-            a[v] = A_ADD(a[v], e[0]);
-        }
+        LSE_T tmp[LSE_RBC * LSE_CW * L];
+        for (size_t k = 0; k < LSE_RBC; k++)
+            for (size_t c = 0; c < W; c++)
+                tmp[k * W + c] = j + k < n && c < w ? x[(j + k) * inner + c] : LSE_NEGINF_T;
+        LSE_FN(lse_cols_block)(tmp, W, m, a);
     }
     for (int v = 0; v < LSE_CW; v++) {
         E ml[L];
@@ -268,7 +274,6 @@ static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t inner, 
                 const V base = V_SEL(V_EQ(m[v], ninf), zero, m[v]);
                 const MASK fin = V_LT(V_ABS(m[v]), inf);
                 yv = V_SEL(fin, V_ADD(base, V_LOG(A_TOV(a[v]))), m[v]);
-                yv = V_SEL(V_EQ(m[v], ninf), ninf, yv);
             }
             const V mn = V_MAX(m[v], xv); /* FMAX keeps NaN */
             const MASK rose = V_GT(mn, m[v]);
@@ -280,7 +285,6 @@ static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t inner, 
             if (!excl) {
                 const MASK fin = V_LT(V_ABS(mn), inf);
                 yv = V_SEL(fin, V_ADD(base, V_LOG(A_TOV(a[v]))), mn);
-                yv = V_SEL(V_EQ(mn, ninf), ninf, yv);
             }
             if (w < W)
                 LSE_STORE(to + v * L, yv);
@@ -314,6 +318,7 @@ void LSE_KN(logcumsumexp)(const void *xv, void *yv, size_t outer,
 }
 
 #undef LSE_FN
+#undef LSE_UNROLL
 #undef LSE_KN
 #undef LSE_KN2
 #undef LSE_KN3

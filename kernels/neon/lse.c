@@ -89,7 +89,7 @@
 #include "neon.h"
 
 #define LSE_RB 16     /* vectors a block of a line reduction (a power of 2) */
-#define LSE_RBC 8     /* rows a block of a column reduction (a power of 2) */
+#define LSE_RBC 16    /* rows a block of a column reduction (a power of 2) */
 #define LSE_CW 4      /* vectors (of columns) a strip */
 #define LSE_T_RISE 4.0 /* the largest rise of the base inside one scan vector */
 
