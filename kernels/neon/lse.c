@@ -34,10 +34,10 @@
  * m = NaN / +inf (their s is garbage and ignored), where axial_lse_add gives
  * NaN precedence.
  * Columns (inner > 1): lanes are columns, in strips of LSE_CW vectors (16 f32
- * or 8 f64 columns); rows in blocks of 8 (max pass, rescale where a column
- * rose, exp pass with a 3-level f32 tree, widened and added); the last rows
- * are padded with -inf rows, a partial strip is copied per row into a
- * -inf-padded buffer.
+ * or 8 f64 columns); rows in blocks of LSE_RBC = 16 read in place (max pass,
+ * rescale where a column rose, exp pass with a 4-level f32 tree, widened
+ * and added); a partial block (the last n mod 16 rows, or a strip narrower
+ * than 16 columns) is copied into one buffer padded with -inf.
  *
  * LogCumSumExp, lines: per vector of L consecutive terms (in scan order; with
  * REVERSE the vector is loaded from the end and its lanes reversed): block
@@ -72,7 +72,7 @@
  * significant only for terms with exp(x - m) not negligible, i.e. on
  * average over the sum at most ln n + 4 u), the f32 trees / prefixes (<= 4u),
  * the f64 sums and rescales (n 2^-53: nothing for f32 and within the n term
- * for f64), and s rounded to the lane type before the log (u/2).  Then the
+ * for f64), the rescale factors of the line scans (libm, in double), and s rounded to the lane type before the log (u/2).  Then the
  * log's own error (1 ulp of |log S| <= max(4, ln n): 2u max(4, ln n)) and the
  * final addition M + log S, rounded once: 1/2 ulp of y (in the lane type; a
  * second rounding to f16/bf16 adds 1/2 ulp_T).  In sum below
