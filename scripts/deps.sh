@@ -31,7 +31,8 @@ for p in "${want[@]}"; do installed "$p" || missing+=("$p"); done
 # `qemu-aarch64 -L /usr/aarch64-linux-gnu` look), beside the amd64 one.
 # SLEEF (libsleef3, libsleef-dev) goes the same way, so that everything the
 # arm64 tests load sits under that one prefix (no libc6:arm64 multiarch,
-# which would hang pthread_create under `qemu-aarch64 -L`).
+# which would hang pthread_create under `qemu-aarch64 -L`).  SLEEF's packages
+# are Multi-Arch: same, which dpkg-cross skips unless given -M.
 cross=()
 if [ "${1:-test}" != bench ]; then
   installed libpthreadpool-dev-arm64-cross || cross+=(libpthreadpool0 libpthreadpool-dev)
