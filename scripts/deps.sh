@@ -3,14 +3,14 @@
 # Installs the Debian 12 packages axial needs, skipping those already there.
 #   scripts/deps.sh test    build + test suite (meson, criterion, qemu-user, cross gcc,
 #                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake)
-#   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy)
+#   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy, SLEEF)
 set -euo pipefail
 
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
            valgrind clang libclang-rt-14-dev cmake libpthreadpool-dev dpkg-cross)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
-            libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev)
+            libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev libsleef-dev)
 
 case "${1:-test}" in
   test)  want=("${pkgs_test[@]}") ;;
