@@ -46,8 +46,10 @@ The log-space ops (logcumsumexp, reduce_logsumexp) add "of exp" = the exp
 probe's time on the best ISA (exp_{isa}: one libm or SLEEF exp per element,
 the ceiling of a one-exp kernel) / axial's time, and their "vs exp probe and
 peers" tables give, per ISA, ns per element, "x exp" = axial time / that
-ISA's exp-probe time (issue 15: <= 2 for ReduceLogSumExp on AVX-512) and
-peer time / axial time for numpy, torch, ONNX Runtime and scipy.  A peer
+ISA's exp-probe time (issue 15: <= 2 for ReduceLogSumExp on AVX-512),
+"x cache" = ns per element of the same case at the cache-resident size / at
+this size (issue 15: >= 0.8 from memory) and peer time / axial time for
+numpy, torch, ONNX Runtime and scipy.  A peer
 ratio marked '*' was timed although its result drifted beyond the check's
 tolerance (listed above the tables with its largest error).
 All single-threaded."""
@@ -448,6 +450,25 @@ def main():
                   + [f"{i} x scalar" for i in isas if i != "scalar"])
     isa_groups = {}
 
+    def lse_family(case):
+        """(op, type, shape family, params): the same log-space case at every size."""
+        parts = case.split("/")
+        rank = len(parts[2].split("x"))
+        fam = "[n]" if rank == 1 else "rows" if parts[3] in ("axis:1", "axes:1") else "columns"
+        return parts[0], parts[1], fam, "/".join(parts[3:])
+
+    def ns_per_elem(case, impl):
+        a = med.get((case, impl))
+        n = case_bytes(case, infos.get(case)) // ITEMSIZE.get(case.split("/")[1], 1)
+        return a["ns"] / n if a and n else None
+
+    smallest = {}  # family -> (bytes, case): the cache-resident size
+    for c in cases:
+        if c.split("/")[0] in LSE_OPS:
+            f, b = lse_family(c), case_bytes(c, infos.get(c))
+            if f not in smallest or b < smallest[f][0]:
+                smallest[f] = (b, c)
+
     groups = {}  # (bytes, op) -> rows
     lse_groups = {}  # (bytes, op) -> the log-space ops' per-ISA rows
     for case in cases:
@@ -480,16 +501,17 @@ def main():
         irow += [fmt_ratio(sc["ns"] / med[(case, i)]["ns"]) if sc and (case, i) in med else "-"
                  for i in isas if i != "scalar"]
         isa_groups.setdefault(key, []).append(irow)
-        if lse:  # per ISA: ns per element, x its exp probe, the peers
-            n = max(1, case_bytes(case, infos.get(case)) // ITEMSIZE.get(case.split("/")[1], 1))
+        if lse:  # per ISA: ns per element, x its exp probe, x its cache size, the peers
+            small = smallest[lse_family(case)][1]
             for i in isas:
-                a = med.get((case, i))
+                a, ex = med.get((case, i)), med.get((case, f"exp_{i}"))
                 if not a:
                     continue
-                ex = med.get((case, f"exp_{i}"))
+                e, ec = ns_per_elem(case, i), ns_per_elem(small, i)
                 lse_groups.setdefault(key, []).append(
-                    [case, i, f"{a['ns'] / n:.3g}", fmt_ratio(a["ns"] / ex["ns"] if ex else None),
-                     f"{ex['ns'] / n:.3g}" if ex else "-"]
+                    [case, i, f"{e:.3g}", fmt_ratio(a["ns"] / ex["ns"] if ex else None),
+                     f"{ns_per_elem(case, f'exp_{i}'):.3g}" if ex else "-",
+                     fmt_ratio(ec / e) if small != case and ec and e else "-"]
                     + [peer_cell(case, p, a["ns"]) for p in lse_peers])
 
     allrows = [r for (_, _, op), rows in groups.items() for r in rows if op not in LSE_OPS]
@@ -547,7 +569,7 @@ def main():
                "| " + " | ".join(isa_header) + " |",
                "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(isa_header)))]
         md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    lse_isa_header = ["case", "isa", "ns/elem", "x exp", "exp ns/elem"] + lse_peers
+    lse_isa_header = ["case", "isa", "ns/elem", "x exp", "exp ns/elem", "x cache"] + lse_peers
     for (b, _, op), rows in sorted(lse_groups.items()):
         t, m = table(f"{op}, {size_label(b)}, per ISA vs exp probe and peers",
                      lse_isa_header, rows)
