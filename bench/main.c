@@ -20,7 +20,8 @@
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
  *
  * Threads (issue 14): each threaded case (the f32 cases but the excl/rev
- * scans, the log-space ops' included; every case with AXIAL_BENCH_THREAD_CASES=all) is also measured at
+ * scans, the log-space ops' included; every case with
+ * AXIAL_BENCH_THREAD_CASES=all) is also measured at
  * T = 1 .. the CPUs this process may run on (or AXIAL_BENCH_THREADS, e.g.
  * "1,2,4" or "1-16"), its name ending in "/threads:T":
  *   {isa}: axial_*_ex with axial_pool_executor(pool), pool = a T-thread
