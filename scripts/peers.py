@@ -437,8 +437,13 @@ def ort_peer(case, x, threads):
         raise Unsupported(f"onnxruntime: {msg[:160]}")
     y = np.empty(oshape, dtype=x.dtype)
     b = sess.io_binding()
-    b.bind_ortvalue_input("x", ort.OrtValue.ortvalue_from_numpy(x))
-    b.bind_ortvalue_output("y", ort.OrtValue.ortvalue_from_numpy(y))
+
+    def value(a):  # bf16: the uint16 bits, typed bfloat16 (ReduceLogSumExp has a kernel)
+        if dt == "bf16":
+            return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(a, et)
+        return ort.OrtValue.ortvalue_from_numpy(a)
+    b.bind_ortvalue_input("x", value(x))
+    b.bind_ortvalue_output("y", value(y))
 
     def fn():
         sess.run_with_iobinding(b)
