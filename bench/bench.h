@@ -12,16 +12,22 @@
 
 #include "axial.h"
 
-enum axb_op { AXB_CUMSUM, AXB_REDUCE, AXB_ROLL };
+enum axb_op { AXB_CUMSUM, AXB_REDUCE, AXB_ROLL, AXB_LOGCUMSUMEXP, AXB_REDUCE_LSE };
+
+/* LogCumSumExp is a scan like CumSum (axis, flags), ReduceLogSumExp a
+ * reduction like ReduceSum (axes, flags). */
+static inline bool axb_is_scan(enum axb_op op) { return op == AXB_CUMSUM || op == AXB_LOGCUMSUMEXP; }
+static inline bool axb_is_reduce(enum axb_op op) { return op == AXB_REDUCE || op == AXB_REDUCE_LSE; }
+static inline bool axb_is_lse(enum axb_op op) { return op == AXB_LOGCUMSUMEXP || op == AXB_REDUCE_LSE; }
 
 typedef struct {
     enum axb_op op;
     axial_dtype dtype;
     size_t rank;
     int64_t shape[3];
-    int64_t axis;      /* CumSum                                    */
-    unsigned flags;    /* CumSum / ReduceSum flags                  */
-    size_t naxes;      /* ReduceSum / Roll (0 with EMPTY_AXES_ALL: all) */
+    int64_t axis;      /* the scans                                 */
+    unsigned flags;    /* the scans' / the reductions' flags        */
+    size_t naxes;      /* reductions / Roll (0 with EMPTY_AXES_ALL: all) */
     int64_t axes[3];
     size_t nshift;     /* Roll                                      */
     int64_t shift[3];
@@ -54,6 +60,16 @@ typedef struct {
 } axb_peer;
 
 extern const axb_peer axb_probe;  /* probes.c      */
+/* The exp probes of the log-space ops (exp_probe.c): one SLEEF exp per
+ * element on that ISA (scalar: libm), the ceiling of a one-exp kernel. */
+extern const axb_peer axb_exp_scalar, axb_exp_avx2, axb_exp_avx512, axb_exp_neon;
+/* Their loops, exp_probe_<isa>.c, each built with its ISA's flags (only where
+ * meson builds that ISA's kernels; AXB_HAVE_EXP_<ISA> then): y[i] = exp(x[i])
+ * over n elements of dt (f32, f64, bf16 through f32), or with sum their sum,
+ * stored to y[0] in dt. */
+void axb_exp_run_avx2(axial_dtype dt, const void *x, void *y, size_t n, bool sum);
+void axb_exp_run_avx512(axial_dtype dt, const void *x, void *y, size_t n, bool sum);
+void axb_exp_run_neon(axial_dtype dt, const void *x, void *y, size_t n, bool sum);
 extern const axb_peer axb_loop;   /* peer_loop.c   */
 #ifdef AXB_HAVE_EIGEN
 extern const axb_peer axb_eigen;  /* peer_eigen.cc */

@@ -4,8 +4,13 @@
  *   {op}/{type}/{impl}/{shape}/{params}
  * impl: scalar, avx2, avx512 (x86-64) or scalar, neon (aarch64): axial with
  * that ISA selected, skipped with a message when the CPU or build lacks it;
- * probe: the bandwidth ceiling (read-sum for ReduceSum, memcpy for CumSum and
- * Roll); loop, eigen, onednn: the peers.  Every benchmark reports bytes
+ * probe: the bandwidth ceiling (read-sum for the reductions, memcpy for the
+ * scans and Roll); loop, eigen, onednn: the peers.  The log-space ops
+ * (issue 15: logcumsumexp, reduce_logsumexp; [n], [n/1024, 1024] axis 1,
+ * [1024, n/1024] axis 0 in f32 and f64, [n] in bf16) have the probe and, in
+ * place of the peers, the exp probes exp_{isa} (exp_probe.c: one exp per
+ * element with libm or SLEEF on that ISA, the ceiling of a one-exp kernel);
+ * their Python peers are in scripts/peers.py.  Every benchmark reports bytes
  * (input + output) and items (input elements) per second.  Each peer's
  * output is checked once against axial's scalar kernels (integers and Roll
  * bit for bit, floats within tolerance()); a difference skips it with the
@@ -15,7 +20,8 @@
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
  *
  * Threads (issue 14): each threaded case (the f32 cases but the excl/rev
- * scans; every case with AXIAL_BENCH_THREAD_CASES=all) is also measured at
+ * scans, the log-space ops' included; every case with
+ * AXIAL_BENCH_THREAD_CASES=all) is also measured at
  * T = 1 .. the CPUs this process may run on (or AXIAL_BENCH_THREADS, e.g.
  * "1,2,4" or "1-16"), its name ending in "/threads:T":
  *   {isa}: axial_*_ex with axial_pool_executor(pool), pool = a T-thread
@@ -75,7 +81,7 @@ size_t axb_count(const axb_case *c) {
 }
 
 size_t axb_out_count(const axb_case *c) {
-    if (c->op != AXB_REDUCE) return axb_count(c);
+    if (!axb_is_reduce(c->op)) return axb_count(c);
     size_t n = 1;
     for (size_t k = 0; k < c->rank; k++) {
         bool red = c->naxes == 0;
@@ -101,7 +107,7 @@ void axb_roll_shifts(const axb_case *c, int64_t eff[3]) {
     }
 }
 
-#define AXB_MAX_CASES 192
+#define AXB_MAX_CASES 256
 static axb_case cases[AXB_MAX_CASES];
 static size_t ncases;
 
@@ -127,17 +133,20 @@ static void append(char *buf, size_t cap, const char *fmt, long long v, int firs
     snprintf(buf + len, cap - len, first ? fmt : ",%lld", v);
 }
 
+static const char *const op_names[] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
+                                       "reduce_logsumexp"};
+
 /* "{op}/{type}/{shape}/{params}" */
 static void name_case(axb_case *c) {
-    static const char *ops[] = {"cumsum", "reduce_sum", "roll"};
+    const char *const *ops = op_names;
     char shape[64] = "", params[96] = "";
     for (size_t k = 0; k < c->rank; k++) append(shape, sizeof shape, k ? "x%lld" : "%lld",
                                                  (long long)c->shape[k], 1);
-    if (c->op == AXB_CUMSUM) {
+    if (axb_is_scan(c->op)) {
         snprintf(params, sizeof params, "axis:%lld", (long long)c->axis);
         if (c->flags)
             strcat(params, c->flags == 3 ? "/excl,rev" : c->flags == 1 ? "/excl" : "/rev");
-    } else if (c->op == AXB_REDUCE) {
+    } else if (axb_is_reduce(c->op)) {
         strcpy(params, "axes:");
         if (c->naxes == 0) strcat(params, "all");
         for (size_t a = 0; a < c->naxes; a++)
@@ -204,6 +213,27 @@ static void roll_cases(size_t bytes) {
     c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
 }
 
+/* The log-space ops (issue 15), each of f32 and f64 as [n], [n/1024, 1024]
+ * along axis 1 (rows) and [1024, n/1024] along axis 0 (columns), and bf16 as
+ * [n]; the reduction of [n] over all axes. */
+static void lse_cases(size_t bytes) {
+    const axial_dtype types[] = {AXIAL_F32, AXIAL_F64, AXIAL_BF16};
+    const enum axb_op ops[] = {AXB_LOGCUMSUMEXP, AXB_REDUCE_LSE};
+    for (int o = 0; o < 2; o++)
+        for (int t = 0; t < 3; t++) {
+            const int64_t n = (int64_t)(bytes / axb_elem_size(types[t]));
+            const bool red = ops[o] == AXB_REDUCE_LSE;
+            axb_case *c = add_case(ops[o], types[t], 1, n, 0, 0);
+            if (red) c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
+            if (types[t] == AXIAL_BF16) continue;
+            c = add_case(ops[o], types[t], 2, n / 1024, 1024, 0);
+            if (red) c->naxes = 1, c->axes[0] = 1;
+            else c->axis = 1;
+            c = add_case(ops[o], types[t], 2, 1024, n / 1024, 0);
+            if (red) c->naxes = 1, c->axes[0] = 0;
+        }
+}
+
 /* The split sweep: 1-D f32 of each op, and CumSum of rows of 1024 (many
  * lines, split into groups of lines where a 1-D scan may not be), 4 KiB ..
  * 4 MiB of input. */
@@ -228,6 +258,11 @@ static axial_status run_axial(const axb_case *c, const void *x, void *y) {
     case AXB_CUMSUM: return axial_cumsum(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags);
     case AXB_REDUCE:
         return axial_reduce_sum(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
+    case AXB_LOGCUMSUMEXP:
+        return axial_logcumsumexp(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags);
+    case AXB_REDUCE_LSE:
+        return axial_reduce_logsumexp(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                      c->flags);
     default:
         return axial_roll(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
                           c->naxes);
@@ -242,6 +277,11 @@ static axial_status run_axial_ex(const axb_case *c, const void *x, void *y,
     case AXB_REDUCE:
         return axial_reduce_sum_ex(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
                                    c->flags, ex);
+    case AXB_LOGCUMSUMEXP:
+        return axial_logcumsumexp_ex(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case AXB_REDUCE_LSE:
+        return axial_reduce_logsumexp_ex(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                         c->flags, ex);
     default:
         return axial_roll_ex(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
                              c->naxes, ex);
@@ -534,6 +574,21 @@ static void bench_parallel_for(axb_state *s, void *arg) {
     axial_pool_destroy(pool);
 }
 
+/* The probes (bandwidth and exp): ceilings, not peers: their output is not
+ * compared with axial's. */
+static bool is_probe(const axb_peer *p) {
+    return p == &axb_probe || p == &axb_exp_scalar || p == &axb_exp_avx2 ||
+           p == &axb_exp_avx512 || p == &axb_exp_neon;
+}
+
+/* The log-space ops get the bandwidth probe and the exp probes (their
+ * peers are the Python runtimes); the other ops every peer but the exp
+ * probes. */
+static bool peer_applies(const axb_case *c, const axb_peer *p) {
+    if (axb_is_lse(c->op)) return is_probe(p);
+    return !is_probe(p) || p == &axb_probe;
+}
+
 static void bench_body(axb_state *s, void *arg) {
     axb_inst *in = arg;
     const axb_case *c = in->c;
@@ -550,7 +605,7 @@ static void bench_body(axb_state *s, void *arg) {
             axb_skip(s, why);
             goto done;
         }
-        if (in->peer == &axb_probe) {
+        if (is_probe(in->peer)) {
             in->peer->run(ctx, c, x, y); /* warm-up */
         } else {
             if (!in->checked) check_peer(in, x, y, ctx); /* also the warm-up */
@@ -646,7 +701,7 @@ static bool parse_threads(const char *spec) {
 }
 
 static void write_json(const char *path) {
-    static const char *ops[] = {"cumsum", "reduce_sum", "roll"};
+    const char *const *ops = op_names;
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
@@ -665,7 +720,7 @@ static void write_json(const char *path) {
         for (size_t t = 0, k = 0; c->threaded && t < nthreads; t++)
             if (thread_list[t] > 1) fprintf(f, "%s%zu", k++ ? ", " : "", thread_list[t]);
         fprintf(f, "], \"sweep\": %s", c->sweep ? "true" : "false");
-        if (c->op == AXB_CUMSUM) {
+        if (axb_is_scan(c->op)) {
             fprintf(f, ", \"axis\": %lld, \"exclusive\": %s, \"reverse\": %s",
                     (long long)c->axis, c->flags & 1 ? "true" : "false",
                     c->flags & 2 ? "true" : "false");
@@ -674,7 +729,7 @@ static void write_json(const char *path) {
             for (size_t a = 0; a < c->naxes; a++)
                 fprintf(f, "%s%lld", a ? ", " : "", (long long)c->axes[a]);
             fprintf(f, "]");
-            if (c->op == AXB_REDUCE) fprintf(f, ", \"keep_dims\": false");
+            if (axb_is_reduce(c->op)) fprintf(f, ", \"keep_dims\": false");
             else {
                 fprintf(f, ", \"shift\": [");
                 for (size_t s = 0; s < c->nshift; s++)
@@ -741,12 +796,13 @@ int main(int argc, char **argv) {
         cumsum_cases(list[z]);
         reduce_cases(list[z]);
         roll_cases(list[z]);
+        lse_cases(list[z]);
     }
     /* the threads dimension: the f32 cases but the excl/rev scans, or all */
     const bool all = tcases && strcmp(tcases, "all") == 0;
     for (size_t i = 0; i < ncases; i++)
         cases[i].threaded = all || (cases[i].dtype == AXIAL_F32 &&
-                                    !(cases[i].op == AXB_CUMSUM && cases[i].flags));
+                                    !(axb_is_scan(cases[i].op) && cases[i].flags));
     sweep_cases();
     for (size_t i = 0; i < ncases; i++) name_case(&cases[i]);
     char tl[AXB_MAX_THREADS * 4] = "";
@@ -770,7 +826,13 @@ int main(int argc, char **argv) {
 #else
     static const int isas[] = {AXIAL_ISA_SCALAR, AXIAL_ISA_AVX2, AXIAL_ISA_AVX512};
 #endif
-    static const axb_peer *peers[] = {&axb_probe, &axb_loop,
+    static const axb_peer *peers[] = {&axb_probe, &axb_exp_scalar,
+#if defined(__aarch64__)
+                                      &axb_exp_neon,
+#else
+                                      &axb_exp_avx2, &axb_exp_avx512,
+#endif
+                                      &axb_loop,
 #ifdef AXB_HAVE_EIGEN
                                       &axb_eigen,
 #endif
@@ -786,6 +848,7 @@ int main(int argc, char **argv) {
         /* the single-thread rows (the sweep: the plain call on the default ISA only) */
         for (size_t k = 0; k < nisa + npeer; k++) {
             if (cases[i].sweep && (k >= nisa || isas[k] != (int)default_isa)) continue;
+            if (k >= nisa && !peer_applies(&cases[i], peers[k - nisa])) continue;
             axb_inst *in = new_inst(&cases[i], k < nisa ? isas[k] : -1,
                                     k < nisa ? NULL : peers[k - nisa], 0);
             snprintf(name, sizeof name, "%.*s/%s%s", (int)(rest - c), c,
@@ -797,7 +860,9 @@ int main(int argc, char **argv) {
             const size_t nt = cases[i].sweep ? 2 : thread_list[t];
             for (size_t k = 0; k <= npeer; k++) {
                 const axb_peer *peer = k ? peers[k - 1] : NULL;
-                if (peer && (nt < 2 || !peer->prepare_threads || cases[i].sweep)) continue;
+                if (peer && (nt < 2 || !peer->prepare_threads || cases[i].sweep ||
+                             !peer_applies(&cases[i], peer)))
+                    continue;
                 axb_inst *in = new_inst(&cases[i], peer ? -1 : (int)default_isa, peer, nt);
                 snprintf(name, sizeof name, "%.*s/%s%s/threads:%zu", (int)(rest - c), c,
                          peer ? peer->name : axial_isa_name(default_isa), rest, nt);

@@ -150,7 +150,7 @@ bool eigen_prepare(const axb_case *c, void **ctx, char *why, size_t cap) {
         std::snprintf(why, cap, "eigen: built for x86-64-v3, this CPU lacks AVX2/FMA");
         return false;
     }
-    bool ok = c->rank <= 3;
+    bool ok = c->rank <= 3 && !axb_is_lse(c->op);
     if (ok && c->op != AXB_ROLL)
         ok = c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
              c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16;

@@ -121,6 +121,10 @@ static bool loop_prepare(const axb_case *c, void **ctx, char *why, size_t cap) {
         snprintf(why, cap, "loop: built for x86-64-v3, this CPU lacks AVX2/FMA");
         return false;
     }
+    if (axb_is_lse(c->op)) {
+        snprintf(why, cap, "loop: no such operation (%s)", c->name);
+        return false;
+    }
     const bool ok = c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
                     c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16 || c->op == AXB_ROLL;
     if (!ok)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * probes.c: the bandwidth ceiling of each case, measured on the same bytes.
- *   ReduceSum: a read probe, an unrolled vector sum of the input bytes as
+ *   ReduceSum, ReduceLogSumExp: a read probe, an unrolled vector sum of the input bytes as
  *     64-bit integer lanes, 64-byte vectors (8 independent accumulators, so
  *     it is bound by loads, not by the add latency); built for AVX-512, AVX2 and baseline
  *     with target_clones, so the probe is as wide as the CPU allows;
- *   CumSum and Roll: a copy probe, memcpy of the input bytes to the output.
+ *   CumSum, LogCumSumExp and Roll: a copy probe, memcpy of the input bytes to the output.
  * An op at "1.0 of probe" moves its bytes as fast as the memory system can.
  * On T threads (the threads dimension): the input (and output) split into T
  * contiguous parts of whole cache lines, one task per part on a T-thread
@@ -49,7 +49,7 @@ static bool probe_prepare(const axb_case *c, void **ctx, char *why, size_t cap) 
 static void probe_run(void *ctx, const axb_case *c, const void *x, void *y) {
     (void)ctx;
     size_t bytes = axb_count(c) * axb_elem_size(c->dtype);
-    if (c->op == AXB_REDUCE) {
+    if (axb_is_reduce(c->op)) {
         uint64_t s = read_sum(x, bytes);
         memcpy(y, &s, axb_elem_size(c->dtype) < 8 ? axb_elem_size(c->dtype) : 8);
     } else {
@@ -116,7 +116,7 @@ static void probe_t_run(void *ctx, const axb_case *c, const void *x, void *y) {
     p->x = x, p->y = y;
     p->bytes = axb_count(c) * axb_elem_size(c->dtype);
     p->part = ((p->bytes + p->threads - 1) / p->threads + 63) & ~(size_t)63;
-    p->read = c->op == AXB_REDUCE;
+    p->read = axb_is_reduce(c->op);
     p->exec->parallel_for(p->exec->self, probe_task, p, p->threads);
     if (p->read) {
         uint64_t s = 0;

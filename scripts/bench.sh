@@ -7,7 +7,7 @@
 # Installs what is missing (scripts/deps.sh bench), builds a release build in
 # build-rel/, runs axial-bench (axial per ISA, the bandwidth probe and the
 # Eigen / oneDNN / plain-loop peers in one binary), then scripts/peers.py
-# (numpy from Debian; torch, onnxruntime and openvino too when
+# (numpy from Debian; torch, onnxruntime, openvino and scipy too when
 # scripts/peers-venv.sh has made .venv-peers), and prints the table.
 # AXIAL_BENCH_BYTES overrides the memory-resident size.  Threads: the f32
 # cases also run at threads:T for T = 1 .. nproc (AXIAL_BENCH_THREADS=1,2,4 or

@@ -3,7 +3,7 @@
 # Installs the Debian 12 packages axial needs, skipping those already there.
 #   scripts/deps.sh test    build + test suite (meson, criterion, qemu-user, cross gcc,
 #                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake)
-#   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy)
+#   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy, SLEEF)
 set -euo pipefail
 
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev

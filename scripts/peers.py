@@ -6,7 +6,7 @@ cases.json lists with "threads": [T, ...] (axial-bench's threads dimension),
 and writes their medians for scripts/report.py.
 
   peers.py --cases cases.json --out peers.json [--reps 7] [--min-time 0.05]
-           [--only numpy,torch,onnxruntime,openvino] [--filter REGEX]
+           [--only numpy,torch,onnxruntime,openvino,scipy] [--filter REGEX]
 
 cases.json comes from `axial-bench --cases-json=FILE`.  Each peer is called as
 its users call it:
@@ -15,29 +15,46 @@ its users call it:
                same on np.flip views of x and y, no copies);
                np.sum(x, axis=tuple, out=y) (np.sum(x) for all axes);
                np.roll(x, shift, axis) (numpy.roll has no out=: it allocates,
-               as its users get it).
+               as its users get it);
+               np.logaddexp.accumulate(x, axis, out=y) (exclusive and reverse
+               as for cumsum, the first output -inf);
+               ReduceLogSumExp the stable way, into preallocated buffers:
+               m = np.max(x, axis, keepdims=True), t = exp(x - m),
+               y = log(np.sum(t, axis)) + m.
   torch        torch.set_num_threads(T) (1 but for the threads dimension);
                tensors share the numpy buffers;
                torch.cumsum(x, d, dtype=x.dtype, out=y) (reverse: flip,
                cumsum, flip into y; exclusive: cumsum then y -= x);
-               torch.sum(x, dims, dtype=x.dtype, out=y); torch.roll(x, s, d).
-  onnxruntime  CumSum-14 / ReduceSum-13 models built with the onnx package;
+               torch.sum(x, dims, dtype=x.dtype, out=y); torch.roll(x, s, d);
+               torch.logcumsumexp(x, d, out=y) (reverse: flip, logcumsumexp,
+               flip into y; it has no exclusive form); torch.logsumexp(x,
+               dims, out=y).
+  onnxruntime  CumSum-14 / ReduceSum-13 / ReduceLogSumExp-18 models built with
+               the onnx package;
                one session, intra_op_num_threads T (1 but for the threads
                dimension), inter op threads 1, sequential; inputs and
                preallocated outputs bound once with io_binding, the timed call
-               is run_with_iobinding.  ONNX has no Roll.
+               is run_with_iobinding.  ONNX has no Roll and no LogCumSumExp.
   openvino     CumSum, ReduceSum, Roll from the opset, compiled for CPU with
                INFERENCE_NUM_THREADS=T (1 but for the threads dimension),
                NUM_STREAMS=1 and
                INFERENCE_PRECISION_HINT=f32 (no silent bf16); one InferRequest
                with its input tensor sharing the numpy buffer (bf16: the
-               uint16 bits as an ov.Type.bf16 tensor); infer() timed.
+               uint16 bits as an ov.Type.bf16 tensor); infer() timed.  Its
+               opset has no LogCumSumExp or LogSumExp operation.
+  scipy        scipy.special.logsumexp(x, axis) (ReduceLogSumExp only; it
+               allocates its result), where scipy is importable.
 Timing: calls are doubled until a run takes min_time/5 (that is the warm-up),
 then each of --reps repetitions times a batch of calls lasting about
 --min-time with time.perf_counter_ns; the median ns per call is recorded.
 Each peer's output is checked once against a float64 numpy reference (loose
 tolerance; integers modulo their width); a wrong answer is recorded as a
-mismatch, never timed.  A type or operation the peer lacks is recorded as
+mismatch, never timed.  For the log-space ops every float output is checked
+and its largest error recorded ("max_err", absolute); a peer whose outputs
+are all finite where the reference's are but drift beyond the tolerance
+(numpy's f32 logaddexp.accumulate and torch's f32 logcumsumexp over long
+axes: an f32 running sum loses the small terms) is timed all the same, as
+its users get it, and marked "inaccurate" with the first difference.  A type or operation the peer lacks is recorded as
 skipped with "unsupported": true (report.py shows '-'); any other failure as
 skipped (shown 'skip').  Runtimes are imported lazily: one that is missing is
 "not installed".  Runs with Debian's python3 (numpy 1.24) or .venv-peers.
@@ -89,9 +106,34 @@ def widen(a, dt):
     return a.astype(np.float64)
 
 
+def lse_reference(case, xd):
+    """LogCumSumExp / ReduceLogSumExp in float64, shifted by the maximum of
+    each line (exact enough for the benchmark's fill, values in [-1, 1])."""
+    if case["op"] == "reduce_logsumexp":
+        ax = tuple(case["axes"]) if case["axes"] else None
+        m = np.max(xd, axis=ax, keepdims=True)
+        return np.squeeze(np.log(np.sum(np.exp(xd - m), axis=ax, keepdims=True)) + m, axis=ax)
+    a = case["axis"]
+    v = np.flip(xd, a) if case["reverse"] else xd
+    m = np.max(v, axis=a, keepdims=True)
+    e = np.exp(v - m)
+    c = np.cumsum(e, axis=a)
+    if case["exclusive"]:
+        c = c - e
+    with np.errstate(divide="ignore"):
+        y = np.log(c) + m
+    if case["exclusive"]:  # no terms: -inf, not log(rounding residue)
+        first = [slice(None)] * y.ndim
+        first[a] = 0
+        y[tuple(first)] = -np.inf
+    return np.flip(y, a) if case["reverse"] else y
+
+
 def reference(case, x):
     """The case's result in the wide type (the check, not the thing timed)."""
     xd = widen(x, case["dtype"])
+    if case["op"] in LSE_OPS:
+        return lse_reference(case, xd)
     if case["op"] == "cumsum":
         a = case["axis"]
         v = np.flip(xd, a) if case["reverse"] else xd
@@ -104,8 +146,12 @@ def reference(case, x):
     return np.roll(xd, case["shift"], case["axes"])
 
 
+LSE_OPS = ("logcumsumexp", "reduce_logsumexp")
+REDUCE_OPS = ("reduce_sum", "reduce_logsumexp")
+
+
 def out_shape(case):
-    if case["op"] != "reduce_sum":
+    if case["op"] not in REDUCE_OPS:
         return tuple(case["shape"])
     if not case["axes"]:
         return ()
@@ -123,9 +169,38 @@ def close(got, want, dt):
         return bool(np.all((d & mask) == 0))
     if not np.size(want):
         return True
-    scale = max(1.0, float(np.max(np.abs(want))))
     tol = 5e-2 if dt in ("bf16", "f16") else 1e-3
+    want = np.asarray(want)
+    if not np.all(np.isfinite(want)):  # the log-space ops' -inf: compare as max_err does
+        fin = np.isfinite(want)
+        scale = max(1.0, float(np.max(np.abs(want[fin]), initial=0.0)))
+        return max_err(got, want, "f64") <= tol * scale
+    scale = max(1.0, float(np.max(np.abs(want))))
     return bool(np.max(np.abs(got - want)) <= tol * scale)
+
+
+def max_err(got, want, dt):
+    """The largest |got - want| of a float result (inf where one is not
+    finite and the other is, or they differ in sign of inf; NaN counts)."""
+    got = widen(got, dt).reshape(np.shape(want))
+    want = np.asarray(want)
+    if not want.size:
+        return 0.0
+    with np.errstate(invalid="ignore"):
+        d = np.abs(got - want)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))  # equal infs give NaN above
+    d = np.where(same, 0.0, np.where(np.isnan(d), np.inf, d))
+    return float(np.max(d))
+
+
+def drifted(got, want, dt):
+    """A log-space result beyond the tolerance that is still the same
+    computation: finite wherever the reference is, and equal to it elsewhere
+    (the same infinities).  Timed, marked inaccurate."""
+    got = widen(got, dt).reshape(np.shape(want))
+    want = np.asarray(want)
+    fin = np.isfinite(want)
+    return bool(np.all(np.isfinite(got[fin])) and np.array_equal(got[~fin], want[~fin]))
 
 
 def first_diff(got, want, dt):
@@ -209,6 +284,39 @@ def numpy_peer(case, x, threads):
         def fn():
             np.sum(x, axis=ax, out=y)
         return fn, lambda: y
+    if case["op"] == "logcumsumexp":
+        a = case["axis"]
+        xv = np.flip(x, a) if case["reverse"] else x
+        yv = np.flip(y, a) if case["reverse"] else y
+        if case["exclusive"]:
+            n = x.shape[a]
+            hi, lo, first = ([slice(None)] * x.ndim for _ in range(3))
+            hi[a], lo[a], first[a] = slice(1, None), slice(0, n - 1), 0
+            dst, xlo = yv[tuple(hi)], xv[tuple(lo)]
+
+            def fn():
+                np.logaddexp.accumulate(xlo, axis=a, out=dst)
+                yv[tuple(first)] = -np.inf
+        else:
+            def fn():
+                np.logaddexp.accumulate(xv, axis=a, out=yv)
+        return fn, lambda: y
+    if case["op"] == "reduce_logsumexp":
+        # the stable way, into buffers made once: max, exp(x - max), sum, log
+        ax = tuple(case["axes"]) if case["axes"] else None
+        m = np.empty([1 if ax is None or k in ax else d for k, d in enumerate(x.shape)],
+                     dtype=x.dtype)
+        t = np.empty_like(x)
+        ms = m.reshape(y.shape)
+
+        def fn():
+            np.max(x, axis=ax, keepdims=True, out=m)
+            np.subtract(x, m, out=t)
+            np.exp(t, out=t)
+            np.sum(t, axis=ax, out=y)
+            np.log(y, out=y)
+            np.add(y, ms, out=y)
+        return fn, lambda: y
     res = {}
 
     def fn():
@@ -245,6 +353,21 @@ def torch_peer(case, x, threads):
 
         def fn():
             torch.sum(xt, dims, dtype=xt.dtype, out=yt)
+    elif case["op"] == "logcumsumexp":
+        a = case["axis"]
+        if case["exclusive"]:
+            raise Unsupported("torch.logcumsumexp has no exclusive form")
+        if case["reverse"]:
+            def fn():
+                yt.copy_(torch.flip(torch.logcumsumexp(torch.flip(xt, [a]), a), [a]))
+        else:
+            def fn():
+                torch.logcumsumexp(xt, a, out=yt)
+    elif case["op"] == "reduce_logsumexp":
+        dims = list(case["axes"]) if case["axes"] else list(range(x.ndim))
+
+        def fn():
+            torch.logsumexp(xt, dims, out=yt)
     else:
         res = {}
 
@@ -268,8 +391,8 @@ ONNX_TYPES = {"f32": 1, "u8": 2, "i8": 3, "u16": 4, "i16": 5, "i32": 6, "i64": 7
 def ort_peer(case, x, threads):
     import onnxruntime as ort
     from onnx import helper, TensorProto
-    if case["op"] == "roll":
-        raise Unsupported("ONNX has no Roll")
+    if case["op"] in ("roll", "logcumsumexp"):
+        raise Unsupported("ONNX has no " + ("Roll" if case["op"] == "roll" else "LogCumSumExp"))
     dt = case["dtype"]
     et = ONNX_TYPES[dt]
     oshape = list(out_shape(case))
@@ -288,9 +411,12 @@ def ort_peer(case, x, threads):
             inits.append(helper.make_tensor("axes", TensorProto.INT64, [len(case["axes"])],
                                             case["axes"]))
             ins.append("axes")
-        node = helper.make_node("ReduceSum", ins, ["y"], keepdims=0)
+        # ReduceSum-13 and ReduceLogSumExp-18 take the axes as an input
+        lse = case["op"] == "reduce_logsumexp"
+        node = helper.make_node("ReduceLogSumExp" if lse else "ReduceSum", ins, ["y"],
+                                keepdims=0)
         graph = helper.make_graph([node], "g", [inp], [outp], inits)
-        opset = 13
+        opset = 18 if lse else 13
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     so = ort.SessionOptions()
@@ -302,7 +428,8 @@ def ort_peer(case, x, threads):
                                     providers=["CPUExecutionProvider"])
     except Exception as e:  # no kernel for this type
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        opname = "CumSum-14" if case["op"] == "cumsum" else "ReduceSum-13"
+        opname = {"cumsum": "CumSum-14", "reduce_sum": "ReduceSum-13",
+                  "reduce_logsumexp": "ReduceLogSumExp-18"}[case["op"]]
         if "NOT_IMPLEMENTED" in msg:
             raise Unsupported(f"onnxruntime has no CPU kernel for {opname} on {dt}")
         if "Type Error" in msg:
@@ -310,8 +437,13 @@ def ort_peer(case, x, threads):
         raise Unsupported(f"onnxruntime: {msg[:160]}")
     y = np.empty(oshape, dtype=x.dtype)
     b = sess.io_binding()
-    b.bind_ortvalue_input("x", ort.OrtValue.ortvalue_from_numpy(x))
-    b.bind_ortvalue_output("y", ort.OrtValue.ortvalue_from_numpy(y))
+
+    def value(a):  # bf16: the uint16 bits, typed bfloat16 (ReduceLogSumExp has a kernel)
+        if dt == "bf16":
+            return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(a, et)
+        return ort.OrtValue.ortvalue_from_numpy(a)
+    b.bind_ortvalue_input("x", value(x))
+    b.bind_ortvalue_output("y", value(y))
 
     def fn():
         sess.run_with_iobinding(b)
@@ -319,6 +451,8 @@ def ort_peer(case, x, threads):
 
 
 def openvino_peer(case, x, threads):
+    if case["op"] in LSE_OPS:
+        raise Unsupported("OpenVINO's opset has no LogCumSumExp or LogSumExp operation")
     import openvino as ov
     try:
         import openvino.opset13 as ops
@@ -359,8 +493,22 @@ def openvino_peer(case, x, threads):
     return fn, get
 
 
+def scipy_peer(case, x, threads):
+    from scipy.special import logsumexp
+    if case["op"] != "reduce_logsumexp":
+        raise Unsupported("scipy has no " + case["op"])
+    if case["dtype"] == "bf16":
+        raise Unsupported("scipy has no bfloat16")
+    ax = tuple(case["axes"]) if case["axes"] else None
+    res = {}
+
+    def fn():
+        res["y"] = logsumexp(x, axis=ax)
+    return fn, lambda: res["y"]
+
+
 PEERS = {"numpy": numpy_peer, "torch": torch_peer, "onnxruntime": ort_peer,
-         "openvino": openvino_peer}
+         "openvino": openvino_peer, "scipy": scipy_peer}
 THREADED = ("torch", "onnxruntime", "openvino")  # numpy has no threads
 ISAS = ("scalar", "avx2", "avx512", "neon")
 
@@ -379,7 +527,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--min-time", type=float, default=0.05)
-    ap.add_argument("--only", default="numpy,torch,onnxruntime,openvino")
+    ap.add_argument("--only", default="numpy,torch,onnxruntime,openvino,scipy")
     ap.add_argument("--filter", help="regex on the case name (as --benchmark_filter)")
     args = ap.parse_args()
     with open(args.cases) as f:
@@ -419,9 +567,17 @@ def main():
                 fn, get = PEERS[peer](case, x, threads)
                 fn()
                 want = reference(case, x)
+                lse = case["op"] in LSE_OPS
+                if lse:
+                    rec["max_err"] = max_err(get(), want, case["dtype"])
                 if not close(get(), want, case["dtype"]):
-                    rec["skipped"] = "mismatch against the float64 reference"
-                    rec["mismatch"] = first_diff(get(), want, case["dtype"])
+                    if lse and drifted(get(), want, case["dtype"]):
+                        rec["inaccurate"] = first_diff(get(), want, case["dtype"])
+                        rec["ns"] = timeit(fn, args.min_time, args.reps)
+                        rec["reps"] = args.reps
+                    else:
+                        rec["skipped"] = "mismatch against the float64 reference"
+                        rec["mismatch"] = first_diff(get(), want, case["dtype"])
                 else:
                     rec["ns"] = timeit(fn, args.min_time, args.reps)
                     rec["reps"] = args.reps
@@ -436,6 +592,8 @@ def main():
             fn = get = x = None
             results.append(rec)
             shown = f"{rec['ns'] / 1e3:10.1f} us" if "ns" in rec else f"skipped: {rec['skipped']}"
+            if "inaccurate" in rec:
+                shown += f"  (inaccurate: max error {rec['max_err']:.3g})"
             print(f"  {peer:12s} {case['case']:48s} T={threads:<2d} {shown}", file=sys.stderr)
     with open(args.out, "w") as f:
         json.dump({"peers": versions, "threads": sorted(counts) or [1], "results": results},

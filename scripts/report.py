@@ -25,8 +25,9 @@ import sys
 
 ISAS = ["scalar", "avx2", "avx512", "neon"]
 BIN_PEERS = ["loop", "eigen", "onednn"]
-PY_PEERS = ["numpy", "torch", "onnxruntime", "openvino"]
-OPS = ["cumsum", "reduce_sum", "roll"]
+PY_PEERS = ["numpy", "torch", "onnxruntime", "openvino", "scipy"]
+LSE_OPS = ["logcumsumexp", "reduce_logsumexp"]
+OPS = ["cumsum", "reduce_sum", "roll"] + LSE_OPS
 ITEMSIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "i16": 2,
             "u16": 2, "i32": 4, "u32": 4, "i64": 8, "u64": 8, "bool": 1}
 
@@ -41,6 +42,16 @@ ReduceSum, memcpy for CumSum and Roll); peer columns = peer time / axial time
 has no such operation or type, or did not run); 'skip' = the peer was skipped
 or failed (the reasons are listed above the tables).  The "per ISA" tables
 give every ISA that ran: probe time / its time, and scalar time / its time.
+The log-space ops (logcumsumexp, reduce_logsumexp) add "of exp" = the exp
+probe's time on the best ISA (exp_{isa}: one libm or SLEEF exp per element,
+the ceiling of a one-exp kernel) / axial's time, and their "vs exp probe and
+peers" tables give, per ISA, ns per element, "x exp" = axial time / that
+ISA's exp-probe time (issue 15: <= 2 for ReduceLogSumExp on AVX-512),
+"x cache" = ns per element of the same case at the cache-resident size / at
+this size (issue 15: >= 0.8 from memory) and peer time / axial time for
+numpy, torch, ONNX Runtime and scipy.  A peer
+ratio marked '*' was timed although its result drifted beyond the check's
+tolerance (listed above the tables with its largest error).
 All single-threaded."""
 
 THREADS_LEGEND = """\
@@ -374,6 +385,7 @@ def main():
             for c in json.load(f):
                 infos[c["case"]] = c
     py, py_skip, py_versions, py_unsup = {}, {}, {}, set()
+    py_inacc = {}  # (case, peer) -> its largest error: timed, but beyond the tolerance
     tpy, tpy_skip, tpy_unsup = {}, {}, set()  # the python peers at T >= 2: (case, peer, T)
     if args.peers:
         with open(args.peers) as f:
@@ -391,6 +403,8 @@ def main():
                 continue
             if "ns" in r:
                 py[(r["case"], r["peer"])] = r["ns"]
+                if r.get("inaccurate"):
+                    py_inacc[(r["case"], r["peer"])] = (r.get("max_err"), r["inaccurate"])
             elif r.get("unsupported"):
                 py_skip[(r["case"], r["peer"])] = r["skipped"]
                 py_unsup.add((r["case"], r["peer"]))
@@ -405,9 +419,24 @@ def main():
              and not infos[c].get("sweep")]
     cases += [c for c in order if c not in cases]
 
-    peers = [p for p in BIN_PEERS if any(k[1] == p for k in list(med) + list(skipped))]
-    peers += [p for p in PY_PEERS if any(k[1] == p for k in list(py) + list(py_skip))]
+    def peers_of(ops):
+        """The peer columns of the cases of these ops: those with a figure or a skip."""
+        keys = [k for k in list(med) + list(skipped) + list(py) + list(py_skip)
+                if k[0].split("/")[0] in ops]
+        return [p for p in BIN_PEERS + PY_PEERS if any(k[1] == p for k in keys)]
+    peers = peers_of([o for o in OPS if o not in LSE_OPS])
+    lse_peers = peers_of(LSE_OPS)
     header = ["case", "best", "elem/ns", "GB/s", "x scalar", "of probe"] + peers
+    lse_header = header[:6] + ["of exp"] + lse_peers
+
+    def peer_cell(case, p, t):
+        """peer time / axial time t ('*': timed but inaccurate)."""
+        if (case, p) in med or (case, p) in py:
+            pt = med[(case, p)]["ns"] if (case, p) in med else py[(case, p)]
+            return (fmt_ratio(pt / t) + ("*" if (case, p) in py_inacc else "")) if t else "-"
+        if (case, p) in skipped or (case, p) in py_skip:
+            return "-" if lacks(case, p) else "skip"
+        return "-"
 
     def lacks(case, p):
         if (case, p) in skipped:
@@ -421,9 +450,30 @@ def main():
                   + [f"{i} x scalar" for i in isas if i != "scalar"])
     isa_groups = {}
 
+    def lse_family(case):
+        """(op, type, shape family, params): the same log-space case at every size."""
+        parts = case.split("/")
+        rank = len(parts[2].split("x"))
+        fam = "[n]" if rank == 1 else "rows" if parts[3] in ("axis:1", "axes:1") else "columns"
+        return parts[0], parts[1], fam, "/".join(parts[3:])
+
+    def ns_per_elem(case, impl):
+        a = med.get((case, impl))
+        n = case_bytes(case, infos.get(case)) // ITEMSIZE.get(case.split("/")[1], 1)
+        return a["ns"] / n if a and n else None
+
+    smallest = {}  # family -> (bytes, case): the cache-resident size
+    for c in cases:
+        if c.split("/")[0] in LSE_OPS:
+            f, b = lse_family(c), case_bytes(c, infos.get(c))
+            if f not in smallest or b < smallest[f][0]:
+                smallest[f] = (b, c)
+
     groups = {}  # (bytes, op) -> rows
+    lse_groups = {}  # (bytes, op) -> the log-space ops' per-ISA rows
     for case in cases:
         op = case.split("/")[0]
+        lse = op in LSE_OPS
         avail = [(med[(case, i)]["ns"], i) for i in ISAS if (case, i) in med]
         if avail:
             t, best = min(avail)
@@ -434,16 +484,13 @@ def main():
             pr = med.get((case, "probe"))
             row.append(fmt_ratio(pr["ns"] / t if pr else None))
         else:  # no ISA ran: no ratios
-            t = None
+            t, best = None, None
             row = [case, "skip", "-", "-", "-", "-"]
-        for p in peers:
-            if (case, p) in med or (case, p) in py:
-                pt = med[(case, p)]["ns"] if (case, p) in med else py[(case, p)]
-                row.append(fmt_ratio(pt / t) if t else "-")
-            elif (case, p) in skipped or (case, p) in py_skip:
-                row.append("-" if lacks(case, p) else "skip")
-            else:
-                row.append("-")
+        if lse:
+            ex = med.get((case, f"exp_{best}"))
+            row.append(fmt_ratio(ex["ns"] / t if ex and t else None))
+        for p in lse_peers if lse else peers:
+            row.append(peer_cell(case, p, t))
         key = (size_class(case_bytes(case, infos.get(case))),
                OPS.index(op) if op in OPS else len(OPS), op)
         groups.setdefault(key, []).append(row)
@@ -454,8 +501,20 @@ def main():
         irow += [fmt_ratio(sc["ns"] / med[(case, i)]["ns"]) if sc and (case, i) in med else "-"
                  for i in isas if i != "scalar"]
         isa_groups.setdefault(key, []).append(irow)
+        if lse:  # per ISA: ns per element, x its exp probe, x its cache size, the peers
+            small = smallest[lse_family(case)][1]
+            for i in isas:
+                a, ex = med.get((case, i)), med.get((case, f"exp_{i}"))
+                if not a:
+                    continue
+                e, ec = ns_per_elem(case, i), ns_per_elem(small, i)
+                lse_groups.setdefault(key, []).append(
+                    [case, i, f"{e:.3g}", fmt_ratio(a["ns"] / ex["ns"] if ex else None),
+                     f"{ns_per_elem(case, f'exp_{i}'):.3g}" if ex else "-",
+                     fmt_ratio(ec / e) if small != case and ec and e else "-"]
+                    + [peer_cell(case, p, a["ns"]) for p in lse_peers])
 
-    allrows = [r for rows in groups.values() for r in rows]
+    allrows = [r for (_, _, op), rows in groups.items() for r in rows if op not in LSE_OPS]
     widths = [max(len(str(r[i])) for r in allrows + [header]) for i in range(len(header))]
 
     def line(r):
@@ -483,10 +542,18 @@ def main():
             top.append(f"  {tag} ... and {len(reasons) - 40} more reasons")
     if py_versions:
         top.append("  python peers: " + ", ".join(f"{k} {v}" for k, v in py_versions.items()))
+    for (c, p), (err, diff) in sorted(py_inacc.items()):
+        top.append(f"  '*'    {p} {c}: timed, but inaccurate: largest error "
+                   f"{err if err is None else f'{err:.3g}'} ({diff[:160]})")
 
     text, md = list(top), list(top)
     for (b, _, op), rows in sorted(groups.items()):
         title = f"{op}, {size_label(b)}" if b else op
+        if op in LSE_OPS:
+            t, m = table(title, lse_header, rows)
+            text += t
+            md += m
+            continue
         text += ["", f"== {title}", line(header)] + [line(r) for r in rows]
         md += ["", f"### {title}", "",
                "| " + " | ".join(header) + " |",
@@ -502,6 +569,12 @@ def main():
                "| " + " | ".join(isa_header) + " |",
                "|" + "".join("---|" if i == 0 else "---:|" for i in range(len(isa_header)))]
         md += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    lse_isa_header = ["case", "isa", "ns/elem", "x exp", "exp ns/elem", "x cache"] + lse_peers
+    for (b, _, op), rows in sorted(lse_groups.items()):
+        t, m = table(f"{op}, {size_label(b)}, per ISA vs exp probe and peers",
+                     lse_isa_header, rows)
+        text += t
+        md += m
     text += ["", LEGEND]
     md += ["", LEGEND]
     ttext, tmd = threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip,
