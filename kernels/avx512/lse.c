@@ -87,6 +87,17 @@ enum lse_dt { D_F32, D_F16, D_BF16 };
 /* A rise of the block maximum above the running maximum of its first
  * output's terms up to which a LogCumSumExp block stays vectorised. */
 #define LSE_SCAN_RISE 2.0
+/* Up to this rise, a block is computed in f64 (exp(-LSE_SCAN_WIDE) is a
+ * normal double); beyond it, the scalar step. */
+#define LSE_SCAN_WIDE 600.0
+/* A reduction lane's reference m is raised only when a block's maximum
+ * exceeds it by more than this: exp(x - m) <= e^2 stays far from overflow,
+ * and the rescales (one f64 SLEEF call per half) become rare. */
+#define LSE_REDUCE_LAG 2.0f
+/* Vectors of a LogCumSumExp line block whose terms are all referred to the
+ * running maximum (no rise): exps, then prefixes, then logs, so that the
+ * SLEEF calls of the block overlap instead of forming one long chain. */
+#define LSE_SCAN_BLOCK 8
 
 /* ---- scalar helpers (fallbacks, rescans, final roundings) ---------------- */
 
@@ -188,9 +199,44 @@ AXIAL_AI __m512 prefix_ps(__m512 e) {
     e = _mm512_add_ps(e, up_ps(e, 4));
     return _mm512_add_ps(e, up_ps(e, 8));
 }
+AXIAL_AI __m512d up_pd(__m512d v, int sh) {
+    const __m512i z = _mm512_setzero_si512(), u = _mm512_castpd_si512(v);
+    switch (sh) {
+    case 1: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 7));
+    case 2: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 6));
+    default: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 4));
+    }
+}
+AXIAL_AI __m512d prefix_pd(__m512d e) {
+    e = _mm512_add_pd(e, up_pd(e, 1));
+    e = _mm512_add_pd(e, up_pd(e, 2));
+    return _mm512_add_pd(e, up_pd(e, 4));
+}
+
 #define FP_NAN_PINF 0x89 /* vfpclass: QNaN | +inf | SNaN */
 
 /* ---- ReduceLogSumExp of one line (inner == 1), in canonical form ---------- */
+
+/* Raise the references m of the lanes whose block maximum b exceeds them by
+ * more than LSE_REDUCE_LAG to b, rescaling their sums in f64 (no SLEEF call
+ * when those lanes are still empty). */
+AXIAL_AI void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
+    const __mmask16 up =
+        _mm512_cmp_ps_mask(b, _mm512_add_ps(*m, _mm512_set1_ps(LSE_REDUCE_LAG)), _CMP_GT_OQ);
+    if (!up)
+        return;
+    const __m512 nm = _mm512_mask_mov_ps(*m, up, b);
+    const __m512d z = _mm512_setzero_pd();
+    const __mmask8 u0 = (__mmask8)up & _mm512_cmp_pd_mask(*s0, z, _CMP_NEQ_UQ);
+    const __mmask8 u1 = (__mmask8)(up >> 8) & _mm512_cmp_pd_mask(*s1, z, _CMP_NEQ_UQ);
+    if (u0 | u1) {
+        const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(*m), lo_pd(nm)));
+        const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(*m), hi_pd(nm)));
+        *s0 = _mm512_mask_mul_pd(*s0, u0, *s0, f0);
+        *s1 = _mm512_mask_mul_pd(*s1, u1, *s1, f1);
+    }
+    *m = nm;
+}
 
 /* Lane states: m (f32), s (two f64 halves).  A block of nv vectors (nv <= 4),
  * cnt elements from x[j]. */
@@ -204,15 +250,7 @@ AXIAL_AI void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_d
             v[q] = ldm(x, j + 16 * (size_t)q, mask16(cnt > 16 * (size_t)q ? cnt - 16 * (size_t)q : 0), dt);
     }
     const __m512 b = _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]));
-    const __mmask16 up = _mm512_cmp_ps_mask(b, *m, _CMP_GT_OQ);
-    if (up) {
-        const __m512 nm = _mm512_mask_mov_ps(*m, up, b);
-        const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(*m), lo_pd(nm)));
-        const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(*m), hi_pd(nm)));
-        *s0 = _mm512_mask_mul_pd(*s0, (__mmask8)up, *s0, f0);
-        *s1 = _mm512_mask_mul_pd(*s1, (__mmask8)(up >> 8), *s1, f1);
-        *m = nm;
-    }
+    rl_raise(b, m, s0, s1);
     __m512 e[4];
     _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) e[q] =
         Sleef_expf16_u10avx512f(_mm512_sub_ps(v[q], *m));
@@ -270,15 +308,7 @@ AXIAL_AI void rc_tile(const void *x, size_t n, size_t inner, size_t c, __mmask16
         __m512 b = ldm(x, j * inner + c, k, dt);
         for (size_t q = 1; q < r; q++)
             b = _mm512_max_ps(b, ldm(x, (j + q) * inner + c, k, dt));
-        const __mmask16 up = _mm512_cmp_ps_mask(b, m, _CMP_GT_OQ);
-        if (up) {
-            const __m512 nm = _mm512_mask_mov_ps(m, up, b);
-            const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(m), lo_pd(nm)));
-            const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(m), hi_pd(nm)));
-            s0 = _mm512_mask_mul_pd(s0, (__mmask8)up, s0, f0);
-            s1 = _mm512_mask_mul_pd(s1, (__mmask8)(up >> 8), s1, f1);
-            m = nm;
-        }
+        rl_raise(b, &m, &s0, &s1);
         __m512 t = _mm512_setzero_ps();
         for (size_t q = 0; q < r; q++)
             t = _mm512_add_ps(
@@ -368,7 +398,59 @@ AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse
     /* Internal state: reference mr (f32; -FLT_MAX when empty), S (f64; 0 when empty). */
     float mr = -FLT_MAX;
     double S = 0;
+    const __m512i ridx = _mm512_sub_epi32(_mm512_set1_epi32(15), lane);
+    size_t stop = 0; /* the per-vector path runs up to here */
     for (size_t t = 0; t < n;) {
+        if (t >= stop && n - t >= 16 * LSE_SCAN_BLOCK) {
+            /* a block of whole vectors with no NaN, no +inf and no rise */
+            const size_t base = rev ? n - t - 16 * LSE_SCAN_BLOCK : t;
+            __m512 v[LSE_SCAN_BLOCK], b = _mm512_set1_ps(-INFINITY);
+            __mmask16 bad = 0;
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                v[q] = rev ? _mm512_permutexvar_ps(
+                                 ridx, ldf(x, base + 16 * (size_t)(LSE_SCAN_BLOCK - 1 - q), dt))
+                           : ldf(x, base + 16 * (size_t)q, dt);
+                bad |= _mm512_fpclass_ps_mask(v[q], FP_NAN_PINF);
+                b = _mm512_max_ps(b, v[q]);
+            }
+            if (!bad && _mm512_cmp_ps_mask(b, _mm512_set1_ps(mr), _CMP_GT_OQ)) {
+                /* a rise: the block's maximum becomes the reference if every
+                 * output of the block stays within LSE_SCAN_RISE of it */
+                const float B = _mm512_reduce_max_ps(b), x0 = _mm512_cvtss_f32(v[0]);
+                const double P = excl ? (S == 0 ? (double)x0 : (double)mr)
+                                      : (double)(x0 > mr ? x0 : mr);
+                if ((double)B - P > LSE_SCAN_RISE) {
+                    bad = 1;
+                } else {
+                    S = S == 0 ? 0 : S * exp((double)mr - (double)B);
+                    mr = B;
+                }
+            }
+            const __m512 vm = _mm512_set1_ps(mr);
+            if (!bad) {
+                __m512 sf[LSE_SCAN_BLOCK];
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                    sf[q] = Sleef_expf16_u10avx512f(_mm512_sub_ps(v[q], vm));
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                    const __m512 p = prefix_ps(sf[q]);
+                    const __m512 pq = excl ? up_ps(p, 1) : p;
+                    const __m512d vS = _mm512_set1_pd(S);
+                    sf[q] = pd_to_ps(_mm512_add_pd(vS, lo_pd(pq)), _mm512_add_pd(vS, hi_pd(pq)));
+                    S += (double)_mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(15), p));
+                }
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                    const __m512 out = _mm512_add_ps(vm, Sleef_logf16_u10avx512f(sf[q]));
+                    if (rev)
+                        stm(y, base + 16 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
+                            _mm512_permutexvar_ps(ridx, out), 0xffff, dt);
+                    else
+                        stm(y, base + 16 * (size_t)q, out, 0xffff, dt);
+                }
+                t += 16 * LSE_SCAN_BLOCK;
+                continue;
+            }
+            stop = t + 16;
+        }
         const size_t k = n - t < 16 ? n - t : 16;
         const __mmask16 km = mask16(k);
         const size_t base = rev ? n - t - k : t;
@@ -385,8 +467,35 @@ AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse
             const float x0 = _mm512_cvtss_f32(v);
             const double P = excl ? (S == 0 ? (double)x0 : (double)mr)
                                   : (double)(x0 > mr ? x0 : mr);
-            if ((double)B - P > LSE_SCAN_RISE) {
+            if ((double)B - P > LSE_SCAN_WIDE) {
                 scalar = 1;
+            } else if ((double)B - P > LSE_SCAN_RISE) {
+                /* a steep rise: the block in f64, referred to B (f64 keeps
+                 * the relative precision of terms down to e^-LSE_SCAN_WIDE) */
+                const __m512d vB = _mm512_set1_pd((double)B);
+                S = S == 0 ? 0 : S * exp((double)mr - (double)B);
+                const __m512d p0 =
+                    prefix_pd(Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(v), vB)));
+                const __m512d p1 = _mm512_add_pd(
+                    prefix_pd(Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(v), vB))),
+                    _mm512_permutexvar_pd(_mm512_set1_epi64(7), p0));
+                __m512d q0 = p0, q1 = p1;
+                if (excl) {
+                    q0 = up_pd(p0, 1);
+                    q1 = _mm512_castsi512_pd(
+                        _mm512_alignr_epi64(_mm512_castpd_si512(p1), _mm512_castpd_si512(p0), 7));
+                }
+                const __m512d vS = _mm512_set1_pd(S);
+                __m512 out = pd_to_ps(
+                    _mm512_add_pd(vB, Sleef_logd8_u10avx512f(_mm512_add_pd(vS, q0))),
+                    _mm512_add_pd(vB, Sleef_logd8_u10avx512f(_mm512_add_pd(vS, q1))));
+                if (rev)
+                    out = _mm512_permutexvar_ps(idx, out);
+                stm(y, base, out, km, dt);
+                S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p1));
+                mr = B;
+                t += k;
+                continue;
             } else {
                 S = S == 0 ? 0 : S * exp((double)mr - (double)B);
                 mr = B;
@@ -485,20 +594,6 @@ AXIAL_AI __mmask8 mask8(size_t k) { return (__mmask8)(k >= 8 ? 0xffu : (1u << k)
 AXIAL_AI __m512d ldm_d(const double *p, __mmask8 k) {
     return _mm512_mask_loadu_pd(_mm512_set1_pd(-INFINITY), k, p);
 }
-AXIAL_AI __m512d up_pd(__m512d v, int sh) {
-    const __m512i z = _mm512_setzero_si512(), u = _mm512_castpd_si512(v);
-    switch (sh) {
-    case 1: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 7));
-    case 2: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 6));
-    default: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 4));
-    }
-}
-AXIAL_AI __m512d prefix_pd(__m512d e) {
-    e = _mm512_add_pd(e, up_pd(e, 1));
-    e = _mm512_add_pd(e, up_pd(e, 2));
-    return _mm512_add_pd(e, up_pd(e, 4));
-}
-
 /* Reduce: a block of 4 vectors (32 elements) of a line, or 8 rows of a
  * column tile; m, s per lane. */
 AXIAL_AI void d_rescale(__m512d b, __m512d *m, __m512d *s) {
