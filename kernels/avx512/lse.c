@@ -539,36 +539,101 @@ AXIAL_AI __m512 cc_out(__m512 m, __m512d s0, __m512d s1, __mmask16 kio) {
     return _mm512_mask_mov_ps(y, kio, _mm512_set1_ps(INFINITY));
 }
 
+/* One row of a column tile: the running maximum, per lane (exact: the scan
+ * needs every output referred to its own prefix maximum). */
+AXIAL_AI void cc_row(const void *x, void *y, size_t off, __mmask16 k, int excl, enum lse_dt dt,
+                     __m512 *m, __m512d *s0, __m512d *s1, __mmask16 *knan, __mmask16 *kinf,
+                     __mmask16 *kio) {
+    const __m512 v = ldm(x, off, k, dt);
+    if (excl)
+        stm(y, off, cc_out(*m, *s0, *s1, *kio), k, dt);
+    if (_mm512_fpclass_ps_mask(v, FP_NAN_PINF)) {
+        *knan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        *kinf |= _mm512_cmp_ps_mask(v, _mm512_set1_ps(INFINITY), _CMP_EQ_OQ);
+        *kio = *kinf & (__mmask16)~*knan;
+    }
+    const __mmask16 up = _mm512_cmp_ps_mask(v, *m, _CMP_GT_OQ);
+    if (up) {
+        const __m512 nm = _mm512_mask_mov_ps(*m, up, v);
+        const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(*m), lo_pd(nm)));
+        const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(*m), hi_pd(nm)));
+        *s0 = _mm512_mask_mul_pd(*s0, (__mmask8)up, *s0, f0);
+        *s1 = _mm512_mask_mul_pd(*s1, (__mmask8)(up >> 8), *s1, f1);
+        *m = nm;
+    }
+    const __m512 e = Sleef_expf16_u10avx512f(_mm512_sub_ps(v, *m));
+    *s0 = _mm512_add_pd(*s0, lo_pd(e));
+    *s1 = _mm512_add_pd(*s1, hi_pd(e));
+    if (!excl)
+        stm(y, off, cc_out(*m, *s0, *s1, *kio), k, dt);
+}
+
+/* Rows in blocks of LSE_SCAN_BLOCK: a block with no NaN, no +inf and no
+ * steep rise (a lane whose block maximum exceeds by at most LSE_SCAN_RISE
+ * the maximum of its first output's terms takes it as reference at once)
+ * runs its exps, then its sums, then its logs; any other block runs row by
+ * row. */
 AXIAL_AI void cc_tile(const void *x, void *y, size_t n, size_t inner, size_t c, __mmask16 k,
                       int excl, int rev, enum lse_dt dt) {
     __m512 m = _mm512_set1_ps(-FLT_MAX);
     __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
     __mmask16 knan = 0, kinf = 0, kio = 0; /* NaN seen, +inf seen, +inf and no NaN */
-    for (size_t t = 0; t < n; t++) {
-        const size_t off = (rev ? n - 1 - t : t) * inner + c;
-        const __m512 v = ldm(x, off, k, dt);
-        if (excl)
-            stm(y, off, cc_out(m, s0, s1, kio), k, dt);
-        if (_mm512_fpclass_ps_mask(v, FP_NAN_PINF)) {
-            knan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-            kinf |= _mm512_cmp_ps_mask(v, _mm512_set1_ps(INFINITY), _CMP_EQ_OQ);
-            kio = kinf & (__mmask16)~knan;
+    size_t t = 0;
+    for (; t + LSE_SCAN_BLOCK <= n; t += LSE_SCAN_BLOCK) {
+        size_t off[LSE_SCAN_BLOCK];
+        __m512 e[LSE_SCAN_BLOCK];
+        __mmask16 bad = 0;
+        __m512 b = _mm512_set1_ps(-INFINITY);
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+            off[q] = (rev ? n - 1 - (t + (size_t)q) : t + (size_t)q) * inner + c;
+            e[q] = ldm(x, off[q], k, dt);
+            bad |= _mm512_fpclass_ps_mask(e[q], FP_NAN_PINF);
+            b = _mm512_max_ps(b, e[q]);
         }
-        const __mmask16 up = _mm512_cmp_ps_mask(v, m, _CMP_GT_OQ);
+        const __mmask16 up = bad ? 0 : _mm512_cmp_ps_mask(b, m, _CMP_GT_OQ);
         if (up) {
-            const __m512 nm = _mm512_mask_mov_ps(m, up, v);
-            const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(m), lo_pd(nm)));
-            const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(m), hi_pd(nm)));
-            s0 = _mm512_mask_mul_pd(s0, (__mmask8)up, s0, f0);
-            s1 = _mm512_mask_mul_pd(s1, (__mmask8)(up >> 8), s1, f1);
-            m = nm;
+            /* the lanes that rise take their block maximum as reference if
+             * every output of the block stays within LSE_SCAN_RISE of it */
+            const __m512d z = _mm512_setzero_pd();
+            const __mmask16 nz = (__mmask16)(_mm512_cmp_pd_mask(s0, z, _CMP_NEQ_UQ) |
+                                             (_mm512_cmp_pd_mask(s1, z, _CMP_NEQ_UQ) << 8));
+            const __m512 P = excl ? _mm512_mask_mov_ps(e[0], nz, m) : _mm512_max_ps(m, e[0]);
+            if (_mm512_mask_cmp_ps_mask(up, _mm512_sub_ps(b, P), _mm512_set1_ps((float)LSE_SCAN_RISE),
+                                        _CMP_NLE_UQ)) {
+                bad = 1;
+            } else {
+                const __m512 nm = _mm512_mask_mov_ps(m, up, b);
+                const __mmask16 u = up & nz;
+                if (u) {
+                    const __m512d f0 = Sleef_expd8_u10avx512f(_mm512_sub_pd(lo_pd(m), lo_pd(nm)));
+                    const __m512d f1 = Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(m), hi_pd(nm)));
+                    s0 = _mm512_mask_mul_pd(s0, (__mmask8)u, s0, f0);
+                    s1 = _mm512_mask_mul_pd(s1, (__mmask8)(u >> 8), s1, f1);
+                }
+                m = nm;
+            }
         }
-        const __m512 e = Sleef_expf16_u10avx512f(_mm512_sub_ps(v, m));
-        s0 = _mm512_add_pd(s0, lo_pd(e));
-        s1 = _mm512_add_pd(s1, hi_pd(e));
-        if (!excl)
-            stm(y, off, cc_out(m, s0, s1, kio), k, dt);
+        if (bad) {
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                cc_row(x, y, off[q], k, excl, dt, &m, &s0, &s1, &knan, &kinf, &kio);
+            continue;
+        }
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+            e[q] = Sleef_expf16_u10avx512f(_mm512_sub_ps(e[q], m));
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+            const __m512 sb = pd_to_ps(s0, s1);
+            s0 = _mm512_add_pd(s0, lo_pd(e[q]));
+            s1 = _mm512_add_pd(s1, hi_pd(e[q]));
+            e[q] = excl ? sb : pd_to_ps(s0, s1);
+        }
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+            const __m512 out = _mm512_add_ps(m, Sleef_logf16_u10avx512f(e[q]));
+            stm(y, off[q], _mm512_mask_mov_ps(out, kio, _mm512_set1_ps(INFINITY)), k, dt);
+        }
     }
+    for (; t < n; t++)
+        cc_row(x, y, (rev ? n - 1 - t : t) * inner + c, k, excl, dt, &m, &s0, &s1, &knan, &kinf,
+               &kio);
 }
 
 AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, size_t inner,
