@@ -762,7 +762,54 @@ static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     double mr = -DBL_MAX, S = 0;
+    const __m512i ridx = _mm512_sub_epi64(_mm512_set1_epi64(7), lane);
+    size_t stop = 0; /* the per-vector path runs up to here */
     for (size_t t = 0; t < n;) {
+        if (t >= stop && n - t >= 8 * LSE_SCAN_BLOCK) {
+            /* as cl_line: a block with no NaN, no +inf and a safe rise */
+            const size_t base = rev ? n - t - 8 * LSE_SCAN_BLOCK : t;
+            __m512d v[LSE_SCAN_BLOCK], b = _mm512_set1_pd(-INFINITY);
+            __mmask8 bad = 0;
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                v[q] = rev ? _mm512_permutexvar_pd(
+                                 ridx, _mm512_loadu_pd(x + base + 8 * (size_t)(LSE_SCAN_BLOCK - 1 - q)))
+                           : _mm512_loadu_pd(x + base + 8 * (size_t)q);
+                bad |= _mm512_fpclass_pd_mask(v[q], FP_NAN_PINF);
+                b = _mm512_max_pd(b, v[q]);
+            }
+            if (!bad && _mm512_cmp_pd_mask(b, _mm512_set1_pd(mr), _CMP_GT_OQ)) {
+                const double B = _mm512_reduce_max_pd(b), x0 = _mm512_cvtsd_f64(v[0]);
+                const double P = excl ? (S == 0 ? x0 : mr) : (x0 > mr ? x0 : mr);
+                if (B - P > LSE_SCAN_RISE) {
+                    bad = 1;
+                } else {
+                    S = S == 0 ? 0 : S * exp(mr - B);
+                    mr = B;
+                }
+            }
+            const __m512d vm = _mm512_set1_pd(mr);
+            if (!bad) {
+                __m512d sf[LSE_SCAN_BLOCK];
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                    sf[q] = Sleef_expd8_u10avx512f(_mm512_sub_pd(v[q], vm));
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                    const __m512d p = prefix_pd(sf[q]);
+                    sf[q] = _mm512_add_pd(_mm512_set1_pd(S), excl ? up_pd(p, 1) : p);
+                    S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p));
+                }
+                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                    const __m512d out = _mm512_add_pd(vm, Sleef_logd8_u10avx512f(sf[q]));
+                    if (rev)
+                        _mm512_storeu_pd(y + base + 8 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
+                                         _mm512_permutexvar_pd(ridx, out));
+                    else
+                        _mm512_storeu_pd(y + base + 8 * (size_t)q, out);
+                }
+                t += 8 * LSE_SCAN_BLOCK;
+                continue;
+            }
+            stop = t + 8;
+        }
         const size_t k = n - t < 8 ? n - t : 8;
         const __mmask8 km = mask8(k);
         const size_t base = rev ? n - t - k : t;
@@ -813,28 +860,75 @@ static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
     }
 }
 
+AXIAL_AI __m512d cc_out_d(__m512d m, __m512d s, __mmask8 kio) {
+    return _mm512_mask_mov_pd(_mm512_add_pd(m, Sleef_logd8_u10avx512f(s)), kio,
+                              _mm512_set1_pd(INFINITY));
+}
+
+static void cc_row_d(const double *x, double *y, size_t off, __mmask8 k, int excl, __m512d *m,
+                     __m512d *s, __mmask8 *knan, __mmask8 *kinf, __mmask8 *kio) {
+    const __m512d v = ldm_d(x + off, k);
+    if (excl)
+        _mm512_mask_storeu_pd(y + off, k, cc_out_d(*m, *s, *kio));
+    if (_mm512_fpclass_pd_mask(v, FP_NAN_PINF)) {
+        *knan |= _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
+        *kinf |= _mm512_cmp_pd_mask(v, _mm512_set1_pd(INFINITY), _CMP_EQ_OQ);
+        *kio = *kinf & (__mmask8)~*knan;
+    }
+    d_rescale(v, m, s);
+    *s = _mm512_add_pd(*s, Sleef_expd8_u10avx512f(_mm512_sub_pd(v, *m)));
+    if (!excl)
+        _mm512_mask_storeu_pd(y + off, k, cc_out_d(*m, *s, *kio));
+}
+
+/* As cc_tile, in f64. */
 static void cc_tile_d(const double *x, double *y, size_t n, size_t inner, __mmask8 k, int excl,
                       int rev) {
     __m512d m = _mm512_set1_pd(-DBL_MAX), s = _mm512_setzero_pd();
     __mmask8 knan = 0, kinf = 0, kio = 0;
-    const __m512d pinf = _mm512_set1_pd(INFINITY);
-    for (size_t t = 0; t < n; t++) {
-        const size_t off = (rev ? n - 1 - t : t) * inner;
-        const __m512d v = ldm_d(x + off, k);
-        if (excl)
-            _mm512_mask_storeu_pd(y + off, k, _mm512_mask_mov_pd(
-                _mm512_add_pd(m, Sleef_logd8_u10avx512f(s)), kio, pinf));
-        if (_mm512_fpclass_pd_mask(v, FP_NAN_PINF)) {
-            knan |= _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
-            kinf |= _mm512_cmp_pd_mask(v, pinf, _CMP_EQ_OQ);
-            kio = kinf & (__mmask8)~knan;
+    size_t t = 0;
+    for (; t + LSE_SCAN_BLOCK <= n; t += LSE_SCAN_BLOCK) {
+        size_t off[LSE_SCAN_BLOCK];
+        __m512d e[LSE_SCAN_BLOCK], b = _mm512_set1_pd(-INFINITY);
+        __mmask8 bad = 0;
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+            off[q] = (rev ? n - 1 - (t + (size_t)q) : t + (size_t)q) * inner;
+            e[q] = ldm_d(x + off[q], k);
+            bad |= _mm512_fpclass_pd_mask(e[q], FP_NAN_PINF);
+            b = _mm512_max_pd(b, e[q]);
         }
-        d_rescale(v, &m, &s);
-        s = _mm512_add_pd(s, Sleef_expd8_u10avx512f(_mm512_sub_pd(v, m)));
-        if (!excl)
-            _mm512_mask_storeu_pd(y + off, k, _mm512_mask_mov_pd(
-                _mm512_add_pd(m, Sleef_logd8_u10avx512f(s)), kio, pinf));
+        const __mmask8 up = bad ? 0 : _mm512_cmp_pd_mask(b, m, _CMP_GT_OQ);
+        if (up) {
+            const __mmask8 nz = _mm512_cmp_pd_mask(s, _mm512_setzero_pd(), _CMP_NEQ_UQ);
+            const __m512d P = excl ? _mm512_mask_mov_pd(e[0], nz, m) : _mm512_max_pd(m, e[0]);
+            if (_mm512_mask_cmp_pd_mask(up, _mm512_sub_pd(b, P), _mm512_set1_pd(LSE_SCAN_RISE),
+                                        _CMP_NLE_UQ)) {
+                bad = 1;
+            } else {
+                const __m512d nm = _mm512_mask_mov_pd(m, up, b);
+                if (up & nz)
+                    s = _mm512_mask_mul_pd(s, up & nz, s,
+                                           Sleef_expd8_u10avx512f(_mm512_sub_pd(m, nm)));
+                m = nm;
+            }
+        }
+        if (bad) {
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                cc_row_d(x, y, off[q], k, excl, &m, &s, &knan, &kinf, &kio);
+            continue;
+        }
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+            e[q] = Sleef_expd8_u10avx512f(_mm512_sub_pd(e[q], m));
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+            const __m512d sb = s;
+            s = _mm512_add_pd(s, e[q]);
+            e[q] = excl ? sb : s;
+        }
+        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+            _mm512_mask_storeu_pd(y + off[q], k, cc_out_d(m, e[q], kio));
     }
+    for (; t < n; t++)
+        cc_row_d(x, y, (rev ? n - 1 - t : t) * inner, k, excl, &m, &s, &knan, &kinf, &kio);
 }
 
 static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, size_t inner,
