@@ -13,64 +13,84 @@
  * and m = -C_MAX (never -inf: so exp(x - m) is exp(-inf) = 0 for -inf terms
  * and -inf - -inf never happens).
  *
- *   ReduceLogSumExp, lines (inner == 1; also reduce_lse_acc): per-lane states
- *     (m in C, s in f64).  Blocks of 4 vectors: the lane maxima of the block;
- *     where a lane's maximum rises above its m, that lane's s is rescaled by
- *     exp(m_old - m_new) (Sleef_expd8: f64, one vector call per half, only
- *     when some lane rose); then exp(x - m) of the block summed in C (<= 4
- *     terms per lane, a tree), widened to f64 and added to the lane sums.
- *     The lanes are merged at the end: M = the largest m of a lane with
- *     s > 0, S = sum s_l * exp(m_l - M) (Sleef_expd8), y = M + log(S)
- *     (libm, once per line), or (M, S) merged into the caller's state with
- *     axial_lse_add.
+ *   ReduceLogSumExp, lines (inner == 1; also reduce_lse_acc, e.g. the
+ *     planner's 16384-element chunks): per-lane states (m in C, s in f64).
+ *     Blocks of 4 vectors (f64: 4 vectors of 8): the lane maxima b of the
+ *     block; a lane whose b exceeds its m by more than LSE_REDUCE_LAG = 2 takes
+ *     m = b and its s is rescaled by exp(m_old - m_new) (Sleef_expd8 in f64,
+ *     one call per half, only when such a lane already holds terms), so a
+ *     term is at most e^2 and rescales are rare; then exp(x - m) of the block
+ *     summed in C (4 terms per lane, a tree), widened to f64 and added to the
+ *     lane sums.  The lanes are merged at the end: M = the largest m of a lane
+ *     with s > 0, S = sum s_l * exp(m_l - M) (Sleef_expd8), y = M + log(S)
+ *     (libm, once per line) rounded once, or (M, S) merged into the caller's
+ *     state with axial_lse_add.
  *   ReduceLogSumExp, columns (inner > 1): lanes are columns (tiles of one
- *     vector, the last one masked), rows in blocks of 8 as above (max, rescale
- *     where risen, exp summed in C, added in f64); y = m + log(s) in f64
- *     (Sleef_logd8) rounded once, or merged with axial_lse_add.
- *   LogCumSumExp, lines (inner == 1): a vector of consecutive elements at a
- *     time (reverse: loaded from the end and lane-reversed).  If some element
- *     exceeds the running maximum m, B = the block maximum becomes m and the
- *     f64 carry S is rescaled by exp(m_old - B) (libm, once per rise); then
- *     e = exp(x - m) (SLEEF), an in-register inclusive prefix p of e in C,
- *     s_j = S + p_j in f64 (exclusive: p shifted one lane), y_j = m +
- *     log(s_j) (SLEEF log in C; s_j >= e^-2 by the check below, so its
- *     rounding to C costs 2^-24 absolute), S += p_last in f64.
- *     Fallback to the scalar step (double, libm; exactly the oracle's update,
- *     per element) for a block that holds NaN or +inf, for the rest of a line
- *     after it, and for a block whose maximum B exceeds by more than 2 the
- *     running maximum of its first output's terms (a steep rise: the early
- *     outputs of the block would be referred to a far larger maximum, losing
- *     the relative precision of their dominant terms; a ramp therefore runs
- *     in the fallback where its step exceeds 2/16 per element).
- *   LogCumSumExp, columns (inner > 1): lanes are columns; per row the new
- *     maximum M = max(m, x), s rescaled in f64 by exp(m - M) (Sleef_expd8) only
- *     when some lane rose, s += exp(x - M) (SLEEF, C) widened to f64,
- *     y = M + log(s) (SLEEF log in C of s rounded to C; s >= 1).
- * Special values: NaN and +inf are found with vfpclass (lines: the fallback
- * above; columns: sticky per-lane masks, +inf forced on the lanes that saw
- * +inf and no NaN); a reduction whose lane sum is not finite (only NaN or
+ *     vector, the last one masked), rows in blocks of 8 as above; y = m +
+ *     log(s) in f64 (Sleef_logd8) rounded once, or merged with axial_lse_add.
+ *   LogCumSumExp, lines (inner == 1; reverse: vectors loaded from the end and
+ *     lane-reversed, stored back reversed).  Blocks of LSE_SCAN_BLOCK = 8
+ *     vectors with no NaN / +inf: if the block maximum B exceeds the running
+ *     maximum m, B becomes m only if B exceeds by at most LSE_SCAN_RISE = 2
+ *     the maximum P of its first output's terms (so every output of the
+ *     block is referred to a maximum at most 2 above its own), and the f64
+ *     carry S is rescaled by exp(m_old - B) (libm, once per rise).  Then, for
+ *     the 8 vectors in turn: e = exp(x - m) (SLEEF); the in-register
+ *     inclusive prefix p of e in C, s_j = S + p_j in f64 (exclusive: p
+ *     shifted one lane), S += p_last; y_j = m + log(s_j) (SLEEF log in C of
+ *     s_j rounded to C: s_j >= e^-2, so that costs 2^-24 absolute).  Doing
+ *     the 8 exps, then the 8 prefixes, then the 8 logs lets the calls overlap:
+ *     one vector at a time is bound by the latency of exp -> prefix -> log.
+ *     Otherwise the block runs a vector at a time: the same step with the
+ *     vector's own maximum; a rise beyond 2 computes the vector in f64
+ *     (Sleef_expd8 / Sleef_logd8, terms referred to B keep their relative
+ *     precision down to e^-600: a steep ramp stays vectorised) and beyond
+ *     LSE_SCAN_WIDE = 600 (F64: beyond 2) falls back to the scalar step
+ *     (double, libm, per element: the oracle's update); a vector holding NaN
+ *     or +inf runs the scalar step, and so does the rest of the line after
+ *     it (NaN, or +inf until a NaN).
+ *   LogCumSumExp, columns (inner > 1): lanes are columns (tiles of one
+ *     vector, masked tail), rows in blocks of 8.  A block with no NaN / +inf
+ *     whose rising lanes rise by at most 2 above the maximum of their first
+ *     output's terms takes the lane maxima as references at once (s rescaled
+ *     in f64 by Sleef_expd8) and runs its 8 exps, then the 8 f64 sums, then
+ *     the 8 logs; any other block runs row by row with the exact running
+ *     maximum: M = max(m, x), s rescaled by exp(m - M) (Sleef_expd8) when some
+ *     lane rose, s += exp(x - M) (SLEEF in C, widened), y = M + log(s)
+ *     (SLEEF log in C of s rounded to C; s >= 1), NaN / +inf kept in sticky
+ *     per-lane masks.
+ * Special values: NaN and +inf are found with vfpclass (scan lines: the
+ * scalar fallback above; scan columns: sticky per-lane masks, +inf forced on
+ * the lanes that saw +inf and no NaN); a reduction whose lane sum is not finite (only NaN or
  * +inf terms can make it so) rescans that line or column for NaN (NaN,
  * else +inf).  -inf terms give exp(-inf) = 0; no terms give s = 0 and
  * log(0) = -inf.
  *
- * Error (f32 / f16 / bf16; u = 2^-24): a term is exp(fl(x - m)) with
- * x <= m + 2 (the references above), so its relative error is below
- * u (|x - m| + 2) (the subtraction, SLEEF's 1-ulp exp); weighted by
- * exp(x - m) this averages to at most u (ln n + 4) over s; a C block sum of
- * <= 16 terms adds <= 4u relative, each f64 addition or rescale 2^-53; the
- * log of s (rounded to C) adds u + 2u |log s| and the final m + log(s) and
- * the store one rounding of y.  So |y - y*| <= ulp_T(y*) + 4u (|y*| + ln n
- * + 4), independent of n beyond ln n.  F64: the same with u = 2^-53 and s
- * summed in f64 (its n additions give the bound's n * 2^-53 term).
+ * Error (f32 / f16 / bf16; u = 2^-24): a term is exp(fl(x - m)) with the
+ * dominant terms of every output within 2 of its reference (the lag and
+ * rise limits above), so a term's relative error is below u (|x - m| + 2)
+ * (the subtraction, SLEEF's 1-ulp exp); weighted by exp(x - m) this averages
+ * to at most u (ln n + 4) over s; a C sum of <= 16 terms adds <= 4u
+ * relative, each f64 addition or rescale 2^-53 (f64 rescale factors: their
+ * error does not build up over many rises); the log of s (rounded to C)
+ * adds u + 2u |log s|, and m + log(s) and the store one rounding of y (for
+ * f16 / bf16 the C rounding of y adds u |y|, inside the bound's 4u |y*|).
+ * So |y - y*| <= ulp_T(y*) + 4u (|y*| + ln n + 4), with no growth in n
+ * beyond ln n.  The f64 path of a steep rise is far inside that.  F64: the
+ * same with u = 2^-53, s summed in f64 (its n additions give the bound's
+ * n * 2^-53 term).  Measured: 2^24 N(0, 16) f32 ReduceLogSumExp gives the
+ * correctly rounded value; LogCumSumExp of 2^24 f32 zeros ends at
+ * 16.635532, every output within 0.1 of the bound.
  *
  * Order: the lanes and blocks above; the AVX2 and NEON kernels need not give
  * the same bits (the log semiring ops promise the bound and thread
  * invariance, not cross-ISA bits).  Built with -ffp-contract=off.
  *
  * Tails use masked loads (-inf in the unused lanes) and masked stores: nothing
- * outside the tensor is read or written.  In place (y == x) is safe: each
- * vector (or element, in the fallback) is loaded before its outputs are
- * stored, and a rescan reads only the input of a reduction.
+ * outside the tensor is read or written.  In place (y == x) is safe: a block
+ * is loaded whole before any of its outputs is stored (the row-by-row and
+ * per-vector paths, and the scalar step, load an element before storing it),
+ * and a rescan reads only the input of a reduction.
  */
 #include <float.h>
 #include <math.h>
