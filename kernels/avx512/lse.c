@@ -28,6 +28,12 @@
  *   ReduceLogSumExp, columns (inner > 1): lanes are columns (tiles of one
  *     vector, the last one masked), rows in blocks of 8 as above; y = m +
  *     log(s) in f64 (Sleef_logd8) rounded once, or merged with axial_lse_add.
+ *     F32 / F16 / BF16 (both ops): the columns are taken LSE_COLS_W = 512 at
+ *     a time, their tile states on the stack (<= 8 KiB), each block of 8 rows
+ *     across the whole width before the next, so that memory is read in runs
+ *     of 2 KiB (one tile walking all rows waits on one line per row: 7x
+ *     slower on [1024,1024] axis 0).  A column's arithmetic is its tile's
+ *     alone whatever the width.
  *   LogCumSumExp, lines (inner == 1; reverse: vectors loaded from the end and
  *     lane-reversed, stored back reversed).  Blocks of LSE_SCAN_BLOCK = 8
  *     vectors with no NaN / +inf: if the block maximum B exceeds the running
@@ -118,6 +124,8 @@ enum lse_dt { D_F32, D_F16, D_BF16 };
  * running maximum (no rise): exps, then prefixes, then logs, so that the
  * SLEEF calls of the block overlap instead of forming one long chain. */
 #define LSE_SCAN_BLOCK 8
+/* Columns whose states a column kernel keeps while it walks the rows. */
+#define LSE_COLS_W 512
 
 /* ---- scalar helpers (fallbacks, rescans, final roundings) ---------------- */
 
@@ -319,60 +327,73 @@ AXIAL_AI axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
 
 /* Lane states after all n rows of columns [c, c + popcount(k)) of the
  * (n, inner) matrix x. */
-AXIAL_AI void rc_tile(const void *x, size_t n, size_t inner, size_t c, __mmask16 k,
-                      enum lse_dt dt, __m512 *mo, __m512d *s0o, __m512d *s1o) {
-    __m512 m = _mm512_set1_ps(-FLT_MAX);
-    __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
-    for (size_t j = 0; j < n; j += 8) {
-        const size_t r = n - j < 8 ? n - j : 8;
-        __m512 b = ldm(x, j * inner + c, k, dt);
-        for (size_t q = 1; q < r; q++)
-            b = _mm512_max_ps(b, ldm(x, (j + q) * inner + c, k, dt));
-        rl_raise(b, &m, &s0, &s1);
-        __m512 t = _mm512_setzero_ps();
-        for (size_t q = 0; q < r; q++)
-            t = _mm512_add_ps(
-                t, Sleef_expf16_u10avx512f(_mm512_sub_ps(ldm(x, (j + q) * inner + c, k, dt), m)));
-        s0 = _mm512_add_pd(s0, lo_pd(t));
-        s1 = _mm512_add_pd(s1, hi_pd(t));
-    }
-    *mo = m, *s0o = s0, *s1o = s1;
+/* Rows [j, j + r) (r <= 8) of the tile of columns [c, c + popcount(k)). */
+AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c, __mmask16 k,
+                      enum lse_dt dt, __m512 *m, __m512d *s0, __m512d *s1) {
+    __m512 b = ldm(x, j * inner + c, k, dt);
+    for (size_t q = 1; q < r; q++)
+        b = _mm512_max_ps(b, ldm(x, (j + q) * inner + c, k, dt));
+    rl_raise(b, m, s0, s1);
+    __m512 t = _mm512_setzero_ps();
+    for (size_t q = 0; q < r; q++)
+        t = _mm512_add_ps(
+            t, Sleef_expf16_u10avx512f(_mm512_sub_ps(ldm(x, (j + q) * inner + c, k, dt), *m)));
+    *s0 = _mm512_add_pd(*s0, lo_pd(t));
+    *s1 = _mm512_add_pd(*s1, hi_pd(t));
 }
 
+/* Columns in blocks of LSE_COLS_W (their states on the stack, 6 KiB), each
+ * block's rows 8 at a time across its whole width: runs of 2 KiB of a row
+ * rather than one 64-byte line per row and tile (which, with rows far apart,
+ * waits on memory).  Each column's arithmetic is that of its tile alone. */
 AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer, size_t n,
                      size_t inner, enum lse_dt dt) {
     const size_t es = dt == D_F32 ? 4 : 2;
     for (size_t o = 0; o < outer; o++) {
         const char *x = (const char *)xv + o * n * inner * es;
-        for (size_t c = 0; c < inner; c += 16) {
-            const size_t w = inner - c < 16 ? inner - c : 16;
-            const __mmask16 k = mask16(w);
-            __m512 m;
-            __m512d s0, s1;
-            rc_tile(x, n, inner, c, k, dt, &m, &s0, &s1);
-            double ms[16], ss[16], ys[16];
-            _mm512_storeu_pd(ms, lo_pd(m));
-            _mm512_storeu_pd(ms + 8, hi_pd(m));
-            _mm512_storeu_pd(ss, s0);
-            _mm512_storeu_pd(ss + 8, s1);
-            if (acc) {
-                for (size_t i = 0; i < w; i++) {
-                    axial_lse_acc *a = &acc[o * inner + c + i];
-                    if (!isfinite(ss[i]))
-                        axial_lse_add(a, lse_rescan(x + (c + i) * es, n, inner, 0, dt), 1.0);
-                    else if (ss[i] > 0)
-                        axial_lse_add(a, ms[i], ss[i]);
-                }
-                continue;
+        for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W) {
+            const size_t cw = inner - c0 < LSE_COLS_W ? inner - c0 : LSE_COLS_W;
+            const size_t nt = (cw + 15) / 16;
+            __m512 mt[LSE_COLS_W / 16];
+            __m512d s0t[LSE_COLS_W / 16], s1t[LSE_COLS_W / 16];
+            for (size_t q = 0; q < nt; q++) {
+                mt[q] = _mm512_set1_ps(-FLT_MAX);
+                s0t[q] = s1t[q] = _mm512_setzero_pd();
             }
-            /* y = m + log(s) in f64; s = 0 gives -inf */
-            _mm512_storeu_pd(ys, _mm512_add_pd(lo_pd(m), Sleef_logd8_u10avx512f(s0)));
-            _mm512_storeu_pd(ys + 8, _mm512_add_pd(hi_pd(m), Sleef_logd8_u10avx512f(s1)));
-            for (size_t i = 0; i < w; i++) {
-                double v = ys[i];
-                if (!isfinite(ss[i]))
-                    v = lse_rescan(x + (c + i) * es, n, inner, 0, dt);
-                st1(yv, o * inner + c + i, v, dt);
+            for (size_t j = 0; j < n; j += 8) {
+                const size_t r = n - j < 8 ? n - j : 8;
+                for (size_t q = 0; q < nt; q++)
+                    rc_rows(x, j, r, inner, c0 + 16 * q, mask16(cw - 16 * q), dt, &mt[q], &s0t[q],
+                            &s1t[q]);
+            }
+            for (size_t q = 0; q < nt; q++) {
+                const size_t c = c0 + 16 * q, w = cw - 16 * q < 16 ? cw - 16 * q : 16;
+                const __m512 m = mt[q];
+                const __m512d s0 = s0t[q], s1 = s1t[q];
+                double ms[16], ss[16], ys[16];
+                _mm512_storeu_pd(ms, lo_pd(m));
+                _mm512_storeu_pd(ms + 8, hi_pd(m));
+                _mm512_storeu_pd(ss, s0);
+                _mm512_storeu_pd(ss + 8, s1);
+                if (acc) {
+                    for (size_t i = 0; i < w; i++) {
+                        axial_lse_acc *a = &acc[o * inner + c + i];
+                        if (!isfinite(ss[i]))
+                            axial_lse_add(a, lse_rescan(x + (c + i) * es, n, inner, 0, dt), 1.0);
+                        else if (ss[i] > 0)
+                            axial_lse_add(a, ms[i], ss[i]);
+                    }
+                    continue;
+                }
+                /* y = m + log(s) in f64; s = 0 gives -inf */
+                _mm512_storeu_pd(ys, _mm512_add_pd(lo_pd(m), Sleef_logd8_u10avx512f(s0)));
+                _mm512_storeu_pd(ys + 8, _mm512_add_pd(hi_pd(m), Sleef_logd8_u10avx512f(s1)));
+                for (size_t i = 0; i < w; i++) {
+                    double v = ys[i];
+                    if (!isfinite(ss[i]))
+                        v = lse_rescan(x + (c + i) * es, n, inner, 0, dt);
+                    st1(yv, o * inner + c + i, v, dt);
+                }
             }
         }
     }
@@ -588,18 +609,29 @@ AXIAL_AI void cc_row(const void *x, void *y, size_t off, __mmask16 k, int excl, 
         stm(y, off, cc_out(*m, *s0, *s1, *kio), k, dt);
 }
 
-/* Rows in blocks of LSE_SCAN_BLOCK: a block with no NaN, no +inf and no
- * steep rise (a lane whose block maximum exceeds by at most LSE_SCAN_RISE
- * the maximum of its first output's terms takes it as reference at once)
- * runs its exps, then its sums, then its logs; any other block runs row by
- * row. */
-AXIAL_AI void cc_tile(const void *x, void *y, size_t n, size_t inner, size_t c, __mmask16 k,
-                      int excl, int rev, enum lse_dt dt) {
-    __m512 m = _mm512_set1_ps(-FLT_MAX);
-    __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
-    __mmask16 knan = 0, kinf = 0, kio = 0; /* NaN seen, +inf seen, +inf and no NaN */
-    size_t t = 0;
-    for (; t + LSE_SCAN_BLOCK <= n; t += LSE_SCAN_BLOCK) {
+/* The state of a column tile of LogCumSumExp. */
+typedef struct {
+    __m512 m;
+    __m512d s0, s1;
+    __mmask16 knan, kinf, kio; /* NaN seen, +inf seen, +inf and no NaN */
+} cc_state;
+
+/* Rows [t, t + LSE_SCAN_BLOCK) of a column tile (rows from the far end with
+ * REVERSE), or the rows [t, n) when fewer remain.  A block with no NaN, no
+ * +inf and no steep rise (a lane whose block maximum exceeds by at most
+ * LSE_SCAN_RISE the maximum of its first output's terms takes it as
+ * reference at once) runs its exps, then its sums, then its logs; any other
+ * block runs row by row. */
+AXIAL_AI void cc_block(const void *x, void *y, size_t n, size_t t, size_t inner, size_t c,
+                       __mmask16 k, int excl, int rev, enum lse_dt dt, cc_state *st) {
+    __m512 m = st->m;
+    __m512d s0 = st->s0, s1 = st->s1;
+    __mmask16 knan = st->knan, kinf = st->kinf, kio = st->kio;
+    if (t + LSE_SCAN_BLOCK > n) {
+        for (; t < n; t++)
+            cc_row(x, y, (rev ? n - 1 - t : t) * inner + c, k, excl, dt, &m, &s0, &s1, &knan,
+                   &kinf, &kio);
+    } else {
         size_t off[LSE_SCAN_BLOCK];
         __m512 e[LSE_SCAN_BLOCK];
         __mmask16 bad = 0;
@@ -612,14 +644,12 @@ AXIAL_AI void cc_tile(const void *x, void *y, size_t n, size_t inner, size_t c, 
         }
         const __mmask16 up = bad ? 0 : _mm512_cmp_ps_mask(b, m, _CMP_GT_OQ);
         if (up) {
-            /* the lanes that rise take their block maximum as reference if
-             * every output of the block stays within LSE_SCAN_RISE of it */
             const __m512d z = _mm512_setzero_pd();
             const __mmask16 nz = (__mmask16)(_mm512_cmp_pd_mask(s0, z, _CMP_NEQ_UQ) |
                                              (_mm512_cmp_pd_mask(s1, z, _CMP_NEQ_UQ) << 8));
             const __m512 P = excl ? _mm512_mask_mov_ps(e[0], nz, m) : _mm512_max_ps(m, e[0]);
-            if (_mm512_mask_cmp_ps_mask(up, _mm512_sub_ps(b, P), _mm512_set1_ps((float)LSE_SCAN_RISE),
-                                        _CMP_NLE_UQ)) {
+            if (_mm512_mask_cmp_ps_mask(up, _mm512_sub_ps(b, P),
+                                        _mm512_set1_ps((float)LSE_SCAN_RISE), _CMP_NLE_UQ)) {
                 bad = 1;
             } else {
                 const __m512 nm = _mm512_mask_mov_ps(m, up, b);
@@ -636,24 +666,43 @@ AXIAL_AI void cc_tile(const void *x, void *y, size_t n, size_t inner, size_t c, 
         if (bad) {
             for (int q = 0; q < LSE_SCAN_BLOCK; q++)
                 cc_row(x, y, off[q], k, excl, dt, &m, &s0, &s1, &knan, &kinf, &kio);
-            continue;
-        }
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
-            e[q] = Sleef_expf16_u10avx512f(_mm512_sub_ps(e[q], m));
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
-            const __m512 sb = pd_to_ps(s0, s1);
-            s0 = _mm512_add_pd(s0, lo_pd(e[q]));
-            s1 = _mm512_add_pd(s1, hi_pd(e[q]));
-            e[q] = excl ? sb : pd_to_ps(s0, s1);
-        }
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
-            const __m512 out = _mm512_add_ps(m, Sleef_logf16_u10avx512f(e[q]));
-            stm(y, off[q], _mm512_mask_mov_ps(out, kio, _mm512_set1_ps(INFINITY)), k, dt);
+        } else {
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                e[q] = Sleef_expf16_u10avx512f(_mm512_sub_ps(e[q], m));
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                const __m512 sb = pd_to_ps(s0, s1);
+                s0 = _mm512_add_pd(s0, lo_pd(e[q]));
+                s1 = _mm512_add_pd(s1, hi_pd(e[q]));
+                e[q] = excl ? sb : pd_to_ps(s0, s1);
+            }
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                const __m512 out = _mm512_add_ps(m, Sleef_logf16_u10avx512f(e[q]));
+                stm(y, off[q], _mm512_mask_mov_ps(out, kio, _mm512_set1_ps(INFINITY)), k, dt);
+            }
         }
     }
-    for (; t < n; t++)
-        cc_row(x, y, (rev ? n - 1 - t : t) * inner + c, k, excl, dt, &m, &s0, &s1, &knan, &kinf,
-               &kio);
+    st->m = m, st->s0 = s0, st->s1 = s1;
+    st->knan = knan, st->kinf = kinf, st->kio = kio;
+}
+
+/* Columns in blocks of LSE_COLS_W (states on the stack), each block's rows
+ * LSE_SCAN_BLOCK at a time across its whole width (as rc_run). */
+AXIAL_AI void cc_run(const void *x, void *y, size_t n, size_t inner, int excl, int rev,
+                     enum lse_dt dt) {
+    for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W) {
+        const size_t cw = inner - c0 < LSE_COLS_W ? inner - c0 : LSE_COLS_W;
+        const size_t nt = (cw + 15) / 16;
+        cc_state st[LSE_COLS_W / 16];
+        for (size_t q = 0; q < nt; q++) {
+            st[q].m = _mm512_set1_ps(-FLT_MAX);
+            st[q].s0 = st[q].s1 = _mm512_setzero_pd();
+            st[q].knan = st[q].kinf = st[q].kio = 0;
+        }
+        for (size_t t = 0; t < n; t += LSE_SCAN_BLOCK)
+            for (size_t q = 0; q < nt; q++)
+                cc_block(x, y, n, t, inner, c0 + 16 * q, mask16(cw - 16 * q), excl, rev, dt,
+                         &st[q]);
+    }
 }
 
 AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, size_t inner,
@@ -668,8 +717,7 @@ AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, siz
             cl_line(xo, yo, n, flags, dt);
             continue;
         }
-        for (size_t c = 0; c < inner; c += 16)
-            cc_tile(xo, yo, n, inner, c, mask16(inner - c), excl, rev, dt);
+        cc_run(xo, yo, n, inner, excl, rev, dt);
     }
 }
 
