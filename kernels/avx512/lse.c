@@ -28,8 +28,8 @@
  *   ReduceLogSumExp, columns (inner > 1): lanes are columns (tiles of one
  *     vector, the last one masked), rows in blocks of 8 as above; y = m +
  *     log(s) in f64 (Sleef_logd8) rounded once, or merged with axial_lse_add.
- *     F32 / F16 / BF16 (both ops): the columns are taken LSE_COLS_W = 512 at
- *     a time, their tile states on the stack (<= 8 KiB), each block of 8 rows
+ *     Both ops take the columns LSE_COLS_W = 512 at a time (F64: 256),
+ *     their tile states on the stack (<= 8 KiB), each block of 8 rows
  *     across the whole width before the next, so that memory is read in runs
  *     of 2 KiB (one tile walking all rows waits on one line per row: 7x
  *     slower on [1024,1024] axis 0).  A column's arithmetic is its tile's
@@ -126,6 +126,7 @@ enum lse_dt { D_F32, D_F16, D_BF16 };
 #define LSE_SCAN_BLOCK 8
 /* Columns whose states a column kernel keeps while it walks the rows. */
 #define LSE_COLS_W 512
+#define LSE_COLS_W_D 256
 
 /* ---- scalar helpers (fallbacks, rescans, final roundings) ---------------- */
 
@@ -759,21 +760,18 @@ static axial_lse_acc rl_line_d(const double *x, size_t n) {
     return merge_lanes(m, _mm512_set1_pd(-DBL_MAX), s, _mm512_setzero_pd());
 }
 
-static void rc_tile_d(const double *x, size_t n, size_t inner, __mmask8 k, __m512d *mo,
-                      __m512d *so) {
-    __m512d m = _mm512_set1_pd(-DBL_MAX), s = _mm512_setzero_pd();
-    for (size_t j = 0; j < n; j += 8) {
-        const size_t r = n - j < 8 ? n - j : 8;
-        __m512d b = ldm_d(x + j * inner, k);
-        for (size_t q = 1; q < r; q++)
-            b = _mm512_max_pd(b, ldm_d(x + (j + q) * inner, k));
-        d_rescale(b, &m, &s);
-        __m512d t = _mm512_setzero_pd();
-        for (size_t q = 0; q < r; q++)
-            t = _mm512_add_pd(t, Sleef_expd8_u10avx512f(_mm512_sub_pd(ldm_d(x + (j + q) * inner, k), m)));
-        s = _mm512_add_pd(s, t);
-    }
-    *mo = m, *so = s;
+/* Rows [j, j + r) (r <= 8) of a tile of 8 columns (x at its first). */
+AXIAL_AI void rc_rows_d(const double *x, size_t j, size_t r, size_t inner, __mmask8 k, __m512d *m,
+                        __m512d *s) {
+    __m512d b = ldm_d(x + j * inner, k);
+    for (size_t q = 1; q < r; q++)
+        b = _mm512_max_pd(b, ldm_d(x + (j + q) * inner, k));
+    d_rescale(b, m, s);
+    __m512d t = _mm512_setzero_pd();
+    for (size_t q = 0; q < r; q++)
+        t = _mm512_add_pd(
+            t, Sleef_expd8_u10avx512f(_mm512_sub_pd(ldm_d(x + (j + q) * inner, k), *m)));
+    *s = _mm512_add_pd(*s, t);
 }
 
 static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t outer, size_t n,
@@ -788,24 +786,35 @@ static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t 
                 y[o] = axial_lse_value(r);
             continue;
         }
-        for (size_t c = 0; c < inner; c += 8) {
-            const size_t w = inner - c < 8 ? inner - c : 8;
-            __m512d m, s;
-            rc_tile_d(xo + c, n, inner, mask8(w), &m, &s);
-            double ms[8], ss[8], ys[8];
-            _mm512_storeu_pd(ms, m);
-            _mm512_storeu_pd(ss, s);
-            _mm512_storeu_pd(ys, _mm512_add_pd(m, Sleef_logd8_u10avx512f(s)));
-            for (size_t i = 0; i < w; i++) {
-                if (acc) {
-                    axial_lse_acc *a = &acc[o * inner + c + i];
-                    if (!isfinite(ss[i]))
-                        axial_lse_add(a, lse_rescan(xo + c + i, n, inner, 1, D_F32), 1.0);
-                    else if (ss[i] > 0)
-                        axial_lse_add(a, ms[i], ss[i]);
-                } else {
-                    y[o * inner + c + i] =
-                        isfinite(ss[i]) ? ys[i] : lse_rescan(xo + c + i, n, inner, 1, D_F32);
+        /* as rc_run: LSE_COLS_W_D columns per walk over the rows */
+        for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W_D) {
+            const size_t cw = inner - c0 < LSE_COLS_W_D ? inner - c0 : LSE_COLS_W_D;
+            const size_t nt = (cw + 7) / 8;
+            __m512d mt[LSE_COLS_W_D / 8], st[LSE_COLS_W_D / 8];
+            for (size_t q = 0; q < nt; q++)
+                mt[q] = _mm512_set1_pd(-DBL_MAX), st[q] = _mm512_setzero_pd();
+            for (size_t j = 0; j < n; j += 8)
+                for (size_t q = 0; q < nt; q++)
+                    rc_rows_d(xo + c0 + 8 * q, j, n - j < 8 ? n - j : 8, inner,
+                              mask8(cw - 8 * q), &mt[q], &st[q]);
+            for (size_t q = 0; q < nt; q++) {
+                const size_t c = c0 + 8 * q, w = cw - 8 * q < 8 ? cw - 8 * q : 8;
+                const __m512d m = mt[q], s = st[q];
+                double ms[8], ss[8], ys[8];
+                _mm512_storeu_pd(ms, m);
+                _mm512_storeu_pd(ss, s);
+                _mm512_storeu_pd(ys, _mm512_add_pd(m, Sleef_logd8_u10avx512f(s)));
+                for (size_t i = 0; i < w; i++) {
+                    if (acc) {
+                        axial_lse_acc *a = &acc[o * inner + c + i];
+                        if (!isfinite(ss[i]))
+                            axial_lse_add(a, lse_rescan(xo + c + i, n, inner, 1, D_F32), 1.0);
+                        else if (ss[i] > 0)
+                            axial_lse_add(a, ms[i], ss[i]);
+                    } else {
+                        y[o * inner + c + i] =
+                            isfinite(ss[i]) ? ys[i] : lse_rescan(xo + c + i, n, inner, 1, D_F32);
+                    }
                 }
             }
         }
@@ -949,13 +958,21 @@ static void cc_row_d(const double *x, double *y, size_t off, __mmask8 k, int exc
         _mm512_mask_storeu_pd(y + off, k, cc_out_d(*m, *s, *kio));
 }
 
-/* As cc_tile, in f64. */
-static void cc_tile_d(const double *x, double *y, size_t n, size_t inner, __mmask8 k, int excl,
-                      int rev) {
-    __m512d m = _mm512_set1_pd(-DBL_MAX), s = _mm512_setzero_pd();
-    __mmask8 knan = 0, kinf = 0, kio = 0;
-    size_t t = 0;
-    for (; t + LSE_SCAN_BLOCK <= n; t += LSE_SCAN_BLOCK) {
+/* The state of a column tile of LogCumSumExp, f64. */
+typedef struct {
+    __m512d m, s;
+    __mmask8 knan, kinf, kio;
+} cc_state_d;
+
+/* As cc_block, in f64 (x, y at the tile's first column). */
+AXIAL_AI void cc_block_d(const double *x, double *y, size_t n, size_t t, size_t inner, __mmask8 k,
+                         int excl, int rev, cc_state_d *st) {
+    __m512d m = st->m, s = st->s;
+    __mmask8 knan = st->knan, kinf = st->kinf, kio = st->kio;
+    if (t + LSE_SCAN_BLOCK > n) {
+        for (; t < n; t++)
+            cc_row_d(x, y, (rev ? n - 1 - t : t) * inner, k, excl, &m, &s, &knan, &kinf, &kio);
+    } else {
         size_t off[LSE_SCAN_BLOCK];
         __m512d e[LSE_SCAN_BLOCK], b = _mm512_set1_pd(-INFINITY);
         __mmask8 bad = 0;
@@ -983,20 +1000,38 @@ static void cc_tile_d(const double *x, double *y, size_t n, size_t inner, __mmas
         if (bad) {
             for (int q = 0; q < LSE_SCAN_BLOCK; q++)
                 cc_row_d(x, y, off[q], k, excl, &m, &s, &knan, &kinf, &kio);
-            continue;
+        } else {
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                e[q] = Sleef_expd8_u10avx512f(_mm512_sub_pd(e[q], m));
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                const __m512d sb = s;
+                s = _mm512_add_pd(s, e[q]);
+                e[q] = excl ? sb : s;
+            }
+            for (int q = 0; q < LSE_SCAN_BLOCK; q++)
+                _mm512_mask_storeu_pd(y + off[q], k, cc_out_d(m, e[q], kio));
         }
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
-            e[q] = Sleef_expd8_u10avx512f(_mm512_sub_pd(e[q], m));
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
-            const __m512d sb = s;
-            s = _mm512_add_pd(s, e[q]);
-            e[q] = excl ? sb : s;
-        }
-        for (int q = 0; q < LSE_SCAN_BLOCK; q++)
-            _mm512_mask_storeu_pd(y + off[q], k, cc_out_d(m, e[q], kio));
     }
-    for (; t < n; t++)
-        cc_row_d(x, y, (rev ? n - 1 - t : t) * inner, k, excl, &m, &s, &knan, &kinf, &kio);
+    st->m = m, st->s = s;
+    st->knan = knan, st->kinf = kinf, st->kio = kio;
+}
+
+/* As cc_run, in f64: LSE_COLS_W_D columns per walk over the rows. */
+static void cc_run_d(const double *x, double *y, size_t n, size_t inner, int excl, int rev) {
+    for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W_D) {
+        const size_t cw = inner - c0 < LSE_COLS_W_D ? inner - c0 : LSE_COLS_W_D;
+        const size_t nt = (cw + 7) / 8;
+        cc_state_d st[LSE_COLS_W_D / 8];
+        for (size_t q = 0; q < nt; q++) {
+            st[q].m = _mm512_set1_pd(-DBL_MAX);
+            st[q].s = _mm512_setzero_pd();
+            st[q].knan = st[q].kinf = st[q].kio = 0;
+        }
+        for (size_t t = 0; t < n; t += LSE_SCAN_BLOCK)
+            for (size_t q = 0; q < nt; q++)
+                cc_block_d(x + c0 + 8 * q, y + c0 + 8 * q, n, t, inner, mask8(cw - 8 * q), excl,
+                           rev, &st[q]);
+    }
 }
 
 static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, size_t inner,
@@ -1010,8 +1045,7 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
             cl_line_d(xo, yo, n, flags);
             continue;
         }
-        for (size_t c = 0; c < inner; c += 8)
-            cc_tile_d(xo + c, yo + c, n, inner, mask8(inner - c), excl, rev);
+        cc_run_d(xo, yo, n, inner, excl, rev);
     }
 }
 
