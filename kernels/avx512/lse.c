@@ -17,7 +17,7 @@
  *     planner's 16384-element chunks): per-lane states (m in C, s in f64).
  *     Blocks of 4 vectors (f64: 4 vectors of 8): the lane maxima b of the
  *     block; a lane whose b exceeds its m by more than LSE_REDUCE_LAG = 2 takes
- *     m = b and its s is rescaled by exp(m_old - m_new) (Sleef_expd8 in f64,
+ *     m = b + 2 (F64: m = b, no lag) and its s is rescaled by exp(m_old - m_new) (Sleef_expd8 in f64,
  *     one call per half, only when such a lane already holds terms), so a
  *     term is at most e^2 and rescales are rare; then exp(x - m) of the block
  *     summed in C (4 terms per lane, a tree), widened to f64 and added to the
@@ -247,14 +247,17 @@ AXIAL_AI __m512d prefix_pd(__m512d e) {
 /* ---- ReduceLogSumExp of one line (inner == 1), in canonical form ---------- */
 
 /* Raise the references m of the lanes whose block maximum b exceeds them by
- * more than LSE_REDUCE_LAG to b, rescaling their sums in f64 (no SLEEF call
+ * more than LSE_REDUCE_LAG to b + LSE_REDUCE_LAG (room for a further rise of
+ * twice the lag before the next rescale; terms stay <= e^2), rescaling their sums in f64 (no SLEEF call
  * when those lanes are still empty). */
 AXIAL_AI void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
     const __mmask16 up =
         _mm512_cmp_ps_mask(b, _mm512_add_ps(*m, _mm512_set1_ps(LSE_REDUCE_LAG)), _CMP_GT_OQ);
+    /* (b = +inf gives m = +inf: the sum turns NaN and the line is rescanned) */
     if (!up)
         return;
-    const __m512 nm = _mm512_mask_mov_ps(*m, up, b);
+    const __m512 lag = _mm512_set1_ps(LSE_REDUCE_LAG);
+    const __m512 nm = _mm512_mask_add_ps(*m, up, b, lag);
     const __m512d z = _mm512_setzero_pd();
     const __mmask8 u0 = (__mmask8)up & _mm512_cmp_pd_mask(*s0, z, _CMP_NEQ_UQ);
     const __mmask8 u1 = (__mmask8)(up >> 8) & _mm512_cmp_pd_mask(*s1, z, _CMP_NEQ_UQ);
