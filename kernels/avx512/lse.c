@@ -16,10 +16,11 @@
  *   ReduceLogSumExp, lines (inner == 1; also reduce_lse_acc, e.g. the
  *     planner's 16384-element chunks): per-lane states (m in C, s in f64).
  *     Blocks of 4 vectors (f64: 4 vectors of 8): the lane maxima b of the
- *     block; a lane whose b exceeds its m by more than LSE_REDUCE_LAG = 2 takes
- *     m = b + 2 (F64: m = b, no lag) and its s is rescaled by exp(m_old - m_new) (Sleef_expd8 in f64,
- *     one call per half, only when such a lane already holds terms), so a
- *     term is at most e^2 and rescales are rare; then exp(x - m) of the block
+ *     block; a lane whose b exceeds its m by more than LSE_REDUCE_LAG = 2
+ *     takes m = b + 2 (F64: m = b, no lag) and its s is rescaled by
+ *     exp(m_old - m_new) (Sleef_expd8 in f64, one call per half, only when
+ *     such a lane already holds terms), so a term is at most e^2, the
+ *     largest term is within 2 of m, and rescales are rare; then exp(x - m) of the block
  *     summed in C (4 terms per lane, a tree), widened to f64 and added to the
  *     lane sums.  The lanes are merged at the end: M = the largest m of a lane
  *     with s > 0, S = sum s_l * exp(m_l - M) (Sleef_expd8), y = M + log(S)
