@@ -16,6 +16,11 @@ const struct axial_kernels axial_kernels__avx512 = {
     .reduce_finish = {AXIAL_SUM_DTYPES(AXIAL_REDUCE_FINISH_OF, avx512)},
     .reduce_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_COLS_OF, avx512)},
 
+    /* lse.c (reduce_lse_finish: the scalar one rounds the states) */
+    .logcumsumexp = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_OF, avx512)},
+    .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, avx512)},
+    .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, avx512)},
+
     /* roll.c */
     .roll = AXIAL_ROLL_OF(avx512),
 };
