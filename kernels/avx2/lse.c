@@ -298,24 +298,39 @@ static axial_lse_acc lse_line8(int k, const void *x, size_t i0, size_t n) {
     return (axial_lse_acc){(double)mx, _mm_cvtsd_f64(h)};
 }
 
-/* The states of cnt (<= 8) columns of n rows, rows `inner` apart. */
-static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, int cnt,
-                      axial_lse_acc out[8]) {
-    __m256 m;
-    __m256d s[2];
-    lse_rows8(k, x, i0, inner, n, cnt, &m, s);
-    float mm[8];
-    double ss[8];
-    _mm256_storeu_ps(mm, m);
-    _mm256_storeu_pd(ss, s[0]);
-    _mm256_storeu_pd(ss + 4, s[1]);
-    for (int l = 0; l < cnt; l++) {
-        if (mm[l] == INFINITY || isnan(ss[l]))
-            out[l] = lse_special(k, x, i0 + (size_t)l, n, inner);
-        else if (mm[l] == -INFINITY)
-            out[l] = AXIAL_LSE_EMPTY;
-        else
-            out[l] = (axial_lse_acc){(double)mm[l], ss[l]};
+/* The states of ncols (<= LSE_WIN) columns of n rows, rows `inner` apart:
+ * the row blocks outermost, so each block's rows are read whole (from L1 in
+ * both passes) and the lane states wait in a small array. */
+#define LSE_WIN 256 /* 7 KiB of stack for the states */
+static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, size_t ncols,
+                      axial_lse_acc *out) {
+    __m256 m[LSE_WIN / 8];
+    __m256d s[LSE_WIN / 8][2];
+    const size_t nch = (ncols + 7) / 8;
+    for (size_t c = 0; c < nch; c++)
+        m[c] = _mm256_set1_ps(-INFINITY), s[c][0] = s[c][1] = _mm256_setzero_pd();
+    for (size_t r = 0; r < n; r += LSE_ROWS) {
+        const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
+        size_t c = 0;
+        for (; c < ncols / 8; c++)
+            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, 8, &m[c], s[c]);
+        if (c < nch)
+            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, (int)(ncols % 8), &m[c], s[c]);
+    }
+    for (size_t c = 0; c < nch; c++) {
+        float mm[8];
+        double ss[8];
+        _mm256_storeu_ps(mm, m[c]);
+        _mm256_storeu_pd(ss, s[c][0]);
+        _mm256_storeu_pd(ss + 4, s[c][1]);
+        for (size_t l = 0; l < 8 && c * 8 + l < ncols; l++) {
+            if (mm[l] == INFINITY || isnan(ss[l]))
+                out[c * 8 + l] = lse_special(k, x, i0 + c * 8 + l, n, inner);
+            else if (mm[l] == -INFINITY)
+                out[c * 8 + l] = AXIAL_LSE_EMPTY;
+            else
+                out[c * 8 + l] = (axial_lse_acc){(double)mm[l], ss[l]};
+        }
     }
 }
 
@@ -410,20 +425,32 @@ static axial_lse_acc lse_line4(const double *x, size_t i0, size_t n) {
     return (axial_lse_acc){mx, _mm_cvtsd_f64(h)};
 }
 
-static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, int cnt,
-                      axial_lse_acc out[4]) {
-    __m256d m, s;
-    lse_rows4(x, i0, inner, n, cnt, &m, &s);
-    double mm[4], ss[4];
-    _mm256_storeu_pd(mm, m);
-    _mm256_storeu_pd(ss, s);
-    for (int l = 0; l < cnt; l++) {
-        if (mm[l] == INFINITY || isnan(ss[l]))
-            out[l] = lse_special(LSE_F64, x, i0 + (size_t)l, n, inner);
-        else if (mm[l] == -INFINITY)
-            out[l] = AXIAL_LSE_EMPTY;
-        else
-            out[l] = (axial_lse_acc){mm[l], ss[l]};
+static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t ncols,
+                      axial_lse_acc *out) {
+    __m256d m[LSE_WIN / 4], s[LSE_WIN / 4];
+    const size_t nch = (ncols + 3) / 4;
+    for (size_t c = 0; c < nch; c++)
+        m[c] = _mm256_set1_pd(-INFINITY), s[c] = _mm256_setzero_pd();
+    for (size_t r = 0; r < n; r += LSE_ROWS) {
+        const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
+        size_t c = 0;
+        for (; c < ncols / 4; c++)
+            lse_block4(x, i0 + r * inner + c * 4, inner, rows, 4, &m[c], &s[c]);
+        if (c < nch)
+            lse_block4(x, i0 + r * inner + c * 4, inner, rows, (int)(ncols % 4), &m[c], &s[c]);
+    }
+    for (size_t c = 0; c < nch; c++) {
+        double mm[4], ss[4];
+        _mm256_storeu_pd(mm, m[c]);
+        _mm256_storeu_pd(ss, s[c]);
+        for (size_t l = 0; l < 4 && c * 4 + l < ncols; l++) {
+            if (mm[l] == INFINITY || isnan(ss[l]))
+                out[c * 4 + l] = lse_special(LSE_F64, x, i0 + c * 4 + l, n, inner);
+            else if (mm[l] == -INFINITY)
+                out[c * 4 + l] = AXIAL_LSE_EMPTY;
+            else
+                out[c * 4 + l] = (axial_lse_acc){mm[l], ss[l]};
+        }
     }
 }
 
@@ -431,8 +458,7 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, int cn
 /* acc == NULL: y[o][i] = value; else acc[o][i] (+)= state. */
 AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
                           size_t n, size_t inner) {
-    const int w = k == LSE_F64 ? 4 : 8;
-    axial_lse_acc st[8];
+    axial_lse_acc st[LSE_WIN];
     for (size_t o = 0; o < outer; o++) {
         if (inner == 1) {
             st[0] = k == LSE_F64 ? lse_line4((const double *)x, o * n, n) : lse_line8(k, x, o * n, n);
@@ -442,17 +468,17 @@ AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, siz
                 lse_st1(k, y, o, axial_lse_value(st[0]));
             continue;
         }
-        for (size_t c = 0; c < inner; c += (size_t)w) {
-            const int cnt = inner - c < (size_t)w ? (int)(inner - c) : w;
+        for (size_t c = 0; c < inner; c += LSE_WIN) {
+            const size_t cnt = inner - c < LSE_WIN ? inner - c : LSE_WIN;
             if (k == LSE_F64)
                 lse_cols4((const double *)x, o * n * inner + c, n, inner, cnt, st);
             else
                 lse_cols8(k, x, o * n * inner + c, n, inner, cnt, st);
-            for (int l = 0; l < cnt; l++) {
+            for (size_t l = 0; l < cnt; l++) {
                 if (acc)
-                    axial_lse_add(&acc[o * inner + c + (size_t)l], st[l].m, st[l].s);
+                    axial_lse_add(&acc[o * inner + c + l], st[l].m, st[l].s);
                 else
-                    lse_st1(k, y, o * inner + c + (size_t)l, axial_lse_value(st[l]));
+                    lse_st1(k, y, o * inner + c + l, axial_lse_value(st[l]));
             }
         }
     }
@@ -476,14 +502,15 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n
     *m = a.m, *S = a.s;
 }
 
-/* One line, C = f32. */
-AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t n, int excl,
-                              int rev) {
+/* One vector of a line, C = f32: scan-order terms t0 .. t0+cnt-1 (cnt <= 8),
+ * from and into the state (m, S).  Returns 1 when it finished the line
+ * (a NaN or +inf: the scalar step did the rest). */
+AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
+                            int cnt, int excl, int rev, float *mp, double *Sp) {
     const __m256 ninf = _mm256_set1_ps(-INFINITY), pinf = _mm256_set1_ps(INFINITY);
-    float m = -INFINITY;
-    double S = 0.0;
-    for (size_t t0 = 0; t0 < n; t0 += 8) {
-        const int cnt = n - t0 >= 8 ? 8 : (int)(n - t0);
+    float m = *mp;
+    double S = *Sp;
+    {
         size_t pos;
         __m256 v;
         if (cnt == 8) {
@@ -501,7 +528,7 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) { /* NaN or +inf */
                 double md = m;
                 lse_scan_scalar(k, x, y, base, n, t0, n, excl, rev, &md, &S);
-                return;
+                return 1;
             }
             const float B = lse_hmax8(v); /* > m */
             /* each output's own largest term: the prefix max P_j (and m) */
@@ -518,8 +545,8 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             if (bad) {
                 double md = m;
                 lse_scan_scalar(k, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &md, &S);
-                m = (float)md;
-                continue;
+                *mp = (float)md, *Sp = S;
+                return 0;
             }
             S *= exp((double)m - (double)B);
             m = B;
@@ -556,6 +583,22 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             lse_st8_part(k, y, pos, cnt, rev, yv);
         S += (double)tot;
     }
+    *mp = m, *Sp = S;
+    return 0;
+}
+
+/* One line, C = f32: full vectors in a loop of their own (cnt, excl, rev
+ * constants there), then the partial one. */
+AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t n, int excl,
+                              int rev) {
+    float m = -INFINITY;
+    double S = 0.0;
+    size_t t0 = 0;
+    for (; t0 + 8 <= n; t0 += 8)
+        if (lse_scan_vec8(k, x, y, base, n, t0, 8, excl, rev, &m, &S))
+            return;
+    if (t0 < n)
+        lse_scan_vec8(k, x, y, base, n, t0, (int)(n - t0), excl, rev, &m, &S);
 }
 
 /* One line, f64. */
@@ -622,11 +665,60 @@ AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
     const __m256 absm = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
     return _mm256_blendv_ps(m, v, _mm256_cmp_ps(absm, _mm256_set1_ps(INFINITY), _CMP_LT_OQ));
 }
+/* The fast rows (no NaN or +inf met yet in these columns): the sum since
+ * the last flush in f32 (<= LSE_ROWS terms per lane), flushed into the f64
+ * S every LSE_ROWS rows; y = m + log((float)S + s). */
+AX_INLINE __m256 lse_fast_value8(__m256 me, __m256 S32, __m256 s) {
+    return _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(S32, s)));
+}
 AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t n,
                               size_t inner, int cnt, int excl, int rev) {
-    __m256 m = _mm256_set1_ps(-INFINITY);
+    const __m256 pinf = _mm256_set1_ps(INFINITY), lo = _mm256_set1_ps(-FLT_MAX);
+    __m256 m = _mm256_set1_ps(-INFINITY), me = lo, S32 = _mm256_setzero_ps();
+    __m256 sf = _mm256_setzero_ps();
     __m256d s[2] = {_mm256_setzero_pd(), _mm256_setzero_pd()};
-    for (size_t t = 0; t < n; t++) {
+    size_t t = 0;
+    for (unsigned since = 0; t < n; t++) {
+        const size_t i = base + (rev ? n - 1 - t : t) * inner;
+        const __m256 v = lse_ldr(k, x, i, cnt);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ)))
+            break; /* a NaN or +inf: the general rows from here */
+        if (excl) {
+            const __m256 yv = lse_fast_value8(me, S32, sf);
+            if (cnt == 8)
+                lse_st8(k, y, i, yv);
+            else
+                lse_st8_part(k, y, i, cnt, 0, yv);
+        }
+        const __m256 mn = _mm256_max_ps(v, m);
+        const __m256 rose = _mm256_cmp_ps(mn, m, _CMP_GT_OQ);
+        if (_mm256_movemask_ps(rose)) {
+            s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf)); /* flush, then rescale in f64 */
+            s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+            sf = _mm256_setzero_ps(), since = 0;
+            lse_rescale8(m, mn, rose, s);
+            S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+        }
+        m = mn;
+        me = _mm256_max_ps(m, lo);
+        sf = _mm256_add_ps(sf, Sleef_expf8_u10avx2(_mm256_sub_ps(v, me)));
+        if (!excl) {
+            const __m256 yv = lse_fast_value8(me, S32, sf);
+            if (cnt == 8)
+                lse_st8(k, y, i, yv);
+            else
+                lse_st8_part(k, y, i, cnt, 0, yv);
+        }
+        if (++since == LSE_ROWS) {
+            s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+            s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+            sf = _mm256_setzero_ps(), since = 0;
+            S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+        }
+    }
+    s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+    s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+    for (; t < n; t++) { /* general rows: NaN kept in m, s in f64 */
         const size_t i = base + (rev ? n - 1 - t : t) * inner;
         const __m256 v = lse_ldr(k, x, i, cnt);
         if (excl) {
@@ -642,7 +734,7 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
         if (_mm256_movemask_ps(rose))
             lse_rescale8(m, mn, rose, s);
         m = mn;
-        const __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(v, _mm256_max_ps(m, _mm256_set1_ps(-FLT_MAX))));
+        const __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(v, _mm256_max_ps(m, lo)));
         s[0] = _mm256_add_pd(s[0], lse_lo_pd(e));
         s[1] = _mm256_add_pd(s[1], lse_hi_pd(e));
         if (!excl) {
@@ -702,8 +794,14 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
         if (inner == 1) {
             if (k == LSE_F64)
                 lse_scan_line4((const double *)x, (double *)y, base, n, excl, rev);
+            else if (!excl && !rev) /* the flags as constants in each copy */
+                lse_scan_line8(k, x, y, base, n, 0, 0);
+            else if (excl && !rev)
+                lse_scan_line8(k, x, y, base, n, 1, 0);
+            else if (!excl)
+                lse_scan_line8(k, x, y, base, n, 0, 1);
             else
-                lse_scan_line8(k, x, y, base, n, excl, rev);
+                lse_scan_line8(k, x, y, base, n, 1, 1);
             continue;
         }
         for (size_t c = 0; c < inner; c += w) {
