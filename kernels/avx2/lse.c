@@ -101,6 +101,7 @@ enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 #define LSE_T_F32 12.0f /* scan rise threshold, C = f32 (see the header) */
 #define LSE_T_F64 4.0   /* scan rise threshold, C = f64 */
 #define LSE_SCAN_VECS 8 /* vectors of a line-scan chunk (64 f32 terms) */
+#define LSE_SCAN_ROWS 8 /* rows of a column-scan block checked at once */
 
 AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
 
@@ -612,18 +613,19 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
      * common case) in two passes over L1: all the exps (independent, as fast
      * as an exp loop), then the prefixes and logs with the short f64 carry
      * chain.  A chunk with a rise or a special value goes vector by vector. */
-    for (; t0 + 8 * LSE_SCAN_VECS <= n; t0 += 8 * LSE_SCAN_VECS) {
+    while (t0 + 8 * LSE_SCAN_VECS <= n) {
         const __m256 mv = _mm256_set1_ps(m);
-        __m256 flag = _mm256_setzero_ps();
-        for (int q = 0; q < LSE_SCAN_VECS; q++) {
+        int first = LSE_SCAN_VECS; /* the first vector with a rise or NaN */
+        for (int q = LSE_SCAN_VECS - 1; q >= 0; q--) {
             const size_t t = t0 + 8 * (size_t)q;
-            flag = _mm256_or_ps(flag, _mm256_cmp_ps(lse_ld8(k, x, base + (rev ? n - t - 8 : t)), mv,
-                                                    _CMP_NLE_UQ));
+            if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ld8(k, x, base + (rev ? n - t - 8 : t)), mv, _CMP_NLE_UQ)))
+                first = q;
         }
-        if (_mm256_movemask_ps(flag)) {
-            for (int q = 0; q < LSE_SCAN_VECS; q++)
+        if (first < LSE_SCAN_VECS) { /* the vectors up to it one by one, then a new chunk */
+            for (int q = 0; q <= first; q++)
                 if (lse_scan_vec8(k, x, y, base, n, t0 + 8 * (size_t)q, 8, excl, rev, &m, &S))
                     return;
+            t0 += 8 * (size_t)(first + 1);
             continue;
         }
         const __m256 me = _mm256_max_ps(mv, _mm256_set1_ps(-FLT_MAX));
@@ -642,6 +644,7 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             lse_st8(k, y, base + (rev ? n - t - 8 : t), rev ? lse_rev8(yv) : yv);
             S += (double)tot;
         }
+        t0 += 8 * LSE_SCAN_VECS;
     }
     for (; t0 + 8 <= n; t0 += 8)
         if (lse_scan_vec8(k, x, y, base, n, t0, 8, excl, rev, &m, &S))
@@ -729,39 +732,41 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
     size_t t = 0;
     unsigned since = 0;
     for (int special = 0; t < n && !special;) {
-        const size_t rows = n - t < LSE_ROWS ? n - t : LSE_ROWS;
-        if (rows == LSE_ROWS) {
-            /* a block of rows with no rise and no NaN/+inf: all its exps
-             * first (independent), then the running sums and logs */
-            __m256 flag = _mm256_setzero_ps();
-            for (size_t r = 0; r < LSE_ROWS; r++)
-                flag = _mm256_or_ps(flag, _mm256_cmp_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt),
-                                                        m, _CMP_NLE_UQ));
-            if (!_mm256_movemask_ps(flag)) {
-                __m256 e[LSE_ROWS];
-                for (size_t r = 0; r < LSE_ROWS; r++)
-                    e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt), me));
-                for (size_t r = 0; r < LSE_ROWS; r++) {
-                    const size_t i = base + (rev ? n - 1 - t - r : t + r) * inner;
-                    if (!excl)
-                        sf = _mm256_add_ps(sf, e[r]);
-                    const __m256 yv = lse_fast_value8(me, S32, sf);
-                    if (cnt == 8)
-                        lse_st8(k, y, i, yv);
-                    else
-                        lse_st8_part(k, y, i, cnt, 0, yv);
-                    if (excl)
-                        sf = _mm256_add_ps(sf, e[r]);
-                    if (++since == LSE_ROWS) {
-                        s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
-                        s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
-                        sf = _mm256_setzero_ps(), since = 0;
-                        S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
-                    }
+        size_t rows = n - t < LSE_SCAN_ROWS ? n - t : LSE_SCAN_ROWS;
+        if (rows == LSE_SCAN_ROWS) {
+            /* the rows before the block's first rise or NaN/+inf: all their
+             * exps first (independent), then the running sums and logs; that
+             * row itself goes row by row, then a new block */
+            size_t nf = LSE_SCAN_ROWS;
+            for (size_t r = LSE_SCAN_ROWS; r-- > 0;)
+                if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt),
+                                                     m, _CMP_NLE_UQ)))
+                    nf = r;
+            __m256 e[LSE_SCAN_ROWS];
+            for (size_t r = 0; r < nf; r++)
+                e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt), me));
+            for (size_t r = 0; r < nf; r++) {
+                const size_t i = base + (rev ? n - 1 - t - r : t + r) * inner;
+                if (!excl)
+                    sf = _mm256_add_ps(sf, e[r]);
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+                if (excl)
+                    sf = _mm256_add_ps(sf, e[r]);
+                if (++since == LSE_ROWS) {
+                    s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+                    s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                    sf = _mm256_setzero_ps(), since = 0;
+                    S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
                 }
-                t += LSE_ROWS;
-                continue;
             }
+            t += nf;
+            if (nf == LSE_SCAN_ROWS)
+                continue;
+            rows = 1;
         }
         for (size_t r = 0; r < rows; r++, t++) { /* row by row */
         const size_t i = base + (rev ? n - 1 - t : t) * inner;
