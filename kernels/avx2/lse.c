@@ -403,13 +403,15 @@ AX_INLINE void lse_block4(const double *x, size_t i0, size_t stride, size_t rows
     __m256d a0 = z, a1 = z, a2 = z, a3 = z;
     r = 0;
     for (; r + 4 <= rows; r += 4) {
-        a0 = _mm256_add_pd(a0, Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + 0) * stride, cnt), me)));
-        a1 = _mm256_add_pd(a1, Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + 1) * stride, cnt), me)));
-        a2 = _mm256_add_pd(a2, Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + 2) * stride, cnt), me)));
-        a3 = _mm256_add_pd(a3, Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + 3) * stride, cnt), me)));
+#define LSE_E4(q) Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + (q)) * stride, cnt), me))
+        a0 = _mm256_add_pd(a0, LSE_E4(0));
+        a1 = _mm256_add_pd(a1, LSE_E4(1));
+        a2 = _mm256_add_pd(a2, LSE_E4(2));
+        a3 = _mm256_add_pd(a3, LSE_E4(3));
     }
     for (; r < rows; r++)
-        a0 = _mm256_add_pd(a0, Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + r * stride, cnt), me)));
+        a0 = _mm256_add_pd(a0, LSE_E4(0));
+#undef LSE_E4
     *s = _mm256_add_pd(*s, _mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
 }
 
@@ -549,12 +551,14 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
             /* each output's own largest term: the prefix max P_j (and m) */
             __m256 P = v;
             P = _mm256_max_ps(P, lse_up1(P, ninf));
-            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5)), ninf, 0x03));
-            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3)), ninf, 0x0f));
+            const __m256i up2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5);
+            const __m256i up4 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3);
+            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, up2), ninf, 0x03));
+            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, up4), ninf, 0x0f));
             P = _mm256_max_ps(P, _mm256_set1_ps(m));
             const float lim = B - LSE_T_F32;
-            int bad = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(P, ninf, _CMP_NEQ_OQ),
-                                                       _mm256_cmp_ps(P, _mm256_set1_ps(lim), _CMP_LT_OQ)));
+            const __m256 low = _mm256_cmp_ps(P, _mm256_set1_ps(lim), _CMP_LT_OQ);
+            int bad = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(P, ninf, _CMP_NEQ_OQ), low));
             if (excl && m != -INFINITY && m < lim)
                 bad = 1;
             if (bad) {
@@ -618,7 +622,8 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
         int first = LSE_SCAN_VECS; /* the first vector with a rise or NaN */
         for (int q = LSE_SCAN_VECS - 1; q >= 0; q--) {
             const size_t t = t0 + 8 * (size_t)q;
-            if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ld8(k, x, base + (rev ? n - t - 8 : t)), mv, _CMP_NLE_UQ)))
+            const __m256 v = lse_ld8(k, x, base + (rev ? n - t - 8 : t));
+            if (_mm256_movemask_ps(_mm256_cmp_ps(v, mv, _CMP_NLE_UQ)))
                 first = q;
         }
         if (first < LSE_SCAN_VECS) { /* the vectors up to it one by one, then a new chunk */
@@ -640,7 +645,8 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             const __m256 p = lse_pfx8(excl ? lse_up1(e[q], _mm256_setzero_ps()) : e[q]);
             const float tot = excl ? lse_lane7(p) + lse_lane7(e[q]) : lse_lane7(p);
             /* s_j >= 1, or 0 before the first finite term: f32 log (see lse_scan_vec8) */
-            const __m256 yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(_mm256_set1_ps((float)S), p)));
+            const __m256 s = _mm256_add_ps(_mm256_set1_ps((float)S), p);
+            const __m256 yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(s));
             lse_st8(k, y, base + (rev ? n - t - 8 : t), rev ? lse_rev8(yv) : yv);
             S += (double)tot;
         }
@@ -682,8 +688,8 @@ static void lse_scan_line4(const double *x, double *y, size_t base, size_t n, in
             P = _mm256_max_pd(P, _mm256_blend_pd(_mm256_permute4x64_pd(P, 0x40), ninf, 0x3));
             P = _mm256_max_pd(P, _mm256_set1_pd(m));
             const double lim = B - LSE_T_F64;
-            int bad = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(P, ninf, _CMP_NEQ_OQ),
-                                                       _mm256_cmp_pd(P, _mm256_set1_pd(lim), _CMP_LT_OQ)));
+            const __m256d low = _mm256_cmp_pd(P, _mm256_set1_pd(lim), _CMP_LT_OQ);
+            int bad = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(P, ninf, _CMP_NEQ_OQ), low));
             if (excl && m != -INFINITY && m < lim)
                 bad = 1;
             if (bad) {
@@ -738,15 +744,16 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
              * exps first (independent), then the running sums and logs; that
              * row itself goes row by row, then a new block */
             size_t nf = LSE_SCAN_ROWS;
+#define LSE_ROW(r) (base + (rev ? n - 1 - t - (r) : t + (r)) * inner)
             for (size_t r = LSE_SCAN_ROWS; r-- > 0;)
-                if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt),
-                                                     m, _CMP_NLE_UQ)))
+                if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, LSE_ROW(r), cnt), m, _CMP_NLE_UQ)))
                     nf = r;
             __m256 e[LSE_SCAN_ROWS];
             for (size_t r = 0; r < nf; r++)
-                e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, base + (rev ? n - 1 - t - r : t + r) * inner, cnt), me));
+                e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, LSE_ROW(r), cnt), me));
             for (size_t r = 0; r < nf; r++) {
-                const size_t i = base + (rev ? n - 1 - t - r : t + r) * inner;
+                const size_t i = LSE_ROW(r);
+#undef LSE_ROW
                 if (!excl)
                     sf = _mm256_add_ps(sf, e[r]);
                 const __m256 yv = lse_fast_value8(me, S32, sf);
@@ -769,44 +776,44 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
             rows = 1;
         }
         for (size_t r = 0; r < rows; r++, t++) { /* row by row */
-        const size_t i = base + (rev ? n - 1 - t : t) * inner;
-        const __m256 v = lse_ldr(k, x, i, cnt);
-        if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) {
-            special = 1; /* a NaN or +inf: the general rows from here */
-            break;
-        }
-        if (excl) {
-            const __m256 yv = lse_fast_value8(me, S32, sf);
-            if (cnt == 8)
-                lse_st8(k, y, i, yv);
-            else
-                lse_st8_part(k, y, i, cnt, 0, yv);
-        }
-        const __m256 mn = _mm256_max_ps(v, m);
-        const __m256 rose = _mm256_cmp_ps(mn, m, _CMP_GT_OQ);
-        if (_mm256_movemask_ps(rose)) {
-            s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf)); /* flush, then rescale in f64 */
-            s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
-            sf = _mm256_setzero_ps(), since = 0;
-            lse_rescale8(m, mn, rose, s);
-            S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
-        }
-        m = mn;
-        me = _mm256_max_ps(m, lo);
-        sf = _mm256_add_ps(sf, Sleef_expf8_u10avx2(_mm256_sub_ps(v, me)));
-        if (!excl) {
-            const __m256 yv = lse_fast_value8(me, S32, sf);
-            if (cnt == 8)
-                lse_st8(k, y, i, yv);
-            else
-                lse_st8_part(k, y, i, cnt, 0, yv);
-        }
-        if (++since == LSE_ROWS) {
-            s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
-            s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
-            sf = _mm256_setzero_ps(), since = 0;
-            S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
-        }
+            const size_t i = base + (rev ? n - 1 - t : t) * inner;
+            const __m256 v = lse_ldr(k, x, i, cnt);
+            if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) {
+                special = 1; /* a NaN or +inf: the general rows from here */
+                break;
+            }
+            if (excl) {
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+            }
+            const __m256 mn = _mm256_max_ps(v, m);
+            const __m256 rose = _mm256_cmp_ps(mn, m, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(rose)) {
+                s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf)); /* flush, then rescale in f64 */
+                s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                sf = _mm256_setzero_ps(), since = 0;
+                lse_rescale8(m, mn, rose, s);
+                S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+            }
+            m = mn;
+            me = _mm256_max_ps(m, lo);
+            sf = _mm256_add_ps(sf, Sleef_expf8_u10avx2(_mm256_sub_ps(v, me)));
+            if (!excl) {
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+            }
+            if (++since == LSE_ROWS) {
+                s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+                s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                sf = _mm256_setzero_ps(), since = 0;
+                S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+            }
         }
     }
     s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
@@ -859,7 +866,8 @@ static void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, si
             else
                 lse_st4_part(y, i, cnt, 0, yv);
         }
-        const __m256d mn = _mm256_blendv_pd(_mm256_max_pd(v, m), v, _mm256_cmp_pd(v, v, _CMP_UNORD_Q));
+        const __m256d vnan = _mm256_cmp_pd(v, v, _CMP_UNORD_Q);
+        const __m256d mn = _mm256_blendv_pd(_mm256_max_pd(v, m), v, vnan);
         const __m256d rose = _mm256_cmp_pd(mn, m, _CMP_GT_OQ);
         if (_mm256_movemask_pd(rose)) {
             const __m256d f = Sleef_expd4_u10avx2(_mm256_sub_pd(_mm256_max_pd(m, lo), _mm256_max_pd(mn, lo)));
