@@ -50,7 +50,9 @@
  * every s_j >= 1, so an f32 log of s_j = (float)S + p_j is enough (two
  * roundings of 2^-24 relative in s_j, 2^-23 absolute in y);
  * in a vector that rose, outputs before the max have s_j < 1 and the log is
- * taken in f64 (Sleef_logd4), and if some output's own largest term is more
+ * taken in f64 (Sleef_logd4) unless every output's own largest term is
+ * within 1 of B (s_j > 1/e: the f32 log still fits; a slow ramp rises in
+ * every vector), and if some output's own largest term is more
  * than T below B (T = 12 for C = f32, 4 for f64: beyond it the rounded
  * x - B and log(s_j) near -T would cost more than the bound allows) the
  * vector is done by the scalar step instead (as kernels/scalar/lse.c, in
@@ -567,9 +569,13 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
                 *mp = (float)md, *Sp = S;
                 return 0;
             }
+            /* every output's own largest term within 1 of B: s_j > 1/e, and
+             * the f32 log below stays inside the bound (a slow ramp) */
+            const __m256 far = _mm256_cmp_ps(P, _mm256_set1_ps(B - 1.0f), _CMP_LT_OQ);
+            rose = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(P, ninf, _CMP_NEQ_OQ), far)) ||
+                   (excl && m != -INFINITY && m < B - 1.0f);
             S *= exp((double)m - (double)B);
             m = B;
-            rose = 1;
         }
         const float mef = m > -FLT_MAX ? m : -FLT_MAX;
         const __m256 me = _mm256_set1_ps(mef);
@@ -585,7 +591,8 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
         }
         __m256 yv;
         if (!rose) {
-            /* s_j >= 1 (or 0 before the first finite term): s_j in f32,
+            /* s_j >= 1 (or 0 before the first finite term; > 1/e after a
+             * rise of less than 1 over every output's own maximum): s_j in f32,
              * (float)S + p_j, two roundings of 2^-24, is enough for an f32 log */
             yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(_mm256_set1_ps((float)S), p)));
         } else {
