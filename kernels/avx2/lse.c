@@ -9,7 +9,7 @@
  * Compute type C: f32 for f32, f16, bf16 (f16/bf16 widened exactly on load
  * by F16C / a shift, rounded once, to nearest even, at the store); f64 for
  * f64.  A vector holds 8 lanes of f32 or 4 of f64.  Every running sum of
- * exponentials lives in f64 (an f32 sum never takes more than 16 terms), so
+ * exponentials lives in f64 (an f32 sum takes at most 32 terms, by a tree), so
  * no error grows with the length.  SLEEF's functions are calls that clobber
  * every ymm register, so the hot loops run the exps of a block first (into
  * an array in L1, nothing live across the calls) and use them after: the
@@ -22,10 +22,10 @@
  * 1: rows of 8 consecutive elements) or columns (inner > 1: 8 columns, or 4
  * in f64, of a row; windows of 256 columns with the row blocks outermost,
  * the states in a 7 KiB stack array, so each block is read whole).  Rows go
- * in blocks of 16: a max pass (4 independent chains, in L1), then, only if
- * some lane's max rose, s *= exp(m_old - m_new) on those lanes (Sleef_expd4,
- * f64), then an exp pass: the 16 exp(x - m) summed in C by a tree of depth
- * 4, widened to f64 and added to s.  A line ends by merging its lanes: M = max m_l, S = sum s_l *
+ * in blocks of 32 (f64: 16): a max pass (4 independent chains, in L1), then,
+ * only if some lane's max rose, s *= exp(m_old - m_new) on those lanes
+ * (Sleef_expd4, f64), then an exp pass: the 32 exp(x - m) summed in f32 by a
+ * tree of depth 5 (f64: 4 accumulators of 4), widened to f64 and added to s.  A line ends by merging its lanes: M = max m_l, S = sum s_l *
  * exp(m_l - M) (Sleef_expd4), value M + log(S) in double (libm), rounded
  * once (reduce) or merged into the caller's state with axial_lse_add
  * (reduce_lse_acc).  Tails: a partial row (< 8 elements or columns) is
@@ -77,8 +77,8 @@
  * exp(x - m) with x <= m: the rounding of x - m (<= 2^-24 |x - m| relative
  * to the term) and SLEEF's 1 ulp give a relative error of s of at most
  * 2^-24 times the weighted mean of (m - x) plus 2, which is <= ln n + 2
- * when s >= 1; the f32 sums of <= 16 terms (reduce, scan columns) or <= 8
- * (scan prefix) add a few 2^-24; the f64 rescales and carries add only 2^-53 per step;
+ * when s >= 1; the f32 sums (a tree of 32 terms in the reduction, <= 16 terms
+ * in the column scan, the 8-lane prefix in the line scan) add a few 2^-24; the f64 rescales and carries add only 2^-53 per step;
  * log(s) with s in [1, n] in f32 adds <= 1 ulp of ln n; the final m + log(s)
  * one rounding.  So f32 lands within about 2^-24 (2 ln n + 8) + ulp/2, and
  * the rise path's threshold T keeps its extra error (about 3T * 2^-24) in
@@ -99,7 +99,8 @@
 
 enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 
-#define LSE_ROWS 16   /* rows of one reduction block: <= 4 terms per f32 accumulator */
+#define LSE_ROWS 16     /* rows of an f64 reduction block; an f32 sum of the column scan */
+#define LSE_RED_ROWS 32 /* rows of an f32 reduction block: a tree of depth 5 */
 #define LSE_T_F32 12.0f /* scan rise threshold, C = f32 (see the header) */
 #define LSE_T_F64 4.0   /* scan rise threshold, C = f64 */
 #define LSE_SCAN_VECS 8 /* vectors of a line-scan chunk (64 f32 terms) */
@@ -245,7 +246,7 @@ static void lse_rescale8(__m256 mo, __m256 mn, __m256 rose, __m256d s[2]) {
     s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_hi(rose)));
 }
 
-/* One reduction block: rows r < rows (<= LSE_ROWS) at x[i0 + r * stride],
+/* One reduction block: rows r < rows (<= LSE_RED_ROWS) at x[i0 + r * stride],
  * cnt lanes each, into the lane states (m, s). */
 AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t rows, int cnt,
                           __m256 *m, __m256d s[2]) {
@@ -268,12 +269,12 @@ AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t
     const __m256 me = _mm256_max_ps(mn, _mm256_set1_ps(-FLT_MAX));
     /* the exps into a buffer (nothing live across the calls but `me`),
      * then summed by a tree */
-    __m256 e[LSE_ROWS];
+    __m256 e[LSE_RED_ROWS];
     for (r = 0; r < rows; r++)
         e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, i0 + r * stride, cnt), me));
-    for (; r < LSE_ROWS; r++)
+    for (; r < LSE_RED_ROWS; r++)
         e[r] = _mm256_setzero_ps();
-    for (size_t h = LSE_ROWS / 2; h >= 1; h /= 2)
+    for (size_t h = LSE_RED_ROWS / 2; h >= 1; h /= 2)
         for (r = 0; r < h; r++)
             e[r] = _mm256_add_ps(e[r], e[r + h]);
     const __m256 t = e[0];
@@ -287,8 +288,8 @@ AX_INLINE void lse_rows8(int k, const void *x, size_t i0, size_t stride, size_t 
     *m = _mm256_set1_ps(-INFINITY);
     s[0] = s[1] = _mm256_setzero_pd();
     size_t r = 0;
-    for (; r + LSE_ROWS <= len; r += LSE_ROWS)
-        lse_block8(k, x, i0 + r * stride, stride, LSE_ROWS, cnt, m, s);
+    for (; r + LSE_RED_ROWS <= len; r += LSE_RED_ROWS)
+        lse_block8(k, x, i0 + r * stride, stride, LSE_RED_ROWS, cnt, m, s);
     if (r < len)
         lse_block8(k, x, i0 + r * stride, stride, len - r, cnt, m, s);
 }
@@ -326,8 +327,8 @@ static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, s
     const size_t nch = (ncols + 7) / 8;
     for (size_t c = 0; c < nch; c++)
         m[c] = _mm256_set1_ps(-INFINITY), s[c][0] = s[c][1] = _mm256_setzero_pd();
-    for (size_t r = 0; r < n; r += LSE_ROWS) {
-        const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
+    for (size_t r = 0; r < n; r += LSE_RED_ROWS) {
+        const size_t rows = n - r < LSE_RED_ROWS ? n - r : LSE_RED_ROWS;
         size_t c = 0;
         for (; c < ncols / 8; c++)
             lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, 8, &m[c], s[c]);
