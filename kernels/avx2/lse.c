@@ -41,8 +41,9 @@
  * exp(term - m).  C = f32: chunks of 8 vectors (64 terms) with no term above
  * m and no NaN (one compare per vector) take the fast path: the 8 exps, then
  * per vector the prefix p, y_j = m + log((float)S + p_j) (Sleef_logf8: s_j
- * >= 1 there), S += total in f64.  Any other chunk, the tail and every f64
- * line go vector by vector.  Per vector of 8 (f64: 4) consecutive terms: B = max of
+ * >= 1 there), S += total in f64 (f64 lines: chunks of 8 vectors of 4, the
+ * same way with Sleef_expd4/logd4).  The vector with the rise or NaN goes
+ * alone (below), and a new chunk starts after it; so does the tail.  Per vector of 8 (f64: 4) consecutive terms: B = max of
  * the vector; if B > m (a rise), S *= exp(m - B) (libm, f64) and m = B;
  * e = exp(x - m) (SLEEF); the in-register prefix p of e in C (EXCLUSIVE:
  * of e shifted up one lane, first output of a line -inf); s_j = S + p_j in
@@ -667,12 +668,46 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
         lse_scan_vec8(k, x, y, base, n, t0, (int)(n - t0), excl, rev, &m, &S);
 }
 
-/* One line, f64. */
-static void lse_scan_line4(const double *x, double *y, size_t base, size_t n, int excl, int rev) {
+/* One line, f64 (the flags as constants in each copy). */
+AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n, int excl, int rev) {
     const __m256d ninf = _mm256_set1_pd(-INFINITY), pinf = _mm256_set1_pd(INFINITY);
     const __m256d z = _mm256_setzero_pd();
     double m = -INFINITY, S = 0.0;
     for (size_t t0 = 0; t0 < n; t0 += 4) {
+        if (t0 + 4 * LSE_SCAN_VECS <= n) {
+            /* as the f32 chunks: the vectors before the first one with a
+             * rise or NaN run their exps first, then the prefixes and logs */
+            const __m256d mv = _mm256_set1_pd(m);
+            int nf = LSE_SCAN_VECS;
+            for (int q = LSE_SCAN_VECS - 1; q >= 0; q--) {
+                const size_t t = t0 + 4 * (size_t)q;
+                const __m256d v = _mm256_loadu_pd(x + base + (rev ? n - t - 4 : t));
+                if (_mm256_movemask_pd(_mm256_cmp_pd(v, mv, _CMP_NLE_UQ)))
+                    nf = q;
+            }
+            if (nf > 0) {
+                const __m256d me = _mm256_max_pd(mv, _mm256_set1_pd(-DBL_MAX));
+                __m256d e[LSE_SCAN_VECS];
+                for (int q = 0; q < nf; q++) {
+                    const size_t t = t0 + 4 * (size_t)q;
+                    const __m256d v = _mm256_loadu_pd(x + base + (rev ? n - t - 4 : t));
+                    e[q] = Sleef_expd4_u10avx2(_mm256_sub_pd(rev ? lse_rev4(v) : v, me));
+                }
+                for (int q = 0; q < nf; q++) {
+                    const size_t t = t0 + 4 * (size_t)q;
+                    const __m256d ex = _mm256_blend_pd(_mm256_permute4x64_pd(e[q], 0x90), z, 0x1);
+                    const __m256d p = lse_pfx4(excl ? ex : e[q]);
+                    const __m256d yv =
+                        _mm256_add_pd(me, Sleef_logd4_u10avx2(_mm256_add_pd(_mm256_set1_pd(S), p)));
+                    _mm256_storeu_pd(y + base + (rev ? n - t - 4 : t), rev ? lse_rev4(yv) : yv);
+                    const __m256d p3 = _mm256_permute4x64_pd(p, 0xff);
+                    const __m256d e3 = _mm256_permute4x64_pd(e[q], 0xff);
+                    S += excl ? _mm256_cvtsd_f64(p3) + _mm256_cvtsd_f64(e3) : _mm256_cvtsd_f64(p3);
+                }
+                t0 += 4 * (size_t)nf - 4; /* the loop adds the last 4 */
+                continue;
+            }
+        }
         const int cnt = n - t0 >= 4 ? 4 : (int)(n - t0);
         size_t pos;
         __m256d v;
@@ -901,8 +936,14 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
     for (size_t o = 0; o < outer; o++) {
         const size_t base = o * n * inner;
         if (inner == 1) {
-            if (k == LSE_F64)
-                lse_scan_line4((const double *)x, (double *)y, base, n, excl, rev);
+            if (k == LSE_F64 && !excl && !rev)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 0);
+            else if (k == LSE_F64 && !rev)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 0);
+            else if (k == LSE_F64 && !excl)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 1);
+            else if (k == LSE_F64)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 1);
             else if (!excl && !rev) /* the flags as constants in each copy */
                 lse_scan_line8(k, x, y, base, n, 0, 0);
             else if (excl && !rev)
