@@ -18,4 +18,9 @@ const struct axial_kernels axial_kernels__avx2 = {
 
     /* roll.c */
     .roll = AXIAL_ROLL_OF(avx2),
+
+    /* lse.c (reduce_lse_finish: the scalar one rounds the states) */
+    .logcumsumexp = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_OF, avx2)},
+    .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, avx2)},
+    .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, avx2)},
 };

@@ -1,0 +1,984 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lse.c: AVX2 + FMA + F16C LogCumSumExp and ReduceLogSumExp kernels for the
+ * float dtypes (kernels.h, "log semiring"), with SLEEF's AVX2 functions
+ * Sleef_expf8_u10avx2, Sleef_logf8_u10avx2, Sleef_expd4_u10avx2 and
+ * Sleef_logd4_u10avx2 for the per-element exp and log (libm only for the
+ * per-line bookkeeping: a carry's rescale, a final merge).
+ *
+ * Compute type C: f32 for f32, f16, bf16 (f16/bf16 widened exactly on load
+ * by F16C / a shift, rounded once, to nearest even, at the store); f64 for
+ * f64.  A vector holds 8 lanes of f32 or 4 of f64.  Every running sum of
+ * exponentials lives in f64 (an f32 sum takes at most 32 terms, by a tree), so
+ * no error grows with the length.  SLEEF's functions are calls that clobber
+ * every ymm register, so the hot loops run the exps of a block first (into
+ * an array in L1, nothing live across the calls) and use them after: the
+ * calls then overlap like a plain exp loop (the line scan went from 2.5 to
+ * 1.7 ns per f32 element that way).
+ *
+ * ReduceLogSumExp (reduce_lse, reduce_lse_acc; reduce_lse_finish stays the
+ * scalar one).  Per-lane states (m, s): the lane's largest term and the f64
+ * sum of exp(term - m).  Lanes are interleaved positions of a line (inner ==
+ * 1: rows of 8 consecutive elements) or columns (inner > 1: 8 columns, or 4
+ * in f64, of a row; windows of 256 columns with the row blocks outermost,
+ * the states in a 7 KiB stack array, so each block is read whole).  Rows go
+ * in blocks of 32 (f64: 16): a max pass (4 independent chains, in L1), then,
+ * only if some lane's max rose, s *= exp(m_old - m_new) on those lanes
+ * (Sleef_expd4, f64), then an exp pass: the 32 exp(x - m) summed in f32 by a
+ * tree of depth 5 (f64: 4 accumulators of 4), widened to f64 and added to s.  A line ends by merging its lanes: M = max m_l, S = sum s_l *
+ * exp(m_l - M) (Sleef_expd4), value M + log(S) in double (libm), rounded
+ * once (reduce) or merged into the caller's state with axial_lse_add
+ * (reduce_lse_acc).  Tails: a partial row (< 8 elements or columns) is
+ * loaded through a small buffer padded with -inf (exp(-inf) = 0).
+ * Special values: a lane whose max is -inf subtracts -FLT_MAX instead
+ * (-inf - -inf never happens; its s stays 0).  Vector max drops NaN, but a
+ * NaN term makes exp(NaN - m), and a +inf term makes m = +inf; so a line or
+ * column ends "special" iff it holds a NaN or a +inf, and that one is
+ * re-scanned for NaN (result NaN, else +inf): the only fallback.
+ *
+ * LogCumSumExp, lines (inner == 1; REVERSE walks from the end with a lane
+ * reversal).  State: the running max m (scalar) and the f64 carry S = sum of
+ * exp(term - m).  C = f32: chunks of 8 vectors (64 terms) with no term above
+ * m and no NaN (one compare per vector) take the fast path: the 8 exps, then
+ * per vector the prefix p, y_j = m + log((float)S + p_j) (Sleef_logf8: s_j
+ * >= 1 there), S += total in f64 (f64 lines: chunks of 8 vectors of 4, the
+ * same way with Sleef_expd4/logd4).  The vector with the rise or NaN goes
+ * alone (below), and a new chunk starts after it; so does the tail.  Per vector of 8 (f64: 4) consecutive terms: B = max of
+ * the vector; if B > m (a rise), S *= exp(m - B) (libm, f64) and m = B;
+ * e = exp(x - m) (SLEEF); the in-register prefix p of e in C (EXCLUSIVE:
+ * of e shifted up one lane, first output of a line -inf); s_j = S + p_j in
+ * f64; y_j = m + log(s_j); S += the vector's total in f64.  Without a rise
+ * every s_j >= 1, so an f32 log of s_j = (float)S + p_j is enough (two
+ * roundings of 2^-24 relative in s_j, 2^-23 absolute in y);
+ * in a vector that rose, outputs before the max have s_j < 1 and the log is
+ * taken in f64 (Sleef_logd4) unless every output's own largest term is
+ * within 1 of B (s_j > 1/e: the f32 log still fits; a slow ramp rises in
+ * every vector), and if some output's own largest term is more
+ * than T below B (T = 12 for C = f32, 4 for f64: beyond it the rounded
+ * x - B and log(s_j) near -T would cost more than the bound allows) the
+ * vector is done by the scalar step instead (as kernels/scalar/lse.c, in
+ * double).  A ramp rising faster than T per vector therefore runs at the
+ * scalar speed; it stays correct.  NaN or +inf in a vector (one compare):
+ * the rest of the line runs the scalar step (NaN makes every later output
+ * NaN; +inf every later output +inf until a NaN).
+ *
+ * LogCumSumExp, columns (inner > 1): lanes are columns, rows in scan order;
+ * per row M = max(m, x), s *= exp(m - M) on the lanes that rose (f64 s,
+ * Sleef_expd4, only when some lane rose), s += exp(x - M), y = M + log(s).
+ * C = f32: the sum since the last flush is kept in f32 (<= 16 terms),
+ * flushed into the f64 s every 16 rows and before every rescale, and y = M +
+ * log((float)s + s_f32) (s >= 1: Sleef_logf8); blocks of 16 rows where no
+ * lane rises and no NaN/+inf appears run their 16 exps first.  From the
+ * first NaN or +inf of a column group on (and always in f64) the general
+ * rows: s += exp(x - M) in f64, M with NaN kept (a blend), and y = M itself
+ * where M is not finite (NaN, +inf, -inf): no branch, no fallback.
+ *
+ * Error (docs/API.md bound: f32/f16/bf16 ulp_T(y*) + 4 * 2^-24 * (|y*| +
+ * ln n + 4); f64 2^-53 * (4|y*| + 4 ln n + 16 + n)).  Every term is
+ * exp(x - m) with x <= m: the rounding of x - m (<= 2^-24 |x - m| relative
+ * to the term) and SLEEF's 1 ulp give a relative error of s of at most
+ * 2^-24 times the weighted mean of (m - x) plus 2, which is <= ln n + 2
+ * when s >= 1; the f32 sums (a tree of 32 terms in the reduction, <= 16 terms
+ * in the column scan, the 8-lane prefix in the line scan) add a few 2^-24; the f64 rescales and carries add only 2^-53 per step;
+ * log(s) with s in [1, n] in f32 adds <= 1 ulp of ln n; the final m + log(s)
+ * one rounding.  So f32 lands within about 2^-24 (2 ln n + 8) + ulp/2, and
+ * the rise path's threshold T keeps its extra error (about 3T * 2^-24) in
+ * the same budget.  In f64 the same terms are 2^-53 sized, plus the n term
+ * for the f64 sums.  The order of additions is not the other ISAs' (the
+ * log-space ops promise the bound, not identical bits across ISAs); it
+ * does not depend on threads.  Built with -ffp-contract=off.
+ */
+#include <float.h>
+#include <math.h>
+#include <sleef.h>
+#include <string.h>
+
+#include "avx2.h"
+#include "scalar/convert.h"
+
+#define AX_INLINE static inline __attribute__((always_inline))
+
+enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
+
+#define LSE_ROWS 16     /* rows of an f64 reduction block; an f32 sum of the column scan */
+#define LSE_RED_ROWS 32 /* rows of an f32 reduction block: a tree of depth 5 */
+#define LSE_T_F32 12.0f /* scan rise threshold, C = f32 (see the header) */
+#define LSE_T_F64 4.0   /* scan rise threshold, C = f64 */
+#define LSE_SCAN_VECS 8 /* vectors of a line-scan chunk (64 f32 terms) */
+#define LSE_SCAN_ROWS 8 /* rows of a column-scan block checked at once */
+
+AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
+
+/* ---- scalar bits: element <-> double, the scalar step ------------------- */
+AX_INLINE double lse_ld1(int k, const void *x, size_t i) {
+    if (k == LSE_F32)
+        return (double)((const float *)x)[i];
+    if (k == LSE_F64)
+        return ((const double *)x)[i];
+    if (k == LSE_F16)
+        return axial_f16_to_double(((const uint16_t *)x)[i]);
+    return axial_bf16_to_double(((const uint16_t *)x)[i]);
+}
+AX_INLINE void lse_st1(int k, void *y, size_t i, double v) {
+    if (k == LSE_F32)
+        ((float *)y)[i] = (float)v;
+    else if (k == LSE_F64)
+        ((double *)y)[i] = v;
+    else if (k == LSE_F16)
+        ((uint16_t *)y)[i] = axial_double_to_f16(v);
+    else
+        ((uint16_t *)y)[i] = axial_double_to_bf16(v);
+}
+
+/* One term into a double state, with the special-value rules: NaN wins for
+ * good, then +inf, -inf adds nothing, the first finite term sets m. */
+static void lse_step(axial_lse_acc *a, double v) {
+    if (isnan(a->m) || v == -INFINITY)
+        return;
+    if (isnan(v) || v == INFINITY || a->m == -INFINITY) {
+        if (a->m != INFINITY || isnan(v))
+            a->m = v, a->s = 1;
+    } else if (a->m == INFINITY) {
+        return;
+    } else if (v > a->m) {
+        a->s = a->s * exp(a->m - v) + 1;
+        a->m = v;
+    } else {
+        a->s += exp(v - a->m);
+    }
+}
+
+/* The state of a special line/column (it holds a NaN or a +inf). */
+static axial_lse_acc lse_special(int k, const void *x, size_t i0, size_t n, size_t stride) {
+    for (size_t j = 0; j < n; j++)
+        if (isnan(lse_ld1(k, x, i0 + j * stride)))
+            return (axial_lse_acc){NAN, 0.0};
+    return (axial_lse_acc){INFINITY, 0.0};
+}
+
+/* ---- 8 lanes of f32 ------------------------------------------------------ */
+AX_INLINE __m256 lse_ld8(int k, const void *x, size_t i) {
+    const char *p = (const char *)x + i * lse_es(k);
+    if (k == LSE_F32)
+        return _mm256_loadu_ps((const float *)(const void *)p);
+    if (k == LSE_F16)
+        return axial_avx2_load_f16((const uint16_t *)(const void *)p);
+    return axial_avx2_load_bf16((const uint16_t *)(const void *)p);
+}
+AX_INLINE void lse_st8(int k, void *y, size_t i, __m256 v) {
+    char *p = (char *)y + i * lse_es(k);
+    if (k == LSE_F32)
+        _mm256_storeu_ps((float *)(void *)p, v);
+    else if (k == LSE_F16)
+        _mm_storeu_si128((__m128i *)(void *)p, axial_avx2_f32_to_f16(v));
+    else
+        _mm_storeu_si128((__m128i *)(void *)p, axial_avx2_f32_to_bf16(v));
+}
+/* cnt < 8 elements at base.. (rev: lane l = element base + cnt-1-l), the
+ * other lanes -inf. */
+static __m256 lse_ld8_part(int k, const void *x, size_t base, int cnt, int rev) {
+    const size_t es = lse_es(k);
+    const uint32_t pad32 = 0xff800000u;
+    const uint16_t pad16 = k == LSE_F16 ? 0xfc00u : 0xff80u;
+    _Alignas(32) unsigned char b[32];
+    for (int l = 0; l < 8; l++) {
+        if (l < cnt)
+            memcpy(b + l * es, (const char *)x + (base + (size_t)(rev ? cnt - 1 - l : l)) * es, es);
+        else if (es == 4)
+            memcpy(b + l * es, &pad32, 4);
+        else
+            memcpy(b + l * es, &pad16, 2);
+    }
+    return lse_ld8(k, b, 0);
+}
+static void lse_st8_part(int k, void *y, size_t base, int cnt, int rev, __m256 v) {
+    const size_t es = lse_es(k);
+    _Alignas(32) unsigned char b[32];
+    lse_st8(k, b, 0, v);
+    for (int l = 0; l < cnt; l++)
+        memcpy((char *)y + (base + (size_t)(rev ? cnt - 1 - l : l)) * es, b + l * es, es);
+}
+AX_INLINE __m256 lse_ldr(int k, const void *x, size_t i, int cnt) {
+    return cnt == 8 ? lse_ld8(k, x, i) : lse_ld8_part(k, x, i, cnt, 0);
+}
+AX_INLINE __m256 lse_rev8(__m256 v) {
+    return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+AX_INLINE float lse_hmax8(__m256 v) {
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_max_ps(h, _mm_permute_ps(h, 0x4e));
+    h = _mm_max_ps(h, _mm_permute_ps(h, 0xb1));
+    return _mm_cvtss_f32(h);
+}
+/* Inclusive prefix sum of 8 lanes. */
+AX_INLINE __m256 lse_pfx8(__m256 e) {
+    e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 4)));
+    e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 8)));
+    const __m256 t = _mm256_permute_ps(e, 0xff);
+    return _mm256_add_ps(e, _mm256_permute2f128_ps(t, t, 0x08));
+}
+/* Lanes shifted up by one, lane 0 = f. */
+AX_INLINE __m256 lse_up1(__m256 v, __m256 f) {
+    return _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)),
+                           f, 0x01);
+}
+AX_INLINE float lse_lane7(__m256 v) {
+    return _mm_cvtss_f32(_mm_permute_ps(_mm256_extractf128_ps(v, 1), 0xff));
+}
+AX_INLINE __m256d lse_lo_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
+AX_INLINE __m256d lse_hi_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
+AX_INLINE __m256d lse_mask_lo(__m256 m) {
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(_mm256_castps_si256(m))));
+}
+AX_INLINE __m256d lse_mask_hi(__m256 m) {
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(_mm256_castps_si256(m), 1)));
+}
+
+/* s *= exp(m_old - m_new) on the lanes in `rose` (f64: the factor's error
+ * must not pile up over many rises). */
+static void lse_rescale8(__m256 mo, __m256 mn, __m256 rose, __m256d s[2]) {
+    const __m256 lo = _mm256_set1_ps(-FLT_MAX);
+    mo = _mm256_max_ps(mo, lo);
+    mn = _mm256_max_ps(mn, lo);
+    const __m256d one = _mm256_set1_pd(1.0);
+    const __m256d f0 = Sleef_expd4_u10avx2(_mm256_sub_pd(lse_lo_pd(mo), lse_lo_pd(mn)));
+    const __m256d f1 = Sleef_expd4_u10avx2(_mm256_sub_pd(lse_hi_pd(mo), lse_hi_pd(mn)));
+    s[0] = _mm256_mul_pd(s[0], _mm256_blendv_pd(one, f0, lse_mask_lo(rose)));
+    s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_hi(rose)));
+}
+
+/* One reduction block: rows r < rows (<= LSE_RED_ROWS) at x[i0 + r * stride],
+ * cnt lanes each, into the lane states (m, s). */
+AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t rows, int cnt,
+                          __m256 *m, __m256d s[2]) {
+    const __m256 ninf = _mm256_set1_ps(-INFINITY);
+    __m256 b0 = ninf, b1 = ninf, b2 = ninf, b3 = ninf;
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) { /* max(x, b): a NaN x is dropped here */
+        b0 = _mm256_max_ps(lse_ldr(k, x, i0 + (r + 0) * stride, cnt), b0);
+        b1 = _mm256_max_ps(lse_ldr(k, x, i0 + (r + 1) * stride, cnt), b1);
+        b2 = _mm256_max_ps(lse_ldr(k, x, i0 + (r + 2) * stride, cnt), b2);
+        b3 = _mm256_max_ps(lse_ldr(k, x, i0 + (r + 3) * stride, cnt), b3);
+    }
+    for (; r < rows; r++)
+        b0 = _mm256_max_ps(lse_ldr(k, x, i0 + r * stride, cnt), b0);
+    const __m256 mn = _mm256_max_ps(_mm256_max_ps(_mm256_max_ps(b0, b1), _mm256_max_ps(b2, b3)), *m);
+    const __m256 rose = _mm256_cmp_ps(mn, *m, _CMP_GT_OQ);
+    if (_mm256_movemask_ps(rose))
+        lse_rescale8(*m, mn, rose, s);
+    *m = mn;
+    const __m256 me = _mm256_max_ps(mn, _mm256_set1_ps(-FLT_MAX));
+    /* the exps into a buffer (nothing live across the calls but `me`),
+     * then summed by a tree */
+    __m256 e[LSE_RED_ROWS];
+    for (r = 0; r < rows; r++)
+        e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, i0 + r * stride, cnt), me));
+    for (; r < LSE_RED_ROWS; r++)
+        e[r] = _mm256_setzero_ps();
+    for (size_t h = LSE_RED_ROWS / 2; h >= 1; h /= 2)
+        for (r = 0; r < h; r++)
+            e[r] = _mm256_add_ps(e[r], e[r + h]);
+    const __m256 t = e[0];
+    s[0] = _mm256_add_pd(s[0], lse_lo_pd(t));
+    s[1] = _mm256_add_pd(s[1], lse_hi_pd(t));
+}
+
+/* The lane states of `len` rows at x[i0 + r * stride] (cnt lanes). */
+AX_INLINE void lse_rows8(int k, const void *x, size_t i0, size_t stride, size_t len, int cnt,
+                         __m256 *m, __m256d s[2]) {
+    *m = _mm256_set1_ps(-INFINITY);
+    s[0] = s[1] = _mm256_setzero_pd();
+    size_t r = 0;
+    for (; r + LSE_RED_ROWS <= len; r += LSE_RED_ROWS)
+        lse_block8(k, x, i0 + r * stride, stride, LSE_RED_ROWS, cnt, m, s);
+    if (r < len)
+        lse_block8(k, x, i0 + r * stride, stride, len - r, cnt, m, s);
+}
+
+/* The state of one line of n elements at x[i0..]. */
+static axial_lse_acc lse_line8(int k, const void *x, size_t i0, size_t n) {
+    __m256 m;
+    __m256d s[2];
+    lse_rows8(k, x, i0, 8, n / 8, 8, &m, s);
+    if (n % 8) /* the partial row, one more block */
+        lse_block8(k, x, i0 + n / 8 * 8, 8, 1, (int)(n % 8), &m, s);
+    const float mx = lse_hmax8(m);
+    const __m256d u = _mm256_add_pd(s[0], s[1]); /* NaN in either half shows here */
+    if (mx == INFINITY || _mm256_movemask_pd(_mm256_cmp_pd(u, u, _CMP_UNORD_Q)))
+        return lse_special(k, x, i0, n, 1); /* before -inf: NaN among -inf keeps m -inf */
+    if (mx == -INFINITY)
+        return AXIAL_LSE_EMPTY;
+    const __m256d M = _mm256_set1_pd((double)mx);
+    const __m256d f0 = Sleef_expd4_u10avx2(_mm256_sub_pd(lse_lo_pd(m), M));
+    const __m256d f1 = Sleef_expd4_u10avx2(_mm256_sub_pd(lse_hi_pd(m), M));
+    const __m256d t = _mm256_add_pd(_mm256_mul_pd(s[0], f0), _mm256_mul_pd(s[1], f1));
+    __m128d h = _mm_add_pd(_mm256_castpd256_pd128(t), _mm256_extractf128_pd(t, 1));
+    h = _mm_add_sd(h, _mm_unpackhi_pd(h, h));
+    return (axial_lse_acc){(double)mx, _mm_cvtsd_f64(h)};
+}
+
+/* The states of ncols (<= LSE_WIN) columns of n rows, rows `inner` apart:
+ * the row blocks outermost, so each block's rows are read whole (from L1 in
+ * both passes) and the lane states wait in a small array. */
+#define LSE_WIN 256 /* 7 KiB of stack for the states */
+static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, size_t ncols,
+                      axial_lse_acc *out) {
+    __m256 m[LSE_WIN / 8];
+    __m256d s[LSE_WIN / 8][2];
+    const size_t nch = (ncols + 7) / 8;
+    for (size_t c = 0; c < nch; c++)
+        m[c] = _mm256_set1_ps(-INFINITY), s[c][0] = s[c][1] = _mm256_setzero_pd();
+    for (size_t r = 0; r < n; r += LSE_RED_ROWS) {
+        const size_t rows = n - r < LSE_RED_ROWS ? n - r : LSE_RED_ROWS;
+        size_t c = 0;
+        for (; c < ncols / 8; c++)
+            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, 8, &m[c], s[c]);
+        if (c < nch)
+            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, (int)(ncols % 8), &m[c], s[c]);
+    }
+    for (size_t c = 0; c < nch; c++) {
+        float mm[8];
+        double ss[8];
+        _mm256_storeu_ps(mm, m[c]);
+        _mm256_storeu_pd(ss, s[c][0]);
+        _mm256_storeu_pd(ss + 4, s[c][1]);
+        for (size_t l = 0; l < 8 && c * 8 + l < ncols; l++) {
+            if (mm[l] == INFINITY || isnan(ss[l]))
+                out[c * 8 + l] = lse_special(k, x, i0 + c * 8 + l, n, inner);
+            else if (mm[l] == -INFINITY)
+                out[c * 8 + l] = AXIAL_LSE_EMPTY;
+            else
+                out[c * 8 + l] = (axial_lse_acc){(double)mm[l], ss[l]};
+        }
+    }
+}
+
+/* ---- 4 lanes of f64 ------------------------------------------------------ */
+static __m256d lse_ld4_part(const double *x, size_t base, int cnt, int rev) {
+    double b[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (int l = 0; l < cnt; l++)
+        b[l] = x[base + (size_t)(rev ? cnt - 1 - l : l)];
+    return _mm256_loadu_pd(b);
+}
+static void lse_st4_part(double *y, size_t base, int cnt, int rev, __m256d v) {
+    double b[4];
+    _mm256_storeu_pd(b, v);
+    for (int l = 0; l < cnt; l++)
+        y[base + (size_t)(rev ? cnt - 1 - l : l)] = b[l];
+}
+AX_INLINE __m256d lse_ldr4(const double *x, size_t i, int cnt) {
+    return cnt == 4 ? _mm256_loadu_pd(x + i) : lse_ld4_part(x, i, cnt, 0);
+}
+AX_INLINE __m256d lse_rev4(__m256d v) { return _mm256_permute4x64_pd(v, 0x1b); }
+AX_INLINE double lse_hmax4(__m256d v) {
+    __m128d h = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    h = _mm_max_sd(h, _mm_unpackhi_pd(h, h));
+    return _mm_cvtsd_f64(h);
+}
+AX_INLINE __m256d lse_pfx4(__m256d e) {
+    const __m256d z = _mm256_setzero_pd();
+    e = _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1));
+    return _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x40), z, 0x3));
+}
+
+AX_INLINE void lse_block4(const double *x, size_t i0, size_t stride, size_t rows, int cnt,
+                          __m256d *m, __m256d *s) {
+    const __m256d ninf = _mm256_set1_pd(-INFINITY);
+    __m256d b0 = ninf, b1 = ninf, b2 = ninf, b3 = ninf;
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        b0 = _mm256_max_pd(lse_ldr4(x, i0 + (r + 0) * stride, cnt), b0);
+        b1 = _mm256_max_pd(lse_ldr4(x, i0 + (r + 1) * stride, cnt), b1);
+        b2 = _mm256_max_pd(lse_ldr4(x, i0 + (r + 2) * stride, cnt), b2);
+        b3 = _mm256_max_pd(lse_ldr4(x, i0 + (r + 3) * stride, cnt), b3);
+    }
+    for (; r < rows; r++)
+        b0 = _mm256_max_pd(lse_ldr4(x, i0 + r * stride, cnt), b0);
+    const __m256d mn = _mm256_max_pd(_mm256_max_pd(_mm256_max_pd(b0, b1), _mm256_max_pd(b2, b3)), *m);
+    const __m256d lo = _mm256_set1_pd(-DBL_MAX);
+    const __m256d me = _mm256_max_pd(mn, lo);
+    const __m256d rose = _mm256_cmp_pd(mn, *m, _CMP_GT_OQ);
+    if (_mm256_movemask_pd(rose)) {
+        const __m256d f = Sleef_expd4_u10avx2(_mm256_sub_pd(_mm256_max_pd(*m, lo), me));
+        *s = _mm256_mul_pd(*s, _mm256_blendv_pd(_mm256_set1_pd(1.0), f, rose));
+    }
+    *m = mn;
+    const __m256d z = _mm256_setzero_pd();
+    __m256d a0 = z, a1 = z, a2 = z, a3 = z;
+    r = 0;
+    for (; r + 4 <= rows; r += 4) {
+#define LSE_E4(q) Sleef_expd4_u10avx2(_mm256_sub_pd(lse_ldr4(x, i0 + (r + (q)) * stride, cnt), me))
+        a0 = _mm256_add_pd(a0, LSE_E4(0));
+        a1 = _mm256_add_pd(a1, LSE_E4(1));
+        a2 = _mm256_add_pd(a2, LSE_E4(2));
+        a3 = _mm256_add_pd(a3, LSE_E4(3));
+    }
+    for (; r < rows; r++)
+        a0 = _mm256_add_pd(a0, LSE_E4(0));
+#undef LSE_E4
+    *s = _mm256_add_pd(*s, _mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+AX_INLINE void lse_rows4(const double *x, size_t i0, size_t stride, size_t len, int cnt,
+                         __m256d *m, __m256d *s) {
+    *m = _mm256_set1_pd(-INFINITY);
+    *s = _mm256_setzero_pd();
+    size_t r = 0;
+    for (; r + LSE_ROWS <= len; r += LSE_ROWS)
+        lse_block4(x, i0 + r * stride, stride, LSE_ROWS, cnt, m, s);
+    if (r < len)
+        lse_block4(x, i0 + r * stride, stride, len - r, cnt, m, s);
+}
+
+static axial_lse_acc lse_line4(const double *x, size_t i0, size_t n) {
+    __m256d m, s;
+    lse_rows4(x, i0, 4, n / 4, 4, &m, &s);
+    if (n % 4) /* the partial row, one more block */
+        lse_block4(x, i0 + n / 4 * 4, 4, 1, (int)(n % 4), &m, &s);
+    const double mx = lse_hmax4(m);
+    if (mx == INFINITY || _mm256_movemask_pd(_mm256_cmp_pd(s, s, _CMP_UNORD_Q)))
+        return lse_special(LSE_F64, x, i0, n, 1);
+    if (mx == -INFINITY)
+        return AXIAL_LSE_EMPTY;
+    const __m256d t = _mm256_mul_pd(s, Sleef_expd4_u10avx2(_mm256_sub_pd(m, _mm256_set1_pd(mx))));
+    __m128d h = _mm_add_pd(_mm256_castpd256_pd128(t), _mm256_extractf128_pd(t, 1));
+    h = _mm_add_sd(h, _mm_unpackhi_pd(h, h));
+    return (axial_lse_acc){mx, _mm_cvtsd_f64(h)};
+}
+
+static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t ncols,
+                      axial_lse_acc *out) {
+    __m256d m[LSE_WIN / 4], s[LSE_WIN / 4];
+    const size_t nch = (ncols + 3) / 4;
+    for (size_t c = 0; c < nch; c++)
+        m[c] = _mm256_set1_pd(-INFINITY), s[c] = _mm256_setzero_pd();
+    for (size_t r = 0; r < n; r += LSE_ROWS) {
+        const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
+        size_t c = 0;
+        for (; c < ncols / 4; c++)
+            lse_block4(x, i0 + r * inner + c * 4, inner, rows, 4, &m[c], &s[c]);
+        if (c < nch)
+            lse_block4(x, i0 + r * inner + c * 4, inner, rows, (int)(ncols % 4), &m[c], &s[c]);
+    }
+    for (size_t c = 0; c < nch; c++) {
+        double mm[4], ss[4];
+        _mm256_storeu_pd(mm, m[c]);
+        _mm256_storeu_pd(ss, s[c]);
+        for (size_t l = 0; l < 4 && c * 4 + l < ncols; l++) {
+            if (mm[l] == INFINITY || isnan(ss[l]))
+                out[c * 4 + l] = lse_special(LSE_F64, x, i0 + c * 4 + l, n, inner);
+            else if (mm[l] == -INFINITY)
+                out[c * 4 + l] = AXIAL_LSE_EMPTY;
+            else
+                out[c * 4 + l] = (axial_lse_acc){mm[l], ss[l]};
+        }
+    }
+}
+
+/* ---- ReduceLogSumExp entry bodies ---------------------------------------- */
+/* acc == NULL: y[o][i] = value; else acc[o][i] (+)= state. */
+AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
+                          size_t n, size_t inner) {
+    axial_lse_acc st[LSE_WIN];
+    for (size_t o = 0; o < outer; o++) {
+        if (inner == 1) {
+            st[0] = k == LSE_F64 ? lse_line4((const double *)x, o * n, n) : lse_line8(k, x, o * n, n);
+            if (acc)
+                axial_lse_add(&acc[o], st[0].m, st[0].s);
+            else
+                lse_st1(k, y, o, axial_lse_value(st[0]));
+            continue;
+        }
+        for (size_t c = 0; c < inner; c += LSE_WIN) {
+            const size_t cnt = inner - c < LSE_WIN ? inner - c : LSE_WIN;
+            if (k == LSE_F64)
+                lse_cols4((const double *)x, o * n * inner + c, n, inner, cnt, st);
+            else
+                lse_cols8(k, x, o * n * inner + c, n, inner, cnt, st);
+            for (size_t l = 0; l < cnt; l++) {
+                if (acc)
+                    axial_lse_add(&acc[o * inner + c + l], st[l].m, st[l].s);
+                else
+                    lse_st1(k, y, o * inner + c + l, axial_lse_value(st[l]));
+            }
+        }
+    }
+}
+
+/* ---- LogCumSumExp -------------------------------------------------------- */
+/* Scan-order terms t in [t0, t1) of a line (element j = rev ? n-1-t : t) by
+ * the scalar step, from and into the state (m, S). */
+static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
+                            size_t t1, int excl, int rev, double *m, double *S) {
+    axial_lse_acc a = {*m, *m == -INFINITY ? 0.0 : *S};
+    for (size_t t = t0; t < t1; t++) {
+        const size_t j = base + (rev ? n - 1 - t : t);
+        const double v = lse_ld1(k, x, j);
+        if (excl)
+            lse_st1(k, y, j, axial_lse_value(a));
+        lse_step(&a, v);
+        if (!excl)
+            lse_st1(k, y, j, axial_lse_value(a));
+    }
+    *m = a.m, *S = a.s;
+}
+
+/* One vector of a line, C = f32: scan-order terms t0 .. t0+cnt-1 (cnt <= 8),
+ * from and into the state (m, S).  Returns 1 when it finished the line
+ * (a NaN or +inf: the scalar step did the rest). */
+AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
+                            int cnt, int excl, int rev, float *mp, double *Sp) {
+    const __m256 ninf = _mm256_set1_ps(-INFINITY), pinf = _mm256_set1_ps(INFINITY);
+    float m = *mp;
+    double S = *Sp;
+    {
+        size_t pos;
+        __m256 v;
+        if (cnt == 8) {
+            pos = base + (rev ? n - t0 - 8 : t0);
+            v = lse_ld8(k, x, pos);
+            if (rev)
+                v = lse_rev8(v);
+        } else {
+            pos = base + (rev ? 0 : t0);
+            v = lse_ld8_part(k, x, pos, cnt, rev);
+        }
+        int rose = 0;
+        /* one compare finds both a rise and a NaN (+inf is a rise) */
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(m), _CMP_NLE_UQ))) {
+            if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) { /* NaN or +inf */
+                double md = m;
+                lse_scan_scalar(k, x, y, base, n, t0, n, excl, rev, &md, &S);
+                return 1;
+            }
+            const float B = lse_hmax8(v); /* > m */
+            /* each output's own largest term: the prefix max P_j (and m) */
+            __m256 P = v;
+            P = _mm256_max_ps(P, lse_up1(P, ninf));
+            const __m256i up2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5);
+            const __m256i up4 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3);
+            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, up2), ninf, 0x03));
+            P = _mm256_max_ps(P, _mm256_blend_ps(_mm256_permutevar8x32_ps(P, up4), ninf, 0x0f));
+            P = _mm256_max_ps(P, _mm256_set1_ps(m));
+            const float lim = B - LSE_T_F32;
+            const __m256 low = _mm256_cmp_ps(P, _mm256_set1_ps(lim), _CMP_LT_OQ);
+            int bad = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(P, ninf, _CMP_NEQ_OQ), low));
+            if (excl && m != -INFINITY && m < lim)
+                bad = 1;
+            if (bad) {
+                double md = m;
+                lse_scan_scalar(k, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &md, &S);
+                *mp = (float)md, *Sp = S;
+                return 0;
+            }
+            /* every output's own largest term within 1 of B: s_j > 1/e, and
+             * the f32 log below stays inside the bound (a slow ramp) */
+            const __m256 far = _mm256_cmp_ps(P, _mm256_set1_ps(B - 1.0f), _CMP_LT_OQ);
+            rose = _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(P, ninf, _CMP_NEQ_OQ), far)) ||
+                   (excl && m != -INFINITY && m < B - 1.0f);
+            S *= exp((double)m - (double)B);
+            m = B;
+        }
+        const float mef = m > -FLT_MAX ? m : -FLT_MAX;
+        const __m256 me = _mm256_set1_ps(mef);
+        const __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(v, me));
+        __m256 p;
+        float tot;
+        if (excl) {
+            p = lse_pfx8(lse_up1(e, _mm256_setzero_ps()));
+            tot = lse_lane7(p) + lse_lane7(e);
+        } else {
+            p = lse_pfx8(e);
+            tot = lse_lane7(p);
+        }
+        __m256 yv;
+        if (!rose) {
+            /* s_j >= 1 (or 0 before the first finite term; > 1/e after a
+             * rise of less than 1 over every output's own maximum): s_j in f32,
+             * (float)S + p_j, two roundings of 2^-24, is enough for an f32 log */
+            yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(_mm256_set1_ps((float)S), p)));
+        } else {
+            const __m256d Sv = _mm256_set1_pd(S);
+            const __m256d s0 = _mm256_add_pd(Sv, lse_lo_pd(p)), s1 = _mm256_add_pd(Sv, lse_hi_pd(p));
+            const __m256d md = _mm256_set1_pd((double)mef);
+            const __m256d y0 = _mm256_add_pd(md, Sleef_logd4_u10avx2(s0));
+            const __m256d y1 = _mm256_add_pd(md, Sleef_logd4_u10avx2(s1));
+            yv = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
+        }
+        if (cnt == 8)
+            lse_st8(k, y, pos, rev ? lse_rev8(yv) : yv);
+        else
+            lse_st8_part(k, y, pos, cnt, rev, yv);
+        S += (double)tot;
+    }
+    *mp = m, *Sp = S;
+    return 0;
+}
+
+/* One line, C = f32: full vectors in a loop of their own (cnt, excl, rev
+ * constants there), then the partial one. */
+AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t n, int excl,
+                              int rev) {
+    float m = -INFINITY;
+    double S = 0.0;
+    size_t t0 = 0;
+    /* Chunks of LSE_SCAN_VECS full vectors without a rise or NaN (the
+     * common case) in two passes over L1: all the exps (independent, as fast
+     * as an exp loop), then the prefixes and logs with the short f64 carry
+     * chain.  A chunk with a rise or a special value goes vector by vector. */
+    while (t0 + 8 * LSE_SCAN_VECS <= n) {
+        const __m256 mv = _mm256_set1_ps(m);
+        int first = LSE_SCAN_VECS; /* the first vector with a rise or NaN */
+        for (int q = LSE_SCAN_VECS - 1; q >= 0; q--) {
+            const size_t t = t0 + 8 * (size_t)q;
+            const __m256 v = lse_ld8(k, x, base + (rev ? n - t - 8 : t));
+            if (_mm256_movemask_ps(_mm256_cmp_ps(v, mv, _CMP_NLE_UQ)))
+                first = q;
+        }
+        if (first < LSE_SCAN_VECS) { /* the vectors up to it one by one, then a new chunk */
+            for (int q = 0; q <= first; q++)
+                if (lse_scan_vec8(k, x, y, base, n, t0 + 8 * (size_t)q, 8, excl, rev, &m, &S))
+                    return;
+            t0 += 8 * (size_t)(first + 1);
+            continue;
+        }
+        const __m256 me = _mm256_max_ps(mv, _mm256_set1_ps(-FLT_MAX));
+        __m256 e[LSE_SCAN_VECS];
+        for (int q = 0; q < LSE_SCAN_VECS; q++) {
+            const size_t t = t0 + 8 * (size_t)q;
+            __m256 v = lse_ld8(k, x, base + (rev ? n - t - 8 : t));
+            e[q] = Sleef_expf8_u10avx2(_mm256_sub_ps(rev ? lse_rev8(v) : v, me));
+        }
+        for (int q = 0; q < LSE_SCAN_VECS; q++) {
+            const size_t t = t0 + 8 * (size_t)q;
+            const __m256 p = lse_pfx8(excl ? lse_up1(e[q], _mm256_setzero_ps()) : e[q]);
+            const float tot = excl ? lse_lane7(p) + lse_lane7(e[q]) : lse_lane7(p);
+            /* s_j >= 1, or 0 before the first finite term: f32 log (see lse_scan_vec8) */
+            const __m256 s = _mm256_add_ps(_mm256_set1_ps((float)S), p);
+            const __m256 yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(s));
+            lse_st8(k, y, base + (rev ? n - t - 8 : t), rev ? lse_rev8(yv) : yv);
+            S += (double)tot;
+        }
+        t0 += 8 * LSE_SCAN_VECS;
+    }
+    for (; t0 + 8 <= n; t0 += 8)
+        if (lse_scan_vec8(k, x, y, base, n, t0, 8, excl, rev, &m, &S))
+            return;
+    if (t0 < n)
+        lse_scan_vec8(k, x, y, base, n, t0, (int)(n - t0), excl, rev, &m, &S);
+}
+
+/* One line, f64 (the flags as constants in each copy). */
+AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n, int excl, int rev) {
+    const __m256d ninf = _mm256_set1_pd(-INFINITY), pinf = _mm256_set1_pd(INFINITY);
+    const __m256d z = _mm256_setzero_pd();
+    double m = -INFINITY, S = 0.0;
+    for (size_t t0 = 0; t0 < n; t0 += 4) {
+        if (t0 + 4 * LSE_SCAN_VECS <= n) {
+            /* as the f32 chunks: the vectors before the first one with a
+             * rise or NaN run their exps first, then the prefixes and logs */
+            const __m256d mv = _mm256_set1_pd(m);
+            int nf = LSE_SCAN_VECS;
+            for (int q = LSE_SCAN_VECS - 1; q >= 0; q--) {
+                const size_t t = t0 + 4 * (size_t)q;
+                const __m256d v = _mm256_loadu_pd(x + base + (rev ? n - t - 4 : t));
+                if (_mm256_movemask_pd(_mm256_cmp_pd(v, mv, _CMP_NLE_UQ)))
+                    nf = q;
+            }
+            if (nf > 0) {
+                const __m256d me = _mm256_max_pd(mv, _mm256_set1_pd(-DBL_MAX));
+                __m256d e[LSE_SCAN_VECS];
+                for (int q = 0; q < nf; q++) {
+                    const size_t t = t0 + 4 * (size_t)q;
+                    const __m256d v = _mm256_loadu_pd(x + base + (rev ? n - t - 4 : t));
+                    e[q] = Sleef_expd4_u10avx2(_mm256_sub_pd(rev ? lse_rev4(v) : v, me));
+                }
+                for (int q = 0; q < nf; q++) {
+                    const size_t t = t0 + 4 * (size_t)q;
+                    const __m256d ex = _mm256_blend_pd(_mm256_permute4x64_pd(e[q], 0x90), z, 0x1);
+                    const __m256d p = lse_pfx4(excl ? ex : e[q]);
+                    const __m256d yv =
+                        _mm256_add_pd(me, Sleef_logd4_u10avx2(_mm256_add_pd(_mm256_set1_pd(S), p)));
+                    _mm256_storeu_pd(y + base + (rev ? n - t - 4 : t), rev ? lse_rev4(yv) : yv);
+                    const __m256d p3 = _mm256_permute4x64_pd(p, 0xff);
+                    const __m256d e3 = _mm256_permute4x64_pd(e[q], 0xff);
+                    S += excl ? _mm256_cvtsd_f64(p3) + _mm256_cvtsd_f64(e3) : _mm256_cvtsd_f64(p3);
+                }
+                t0 += 4 * (size_t)nf - 4; /* the loop adds the last 4 */
+                continue;
+            }
+        }
+        const int cnt = n - t0 >= 4 ? 4 : (int)(n - t0);
+        size_t pos;
+        __m256d v;
+        if (cnt == 4) {
+            pos = base + (rev ? n - t0 - 4 : t0);
+            v = _mm256_loadu_pd(x + pos);
+            if (rev)
+                v = lse_rev4(v);
+        } else {
+            pos = base + (rev ? 0 : t0);
+            v = lse_ld4_part(x, pos, cnt, rev);
+        }
+        if (_mm256_movemask_pd(_mm256_cmp_pd(v, pinf, _CMP_NLT_UQ))) {
+            lse_scan_scalar(LSE_F64, x, y, base, n, t0, n, excl, rev, &m, &S);
+            return;
+        }
+        const double B = lse_hmax4(v);
+        if (B > m) {
+            __m256d P = v;
+            P = _mm256_max_pd(P, _mm256_blend_pd(_mm256_permute4x64_pd(P, 0x90), ninf, 0x1));
+            P = _mm256_max_pd(P, _mm256_blend_pd(_mm256_permute4x64_pd(P, 0x40), ninf, 0x3));
+            P = _mm256_max_pd(P, _mm256_set1_pd(m));
+            const double lim = B - LSE_T_F64;
+            const __m256d low = _mm256_cmp_pd(P, _mm256_set1_pd(lim), _CMP_LT_OQ);
+            int bad = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(P, ninf, _CMP_NEQ_OQ), low));
+            if (excl && m != -INFINITY && m < lim)
+                bad = 1;
+            if (bad) {
+                lse_scan_scalar(LSE_F64, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &m, &S);
+                continue;
+            }
+            S *= exp(m - B);
+            m = B;
+        }
+        const __m256d me = _mm256_set1_pd(m > -DBL_MAX ? m : -DBL_MAX);
+        const __m256d e = Sleef_expd4_u10avx2(_mm256_sub_pd(v, me));
+        const __m256d p = excl ? lse_pfx4(_mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1))
+                               : lse_pfx4(e);
+        const __m256d s = _mm256_add_pd(_mm256_set1_pd(S), p);
+        const __m256d yv = _mm256_add_pd(me, Sleef_logd4_u10avx2(s));
+        if (cnt == 4)
+            _mm256_storeu_pd(y + pos, rev ? lse_rev4(yv) : yv);
+        else
+            lse_st4_part(y, pos, cnt, rev, yv);
+        double pe[4], ee[4];
+        _mm256_storeu_pd(pe, p);
+        _mm256_storeu_pd(ee, e);
+        S += excl ? pe[3] + ee[3] : pe[3];
+    }
+}
+
+/* Columns c .. c+cnt-1 (cnt <= 8) of one (n, inner) block, C = f32. */
+AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
+    const __m256 sf = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+    const __m256 v = _mm256_add_ps(_mm256_max_ps(m, _mm256_set1_ps(-FLT_MAX)), Sleef_logf8_u10avx2(sf));
+    const __m256 absm = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
+    return _mm256_blendv_ps(m, v, _mm256_cmp_ps(absm, _mm256_set1_ps(INFINITY), _CMP_LT_OQ));
+}
+/* The fast rows (no NaN or +inf met yet in these columns): the sum since
+ * the last flush in f32 (<= LSE_ROWS terms per lane), flushed into the f64
+ * S every LSE_ROWS rows; y = m + log((float)S + s). */
+AX_INLINE __m256 lse_fast_value8(__m256 me, __m256 S32, __m256 s) {
+    return _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(S32, s)));
+}
+AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t n,
+                              size_t inner, int cnt, int excl, int rev) {
+    const __m256 pinf = _mm256_set1_ps(INFINITY), lo = _mm256_set1_ps(-FLT_MAX);
+    __m256 m = _mm256_set1_ps(-INFINITY), me = lo, S32 = _mm256_setzero_ps();
+    __m256 sf = _mm256_setzero_ps();
+    __m256d s[2] = {_mm256_setzero_pd(), _mm256_setzero_pd()};
+    size_t t = 0;
+    unsigned since = 0;
+    for (int special = 0; t < n && !special;) {
+        size_t rows = n - t < LSE_SCAN_ROWS ? n - t : LSE_SCAN_ROWS;
+        if (rows == LSE_SCAN_ROWS) {
+            /* the rows before the block's first rise or NaN/+inf: all their
+             * exps first (independent), then the running sums and logs; that
+             * row itself goes row by row, then a new block */
+            size_t nf = LSE_SCAN_ROWS;
+#define LSE_ROW(r) (base + (rev ? n - 1 - t - (r) : t + (r)) * inner)
+            for (size_t r = LSE_SCAN_ROWS; r-- > 0;)
+                if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, LSE_ROW(r), cnt), m, _CMP_NLE_UQ)))
+                    nf = r;
+            __m256 e[LSE_SCAN_ROWS];
+            for (size_t r = 0; r < nf; r++)
+                e[r] = Sleef_expf8_u10avx2(_mm256_sub_ps(lse_ldr(k, x, LSE_ROW(r), cnt), me));
+            for (size_t r = 0; r < nf; r++) {
+                const size_t i = LSE_ROW(r);
+#undef LSE_ROW
+                if (!excl)
+                    sf = _mm256_add_ps(sf, e[r]);
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+                if (excl)
+                    sf = _mm256_add_ps(sf, e[r]);
+                if (++since == LSE_ROWS) {
+                    s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+                    s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                    sf = _mm256_setzero_ps(), since = 0;
+                    S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+                }
+            }
+            t += nf;
+            if (nf == LSE_SCAN_ROWS)
+                continue;
+            rows = 1;
+        }
+        for (size_t r = 0; r < rows; r++, t++) { /* row by row */
+            const size_t i = base + (rev ? n - 1 - t : t) * inner;
+            const __m256 v = lse_ldr(k, x, i, cnt);
+            if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) {
+                special = 1; /* a NaN or +inf: the general rows from here */
+                break;
+            }
+            if (excl) {
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+            }
+            const __m256 mn = _mm256_max_ps(v, m);
+            const __m256 rose = _mm256_cmp_ps(mn, m, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(rose)) {
+                s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf)); /* flush, then rescale in f64 */
+                s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                sf = _mm256_setzero_ps(), since = 0;
+                lse_rescale8(m, mn, rose, s);
+                S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+            }
+            m = mn;
+            me = _mm256_max_ps(m, lo);
+            sf = _mm256_add_ps(sf, Sleef_expf8_u10avx2(_mm256_sub_ps(v, me)));
+            if (!excl) {
+                const __m256 yv = lse_fast_value8(me, S32, sf);
+                if (cnt == 8)
+                    lse_st8(k, y, i, yv);
+                else
+                    lse_st8_part(k, y, i, cnt, 0, yv);
+            }
+            if (++since == LSE_ROWS) {
+                s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+                s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+                sf = _mm256_setzero_ps(), since = 0;
+                S32 = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
+            }
+        }
+    }
+    s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
+    s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
+    for (; t < n; t++) { /* general rows: NaN kept in m, s in f64 */
+        const size_t i = base + (rev ? n - 1 - t : t) * inner;
+        const __m256 v = lse_ldr(k, x, i, cnt);
+        if (excl) {
+            const __m256 yv = lse_col_value8(m, s);
+            if (cnt == 8)
+                lse_st8(k, y, i, yv);
+            else
+                lse_st8_part(k, y, i, cnt, 0, yv);
+        }
+        /* max(v, m) keeps m's NaN and drops v's: put v's back */
+        const __m256 mn = _mm256_blendv_ps(_mm256_max_ps(v, m), v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        const __m256 rose = _mm256_cmp_ps(mn, m, _CMP_GT_OQ);
+        if (_mm256_movemask_ps(rose))
+            lse_rescale8(m, mn, rose, s);
+        m = mn;
+        const __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(v, _mm256_max_ps(m, lo)));
+        s[0] = _mm256_add_pd(s[0], lse_lo_pd(e));
+        s[1] = _mm256_add_pd(s[1], lse_hi_pd(e));
+        if (!excl) {
+            const __m256 yv = lse_col_value8(m, s);
+            if (cnt == 8)
+                lse_st8(k, y, i, yv);
+            else
+                lse_st8_part(k, y, i, cnt, 0, yv);
+        }
+    }
+}
+
+AX_INLINE __m256d lse_col_value4(__m256d m, __m256d s) {
+    const __m256d v = _mm256_add_pd(_mm256_max_pd(m, _mm256_set1_pd(-DBL_MAX)), Sleef_logd4_u10avx2(s));
+    const __m256d absm = _mm256_andnot_pd(_mm256_set1_pd(-0.0), m);
+    return _mm256_blendv_pd(m, v, _mm256_cmp_pd(absm, _mm256_set1_pd(INFINITY), _CMP_LT_OQ));
+}
+static void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, size_t inner,
+                           int cnt, int excl, int rev) {
+    const __m256d lo = _mm256_set1_pd(-DBL_MAX);
+    __m256d m = _mm256_set1_pd(-INFINITY), s = _mm256_setzero_pd();
+    for (size_t t = 0; t < n; t++) {
+        const size_t i = base + (rev ? n - 1 - t : t) * inner;
+        const __m256d v = lse_ldr4(x, i, cnt);
+        if (excl) {
+            const __m256d yv = lse_col_value4(m, s);
+            if (cnt == 4)
+                _mm256_storeu_pd(y + i, yv);
+            else
+                lse_st4_part(y, i, cnt, 0, yv);
+        }
+        const __m256d vnan = _mm256_cmp_pd(v, v, _CMP_UNORD_Q);
+        const __m256d mn = _mm256_blendv_pd(_mm256_max_pd(v, m), v, vnan);
+        const __m256d rose = _mm256_cmp_pd(mn, m, _CMP_GT_OQ);
+        if (_mm256_movemask_pd(rose)) {
+            const __m256d f = Sleef_expd4_u10avx2(_mm256_sub_pd(_mm256_max_pd(m, lo), _mm256_max_pd(mn, lo)));
+            s = _mm256_mul_pd(s, _mm256_blendv_pd(_mm256_set1_pd(1.0), f, rose));
+        }
+        m = mn;
+        s = _mm256_add_pd(s, Sleef_expd4_u10avx2(_mm256_sub_pd(v, _mm256_max_pd(m, lo))));
+        if (!excl) {
+            const __m256d yv = lse_col_value4(m, s);
+            if (cnt == 4)
+                _mm256_storeu_pd(y + i, yv);
+            else
+                lse_st4_part(y, i, cnt, 0, yv);
+        }
+    }
+}
+
+AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, size_t inner,
+                        unsigned flags) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const size_t w = k == LSE_F64 ? 4 : 8;
+    for (size_t o = 0; o < outer; o++) {
+        const size_t base = o * n * inner;
+        if (inner == 1) {
+            if (k == LSE_F64 && !excl && !rev)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 0);
+            else if (k == LSE_F64 && !rev)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 0);
+            else if (k == LSE_F64 && !excl)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 1);
+            else if (k == LSE_F64)
+                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 1);
+            else if (!excl && !rev) /* the flags as constants in each copy */
+                lse_scan_line8(k, x, y, base, n, 0, 0);
+            else if (excl && !rev)
+                lse_scan_line8(k, x, y, base, n, 1, 0);
+            else if (!excl)
+                lse_scan_line8(k, x, y, base, n, 0, 1);
+            else
+                lse_scan_line8(k, x, y, base, n, 1, 1);
+            continue;
+        }
+        for (size_t c = 0; c < inner; c += w) {
+            const int cnt = inner - c < w ? (int)(inner - c) : (int)w;
+            if (k == LSE_F64)
+                lse_scan_cols4((const double *)x, (double *)y, base + c, n, inner, cnt, excl, rev);
+            else
+                lse_scan_cols8(k, x, y, base + c, n, inner, cnt, excl, rev);
+        }
+    }
+}
+
+/* ---- the table's entries ------------------------------------------------- */
+#define AXIAL_AVX2_LSE(name, K)                                                                \
+    void axial_logcumsumexp_##name##__avx2(const void *x, void *y, size_t outer, size_t n,    \
+                                           size_t inner, unsigned flags) {                    \
+        lse_scan(K, x, y, outer, n, inner, flags);                                             \
+    }                                                                                          \
+    void axial_reduce_lse_##name##__avx2(const void *x, void *y, size_t outer, size_t n,      \
+                                         size_t inner) {                                      \
+        lse_reduce(K, x, y, NULL, outer, n, inner);                                            \
+    }                                                                                          \
+    void axial_reduce_lse_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n, \
+                                             size_t inner) {                                  \
+        lse_reduce(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner);                         \
+    }
+AXIAL_AVX2_LSE(f32, LSE_F32)
+AXIAL_AVX2_LSE(f64, LSE_F64)
+AXIAL_AVX2_LSE(f16, LSE_F16)
+AXIAL_AVX2_LSE(bf16, LSE_BF16)
