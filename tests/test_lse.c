@@ -106,6 +106,19 @@ static bool lse_compare(ax_t *t, int op, axial_dtype dt, const void *got,
     return AX_CHECK(t, true, "%s", what);
 }
 
+/* The oracle and the checks hold infinities and NaNs in long double.
+ * valgrind's x87 emulation (64-bit doubles inside) does not keep them (an f32
+ * -inf read as long double becomes -1.19e4932, measured): there these tests
+ * report a skip, never a pass; ASan runs them instead. */
+static bool ld_specials_or_skip(ax_t *t) {
+    volatile float pinf = INFINITY, qnan = NAN;
+    const long double a = -(long double)pinf, b = (long double)qnan;
+    if (isinf(a) && a < 0 && isnan(b) && a + 1.0L == a) return true;
+    ax_skip(t, "long double infinities and NaNs are not IEEE here (valgrind's x87 "
+            "emulation?): -inf reads as %Lg", a);
+    return false;
+}
+
 /* ---- one call against the oracle ------------------------------------------------- */
 
 /* data (count values, stored rounded to dt) replaces the filled input when
@@ -229,6 +242,7 @@ static void reduce_expect(ax_t *t, const char *label, size_t n, const long doubl
 }
 
 void t_lse_seeds(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     const long double l2 = logl(2.0L), l3 = logl(3.0L);
     const long double z3[3] = {0, 0, 0};
     /* the contract's four examples */
@@ -320,6 +334,7 @@ static const enum fill lse_modes[4] = {FILL_EXACT, FILL_GENERAL, FILL_UNIFORM01,
                                        FILL_RARE_SPECIALS};
 
 void t_lse_random(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     int64_t shape[6], axes[8];
     for (int it = 0; it < ax_iters(30); it++)
         for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
@@ -340,6 +355,7 @@ void t_lse_random(ax_t *t) {
  * (every flag, in place on a quarter), rows, short rows, columns and 3-D /
  * several-axes patterns for the reduction; general and exact data. */
 void t_lse_shapes(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     static const enum fill modes[2] = {FILL_GENERAL, FILL_EXACT};
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++)
         for (int m = 0; m < 2; m++) {
@@ -360,6 +376,7 @@ void t_lse_shapes(ax_t *t) {
  * states merged), for full reductions, rows, columns and several groups;
  * long scans with every flag. */
 void t_lse_long_lines(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     static const int64_t lens[] = {8191, 8192, 8193, 16383, 16384, 16385, 32767, 32769, 65537};
     static const enum fill modes[3] = {FILL_GENERAL, FILL_UNIFORM01, FILL_RARE_SPECIALS};
     const int64_t a0[1] = {0}, a1[1] = {1}, am1[1] = {-1}, a02[2] = {0, 2};
@@ -370,11 +387,12 @@ void t_lse_long_lines(ax_t *t) {
             int64_t n = lens[l], s1[1] = {n}, rows[2] = {2, n}, cols[2] = {n, 2};
             int64_t mid[3] = {2, n / 4, 3};
             reduce_case_lse(t, dt, 1, s1, a0, 1, l & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0, mode);
-            reduce_case_lse(t, dt, 1, s1, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL, mode);
+            if (ax_sample(t, 0.5))
+                reduce_case_lse(t, dt, 1, s1, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL, mode);
             if (ax_sample(t, 0.5)) reduce_case_lse(t, dt, 2, rows, am1, 1, 0, mode);
             if (ax_sample(t, 0.5)) reduce_case_lse(t, dt, 2, cols, a0, 1, 0, mode);
-            if (ax_sample(t, 0.5)) reduce_case_lse(t, dt, 3, mid, a02, 2, 0, mode);
-            if (ax_sample(t, 0.5)) reduce_case_lse(t, dt, 3, mid, a1, 1, 0, mode);
+            if (ax_sample(t, 0.3)) reduce_case_lse(t, dt, 3, mid, a02, 2, 0, mode);
+            if (ax_sample(t, 0.3)) reduce_case_lse(t, dt, 3, mid, a1, 1, 0, mode);
             unsigned flags = (unsigned)(ax_rand(t) & 3);
             if (ax_sample(t, 0.5)) scan_case(t, dt, 1, s1, 0, flags, mode, ax_rand(t) & 1);
             if (ax_sample(t, 0.3)) scan_case(t, dt, 2, cols, 0, flags ^ 1, mode, false);
@@ -388,6 +406,7 @@ void t_lse_long_lines(ax_t *t) {
 /* Lines of every width with specials placed first, last and inside (and the
  * patterns of the contract's rules), in rows, columns and in place. */
 void t_lse_specials(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     static const int64_t lens[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 257};
     enum { NPAT = 10 };
     long double *v = malloc(3 * 257 * sizeof *v);
@@ -539,8 +558,9 @@ void t_lse_empty_axes(ax_t *t) {
  * underflows).  Scans with every flag (a reverse scan of a rising ramp meets
  * a falling one), reductions of rows and columns. */
 void t_lse_ramps(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     static const long double steps[] = {1e-3L, 0.1L, 0.75L, 1, 5, 30, 100};
-    static const int64_t lens[] = {2, 3, 7, 8, 9, 16, 17, 33, 64, 65, 127, 257, 1000, 4100, 20000};
+    static const int64_t lens[] = {2, 3, 7, 8, 9, 16, 17, 33, 64, 65, 127, 257, 1000, 4100, 16500};
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         axial_dtype dt = ax_float_types[d];
         const long double cap = dt == AXIAL_F16 ? 30000 : 1e30L;
@@ -551,7 +571,7 @@ void t_lse_ramps(ax_t *t) {
                     const long double c = steps[s];
                     /* (steep long ramps cost the oracle O(n^2 c / 11000): left out) */
                     if (c * (long double)n > cap || c * (long double)n > 2e5L ||
-                        (n > 1000 && !ax_sample(t, 0.3)))
+                        (n >= 1000 && !ax_sample(t, n > 1000 ? 0.2 : 0.5)))
                         continue;
                     long double *x = malloc(2 * (size_t)n * sizeof *x);
                     const long double x0 = -(long double)ax_rand_range(t, 0, 50);
@@ -586,6 +606,7 @@ void t_lse_ramps(ax_t *t) {
  * +-1e30, near FLT_MAX; f64 +-700, 710, +-1e300; f16 +-60000): a kernel
  * must subtract the maximum before exp and never form inf - inf. */
 void t_lse_huge(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
     static const long double f32v[] = {80, -80, 88.5L, 100, -100, 1e30L, -1e30L, 3e38L, -3e38L};
     static const long double f64v[] = {700, -700, 710, -745, 1e300L, -1e300L, 1.7e308L};
     static const long double f16v[] = {11, -17, 60000, -60000, 1000, -1000};
