@@ -103,6 +103,12 @@ void roll_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes,
                bool inplace);
 
+/* Random shapes and axes (test_random.c): a shape of rank in [rmin, rmax]
+ * with dimensions 0, 1, 2..9 and 10..70 and at most ~max_count elements;
+ * 0..rank+1 axes (at most max), negative and repeated ones too. */
+size_t ax_rand_shape(ax_t *t, size_t rmin, size_t rmax, size_t max_count, int64_t *shape);
+size_t ax_rand_axes(ax_t *t, size_t rank, int64_t *axes, size_t max);
+
 /* ---- kernel-shape families ------------------------------------------------ */
 
 typedef void (*cumsum_run)(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,

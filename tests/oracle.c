@@ -376,3 +376,130 @@ void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t 
                (const char *)x + es * or_offset(rank, shape, idx), es);
     } while (or_next(rank, shape, idx));
 }
+
+/* ---- the log semiring --------------------------------------------------------- */
+
+long double or_ulp(axial_dtype dt, long double v) {
+    int p, emin;
+    switch (dt) {
+    case AXIAL_F32: p = 24, emin = -126; break;
+    case AXIAL_F64: p = 53, emin = -1022; break;
+    case AXIAL_F16: p = 11, emin = -14; break;
+    default: p = 8, emin = -126; break;
+    }
+    long double a = fabsl(v);
+    int e = a == 0 || isinf(a) || isnan(a) ? emin : ilogbl(a);
+    return ldexpl(1.0L, (e < emin ? emin : e) - p + 1);
+}
+
+/* Below this a prefix's sum of expl(x - max) has lost terms to underflow. */
+#define OR_LSE_TINY 0x1p-16000L
+
+/* Inclusive prefixes of v[0..len) (scan order) into out, for the finite
+ * part: v holds finite values or -inf only (specials decided by the caller).
+ * Max of the segment first, then the prefix sums of expl(v - max); the
+ * initial prefixes whose sum is below OR_LSE_TINY are done again on their
+ * own segment (its max is below this one's by more than ~11000). */
+static void or_lse_prefix(const long double *v, long double *out, size_t len) {
+    while (len > 0) {
+        long double mx = -INFINITY;
+        for (size_t j = 0; j < len; j++)
+            if (v[j] > mx) mx = v[j];
+        if (mx == -INFINITY) { /* no finite term in any of these prefixes */
+            for (size_t j = 0; j < len; j++) out[j] = -INFINITY;
+            return;
+        }
+        long double s = 0;
+        size_t redo = 0; /* prefixes [0, redo) are redone on their own */
+        for (size_t j = 0; j < len; j++) {
+            if (v[j] != -INFINITY) s += expl(v[j] - mx);
+            if (s < OR_LSE_TINY) redo = j + 1;
+            else out[j] = mx + logl(s);
+        }
+        len = redo;
+    }
+}
+
+void or_logcumsumexp_exact(axial_dtype dt, const void *x, long double *val, size_t *terms,
+                           size_t rank, const int64_t *shape, size_t axis, bool exclusive,
+                           bool reverse) {
+    size_t outer, len, inner;
+    if (or_count(rank, shape) == 0) return;
+    or_lines(rank, shape, axis, &outer, &len, &inner);
+    long double *v = malloc(len * sizeof *v), *inc = malloc(len * sizeof *inc);
+    if (!v || !inc) abort();
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < inner; i++) {
+            /* the line in scan order; the first NaN and +inf steps */
+            size_t first_nan = len, first_inf = len;
+            for (size_t s = 0; s < len; s++) {
+                size_t j = reverse ? len - 1 - s : s;
+                long double a = or_get_f(dt, x, (o * len + j) * inner + i);
+                if (isnan(a) && first_nan == len) first_nan = s;
+                if (a == INFINITY && first_inf == len) first_inf = s;
+                v[s] = isfinite(a) ? a : -INFINITY; /* specials apart */
+            }
+            or_lse_prefix(v, inc, len);
+            for (size_t s = 0; s < len; s++) {
+                if (s >= first_nan) inc[s] = NAN;
+                else if (s >= first_inf) inc[s] = INFINITY;
+            }
+            for (size_t s = 0; s < len; s++) {
+                size_t j = reverse ? len - 1 - s : s, off = (o * len + j) * inner + i;
+                if (exclusive) val[off] = s ? inc[s - 1] : -INFINITY;
+                else val[off] = inc[s];
+                if (terms) terms[off] = exclusive ? s : s + 1;
+            }
+        }
+    free(v);
+    free(inc);
+}
+
+size_t or_reduce_lse_exact(axial_dtype dt, const void *x, long double *val, size_t rank,
+                           const int64_t *shape, const int64_t *axes, size_t naxes,
+                           bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape) {
+    bool reduced[AXIAL_MAX_RANK] = {false};
+    for (size_t a = 0; a < naxes; a++)
+        reduced[axes[a] < 0 ? axes[a] + (int64_t)rank : axes[a]] = true;
+    if (naxes == 0 && empty_all)
+        for (size_t k = 0; k < rank; k++) reduced[k] = true;
+    int64_t kept[AXIAL_MAX_RANK];
+    size_t r = 0, terms = 1;
+    for (size_t k = 0; k < rank; k++) {
+        kept[k] = reduced[k] ? 1 : shape[k];
+        if (!reduced[k]) out_shape[r++] = shape[k];
+        else if (keep_dims) out_shape[r++] = 1;
+        if (reduced[k]) terms *= (size_t)shape[k];
+    }
+    *out_rank = r;
+    size_t ocount = or_count(rank, kept);
+    /* per output: max of the finite terms, NaN seen, +inf seen, then the sum */
+    long double *mx = malloc((ocount + 1) * sizeof *mx), *sum = malloc((ocount + 1) * sizeof *sum);
+    unsigned char *nan = calloc(ocount + 1, 1), *pinf = calloc(ocount + 1, 1);
+    if (!mx || !sum || !nan || !pinf) abort();
+    for (size_t o = 0; o < ocount; o++) mx[o] = -INFINITY, sum[o] = 0;
+    int64_t idx[AXIAL_MAX_RANK] = {0}, oidx[AXIAL_MAX_RANK];
+    for (int pass = 0; pass < 2 && or_count(rank, shape) > 0; pass++) {
+        memset(idx, 0, sizeof idx);
+        do {
+            for (size_t k = 0; k < rank; k++) oidx[k] = reduced[k] ? 0 : idx[k];
+            size_t o = or_offset(rank, kept, oidx);
+            long double a = or_get_f(dt, x, or_offset(rank, shape, idx));
+            if (pass == 0) {
+                if (isnan(a)) nan[o] = 1;
+                else if (a == INFINITY) pinf[o] = 1;
+                else if (a > mx[o]) mx[o] = a;
+            } else if (isfinite(a)) {
+                sum[o] += expl(a - mx[o]);
+            }
+        } while (or_next(rank, shape, idx));
+    }
+    for (size_t o = 0; o < ocount; o++)
+        val[o] = nan[o] ? NAN : pinf[o] ? INFINITY : mx[o] == -INFINITY ? -INFINITY
+                                                                       : mx[o] + logl(sum[o]);
+    free(mx);
+    free(sum);
+    free(nan);
+    free(pinf);
+    return terms;
+}

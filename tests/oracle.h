@@ -66,6 +66,30 @@ size_t or_reduce_exact(axial_dtype dt, const void *x, long double *sum, long dou
                        size_t rank, const int64_t *shape, const int64_t *axes, size_t naxes,
                        bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape);
 
+/* ---- the log semiring (LogCumSumExp, ReduceLogSumExp; float types) ----------
+ * Independent of the kernels' online max-and-rescale: each output is
+ * computed as max first, then the sum of expl(x - max) in long double, then
+ * max + logl(sum), with the special values decided before any arithmetic
+ * (any NaN term: NaN; else any +inf: +inf; else no finite term: -inf).
+ * A scan takes the max of the whole line; the prefixes whose sum falls below
+ * 2^-16000 (terms far below the line's max: a rising ramp) are an initial
+ * segment of the line, and are computed again the same way on that segment
+ * alone, with its own max.  The reference errs by about (|y| + n) * 2^-63
+ * (64-bit long double; less on aarch64's 113-bit one) for n terms.
+ * val gets one value per element (scan) or output (reduce); terms (scan, may
+ * be NULL) the number of terms of each output; the reduce returns its
+ * number of terms per output and sets the output shape as or_reduce. */
+void or_logcumsumexp_exact(axial_dtype dt, const void *x, long double *val, size_t *terms,
+                           size_t rank, const int64_t *shape, size_t axis, bool exclusive,
+                           bool reverse);
+size_t or_reduce_lse_exact(axial_dtype dt, const void *x, long double *val, size_t rank,
+                           const int64_t *shape, const int64_t *axes, size_t naxes,
+                           bool keep_dims, bool empty_all, size_t *out_rank, int64_t *out_shape);
+
+/* The spacing of float format dt at |v| (subnormal spacing below the normal
+ * range; at 0 the smallest subnormal's). */
+long double or_ulp(axial_dtype dt, long double v);
+
 /* Roll with raw shifts/axes (naxes == 0: flattened, one shift). */
 void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
              const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes);

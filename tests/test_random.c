@@ -207,6 +207,14 @@ void t_reduce_empty_axes(ax_t *t) {
     AX_CHECK(t, st == AXIAL_OK && fz[0] == 0 && !signbit(fz[0]), "f32 empty sum is +0");
 }
 
+/* The two above for the other tests (cases.h). */
+size_t ax_rand_shape(ax_t *t, size_t rmin, size_t rmax, size_t max_count, int64_t *shape) {
+    return rand_shape(t, rmin, rmax, max_count, shape);
+}
+size_t ax_rand_axes(ax_t *t, size_t rank, int64_t *axes, size_t max) {
+    return rand_axes(t, rank, axes, max);
+}
+
 /* ---- Roll ------------------------------------------------------------------------ */
 
 static int64_t rand_shift(ax_t *t, int64_t dim) {

@@ -32,6 +32,16 @@
     X(reduce_empty_axes)                                                       \
     X(reduce_f32_accuracy)                                                     \
     X(reduce_f32_spec_target)                                                  \
+    X(lse_seeds)                                                               \
+    X(lse_random)                                                              \
+    X(lse_shapes)                                                              \
+    X(lse_long_lines)                                                          \
+    X(lse_specials)                                                            \
+    X(lse_empty_axes)                                                          \
+    X(lse_ramps)                                                               \
+    X(lse_huge)                                                                \
+    X(lse_f32_accuracy)                                                        \
+    X(lse_f32_spec_target)                                                     \
     X(roll_seeds)                                                              \
     X(roll_random)                                                             \
     X(roll_inplace)                                                            \
