@@ -16,14 +16,19 @@
  *     unset, "0" or any other value: the calls print nothing.
  * The program sends its own stderr to a temporary file (dup2) while it calls
  * the library, so it needs no shell and runs under qemu-user.  Prints TAP.
+ * The log-space ops' lines name, per kernel, the active ISA where that ISA's
+ * own table (kernels/kernels.h) has the entry, else scalar (a SIMD table may
+ * leave them NULL: dispatch runs the scalar kernel).
  */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "axial.h"
+#include "kernels.h" /* the ISAs' own tables: which log-space kernels they have */
 
 static int failures, ntests;
 
@@ -79,8 +84,44 @@ static int starts_with(const char *s, const char *prefix) {
 struct call {
     const char *expect; /* %s: the kernel's ISA; NULL: the call fails, no line */
 };
+/* The log-space lines: also the table slots of their one or two kernels
+ * (byte offsets + 1), whose ISA their %s name (see slot_isa). */
+struct lse_call {
+    const char *expect;
+    size_t slot1, slot2;
+};
+/* A line to compare: slot 0 is the active ISA's name (the other ops). */
+struct line {
+    const char *expect;
+    size_t slot1, slot2;
+};
 
-static int run_calls(const struct call **calls) {
+#define LSE_SLOT(field, DT)                                                                \
+    (offsetof(struct axial_kernels, field) + (size_t)(DT) * sizeof(void (*)(void)) + 1)
+
+/* The ISA whose kernel sits in `slot` of the active ISA's merged table. */
+static const char *slot_isa(axial_isa active, size_t slot) {
+    if (slot == 0)
+        return axial_isa_name(active);
+    const struct axial_kernels *own = NULL;
+    switch (active) {
+#ifdef AXIAL_HAVE_AVX2
+    case AXIAL_ISA_AVX2: own = &axial_kernels__avx2; break;
+#endif
+#ifdef AXIAL_HAVE_AVX512
+    case AXIAL_ISA_AVX512: own = &axial_kernels__avx512; break;
+#endif
+#ifdef AXIAL_HAVE_NEON
+    case AXIAL_ISA_NEON: own = &axial_kernels__neon; break;
+#endif
+    default: own = &axial_kernels__scalar; break;
+    }
+    void (*fn)(void);
+    memcpy(&fn, (const char *)own + slot - 1, sizeof fn);
+    return fn ? axial_isa_name(active) : "scalar";
+}
+
+static int run_calls(const struct line **calls) {
     static double x[32], y[32];
     static const struct call c[] = {
         {"axial: cumsum f32 [2,3] axis=-1 flags=0x0 -> scan(outer=2,n=3,inner=1) "
@@ -109,6 +150,23 @@ static int run_calls(const struct call **calls) {
          "kernel=axial_roll_b1__%s"},
         {"axial: roll f32 [0,3] shift=[1] axes=[1] -> empty kernel=none"},
     };
+    static const struct lse_call l[] = {
+        {"axial: logcumsumexp f32 [2,3] axis=1 flags=0x2 -> scan(outer=2,n=3,inner=1) "
+         "kernel=axial_logcumsumexp_f32__%s", LSE_SLOT(logcumsumexp, AXIAL_F32), 0},
+        {"axial: logcumsumexp bf16 [0,3] axis=0 flags=0x0 -> empty kernel=none", 0, 0},
+        {NULL, 0, 0}, /* logcumsumexp of i32: AXIAL_E_DTYPE */
+        {"axial: reduce_logsumexp f16 [2,3] axes=[-1] flags=0x0 -> reduce(outer=2,n=3,inner=1) "
+         "kernel=axial_reduce_lse_f16__%s", LSE_SLOT(reduce_lse, AXIAL_F16), 0},
+        {"axial: reduce_logsumexp f64 [2,3,4] axes=[0,-1] flags=0x1 -> "
+         "2*reduce_acc(outer=3,n=4,inner=1)+reduce_finish(count=3) "
+         "kernel=axial_reduce_lse_acc_f64__%s,axial_reduce_lse_finish_f64__%s",
+         LSE_SLOT(reduce_lse_acc, AXIAL_F64), LSE_SLOT(reduce_lse_finish, AXIAL_F64)},
+        {"axial: reduce_logsumexp f32 [2,0] axes=[1] flags=0x0 -> fill-neg-inf(count=2) "
+         "kernel=axial_reduce_lse_finish_f32__%s", LSE_SLOT(reduce_lse_finish, AXIAL_F32), 0},
+        {"axial: reduce_logsumexp f32 [2,3] axes=[] flags=0x0 -> copy(count=6) kernel=none", 0,
+         0},
+        {NULL, 0, 0}, /* reduce_logsumexp of bool: AXIAL_E_DTYPE */
+    };
     const int64_t s23[2] = {2, 3}, s234[3] = {2, 3, 4}, s03[2] = {0, 3}, s20[2] = {2, 0},
                   s43[2] = {4, 3}, s232[3] = {2, 3, 2};
     const int64_t a1[1] = {1}, a0m1[2] = {0, -1}, a0[1] = {0}, a02[2] = {0, 2},
@@ -130,9 +188,24 @@ static int run_calls(const struct call **calls) {
     bad |= axial_roll(AXIAL_F16, x, y, 3, s234, one, 1, a012, 3);
     bad |= axial_roll(AXIAL_BOOL, x, y, 3, s232, five, 1, NULL, 0);
     bad |= axial_roll(AXIAL_F32, x, y, 2, s03, one, 1, a1, 1);
+    const int64_t am1[1] = {-1};
+    bad |= axial_logcumsumexp(AXIAL_F32, x, y, 2, s23, 1, AXIAL_CUMSUM_REVERSE);
+    bad |= axial_logcumsumexp(AXIAL_BF16, x, y, 2, s03, 0, 0);
+    bad |= axial_logcumsumexp(AXIAL_I32, x, y, 2, s23, 1, 0) != AXIAL_E_DTYPE;
+    bad |= axial_reduce_logsumexp(AXIAL_F16, x, y, 2, s23, am1, 1, 0);
+    bad |= axial_reduce_logsumexp(AXIAL_F64, x, y, 3, s234, a0m1, 2, AXIAL_REDUCE_KEEP_DIMS);
+    bad |= axial_reduce_logsumexp(AXIAL_F32, x, y, 2, s20, a1, 1, 0);
+    bad |= axial_reduce_logsumexp(AXIAL_F32, x, y, 2, s23, NULL, 0, 0);
+    bad |= axial_reduce_logsumexp(AXIAL_BOOL, x, y, 2, s23, a1, 1, 0) != AXIAL_E_DTYPE;
+    static struct line lines[sizeof c / sizeof *c + sizeof l / sizeof *l];
+    size_t n = 0;
     for (size_t k = 0; k < sizeof c / sizeof *c; k++)
-        calls[k] = &c[k];
-    calls[sizeof c / sizeof *c] = NULL;
+        lines[n++] = (struct line){c[k].expect, 0, 0};
+    for (size_t k = 0; k < sizeof l / sizeof *l; k++)
+        lines[n++] = (struct line){l[k].expect, l[k].slot1, l[k].slot2};
+    for (size_t k = 0; k < n; k++)
+        calls[k] = &lines[k];
+    calls[n] = NULL;
     return bad;
 }
 
@@ -164,7 +237,7 @@ int main(void) {
     snprintf(msg, sizeof msg, "%s", axial_last_error());
     const unsigned avail = axial_isa_available();
     const char *isa = axial_isa_name(got);
-    const struct call *calls[32];
+    const struct line *calls[32];
     const int calls_bad = run_calls(calls);
     /* one select that succeeds (the active ISA again), one that is refused */
     axial_isa refused = AXIAL_ISA_SCALAR;
@@ -254,7 +327,8 @@ int main(void) {
     for (int k = 0; calls[k]; k++) {
         if (calls[k]->expect == NULL)
             continue; /* a failed call prints nothing: the next line is the next call's */
-        snprintf(want_line, sizeof want_line, calls[k]->expect, isa, isa);
+        snprintf(want_line, sizeof want_line, calls[k]->expect,
+                 slot_isa(got, calls[k]->slot1), slot_isa(got, calls[k]->slot2 ? calls[k]->slot2 : calls[k]->slot1));
         const char *line = next_line();
         check(line && strcmp(line, want_line) == 0, "call line \"%s\" (wanted \"%s\")",
               line ? line : "(nothing)", want_line);

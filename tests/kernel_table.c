@@ -13,6 +13,14 @@
  * name is in AXIAL_TEST_REQUIRE_ISA (comma-separated; test.sh sets it where the
  * CPU is known, e.g. neon under qemu-aarch64) must be there, or the test fails.
  * Prints TAP, one line per (ISA, table entry).
+ *
+ * The log-space entries (logcumsumexp, reduce_lse, reduce_lse_acc,
+ * reduce_lse_finish) exist for the float dtypes only: the scalar table has
+ * every one of them and none for another dtype (checked always); a SIMD
+ * ISA's table may leave any of them NULL (dispatch then runs the scalar
+ * kernel: a TAP skip that says so), and an entry it sets must be what the
+ * active table holds when the ISA is selected, and not the scalar kernel;
+ * it never sets one for a non-float dtype.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,15 +84,45 @@ struct entry {
      ROLL_ENTRY(0, 1, isa), ROLL_ENTRY(1, 2, isa), ROLL_ENTRY(2, 4, isa), ROLL_ENTRY(3, 8, isa)}
 #define NENTRIES (12 * 4 + 4 * 4 + 4)
 
-struct isa_case {
-    axial_isa isa;
-    const struct entry *entries; /* NULL: not compiled in */
-};
-
 static void (*slot_of(const struct axial_kernels *k, size_t offset))(void) {
     void (*fn)(void);
     memcpy(&fn, (const char *)k + offset, sizeof fn);
     return fn;
+}
+
+struct isa_case {
+    axial_isa isa;
+    const struct entry *entries; /* NULL: not compiled in */
+    const struct axial_kernels *own; /* the ISA's own table (entries may be NULL) */
+};
+
+/* The log-space entries: float dtypes only. */
+static const struct {
+    const char *op;
+    size_t offset; /* of the dtype-0 slot */
+} lse_ops[4] = {
+    {"logcumsumexp", SLOT(logcumsumexp, 0)},
+    {"reduce_lse", SLOT(reduce_lse, 0)},
+    {"reduce_lse_acc", SLOT(reduce_lse_acc, 0)},
+    {"reduce_lse_finish", SLOT(reduce_lse_finish, 0)},
+};
+static const struct {
+    axial_dtype dt;
+    const char *name;
+} lse_types[4] = {{AXIAL_F32, "f32"}, {AXIAL_F64, "f64"}, {AXIAL_F16, "f16"}, {AXIAL_BF16, "bf16"}};
+#define NLSE (4 * 4 + 4) /* per ISA: 16 float entries, one "no other dtype" line per op */
+#define NLSE_SCALAR (4 * 4 + 4)
+
+static bool lse_float(size_t dt) {
+    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
+}
+
+/* No entry of `op` for a dtype other than the four floats, in table k. */
+static bool lse_none_but_floats(const struct axial_kernels *k, size_t op_offset) {
+    for (size_t dt = 0; dt < AXIAL_NDTYPE; dt++)
+        if (!lse_float(dt) && slot_of(k, op_offset + dt * sizeof(void (*)(void))) != NULL)
+            return false;
+    return true;
 }
 
 int main(void) {
@@ -94,7 +132,11 @@ int main(void) {
 #else
     static const struct entry *const neon = NULL;
 #endif
-    const struct isa_case cases[] = {{AXIAL_ISA_NEON, neon}};
+#ifdef AXIAL_HAVE_NEON
+    const struct isa_case cases[] = {{AXIAL_ISA_NEON, neon, &axial_kernels__neon}};
+#else
+    const struct isa_case cases[] = {{AXIAL_ISA_NEON, neon, NULL}};
+#endif
 #else
 #ifdef AXIAL_HAVE_AVX2
     static const struct entry avx2[NENTRIES] = ISA_ENTRIES(avx2);
@@ -106,11 +148,36 @@ int main(void) {
 #else
     static const struct entry *const avx512 = NULL;
 #endif
-    const struct isa_case cases[] = {{AXIAL_ISA_AVX2, avx2}, {AXIAL_ISA_AVX512, avx512}};
+#ifdef AXIAL_HAVE_AVX2
+    const struct axial_kernels *own_avx2 = &axial_kernels__avx2;
+#else
+    const struct axial_kernels *own_avx2 = NULL;
+#endif
+#ifdef AXIAL_HAVE_AVX512
+    const struct axial_kernels *own_avx512 = &axial_kernels__avx512;
+#else
+    const struct axial_kernels *own_avx512 = NULL;
+#endif
+    const struct isa_case cases[] = {{AXIAL_ISA_AVX2, avx2, own_avx2},
+                                     {AXIAL_ISA_AVX512, avx512, own_avx512}};
 #endif
     const size_t ncases = sizeof cases / sizeof cases[0];
-    printf("1..%zu\n", ncases * NENTRIES);
+    printf("1..%zu\n", NLSE_SCALAR + ncases * (NENTRIES + NLSE));
     int num = 0, failed = 0;
+    /* the scalar table: every log-space kernel for the floats, none for another dtype */
+    for (int o = 0; o < 4; o++) {
+        for (int d = 0; d < 4; d++) {
+            const size_t off = lse_ops[o].offset + (size_t)lse_types[d].dt * sizeof(void (*)(void));
+            const int ok = slot_of(&axial_kernels__scalar, off) != NULL;
+            failed += !ok;
+            printf("%s %d - scalar %s %s: %s\n", ok ? "ok" : "not ok", ++num, lse_ops[o].op,
+                   lse_types[d].name, ok ? "set" : "NULL, want the scalar kernel");
+        }
+        const int ok = lse_none_but_floats(&axial_kernels__scalar, lse_ops[o].offset);
+        failed += !ok;
+        printf("%s %d - scalar %s: %s\n", ok ? "ok" : "not ok", ++num, lse_ops[o].op,
+               ok ? "no entry for a non-float dtype" : "an entry for a non-float dtype");
+    }
     for (size_t c = 0; c < ncases; c++) {
         const char *isa_name = axial_isa_name(cases[c].isa);
         const char *why = NULL;
@@ -120,7 +187,7 @@ int main(void) {
             why = axial_last_error();
         if (why) {
             const int must = ax_in_list(getenv("AXIAL_TEST_REQUIRE_ISA"), isa_name);
-            for (int e = 0; e < NENTRIES; e++) {
+            for (int e = 0; e < NENTRIES + NLSE; e++) {
                 num++;
                 if (must)
                     printf("not ok %d - %s: required by AXIAL_TEST_REQUIRE_ISA but %s\n", num,
@@ -128,7 +195,7 @@ int main(void) {
                 else
                     printf("ok %d - %s # SKIP %s\n", num, isa_name, why);
             }
-            failed += must ? NENTRIES : 0;
+            failed += must ? NENTRIES + NLSE : 0;
             continue;
         }
         const struct axial_kernels *active = axial__kernels();
@@ -143,6 +210,43 @@ int main(void) {
                    isa_name, x->op, x->type,
                    got == x->fn ? x->name : got == scalar ? "the scalar one" : "another one",
                    got == x->fn ? "" : ", want the ISA's own");
+        }
+        /* the log-space entries: where the ISA's table sets one, it is active */
+        for (int o = 0; o < 4; o++) {
+            for (int d = 0; d < 4; d++) {
+                const size_t off =
+                    lse_ops[o].offset + (size_t)lse_types[d].dt * sizeof(void (*)(void));
+                void (*own)(void) = slot_of(cases[c].own, off);
+                void (*got)(void) = slot_of(active, off);
+                void (*scalar)(void) = slot_of(&axial_kernels__scalar, off);
+                num++;
+                if (own == NULL) {
+                    const int ok = got == scalar;
+                    failed += !ok;
+                    if (ok)
+                        printf("ok %d - %s %s %s # SKIP the ISA's table leaves it NULL: the "
+                               "scalar kernel runs\n", num, isa_name, lse_ops[o].op,
+                               lse_types[d].name);
+                    else
+                        printf("not ok %d - %s %s %s: the ISA's table leaves it NULL but the "
+                               "active kernel is not the scalar one\n", num, isa_name,
+                               lse_ops[o].op, lse_types[d].name);
+                    continue;
+                }
+                const int ok = got == own && own != scalar;
+                failed += !ok;
+                printf("%s %d - %s %s %s: active kernel is %s\n", ok ? "ok" : "not ok", num,
+                       isa_name, lse_ops[o].op, lse_types[d].name,
+                       got == own && own != scalar ? "the ISA's own"
+                       : got == scalar             ? "the scalar one, want the ISA's own"
+                                                   : "another one, want the ISA's own");
+            }
+            const int ok = lse_none_but_floats(cases[c].own, lse_ops[o].offset) &&
+                           lse_none_but_floats(active, lse_ops[o].offset);
+            failed += !ok;
+            printf("%s %d - %s %s: %s\n", ok ? "ok" : "not ok", ++num, isa_name, lse_ops[o].op,
+                   ok ? "no entry for a non-float dtype (own and active table)"
+                      : "an entry for a non-float dtype");
         }
     }
     return failed ? 1 : 0;

@@ -38,6 +38,17 @@
  * along the axis, CumSum's and ReduceSum's column tiles),
  * row rolls and 2-D rolls, all through the _ex forms on a 3-thread pool, so
  * that the ends of the split's tasks meet the guards too.
+ * LogCumSumExp and ReduceLogSumExp, the four float dtypes, take the same
+ * layouts as CumSum and ReduceSum (all four flag sets and in place for the
+ * scan; the split reductions through reduce_lse_acc / reduce_lse_finish,
+ * the column widths past the tiles), and the big calls of their planner's
+ * split paths through the pool: groups of whole lines [R, 3] axis 1, one
+ * long line, [R, C] axis 0 (one group), row groups [R, 2] axis 1, the fixed
+ * chunks of the reduced extent ([R, 2] axis 0, a full reduction), and the
+ * several-groups reduction [2, R, 3] axes {0, 2}.  Their reference is the
+ * scalar ISA's kernels (the oracle tests check those), compared within
+ * twice the accuracy bound of docs/API.md (each result is within the bound
+ * of the exact value; the same bits where they agree).
  * AXIAL_TEST_SCALE < 1 (qemu) samples the long rows, wide columns, in-place
  * calls and big calls (ax_sample); the rest always runs.
  *
@@ -58,6 +69,7 @@
 #define AX_HAVE_MMAN 1
 #endif
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,7 +133,7 @@ static bool all_are(const unsigned char *p, size_t n, unsigned char v) {
 
 /* ---- one case --------------------------------------------------------------- */
 
-enum op { OP_CUMSUM, OP_REDUCE, OP_ROLL };
+enum op { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_LCSE, OP_RLSE }; /* + logcumsumexp, reduce_logsumexp */
 
 typedef struct {
     enum op op;
@@ -148,14 +160,56 @@ typedef struct {
 } guard_ctx;
 
 static const char *op_name(enum op op) {
-    return op == OP_CUMSUM ? "cumsum" : op == OP_REDUCE ? "reduce_sum" : "roll";
+    static const char *const names[] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
+                                        "reduce_logsumexp"};
+    return names[op];
+}
+
+static bool is_scan(enum op op) { return op == OP_CUMSUM || op == OP_LCSE; }
+static bool is_reduce(enum op op) { return op == OP_REDUCE || op == OP_RLSE; }
+static bool is_lse(enum op op) { return op == OP_LCSE || op == OP_RLSE; }
+
+/* The accuracy bound of the log-space ops (docs/API.md) for a result near
+ * |v| of n terms: f32/f16/bf16 ulp_T(v) + 4 * 2^-24 (|v| + ln n + 4), f64
+ * 2^-53 (4 |v| + 4 ln n + 16 + n). */
+static double lse_bound(axial_dtype dt, double v, double n) {
+    const double a = fabs(v), ln = log(n > 1 ? n : 1);
+    if (dt == AXIAL_F64) return ldexp(4 * a + 4 * ln + 16 + n, -53);
+    const int p = dt == AXIAL_F32 ? 24 : dt == AXIAL_F16 ? 11 : 8;
+    const int emin = dt == AXIAL_F16 ? -14 : -126;
+    int e = a == 0 ? emin : ilogb(a);
+    if (e < emin) e = emin;
+    return ldexp(1.0, e - p + 1) + ldexp(4 * (a + ln + 4), -24);
+}
+
+/* got against the scalar ISA's want: both within the bound of the exact
+ * value, so within twice the bound at the larger of them (plus the bound
+ * itself) of each other; NaN and infinities exactly. */
+static void lse_compare(ax_t *t, axial_dtype dt, const void *got, const void *want, size_t count,
+                        double n, const char *what) {
+    for (size_t i = 0; i < count; i++) {
+        const double a = (double)or_get_f(dt, got, i), b = (double)or_get_f(dt, want, i);
+        bool ok;
+        if (isnan(a) || isnan(b) || isinf(a) || isinf(b))
+            ok = (isnan(a) && isnan(b)) || a == b;
+        else {
+            const double mx = fmax(fabs(a), fabs(b));
+            ok = fabs(a - b) <= 2 * lse_bound(dt, mx + lse_bound(dt, mx, n), n);
+        }
+        if (!ok) {
+            AX_CHECK(t, false, "%s: output %zu is %.17g, the scalar kernels' %.17g (%g terms)",
+                     what, i, a, b, n);
+            return;
+        }
+    }
+    AX_CHECK(t, true, "%s", what);
 }
 
 static void describe(ax_t *t, const gcase *c, bool at_end) {
     char sh[96];
     int len = snprintf(current, sizeof current, "%s %s %s", op_name(c->op), ax_dtype_str(c->dt),
                        ax_shape_str(sh, sizeof sh, c->rank, c->shape));
-    if (c->op == OP_CUMSUM)
+    if (is_scan(c->op))
         len += snprintf(current + len, sizeof current - (size_t)len, " axis %lld flags %u",
                         (long long)c->axis, c->flags);
     else
@@ -180,7 +234,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count, orank;
     int64_t oshape[4];
-    if (c->op == OP_REDUCE) {
+    if (is_reduce(c->op)) {
         or_reduce(c->dt, NULL, NULL, c->rank, c->shape, c->axes, c->naxes, false, false, &orank,
                   oshape);
         ocount = or_count(orank, oshape);
@@ -211,7 +265,17 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     }
     memset(yside, 0xa5, ysl);
     axial_status st;
-    if (c->big) {
+    if (is_lse(c->op)) { /* the reference: the scalar kernels, src -> want */
+        axial_isa_select(AXIAL_ISA_SCALAR);
+        st = c->op == OP_LCSE ? axial_logcumsumexp(c->dt, g->src, g->want, c->rank, c->shape,
+                                                   c->axis, c->flags)
+                              : axial_reduce_logsumexp(c->dt, g->src, g->want, c->rank,
+                                                       c->shape, c->axes, c->naxes, 0);
+        axial_isa_select(t->isa);
+        if (!AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
+                      axial_status_name(st)))
+            return;
+    } else if (c->big) {
         /* the reference: the scalar kernels on src -> want (exact data: every
          * ISA gives the same bits; the scalar ones are checked against the
          * oracle by every other test).  Costs ~1/20 of the oracle's time. */
@@ -249,6 +313,14 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
         st = axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0,
                                  exec_of(c));
         break;
+    case OP_LCSE:
+        st = axial_logcumsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags,
+                                   exec_of(c));
+        break;
+    case OP_RLSE:
+        st = axial_reduce_logsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0,
+                                       exec_of(c));
+        break;
     default:
         if (!c->big)
             or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
@@ -261,7 +333,15 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", current, axial_status_name(st),
                   axial_last_error()))
         return;
-    if (!c->big || memcmp(y, g->want, yb) != 0) /* exact data: bitwise equal */
+    if (is_lse(c->op)) {
+        const int64_t a = c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis;
+        const double n = c->op == OP_LCSE ? (double)c->shape[a]
+                                          : ocount ? (double)count / (double)ocount : 1;
+        if (memcmp(y, g->want, yb) == 0)
+            AX_CHECK(t, true, "%s", current);
+        else
+            lse_compare(t, c->dt, y, g->want, ocount, n, current);
+    } else if (!c->big || memcmp(y, g->want, yb) != 0) /* exact data: bitwise equal */
         ax_compare(t, c->dt, y, g->want, ocount, current);
     else
         AX_CHECK(t, true, "%s", current);
@@ -293,9 +373,11 @@ static gcase shape_case(enum op op, axial_dtype dt, size_t rank, const int64_t *
     return c;
 }
 
+static enum op scan_op = OP_CUMSUM, reduce_op = OP_REDUCE; /* or the log-space ones */
+
 static void cumsum_all_flags(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank,
                              const int64_t *shape, int64_t axis) {
-    gcase c = shape_case(OP_CUMSUM, dt, rank, shape);
+    gcase c = shape_case(scan_op, dt, rank, shape);
     c.axis = axis;
     for (unsigned f = 0; f < 4; f++) {
         c.flags = f;
@@ -305,7 +387,7 @@ static void cumsum_all_flags(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank,
 
 static void reduce_axes(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank, const int64_t *shape,
                         int64_t a0, int64_t a1, size_t naxes) {
-    gcase c = shape_case(OP_REDUCE, dt, rank, shape);
+    gcase c = shape_case(reduce_op, dt, rank, shape);
     c.naxes = naxes;
     c.axes[0] = a0;
     c.axes[1] = a1;
@@ -437,6 +519,75 @@ static void big_cases(ax_t *t, guard_ctx *g) {
     }
 }
 
+/* Big calls of the log-space ops: the split paths of their planners (see the
+ * top of the file), outputs or inputs of 4 MiB, through the pool. */
+static void big_lse_cases(ax_t *t, guard_ctx *g) {
+    const double frac = ax_scale() >= 1.0 ? 1.0 : 0.5;
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
+        const int64_t pairs[2] = {big / 2 + ax_rand_range(t, 1, 2 * V + 1), 2};
+        const int64_t C = 8 * V + ax_rand_range(t, 1, V - 1);
+        const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
+        const int64_t flat[1] = {big + ax_rand_range(t, 1, 2 * V + 1)};
+        const int64_t wide[3] = {2, big / 6 + ax_rand_range(t, 1, V), 3};
+        gcase c = shape_case(OP_LCSE, dt, 2, segs); /* groups of whole lines */
+        c.big = true;
+        c.axis = 1;
+        c.flags = (unsigned)d % 4;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_LCSE, dt, 1, line); /* one long line */
+        c.big = true;
+        c.flags = (unsigned)ax_rand_range(t, 0, 3);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_LCSE, dt, 2, cols); /* [R, C] axis 0 */
+        c.big = true;
+        c.flags = (unsigned)ax_rand_range(t, 0, 3);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_RLSE, dt, 2, pairs); /* row groups */
+        c.big = true;
+        c.naxes = 1;
+        c.axes[0] = 1;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c.axes[0] = 0; /* [R, 2] axis 0: chunks of the reduced extent */
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_RLSE, dt, 1, flat); /* a full reduction: chunks */
+        c.big = true;
+        c.naxes = 1;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_RLSE, dt, 3, wide); /* several groups: the wide states */
+        c.big = true;
+        c.naxes = 2;
+        c.axes[1] = 2;
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+    }
+}
+
+/* The layouts of the sums for the log-space ops, the float dtypes. */
+static void lse_cases(ax_t *t, guard_ctx *g) {
+    scan_op = OP_LCSE;
+    reduce_op = OP_RLSE;
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const int64_t V = 64 / (int64_t)or_size(dt);
+        for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 0.5));
+        const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[3] = {1, V, 2 * V + 1};
+        for (int b = 0; b < 3; b++) {
+            if (b == 2 && bases[2] == bases[1]) continue;
+            for (int k = 0; k < 3; k++) {
+                if (!ax_sample(t, 0.5)) continue;
+                const int64_t w = bases[b] + tails[k], col[2] = {3, w};
+                cumsum_all_flags(t, g, dt, 2, col, 0);
+                reduce_axes(t, g, dt, 2, col, 0, 0, 1);
+            }
+        }
+    }
+    scan_op = OP_CUMSUM;
+    reduce_op = OP_REDUCE;
+    if (t->isa != AXIAL_ISA_SCALAR) big_lse_cases(t, g);
+}
+
 static void guard_cases(ax_t *t, guard_ctx *g) {
     /* every summable dtype, L = 1 .. 2V+1 */
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
@@ -473,6 +624,7 @@ static void guard_cases(ax_t *t, guard_ctx *g) {
             if (ax_sample(t, 1.0)) roll_row(t, g, by_size[s][k % 3], (16384 >> s) + tails[k]);
     }
     if (t->isa != AXIAL_ISA_SCALAR) big_cases(t, g);
+    lse_cases(t, g);
 }
 
 void t_guard_pages(ax_t *t) {

@@ -3,8 +3,9 @@
  * test_parallel.c: the _ex forms give the plain call's bits with every
  * executor, and refuse bad arguments before any task runs.
  *
- * Per ISA (parallel_cumsum, parallel_reduce, parallel_roll), for every dtype
- * and shape family of each op -- sizes above the split thresholds (1.25x
+ * Per ISA (parallel_cumsum, parallel_reduce, parallel_roll,
+ * parallel_logcumsumexp, parallel_logsumexp), for every dtype (the float
+ * ones for the log-space ops) and shape family of each op -- sizes above the split thresholds (1.25x
  * the op's threshold, 1.125x when AXIAL_TEST_SCALE < 1, which also samples a
  * quarter of the cases), the random small shapes of the shared families in
  * cases.c, and the 2^24-element f32 sizes of the full-size accuracy targets (AXIAL_TEST_BIG) -- the
@@ -27,11 +28,16 @@
  * kernels of the one summation order in every table, so the planner's
  * chunks, carries and tiles are checked whatever the ISAs provide.
  * Float inputs are general data (FILL_GENERAL), so a different order of
- * additions would show in the bits.  Outputs sit in canaried buffers at
+ * additions would show in the bits; some log-space cases get rare NaN and
+ * +-inf terms too (FILL_RARE_SPECIALS: which state wins must not depend on
+ * the order either).  LogCumSumExp has no split along its lines (groups of
+ * whole lines only), ReduceLogSumExp no column tiles: their few-lines shapes
+ * must not split (the spy checks it), their chunked and several-groups
+ * reductions merge axial_lse_acc states in the planner's fixed order.  Outputs sit in canaried buffers at
  * random whole-element misalignment (Roll's and copies' block boundaries
  * follow y's address).
  *
- * API tests: parallel_errors (every argument check of the three ops, and
+ * API tests: parallel_errors (every argument check of the five ops, and
  * exec->parallel_for NULL / concurrency 0: the status, no task run, the
  * output untouched), parallel_pool (axial_pool_* and several threads
  * submitting to one pool at once), parallel_adapter_pthreadpool and
@@ -209,7 +215,7 @@ static void execs_free(ax_t *t, execs *E) {
 
 /* ---- one case ------------------------------------------------------------------ */
 
-enum pop { P_CUMSUM, P_REDUCE, P_ROLL };
+enum pop { P_CUMSUM, P_REDUCE, P_ROLL, P_LCSE, P_RLSE }; /* LCSE: logcumsumexp, RLSE: reduce_logsumexp */
 enum split { SPLIT_ANY, SPLIT_NO, SPLIT_YES };
 
 typedef struct {
@@ -217,11 +223,12 @@ typedef struct {
     axial_dtype dt;
     size_t rank;
     int64_t shape[4];
-    int64_t axis;   /* cumsum */
-    unsigned flags; /* cumsum, reduce */
+    int64_t axis;   /* cumsum, logcumsumexp */
+    unsigned flags; /* cumsum, reduce, and their log-space forms */
     size_t naxes, nshift;
     int64_t axes[4], shift[4];
     bool inplace;
+    bool specials; /* log-space ops: rare NaN / +-inf / -inf terms in the input */
     enum split split;
     int pool; /* which of the pools runs it (the others are too slow here) */
 } pcase;
@@ -233,6 +240,11 @@ static axial_status pcall(const pcase *c, const void *x, void *y, const axial_ex
     case P_REDUCE:
         return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags,
                                    ex);
+    case P_LCSE:
+        return axial_logcumsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case P_RLSE:
+        return axial_reduce_logsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                         c->flags, ex);
     default:
         return axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
                              c->naxes, ex);
@@ -244,6 +256,11 @@ static axial_status plain_call(const pcase *c, const void *x, void *y) {
     case P_CUMSUM: return axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
     case P_REDUCE:
         return axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
+    case P_LCSE:
+        return axial_logcumsumexp(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+    case P_RLSE:
+        return axial_reduce_logsumexp(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                      c->flags);
     default:
         return axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
                           c->naxes);
@@ -251,11 +268,12 @@ static axial_status plain_call(const pcase *c, const void *x, void *y) {
 }
 
 static const char *describe(char *buf, size_t cap, const pcase *c) {
-    static const char *const ops[3] = {"cumsum", "reduce_sum", "roll"};
+    static const char *const ops[5] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
+                                       "reduce_logsumexp"};
     char sh[96];
     int len = snprintf(buf, cap, "%s %s %s", ops[c->op], ax_dtype_str(c->dt),
                        ax_shape_str(sh, sizeof sh, c->rank, c->shape));
-    if (c->op == P_CUMSUM)
+    if (c->op == P_CUMSUM || c->op == P_LCSE)
         len += snprintf(buf + len, cap - (size_t)len, " axis %lld flags %u", (long long)c->axis,
                         c->flags);
     else {
@@ -271,7 +289,8 @@ static const char *describe(char *buf, size_t cap, const pcase *c) {
         else
             len += snprintf(buf + len, cap - (size_t)len, " flags %u", c->flags);
     }
-    snprintf(buf + len, cap - (size_t)len, "%s", c->inplace ? " in place" : "");
+    snprintf(buf + len, cap - (size_t)len, "%s%s", c->inplace ? " in place" : "",
+             c->specials ? " (NaN/inf terms)" : "");
     return buf;
 }
 
@@ -284,7 +303,7 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
     describe(what, sizeof what, c);
     const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count;
-    if (c->op == P_REDUCE) {
+    if (c->op == P_REDUCE || c->op == P_RLSE) {
         size_t orank;
         int64_t oshape[AXIAL_MAX_RANK];
         if (!AX_CHECK(t, axial_reduce_sum_shape(c->rank, c->shape, c->axes, c->naxes, c->flags,
@@ -300,7 +319,8 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
     ax_buf_alloc(&want, ocount * es, 0);
     ax_buf_alloc(&y, ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_poison(&x, 0);
-    ax_fill(t, c->dt, x.p, count, is_float ? FILL_GENERAL : FILL_EXACT);
+    ax_fill(t, c->dt, x.p, count,
+            c->specials ? FILL_RARE_SPECIALS : is_float ? FILL_GENERAL : FILL_EXACT);
     ax_buf_poison(&want, 0x5a);
     void *xcopy = malloc(count * es + 1);
     if (xcopy)
@@ -367,10 +387,12 @@ out:
 /* Elements of about `bytes` bytes of one dtype, odd, so tails are exercised. */
 static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / or_size(dt)) | 1; }
 
-/* The input size of the split cases: above the op's threshold (CumSum and
- * Roll 512 KiB, ReduceSum 1 MiB: src/internal.h). */
+/* The input size of the split cases: above the op's threshold (CumSum,
+ * LogCumSumExp and Roll 512 KiB, ReduceSum and ReduceLogSumExp 1 MiB:
+ * src/internal.h; the log-space ops share their sums' planners). */
 static size_t split_bytes(enum pop op) {
-    const size_t base = op == P_REDUCE ? (size_t)1 << 20 : (size_t)512 << 10;
+    const size_t base =
+        op == P_REDUCE || op == P_RLSE ? (size_t)1 << 20 : (size_t)512 << 10;
     return base + (ax_scale() >= 1.0 ? base / 4 : base / 8);
 }
 static double split_frac(void) { return ax_scale() >= 1.0 ? 1.0 : 0.5; }
@@ -411,6 +433,7 @@ static bool is_float(axial_dtype dt) {
 /* ---- small shapes of the shared families: never split ------------------------- */
 
 static execs *fam_execs;
+static enum pop fam_scan = P_CUMSUM, fam_red = P_REDUCE; /* or their log-space forms */
 
 /* Below 256 KiB of input (under every op's threshold) nothing is split. */
 static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
@@ -420,7 +443,7 @@ static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape)
 static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
                        unsigned flags, enum fill mode, bool inplace) {
     (void)mode;
-    pcase c = mk(P_CUMSUM, dt, rank, 0, 0, 0, SPLIT_NO);
+    pcase c = mk(fam_scan, dt, rank, 0, 0, 0, SPLIT_NO);
     memcpy(c.shape, shape, rank * sizeof *shape);
     c.split = small_split(dt, rank, shape);
     c.axis = axis;
@@ -432,7 +455,7 @@ static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shap
 static void fam_reduce(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                        const int64_t *axes, size_t naxes, unsigned flags, enum fill mode) {
     (void)mode;
-    pcase c = mk(P_REDUCE, dt, rank, 0, 0, 0, SPLIT_NO);
+    pcase c = mk(fam_red, dt, rank, 0, 0, 0, SPLIT_NO);
     memcpy(c.shape, shape, rank * sizeof *shape);
     c.split = small_split(dt, rank, shape);
     memcpy(c.axes, axes, naxes * sizeof *axes);
@@ -448,6 +471,7 @@ void t_parallel_cumsum(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
+    fam_scan = P_CUMSUM;
     const size_t B = split_bytes(P_CUMSUM);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
@@ -520,6 +544,7 @@ void t_parallel_reduce(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
+    fam_red = P_REDUCE;
     const size_t B = split_bytes(P_REDUCE);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
@@ -580,6 +605,116 @@ void t_parallel_reduce(ax_t *t) {
         c.naxes = 1;
         run_pcase(t, &E, &c);
     }
+    execs_free(t, &E);
+}
+
+/* ---- the log-space ops ---------------------------------------------------------------- */
+
+/* LogCumSumExp, the float dtypes: the planner of CumSum (src/cumsum.c) with
+ * the logcumsumexp kernels, groups of whole lines only: many lines, short
+ * lines, lines of columns, few long lines and in place split; an outer axis
+ * ([R, C] axis 0) and one long line are a single group (no parallel_for). */
+void t_parallel_logcumsumexp(ax_t *t) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    fam_execs = &E;
+    fam_scan = P_LCSE;
+    const size_t B = split_bytes(P_LCSE);
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const int64_t N = elems(dt, B);
+        enum { NC = 9 };
+        pcase cs[NC] = {
+            mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* many lines */
+            mk(P_LCSE, dt, 2, N / 5, 5, 0, SPLIT_YES),           /* many short lines */
+            mk(P_LCSE, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
+            mk(P_LCSE, dt, 2, N / 300, 300, 0, SPLIT_NO),        /* axis 0: one group */
+            mk(P_LCSE, dt, 1, N, 0, 0, SPLIT_NO),                /* one long line */
+            mk(P_LCSE, dt, 2, N / 1001, 1001, 0, SPLIT_YES),     /* in place */
+            mk(P_LCSE, dt, 2, 3, N / 3, 0, SPLIT_YES),           /* few long lines */
+            mk(P_LCSE, dt, 3, 2, N / 74, 37, SPLIT_YES),         /* 2 x 37 columns */
+            mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* NaN / inf terms */
+        };
+        const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 1, -1};
+        for (int k = 0; k < NC; k++) {
+            cs[k].axis = axis[k];
+            cs[k].flags = ((unsigned)d + (unsigned)k) % 4;
+            cs[k].inplace = k == 5;
+            cs[k].specials = k == 8;
+            if (ax_sample(t, split_frac()))
+                run_pcase(t, &E, &cs[k]);
+        }
+        /* the shared small shapes (sampled) */
+        cumsum_columns(t, dt, FILL_GENERAL, fam_cumsum, 0.002, FLAGS_ONE);
+        cumsum_short_rows(t, dt, FILL_GENERAL, fam_cumsum, 0.002, FLAGS_ONE);
+    }
+    if (ax_big()) { /* the accuracy target's size, 2^24 f32, as rows (one line: one task) */
+        pcase c = mk(P_LCSE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        c.axis = 1;
+        run_pcase(t, &E, &c);
+    }
+    fam_scan = P_CUMSUM;
+    execs_free(t, &E);
+}
+
+/* ReduceLogSumExp, the float dtypes: the planner of ReduceSum (src/reduce.c)
+ * with the reduce_lse kernels: rows (groups of whole rows), few outputs (the
+ * fixed 64 KiB chunks of the reduced extent, partial states merged in chunk
+ * order: the full reduction of a long [n], [R, 2] axis 0, 64 outputs),
+ * several reduced groups (the 16-byte wide states), a copy (no axes), an
+ * axis of length 0 (-inf); no column tiles, so [R, C] axis 0 with more than
+ * 64 outputs is one task. */
+void t_parallel_logsumexp(ax_t *t) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    fam_execs = &E;
+    fam_red = P_RLSE;
+    const size_t B = split_bytes(P_RLSE);
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const int64_t N = elems(dt, B);
+        enum { NC = 15 };
+        pcase cs[NC] = {
+            mk(P_RLSE, dt, 2, N / 77, 77, 0, SPLIT_YES),        /* rows */
+            mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
+            mk(P_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
+            mk(P_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
+            mk(P_RLSE, dt, 2, N / 65, 65, 0, SPLIT_NO),         /* 65 outputs: one task */
+            mk(P_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
+            mk(P_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
+            mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
+            mk(P_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* no axes: a copy */
+            mk(P_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* EMPTY_AXES_ALL */
+            mk(P_RLSE, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* {0, 1} merged */
+            mk(P_RLSE, dt, 3, 5, N / 500, 100, SPLIT_YES),      /* {1} of 3-D */
+            mk(P_RLSE, dt, 3, N / 700, 0, 7, SPLIT_NO),         /* length 0: -inf */
+            mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full, NaN / inf terms */
+            mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* wide, NaN / inf terms */
+        };
+        const int64_t ax1[NC][3] = {{1}, {0}, {0},  {0},     {0}, {1}, {0, 2}, {2, 0},
+                                    {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}};
+        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1, 1, 1, 2};
+        for (int k = 0; k < NC; k++) {
+            memcpy(cs[k].axes, ax1[k], sizeof ax1[k]);
+            cs[k].naxes = nax[k];
+            cs[k].flags = ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
+            if (k == 9)
+                cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
+            cs[k].specials = k >= 13;
+            if (ax_sample(t, split_frac()))
+                run_pcase(t, &E, &cs[k]);
+        }
+        reduce_3d(t, dt, FILL_GENERAL, fam_reduce, 0.0005);
+        reduce_columns(t, dt, FILL_GENERAL, fam_reduce, 0.002);
+    }
+    if (ax_big()) { /* the accuracy target's size: 2^24 f32, full (1024 chunks) */
+        pcase c = mk(P_RLSE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        c.naxes = 1;
+        run_pcase(t, &E, &c);
+    }
+    fam_red = P_REDUCE;
     execs_free(t, &E);
 }
 
@@ -657,7 +792,7 @@ void t_parallel_errors(ax_t *t) {
     const int64_t *nullp = NULL;
     struct {
         const char *what;
-        int op; /* 0 cumsum, 1 reduce, 2 roll */
+        int op; /* 0 cumsum, 1 reduce, 2 roll, 3 logcumsumexp, 4 reduce_logsumexp */
         axial_dtype dt;
         const void *x;
         void *y;
@@ -708,6 +843,35 @@ void t_parallel_errors(ax_t *t) {
         {"roll x NULL", 2, AXIAL_F32, NULL, y, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_NULL},
         {"roll y NULL", 2, AXIAL_F32, x, NULL, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_NULL},
         {"roll overlap", 2, AXIAL_F32, y + 8, y, 2, shape, 0, 0, axes2, sh2, 2, 2, &ok_ex, AXIAL_E_OVERLAP},
+        {"logcumsumexp exec->parallel_for NULL", 3, AXIAL_F32, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &no_fn, AXIAL_E_NULL},
+        {"logcumsumexp exec->concurrency 0", 3, AXIAL_F32, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &no_conc, AXIAL_E_ARGS},
+        {"logcumsumexp dtype I32", 3, AXIAL_I32, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"logcumsumexp dtype U8", 3, AXIAL_U8, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"logcumsumexp dtype BOOL", 3, AXIAL_BOOL, x, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"logcumsumexp rank 0", 3, AXIAL_F32, x, y, 0, shape, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_RANK},
+        {"logcumsumexp rank 17", 3, AXIAL_F32, x, y, 17, shape, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_RANK},
+        {"logcumsumexp shape NULL", 3, AXIAL_F32, x, y, 2, nullp, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"logcumsumexp negative dim", 3, AXIAL_F32, x, y, 2, neg, 0, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_SHAPE},
+        {"logcumsumexp axis 2", 3, AXIAL_F32, x, y, 2, shape, 2, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_AXIS},
+        {"logcumsumexp flags 4", 3, AXIAL_F32, x, y, 2, shape, 1, 4, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_ARGS},
+        {"logcumsumexp x NULL", 3, AXIAL_F32, NULL, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"logcumsumexp y NULL", 3, AXIAL_F32, x, NULL, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_NULL},
+        {"logcumsumexp overlap", 3, AXIAL_F32, y + 4, y, 2, shape, 1, 0, NULL, NULL, 0, 0, &ok_ex, AXIAL_E_OVERLAP},
+        {"reduce_logsumexp exec->parallel_for NULL", 4, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &no_fn, AXIAL_E_NULL},
+        {"reduce_logsumexp exec->concurrency 0", 4, AXIAL_F32, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &no_conc, AXIAL_E_ARGS},
+        {"reduce_logsumexp dtype I64", 4, AXIAL_I64, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce_logsumexp dtype U16", 4, AXIAL_U16, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce_logsumexp dtype BOOL", 4, AXIAL_BOOL, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce_logsumexp dtype 14", 4, (axial_dtype)14, x, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_DTYPE},
+        {"reduce_logsumexp rank 17", 4, AXIAL_F32, x, y, 17, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_RANK},
+        {"reduce_logsumexp negative dim", 4, AXIAL_F32, x, y, 2, neg, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_SHAPE},
+        {"reduce_logsumexp axes NULL", 4, AXIAL_F32, x, y, 2, shape, 0, 0, NULL, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce_logsumexp axis 9", 4, AXIAL_F32, x, y, 2, shape, 0, 0, ax9, NULL, 1, 0, &ok_ex, AXIAL_E_AXIS},
+        {"reduce_logsumexp flags 8", 4, AXIAL_F32, x, y, 2, shape, 0, 8, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_ARGS},
+        {"reduce_logsumexp x NULL", 4, AXIAL_F32, NULL, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce_logsumexp y NULL", 4, AXIAL_F32, x, NULL, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_NULL},
+        {"reduce_logsumexp overlap", 4, AXIAL_F32, y, y, 2, shape, 0, 0, ax1, NULL, 1, 0, &ok_ex, AXIAL_E_OVERLAP},
+        {"reduce_logsumexp full, y == x", 4, AXIAL_F32, y, y, 2, shape, 0, 0, axes2, NULL, 2, 0, &ok_ex, AXIAL_E_OVERLAP},
     };
     /* a rank-17 shape must be readable: the checks may look at it */
     static const int64_t big_rank[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 512, 1024};
@@ -726,9 +890,17 @@ void t_parallel_errors(ax_t *t) {
             st = axial_reduce_sum_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
                                      cs[k].axes, cs[k].naxes, cs[k].flags, cs[k].ex);
             break;
-        default:
+        case 2:
             st = axial_roll_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape, cs[k].shift,
                                cs[k].nshift, cs[k].axes, cs[k].naxes, cs[k].ex);
+            break;
+        case 3:
+            st = axial_logcumsumexp_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
+                                       cs[k].axis, cs[k].flags, cs[k].ex);
+            break;
+        default:
+            st = axial_reduce_logsumexp_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
+                                           cs[k].axes, cs[k].naxes, cs[k].flags, cs[k].ex);
             break;
         }
         AX_CHECK(t, st == cs[k].want, "%s: %s, want %s (%s)", cs[k].what, axial_status_name(st),
@@ -741,12 +913,23 @@ void t_parallel_errors(ax_t *t) {
             untouched &= y[i] == 0x5a;
         AX_CHECK(t, untouched, "%s: the output was written", cs[k].what);
     }
-    /* the same valid call splits through the spy: the spy is live */
+    /* the same valid calls split through the spy: the spy is live */
     memset(y, 0x5a, bytes);
     AX_CHECK(t, axial_cumsum_ex(AXIAL_F32, x, y, 2, shape, 1, 0, &ok_ex) == AXIAL_OK &&
                     atomic_load(&spy.calls) == 1 && atomic_load(&spy.tasks) > 1,
              "a valid split cumsum through the spy: %ld calls, %ld tasks",
              atomic_load(&spy.calls), atomic_load(&spy.tasks));
+    const long tasks1 = atomic_load(&spy.tasks);
+    AX_CHECK(t, axial_logcumsumexp_ex(AXIAL_F32, x, y, 2, shape, 1, 0, &ok_ex) == AXIAL_OK &&
+                    atomic_load(&spy.calls) == 2 && atomic_load(&spy.tasks) > tasks1 + 1,
+             "a valid split logcumsumexp through the spy: %ld calls, %ld tasks",
+             atomic_load(&spy.calls), atomic_load(&spy.tasks) - tasks1);
+    const long tasks2 = atomic_load(&spy.tasks);
+    AX_CHECK(t, axial_reduce_logsumexp_ex(AXIAL_F32, x, y, 2, shape, axes2, 2, 0, &ok_ex) ==
+                        AXIAL_OK &&
+                    atomic_load(&spy.calls) == 3 && atomic_load(&spy.tasks) > tasks2 + 1,
+             "a valid chunked reduce_logsumexp through the spy: %ld calls, %ld tasks",
+             atomic_load(&spy.calls), atomic_load(&spy.tasks) - tasks2);
     free(x);
     free(y);
 }

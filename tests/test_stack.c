@@ -4,7 +4,10 @@
  * stack (the bound the README documents), on the ISA under test.
  *
  * Each case is one public call (CumSum, ReduceSum incl. the split reductions
- * that run reduce_acc / reduce_finish, Roll incl. in place, and a few calls
+ * that run reduce_acc / reduce_finish, Roll incl. in place, LogCumSumExp
+ * and ReduceLogSumExp incl. its chunked few-output reduction (two 1 KiB
+ * arrays of partial states on the stack) and its several-groups reduction
+ * (reduce_lse_acc / reduce_lse_finish) for the float dtypes, and a few calls
  * that fail and format a message) with a shape that reaches one kernel path:
  * rows, short rows, small inner (the lane-pattern paths), column blocks
  * below, at and past every column chunk and tile of the SIMD kernels, for
@@ -59,9 +62,12 @@
 
 #if defined(AX_HAVE_STACK_TEST) && !defined(AX_STACK_ASAN)
 
-enum { OP_CUMSUM, OP_REDUCE, OP_REDUCE_ACC, OP_ROLL, OP_ROLL_INPLACE, OP_ERROR, OP_N };
+enum { OP_CUMSUM, OP_REDUCE, OP_REDUCE_ACC, OP_ROLL, OP_ROLL_INPLACE, OP_ERROR, OP_LCSE,
+       OP_RLSE, OP_RLSE_ACC, OP_N };
 static const char *const op_names[OP_N] = {"cumsum", "reduce_sum", "reduce_sum split (reduce_acc)",
-                                           "roll", "roll in place", "failing call"};
+                                           "roll", "roll in place", "failing call",
+                                           "logcumsumexp", "reduce_logsumexp",
+                                           "reduce_logsumexp split (reduce_lse_acc)"};
 
 typedef struct {
     int op;
@@ -73,7 +79,7 @@ typedef struct {
     unsigned flags; /* cumsum flags */
 } sc_case;
 
-#define SC_MAX_CASES 8192
+#define SC_MAX_CASES 12288
 static sc_case sc_cases[SC_MAX_CASES];
 static size_t sc_ncases, sc_max_bytes;
 
@@ -144,6 +150,35 @@ static void sc_build(void) {
             }
         }
     }
+    /* The log-space ops, the float dtypes: rows, columns, the chunked few
+     * outputs, several groups. */
+    static const axial_dtype lse_dts[] = {AXIAL_F32, AXIAL_F64, AXIAL_F16, AXIAL_BF16};
+    for (size_t d = 0; d < sizeof lse_dts / sizeof *lse_dts; d++) {
+        const axial_dtype dt = lse_dts[d];
+        for (size_t r = 0; r < SC_NR; r += 2) {
+            const int64_t n = sc_rowlens[r];
+            const int64_t rows[2] = {37, n}, one = 1, zero = 0, col[2] = {n, 3};
+            for (unsigned f = 0; f < 4; f++) sc_add(OP_LCSE, dt, 2, rows, &one, 1, f);
+            sc_add(OP_LCSE, dt, 2, col, &zero, 1, 3);
+            sc_add(OP_RLSE, dt, 2, rows, &one, 1, 0);
+            sc_add(OP_RLSE, dt, 2, col, &zero, 1, 0);
+            const int64_t split[3] = {2, 19, n}, sax[2] = {0, 2};
+            sc_add(OP_RLSE_ACC, dt, 3, split, sax, 2, 0);
+        }
+        for (size_t w = 0; w < SC_NW; w += 3) {
+            const int64_t W = sc_widths[w], cols[2] = {9, W}, zero = 0;
+            sc_add(OP_LCSE, dt, 2, cols, &zero, 1, 0);
+            sc_add(OP_RLSE, dt, 2, cols, &zero, 1, 0);
+            const int64_t split[4] = {2, 3, 9, W}, sax[2] = {0, 2};
+            sc_add(OP_RLSE_ACC, dt, 4, split, sax, 2, 0);
+        }
+        /* few outputs of long rows: the chunks, 64 outputs (the most partial states) */
+        const int64_t longrows[2] = {2, 70000}, tall[2] = {70000, 2}, wide64[2] = {2048, 64};
+        const int64_t one = 1, zero = 0;
+        sc_add(OP_RLSE, dt, 2, longrows, &one, 1, 0);
+        sc_add(OP_RLSE, dt, 2, tall, &zero, 1, 0);
+        sc_add(OP_RLSE, dt, 2, wide64, &zero, 1, 0);
+    }
     /* Roll: every element size (bool among the 1-byte ones), rows, 3-D, flat, in place. */
     static const axial_dtype roll_dts[] = {AXIAL_BOOL, AXIAL_I8, AXIAL_F16, AXIAL_F32, AXIAL_F64};
     static const int64_t roll_lens[] = {1, 2, 3, 7, 16, 31, 64, 100, 127, 128, 129, 255, 512,
@@ -209,6 +244,13 @@ static __attribute__((noinline)) axial_status sc_call(const sc_case *c, sc_run *
     case OP_ROLL_INPLACE:
         st = axial_roll(c->dt, x, y, c->rank, c->shape, c->naxes ? shifts : shifts + 1,
                         c->naxes ? c->naxes : 1, c->axes, c->naxes);
+        break;
+    case OP_LCSE:
+        st = axial_logcumsumexp(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
+        break;
+    case OP_RLSE:
+    case OP_RLSE_ACC:
+        st = axial_reduce_logsumexp(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0);
         break;
     default:
         st = axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
@@ -288,7 +330,7 @@ static int sc_start(void *base, size_t size, sc_run *run) {
 static const char *sc_describe(size_t i, char *buf, size_t cap) {
     const sc_case *c = &sc_cases[i];
     char s[96], ax[48] = "";
-    if (c->op == OP_CUMSUM || c->op == OP_ERROR)
+    if (c->op == OP_CUMSUM || c->op == OP_ERROR || c->op == OP_LCSE)
         snprintf(ax, sizeof ax, "axis %lld%s", (long long)c->axes[0],
                  c->flags == 0 ? "" : c->flags == 1 ? " exclusive"
                  : c->flags == 2 ? " reverse" : " exclusive reverse");

@@ -3,10 +3,14 @@
  * test_status.c: every status code (docs/API.md), for every function that can
  * return it.  Each failing call must leave the output untouched (checked
  * byte by byte, with canaries) and leave a message in axial_last_error()
- * that names the offending value.
+ * that names the offending value.  The log-space ops (axial_logcumsumexp,
+ * axial_reduce_logsumexp) take the checks of their sums, and refuse every
+ * non-float dtype (the integers and BOOL: AXIAL_E_DTYPE naming it);
+ * LogCumSumExp may run in place, ReduceLogSumExp may not.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +71,20 @@ void t_status_null(ax_t *t) {
            "axes is NULL", "roll axes NULL");
     expect(t, axial_roll(AXIAL_F32, xin, NULL, 1, s6, one, 1, ax0, 1), AXIAL_E_NULL,
            "y is NULL", "roll y NULL");
+    expect(t, axial_logcumsumexp(AXIAL_F32, NULL, y, 2, s2x3, 0, 0), AXIAL_E_NULL, "x is NULL",
+           "logcumsumexp x NULL");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, NULL, 2, s2x3, 0, 0), AXIAL_E_NULL,
+           "y is NULL", "logcumsumexp y NULL");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, y, 2, NULL, 0, 0), AXIAL_E_NULL,
+           "shape is NULL", "logcumsumexp shape NULL");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, NULL, y, 2, s2x3, ax0, 1, 0), AXIAL_E_NULL,
+           "x is NULL", "reduce_logsumexp x NULL");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, xin, NULL, 2, s2x3, ax0, 1, 0), AXIAL_E_NULL,
+           "y is NULL", "reduce_logsumexp y NULL");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, xin, y, 2, s2x3, NULL, 1, 0), AXIAL_E_NULL,
+           "axes is NULL", "reduce_logsumexp axes NULL");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, xin, y, 2, NULL, ax0, 1, 0), AXIAL_E_NULL,
+           "shape is NULL", "reduce_logsumexp shape NULL");
     ax_buf_free(&out);
 }
 
@@ -88,6 +106,45 @@ void t_status_dtype(ax_t *t) {
            "cumsum bool");
     expect(t, axial_reduce_sum(AXIAL_BOOL, xin, out.p, 1, s6, ax0, 1, 0), AXIAL_E_DTYPE,
            "BOOL", "reduce bool");
+    /* the log-space ops: floats only; every other dtype is refused by number,
+     * the integers as such, BOOL by name; checked before everything else */
+    const int64_t neg6[1] = {-6};
+    for (int dt = -1; dt <= 99; dt++) {
+        if (dt == 16)
+            dt = 99; /* -1..15, then 99 */
+        if (dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16)
+            continue;
+        char needle[32], what[96];
+        snprintf(needle, sizeof needle, "dtype %d", dt);
+        const char *kind = dt == AXIAL_BOOL ? "BOOL" : dt >= AXIAL_I8 && dt <= AXIAL_U64
+                                                       ? "integer" : needle;
+        snprintf(what, sizeof what, "logcumsumexp dtype %d", dt);
+        expect(t, axial_logcumsumexp((axial_dtype)dt, xin, out.p, 1, s6, 0, 0), AXIAL_E_DTYPE,
+               needle, what);
+        AX_CHECK(t, strstr(axial_last_error(), kind) && strstr(axial_last_error(),
+                                                               "axial_logcumsumexp"),
+                 "%s: message \"%s\" does not say \"%s\" and the function", what,
+                 axial_last_error(), kind);
+        snprintf(what, sizeof what, "logcumsumexp dtype %d, also a bad rank, axis, flags", dt);
+        expect(t, axial_logcumsumexp((axial_dtype)dt, NULL, NULL, 0, NULL, 7, 99), AXIAL_E_DTYPE,
+               needle, what);
+        snprintf(what, sizeof what, "logcumsumexp_ex dtype %d in place", dt);
+        expect(t, axial_logcumsumexp_ex((axial_dtype)dt, out.p, out.p, 1, s6, 0, 0, NULL),
+               AXIAL_E_DTYPE, needle, what);
+        snprintf(what, sizeof what, "reduce_logsumexp dtype %d", dt);
+        expect(t, axial_reduce_logsumexp((axial_dtype)dt, xin, out.p, 1, s6, ax0, 1, 0),
+               AXIAL_E_DTYPE, needle, what);
+        AX_CHECK(t, strstr(axial_last_error(), kind) && strstr(axial_last_error(),
+                                                               "axial_reduce_logsumexp"),
+                 "%s: message \"%s\" does not say \"%s\" and the function", what,
+                 axial_last_error(), kind);
+        snprintf(what, sizeof what, "reduce_logsumexp dtype %d, also a bad shape", dt);
+        expect(t, axial_reduce_logsumexp((axial_dtype)dt, xin, out.p, 1, neg6, ax0, 1, 0),
+               AXIAL_E_DTYPE, needle, what);
+        snprintf(what, sizeof what, "reduce_logsumexp dtype %d, no axes (a copy)", dt);
+        expect(t, axial_reduce_logsumexp((axial_dtype)dt, xin, out.p, 1, s6, NULL, 0, 0),
+               AXIAL_E_DTYPE, needle, what);
+    }
     ax_buf_free(&out);
 }
 
@@ -111,11 +168,30 @@ void t_status_rank(ax_t *t) {
            "roll rank 0 with an axis");
     expect(t, axial_roll(AXIAL_F32, xin, out.p, AXIAL_MAX_RANK + 1, big, one, 1, NULL, 0),
            AXIAL_E_RANK, needle, "flat roll rank 17");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, out.p, 0, NULL, 0, 0), AXIAL_E_RANK, "rank 0",
+           "logcumsumexp rank 0");
+    expect(t, axial_logcumsumexp(AXIAL_F64, xin, out.p, AXIAL_MAX_RANK + 1, big, 0, 0),
+           AXIAL_E_RANK, needle, "logcumsumexp rank 17");
+    expect(t, axial_reduce_logsumexp(AXIAL_BF16, xin, out.p, AXIAL_MAX_RANK + 1, big, ax0, 1, 0),
+           AXIAL_E_RANK, needle, "reduce_logsumexp rank 17");
+    expect(t, axial_reduce_logsumexp(AXIAL_F16, xin, out.p, AXIAL_MAX_RANK + 1, big, NULL, 0,
+                                     AXIAL_REDUCE_EMPTY_AXES_ALL),
+           AXIAL_E_RANK, needle, "reduce_logsumexp rank 17, all axes");
     /* AXIAL_MAX_RANK itself is fine */
     float v = 3, w = 0;
     axial_status st = axial_cumsum(AXIAL_F32, &v, &w, AXIAL_MAX_RANK, big, -1, 0);
     AX_CHECK(t, st == AXIAL_OK && w == 3, "rank %d cumsum: %s", AXIAL_MAX_RANK,
              axial_status_name(st));
+    w = 0;
+    st = axial_logcumsumexp(AXIAL_F32, &v, &w, AXIAL_MAX_RANK, big, -1, 0);
+    AX_CHECK(t, st == AXIAL_OK && fabsf(w - 3) <= 1e-6f, "rank %d logcumsumexp: %s, %g",
+             AXIAL_MAX_RANK,
+             axial_status_name(st), (double)w);
+    w = 0;
+    st = axial_reduce_logsumexp(AXIAL_F32, &v, &w, AXIAL_MAX_RANK, big, ax0, 1, 0);
+    AX_CHECK(t, st == AXIAL_OK && fabsf(w - 3) <= 1e-6f, "rank %d reduce_logsumexp: %s, %g",
+             AXIAL_MAX_RANK,
+             axial_status_name(st), (double)w);
     ax_buf_free(&out);
 }
 
@@ -202,6 +278,27 @@ static void shape_overflow(ax_t *t) {
                      "roll axes {0, -1}");
         EXPECT_SHAPE(axial_roll(c->dt, x, y, r, c->shape, sh1, 1, NULL, 0), "flat roll");
         EXPECT_SHAPE(axial_roll(c->dt, y, y, r, c->shape, sh1, 1, NULL, 0), "flat roll in place");
+        /* the log-space ops take floats: the float type of the same size
+         * (f16 for the 1-byte cases, whose element counts overflow anyway) */
+        const size_t es = c->dt == AXIAL_F64 || c->dt == AXIAL_I64 || c->dt == AXIAL_U64 ? 8
+                          : c->dt == AXIAL_F32 || c->dt == AXIAL_I32 || c->dt == AXIAL_U32 ? 4
+                                                                                          : 2;
+        const axial_dtype fdt = es == 8 ? AXIAL_F64 : es == 4 ? AXIAL_F32 : AXIAL_F16;
+        EXPECT_SHAPE(axial_logcumsumexp(fdt, x, y, r, c->shape, 0, 0), "logcumsumexp axis 0");
+        EXPECT_SHAPE(axial_logcumsumexp(fdt, y, y, r, c->shape, -1, 3),
+                     "logcumsumexp in place, flags 3");
+        EXPECT_SHAPE(axial_logcumsumexp(fdt, NULL, NULL, r, c->shape, 99, 0x40),
+                     "logcumsumexp NULL x, y, bad axis, flags");
+        EXPECT_SHAPE(axial_reduce_logsumexp(fdt, x, y, r, c->shape, ax0, 1, 0),
+                     "reduce_logsumexp axis 0");
+        EXPECT_SHAPE(axial_reduce_logsumexp(fdt, x, y, r, c->shape, ax_both, 2,
+                                            AXIAL_REDUCE_KEEP_DIMS),
+                     "reduce_logsumexp axes {0, -1} keep_dims");
+        EXPECT_SHAPE(axial_reduce_logsumexp(fdt, x, y, r, c->shape, NULL, 0, 0),
+                     "reduce_logsumexp identity");
+        EXPECT_SHAPE(axial_reduce_logsumexp(fdt, x, x, r, c->shape, NULL, 0,
+                                            AXIAL_REDUCE_EMPTY_AXES_ALL),
+                     "reduce_logsumexp all (empty axes), y == x");
 #undef EXPECT_SHAPE
         /* The shape query has no dtype: it refuses an element count that
          * overflows, and answers for one that overflows only in bytes. */
@@ -244,6 +341,16 @@ static void shape_overflow(ax_t *t) {
         EXPECT_OK(axial_roll(c->dt, x, y, c->rank, c->shape, sh2, 2, ax_both, 2), "roll");
         EXPECT_OK(axial_roll(c->dt, y, y, c->rank, c->shape, sh1, 1, NULL, 0),
                   "flat roll in place");
+        if (c->dt == AXIAL_F64 || c->dt == AXIAL_U32) { /* a float type of the same size */
+            const axial_dtype fdt = c->dt == AXIAL_U32 ? AXIAL_F32 : c->dt;
+            EXPECT_OK(axial_logcumsumexp(fdt, x, y, c->rank, c->shape, 0, 0),
+                      "logcumsumexp axis 0");
+            EXPECT_OK(axial_logcumsumexp(fdt, y, y, c->rank, c->shape, -1, 3),
+                      "logcumsumexp in place");
+            EXPECT_OK(axial_reduce_logsumexp(fdt, x, y, c->rank, c->shape, big_axis, 1,
+                                             AXIAL_REDUCE_KEEP_DIMS),
+                      "reduce_logsumexp over the non-zero axis");
+        }
 #undef EXPECT_OK
     }
     ax_fault_unwatch();
@@ -270,6 +377,14 @@ void t_status_shape(ax_t *t) {
            "too large", "roll INT64_MAX dim");
     expect(t, axial_roll(AXIAL_I8, xin, out.p, 2, neg, one, 1, NULL, 0), AXIAL_E_SHAPE, "-3",
            "flat roll negative dim");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, out.p, 2, neg, 0, 0), AXIAL_E_SHAPE, "-3",
+           "logcumsumexp negative dim");
+    expect(t, axial_logcumsumexp(AXIAL_BF16, xin, out.p, 2, huge, 0, 0), AXIAL_E_SHAPE,
+           "too large", "logcumsumexp INT64_MAX dim");
+    expect(t, axial_reduce_logsumexp(AXIAL_F64, xin, out.p, 2, neg, ax0, 1, 0), AXIAL_E_SHAPE,
+           "-3", "reduce_logsumexp negative dim");
+    expect(t, axial_reduce_logsumexp(AXIAL_F16, xin, out.p, 3, over, ax0, 1, 0), AXIAL_E_SHAPE,
+           "too large", "reduce_logsumexp 2^64 bytes");
     /* a zero dimension does not excuse an overflowing shape... */
     const int64_t zhuge[3] = {INT64_MAX, 4, 0};
     expect(t, axial_cumsum(AXIAL_F32, NULL, NULL, 3, zhuge, 0, 0), AXIAL_E_SHAPE, "too large",
@@ -277,6 +392,9 @@ void t_status_shape(ax_t *t) {
     /* ...but a large empty one is fine */
     axial_status st = axial_cumsum(AXIAL_F32, NULL, NULL, 3, big3, 0, 0);
     AX_CHECK(t, st == AXIAL_OK, "[2^30, 2^30, 0]: %s (%s)", axial_status_name(st),
+             axial_last_error());
+    st = axial_logcumsumexp(AXIAL_F32, NULL, NULL, 3, big3, 1, 0);
+    AX_CHECK(t, st == AXIAL_OK, "logcumsumexp [2^30, 2^30, 0]: %s (%s)", axial_status_name(st),
              axial_last_error());
     shape_overflow(t); /* expect() checks `out` too */
     ax_buf_free(&out);
@@ -305,6 +423,18 @@ void t_status_axis(ax_t *t) {
     const int64_t sh2[2] = {1, 1}, a12[2] = {1, 2};
     expect(t, axial_roll(AXIAL_F32, xin, out.p, 2, s2x3, sh2, 2, a12, 2), AXIAL_E_AXIS,
            "axis 2", "roll axis 2");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, out.p, 2, s2x3, 2, 0), AXIAL_E_AXIS, "axis 2",
+           "logcumsumexp axis 2 of rank 2");
+    expect(t, axial_logcumsumexp(AXIAL_F16, xin, out.p, 2, s2x3, -3, 0), AXIAL_E_AXIS,
+           "axis -3", "logcumsumexp axis -3 of rank 2");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, out.p, 2, s2x3, INT64_MIN, 0), AXIAL_E_AXIS,
+           "-9223372036854775808", "logcumsumexp axis INT64_MIN");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, xin, out.p, 2, s2x3, a5, 2, 0), AXIAL_E_AXIS,
+           "axis 5", "reduce_logsumexp axis 5");
+    expect(t, axial_reduce_logsumexp(AXIAL_BF16, xin, out.p, 2, s2x3, am3, 1, 0), AXIAL_E_AXIS,
+           "axis -3", "reduce_logsumexp axis -3");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, &s, out.p, 0, NULL, ax0, 1, 0), AXIAL_E_AXIS,
+           "axis 0", "reduce_logsumexp rank 0 with axis 0");
     ax_buf_free(&out);
 }
 
@@ -316,6 +446,14 @@ void t_status_args(ax_t *t) {
            "0x80000000", "cumsum flag bit 31");
     expect(t, axial_reduce_sum(AXIAL_F32, xin, out.p, 1, s6, ax0, 1, 8), AXIAL_E_ARGS, "0x8",
            "reduce flag 8");
+    expect(t, axial_logcumsumexp(AXIAL_F32, xin, out.p, 1, s6, 0, 4), AXIAL_E_ARGS, "0x4",
+           "logcumsumexp flag 4");
+    expect(t, axial_logcumsumexp(AXIAL_F64, xin, out.p, 1, s6, 0, 0x80000003u), AXIAL_E_ARGS,
+           "0x80000000", "logcumsumexp flag bit 31");
+    expect(t, axial_reduce_logsumexp(AXIAL_F32, xin, out.p, 1, s6, ax0, 1, 8), AXIAL_E_ARGS,
+           "0x8", "reduce_logsumexp flag 8");
+    expect(t, axial_reduce_logsumexp(AXIAL_F16, xin, out.p, 1, s6, NULL, 0, 0x10), AXIAL_E_ARGS,
+           "0x10", "reduce_logsumexp flag 0x10, no axes");
     size_t r;
     int64_t os[2];
     expect(t, axial_reduce_sum_shape(1, s6, ax0, 1, 4, &r, os), AXIAL_E_ARGS, "0x4",
@@ -363,6 +501,38 @@ void t_status_overlap(ax_t *t) {
     st = axial_reduce_sum(AXIAL_F32, buf, buf + 4, 2, s23, a1, 1, 0);
     AX_CHECK(t, st == AXIAL_E_OVERLAP, "reduce y inside x: %s", axial_status_name(st));
     UNCHANGED("reduce y inside x");
+    /* the log-space ops: LogCumSumExp as CumSum (in place allowed, partial
+     * overlap refused), ReduceLogSumExp as ReduceSum (any overlap refused) */
+    st = axial_logcumsumexp(AXIAL_F32, buf, buf + 1, 1, s6, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP && strstr(axial_last_error(), "overlap"),
+             "logcumsumexp y = x + 1: %s (%s)", axial_status_name(st), axial_last_error());
+    UNCHANGED("logcumsumexp y = x + 1");
+    st = axial_logcumsumexp(AXIAL_F32, buf + 5, buf, 1, s6, 0, 3);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "logcumsumexp x = y + 5: %s", axial_status_name(st));
+    UNCHANGED("logcumsumexp x = y + 5");
+    st = axial_logcumsumexp(AXIAL_F16, out.p + 2, out.p, 1, s6, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "logcumsumexp f16 y = x - 1: %s", axial_status_name(st));
+    UNCHANGED("logcumsumexp f16 y = x - 1");
+    st = axial_reduce_logsumexp(AXIAL_F32, buf, buf, 1, s6, NULL, 0, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP && strstr(axial_last_error(), "overlap"),
+             "reduce_logsumexp identity y == x: %s (%s)", axial_status_name(st),
+             axial_last_error());
+    UNCHANGED("reduce_logsumexp y == x");
+    st = axial_reduce_logsumexp(AXIAL_F32, buf, buf + 4, 2, s23, a1, 1, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "reduce_logsumexp y inside x: %s", axial_status_name(st));
+    UNCHANGED("reduce_logsumexp y inside x");
+    st = axial_reduce_logsumexp(AXIAL_F32, buf, buf, 1, s6, ax0, 1, 0);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP, "reduce_logsumexp full, y == x: %s",
+             axial_status_name(st));
+    UNCHANGED("reduce_logsumexp full, y == x");
+    /* LogCumSumExp in place: [0, 0, 0] -> [0, ln 2, ln 3] (the header's example) */
+    float lz[3] = {0, 0, 0};
+    const int64_t s3[1] = {3};
+    st = axial_logcumsumexp(AXIAL_F32, lz, lz, 1, s3, 0, 0);
+    AX_CHECK(t, st == AXIAL_OK && fabsf(lz[0]) <= 2e-6f && fabsf(lz[1] - 0.69314718f) <= 2e-6f &&
+                    fabsf(lz[2] - 1.09861229f) <= 2e-6f, /* within the documented bound */
+             "logcumsumexp in place: %s, [%g, %g, %g]", axial_status_name(st), (double)lz[0],
+             (double)lz[1], (double)lz[2]);
     /* adjacent is not overlapping */
     st = axial_cumsum(AXIAL_F32, buf, buf + 6, 1, s6, 0, 0);
     AX_CHECK(t, st == AXIAL_OK && buf[6 + 5] == 15, "cumsum into the adjacent bytes: %s",
@@ -454,6 +624,30 @@ void t_status_nomem(ax_t *t) {
     }
     if (rx != MAP_FAILED) munmap(rx, 4 * m);
     if (ry != MAP_FAILED) munmap(ry, m);
+    /* ReduceLogSumExp the same way: [2, m2, 2] f16 over {0, 2} sums into a
+     * 16-byte state per output (16 m2 bytes: more than RAM + swap; x 8 m2
+     * bytes, y 2 m2, reserved and untouched), plain and _ex (no task runs). */
+    const size_t m2 = bytes / 16 + 1;
+    rx = mmap(NULL, 8 * m2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ry = mmap(NULL, 2 * m2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rx == MAP_FAILED || ry == MAP_FAILED) {
+        ax_skip(t, "cannot reserve %zu bytes for the ReduceLogSumExp case", 10 * m2);
+    } else {
+        const int64_t s3[3] = {2, (int64_t)m2, 2}, a02[2] = {0, 2};
+        st = axial_reduce_logsumexp(AXIAL_F16, rx, ry, 3, s3, a02, 2, 0);
+        AX_CHECK(t, st == AXIAL_E_NOMEM && strstr(axial_last_error(), "accumulator") &&
+                        strstr(axial_last_error(), "axial_reduce_logsumexp"),
+                 "reduce_logsumexp f16 [2, %zu, 2] axes {0, 2}: %s (%s)", m2,
+                 axial_status_name(st), axial_last_error());
+        nomem_tasks = 0;
+        const axial_executor ex = {nomem_parallel_for, NULL, 4};
+        st = axial_reduce_logsumexp_ex(AXIAL_F16, rx, ry, 3, s3, a02, 2, 0, &ex);
+        AX_CHECK(t, st == AXIAL_E_NOMEM && nomem_tasks == 0,
+                 "reduce_logsumexp_ex f16 [2, %zu, 2] axes {0, 2}: %s (%s), %d parallel_for "
+                 "calls", m2, axial_status_name(st), axial_last_error(), nomem_tasks);
+    }
+    if (rx != MAP_FAILED) munmap(rx, 8 * m2);
+    if (ry != MAP_FAILED) munmap(ry, 2 * m2);
     /* ReduceSum_ex of [2, m] f16 axis 0 in column tiles (src/reduce.c) sums
      * into an 8-byte-per-output buffer: 8m bytes (x 4m, y 2m, reserved).
      * Only where the active table has reduce_cols (otherwise the call would

@@ -66,6 +66,8 @@
     X(parallel_cumsum)                                                         \
     X(parallel_reduce)                                                         \
     X(parallel_roll)                                                           \
+    X(parallel_logcumsumexp)                                                   \
+    X(parallel_logsumexp)                                                      \
     X(order_kernels)                                                           \
     X(golden)                                                                  \
     X(guard_pages) /* last: an out-of-bounds read kills the process */

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_diff.c: differential libFuzzer target.  Every input is decoded into
- * one call of axial_cumsum, axial_reduce_sum, axial_roll or
- * axial_reduce_sum_shape; the call runs once per ISA of
+ * one call of axial_cumsum, axial_reduce_sum, axial_roll,
+ * axial_reduce_sum_shape, axial_logcumsumexp or axial_reduce_logsumexp; the
+ * call runs once per ISA of
  * axial_isa_available() (axial_isa_select), and every ISA's run is compared
  * with the scalar ISA's:
  *   - the status is identical (and an error leaves a non-empty message);
  *   - on success the output is bit-exact for the integers, bool and every
- *     Roll; for the float sums it is within the accuracy bound (below);
+ *     Roll; for the float sums it is within the accuracy bound (below); for
+ *     the log-space ops within their own bound (below), NaN and +-inf exactly;
+ *   - the log-space ops refuse every non-float dtype first (AXIAL_E_DTYPE
+ *     whatever the other arguments), and ReduceLogSumExp fails as its shape
+ *     query does;
  *   - on error nothing is written: the output bytes keep their poison (and an
  *     in-place or overlapping call leaves x as it was);
  *   - 64 canary bytes before and after x and y are unchanged; x is unchanged
@@ -28,7 +33,8 @@
  * -fsanitize=fuzzer-no-link (coverage of the kernels): scripts/fuzz.sh.
  *
  * ---- Input layout (missing bytes read as 0; make_corpus.py writes it) ----
- *   h[0]  op: % 4 -> cumsum, reduce_sum, roll, reduce_sum_shape
+ *   h[0]  op: % 6 -> cumsum, reduce_sum, roll, reduce_sum_shape, logcumsumexp,
+ *         reduce_logsumexp (the log-space ops read their arguments as the sums do)
  *   h[1]  dtype: % 16 -> 1..13 as is; 0, 14 and 15 -> 0, 14, 99 (invalid)
  *   h[2]  rank: % 9 -> 0..8; h[2] >= 0xF8 -> 17 (above AXIAL_MAX_RANK)
  *   h[3]  flags: bits 0-1; bit 7 adds the unknown bit 1 << ((h[3] >> 2) & 31)
@@ -100,6 +106,17 @@
  * f16 sums (f32 partials of <= 8192 terms below 65504) and every CumSum of
  * f32/f16/bf16 (f64 lanes) cannot overflow in a partial, so they get no such
  * allowance.  AX_FUZZ_STATS=1 prints at exit how often the allowance was used.
+ *
+ * ---- The log-space bound ----
+ * LogCumSumExp and ReduceLogSumExp (docs/API.md): against the exact y* of n
+ * terms, f32/f16/bf16 |y - y*| <= B(y*) = ulp_T(y*) + 4 u (|y*| + ln n + 4),
+ * f64 B(y*) = 2^-53 (4 |y*| + 4 ln n + 16 + n).  Both runs within B of y*
+ * and |y*| <= mx + B(mx), mx = max(|a|, |b|), so
+ *     |a - b| <= 2 B(mx + B(mx))
+ * (B grows with |y*|; n = the axis length for the scan, the terms per
+ * output for the reduction).  NaN iff NaN, +-inf iff the same infinity (a
+ * finite maximum plus at most ln 8704 < 10 cannot reach the overflow
+ * threshold of any format: no overflow allowance).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -119,8 +136,12 @@
 #define AX_NISA 4
 #define AX_RANK_BAD 17
 
-enum { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_SHAPE };
-static const char *const op_names[] = {"cumsum", "reduce_sum", "roll", "reduce_sum_shape"};
+enum { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_SHAPE, OP_LCSE, OP_RLSE, OP_N };
+static const char *const op_names[] = {"cumsum",          "reduce_sum",   "roll",
+                                       "reduce_sum_shape", "logcumsumexp", "reduce_logsumexp"};
+static bool op_scan(int op) { return op == OP_CUMSUM || op == OP_LCSE; }
+static bool op_reduce(int op) { return op == OP_REDUCE || op == OP_RLSE; }
+static bool op_lse(int op) { return op == OP_LCSE || op == OP_RLSE; }
 
 enum {
     SP_NONE,
@@ -510,7 +531,7 @@ static void print_case(const fz_case *c) {
             dt_name(c->dtype), (int)c->dtype, c->rank);
     print_list("shape", c->shape, c->rank <= AX_RANK_BAD ? c->rank : 0,
                c->special == SP_SHAPE_NULL);
-    if (c->op == OP_CUMSUM) fprintf(stderr, " axis=%lld", (long long)c->axis);
+    if (op_scan(c->op)) fprintf(stderr, " axis=%lld", (long long)c->axis);
     else print_list("axes", c->axes, c->naxes, c->special == SP_AXES_NULL);
     if (c->op == OP_ROLL) print_list("shift", c->shift, c->nshift, c->special == SP_SHIFT_NULL);
     fprintf(stderr, " flags=0x%x%s x_off=%zu y_off=%zu %s", c->flags,
@@ -702,10 +723,16 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
     case OP_REDUCE:
         st = axial_reduce_sum(c->dtype, px, py, c->rank, shape, axes, c->naxes, c->flags);
         break;
+    case OP_LCSE:
+        st = axial_logcumsumexp(c->dtype, px, py, c->rank, shape, c->axis, c->flags);
+        break;
+    case OP_RLSE:
+        st = axial_reduce_logsumexp(c->dtype, px, py, c->rank, shape, axes, c->naxes, c->flags);
+        break;
     case OP_ROLL:
         st = axial_roll(c->dtype, px, py, c->rank, shape, shift, c->nshift, axes, c->naxes);
         break;
-    default: {
+    case OP_SHAPE: {
         const bool ornull = c->special == SP_OUT_NULL && !(c->special_arg & 8);
         const bool osnull = c->special == SP_OUT_NULL && (c->special_arg & 8);
         for (size_t k = 0; k <= AX_RANK_BAD; k++) res->oshape[k] = -7;
@@ -751,8 +778,14 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
         if (inject == INJ_BOUND && isa != AXIAL_ISA_SCALAR && ybytes && dt_float(c->dtype) &&
             c->op != OP_ROLL) {
             const double v = get_f(c->dtype, res->out, 0);
-            if (isfinite(v) && v != 0 && fabs(v) < 1e30)
+            if (op_lse(c->op)) {
+                /* the log-space bound is mostly absolute: 1/16 of |v| for |v| >= 1/4 */
+                if (isfinite(v) && fabs(v) >= 0.25 && fabs(v) < 1e30)
+                    put_bits(es, res->out, 0,
+                             get_bits(es, res->out, 0) + ((uint64_t)1 << (fmt_of(c->dtype).mbits - 4)));
+            } else if (isfinite(v) && v != 0 && fabs(v) < 1e30) {
                 put_bits(es, res->out, 0, get_bits(es, res->out, 0) + 64);
+            }
         }
     }
     free(xcontent);
@@ -864,6 +897,45 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
     if (used) stats.limit_used++;
 }
 
+/* The log-space bound B(v) of n terms (see the top of the file). */
+static double lse_bound(axial_dtype dt, double v, double n) {
+    const double a = fabs(v), ln = log(n > 1 ? n : 1);
+    if (dt == AXIAL_F64) return ldexp(4 * a + 4 * ln + 16 + n, -53);
+    return ulp_of(fmt_of(dt), a) + ldexp(4 * (a + ln + 4), -24);
+}
+
+static void compare_lse(const fz_case *c, axial_isa isa, const void *a, const void *b) {
+    const axial_dtype dt = c->dtype;
+    double n = 1;
+    if (c->op == OP_LCSE) {
+        const int64_t ax = c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis;
+        n = (double)c->shape[ax];
+    } else if (c->count_out) {
+        n = (double)(c->count_in / c->count_out);
+    }
+    for (size_t k = 0; k < c->count_out; k++) {
+        const double va = get_f(dt, a, k), vb = get_f(dt, b, k);
+        const char *why = NULL;
+        double bound = 0;
+        if (isnan(va) || isnan(vb)) {
+            if (!(isnan(va) && isnan(vb))) why = "NaN in one run only";
+        } else if (isinf(va) || isinf(vb)) {
+            if (va != vb) why = "an infinity in one run only, or of another sign";
+        } else {
+            const double mx = fmax(fabs(va), fabs(vb));
+            bound = 2 * lse_bound(dt, mx + lse_bound(dt, mx, n), n);
+            if (!(fabs(va - vb) <= bound)) why = "difference above the log-space bound";
+        }
+        if (why) {
+            char sa[96], sb[96];
+            print_float(dt, a, k, sa, sizeof sa);
+            print_float(dt, b, k, sb, sizeof sb);
+            fail(isa, "%s: output %zu of %zu: scalar %s, %s %s; |diff| %.6g, bound %.6g (%.0f terms)",
+                 why, k, c->count_out, sa, axial_isa_name(isa), sb, fabs(va - vb), bound, n);
+        }
+    }
+}
+
 static void compare_exact(const fz_case *c, axial_isa isa, const void *a, const void *b) {
     const size_t es = c->esize;
     if (memcmp(a, b, c->count_out * es) == 0) return;
@@ -881,13 +953,13 @@ static void compare_exact(const fz_case *c, axial_isa isa, const void *a, const 
 static void decode(fz_in *in, fz_case *c) {
     uint8_t h[12];
     for (int k = 0; k < 12; k++) h[k] = in_byte(in);
-    c->op = h[0] % 4;
+    c->op = h[0] % OP_N;
     const unsigned dsel = h[1] % 16;
     c->dtype = (axial_dtype)(dsel >= 1 && dsel <= 13 ? (int)dsel : dsel == 0 ? 0 : dsel == 14 ? 14 : 99);
     c->rank = h[2] >= 0xF8 ? AX_RANK_BAD : h[2] % 9;
     c->flags = h[3] & 3;
     if (h[3] & 0x80) c->flags |= 1u << ((h[3] >> 2) & 31);
-    c->naxes = c->op == OP_CUMSUM ? 0 : h[4] & 15;
+    c->naxes = op_scan(c->op) ? 0 : h[4] & 15;
     switch (h[5] >> 6) {
     case 0: case 1: c->nshift = c->naxes ? c->naxes : 1; break;
     case 2: c->nshift = 1; break;
@@ -906,7 +978,7 @@ static void decode(fz_in *in, fz_case *c) {
     for (size_t k = 0; k <= AX_RANK_BAD; k++) c->shape[k] = 1;
     const size_t nd = c->rank <= 8 ? c->rank : 8;
     for (size_t k = 0; k < nd; k++) c->shape[k] = decode_dim(in_byte(in));
-    if (c->op == OP_CUMSUM) c->axis = decode_axis(in_byte(in), c->rank);
+    if (op_scan(c->op)) c->axis = decode_axis(in_byte(in), c->rank);
     for (size_t a = 0; a < c->naxes; a++) c->axes[a] = decode_axis(in_byte(in), c->rank);
     for (size_t s = 0; s < c->nshift; s++) c->shift[s] = decode_shift(in);
 
@@ -937,7 +1009,7 @@ static void size_case(fz_case *c) {
             if (c->shape[k]) nzp *= (uint64_t)c->shape[k];
         }
         cout = cin;
-        if (c->op == OP_REDUCE) {
+        if (op_reduce(c->op)) {
             axial_status st = model_shape(c->rank, c->shape, c->axes, c->naxes, c->flags & 3,
                                           false, false, 1, &orank, oshape);
             cout = 1;
@@ -1043,7 +1115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         c.inplace = c.special == SP_OVERLAP ? false : c.inplace;
     }
-    if (c.op == OP_REDUCE && c.inplace && c.count_out != c.count_in) {
+    if (op_reduce(c.op) && c.inplace && c.count_out != c.count_in) {
         /* y == x with a different size: still an overlap, the buffer holds both */
         if (c.count_out > c.count_in) c.inplace = false;
     }
@@ -1067,10 +1139,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (c.special == SP_OVERLAP && s->st == AXIAL_OK)
         fail(AXIAL_ISA_SCALAR, "x and y overlap partially (y = x %+td elements), status OK",
              c.overlap_off);
-    if (c.op == OP_REDUCE && c.inplace && c.count_in > 0 && c.count_out > 0 &&
+    if (op_reduce(c.op) && c.inplace && c.count_in > 0 && c.count_out > 0 &&
         dt_valid(c.dtype) && c.dtype != AXIAL_BOOL && s->st == AXIAL_OK)
-        fail(AXIAL_ISA_SCALAR, "reduce_sum with y == x returned OK");
-    if (c.op == OP_SHAPE || (c.op == OP_REDUCE && dt_valid(c.dtype) && c.dtype != AXIAL_BOOL)) {
+        fail(AXIAL_ISA_SCALAR, "%s with y == x returned OK", op_names[c.op]);
+    /* the log-space ops: a non-float dtype is refused before anything else */
+    if (op_lse(c.op) && !dt_float(c.dtype) && s->st != AXIAL_E_DTYPE)
+        fail(AXIAL_ISA_SCALAR, "%s of a non-float dtype: status %s, want AXIAL_E_DTYPE",
+             op_names[c.op], axial_status_name(s->st));
+    if (op_lse(c.op) && !dt_float(c.dtype) && dt_valid(c.dtype) &&
+        !strstr(axial_last_error(), c.dtype == AXIAL_BOOL ? "BOOL" : "integer"))
+        fail(AXIAL_ISA_SCALAR, "%s of %s: the message does not say so: %s", op_names[c.op],
+             dt_name(c.dtype), axial_last_error());
+    if (c.op == OP_SHAPE || (c.op == OP_REDUCE && dt_valid(c.dtype) && c.dtype != AXIAL_BOOL) ||
+        (c.op == OP_RLSE && dt_float(c.dtype))) {
         size_t orank = 0;
         int64_t oshape[AX_RANK_BAD + 1];
         const bool ornull = c.op == OP_SHAPE && c.special == SP_OUT_NULL && !(c.special_arg & 8);
@@ -1122,7 +1203,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         if (r->st != AXIAL_OK || c.count_out == 0) continue;
-        if (dt_float(c.dtype) && c.op != OP_ROLL) {
+        if (op_lse(c.op)) {
+            compare_lse(&c, isa, s->out, r->out);
+        } else if (dt_float(c.dtype) && c.op != OP_ROLL) {
             if (!mag) mag = magnitudes(&c, x0, &maxabs);
             compare_float(&c, isa, s->out, r->out, mag, maxabs);
         } else {

@@ -18,7 +18,7 @@ import sys
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 PTRDIFF_MAX = INT64_MAX
 
-OPS = {"cumsum": 0, "reduce": 1, "roll": 2, "shape": 3}
+OPS = {"cumsum": 0, "reduce": 1, "roll": 2, "shape": 3, "lcse": 4, "rlse": 5}
 DT = {"f32": 1, "f64": 2, "f16": 3, "bf16": 4, "i8": 5, "u8": 6, "i16": 7, "u16": 8,
       "i32": 9, "u32": 10, "i64": 11, "u64": 12, "bool": 13,
       "bad0": 0, "bad14": 14, "bad99": 15}
@@ -106,7 +106,7 @@ def seed(op, dt, shape, axis=0, axes=(), shifts=None, flags=0, bad_bit=None, inp
     h[8] = MODE[mode]
     h[9:12] = seed_bytes
     out = bytes(h) + bytes(dim_byte(d) for d in shape[:8])
-    if op == "cumsum":
+    if op in ("cumsum", "lcse"):
         out += bytes([axis_byte(axis, rank)])
     out += bytes(axis_byte(a, rank) for a in axes)
     for s in shifts or ():
@@ -212,6 +212,52 @@ SEEDS = {
     "err-dtype-14": seed("reduce", "bad14", [4], axes=[0]),
     "err-dtype-99": seed("roll", "bad99", [4], axes=[0], shifts=[1]),
     "err-rank-17": seed("roll", "u8", [1] * 8, axes=[0], shifts=[1], rank=17),
+    # ---- logcumsumexp (lcse) and reduce_logsumexp (rlse): floats only
+    "lcse-f32-row": seed("lcse", "f32", [1000], 0, mode="ordinary"),
+    "lcse-f64-row-exclusive": seed("lcse", "f64", [4097], -1, flags=1, mode="any"),
+    "lcse-f16-short-rows": seed("lcse", "f16", [96, 5], 1, flags=2, mode="ordinary"),
+    "lcse-bf16-columns-reverse": seed("lcse", "bf16", [300, 17], 0, flags=3, mode="ordinary"),
+    "lcse-f32-columns-wide": seed("lcse", "f32", [4, 1025], 0, mode="unit"),
+    "lcse-f32-3d-inplace": seed("lcse", "f32", [4, 33, 5], 1, inplace=True, mode="exact"),
+    "lcse-f32-specials": seed("lcse", "f32", [3, 8], 1,
+                              data=ONE + NAN + INF + NINF + NZERO + PZERO + SUB + HUGE
+                              + NINF * 8 + MINUS_ONE * 8),
+    "lcse-f64-neginf-then-inf": seed("lcse", "f64", [2, 6], 1, flags=2,
+                                     data=NINF * 3 + ONE + INF + ONE + NINF * 6),
+    "lcse-f32-rare-specials": seed("lcse", "f32", [2049], 0, flags=1, mode="rare_special"),
+    "lcse-bf16-huge": seed("lcse", "bf16", [64], 0, mode="huge"),
+    "lcse-f16-tiny": seed("lcse", "f16", [7, 65], -1, mode="tiny"),
+    "lcse-f32-misaligned": seed("lcse", "f32", [65, 7], 0, xoff=3, yoff=5, mode="any"),
+    "lcse-err-i32": seed("lcse", "i32", [4, 4], 1),
+    "lcse-err-bool": seed("lcse", "bool", [8], 0),
+    "lcse-err-u8-bad-axis": seed("lcse", "u8", [4, 4], 2),
+    "lcse-err-axis": seed("lcse", "f32", [4, 4], 2),
+    "lcse-err-flags": seed("lcse", "f64", [4, 4], 0, flags=1, bad_bit=7),
+    "lcse-err-overlap": seed("lcse", "f32", [64], 0, special="overlap", special_arg=3),
+    "lcse-zero-dim-huge": seed("lcse", "f16", [0, 1 << 40], 1),
+    "rlse-f32-rows": seed("rlse", "f32", [64, 1000], axes=[1], mode="ordinary"),
+    "rlse-f32-row-8192": seed("rlse", "f32", [8192], axes=[0], mode="any"),
+    "rlse-f64-full-chunks": seed("rlse", "f64", [2, 4100], axes=[0, 1], mode="ordinary"),
+    "rlse-bf16-short-rows": seed("rlse", "bf16", [511, 3], axes=[-1], mode="ordinary"),
+    "rlse-f16-columns": seed("rlse", "f16", [128, 33], axes=[0], mode="unit"),
+    "rlse-f32-column-chunk": seed("rlse", "f32", [2, 4100], axes=[0], mode="ordinary"),
+    "rlse-f64-3d-wide": seed("rlse", "f64", [8, 9, 10], axes=[0, 2], mode="any"),
+    "rlse-f32-4d-keepdims": seed("rlse", "f32", [3, 5, 7, 9], axes=[1, 3], flags=1,
+                                 mode="rare_special"),
+    "rlse-f32-identity": seed("rlse", "f32", [7, 9], axes=[], mode="any"),
+    "rlse-f16-all": seed("rlse", "f16", [7, 9, 2], axes=[], flags=2, mode="ordinary"),
+    "rlse-f32-zero-length": seed("rlse", "f32", [0, 5], axes=[0], flags=1),
+    "rlse-f32-specials": seed("rlse", "f32", [4, 4], axes=[1],
+                              data=NINF * 4 + NINF + ONE + NINF + ONE + NAN + INF + ONE + ONE
+                              + INF + NINF + HUGE + SUB),
+    "rlse-bf16-huge": seed("rlse", "bf16", [64, 16], axes=[0], mode="huge"),
+    "rlse-f32-tiny": seed("rlse", "f32", [16, 64], axes=[1], mode="tiny"),
+    "rlse-err-u8": seed("rlse", "u8", [8], axes=[0]),
+    "rlse-err-bool": seed("rlse", "bool", [8], axes=[0]),
+    "rlse-err-i64-bad-shape": seed("rlse", "i64", [4, -1], axes=[0]),
+    "rlse-err-inplace": seed("rlse", "f32", [8, 8], axes=[0], inplace=True),
+    "rlse-err-axes-null": seed("rlse", "f64", [4], axes=[0], special="axes_null"),
+    "rlse-err-axis-rank0": seed("rlse", "f32", [], axes=[0]),
 }
 
 # Inputs the fuzzer found, kept as regressions (base64, as libFuzzer prints them).
