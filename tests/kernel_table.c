@@ -211,7 +211,9 @@ int main(void) {
                    got == x->fn ? x->name : got == scalar ? "the scalar one" : "another one",
                    got == x->fn ? "" : ", want the ISA's own");
         }
-        /* the log-space entries: where the ISA's table sets one, it is active */
+        /* the log-space entries: every SIMD ISA has its own scan, reduction and
+         * accumulation kernels; reduce_lse_finish (one rounding of a double state
+         * per output) is the scalar one on every ISA, by design */
         for (int o = 0; o < 4; o++) {
             for (int d = 0; d < 4; d++) {
                 const size_t off =
@@ -220,17 +222,14 @@ int main(void) {
                 void (*got)(void) = slot_of(active, off);
                 void (*scalar)(void) = slot_of(&axial_kernels__scalar, off);
                 num++;
-                if (own == NULL) {
-                    const int ok = got == scalar;
+                if (o == 3 || own == NULL) { /* finish: NULL and scalar; others: a failure */
+                    const int ok = o == 3 && own == NULL && got == scalar;
                     failed += !ok;
-                    if (ok)
-                        printf("ok %d - %s %s %s # SKIP the ISA's table leaves it NULL: the "
-                               "scalar kernel runs\n", num, isa_name, lse_ops[o].op,
-                               lse_types[d].name);
-                    else
-                        printf("not ok %d - %s %s %s: the ISA's table leaves it NULL but the "
-                               "active kernel is not the scalar one\n", num, isa_name,
-                               lse_ops[o].op, lse_types[d].name);
+                    printf("%s %d - %s %s %s: %s\n", ok ? "ok" : "not ok", num, isa_name,
+                           lse_ops[o].op, lse_types[d].name,
+                           ok ? "the scalar finish, as on every ISA"
+                           : o == 3 ? "want the ISA's table to leave it NULL (the scalar one)"
+                                    : "the ISA's table leaves it NULL, want its own kernel");
                     continue;
                 }
                 const int ok = got == own && own != scalar;
