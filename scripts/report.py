@@ -46,9 +46,9 @@ The log-space ops (logcumsumexp, reduce_logsumexp) add "of exp" = the exp
 probe's time on the best ISA (exp_{isa}: one libm or SLEEF exp per element,
 the ceiling of a one-exp kernel) / axial's time, and their "vs exp probe and
 peers" tables give, per ISA, ns per element, "x exp" = axial time / that
-ISA's exp-probe time (issue 15: <= 2 for ReduceLogSumExp on AVX-512),
+ISA's exp-probe time (the target: <= 2 for ReduceLogSumExp on AVX-512),
 "x cache" = ns per element of the same case at the cache-resident size / at
-this size (issue 15: >= 0.8 from memory) and peer time / axial time for
+this size (the target: >= 0.8 from memory) and peer time / axial time for
 numpy, torch, ONNX Runtime and scipy.  A peer
 ratio marked '*' was timed although its result drifted beyond the check's
 tolerance (listed above the tables with its largest error).
