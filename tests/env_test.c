@@ -155,10 +155,10 @@ static int run_calls(const struct line **calls) {
          "kernel=axial_logcumsumexp_f32__%s", LSE_SLOT(logcumsumexp, AXIAL_F32), 0},
         {"axial: logcumsumexp bf16 [0,3] axis=0 flags=0x0 -> empty kernel=none", 0, 0},
         {NULL, 0, 0}, /* logcumsumexp of i32: AXIAL_E_DTYPE */
-        {"axial: reduce_logsumexp f16 [2,3] axes=[-1] flags=0x0 -> reduce(outer=2,n=3,inner=1) "
-         "kernel=axial_reduce_lse_f16__%s", LSE_SLOT(reduce_lse, AXIAL_F16), 0},
+        {"axial: reduce_logsumexp f16 [2,3] axes=[-1] flags=0x0 -> "
+         "reduce_lse(outer=2,n=3,inner=1) kernel=axial_reduce_lse_f16__%s", LSE_SLOT(reduce_lse, AXIAL_F16), 0},
         {"axial: reduce_logsumexp f64 [2,3,4] axes=[0,-1] flags=0x1 -> "
-         "2*reduce_acc(outer=3,n=4,inner=1)+reduce_finish(count=3) "
+         "2*reduce_lse_acc(outer=3,n=4,inner=1)+reduce_lse_finish(count=3) "
          "kernel=axial_reduce_lse_acc_f64__%s,axial_reduce_lse_finish_f64__%s",
          LSE_SLOT(reduce_lse_acc, AXIAL_F64), LSE_SLOT(reduce_lse_finish, AXIAL_F64)},
         {"axial: reduce_logsumexp f32 [2,0] axes=[1] flags=0x0 -> fill-neg-inf(count=2) "
