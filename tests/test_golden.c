@@ -34,25 +34,13 @@
 #error "build with -DAX_GOLDEN_DIR=\"<source>/tests/golden\" (tests/meson.build)"
 #endif
 
-/* ---- the bound (test_tolerance.c's, with the order's constant c) ---------- */
-
-static long double ulp_of(axial_dtype dt, long double v) {
-    int p, emin;
-    switch (dt) {
-    case AXIAL_F32: p = 24, emin = -126; break;
-    case AXIAL_F64: p = 53, emin = -1022; break;
-    case AXIAL_F16: p = 11, emin = -14; break;
-    default: p = 8, emin = -126; break;
-    }
-    const long double a = fabsl(v);
-    const int e = a == 0 ? emin : ilogbl(a);
-    return ldexpl(1.0L, (e < emin ? emin : e) - p + 1);
-}
+/* ---- the bound (test_tolerance.c's, with the order's constant c; or_ulp
+ * from oracle.c) --------------------------------------------------------------- */
 
 static long double bound_of(axial_dtype dt, long double c, long double exact, long double mag,
                             size_t terms) {
     const long double u = ldexpl(1.0L, -24), ref = (long double)terms * LDBL_EPSILON * mag;
-    const long double half_ulp = 0.5L * ulp_of(dt, exact);
+    const long double half_ulp = 0.5L * or_ulp(dt, exact);
     switch (dt) {
     case AXIAL_F32: return half_ulp + c * u * mag + ref;
     case AXIAL_F64: return half_ulp + (long double)terms * ldexpl(1.0L, -53) * mag + ref;
