@@ -24,7 +24,8 @@
  * bound's n term still holds.  Built with -ffp-contract=off.
  *
  * reduce_lse_acc adds terms into the 16-byte double state of kernels.h (for
- * every dtype, F64 too); reduce_lse_finish rounds axial_lse_value().
+ * every dtype, F64 too) with axial_lse_add, a term v being the state (v, 1);
+ * reduce_lse_finish rounds axial_lse_value().
  */
 #include <math.h>
 
@@ -120,9 +121,9 @@
         for (size_t o = 0; o < outer; o++)                                                  \
             for (size_t j = 0; j < n; j++)                                                  \
                 for (size_t i = 0; i < inner; i++) {                                        \
-                    axial_lse_acc *a = &acc[o * inner + i];                                 \
-                    const double v = (double)LOAD(x[(o * n + j) * inner + i]);              \
-                    AXIAL_LSE_STEP(double, exp, a->m, a->s, v);                             \
+                    /* a term v is the state (v, 1) */                                      \
+                    axial_lse_add(&acc[o * inner + i],                                      \
+                                  (double)LOAD(x[(o * n + j) * inner + i]), 1.0);            \
                 }                                                                           \
     }                                                                                       \
                                                                                             \
