@@ -184,9 +184,10 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
-    if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
+    if (!op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
         count * esize >= AXIAL_CUMSUM_THRESHOLD) {
-        if (p.inner == 1 && kt->cumsum_seg[dtype] && kt->scan_total[dtype]) {
+        if (AXIAL_SPLIT_SCAN_BLOCKS && p.inner == 1 && kt->cumsum_seg[dtype] &&
+            kt->scan_total[dtype]) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
             p.group = chunk_bytes >= AXIAL_GRAIN ? 1 : AXIAL_GRAIN / chunk_bytes;
             p.nchunks = (p.n - 1) / AXIAL_SCAN_CHUNK + 1;
@@ -195,7 +196,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 p.ntasks = p.outer * p.ngroups;
                 return axial_cumsum_blocked(&p, exec, rank, shape, axis);
             }
-        } else if (p.inner > 1 && kt->cumsum_cols[dtype]) {
+        } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && kt->cumsum_cols[dtype]) {
             const size_t grains = count * esize / AXIAL_GRAIN; /* >= 1: above the threshold */
             const size_t want = (grains - 1) / p.outer + 1;
             p.rowlines = (p.inner * esize - 1) / 64 + 1;

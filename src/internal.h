@@ -151,12 +151,21 @@ static inline size_t axial__max_tiles(size_t rowlines) {
     return rowlines >= 2 * AXIAL_TILE_LINES ? rowlines / AXIAL_TILE_LINES
            : rowlines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
 }
-/* Off (0) for now: the splits along few lines (the blocked scan, the column
- * tiles) were measured slower than the plain call (f32, 32 MiB, AVX-512:
- * CumSum [n] 0.72x on 2 threads; CumSum [1024,8192] axis 0 0.17x, tiles one
- * cache line wide; ReduceSum [1024,8192] axis 0 0.60x).  The paths, kernels
- * and tests stay; set it to 1 once wider tiles and a faster scan_total make them pay. */
-#define AXIAL_SPLIT_ALONG_LINES 0
+/* The two splits along few lines, each switchable for measurements:
+ *   - AXIAL_SPLIT_COLUMN_TILES (on): CumSum's and ReduceSum's column tiles
+ *     along an outer axis.  Measured (f32, 32 MiB, AVX-512, 2 threads against
+ *     the plain call): ReduceSum [1024,8192] axis 0 1.87x, CumSum 1.24x with
+ *     4 KiB tiles (tiles one cache line wide had run at 0.60x and 0.17x).
+ *   - AXIAL_SPLIT_SCAN_BLOCKS (off): CumSum's blocked scan along one line.
+ *     Its two passes move 3 units of memory traffic to the plain call's 2;
+ *     measured at 0.66x (32 MiB) on 2 threads, see docs/BENCHMARKS.md.  The
+ *     path, its kernels and its tests stay and run when it is set to 1. */
+#ifndef AXIAL_SPLIT_COLUMN_TILES
+#define AXIAL_SPLIT_COLUMN_TILES 1
+#endif
+#ifndef AXIAL_SPLIT_SCAN_BLOCKS
+#define AXIAL_SPLIT_SCAN_BLOCKS 0
+#endif
 
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);

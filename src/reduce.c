@@ -500,7 +500,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             return axial_reduce_chunked(&p, exec, fn);
         }
         p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, op->threshold);
-        if (AXIAL_SPLIT_ALONG_LINES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
+        if (AXIAL_SPLIT_COLUMN_TILES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
             kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
             const size_t want = (grains - 1) / p.outer + 1;

@@ -484,8 +484,10 @@ static void big_cases(ax_t *t, guard_ctx *g) {
             continue;
         /* few lines, split along them where the ISA has the split kernels
          * (src/cumsum.c, src/reduce.c): one long line (a blocked scan),
-         * [R, C] axis 0 (column tiles, the last one a partial 64-byte line) */
-        const int64_t C = 8 * V + ax_rand_range(t, 1, V - 1);
+         * [R, C] axis 0 (column tiles: rows of 2 to 16 KiB make 2 to 4 tiles
+         * of at least AXIAL_TILE_LINES lines, the last one ending in a
+         * partial 64-byte line) */
+        const int64_t C = V * ax_rand_range(t, 32, 260) + ax_rand_range(t, 1, V - 1);
         const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
         c = shape_case(OP_CUMSUM, dt, 1, line);
         c.big = true;

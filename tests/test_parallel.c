@@ -412,18 +412,21 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
 }
 
 /* Whether a shape of few lines is split along them: CumSum's blocked scan
- * along the innermost axis (inner == 1) needs cumsum_seg and scan_total,
- * CumSum's and ReduceSum's column tiles need cumsum_cols / reduce_cols and
- * rows of more than one 64-byte line (`cols` columns); the active table
- * has them for the float types of a SIMD ISA (kernels/kernels.h). */
+ * along the innermost axis (inner == 1; switched by AXIAL_SPLIT_SCAN_BLOCKS)
+ * needs cumsum_seg and scan_total; CumSum's and ReduceSum's column tiles
+ * (AXIAL_SPLIT_COLUMN_TILES) need cumsum_cols / reduce_cols and rows
+ * (`cols` columns) of at least 32 64-byte lines, two tiles of at least half
+ * of AXIAL_TILE_LINES lines (src/internal.h); the active table has the
+ * kernels for the float types of a SIMD ISA (kernels/kernels.h).  The
+ * cases using this are above the thresholds with fewer than 16 lines. */
 static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
     const struct axial_kernels *kt = axial__kernels();
-    if (AXIAL_SPLIT_ALONG_LINES == 0) /* the splits along few lines are off */
-        return SPLIT_NO;
-    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL
-                     : cols == 1    ? kt->cumsum_seg[dt] && kt->scan_total[dt]
-                                    : kt->cumsum_cols[dt] != NULL;
-    return has && (cols == 1 || (size_t)cols * or_size(dt) > 64) ? SPLIT_YES : SPLIT_NO;
+    if (cols == 1)
+        return AXIAL_SPLIT_SCAN_BLOCKS && op == P_CUMSUM && kt->cumsum_seg[dt] &&
+                       kt->scan_total[dt] ? SPLIT_YES : SPLIT_NO;
+    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL : kt->cumsum_cols[dt] != NULL;
+    const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
+    return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= 32 ? SPLIT_YES : SPLIT_NO;
 }
 
 static bool is_float(axial_dtype dt) {
@@ -501,7 +504,7 @@ void t_parallel_cumsum(ax_t *t) {
         if (is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
             const int64_t Q = (int64_t)AXIAL_SCAN_CHUNK;
             const int64_t whole = ((int64_t)B / (int64_t)or_size(dt) + Q - 1) / Q * Q;
-            enum { NA = 9 };
+            enum { NA = 10 };
             pcase as[NA] = {
                 mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_ANY),          /* one line, each flag set, */
                 mk(P_CUMSUM, dt, 1, N - 5003, 0, 0, SPLIT_ANY),   /* other last chunks */
@@ -512,8 +515,9 @@ void t_parallel_cumsum(ax_t *t) {
                 mk(P_CUMSUM, dt, 2, N / 1000, 1000, 0, SPLIT_ANY), /* axis 0: tiles */
                 mk(P_CUMSUM, dt, 3, 2, N / 74, 37, SPLIT_YES),    /* 2 x 37 columns */
                 mk(P_CUMSUM, dt, 2, N / 9, 9, 0, SPLIT_ANY),      /* 9 columns */
+                mk(P_CUMSUM, dt, 2, N / 4099, 4099, 0, SPLIT_ANY), /* axis 0: 2-8 tiles */
             };
-            const int64_t cols[NA] = {1, 1, 1, 1, 1, 1, 1000, 37, 9};
+            const int64_t cols[NA] = {1, 1, 1, 1, 1, 1, 1000, 37, 9, 4099};
             for (int k = 0; k < NA; k++) {
                 pcase *c = &as[k];
                 c->axis = k == 5 ? -1 : k == 7 ? 1 : 0;
@@ -577,14 +581,15 @@ void t_parallel_reduce(ax_t *t) {
                 run_pcase(t, &E, &cs[k]);
         }
         if (is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
-            enum { NA = 4 };
+            enum { NA = 5 };
             pcase as[NA] = {
                 mk(P_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(P_REDUCE, dt, 1000)),
                 mk(P_REDUCE, dt, 2, N / 100, 100, 0, axis_split(P_REDUCE, dt, 100)),
                 mk(P_REDUCE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
                 mk(P_REDUCE, dt, 3, N / 2000, 2, 1000, axis_split(P_REDUCE, dt, 2000)),
+                mk(P_REDUCE, dt, 2, N / 4099, 4099, 0, axis_split(P_REDUCE, dt, 4099)),
             };
-            const int64_t ax2[NA][2] = {{0}, {-2}, {1}, {0}};
+            const int64_t ax2[NA][2] = {{0}, {-2}, {1}, {0}, {0}};
             for (int k = 0; k < NA; k++) {
                 memcpy(as[k].axes, ax2[k], sizeof ax2[k]);
                 as[k].naxes = 1;

@@ -653,8 +653,8 @@ void t_status_nomem(ax_t *t) {
      * Only where the active table has reduce_cols (otherwise the call would
      * really sum the 4m bytes): axial-tap-refsplit runs it with the
      * reference kernels plugged in. */
-    if (AXIAL_SPLIT_ALONG_LINES == 0) {
-        ax_note(t, "the column tiles are off (AXIAL_SPLIT_ALONG_LINES 0): the column-tile case is not run");
+    if (AXIAL_SPLIT_COLUMN_TILES == 0) {
+        ax_note(t, "the column tiles are off (AXIAL_SPLIT_COLUMN_TILES 0): the column-tile case is not run");
         return;
     } else if (axial__kernels()->reduce_cols[AXIAL_F16] == NULL) {
         ax_note(t, "the active ISA has no reduce_cols for f16: the column-tile case is not run");
