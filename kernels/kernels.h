@@ -87,6 +87,19 @@ typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t 
  *   reduce_lse   (outer, n, inner): y[o][i]    = log(sum over j of exp(x[o][j][i]))
  *   reduce_lse_acc(outer, n, inner): acc[o][i] (+)= the terms x[o][j][i]
  *   reduce_lse_finish(count):       y[k] = value of acc[k], rounded once
+ * and, like the sums' split kernels (NULL in the scalar table, which then
+ * does not split that way), two column-tile entries for the planners' column
+ * tiles along an outer axis:
+ *   logcumsumexp_cols(x, y, n, ncols, stride, flags): columns [0, ncols) of
+ *     an (n, stride) matrix (rows `stride` elements apart), each scanned;
+ *   reduce_lse_cols(x, y, n, ncols, stride): y[c] = the ReduceLogSumExp of
+ *     column c of an (n, stride) matrix, rounded, for c < ncols.
+ *   Both give exactly the bits that logcumsumexp / reduce_lse (outer = 1,
+ *   inner = stride) give those columns, provided the tile starts on a
+ *   64-byte line of its row (a whole number of the kernels' column groups
+ *   from the row's start) and ends on one or at the row's end: the planner
+ *   cuts tiles so.  (They share the types of cumsum_cols and reduce_cols;
+ *   reduce_lse_cols writes outputs, not accumulators.)
  * The wide accumulator is an axial_lse_acc per output (16 bytes): the value
  * m + log(s), with s the sum of exp(term - m) in double.  States:
  *   empty (no term, or only -inf terms): m = -inf, s = 0 (AXIAL_LSE_EMPTY);
@@ -143,6 +156,8 @@ struct axial_kernels {
     axial_reduce_fn reduce_lse[AXIAL_NDTYPE];
     axial_reduce_acc_fn reduce_lse_acc[AXIAL_NDTYPE];
     axial_reduce_finish_fn reduce_lse_finish[AXIAL_NDTYPE];
+    axial_cumsum_cols_fn logcumsumexp_cols[AXIAL_NDTYPE];
+    axial_reduce_cols_fn reduce_lse_cols[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
@@ -170,6 +185,13 @@ struct axial_kernels {
     void axial_reduce_lse_acc_##name##__##isa(const void *x, void *acc, size_t outer,      \
                                               size_t n, size_t inner);                     \
     void axial_reduce_lse_finish_##name##__##isa(const void *acc, void *y, size_t count);
+#define AXIAL_DECLARE_LSE_COLS_KERNELS(name, DT, isa)                                        \
+    void axial_logcumsumexp_cols_##name##__##isa(const void *x, void *y, size_t n,          \
+                                                 size_t ncols, size_t stride, unsigned flags); \
+    void axial_reduce_lse_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
+                                               size_t stride);
+#define AXIAL_LOGCUMSUMEXP_COLS_OF(name, DT, isa) [DT] = axial_logcumsumexp_cols_##name##__##isa,
+#define AXIAL_REDUCE_LSE_COLS_OF(name, DT, isa) [DT] = axial_reduce_lse_cols_##name##__##isa,
 #define AXIAL_LOGCUMSUMEXP_OF(name, DT, isa) [DT] = axial_logcumsumexp_##name##__##isa,
 #define AXIAL_REDUCE_LSE_OF(name, DT, isa) [DT] = axial_reduce_lse_##name##__##isa,
 #define AXIAL_REDUCE_LSE_ACC_OF(name, DT, isa) [DT] = axial_reduce_lse_acc_##name##__##isa,
