@@ -26,6 +26,9 @@
  *     column tiles of whole 64-byte lines of a row (counted from the row's
  *     start; at least AXIAL_TILE_LINES lines wide, see axial__max_tiles), each scanned alone by cumsum_cols with row stride `inner`; each
  *     column is summed on its own by the order, so again the plain call's bits.
+ * axial_logcumsumexp(_ex) is this planner over the table's logcumsumexp and
+ * logcumsumexp_cols kernels (from AXIAL_LSE_THRESHOLD): groups of lines and
+ * column tiles as above, no blocked scan (one line is one task).
  * The axis splits need the split kernels (kernels/kernels.h); where the
  * active table has none (the scalar table, the integer dtypes), the lines
  * split above is the only one.  Without an executor the plain call runs the
@@ -56,8 +59,10 @@ typedef struct {
      * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2 */
     size_t nchunks, group, ngroups;
     double *carry;
-    /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a row */
+    /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
+     * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
     size_t rowlines, ntiles;
+    axial_cumsum_cols_fn cols;
 } axial_cumsum_plan;
 
 static void axial_cumsum_task(void *arg, size_t k) {
@@ -147,7 +152,7 @@ static void axial_cumsum_cols_task(void *arg, size_t k) {
     axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
     const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
     const size_t at = o * p->line_bytes + c0 * p->esize;
-    p->kt->cumsum_cols[p->dtype](p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
+    p->cols(p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
 }
 
 static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, const void *x,
@@ -177,16 +182,16 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     const struct axial_kernels *kt = axial__kernels();
     axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
                            dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, flags, 0, 1, 1, NULL, 0, 1};
+                           1, 0, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     p.line_bytes = p.n * p.inner * esize;
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
-    if (!op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
-        count * esize >= AXIAL_CUMSUM_THRESHOLD) {
-        if (AXIAL_SPLIT_SCAN_BLOCKS && p.inner == 1 && kt->cumsum_seg[dtype] &&
+    p.cols = op->lse ? kt->logcumsumexp_cols[dtype] : kt->cumsum_cols[dtype];
+    if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && count * esize >= op->threshold) {
+        if (AXIAL_SPLIT_SCAN_BLOCKS && !op->lse && p.inner == 1 && kt->cumsum_seg[dtype] &&
             kt->scan_total[dtype]) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
             p.group = chunk_bytes >= AXIAL_GRAIN ? 1 : AXIAL_GRAIN / chunk_bytes;
@@ -196,7 +201,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 p.ntasks = p.outer * p.ngroups;
                 return axial_cumsum_blocked(&p, exec, rank, shape, axis);
             }
-        } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && kt->cumsum_cols[dtype]) {
+        } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && p.cols != NULL) {
             const size_t grains = count * esize / AXIAL_GRAIN; /* >= 1: above the threshold */
             const size_t want = (grains - 1) / p.outer + 1;
             p.rowlines = (p.inner * esize - 1) / 64 + 1;
@@ -207,10 +212,13 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 if (axial__verbose_on()) {
                     const size_t w = ((p.rowlines - 1) / p.ntiles + 1) * (64 / esize);
                     char note[32];
-                    axial__verbose_cumsum(op->op, kt, AXIAL_ENTRY_CUMSUM_COLS + dtype, AXIAL_ENTRY_NONE,
-                                          dtype, rank, shape, axis, flags,
-                                          "%zu*cumsum_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
-                                          p.ntasks, p.n, w < p.inner ? w : p.inner, p.inner,
+                    axial__verbose_cumsum(op->op, kt,
+                                          (op->lse ? AXIAL_ENTRY_LOGCUMSUMEXP_COLS
+                                                   : AXIAL_ENTRY_CUMSUM_COLS) + dtype,
+                                          AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
+                                          "%zu*%s(n=%zu,ncols<=%zu,stride=%zu)%s", p.ntasks,
+                                          op->lse ? "logcumsumexp_cols" : "cumsum_cols", p.n,
+                                          w < p.inner ? w : p.inner, p.inner,
                                           axial__tasks_note(note, p.ntasks));
                 }
                 axial__run(exec, p.ntasks, axial_cumsum_cols_task, &p);

@@ -42,7 +42,9 @@
  * only), with a 16-byte wide state per output (axial_lse_acc, kernels.h):
  * the identity is the empty state, partial states merge with axial_lse_add
  * in the same fixed order as the sums' partials, and an axis of length 0
- * gives -inf.  It has no column-tile kernels.
+ * gives -inf.  Its column tiles (where the table has reduce_lse_cols) need
+ * no buffer: each tile's kernel rounds its own columns, with the bits of the
+ * whole-shape reduce_lse (kernels/kernels.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,18 @@ static void axial_reduce_cols_task(void *arg, size_t k) {
     p->k.finish(acc, p->y + (o * p->inner + c0) * p->esize, c1 - c0);
 }
 
+/* The same tile of ReduceLogSumExp: reduce_lse_cols writes its outputs. */
+static void axial_reduce_lse_cols_task(void *arg, size_t k) {
+    const axial_reduce_plan *p = arg;
+    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
+    size_t b, e;
+    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
+    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    p->kt->reduce_lse_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize,
+                                     p->y + (o * p->inner + c0) * p->esize, p->n, c1 - c0,
+                                     p->inner);
+}
+
 /* Chunk t = (o, c) of a chunked reduction into part (inner wide sums). */
 static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, void *part) {
     const size_t o = t / p->nchunks, c = t % p->nchunks;
@@ -307,6 +321,19 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
                                        size_t naxes, unsigned flags) {
     const size_t count_out = p->outer * p->inner;
     p->ntasks = p->outer * p->ntiles;
+    if (p->k.lse) { /* no accumulator: each tile rounds its own columns */
+        if (axial__verbose_on()) {
+            const size_t w = ((p->rowlines - 1) / p->ntiles + 1) * (64 / p->esize);
+            char note[32];
+            axial__verbose_reduce("reduce_logsumexp", p->kt, AXIAL_ENTRY_REDUCE_LSE_COLS + p->dtype,
+                                  AXIAL_ENTRY_NONE, p->dtype, rank, shape, axes, naxes, flags,
+                                  "%zu*reduce_lse_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
+                                  p->ntasks, p->n, w < p->inner ? w : p->inner, p->inner,
+                                  axial__tasks_note(note, p->ntasks));
+        }
+        axial__run(exec, p->ntasks, axial_reduce_lse_cols_task, p);
+        return AXIAL_OK;
+    }
     p->acc = malloc(count_out * sizeof *p->acc);
     if (p->acc == NULL)
         return axial__fail(AXIAL_E_NOMEM,
@@ -500,8 +527,10 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             return axial_reduce_chunked(&p, exec, fn);
         }
         p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, op->threshold);
-        if (AXIAL_SPLIT_COLUMN_TILES && !op->lse && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && p.inner >= AXIAL_ORDER_LANES &&
-            kt->reduce_cols[dtype] && count_in * esize >= AXIAL_REDUCE_THRESHOLD) {
+        if (AXIAL_SPLIT_COLUMN_TILES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
+            p.inner >= AXIAL_ORDER_LANES &&
+            (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
+            count_in * esize >= op->threshold) {
             const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
             const size_t want = (grains - 1) / p.outer + 1;
             p.rowlines = (row_bytes - 1) / 64 + 1;

@@ -530,7 +530,8 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
         const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
         const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
         const int64_t pairs[2] = {big / 2 + ax_rand_range(t, 1, 2 * V + 1), 2};
-        const int64_t C = 8 * V + ax_rand_range(t, 1, V - 1);
+        /* rows of 2 to 16 KiB: 2 to 4 column tiles, the last ending in a partial line */
+        const int64_t C = V * ax_rand_range(t, 32, 260) + ax_rand_range(t, 1, V - 1);
         const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
         const int64_t flat[1] = {big + ax_rand_range(t, 1, 2 * V + 1)};
         const int64_t wide[3] = {2, big / 6 + ax_rand_range(t, 1, V), 3};
@@ -543,9 +544,13 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_LCSE, dt, 2, cols); /* [R, C] axis 0 */
+        c = shape_case(OP_LCSE, dt, 2, cols); /* [R, C] axis 0: column tiles */
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
+        if (ax_sample(t, frac)) run_both(t, g, c, false);
+        c = shape_case(OP_RLSE, dt, 2, cols); /* the same, reduced */
+        c.big = true;
+        c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
         c = shape_case(OP_RLSE, dt, 2, pairs); /* row groups */
         c.big = true;

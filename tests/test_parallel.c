@@ -424,7 +424,10 @@ static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
     if (cols == 1)
         return AXIAL_SPLIT_SCAN_BLOCKS && op == P_CUMSUM && kt->cumsum_seg[dt] &&
                        kt->scan_total[dt] ? SPLIT_YES : SPLIT_NO;
-    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL : kt->cumsum_cols[dt] != NULL;
+    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL
+                     : op == P_RLSE ? kt->reduce_lse_cols[dt] != NULL
+                     : op == P_LCSE ? kt->logcumsumexp_cols[dt] != NULL
+                                    : kt->cumsum_cols[dt] != NULL;
     const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
     return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= 32 ? SPLIT_YES : SPLIT_NO;
 }
@@ -629,24 +632,29 @@ void t_parallel_logcumsumexp(ax_t *t) {
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
-        enum { NC = 9 };
+        enum { NC = 13 };
         pcase cs[NC] = {
             mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* many lines */
             mk(P_LCSE, dt, 2, N / 5, 5, 0, SPLIT_YES),           /* many short lines */
             mk(P_LCSE, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
-            mk(P_LCSE, dt, 2, N / 300, 300, 0, SPLIT_NO),        /* axis 0: one group */
+            mk(P_LCSE, dt, 2, N / 300, 300, 0, axis_split(P_LCSE, dt, 300)), /* axis 0 */
             mk(P_LCSE, dt, 1, N, 0, 0, SPLIT_NO),                /* one long line */
             mk(P_LCSE, dt, 2, N / 1001, 1001, 0, SPLIT_YES),     /* in place */
             mk(P_LCSE, dt, 2, 3, N / 3, 0, SPLIT_YES),           /* few long lines */
             mk(P_LCSE, dt, 3, 2, N / 74, 37, SPLIT_YES),         /* 2 x 37 columns */
             mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* NaN / inf terms */
+            /* few lines of wide rows: column tiles (logcumsumexp_cols) */
+            mk(P_LCSE, dt, 2, N / 1000, 1000, 0, axis_split(P_LCSE, dt, 1000)),
+            mk(P_LCSE, dt, 2, N / 4099, 4099, 0, axis_split(P_LCSE, dt, 4099)), /* NaN / inf */
+            mk(P_LCSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+            mk(P_LCSE, dt, 2, N / 2053, 2053, 0, axis_split(P_LCSE, dt, 2053)), /* in place */
         };
-        const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 1, -1};
+        const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 1, -1, 0, 0, 1, 0};
         for (int k = 0; k < NC; k++) {
             cs[k].axis = axis[k];
             cs[k].flags = ((unsigned)d + (unsigned)k) % 4;
-            cs[k].inplace = k == 5;
-            cs[k].specials = k == 8;
+            cs[k].inplace = k == 5 || k == 12;
+            cs[k].specials = k == 8 || k == 10;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
@@ -668,8 +676,8 @@ void t_parallel_logcumsumexp(ax_t *t) {
  * fixed 64 KiB chunks of the reduced extent, partial states merged in chunk
  * order: the full reduction of a long [n], [R, 2] axis 0, 64 outputs),
  * several reduced groups (the 16-byte wide states), a copy (no axes), an
- * axis of length 0 (-inf); no column tiles, so [R, C] axis 0 with more than
- * 64 outputs is one task. */
+ * axis of length 0 (-inf), and column tiles (reduce_lse_cols) of few rows
+ * of at least 2 KiB. */
 void t_parallel_logsumexp(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))
@@ -680,13 +688,13 @@ void t_parallel_logsumexp(ax_t *t) {
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
-        enum { NC = 15 };
+        enum { NC = 18 };
         pcase cs[NC] = {
             mk(P_RLSE, dt, 2, N / 77, 77, 0, SPLIT_YES),        /* rows */
             mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
             mk(P_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
             mk(P_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
-            mk(P_RLSE, dt, 2, N / 65, 65, 0, SPLIT_NO),         /* 65 outputs: one task */
+            mk(P_RLSE, dt, 2, N / 65, 65, 0, SPLIT_NO),         /* 65 outputs, 260-byte rows */
             mk(P_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
             mk(P_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
             mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
@@ -697,17 +705,21 @@ void t_parallel_logsumexp(ax_t *t) {
             mk(P_RLSE, dt, 3, N / 700, 0, 7, SPLIT_NO),         /* length 0: -inf */
             mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full, NaN / inf terms */
             mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* wide, NaN / inf terms */
+            /* few rows of wide rows: column tiles (reduce_lse_cols) */
+            mk(P_RLSE, dt, 2, N / 1000, 1000, 0, axis_split(P_RLSE, dt, 1000)),
+            mk(P_RLSE, dt, 2, N / 4099, 4099, 0, axis_split(P_RLSE, dt, 4099)), /* NaN / inf */
+            mk(P_RLSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
         };
         const int64_t ax1[NC][3] = {{1}, {0}, {0},  {0},     {0}, {1}, {0, 2}, {2, 0},
-                                    {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}};
-        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1, 1, 1, 2};
+                                    {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}, {0}, {0}, {1}};
+        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1, 1, 1, 2, 1, 1, 1};
         for (int k = 0; k < NC; k++) {
             memcpy(cs[k].axes, ax1[k], sizeof ax1[k]);
             cs[k].naxes = nax[k];
             cs[k].flags = ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
             if (k == 9)
                 cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
-            cs[k].specials = k >= 13;
+            cs[k].specials = k == 13 || k == 14 || k == 16;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }

@@ -35,6 +35,13 @@
  *     of 2 KiB (one tile walking all rows waits on one line per row: 7x
  *     slower on [1024,1024] axis 0).  A column's arithmetic is its tile's
  *     alone whatever the width.
+ *   Column tiles of a split (logcumsumexp_cols, reduce_lse_cols): the same
+ *     two column paths (rc_run / cc_run and their F64 forms), given the
+ *     tile's column count apart from the row stride.  The planner cuts tiles
+ *     on 64-byte lines of a row (16 F32 / 32 F16 / 8 F64 columns: whole
+ *     vector tiles), so every vector tile holds the same columns, under the
+ *     same mask, as in the whole-shape call: the same bits, including the
+ *     decisions a block takes for its whole vector (fallbacks, references).
  *   LogCumSumExp, lines (inner == 1; reverse: vectors loaded from the end and
  *     lane-reversed, stored back reversed).  Blocks of LSE_SCAN_BLOCK = 8
  *     vectors with no NaN / +inf: if the block maximum B exceeds the running
@@ -352,12 +359,12 @@ AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c,
  * rather than one 64-byte line per row and tile (which, with rows far apart,
  * waits on memory).  Each column's arithmetic is that of its tile alone. */
 AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer, size_t n,
-                     size_t inner, enum lse_dt dt) {
+                     size_t inner, size_t ncols, enum lse_dt dt) {
     const size_t es = dt == D_F32 ? 4 : 2;
     for (size_t o = 0; o < outer; o++) {
         const char *x = (const char *)xv + o * n * inner * es;
-        for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W) {
-            const size_t cw = inner - c0 < LSE_COLS_W ? inner - c0 : LSE_COLS_W;
+        for (size_t c0 = 0; c0 < ncols; c0 += LSE_COLS_W) {
+            const size_t cw = ncols - c0 < LSE_COLS_W ? ncols - c0 : LSE_COLS_W;
             const size_t nt = (cw + 15) / 16;
             __m512 mt[LSE_COLS_W / 16];
             __m512d s0t[LSE_COLS_W / 16], s1t[LSE_COLS_W / 16];
@@ -382,7 +389,7 @@ AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer,
                 _mm512_storeu_pd(ss + 8, s1);
                 if (acc) {
                     for (size_t i = 0; i < w; i++) {
-                        axial_lse_acc *a = &acc[o * inner + c + i];
+                        axial_lse_acc *a = &acc[o * ncols + c + i];
                         if (!isfinite(ss[i]))
                             axial_lse_add(a, lse_rescan(x + (c + i) * es, n, inner, 0, dt), 1.0);
                         else if (ss[i] > 0)
@@ -397,7 +404,7 @@ AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer,
                     double v = ys[i];
                     if (!isfinite(ss[i]))
                         v = lse_rescan(x + (c + i) * es, n, inner, 0, dt);
-                    st1(yv, o * inner + c + i, v, dt);
+                    st1(yv, o * ncols + c + i, v, dt);
                 }
             }
         }
@@ -407,7 +414,7 @@ AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer,
 AXIAL_AI void reduce_lse_f(const void *x, void *y, axial_lse_acc *acc, size_t outer, size_t n,
                            size_t inner, enum lse_dt dt) {
     if (inner > 1) {
-        rc_run(x, y, acc, outer, n, inner, dt);
+        rc_run(x, y, acc, outer, n, inner, inner, dt);
         return;
     }
     const size_t es = dt == D_F32 ? 4 : 2;
@@ -692,10 +699,10 @@ AXIAL_AI void cc_block(const void *x, void *y, size_t n, size_t t, size_t inner,
 
 /* Columns in blocks of LSE_COLS_W (states on the stack), each block's rows
  * LSE_SCAN_BLOCK at a time across its whole width (as rc_run). */
-AXIAL_AI void cc_run(const void *x, void *y, size_t n, size_t inner, int excl, int rev,
-                     enum lse_dt dt) {
-    for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W) {
-        const size_t cw = inner - c0 < LSE_COLS_W ? inner - c0 : LSE_COLS_W;
+AXIAL_AI void cc_run(const void *x, void *y, size_t n, size_t inner, size_t ncols, int excl,
+                     int rev, enum lse_dt dt) {
+    for (size_t c0 = 0; c0 < ncols; c0 += LSE_COLS_W) {
+        const size_t cw = ncols - c0 < LSE_COLS_W ? ncols - c0 : LSE_COLS_W;
         const size_t nt = (cw + 15) / 16;
         cc_state st[LSE_COLS_W / 16];
         for (size_t q = 0; q < nt; q++) {
@@ -722,7 +729,7 @@ AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, siz
             cl_line(xo, yo, n, flags, dt);
             continue;
         }
-        cc_run(xo, yo, n, inner, excl, rev, dt);
+        cc_run(xo, yo, n, inner, inner, excl, rev, dt);
     }
 }
 
@@ -779,7 +786,7 @@ AXIAL_AI void rc_rows_d(const double *x, size_t j, size_t r, size_t inner, __mma
 }
 
 static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t outer, size_t n,
-                         size_t inner) {
+                         size_t inner, size_t ncols) {
     for (size_t o = 0; o < outer; o++) {
         const double *xo = x + o * n * inner;
         if (inner == 1) {
@@ -791,8 +798,8 @@ static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t 
             continue;
         }
         /* as rc_run: LSE_COLS_W_D columns per walk over the rows */
-        for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W_D) {
-            const size_t cw = inner - c0 < LSE_COLS_W_D ? inner - c0 : LSE_COLS_W_D;
+        for (size_t c0 = 0; c0 < ncols; c0 += LSE_COLS_W_D) {
+            const size_t cw = ncols - c0 < LSE_COLS_W_D ? ncols - c0 : LSE_COLS_W_D;
             const size_t nt = (cw + 7) / 8;
             __m512d mt[LSE_COLS_W_D / 8], st[LSE_COLS_W_D / 8];
             for (size_t q = 0; q < nt; q++)
@@ -810,13 +817,13 @@ static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t 
                 _mm512_storeu_pd(ys, _mm512_add_pd(m, Sleef_logd8_u10avx512f(s)));
                 for (size_t i = 0; i < w; i++) {
                     if (acc) {
-                        axial_lse_acc *a = &acc[o * inner + c + i];
+                        axial_lse_acc *a = &acc[o * ncols + c + i];
                         if (!isfinite(ss[i]))
                             axial_lse_add(a, lse_rescan(xo + c + i, n, inner, 1, D_F32), 1.0);
                         else if (ss[i] > 0)
                             axial_lse_add(a, ms[i], ss[i]);
                     } else {
-                        y[o * inner + c + i] =
+                        y[o * ncols + c + i] =
                             isfinite(ss[i]) ? ys[i] : lse_rescan(xo + c + i, n, inner, 1, D_F32);
                     }
                 }
@@ -1021,9 +1028,10 @@ AXIAL_AI void cc_block_d(const double *x, double *y, size_t n, size_t t, size_t 
 }
 
 /* As cc_run, in f64: LSE_COLS_W_D columns per walk over the rows. */
-static void cc_run_d(const double *x, double *y, size_t n, size_t inner, int excl, int rev) {
-    for (size_t c0 = 0; c0 < inner; c0 += LSE_COLS_W_D) {
-        const size_t cw = inner - c0 < LSE_COLS_W_D ? inner - c0 : LSE_COLS_W_D;
+static void cc_run_d(const double *x, double *y, size_t n, size_t inner, size_t ncols, int excl,
+                     int rev) {
+    for (size_t c0 = 0; c0 < ncols; c0 += LSE_COLS_W_D) {
+        const size_t cw = ncols - c0 < LSE_COLS_W_D ? ncols - c0 : LSE_COLS_W_D;
         const size_t nt = (cw + 7) / 8;
         cc_state_d st[LSE_COLS_W_D / 8];
         for (size_t q = 0; q < nt; q++) {
@@ -1049,7 +1057,7 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
             cl_line_d(xo, yo, n, flags);
             continue;
         }
-        cc_run_d(xo, yo, n, inner, excl, rev);
+        cc_run_d(xo, yo, n, inner, inner, excl, rev);
     }
 }
 
@@ -1067,6 +1075,15 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
     void axial_reduce_lse_acc_##name##__avx512(const void *x, void *acc, size_t outer,        \
                                                size_t n, size_t inner) {                      \
         reduce_lse_f(x, NULL, (axial_lse_acc *)acc, outer, n, inner, DT);                     \
+    }                                                                                         \
+    void axial_logcumsumexp_cols_##name##__avx512(const void *x, void *y, size_t n,           \
+                                                  size_t ncols, size_t stride, unsigned flags) { \
+        cc_run(x, y, n, stride, ncols, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,                 \
+               (flags & AXIAL_CUMSUM_REVERSE) != 0, DT);                                      \
+    }                                                                                         \
+    void axial_reduce_lse_cols_##name##__avx512(const void *x, void *y, size_t n, size_t ncols, \
+                                                size_t stride) {                              \
+        rc_run(x, y, NULL, 1, n, stride, ncols, DT);                                          \
     }
 AXIAL_LSE_F(f32, D_F32)
 AXIAL_LSE_F(f16, D_F16)
@@ -1077,9 +1094,21 @@ void axial_logcumsumexp_f64__avx512(const void *x, void *y, size_t outer, size_t
     logcumsumexp_d((const double *)x, (double *)y, outer, n, inner, flags);
 }
 void axial_reduce_lse_f64__avx512(const void *x, void *y, size_t outer, size_t n, size_t inner) {
-    reduce_lse_d((const double *)x, (double *)y, NULL, outer, n, inner);
+    reduce_lse_d((const double *)x, (double *)y, NULL, outer, n, inner, inner);
 }
 void axial_reduce_lse_acc_f64__avx512(const void *x, void *acc, size_t outer, size_t n,
                                       size_t inner) {
-    reduce_lse_d((const double *)x, NULL, (axial_lse_acc *)acc, outer, n, inner);
+    reduce_lse_d((const double *)x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner);
+}
+/* The column tiles: the column paths above on columns [0, ncols) of rows
+ * `stride` apart (reduce_lse_d's inner == 1 branch is never taken: a tile's
+ * rows hold more than one 64-byte line). */
+void axial_logcumsumexp_cols_f64__avx512(const void *x, void *y, size_t n, size_t ncols,
+                                         size_t stride, unsigned flags) {
+    cc_run_d((const double *)x, (double *)y, n, stride, ncols,
+             (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0, (flags & AXIAL_CUMSUM_REVERSE) != 0);
+}
+void axial_reduce_lse_cols_f64__avx512(const void *x, void *y, size_t n, size_t ncols,
+                                       size_t stride) {
+    reduce_lse_d((const double *)x, (double *)y, NULL, 1, n, stride, ncols);
 }
