@@ -73,6 +73,24 @@
  * rows: s += exp(x - M) in f64, M with NaN kept (a blend), and y = M itself
  * where M is not finite (NaN, +inf, -inf): no branch, no fallback.
  *
+ * Column tiles (logcumsumexp_cols, reduce_lse_cols: the planners' split of
+ * an outer axis into tiles of whole 64-byte lines of a row).  They are thin
+ * wrappers that run the column paths above, lse_scan and lse_reduce, on
+ * columns [0, ncols) of rows `stride` elements apart; the whole-shape
+ * entries are the case ncols = stride = inner, so both run the same code.
+ * Why the bits are the same: a reduction lane never looks at another lane
+ * (max, rescale -- the other lanes' s times exactly 1 --, exps and tree are
+ * per lane; a special column is re-scanned alone), so its window of 256
+ * columns may start anywhere; the column scan's decisions (a block's first
+ * rise or NaN/+inf, the switch to the general rows) are per group of 8
+ * columns (f64: 4) counted from the first column, and a tile that starts on
+ * a 64-byte line of its row (a whole number of groups from the row's start)
+ * and ends on one or at the row's end has exactly the whole-shape kernel's
+ * groups there, its partial last group included.  stride == 1 (a tile of a
+ * one-column row) calls the whole-shape entry, whose line path it must match
+ * (a call, not a second inlined copy: that kept GCC cloning lse_line8 per
+ * dtype, and lse_scan_cols4 is always inlined for the same reason).
+ *
  * Error (docs/API.md bound: f32/f16/bf16 ulp_T(y*) + 4 * 2^-24 * (|y*| +
  * ln n + 4); f64 2^-53 * (4|y*| + 4 ln n + 16 + n)).  Every term is
  * exp(x - m) with x <= m: the rounding of x - m (<= 2^-24 |x - m| relative
@@ -317,11 +335,11 @@ static axial_lse_acc lse_line8(int k, const void *x, size_t i0, size_t n) {
     return (axial_lse_acc){(double)mx, _mm_cvtsd_f64(h)};
 }
 
-/* The states of ncols (<= LSE_WIN) columns of n rows, rows `inner` apart:
+/* The states of ncols (<= LSE_WIN) columns of n rows, rows `stride` apart:
  * the row blocks outermost, so each block's rows are read whole (from L1 in
  * both passes) and the lane states wait in a small array. */
 #define LSE_WIN 256 /* 7 KiB of stack for the states */
-static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, size_t ncols,
+static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t stride, size_t ncols,
                       axial_lse_acc *out) {
     __m256 m[LSE_WIN / 8];
     __m256d s[LSE_WIN / 8][2];
@@ -332,9 +350,9 @@ static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, s
         const size_t rows = n - r < LSE_RED_ROWS ? n - r : LSE_RED_ROWS;
         size_t c = 0;
         for (; c < ncols / 8; c++)
-            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, 8, &m[c], s[c]);
+            lse_block8(k, x, i0 + r * stride + c * 8, stride, rows, 8, &m[c], s[c]);
         if (c < nch)
-            lse_block8(k, x, i0 + r * inner + c * 8, inner, rows, (int)(ncols % 8), &m[c], s[c]);
+            lse_block8(k, x, i0 + r * stride + c * 8, stride, rows, (int)(ncols % 8), &m[c], s[c]);
     }
     for (size_t c = 0; c < nch; c++) {
         float mm[8];
@@ -344,7 +362,7 @@ static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t inner, s
         _mm256_storeu_pd(ss + 4, s[c][1]);
         for (size_t l = 0; l < 8 && c * 8 + l < ncols; l++) {
             if (mm[l] == INFINITY || isnan(ss[l]))
-                out[c * 8 + l] = lse_special(k, x, i0 + c * 8 + l, n, inner);
+                out[c * 8 + l] = lse_special(k, x, i0 + c * 8 + l, n, stride);
             else if (mm[l] == -INFINITY)
                 out[c * 8 + l] = AXIAL_LSE_EMPTY;
             else
@@ -446,7 +464,7 @@ static axial_lse_acc lse_line4(const double *x, size_t i0, size_t n) {
     return (axial_lse_acc){mx, _mm_cvtsd_f64(h)};
 }
 
-static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t ncols,
+static void lse_cols4(const double *x, size_t i0, size_t n, size_t stride, size_t ncols,
                       axial_lse_acc *out) {
     __m256d m[LSE_WIN / 4], s[LSE_WIN / 4];
     const size_t nch = (ncols + 3) / 4;
@@ -456,9 +474,9 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t
         const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
         size_t c = 0;
         for (; c < ncols / 4; c++)
-            lse_block4(x, i0 + r * inner + c * 4, inner, rows, 4, &m[c], &s[c]);
+            lse_block4(x, i0 + r * stride + c * 4, stride, rows, 4, &m[c], &s[c]);
         if (c < nch)
-            lse_block4(x, i0 + r * inner + c * 4, inner, rows, (int)(ncols % 4), &m[c], &s[c]);
+            lse_block4(x, i0 + r * stride + c * 4, stride, rows, (int)(ncols % 4), &m[c], &s[c]);
     }
     for (size_t c = 0; c < nch; c++) {
         double mm[4], ss[4];
@@ -466,7 +484,7 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t
         _mm256_storeu_pd(ss, s[c]);
         for (size_t l = 0; l < 4 && c * 4 + l < ncols; l++) {
             if (mm[l] == INFINITY || isnan(ss[l]))
-                out[c * 4 + l] = lse_special(LSE_F64, x, i0 + c * 4 + l, n, inner);
+                out[c * 4 + l] = lse_special(LSE_F64, x, i0 + c * 4 + l, n, stride);
             else if (mm[l] == -INFINITY)
                 out[c * 4 + l] = AXIAL_LSE_EMPTY;
             else
@@ -476,12 +494,15 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t inner, size_t
 }
 
 /* ---- ReduceLogSumExp entry bodies ---------------------------------------- */
-/* acc == NULL: y[o][i] = value; else acc[o][i] (+)= state. */
+/* Columns [0, ncols) of each of the outer (n, stride) blocks (rows `stride`
+ * elements apart; the whole-shape entries pass ncols = stride = inner, the
+ * cols entry outer = 1 and a tile).  acc == NULL: y[o][c] = value; else
+ * acc[o][c] (+)= state (y and acc hold ncols outputs per block). */
 AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
-                          size_t n, size_t inner) {
+                          size_t n, size_t ncols, size_t stride) {
     axial_lse_acc st[LSE_WIN];
     for (size_t o = 0; o < outer; o++) {
-        if (inner == 1) {
+        if (stride == 1) { /* a line (ncols == 1) */
             st[0] = k == LSE_F64 ? lse_line4((const double *)x, o * n, n) : lse_line8(k, x, o * n, n);
             if (acc)
                 axial_lse_add(&acc[o], st[0].m, st[0].s);
@@ -489,17 +510,17 @@ AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, siz
                 lse_st1(k, y, o, axial_lse_value(st[0]));
             continue;
         }
-        for (size_t c = 0; c < inner; c += LSE_WIN) {
-            const size_t cnt = inner - c < LSE_WIN ? inner - c : LSE_WIN;
+        for (size_t c = 0; c < ncols; c += LSE_WIN) {
+            const size_t cnt = ncols - c < LSE_WIN ? ncols - c : LSE_WIN;
             if (k == LSE_F64)
-                lse_cols4((const double *)x, o * n * inner + c, n, inner, cnt, st);
+                lse_cols4((const double *)x, o * n * stride + c, n, stride, cnt, st);
             else
-                lse_cols8(k, x, o * n * inner + c, n, inner, cnt, st);
+                lse_cols8(k, x, o * n * stride + c, n, stride, cnt, st);
             for (size_t l = 0; l < cnt; l++) {
                 if (acc)
-                    axial_lse_add(&acc[o * inner + c + l], st[l].m, st[l].s);
+                    axial_lse_add(&acc[o * ncols + c + l], st[l].m, st[l].s);
                 else
-                    lse_st1(k, y, o * inner + c + l, axial_lse_value(st[l]));
+                    lse_st1(k, y, o * ncols + c + l, axial_lse_value(st[l]));
             }
         }
     }
@@ -759,7 +780,7 @@ AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n,
     }
 }
 
-/* Columns c .. c+cnt-1 (cnt <= 8) of one (n, inner) block, C = f32. */
+/* Columns c .. c+cnt-1 (cnt <= 8) of one (n, stride) block, C = f32. */
 AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
     const __m256 sf = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
     const __m256 v = _mm256_add_ps(_mm256_max_ps(m, _mm256_set1_ps(-FLT_MAX)), Sleef_logf8_u10avx2(sf));
@@ -773,7 +794,7 @@ AX_INLINE __m256 lse_fast_value8(__m256 me, __m256 S32, __m256 s) {
     return _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(S32, s)));
 }
 AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t n,
-                              size_t inner, int cnt, int excl, int rev) {
+                              size_t stride, int cnt, int excl, int rev) {
     const __m256 pinf = _mm256_set1_ps(INFINITY), lo = _mm256_set1_ps(-FLT_MAX);
     __m256 m = _mm256_set1_ps(-INFINITY), me = lo, S32 = _mm256_setzero_ps();
     __m256 sf = _mm256_setzero_ps();
@@ -787,7 +808,7 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
              * exps first (independent), then the running sums and logs; that
              * row itself goes row by row, then a new block */
             size_t nf = LSE_SCAN_ROWS;
-#define LSE_ROW(r) (base + (rev ? n - 1 - t - (r) : t + (r)) * inner)
+#define LSE_ROW(r) (base + (rev ? n - 1 - t - (r) : t + (r)) * stride)
             for (size_t r = LSE_SCAN_ROWS; r-- > 0;)
                 if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, LSE_ROW(r), cnt), m, _CMP_NLE_UQ)))
                     nf = r;
@@ -819,7 +840,7 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
             rows = 1;
         }
         for (size_t r = 0; r < rows; r++, t++) { /* row by row */
-            const size_t i = base + (rev ? n - 1 - t : t) * inner;
+            const size_t i = base + (rev ? n - 1 - t : t) * stride;
             const __m256 v = lse_ldr(k, x, i, cnt);
             if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) {
                 special = 1; /* a NaN or +inf: the general rows from here */
@@ -862,7 +883,7 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
     s[0] = _mm256_add_pd(s[0], lse_lo_pd(sf));
     s[1] = _mm256_add_pd(s[1], lse_hi_pd(sf));
     for (; t < n; t++) { /* general rows: NaN kept in m, s in f64 */
-        const size_t i = base + (rev ? n - 1 - t : t) * inner;
+        const size_t i = base + (rev ? n - 1 - t : t) * stride;
         const __m256 v = lse_ldr(k, x, i, cnt);
         if (excl) {
             const __m256 yv = lse_col_value8(m, s);
@@ -895,12 +916,12 @@ AX_INLINE __m256d lse_col_value4(__m256d m, __m256d s) {
     const __m256d absm = _mm256_andnot_pd(_mm256_set1_pd(-0.0), m);
     return _mm256_blendv_pd(m, v, _mm256_cmp_pd(absm, _mm256_set1_pd(INFINITY), _CMP_LT_OQ));
 }
-static void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, size_t inner,
-                           int cnt, int excl, int rev) {
+AX_INLINE void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, size_t stride,
+                              int cnt, int excl, int rev) {
     const __m256d lo = _mm256_set1_pd(-DBL_MAX);
     __m256d m = _mm256_set1_pd(-INFINITY), s = _mm256_setzero_pd();
     for (size_t t = 0; t < n; t++) {
-        const size_t i = base + (rev ? n - 1 - t : t) * inner;
+        const size_t i = base + (rev ? n - 1 - t : t) * stride;
         const __m256d v = lse_ldr4(x, i, cnt);
         if (excl) {
             const __m256d yv = lse_col_value4(m, s);
@@ -928,14 +949,17 @@ static void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, si
     }
 }
 
-AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, size_t inner,
-                        unsigned flags) {
+/* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
+ * x (the whole-shape entry passes ncols = stride = inner, the cols entry
+ * outer = 1 and a tile); stride == 1 is a line (ncols == 1). */
+AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
+                        size_t stride, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const size_t w = k == LSE_F64 ? 4 : 8;
     for (size_t o = 0; o < outer; o++) {
-        const size_t base = o * n * inner;
-        if (inner == 1) {
+        const size_t base = o * n * stride;
+        if (stride == 1) {
             if (k == LSE_F64 && !excl && !rev)
                 lse_scan_line4((const double *)x, (double *)y, base, n, 0, 0);
             else if (k == LSE_F64 && !rev)
@@ -954,12 +978,12 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
                 lse_scan_line8(k, x, y, base, n, 1, 1);
             continue;
         }
-        for (size_t c = 0; c < inner; c += w) {
-            const int cnt = inner - c < w ? (int)(inner - c) : (int)w;
+        for (size_t c = 0; c < ncols; c += w) {
+            const int cnt = ncols - c < w ? (int)(ncols - c) : (int)w;
             if (k == LSE_F64)
-                lse_scan_cols4((const double *)x, (double *)y, base + c, n, inner, cnt, excl, rev);
+                lse_scan_cols4((const double *)x, (double *)y, base + c, n, stride, cnt, excl, rev);
             else
-                lse_scan_cols8(k, x, y, base + c, n, inner, cnt, excl, rev);
+                lse_scan_cols8(k, x, y, base + c, n, stride, cnt, excl, rev);
         }
     }
 }
@@ -968,15 +992,29 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
 #define AXIAL_AVX2_LSE(name, K)                                                                \
     void axial_logcumsumexp_##name##__avx2(const void *x, void *y, size_t outer, size_t n,    \
                                            size_t inner, unsigned flags) {                    \
-        lse_scan(K, x, y, outer, n, inner, flags);                                             \
+        lse_scan(K, x, y, outer, n, inner, inner, flags);                                      \
     }                                                                                          \
     void axial_reduce_lse_##name##__avx2(const void *x, void *y, size_t outer, size_t n,      \
                                          size_t inner) {                                      \
-        lse_reduce(K, x, y, NULL, outer, n, inner);                                            \
+        lse_reduce(K, x, y, NULL, outer, n, inner, inner);                                     \
     }                                                                                          \
     void axial_reduce_lse_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n, \
                                              size_t inner) {                                  \
-        lse_reduce(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner);                         \
+        lse_reduce(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner);                  \
+    }                                                                                          \
+    void axial_logcumsumexp_cols_##name##__avx2(const void *x, void *y, size_t n, size_t ncols, \
+                                                size_t stride, unsigned flags) {              \
+        if (stride == 1) /* a line: no second copy of the line path */                         \
+            axial_logcumsumexp_##name##__avx2(x, y, 1, n, 1, flags);                           \
+        else                                                                                   \
+            lse_scan(K, x, y, 1, n, ncols, stride, flags);                                     \
+    }                                                                                          \
+    void axial_reduce_lse_cols_##name##__avx2(const void *x, void *y, size_t n, size_t ncols,  \
+                                              size_t stride) {                                \
+        if (stride == 1)                                                                       \
+            axial_reduce_lse_##name##__avx2(x, y, 1, n, 1);                                    \
+        else                                                                                   \
+            lse_reduce(K, x, y, NULL, 1, n, ncols, stride);                                    \
     }
 AXIAL_AVX2_LSE(f32, LSE_F32)
 AXIAL_AVX2_LSE(f64, LSE_F64)

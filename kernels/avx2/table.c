@@ -23,4 +23,6 @@ const struct axial_kernels axial_kernels__avx2 = {
     .logcumsumexp = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_OF, avx2)},
     .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, avx2)},
     .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, avx2)},
+    .logcumsumexp_cols = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_COLS_OF, avx2)},
+    .reduce_lse_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_COLS_OF, avx2)},
 };
