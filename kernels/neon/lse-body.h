@@ -91,11 +91,11 @@ AXIAL_NEON_INLINE void LSE_FN(lse_cols_block)(const LSE_T *p, size_t stride, V *
     }
 }
 
-/* Columns [c, c + w) of an (n, inner) matrix, w <= LSE_CW * L: their states
+/* Columns [0, w) of an (n, stride) matrix, w <= LSE_CW * L: their states
  * added into acc[0 .. w).  Whole blocks are read in place; a partial block
  * (the last rows, or a strip narrower than LSE_CW vectors) is copied into a
  * buffer padded with -inf. */
-static void LSE_FN(lse_cols)(const LSE_T *x, size_t n, size_t inner, size_t w,
+static void LSE_FN(lse_cols)(const LSE_T *x, size_t n, size_t stride, size_t w,
                              axial_lse_acc *acc) {
     const size_t W = LSE_CW * L;
     V m[LSE_CW];
@@ -104,13 +104,13 @@ static void LSE_FN(lse_cols)(const LSE_T *x, size_t n, size_t inner, size_t w,
         m[v] = V_DUP(-(E)INFINITY), a[v] = A_ZERO();
     for (size_t j = 0; j < n; j += LSE_RBC) {
         if (w == W && j + LSE_RBC <= n) {
-            LSE_FN(lse_cols_block)(x + j * inner, inner, m, a);
+            LSE_FN(lse_cols_block)(x + j * stride, stride, m, a);
             continue;
         }
         LSE_T tmp[LSE_RBC * LSE_CW * L];
         for (size_t k = 0; k < LSE_RBC; k++)
             for (size_t c = 0; c < W; c++)
-                tmp[k * W + c] = j + k < n && c < w ? x[(j + k) * inner + c] : LSE_NEGINF_T;
+                tmp[k * W + c] = j + k < n && c < w ? x[(j + k) * stride + c] : LSE_NEGINF_T;
         LSE_FN(lse_cols_block)(tmp, W, m, a);
     }
     for (int v = 0; v < LSE_CW; v++) {
@@ -124,12 +124,36 @@ static void LSE_FN(lse_cols)(const LSE_T *x, size_t n, size_t inner, size_t w,
     }
 }
 
+/* Columns [0, ncols) of an (n, stride) matrix (inner > 1), in strips of
+ * LSE_CW vectors from column 0 (the last one w = ncols mod W wide): acc ==
+ * NULL -> write y[0 .. ncols) (reduce_lse), else merge into acc[0 .. ncols).
+ * The whole-shape kernels call it with ncols = stride = inner, the column
+ * tiles (reduce_lse_cols) with their own ncols: on a tile that starts and
+ * ends on strip boundaries (or at the row's end), every strip sees the same
+ * columns as in the whole-shape call. */
+static void LSE_FN(lse_reduce_cols)(const LSE_T *x, LSE_T *y, axial_lse_acc *acc, size_t n,
+                                    size_t ncols, size_t stride) {
+    const size_t W = LSE_CW * L;
+    for (size_t c = 0; c < ncols; c += W) {
+        const size_t w = ncols - c < W ? ncols - c : W;
+        if (acc) {
+            LSE_FN(lse_cols)(x + c, n, stride, w, &acc[c]);
+        } else {
+            axial_lse_acc s[LSE_CW * L];
+            for (size_t k = 0; k < w; k++)
+                s[k] = AXIAL_LSE_EMPTY;
+            LSE_FN(lse_cols)(x + c, n, stride, w, s);
+            for (size_t k = 0; k < w; k++)
+                LSE_STORE1(&y[c + k], axial_lse_value(s[k]));
+        }
+    }
+}
+
 /* Both reductions: acc == NULL -> write y (reduce_lse), else merge into acc. */
 AXIAL_NEON_INLINE void LSE_FN(lse_reduce)(const void *xv, void *yv, axial_lse_acc *acc,
                                           size_t outer, size_t n, size_t inner) {
     const LSE_T *x = (const LSE_T *)xv;
     LSE_T *y = (LSE_T *)yv;
-    const size_t W = LSE_CW * L;
     for (size_t o = 0; o < outer; o++) {
         const LSE_T *xo = x + o * n * inner;
         if (inner == 1) {
@@ -139,19 +163,10 @@ AXIAL_NEON_INLINE void LSE_FN(lse_reduce)(const void *xv, void *yv, axial_lse_ac
                 LSE_STORE1(&y[o], axial_lse_value(s));
             continue;
         }
-        for (size_t c = 0; c < inner; c += W) {
-            const size_t w = inner - c < W ? inner - c : W;
-            if (acc) {
-                LSE_FN(lse_cols)(xo + c, n, inner, w, &acc[o * inner + c]);
-            } else {
-                axial_lse_acc s[LSE_CW * L];
-                for (size_t k = 0; k < w; k++)
-                    s[k] = AXIAL_LSE_EMPTY;
-                LSE_FN(lse_cols)(xo + c, n, inner, w, s);
-                for (size_t k = 0; k < w; k++)
-                    LSE_STORE1(&y[o * inner + c + k], axial_lse_value(s[k]));
-            }
-        }
+        if (acc)
+            LSE_FN(lse_reduce_cols)(xo, NULL, &acc[o * inner], n, inner, inner);
+        else
+            LSE_FN(lse_reduce_cols)(xo, &y[o * inner], NULL, n, inner, inner);
     }
 }
 
@@ -162,6 +177,17 @@ void LSE_KN(reduce_lse)(const void *x, void *y, size_t outer,
 void LSE_KN(reduce_lse_acc)(const void *x, void *acc, size_t outer,
                                                      size_t n, size_t inner) {
     LSE_FN(lse_reduce)(x, NULL, (axial_lse_acc *)acc, outer, n, inner);
+}
+
+/* The column tile: reduce_lse (outer = 1, inner = stride) on columns
+ * [0, ncols), by the same code (stride 1 is a line, as there). */
+void LSE_KN(reduce_lse_cols)(const void *xv, void *yv, size_t n, size_t ncols,
+                             size_t stride) {
+    if (stride == 1) {
+        LSE_FN(lse_reduce)(xv, yv, NULL, 1, n, 1);
+        return;
+    }
+    LSE_FN(lse_reduce_cols)((const LSE_T *)xv, (LSE_T *)yv, NULL, n, ncols, stride);
 }
 
 /* ---- LogCumSumExp along lines (inner == 1) -------------------------------- */
@@ -249,7 +275,8 @@ static void LSE_FN(lcse_line)(const LSE_T *x, LSE_T *y, size_t n, int excl, int 
 
 /* ---- LogCumSumExp along columns (inner > 1) ------------------------------- */
 
-static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t inner, size_t w,
+/* Columns [0, w) of an (n, stride) matrix, w <= LSE_CW * L, scanned. */
+static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t stride, size_t w,
                               int excl, int rev) {
     const size_t W = LSE_CW * L;
     V m[LSE_CW];
@@ -259,8 +286,8 @@ static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t inner, 
     const V ninf = V_DUP(-(E)INFINITY), inf = V_DUP((E)INFINITY), zero = V_DUP(0);
     for (size_t t = 0; t < n; t++) {
         const size_t j = rev ? n - 1 - t : t;
-        const LSE_T *xr = x + j * inner;
-        LSE_T *yr = y + j * inner;
+        const LSE_T *xr = x + j * stride;
+        LSE_T *yr = y + j * stride;
         LSE_T ti[LSE_CW * L], to[LSE_CW * L];
         if (w < W) {
             for (size_t c = 0; c < W; c++)
@@ -297,13 +324,23 @@ static void LSE_FN(lcse_cols)(const LSE_T *x, LSE_T *y, size_t n, size_t inner, 
     }
 }
 
+/* Columns [0, ncols) of an (n, stride) matrix (inner > 1), scanned in strips
+ * of LSE_CW vectors from column 0: the whole-shape kernel calls it with
+ * ncols = stride = inner, the column tiles (logcumsumexp_cols) with their own
+ * ncols (same strips on a tile cut on strip boundaries or the row's end). */
+static void LSE_FN(lcse_cols_tile)(const LSE_T *x, LSE_T *y, size_t n, size_t ncols,
+                                   size_t stride, int excl, int rev) {
+    const size_t W = LSE_CW * L;
+    for (size_t c = 0; c < ncols; c += W)
+        LSE_FN(lcse_cols)(x + c, y + c, n, stride, ncols - c < W ? ncols - c : W, excl, rev);
+}
+
 void LSE_KN(logcumsumexp)(const void *xv, void *yv, size_t outer,
                                                    size_t n, size_t inner, unsigned flags) {
     const LSE_T *x = (const LSE_T *)xv;
     LSE_T *y = (LSE_T *)yv;
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
-    const size_t W = LSE_CW * L;
     for (size_t o = 0; o < outer; o++) {
         const LSE_T *xo = x + o * n * inner;
         LSE_T *yo = y + o * n * inner;
@@ -311,10 +348,21 @@ void LSE_KN(logcumsumexp)(const void *xv, void *yv, size_t outer,
             LSE_FN(lcse_line)(xo, yo, n, excl, rev);
             continue;
         }
-        for (size_t c = 0; c < inner; c += W)
-            LSE_FN(lcse_cols)(xo + c, yo + c, n, inner, inner - c < W ? inner - c : W, excl,
-                              rev);
+        LSE_FN(lcse_cols_tile)(xo, yo, n, inner, inner, excl, rev);
     }
+}
+
+/* The column tile: logcumsumexp (outer = 1, inner = stride) on columns
+ * [0, ncols), by the same code (stride 1 is a line, as there). */
+void LSE_KN(logcumsumexp_cols)(const void *xv, void *yv, size_t n, size_t ncols,
+                               size_t stride, unsigned flags) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    if (stride == 1) {
+        LSE_FN(lcse_line)((const LSE_T *)xv, (LSE_T *)yv, n, excl, rev);
+        return;
+    }
+    LSE_FN(lcse_cols_tile)((const LSE_T *)xv, (LSE_T *)yv, n, ncols, stride, excl, rev);
 }
 
 #undef LSE_FN

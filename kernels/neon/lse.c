@@ -8,6 +8,9 @@
  *   logcumsumexp  (outer, n, inner, flags): y[o][j][i] = log sum_{k<=j} exp x[o][k][i]
  *   reduce_lse    (outer, n, inner):        y[o][i] = log sum_j exp x[o][j][i]
  *   reduce_lse_acc(outer, n, inner):        acc[o][i] (+)= those terms (kernels.h state)
+ *   logcumsumexp_cols(n, ncols, stride, flags), reduce_lse_cols(n, ncols, stride):
+ *     a column tile (columns [0, ncols) of an (n, stride) matrix; the
+ *     planners' tiles along an outer axis)
  * reduce_lse_finish is left to the scalar table (it rounds the states).
  *
  * Compute types: f32 lanes (4 a vector) for f32, f16 and bf16 (the 16-bit
@@ -62,6 +65,22 @@
  * (Sleef_expd2, only when some lane rose), s += exp(x - M) widened to f64,
  * y = M + log(s) (SLEEF log of s rounded to the lane type); NaN / +inf
  * columns output m itself, empty ones -inf.
+ *
+ * Column tiles: logcumsumexp_cols and reduce_lse_cols run the column path
+ * above (lcse_cols_tile, lse_reduce_cols: the strip loops, with the column
+ * count and the row stride as separate parameters) on their ncols columns;
+ * the whole-shape kernels run the same functions with ncols = stride = inner
+ * (stride 1, a single column, is a line in both: the line path).  The
+ * decisions of the column path are per strip of LSE_CW * L columns (16 f32 /
+ * f16 / bf16, 8 f64: 64, 32, 32, 64 bytes): whether to rescale (per vector
+ * of the strip), and the padding of a partial strip or row block.  A tile
+ * that starts on a 64-byte line of its row (a whole number of strips from
+ * the row's start) and ends on one or at the row's end cuts the row into the
+ * very strips of the whole-shape call, each read over the same rows in the
+ * same order: the outputs are the same bits.  (Here those decisions do not even change a
+ * lane's bits -- a lane that did not rise is multiplied by exp(0) = 1, a
+ * padded lane is dropped -- so other cuts would give them too; the planner
+ * cuts on lines all the same, as the other ISAs need.)
  *
  * Error (the bound: f32/f16/bf16 |y - y*| <= ulp_T(y*) + 4 u (|y*| + ln n + 4),
  * u = 2^-24; f64 2^-53 (4|y*| + 4 ln n + 16 + n)): the value is M + log S

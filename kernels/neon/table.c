@@ -20,6 +20,8 @@ const struct axial_kernels axial_kernels__neon = {
     .logcumsumexp = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_OF, neon)},
     .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, neon)},
     .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, neon)},
+    .logcumsumexp_cols = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_COLS_OF, neon)},
+    .reduce_lse_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_COLS_OF, neon)},
 
     /* roll.c */
     .roll = AXIAL_ROLL_OF(neon),
