@@ -8,7 +8,9 @@
  * For each SIMD ISA of the architecture that this CPU runs, it selects the
  * ISA and checks that every entry of the active (merged) table -- cumsum,
  * reduce, reduce_acc, reduce_finish for the 12 summable dtypes, roll for the
- * 4 element sizes -- is that ISA's own kernel, by name (axial_<op>_<dtype>__<isa>),
+ * 4 element sizes, and for the 4 float dtypes the split kernels cumsum_seg,
+ * scan_total, cumsum_cols, reduce_cols and the log-space column tiles
+ * logcumsumexp_cols, reduce_lse_cols -- is that ISA's own kernel, by name (axial_<op>_<dtype>__<isa>),
  * and not the scalar one.  An ISA the CPU lacks is a TAP skip; an ISA whose
  * name is in AXIAL_TEST_REQUIRE_ISA (comma-separated; test.sh sets it where the
  * CPU is known, e.g. neon under qemu-aarch64) must be there, or the test fails.
@@ -34,15 +36,18 @@
 #ifdef AXIAL_HAVE_NEON
 AXIAL_DECLARE_ISA_KERNELS(neon)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, neon)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_COLS_KERNELS, neon)
 #endif
 #else
 #ifdef AXIAL_HAVE_AVX2
 AXIAL_DECLARE_ISA_KERNELS(avx2)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, avx2)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_COLS_KERNELS, avx2)
 #endif
 #ifdef AXIAL_HAVE_AVX512
 AXIAL_DECLARE_ISA_KERNELS(avx512)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, avx512)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_COLS_KERNELS, avx512)
 #endif
 #endif
 
@@ -75,14 +80,20 @@ struct entry {
      "axial_cumsum_cols_" #name "__" #isa},                                                 \
     {"reduce_cols", #name, SLOT(reduce_cols, DT),                                           \
      (void (*)(void))axial_reduce_cols_##name##__##isa,                                     \
-     "axial_reduce_cols_" #name "__" #isa},
+     "axial_reduce_cols_" #name "__" #isa},                                                 \
+    {"logcumsumexp_cols", #name, SLOT(logcumsumexp_cols, DT),                               \
+     (void (*)(void))axial_logcumsumexp_cols_##name##__##isa,                               \
+     "axial_logcumsumexp_cols_" #name "__" #isa},                                           \
+    {"reduce_lse_cols", #name, SLOT(reduce_lse_cols, DT),                                   \
+     (void (*)(void))axial_reduce_lse_cols_##name##__##isa,                                 \
+     "axial_reduce_lse_cols_" #name "__" #isa},
 #define ROLL_ENTRY(log2, bytes, isa)                                                        \
     {"roll", "b" #bytes, SLOT(roll, log2), (void (*)(void))axial_roll_b##bytes##__##isa,    \
      "axial_roll_b" #bytes "__" #isa}
 #define ISA_ENTRIES(isa)                                                                    \
     {AXIAL_SUM_DTYPES(SUM_ENTRIES, isa) AXIAL_FLOAT_DTYPES(SPLIT_ENTRIES, isa)              \
      ROLL_ENTRY(0, 1, isa), ROLL_ENTRY(1, 2, isa), ROLL_ENTRY(2, 4, isa), ROLL_ENTRY(3, 8, isa)}
-#define NENTRIES (12 * 4 + 4 * 4 + 4)
+#define NENTRIES (12 * 4 + 6 * 4 + 4) /* sums, split and log-space column tiles, rolls */
 
 static void (*slot_of(const struct axial_kernels *k, size_t offset))(void) {
     void (*fn)(void);
