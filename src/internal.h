@@ -154,10 +154,13 @@ static inline size_t axial__max_tiles(size_t rowlines) {
            : rowlines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
 }
 /* The two splits along few lines, each switchable for measurements:
- *   - AXIAL_SPLIT_COLUMN_TILES (on): CumSum's and ReduceSum's column tiles
- *     along an outer axis.  Measured (f32, 32 MiB, AVX-512, 2 threads against
- *     the plain call): ReduceSum [1024,8192] axis 0 1.87x, CumSum 1.24x with
- *     4 KiB tiles (tiles one cache line wide had run at 0.60x and 0.17x).
+ *   - AXIAL_SPLIT_COLUMN_TILES (on): the column tiles along an outer axis
+ *     (CumSum, ReduceSum, and the log-space ops where the table has their
+ *     cols kernels).  Measured (f32, 32 MiB, AVX-512, 2 threads against the
+ *     plain call, [1024,8192] axis 0, 4 KiB tiles): ReduceSum 1.87-1.95x,
+ *     CumSum 1.17-1.97x (0.95-1.6 of the 2-thread copy probe),
+ *     LogCumSumExp 2.09x, ReduceLogSumExp 2.07x (tiles one cache line wide
+ *     had run at 0.60x and 0.17x for the sums).
  *   - AXIAL_SPLIT_SCAN_BLOCKS (off): CumSum's blocked scan along one line.
  *     Its two passes move 3 units of memory traffic to the plain call's 2;
  *     measured at 0.66x (32 MiB) on 2 threads, see docs/BENCHMARKS.md.  The
