@@ -147,10 +147,8 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
 
 static void axial_cumsum_cols_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
-    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
-    size_t b, e;
-    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
-    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    size_t c0, c1;
+    const size_t o = axial__tile_cols(p->rowlines, p->ntiles, k, p->esize, p->inner, &c0, &c1);
     const size_t at = o * p->line_bytes + c0 * p->esize;
     p->cols(p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
 }

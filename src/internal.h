@@ -185,6 +185,12 @@ size_t axial__ntasks(size_t units, size_t unit_bytes, size_t threshold);
 /* Task k of ntasks over `units` units: [*begin, *end), contiguous, in order,
  * sizes differing by at most 1. */
 void axial__task_range(size_t units, size_t ntasks, size_t k, size_t *begin, size_t *end);
+/* Column tile k of the planners' column tiles, `ntiles` per row over the
+ * `rowlines` 64-byte lines of rows of `inner` elements of `esize` bytes:
+ * columns [*c0, *c1) (whole lines from the row's start, the last tile ending
+ * at the row's end); returns the tile's row (outer index) k / ntiles. */
+size_t axial__tile_cols(size_t rowlines, size_t ntiles, size_t k, size_t esize, size_t inner,
+                        size_t *c0, size_t *c1);
 /* A split of `count` elements of `esize` bytes at `dst` into ntasks blocks
  * whose inner boundaries fall on 64-byte lines of dst, so that no two tasks
  * write one cache line (the boundaries follow dst's address: used only where

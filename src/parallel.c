@@ -75,6 +75,16 @@ void axial__task_range(size_t units, size_t ntasks, size_t k, size_t *begin, siz
     *end = *begin + q + (k < r);
 }
 
+size_t axial__tile_cols(size_t rowlines, size_t ntiles, size_t k, size_t esize, size_t inner,
+                        size_t *c0, size_t *c1) {
+    size_t b, e;
+    axial__task_range(rowlines, ntiles, k % ntiles, &b, &e);
+    const size_t per_line = 64 / esize;
+    *c0 = b * per_line;
+    *c1 = e * per_line < inner ? e * per_line : inner;
+    return k / ntiles;
+}
+
 void axial__lines_plan(axial_lines *l, const void *dst, size_t esize, size_t count,
                        size_t threshold) {
     const size_t head_bytes = (size_t)(-(uintptr_t)dst & 63);

@@ -241,10 +241,8 @@ static void axial_reduce_rows_task(void *arg, size_t k) {
  * their part of acc, then rounded to y. */
 static void axial_reduce_cols_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
-    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
-    size_t b, e;
-    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
-    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    size_t c0, c1;
+    const size_t o = axial__tile_cols(p->rowlines, p->ntiles, k, p->esize, p->inner, &c0, &c1);
     double *acc = p->acc + o * p->inner + c0;
     for (size_t c = 0; c < c1 - c0; c++)
         acc[c] = -0.0;
@@ -256,10 +254,8 @@ static void axial_reduce_cols_task(void *arg, size_t k) {
 /* The same tile of ReduceLogSumExp: reduce_lse_cols writes its outputs. */
 static void axial_reduce_lse_cols_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
-    const size_t o = k / p->ntiles, per_line = 64 / p->esize;
-    size_t b, e;
-    axial__task_range(p->rowlines, p->ntiles, k % p->ntiles, &b, &e);
-    const size_t c0 = b * per_line, c1 = e * per_line < p->inner ? e * per_line : p->inner;
+    size_t c0, c1;
+    const size_t o = axial__tile_cols(p->rowlines, p->ntiles, k, p->esize, p->inner, &c0, &c1);
     p->kt->reduce_lse_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize,
                                      p->y + (o * p->inner + c0) * p->esize, p->n, c1 - c0,
                                      p->inner);
