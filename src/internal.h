@@ -148,7 +148,9 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
  * a page: a tile walks its rows `inner` elements apart, and tiles one line
  * wide ran 3-12x slower than the plain call on one thread); rows of 2 to
  * 8 KiB make two tiles. */
+#ifndef AXIAL_TILE_LINES /* (overridable only for measurements) */
 #define AXIAL_TILE_LINES 64
+#endif
 static inline size_t axial__max_tiles(size_t rowlines) {
     return rowlines >= 2 * AXIAL_TILE_LINES ? rowlines / AXIAL_TILE_LINES
            : rowlines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
