@@ -24,7 +24,7 @@
  *     chunk of heap (AXIAL_E_NOMEM when that fails, nothing written).
  *   - fewer than AXIAL_SPLIT_FEW_LINES lines along an outer axis (inner > 1):
  *     column tiles of whole 64-byte lines of a row (counted from the row's
- *     start; at least AXIAL_TILE_LINES lines wide, see axial__max_tiles), each scanned alone by cumsum_cols with row stride `inner`; each
+ *     start; at least AXIAL_TILE_LINES lines wide, see axial__tiles), each scanned alone by cumsum_cols with row stride `inner`; each
  *     column is summed on its own by the order, so again the plain call's bits.
  * axial_logcumsumexp(_ex) is this planner over the table's logcumsumexp and
  * logcumsumexp_cols kernels (from AXIAL_LSE_THRESHOLD): groups of lines and
@@ -200,15 +200,10 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 return axial_cumsum_blocked(&p, exec, rank, shape, axis);
             }
         } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && p.cols != NULL) {
-            const size_t grains = count * esize / AXIAL_GRAIN; /* >= 1: above the threshold */
-            const size_t want = (grains - 1) / p.outer + 1;
-            p.rowlines = (p.inner * esize - 1) / 64 + 1;
-            const size_t maxtiles = axial__max_tiles(p.rowlines);
-            p.ntiles = want < maxtiles ? want : maxtiles;
+            p.ntiles = axial__tiles(count * esize, p.outer, p.inner * esize, &p.rowlines);
             if (p.ntiles >= 2) {
                 p.ntasks = p.outer * p.ntiles;
                 if (axial__verbose_on()) {
-                    const size_t w = ((p.rowlines - 1) / p.ntiles + 1) * (64 / esize);
                     char note[32];
                     axial__verbose_cumsum(op->op, kt,
                                           (op->lse ? AXIAL_ENTRY_LOGCUMSUMEXP_COLS
@@ -216,7 +211,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                                           AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
                                           "%zu*%s(n=%zu,ncols<=%zu,stride=%zu)%s", p.ntasks,
                                           op->lse ? "logcumsumexp_cols" : "cumsum_cols", p.n,
-                                          w < p.inner ? w : p.inner, p.inner,
+                                          axial__tile_max_cols(p.rowlines, p.ntiles, esize, p.inner), p.inner,
                                           axial__tasks_note(note, p.ntasks));
                 }
                 axial__run(exec, p.ntasks, axial_cumsum_cols_task, &p);

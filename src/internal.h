@@ -151,9 +151,25 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
 #ifndef AXIAL_TILE_LINES /* (overridable only for measurements) */
 #define AXIAL_TILE_LINES 64
 #endif
-static inline size_t axial__max_tiles(size_t rowlines) {
-    return rowlines >= 2 * AXIAL_TILE_LINES ? rowlines / AXIAL_TILE_LINES
-           : rowlines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
+/* The column tiles of an input of `bytes` bytes in `outer` lines of rows of
+ * `row_bytes` bytes: *rowlines 64-byte lines per row, and the number of
+ * tiles per row: one per 64 KiB grain of a line, at most one per
+ * AXIAL_TILE_LINES lines of a row, two for rows of half that to twice it. */
+static inline size_t axial__tiles(size_t bytes, size_t outer, size_t row_bytes,
+                                  size_t *rowlines) {
+    const size_t grains = bytes / AXIAL_GRAIN; /* >= 1: above every threshold */
+    const size_t want = (grains - 1) / outer + 1;
+    const size_t lines = (row_bytes - 1) / 64 + 1;
+    const size_t most = lines >= 2 * AXIAL_TILE_LINES ? lines / AXIAL_TILE_LINES
+                        : lines >= AXIAL_TILE_LINES / 2 ? 2 : 1;
+    *rowlines = lines;
+    return want < most ? want : most;
+}
+/* The widest tile's columns, for AXIAL_VERBOSE. */
+static inline size_t axial__tile_max_cols(size_t rowlines, size_t ntiles, size_t esize,
+                                          size_t inner) {
+    const size_t w = ((rowlines - 1) / ntiles + 1) * (64 / esize);
+    return w < inner ? w : inner;
 }
 /* The two splits along few lines, each switchable for measurements:
  *   - AXIAL_SPLIT_COLUMN_TILES (on): the column tiles along an outer axis

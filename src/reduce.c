@@ -27,7 +27,7 @@
  *     axis 0 with large C), where the table has reduce_cols (the float types
  *     of a SIMD ISA) and there is an executor: column tiles of whole 64-byte
  *     lines of a row (counted from the row's start; at least AXIAL_TILE_LINES
- *     lines wide, see axial__max_tiles), each task setting its
+ *     lines wide, see axial__tiles), each task setting its
  *     tile of a wide (double) buffer to -0.0, summing its columns into it with
  *     reduce_cols (stride inner) and rounding them with reduce_finish.  From
  *     16 columns on the one summation order sums each column alone, from
@@ -319,12 +319,11 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
     p->ntasks = p->outer * p->ntiles;
     if (p->k.lse) { /* no accumulator: each tile rounds its own columns */
         if (axial__verbose_on()) {
-            const size_t w = ((p->rowlines - 1) / p->ntiles + 1) * (64 / p->esize);
             char note[32];
             axial__verbose_reduce("reduce_logsumexp", p->kt, AXIAL_ENTRY_REDUCE_LSE_COLS + p->dtype,
                                   AXIAL_ENTRY_NONE, p->dtype, rank, shape, axes, naxes, flags,
                                   "%zu*reduce_lse_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
-                                  p->ntasks, p->n, w < p->inner ? w : p->inner, p->inner,
+                                  p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,
                                   axial__tasks_note(note, p->ntasks));
         }
         axial__run(exec, p->ntasks, axial_reduce_lse_cols_task, p);
@@ -336,13 +335,12 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
                            "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
                            count_out * sizeof *p->acc);
     if (axial__verbose_on()) {
-        const size_t w = ((p->rowlines - 1) / p->ntiles + 1) * (64 / p->esize);
         char note[32];
         axial__verbose_reduce("reduce_sum", p->kt, AXIAL_ENTRY_REDUCE_COLS + p->dtype,
                               AXIAL_ENTRY_REDUCE_FINISH + p->dtype, p->dtype, rank, shape, axes,
                               naxes, flags,
                               "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
-                              p->ntasks, p->n, w < p->inner ? w : p->inner, p->inner,
+                              p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,
                               axial__tasks_note(note, p->ntasks));
     }
     axial__run(exec, p->ntasks, axial_reduce_cols_task, p);
@@ -527,11 +525,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             p.inner >= AXIAL_ORDER_LANES &&
             (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
             count_in * esize >= op->threshold) {
-            const size_t grains = count_in * esize / AXIAL_GRAIN; /* >= 1 */
-            const size_t want = (grains - 1) / p.outer + 1;
-            p.rowlines = (row_bytes - 1) / 64 + 1;
-            const size_t maxtiles = axial__max_tiles(p.rowlines);
-            p.ntiles = want < maxtiles ? want : maxtiles;
+            p.ntiles = axial__tiles(count_in * esize, p.outer, row_bytes, &p.rowlines);
             if (p.ntiles >= 2)
                 return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
         }
