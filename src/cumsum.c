@@ -200,7 +200,9 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 return axial_cumsum_blocked(&p, exec, rank, shape, axis);
             }
         } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && p.cols != NULL) {
-            p.ntiles = axial__tiles(count * esize, p.outer, p.inner * esize, &p.rowlines);
+            p.ntiles = axial__tiles(count * esize, p.outer, p.inner * esize,
+                                    op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
+                                    &p.rowlines);
             if (p.ntiles >= 2) {
                 p.ntasks = p.outer * p.ntiles;
                 if (axial__verbose_on()) {

@@ -525,7 +525,9 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             p.inner >= AXIAL_ORDER_LANES &&
             (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
             count_in * esize >= op->threshold) {
-            p.ntiles = axial__tiles(count_in * esize, p.outer, row_bytes, &p.rowlines);
+            p.ntiles = axial__tiles(count_in * esize, p.outer, row_bytes,
+                                    op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
+                                    &p.rowlines);
             if (p.ntiles >= 2)
                 return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
         }

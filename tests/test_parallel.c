@@ -413,12 +413,12 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
 
 /* Whether a shape of few lines is split along them: CumSum's blocked scan
  * along the innermost axis (inner == 1; switched by AXIAL_SPLIT_SCAN_BLOCKS)
- * needs cumsum_seg and scan_total; CumSum's and ReduceSum's column tiles
- * (AXIAL_SPLIT_COLUMN_TILES) need cumsum_cols / reduce_cols and rows
- * (`cols` columns) of at least 32 64-byte lines, two tiles of at least half
- * of AXIAL_TILE_LINES lines (src/internal.h); the active table has the
- * kernels for the float types of a SIMD ISA (kernels/kernels.h).  The
- * cases using this are above the thresholds with fewer than 16 lines. */
+ * needs cumsum_seg and scan_total; the column tiles
+ * (AXIAL_SPLIT_COLUMN_TILES) need the op's cols kernel and rows (`cols`
+ * columns) of at least AXIAL_TILE_PAIR_LINES (8) 64-byte lines, which make
+ * two tiles (src/internal.h); the active table has the kernels for the float
+ * types of a SIMD ISA (kernels/kernels.h).  The cases using this are above
+ * the thresholds with fewer than 16 lines. */
 static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
     const struct axial_kernels *kt = axial__kernels();
     if (cols == 1)
@@ -429,7 +429,8 @@ static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
                      : op == P_LCSE ? kt->logcumsumexp_cols[dt] != NULL
                                     : kt->cumsum_cols[dt] != NULL;
     const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
-    return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= 32 ? SPLIT_YES : SPLIT_NO;
+    return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= AXIAL_TILE_PAIR_LINES ? SPLIT_YES
+                                                                                : SPLIT_NO;
 }
 
 static bool is_float(axial_dtype dt) {
@@ -677,7 +678,7 @@ void t_parallel_logcumsumexp(ax_t *t) {
  * order: the full reduction of a long [n], [R, 2] axis 0, 64 outputs),
  * several reduced groups (the 16-byte wide states), a copy (no axes), an
  * axis of length 0 (-inf), and column tiles (reduce_lse_cols) of few rows
- * of at least 2 KiB. */
+ * of at least 512 bytes. */
 void t_parallel_logsumexp(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))
@@ -688,13 +689,13 @@ void t_parallel_logsumexp(ax_t *t) {
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
-        enum { NC = 18 };
+        enum { NC = 19 };
         pcase cs[NC] = {
             mk(P_RLSE, dt, 2, N / 77, 77, 0, SPLIT_YES),        /* rows */
             mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
             mk(P_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
             mk(P_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
-            mk(P_RLSE, dt, 2, N / 65, 65, 0, SPLIT_NO),         /* 65 outputs, 260-byte rows */
+            mk(P_RLSE, dt, 2, N / 65, 65, 0, axis_split(P_RLSE, dt, 65)), /* 65 outputs */
             mk(P_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
             mk(P_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
             mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
@@ -709,17 +710,20 @@ void t_parallel_logsumexp(ax_t *t) {
             mk(P_RLSE, dt, 2, N / 1000, 1000, 0, axis_split(P_RLSE, dt, 1000)),
             mk(P_RLSE, dt, 2, N / 4099, 4099, 0, axis_split(P_RLSE, dt, 4099)), /* NaN / inf */
             mk(P_RLSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+            /* rows of 8-31 lines: two tiles (the log-space ops' narrower tiles) */
+            mk(P_RLSE, dt, 2, N / 200, 200, 0, axis_split(P_RLSE, dt, 200)), /* NaN / inf */
         };
         const int64_t ax1[NC][3] = {{1}, {0}, {0},  {0},     {0}, {1}, {0, 2}, {2, 0},
-                                    {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}, {0}, {0}, {1}};
-        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1, 1, 1, 2, 1, 1, 1};
+                                    {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}, {0}, {0}, {1},
+                                    {0}};
+        const size_t nax[NC] = {1, 1, 1, 1, 1, 1, 2, 2, 0, 0, 2, 1, 1, 1, 2, 1, 1, 1, 1};
         for (int k = 0; k < NC; k++) {
             memcpy(cs[k].axes, ax1[k], sizeof ax1[k]);
             cs[k].naxes = nax[k];
             cs[k].flags = ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
             if (k == 9)
                 cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
-            cs[k].specials = k == 13 || k == 14 || k == 16;
+            cs[k].specials = k == 13 || k == 14 || k == 16 || k == 18;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
