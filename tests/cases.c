@@ -125,6 +125,8 @@ bool ax_compare(ax_t *t, axial_dtype dt, const void *got, const void *want, size
     return AX_CHECK(t, true, "%s", what);
 }
 
+int io_misalign_x = -1, io_misalign_y = -1;
+
 void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
               enum fill mode, bool inplace) {
     io->dt = dt;
@@ -132,8 +134,11 @@ void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
     io->count = count;
     io->ocount = ocount;
     io->inplace = inplace;
-    ax_buf_alloc(&io->x, count * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
-    ax_buf_alloc(&io->y, ocount * io->es, io->es * (size_t)ax_rand_range(t, 0, 7));
+    const size_t mx = (size_t)ax_rand_range(t, 0, 7), my = (size_t)ax_rand_range(t, 0, 7);
+    ax_buf_alloc(&io->x, count * io->es,
+                 io->es * (io_misalign_x >= 0 ? (size_t)io_misalign_x : mx));
+    ax_buf_alloc(&io->y, ocount * io->es,
+                 io->es * (io_misalign_y >= 0 ? (size_t)io_misalign_y : my));
     ax_buf_poison(&io->x, 0);
     ax_buf_poison(&io->y, 0x5a);
     ax_fill(t, dt, io->x.p, count, mode);

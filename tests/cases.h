@@ -79,6 +79,9 @@ typedef struct {
 
 void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
               enum fill mode, bool inplace);
+/* When >= 0, the misalignment io_begin gives x / y (whole elements; else a
+ * random 0..7): test_shapes.c's streaming test sets them around its calls. */
+extern int io_misalign_x, io_misalign_y;
 /* Call after the oracle has read x: the in-place copy. */
 void io_ready(io_case *io);
 /* Checks the status and the canaries; true when the output may be compared. */

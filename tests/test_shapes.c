@@ -183,3 +183,65 @@ void t_roll_shape_3d(ax_t *t) {
                         roll_case(t, dt, 3, shape, sh, 1, NULL, 0, false);
                 }
 }
+
+/* ---- the streaming-store paths -------------------------------------------------- */
+
+/* Calls that write 4 MiB or more take the kernels' streaming-store paths
+ * (non-temporal stores of whole, aligned 64-byte lines), whose heads and
+ * tails before and after the output's first and last line boundary are
+ * separate code, driven by the output's address.  The shape families above
+ * stay far below that size, and test_guard's big calls put their outputs
+ * against a page, so that was never tested with an output off a line in
+ * the middle of it (an AVX-512 CumSum along an outer axis left up to 7 f32 /
+ * 23 f16 columns of every row unwritten).  Here, for every summable type
+ * and two output misalignments within a 64-byte line (one element: the
+ * longest head; half a line plus one), each such path against the oracle,
+ * the input misaligned as well: CumSum [R, C] axis 0 with C*size a
+ * multiple of 64 bytes and not, one long line, segments [R, 4] axis 1;
+ * ReduceSum [R, 2] and [R, 3] axis 1; Roll of one line and [R, C] axis 1
+ * (the integer types: one of each width, signed and unsigned share their
+ * kernels, at one misalignment).  AXIAL_TEST_SCALE < 1 (qemu, valgrind)
+ * samples them; AXIAL_TEST_BIG=0 keeps the float types' CumSum [R, C]. */
+void t_shape_streaming(ax_t *t) {
+    const size_t nt = (size_t)4 << 20; /* the streaming threshold, bytes written */
+    const bool all = ax_big();
+    for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
+        const axial_dtype dt = ax_sum_types[d];
+        const bool fl = or_is_float(dt);
+        if (!fl && (!all || !or_is_signed(dt)))
+            continue;
+        const int64_t es = (int64_t)or_size(dt), lane = 64 / es, big = (int64_t)nt / es;
+        const int64_t offs[2] = {1, lane / 2 + 1};
+        for (int k = fl ? 0 : (int)(d / 2) % 2; k < (fl ? 2 : (int)(d / 2) % 2 + 1); k++) {
+            io_misalign_y = (int)offs[k];
+            io_misalign_x = (int)((offs[k] * 5 + 3) % lane);
+            const unsigned flags = (unsigned)(d + (size_t)k) % 4;
+            const int64_t C = lane * ax_rand_range(t, 2, 9), C1 = C + ax_rand_range(t, 1, lane - 1);
+            const int64_t cols[2] = {big / C + 3, C}, cols1[2] = {big / C1 + 3, C1};
+            const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * lane)};
+            const int64_t seg[2] = {big / 4 + 5, 4}, two[2] = {big + 7, 2}, three[2] = {big + 9, 3};
+            const int64_t rows[2] = {big / 1000 + 2, 1000};
+            const int64_t ax1[1] = {1}, sh1[1] = {line[0] / 3 + 1}, sh2[2] = {0, 333};
+            const int64_t rax[2] = {0, 1};
+            if (ax_sample(t, 1.0))
+                cumsum_case(t, dt, 2, cols, 0, flags, FILL_EXACT, k == 1);
+            if (!all)
+                continue;
+            if (ax_sample(t, 1.0))
+                cumsum_case(t, dt, 2, cols1, 0, flags, FILL_EXACT, false);
+            if (ax_sample(t, 1.0))
+                cumsum_case(t, dt, 1, line, 0, flags, FILL_EXACT, k == 0);
+            if (ax_sample(t, 1.0))
+                cumsum_case(t, dt, 2, seg, 1, flags, FILL_EXACT, false);
+            if (ax_sample(t, 1.0))
+                reduce_case(t, dt, 2, two, ax1, 1, 0, FILL_EXACT);
+            if (ax_sample(t, 1.0))
+                reduce_case(t, dt, 2, three, ax1, 1, AXIAL_REDUCE_KEEP_DIMS, FILL_EXACT);
+            if (ax_sample(t, 1.0))
+                roll_case(t, dt, 1, line, sh1, 1, rax, 1, k == 1);
+            if (ax_sample(t, 1.0))
+                roll_case(t, dt, 2, rows, sh2, 2, rax, 2, false);
+        }
+    }
+    io_misalign_x = io_misalign_y = -1;
+}

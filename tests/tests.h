@@ -59,6 +59,7 @@
     X(roll_shape_rows)                                                         \
     X(roll_shape_long_rows)                                                    \
     X(roll_shape_3d)                                                           \
+    X(shape_streaming)                                                         \
     X(cumsum_tolerance)                                                        \
     X(reduce_tolerance)                                                        \
     X(huge_tensors)                                                            \

@@ -522,15 +522,21 @@ AXIAL_AI void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t coun
 
 /* ---- columns: walk j down the rows ------------------------------------------ */
 
-/* Eight full vectors of columns, accumulators in registers. */
+/* Eight full vectors of columns, accumulators in registers, and the h
+ * columns just before them (the head of a streaming walk, h < 64 / es:
+ * up to four masked vectors of the f16 / bf16 family, whose vectors hold 8
+ * columns) in the same walk down the rows, stored plainly. */
 AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                         int excl, int rev, int nt) {
-    const size_t vb = k_vl(k) * k_es(k); /* bytes of one vector's columns */
-    const __mmask64 all = axial_avx512_mask64(k_vl(k));
-    __m512i acc[AXIAL_TILE];
+                         int excl, int rev, int nt, size_t h) {
+    const size_t vl = k_vl(k), vb = vl * k_es(k); /* bytes of one vector's columns */
+    const __mmask64 all = axial_avx512_mask64(vl);
+    const size_t hv = (h + vl - 1) / vl, hb = h * k_es(k);
+    __m512i acc[AXIAL_TILE], hacc[64 / 8];
     AXIAL_UNROLL
     for (int u = 0; u < AXIAL_TILE; u++)
         acc[u] = v_ident(k);
+    for (size_t u = 0; u < hv; u++)
+        hacc[u] = v_ident(k);
     for (size_t t = 0; t < n; t++) {
         const size_t row = (rev ? n - 1 - t : t) * stride;
         __m512i out[AXIAL_TILE];
@@ -538,8 +544,18 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
          * per page), so fetch them early. */
         if (k_float(k) && nt && t + AXIAL_COLS_PF < n) {
             const char *pf = x + (rev ? n - 1 - t - AXIAL_COLS_PF : t + AXIAL_COLS_PF) * stride;
+            if (h)
+                _mm_prefetch(pf - hb, _MM_HINT_T0);
             for (size_t l = 0; l < AXIAL_TILE * vb; l += 64)
                 _mm_prefetch(pf + l, _MM_HINT_T0);
+        }
+        for (size_t u = 0; u < hv; u++) {
+            const size_t off = row - hb + u * vb;
+            const __mmask64 m = axial_avx512_mask64(h - u * vl < vl ? h - u * vl : vl);
+            const __m512i xv = v_load(k, x + off, m);
+            v_store(k, y + off, m,
+                    excl ? (t ? hacc[u] : _mm512_setzero_si512()) : v_add(k, hacc[u], xv));
+            hacc[u] = v_add(k, hacc[u], xv);
         }
         AXIAL_UNROLL
         for (int u = 0; u < AXIAL_TILE; u++) {
@@ -553,71 +569,56 @@ AXIAL_AI void cols_tile8(enum axial_kind k, const char *x, char *y, size_t n, si
     }
 }
 
-/* One vector of columns (mask m), four rows per step: their prefixes first,
- * then the carry, so the loop-carried chain is one addition per four rows. */
-AXIAL_AI void cols_vec(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                       __mmask64 m, const char *xend, int excl, int rev) {
-    __m512i c = v_ident(k);
-    size_t t = 0;
-    for (; !k_float(k) && n - t >= 4; t += 4) {
-        size_t row[4];
-        __m512i xv[4], a[4];
+/* The last w columns of a walk (fewer than AXIAL_TILE vectors; the last
+ * vector's lanes m): one walk down the rows with every vector's accumulator
+ * in a register, stored plainly.  (One walk per vector had read each row's
+ * last lines up to 7 times from memory: a streaming [16384, 512] f32 axis 0
+ * off a 64-byte line ran 2x as long as on one.) */
+AXIAL_AI void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
+                        size_t w, const char *xend, int excl, int rev) {
+    const size_t vl = k_vl(k), vb = vl * k_es(k), nv = (w - 1) / vl + 1;
+    const __mmask64 all = axial_avx512_mask64(vl), m = axial_avx512_mask64(w - (nv - 1) * vl);
+    __m512i acc[AXIAL_TILE];
+    AXIAL_UNROLL
+    for (int u = 0; u < AXIAL_TILE; u++)
+        acc[u] = v_ident(k);
+    for (size_t t = 0; t < n; t++) {
+        const char *xr = x + (rev ? n - 1 - t : t) * stride;
+        char *yr = y + (xr - x);
         AXIAL_UNROLL
-        for (int u = 0; u < 4; u++) {
-            row[u] = (rev ? n - 1 - t - (size_t)u : t + (size_t)u) * stride;
-            xv[u] = v_load_some(k, x + row[u], m, xend);
-        }
-        a[0] = xv[0];
-        a[1] = v_add(k, xv[0], xv[1]);
-        a[2] = v_add(k, a[1], xv[2]);
-        a[3] = v_add(k, a[1], v_add(k, xv[2], xv[3]));
-        AXIAL_UNROLL
-        for (int u = 0; u < 4; u++) {
-            __m512i out;
-            if (!excl)
-                out = v_add(k, c, a[u]);
-            else if (u == 0)
-                out = t ? c : _mm512_setzero_si512();
+        for (int u = 0; u < AXIAL_TILE; u++) {
+            if ((size_t)u >= nv)
+                break;
+            const int part = (size_t)u + 1 == nv && m != all;
+            const __m512i xv = part ? v_load_some(k, xr + (size_t)u * vb, m, xend)
+                                    : v_load(k, xr + (size_t)u * vb, all);
+            const __m512i out =
+                excl ? (t ? acc[u] : _mm512_setzero_si512()) : v_add(k, acc[u], xv);
+            acc[u] = v_add(k, acc[u], xv);
+            if (part)
+                v_store(k, yr + (size_t)u * vb, m, out);
             else
-                out = v_add(k, c, a[u - 1]);
-            v_store(k, y + row[u], m, out);
+                v_store(k, yr + (size_t)u * vb, all, out);
         }
-        c = v_add(k, c, a[3]);
-    }
-    for (; t < n; t++) {
-        const size_t row = (rev ? n - 1 - t : t) * stride;
-        const __m512i xv = v_load_some(k, x + row, m, xend);
-        if (excl)
-            v_store(k, y + row, m, t ? c : _mm512_setzero_si512());
-        c = v_add(k, c, xv);
-        if (!excl)
-            v_store(k, y + row, m, c);
     }
 }
 
-/* Columns [0, ncols) of an (n, stride bytes) matrix.  Streaming: the columns
- * before the first 64-byte boundary go first, as a masked vector; then every
- * row's tiles are aligned. */
+/* Columns [0, ncols) of an (n, stride bytes) matrix.  Streaming: the `head`
+ * columns before y's first 64-byte boundary ride along with the first tile
+ * (one walk down the rows; up to 15 f32 / 31 f16 columns, more than one
+ * vector of the f64 lanes: a separate walk of one masked vector had left
+ * columns 8 and up of a head unwritten); then every row's tiles are aligned. */
 AXIAL_AI void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
                           size_t stride, const char *xend, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k);
     size_t head = nt ? to_line(k, y) : 0;
     if (stride % 64 != 0 || head >= ncols || ncols - head < AXIAL_TILE * vl)
         head = 0, nt = 0;
-    size_t i = 0;
-    if (head)
-        cols_vec(k, x, y, n, stride, axial_avx512_mask64(head), xend, excl, rev);
-    for (i = head; ncols - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
-        cols_tile8(k, x + i * es, y + i * es, n, stride, excl, rev, nt);
-    for (; i < ncols; i += vl) {
-        const size_t w = ncols - i < vl ? ncols - i : vl;
-        if (w == vl) /* constant mask: plain loads and stores */
-            cols_vec(k, x + i * es, y + i * es, n, stride, axial_avx512_mask64(vl), xend, excl,
-                     rev);
-        else
-            cols_vec(k, x + i * es, y + i * es, n, stride, axial_avx512_mask64(w), xend, excl,
-                     rev);
-    }
+    size_t i = head;
+    for (; ncols - i >= AXIAL_TILE * vl; i += AXIAL_TILE * vl)
+        cols_tile8(k, x + i * es, y + i * es, n, stride, excl, rev, nt, i == head ? head : 0);
+    if (i < ncols)
+        cols_tail(k, x + i * es, y + i * es, n, stride, ncols - i, xend, excl, rev);
 }
 
 /* ---- the kernel body ---------------------------------------------------------- */
