@@ -73,6 +73,11 @@
  * rows: s += exp(x - M) in f64, M with NaN kept (a blend), and y = M itself
  * where M is not finite (NaN, +inf, -inf): no branch, no fallback.
  *
+ * Column walks over more than LSE_PF_MIN = 4 MiB prefetch the rows they read
+ * next (the reduction: each group's lines of the next row block; the scan:
+ * x and y LSE_SCAN_PF rows ahead): f32 [32768, 256] axis 0 ReduceLogSumExp
+ * 7.0 -> 4.1 ms, LogCumSumExp 21.1 -> 13.1 ms; rows of 32 KiB unchanged.
+ *
  * Column tiles (logcumsumexp_cols, reduce_lse_cols: the planners' split of
  * an outer axis into tiles of whole 64-byte lines of a row).  They are thin
  * wrappers that run the column paths above, lse_scan and lse_reduce, on
@@ -124,8 +129,24 @@ enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 #define LSE_T_F64 4.0   /* scan rise threshold, C = f64 */
 #define LSE_SCAN_VECS 8 /* vectors of a line-scan chunk (64 f32 terms) */
 #define LSE_SCAN_ROWS 8 /* rows of a column-scan block checked at once */
+#define LSE_SCAN_PF 16  /* rows ahead that a column scan prefetches */
 
 AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
+
+/* Column walks over more bytes than this prefetch ahead (lse_pf). */
+#ifndef LSE_PF_MIN
+#define LSE_PF_MIN ((size_t)4 << 20)
+#endif
+/* Prefetches element i of `rows` rows `stride` elements apart (from the far
+ * end with rev: rows i, i - stride, ...) into L1: the rows a column walk
+ * reads next, far apart, whose lines the hardware prefetch met out of order
+ * or too late (changes no arithmetic). */
+AX_INLINE void lse_pf(int k, const void *x, size_t i, size_t stride, size_t rows, int rev) {
+    const char *p = (const char *)x + i * lse_es(k);
+    const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * lse_es(k));
+    for (size_t r = 0; r < rows; r++, p += step)
+        _mm_prefetch(p, _MM_HINT_T0);
+}
 
 /* ---- scalar bits: element <-> double, the scalar step ------------------- */
 AX_INLINE double lse_ld1(int k, const void *x, size_t i) {
@@ -346,11 +367,16 @@ static void lse_cols8(int k, const void *x, size_t i0, size_t n, size_t stride, 
     const size_t nch = (ncols + 7) / 8;
     for (size_t c = 0; c < nch; c++)
         m[c] = _mm256_set1_ps(-INFINITY), s[c][0] = s[c][1] = _mm256_setzero_pd();
+    const int pf = n * stride * lse_es(k) > LSE_PF_MIN;
     for (size_t r = 0; r < n; r += LSE_RED_ROWS) {
         const size_t rows = n - r < LSE_RED_ROWS ? n - r : LSE_RED_ROWS;
+        const size_t next = n - r - rows < LSE_RED_ROWS ? n - r - rows : LSE_RED_ROWS;
         size_t c = 0;
-        for (; c < ncols / 8; c++)
+        for (; c < ncols / 8; c++) {
+            if (pf)
+                lse_pf(k, x, i0 + (r + rows) * stride + c * 8, stride, next, 0);
             lse_block8(k, x, i0 + r * stride + c * 8, stride, rows, 8, &m[c], s[c]);
+        }
         if (c < nch)
             lse_block8(k, x, i0 + r * stride + c * 8, stride, rows, (int)(ncols % 8), &m[c], s[c]);
     }
@@ -470,11 +496,16 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t stride, size_
     const size_t nch = (ncols + 3) / 4;
     for (size_t c = 0; c < nch; c++)
         m[c] = _mm256_set1_pd(-INFINITY), s[c] = _mm256_setzero_pd();
+    const int pf = n * stride * 8 > LSE_PF_MIN;
     for (size_t r = 0; r < n; r += LSE_ROWS) {
         const size_t rows = n - r < LSE_ROWS ? n - r : LSE_ROWS;
+        const size_t next = n - r - rows < LSE_ROWS ? n - r - rows : LSE_ROWS;
         size_t c = 0;
-        for (; c < ncols / 4; c++)
+        for (; c < ncols / 4; c++) {
+            if (pf)
+                lse_pf(LSE_F64, x, i0 + (r + rows) * stride + c * 4, stride, next, 0);
             lse_block4(x, i0 + r * stride + c * 4, stride, rows, 4, &m[c], &s[c]);
+        }
         if (c < nch)
             lse_block4(x, i0 + r * stride + c * 4, stride, rows, (int)(ncols % 4), &m[c], &s[c]);
     }
@@ -801,6 +832,7 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
     __m256d s[2] = {_mm256_setzero_pd(), _mm256_setzero_pd()};
     size_t t = 0;
     unsigned since = 0;
+    const int pf = n * stride * lse_es(k) > LSE_PF_MIN;
     for (int special = 0; t < n && !special;) {
         size_t rows = n - t < LSE_SCAN_ROWS ? n - t : LSE_SCAN_ROWS;
         if (rows == LSE_SCAN_ROWS) {
@@ -808,6 +840,12 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
              * exps first (independent), then the running sums and logs; that
              * row itself goes row by row, then a new block */
             size_t nf = LSE_SCAN_ROWS;
+            if (pf && n - t >= LSE_SCAN_PF + LSE_SCAN_ROWS) { /* x and y, LSE_SCAN_PF rows on */
+                const size_t ahead = base + (rev ? n - 1 - t - LSE_SCAN_PF : t + LSE_SCAN_PF) * stride;
+                lse_pf(k, x, ahead, stride, LSE_SCAN_ROWS, rev);
+                if (y != x)
+                    lse_pf(k, y, ahead, stride, LSE_SCAN_ROWS, rev);
+            }
 #define LSE_ROW(r) (base + (rev ? n - 1 - t - (r) : t + (r)) * stride)
             for (size_t r = LSE_SCAN_ROWS; r-- > 0;)
                 if (_mm256_movemask_ps(_mm256_cmp_ps(lse_ldr(k, x, LSE_ROW(r), cnt), m, _CMP_NLE_UQ)))
@@ -920,8 +958,15 @@ AX_INLINE void lse_scan_cols4(const double *x, double *y, size_t base, size_t n,
                               int cnt, int excl, int rev) {
     const __m256d lo = _mm256_set1_pd(-DBL_MAX);
     __m256d m = _mm256_set1_pd(-INFINITY), s = _mm256_setzero_pd();
+    const int pf = n * stride * 8 > LSE_PF_MIN;
     for (size_t t = 0; t < n; t++) {
         const size_t i = base + (rev ? n - 1 - t : t) * stride;
+        if (pf && t % LSE_SCAN_ROWS == 0 && n - t >= LSE_SCAN_PF + LSE_SCAN_ROWS) {
+            const size_t ahead = base + (rev ? n - 1 - t - LSE_SCAN_PF : t + LSE_SCAN_PF) * stride;
+            lse_pf(LSE_F64, x, ahead, stride, LSE_SCAN_ROWS, rev);
+            if (y != x)
+                lse_pf(LSE_F64, y, ahead, stride, LSE_SCAN_ROWS, rev);
+        }
         const __m256d v = lse_ldr4(x, i, cnt);
         if (excl) {
             const __m256d yv = lse_col_value4(m, s);
