@@ -202,7 +202,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
         } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && p.cols != NULL) {
             p.ntiles = axial__tiles(count * esize, p.outer, p.inner * esize,
                                     op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
-                                    &p.rowlines);
+                                    AXIAL_SCAN_TILE_MIN, &p.rowlines);
             if (p.ntiles >= 2) {
                 p.ntasks = p.outer * p.ntiles;
                 if (axial__verbose_on()) {

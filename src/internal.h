@@ -148,34 +148,36 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
  * one tile per AXIAL_TILE_LINES lines (4 KiB, a page: a tile walks its rows
  * `inner` elements apart, and tiles one line wide ran 3-12x slower than the
  * plain call on one thread; 1 KiB tiles of such rows lost from memory,
- * CumSum [1024,8192] axis 0 0.85x); rows of AXIAL_TILE_PAIR_LINES lines
- * (512 B) up to that make two tiles (f32, 2 threads, against the plain call:
- * CumSum [4096,128] 1.84x, [1024,256] 1.68x, [32768,256] 1.28x, ReduceSum
- * [4096,128] 1.76x, [32768,256] 1.37x; one task before, 1.0x).  The
- * log-space ops spend an exp per element (~10x a sum's time per byte):
- * theirs are AXIAL_LSE_TILE_LINES (1 KiB) wide. */
+ * CumSum [1024,8192] axis 0 0.85x).  The log-space ops spend an exp per
+ * element (~10x a sum's time per byte): theirs are AXIAL_LSE_TILE_LINES
+ * (1 KiB) wide.  Narrower rows make two tiles down to tiles of
+ * AXIAL_REDUCE_TILE_MIN lines (256 B) for the reductions and
+ * AXIAL_SCAN_TILE_MIN lines (512 B) for the scans, which write every
+ * element: with the two threads on separate cores, CumSum's 256-byte tiles
+ * of [4096, 128] ran at 0.41x of the plain call (each row's boundary line
+ * between the tiles; 1.10-1.38x with 512-byte tiles, 1.79x with 1 KiB),
+ * while ReduceSum kept 1.40x and ReduceLogSumExp 1.88x there. */
 #ifndef AXIAL_TILE_LINES /* (overridable only for measurements) */
 #define AXIAL_TILE_LINES 64
 #endif
 #ifndef AXIAL_LSE_TILE_LINES
 #define AXIAL_LSE_TILE_LINES 16
 #endif
-#ifndef AXIAL_TILE_PAIR_LINES
-#define AXIAL_TILE_PAIR_LINES 8
-#endif
+#define AXIAL_REDUCE_TILE_MIN 4
+#define AXIAL_SCAN_TILE_MIN 8
 /* The column tiles of an input of `bytes` bytes in `outer` lines of rows of
  * `row_bytes` bytes: *rowlines 64-byte lines per row, and the number of
  * tiles per row: one per 64 KiB grain of a line, at most one per
  * `tile_lines` lines of a row (AXIAL_TILE_LINES, or AXIAL_LSE_TILE_LINES for
- * the log-space ops), two for rows of AXIAL_TILE_PAIR_LINES lines up to
- * twice `tile_lines`. */
+ * the log-space ops), two for rows of 2 * `min_lines` lines (the op's
+ * AXIAL_*_TILE_MIN) up to twice `tile_lines`. */
 static inline size_t axial__tiles(size_t bytes, size_t outer, size_t row_bytes,
-                                  size_t tile_lines, size_t *rowlines) {
+                                  size_t tile_lines, size_t min_lines, size_t *rowlines) {
     const size_t grains = bytes / AXIAL_GRAIN; /* >= 1: above every threshold */
     const size_t want = (grains - 1) / outer + 1;
     const size_t lines = (row_bytes - 1) / 64 + 1;
     const size_t most = lines >= 2 * tile_lines ? lines / tile_lines
-                        : lines >= AXIAL_TILE_PAIR_LINES ? 2 : 1;
+                        : lines >= 2 * min_lines ? 2 : 1;
     *rowlines = lines;
     return want < most ? want : most;
 }

@@ -527,7 +527,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             count_in * esize >= op->threshold) {
             p.ntiles = axial__tiles(count_in * esize, p.outer, row_bytes,
                                     op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
-                                    &p.rowlines);
+                                    AXIAL_REDUCE_TILE_MIN, &p.rowlines);
             if (p.ntiles >= 2)
                 return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
         }

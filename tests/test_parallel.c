@@ -415,8 +415,8 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
  * along the innermost axis (inner == 1; switched by AXIAL_SPLIT_SCAN_BLOCKS)
  * needs cumsum_seg and scan_total; the column tiles
  * (AXIAL_SPLIT_COLUMN_TILES) need the op's cols kernel and rows (`cols`
- * columns) of at least AXIAL_TILE_PAIR_LINES (8) 64-byte lines, which make
- * two tiles (src/internal.h); the active table has the kernels for the float
+ * columns) of at least 8 (the reductions) or 16 (the scans) 64-byte lines,
+ * which make two tiles (src/internal.h); the active table has the kernels for the float
  * types of a SIMD ISA (kernels/kernels.h).  The cases using this are above
  * the thresholds with fewer than 16 lines. */
 static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
@@ -429,8 +429,9 @@ static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
                      : op == P_LCSE ? kt->logcumsumexp_cols[dt] != NULL
                                     : kt->cumsum_cols[dt] != NULL;
     const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
-    return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= AXIAL_TILE_PAIR_LINES ? SPLIT_YES
-                                                                                : SPLIT_NO;
+    const size_t least = 2 * (op == P_REDUCE || op == P_RLSE ? AXIAL_REDUCE_TILE_MIN
+                                                             : AXIAL_SCAN_TILE_MIN);
+    return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= least ? SPLIT_YES : SPLIT_NO;
 }
 
 static bool is_float(axial_dtype dt) {
