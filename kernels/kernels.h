@@ -19,7 +19,20 @@
  *
  * A scan may be called in place (y == x): a kernel reads x[o][j][i] before
  * it writes y[o][j][i] and never reads an element after writing it.
+ *
+ * Streaming stores.  A kernel whose call writes at least AXIAL_STREAM_BYTES
+ * (more than the caches keep for the caller: the output would only evict
+ * its input) may write its aligned full lines with non-temporal stores and
+ * ends with an sfence; smaller calls store plainly, so a small output stays
+ * in cache for whatever reads it next.  A split call's tasks write less
+ * each: the planner passes AXIAL_KERNEL_STREAM in `flags` (scan, reduce and
+ * the split kernels that take flags) when the whole call writes at least
+ * AXIAL_STREAM_BYTES, and a kernel then stores as if it wrote it all.  The
+ * hint changes where the bytes go, never their values.  Kernels that never
+ * stream ignore it.
  */
+#define AXIAL_STREAM_BYTES ((size_t)4 << 20)
+#define AXIAL_KERNEL_STREAM 0x200u
 #ifndef AXIAL_KERNELS_H
 #define AXIAL_KERNELS_H
 
@@ -36,7 +49,7 @@
 typedef void (*axial_cumsum_fn)(const void *x, void *y, size_t outer, size_t n,
                                 size_t inner, unsigned flags);
 typedef void (*axial_reduce_fn)(const void *x, void *y, size_t outer, size_t n,
-                                size_t inner);
+                                size_t inner, unsigned flags);
 typedef void (*axial_reduce_acc_fn)(const void *x, void *acc, size_t outer, size_t n,
                                     size_t inner);
 typedef void (*axial_reduce_finish_fn)(const void *acc, void *y, size_t count);
@@ -77,7 +90,7 @@ typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t 
  * line (above the public CumSum flags). */
 #define AXIAL_ORDER_LANES 16
 #define AXIAL_SCAN_CHUNK ((size_t)16384)
-#define AXIAL_SCAN_CONTINUE 0x100u
+#define AXIAL_SCAN_CONTINUE 0x100u /* (AXIAL_KERNEL_STREAM, above, is 0x200) */
 
 /*
  * The log semiring (LogCumSumExp, ReduceLogSumExp; float dtypes only, the
@@ -181,7 +194,7 @@ struct axial_kernels {
     void axial_logcumsumexp_##name##__##isa(const void *x, void *y, size_t outer, size_t n, \
                                             size_t inner, unsigned flags);                 \
     void axial_reduce_lse_##name##__##isa(const void *x, void *y, size_t outer, size_t n,  \
-                                          size_t inner);                                   \
+                                          size_t inner, unsigned flags);                   \
     void axial_reduce_lse_acc_##name##__##isa(const void *x, void *acc, size_t outer,      \
                                               size_t n, size_t inner);                     \
     void axial_reduce_lse_finish_##name##__##isa(const void *acc, void *y, size_t count);
@@ -210,7 +223,7 @@ struct axial_kernels {
     void axial_cumsum_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
                                       size_t inner, unsigned flags);                    \
     void axial_reduce_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
-                                      size_t inner);                                    \
+                                      size_t inner, unsigned flags);                    \
     void axial_reduce_acc_##name##__##isa(const void *x, void *acc, size_t outer,       \
                                           size_t n, size_t inner);                      \
     void axial_reduce_finish_##name##__##isa(const void *acc, void *y, size_t count);

@@ -124,7 +124,7 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
         char note[32];
         axial__verbose_cumsum("cumsum", p->kt, AXIAL_ENTRY_SCAN_TOTAL + p->dtype,
                               AXIAL_ENTRY_CUMSUM_SEG + p->dtype, p->dtype, rank, shape, axis,
-                              p->flags, "%zu*scan_total(n=%zu)+%zu*cumsum_seg(n<=%zu)%s",
+                              p->flags & AXIAL_CUMSUM_FLAGS, "%zu*scan_total(n=%zu)+%zu*cumsum_seg(n<=%zu)%s",
                               p->outer * (p->nchunks - 1), AXIAL_SCAN_CHUNK, p->ntasks,
                               p->group * AXIAL_SCAN_CHUNK, axial__tasks_note(note, p->ntasks));
     }
@@ -183,6 +183,11 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                            1, 0, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
+    /* A large output streams (kernels.h): the tasks of a split store as the
+     * whole call would, whatever their own size (the plain call decides the
+     * same by itself). */
+    if (!op->lse && count * esize >= AXIAL_STREAM_BYTES)
+        p.flags |= AXIAL_KERNEL_STREAM;
     p.line_bytes = p.n * p.inner * esize;
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
     /* Few lines: split each line (only with an executor; the plain call stays

@@ -35,7 +35,8 @@
  *     is 8 bytes per output, on the heap (AXIAL_E_NOMEM, nothing written);
  *   - several R groups: ranges of the rows of the kept group before the last
  *     R group, each task walking the odometer for its rows (disjoint parts
- *     of the wide buffer, each summed in the same order as by one task).
+ *     of the wide buffer, each summed in the same order as by one task),
+ *     each range at least AXIAL_WIDE_PIECE bytes of every slab (ReduceSum).
  *
  * axial_reduce_logsumexp(_ex) is the same planner over the table's
  * reduce_lse / reduce_lse_acc / reduce_lse_finish kernels (float dtypes
@@ -59,6 +60,16 @@
  * for a full reduction), with or without threads. */
 #define AXIAL_REDUCE_FEW 64
 #define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
+/* Several reduced groups: a task's rows make one contiguous piece of every
+ * slab (odometer index) of at least this many bytes.  {0, 2} of [64, 2048,
+ * 64] f32 (32 MiB, AVX-512, medians of 3 runs of 9): tasks of 64 KiB of
+ * input (1 KiB pieces of 64 slabs 512 KiB apart) ran at 0.60x the plain call
+ * on a 1-thread pool and 1.18x on 2 threads; 16 KiB pieces 0.77x / 1.9x,
+ * 64 KiB 0.92x / 2.06x, 128 KiB 0.98x / 2.1x (but half the tasks).
+ * ReduceLogSumExp (an exp per term) keeps tasks of 64 KiB of input. */
+#ifndef AXIAL_WIDE_PIECE
+#define AXIAL_WIDE_PIECE ((size_t)64 << 10)
+#endif
 
 typedef struct {
     bool reduced[AXIAL_MAX_RANK];
@@ -220,6 +231,7 @@ typedef struct {
     const char *x;
     char *y;
     size_t esize, outer, n, inner, ntasks;
+    unsigned kflags; /* the reduce kernel's: AXIAL_KERNEL_STREAM for a large output */
     /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
     char *part; /* ntasks * inner partial sums (k.wide bytes each), task-indexed */
@@ -234,7 +246,7 @@ static void axial_reduce_rows_task(void *arg, size_t k) {
     size_t b, e;
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
     p->k.reduce(p->x + b * p->n * p->inner * p->esize,
-                            p->y + b * p->inner * p->esize, e - b, p->n, p->inner);
+                            p->y + b * p->inner * p->esize, e - b, p->n, p->inner, p->kflags);
 }
 
 /* Task k = (outer row o, tile j): columns [c0, c1) of row o, from -0.0, into
@@ -415,10 +427,14 @@ static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char 
     /* Each output's terms are added in odometer order whatever the row ranges,
      * so the plain call runs all rows as one task: per odometer index, one
      * kernel call over every row (4096 calls of 4 rows each read 64 slabs 4 MiB
-     * apart and ran at half the speed of whole-slab calls). */
+     * apart and ran at half the speed of whole-slab calls); a split's tasks
+     * take pieces of at least AXIAL_WIDE_PIECE bytes of each slab. */
     p.ntasks = exec == NULL ? 1
                             : axial__ntasks(p.rows, count_in / p.rows * esize,
                                             k->threshold);
+    const size_t slab = p.rows * g[q] * p.inner * esize; /* bytes of one odometer index */
+    if (!k->lse && p.ntasks > 1 && p.ntasks > slab / AXIAL_WIDE_PIECE) /* (lse: compute-bound) */
+        p.ntasks = slab / AXIAL_WIDE_PIECE > 1 ? slab / AXIAL_WIDE_PIECE : 1;
     axial__run(exec, p.ntasks, axial_wide_task, &p);
     k->finish(p.acc, y, count_out);
     free(p.acc);
@@ -502,7 +518,11 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
         while (!r[q])
             q++;
         axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
-                               0, 0, NULL, 0, 1, NULL};
+                               0, 0, 0, NULL, 0, 1, NULL};
+        /* A large output streams (kernels.h): the tasks of a split store as
+         * the whole call would (the plain call decides the same by itself). */
+        if (count_out * esize >= AXIAL_STREAM_BYTES)
+            p.kflags = AXIAL_KERNEL_STREAM;
         for (size_t k = 0; k < q; k++)
             p.outer *= g[k];
         for (size_t k = q + 1; k < ng; k++)
@@ -532,7 +552,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
                 return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
         }
         if (exec == NULL) /* groups of rows change no bit: the plain call is one call, */
-            p.ntasks = 1; /* whose kernel sees the whole output (streaming stores) */
+            p.ntasks = 1; /* (the kernel streams a large output itself) */
         if (axial__verbose_on()) {
             char note[32];
             axial__verbose_reduce(op->op, kt, k.e_reduce, AXIAL_ENTRY_NONE, dtype, rank,

@@ -38,7 +38,9 @@ static int refsplit_break; /* 0 none, 1 carry, 2 continue, 3 reverse */
                                   unsigned f) {                                             \
         ax_ref_cumsum(DT, x, y, o, n, i, f);                                                \
     }                                                                                       \
-    static void ref_reduce_##name(const void *x, void *y, size_t o, size_t n, size_t i) {   \
+    static void ref_reduce_##name(const void *x, void *y, size_t o, size_t n, size_t i,     \
+                                  unsigned flags) {                                         \
+        (void)flags;                                                                        \
         ax_ref_reduce(DT, x, y, o, n, i);                                                   \
     }                                                                                       \
     static void ref_reduce_acc_##name(const void *x, void *acc, size_t o, size_t n,         \

@@ -116,7 +116,7 @@ static void order_simd(ax_t *t) {
             same_all(t, dt, y, r, count, what);
 
             snprintf(what, sizeof what, "reduce(outer=%zu,n=%zu,inner=%zu)", outer, n, inner);
-            kt->reduce[dt](x, y, outer, n, inner);
+            kt->reduce[dt](x, y, outer, n, inner, 0);
             ax_ref_reduce(dt, x, r, outer, n, inner);
             same_all(t, dt, y, r, outer * inner, what);
 

@@ -544,6 +544,18 @@ void t_parallel_cumsum(ax_t *t) {
         run_pcase(t, &E, &c);
         c = mk(P_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(P_CUMSUM, AXIAL_F32, 1));
         run_pcase(t, &E, &c);
+        /* Outputs of >= 4 MiB: the tasks stream as the plain call does
+         * (AXIAL_KERNEL_STREAM), misaligned buffers: column tiles, lines of
+         * floats and of integers, each flag set. */
+        static const struct { axial_dtype dt; int64_t r, c; int axis; } big[5] = {
+            {AXIAL_F32, 1027, 4099, 0}, {AXIAL_F16, 4099, 1000, 0}, {AXIAL_BF16, 2053, 2048, 0},
+            {AXIAL_F64, 1031, 1024, 1}, {AXIAL_I32, 4097, 1024, 1}};
+        for (int k = 0; k < 5; k++) {
+            c = mk(P_CUMSUM, big[k].dt, 2, big[k].r, big[k].c, 0, SPLIT_YES);
+            c.axis = big[k].axis;
+            c.flags = (unsigned)k % 4;
+            run_pcase(t, &E, &c);
+        }
     }
     execs_free(t, &E);
 }
@@ -614,6 +626,19 @@ void t_parallel_reduce(ax_t *t) {
         c.axes[0] = 1;
         c.naxes = 1;
         run_pcase(t, &E, &c);
+        /* Outputs of >= 4 MiB, rows of 2 and 3 (the short-row paths that
+         * stream, in every task: AXIAL_KERNEL_STREAM), misaligned buffers. */
+        static const struct { axial_dtype dt; int64_t r, c; } big[5] = {
+            {AXIAL_F32, (1 << 20) + 5, 2}, {AXIAL_F16, (1 << 21) + 3, 2},
+            {AXIAL_BF16, (1 << 21) + 9, 3}, {AXIAL_F64, (1 << 19) + 1, 3},
+            {AXIAL_I32, (1 << 20) + 7, 2}};
+        for (int k = 0; k < 5; k++) {
+            c = mk(P_REDUCE, big[k].dt, 2, big[k].r, big[k].c, 0, SPLIT_YES);
+            c.axes[0] = 1;
+            c.naxes = 1;
+            c.flags = k % 2 ? AXIAL_REDUCE_KEEP_DIMS : 0;
+            run_pcase(t, &E, &c);
+        }
     }
     execs_free(t, &E);
 }

@@ -1040,7 +1040,8 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
         lse_scan(K, x, y, outer, n, inner, inner, flags);                                      \
     }                                                                                          \
     void axial_reduce_lse_##name##__avx2(const void *x, void *y, size_t outer, size_t n,      \
-                                         size_t inner) {                                      \
+                                         size_t inner, unsigned flags) {                      \
+        (void)flags; /* never streams */                                                       \
         lse_reduce(K, x, y, NULL, outer, n, inner, inner);                                     \
     }                                                                                          \
     void axial_reduce_lse_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n, \
@@ -1057,7 +1058,7 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
     void axial_reduce_lse_cols_##name##__avx2(const void *x, void *y, size_t n, size_t ncols,  \
                                               size_t stride) {                                \
         if (stride == 1)                                                                       \
-            axial_reduce_lse_##name##__avx2(x, y, 1, n, 1);                                    \
+            axial_reduce_lse_##name##__avx2(x, y, 1, n, 1, 0);                                 \
         else                                                                                   \
             lse_reduce(K, x, y, NULL, 1, n, ncols, stride);                                    \
     }

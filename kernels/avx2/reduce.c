@@ -49,7 +49,8 @@
  *     53 >= 2 * 24 + 2); n == 4: each 4-lane
  *     half is a row; other n: per row one or two loads, lanes past n blended
  *     to -0.0.  8 rows per step; groups whose loads would pass the end of x
- *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB streams its
+ *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB (or a task of
+ *     a split call that does: AXIAL_KERNEL_STREAM) streams its
  *     outputs (plain stores up to an aligned y, sfence at the end): [R, 2]
  *     axis 1 writes half as many bytes as it reads, and a streaming store
  *     does not read the line first.
@@ -99,7 +100,7 @@
 #define AXIAL_COL_CHUNK 4096 /* float family, into acc or y: columns per chunk */
 #define AXIAL_COL_STACK 1024 /* f32/f16/bf16 reduce: columns per chunk (8 KiB of f64) */
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
-#define AXIAL_REDUCE_NT ((size_t)4 << 20) /* bytes a short-row reduce writes from which it streams */
+#define AXIAL_REDUCE_NT AXIAL_STREAM_BYTES /* bytes a short-row reduce writes from which it streams */
 #define AXIAL_REDUCE_PREFETCH ((size_t)2 << 20) /* column blocks from which the next group is prefetched */
 
 static size_t axial_gcd(size_t a, size_t b) {
@@ -553,14 +554,16 @@ AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, doub
 }
 
 /* Short rows; the groups whose loads would pass the end of x go through a
- * -0.0-padded copy.  A reduce writing >= AXIAL_REDUCE_NT bytes streams its
- * outputs (after plain head rows up to an aligned y). */
-AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+ * -0.0-padded copy.  A reduce writing >= AXIAL_REDUCE_NT bytes, or one task of
+ * a split call that does (`stream`: AXIAL_KERNEL_STREAM), streams its outputs
+ * (after plain head rows up to an aligned y). */
+AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                            int stream) {
     const size_t total = outer * n, es = f_size(k);
     const size_t need = (n == 2 || n == 4) ? 8 * n : 7 * n + (n <= 8 ? 8 : 16);
     size_t o0 = 0;
     int nt = 0;
-    if (!acc && outer * es >= AXIAL_REDUCE_NT) {
+    if (!acc && (stream || outer * es >= AXIAL_REDUCE_NT)) {
         const size_t al = es == 2 ? 16 : 32; /* 8 outputs: 16 or 32 (2 x 32) bytes */
         const size_t mis = (uintptr_t)y % al, head = mis ? (al - mis) / es : 0;
         if (mis % es == 0 && head < 8) {
@@ -583,13 +586,14 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
     }
 }
 /* One loop per common n, so that its group code is straight-line. */
-AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                          int stream) {
     if (n == 2)
-        f_short_n(k, x, y, acc, outer, 2);
+        f_short_n(k, x, y, acc, outer, 2, stream);
     else if (n == 4)
-        f_short_n(k, x, y, acc, outer, 4);
+        f_short_n(k, x, y, acc, outer, 4, stream);
     else
-        f_short_n(k, x, y, acc, outer, n);
+        f_short_n(k, x, y, acc, outer, n, stream);
 }
 
 /* ---- the periodic order (inner 2..15) -------------------------------------
@@ -729,16 +733,17 @@ AXIAL_INLINE void f_cols(int k, const void *x, double *acc, size_t n, size_t w, 
         f_cols_group(k, f_at(k, x, j * stride), acc, w, stride, n - j, mlo, mhi, 0);
 }
 
-/* The float family's body for reduce (acc == NULL) and reduce_acc. */
+/* The float family's body for reduce (acc == NULL) and reduce_acc; stream:
+ * the call is a task of a split that streams (AXIAL_KERNEL_STREAM). */
 AXIAL_INLINE void f_reduce(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
-                           size_t inner) {
+                           size_t inner, int stream) {
     if (y && n == 1) { /* a sum of one term: the term */
         memcpy(y, x, outer * inner * f_size(k));
         return;
     }
     if (inner == 1) {
         if (n <= 16)
-            f_short(k, x, y, acc, outer, n);
+            f_short(k, x, y, acc, outer, n, stream);
         else
             f_rows(k, x, y, acc, outer, n);
         return;
@@ -989,12 +994,12 @@ AXIAL_INLINE void g_finish(int k, const uint64_t *acc, void *y, size_t count) {
  * ====================================================================== */
 #define AXIAL_F_KERNELS(name, K)                                                               \
     void axial_reduce_##name##__avx2(const void *x, void *y, size_t outer, size_t n,          \
-                                     size_t inner) {                                          \
-        f_reduce(K, x, y, NULL, outer, n, inner);                                             \
+                                     size_t inner, unsigned flags) {                          \
+        f_reduce(K, x, y, NULL, outer, n, inner, (flags & AXIAL_KERNEL_STREAM) != 0);         \
     }                                                                                         \
     void axial_reduce_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n,    \
                                          size_t inner) {                                      \
-        f_reduce(K, x, NULL, (double *)acc, outer, n, inner);                                 \
+        f_reduce(K, x, NULL, (double *)acc, outer, n, inner, 0);                              \
     }                                                                                         \
     void axial_reduce_finish_##name##__avx2(const void *acc, void *y, size_t count) {         \
         f_finish(K, (const double *)acc, y, count);                                           \
@@ -1026,7 +1031,8 @@ AXIAL_G_BODIES(b8, GK_B8)
 
 #define AXIAL_G_KERNELS(name, sz)                                                              \
     void axial_reduce_##name##__avx2(const void *x, void *y, size_t outer, size_t n,          \
-                                     size_t inner) {                                          \
+                                     size_t inner, unsigned flags) {                          \
+        (void)flags; /* the integer reduce stores plainly */                                  \
         g_reduce_##sz(x, y, outer, n, inner);                                                 \
     }                                                                                         \
     void axial_reduce_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n,    \

@@ -57,7 +57,8 @@
  *  Exclusive is inclusive - x, exact modulo 2^bits.
  *
  * Memory.  A call that writes at least AXIAL_CUMSUM_NT = 4 MiB (more than the
- * caches keep for the caller; the output would only evict its input) streams
+ * caches keep for the caller; the output would only evict its input), or a
+ * task of a split call that does (AXIAL_KERNEL_STREAM in flags), streams
  * its output with non-temporal stores of whole, aligned 64-byte lines: the
  * float line path four blocks a step (f16 / bf16: two blocks to a line), the
  * short lines a vector at a time (f32), segments and columns as described at
@@ -79,7 +80,7 @@
 /* Rows ahead that the streaming float column tiles prefetch. */
 #define AXIAL_COLS_PF 16
 /* Bytes a call writes from which its full, aligned vectors are streamed. */
-#define AXIAL_CUMSUM_NT ((size_t)4 << 20)
+#define AXIAL_CUMSUM_NT AXIAL_STREAM_BYTES
 
 /* What a lane holds: the dtype's storage and the scan's arithmetic. */
 enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
@@ -646,10 +647,11 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
 }
 
 /* Calls that write at least AXIAL_CUMSUM_NT bytes (more than the caches keep
- * for the caller) stream; smaller ones store plainly. */
+ * for the caller), and the tasks of split calls that do (`stream`:
+ * AXIAL_KERNEL_STREAM), stream; smaller ones store plainly. */
 AXIAL_AI void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                           size_t inner, int excl, int rev) {
-    if (outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
+                           size_t inner, int excl, int rev, int stream) {
+    if (stream || outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
         cumsum_body(k, x, y, outer, n, inner, excl, rev, 1);
         _mm_sfence(); /* order the streaming stores before whatever follows */
     } else {
@@ -662,11 +664,12 @@ AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t oute
                           size_t inner, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
+    const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cumsum_flags(k, xc, yc, outer, n, inner, 0, 0); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_flags(k, xc, yc, outer, n, inner, 1, 0); break;
-    case AXIAL_CUMSUM_REVERSE: cumsum_flags(k, xc, yc, outer, n, inner, 0, 1); break;
-    default: cumsum_flags(k, xc, yc, outer, n, inner, 1, 1); break;
+    case 0: cumsum_flags(k, xc, yc, outer, n, inner, 0, 0, st); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_flags(k, xc, yc, outer, n, inner, 1, 0, st); break;
+    case AXIAL_CUMSUM_REVERSE: cumsum_flags(k, xc, yc, outer, n, inner, 0, 1, st); break;
+    default: cumsum_flags(k, xc, yc, outer, n, inner, 1, 1, st); break;
     }
 }
 
@@ -1147,9 +1150,9 @@ AXIAL_AI void seg_float(enum axial_kind k, const char *x, char *y, size_t len, i
 }
 
 AXIAL_AI void cumsum_float(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                           size_t inner, int excl, int rev) {
+                           size_t inner, int excl, int rev, int stream) {
     const size_t es = k_es(k);
-    const int nt = outer * n * inner * es >= AXIAL_CUMSUM_NT;
+    const int nt = stream || outer * n * inner * es >= AXIAL_CUMSUM_NT;
     if (inner == 1 && n <= 16 && k != K_F64) {
         short_f32c(k, x, y, outer, n, excl, rev, nt);
     } else if (inner == 1) {
@@ -1169,11 +1172,12 @@ AXIAL_AI void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size
                                  size_t n, size_t inner, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
+    const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cumsum_float(k, xc, yc, outer, n, inner, 0, 0); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_float(k, xc, yc, outer, n, inner, 1, 0); break;
-    case AXIAL_CUMSUM_REVERSE: cumsum_float(k, xc, yc, outer, n, inner, 0, 1); break;
-    default: cumsum_float(k, xc, yc, outer, n, inner, 1, 1); break;
+    case 0: cumsum_float(k, xc, yc, outer, n, inner, 0, 0, st); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_float(k, xc, yc, outer, n, inner, 1, 0, st); break;
+    case AXIAL_CUMSUM_REVERSE: cumsum_float(k, xc, yc, outer, n, inner, 0, 1, st); break;
+    default: cumsum_float(k, xc, yc, outer, n, inner, 1, 1, st); break;
     }
 }
 
@@ -1182,7 +1186,7 @@ AXIAL_AI void cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t 
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const int cont = (flags & AXIAL_SCAN_CONTINUE) != 0;
-    const int nt = len * k_es(k) >= AXIAL_CUMSUM_NT;
+    const int nt = (flags & AXIAL_KERNEL_STREAM) || len * k_es(k) >= AXIAL_CUMSUM_NT;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
     case 0: seg_float(k, xc, yc, len, 0, 0, cont, carry, nt); break;
     case AXIAL_CUMSUM_EXCLUSIVE: seg_float(k, xc, yc, len, 1, 0, cont, carry, nt); break;
@@ -1207,7 +1211,7 @@ AXIAL_AI void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, size_t
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const size_t es = k_es(k);
-    const int nt = n * ncols * es >= AXIAL_CUMSUM_NT;
+    const int nt = (flags & AXIAL_KERNEL_STREAM) || n * ncols * es >= AXIAL_CUMSUM_NT;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
     case 0: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 0, 0, nt); break;
     case AXIAL_CUMSUM_EXCLUSIVE: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 1, 0, nt); break;

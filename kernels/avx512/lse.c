@@ -1110,7 +1110,8 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
         logcumsumexp_f(x, y, outer, n, inner, flags, DT);                                     \
     }                                                                                         \
     void axial_reduce_lse_##name##__avx512(const void *x, void *y, size_t outer, size_t n,    \
-                                           size_t inner) {                                    \
+                                           size_t inner, unsigned flags) {                    \
+        (void)flags; /* writes one output per row: never streams */                           \
         reduce_lse_f(x, y, NULL, outer, n, inner, DT);                                        \
     }                                                                                         \
     void axial_reduce_lse_acc_##name##__avx512(const void *x, void *acc, size_t outer,        \
@@ -1134,7 +1135,9 @@ void axial_logcumsumexp_f64__avx512(const void *x, void *y, size_t outer, size_t
                                     unsigned flags) {
     logcumsumexp_d((const double *)x, (double *)y, outer, n, inner, flags);
 }
-void axial_reduce_lse_f64__avx512(const void *x, void *y, size_t outer, size_t n, size_t inner) {
+void axial_reduce_lse_f64__avx512(const void *x, void *y, size_t outer, size_t n, size_t inner,
+                                  unsigned flags) {
+    (void)flags; /* never streams */
     reduce_lse_d((const double *)x, (double *)y, NULL, outer, n, inner, inner);
 }
 void axial_reduce_lse_acc_f64__avx512(const void *x, void *acc, size_t outer, size_t n,

@@ -84,7 +84,8 @@
  *
  * Memory: masked loads and stores that miss the caches are much slower than
  * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
- * row paths that writes >= 4 MiB (R512_NT) writes its 16-byte aligned groups
+ * row paths that writes >= 4 MiB (R512_NT), or is a task of a split call that
+ * does (AXIAL_KERNEL_STREAM, kernels.h), writes its 16-byte aligned groups
  * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
  * stores (no read of the destination lines; head rows plain, sfence at the
  * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked
@@ -182,7 +183,7 @@ static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) {
 /* Streaming stores for large outputs: a reduce that writes at least R512_NT
  * bytes (beyond the caches) writes its full 16-byte-aligned output groups with
  * non-temporal stores (no read of the destination lines), then sfence. */
-#define R512_NT ((size_t)4 << 20)
+#define R512_NT AXIAL_STREAM_BYTES
 static inline void r512_stream16(void *dst, const void *src, size_t bytes) {
     for (size_t i = 0; i < bytes; i += 16)
         _mm_stream_si128((__m128i *)(void *)((char *)dst + i),
@@ -558,14 +559,14 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
      * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                    size_t M, int acc) {                                          \
+                                    size_t M, int acc, int nt) {                                  \
         enum { DL = R512_DL_##D };                                                                \
         r512_w_##S buf[16];                                                                       \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; l < DL; l++)                                                           \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+        if (!acc && nt) {                                                                         \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
@@ -589,28 +590,29 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
+    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc,        \
+                                   int nt) {                                                      \
         enum { DL = R512_DL_##D };                                                                \
         if (n > DL) { /* M = vectors per row: <= 4 for 16-lane domains (n <= 64) */            \
             switch (DL == 16 && n > 48 ? 4 : (n + DL - 1) / DL) {                                 \
-            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
-            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
-            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
+            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc, nt); return;                     \
+            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc, nt); return;                     \
+            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc, nt); return;                     \
             default: break;                                                                       \
             }                                                                                     \
             if (DL == 8) /* 64-bit domains only: 5..8 vectors per row */                          \
                 switch ((n + DL - 1) / DL) {                                                      \
-                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc); return;                      \
-                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc); return;                      \
-                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc); return;                      \
-                default: r512_short_##S(x, dst, outer, n, 8, 8, acc); return;                     \
+                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc, nt); return;                  \
+                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc, nt); return;                  \
+                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc, nt); return;                  \
+                default: r512_short_##S(x, dst, outer, n, 8, 8, acc, nt); return;                 \
                 }                                                                                 \
         }                                                                                         \
-        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
-        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
-        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc);                             \
-        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc);                             \
-        else r512_short_##S(x, dst, outer, n, 16, 0, acc);                                        \
+        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc, nt);                              \
+        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc, nt);                         \
+        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc, nt);                         \
+        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc, nt);                         \
+        else r512_short_##S(x, dst, outer, n, 16, 0, acc, nt);                                    \
     }                                                                                             \
                                                                                                   \
     /* Rows of the column tile [c, c + tv*L) (lanes m of each vector), rb rows. */                \
@@ -737,11 +739,12 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     /* No buffer of its own: each path's buffer lives only in that path's frame, so a call's    \
      * stack is the deepest path's (README: 16 KiB per call). */                                \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
-                                int acc) {                                                        \
+                                int acc, int stream) {                                            \
         enum { L = R512_L_##F };                                                                  \
         const T *x = (const T *)xv;                                                               \
+        const int nt = !acc && (stream || outer * sizeof(T) >= R512_NT); /* inner == 1 paths */   \
         if (inner == 1 && n <= R512_SHORT) {                                                      \
-            r512_shortrows_##S(x, dst, outer, n, acc);                                            \
+            r512_shortrows_##S(x, dst, outer, n, acc, nt);                                        \
             return;                                                                               \
         }                                                                                         \
         if (inner == 1) {                                                                         \
@@ -946,9 +949,10 @@ R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
                                            x + 16);
     _mm512_mask_storeu_ps(y, (__mmask16)axial_avx512_mask64(k), r512_pair16(a, b));
 }
-__attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer) {
+__attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer,
+                                                     int nt) {
     size_t r = 0;
-    if (outer * sizeof(float) >= R512_NT) {
+    if (nt) {
         const size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
         if (h) {
             r512_pairs_tail(x, y, h);
@@ -1178,13 +1182,13 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
      * streams its 16-aligned groups of 16 outputs (see r512_stream16). */                    \
     R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                   size_t M, int acc) {                                           \
+                                   size_t M, int acc, int nt) {                                   \
         double buf[16];                                                                           \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+        if (!acc && nt) {                                                                         \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_fgroup_##S(x, h, n, Q, M, spread, buf);                                      \
@@ -1208,58 +1212,59 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
+    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc, int nt) { \
         if (n == 2 && !acc && sizeof(T) == sizeof(float)) { /* f32 only */                      \
-            r512_pairs_f32((const float *)(const void *)x, (float *)dst, outer);                  \
+            r512_pairs_f32((const float *)(const void *)x, (float *)dst, outer, nt);              \
             return;                                                                               \
         }                                                                                         \
         switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
         case 1:                                                                                  \
-            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 1, acc);                                     \
+            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 1, acc, nt);                                 \
             return;                                                                               \
         case 2:                                                                                  \
-            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 2, acc);                                     \
+            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 2, acc, nt);                                 \
             return;                                                                               \
         case 3:                                                                                  \
-            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 3, acc);                                     \
+            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 3, acc, nt);                                 \
             return;                                                                               \
         case 4:                                                                                  \
-            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 4, acc);                                     \
+            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 4, acc, nt);                                 \
             return;                                                                               \
         case 5:                                                                                  \
-            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 5, acc);                                     \
+            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 5, acc, nt);                                 \
             return;                                                                               \
         case 6:                                                                                  \
-            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc); /* no masks */               \
-            else r512_frun_##S(x, dst, outer, n, 0, 6, acc);                                     \
+            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc, nt); /* no masks */           \
+            else r512_frun_##S(x, dst, outer, n, 0, 6, acc, nt);                                 \
             return;                                                                               \
         case 7:                                                                                  \
-            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc); /* no masks */             \
-            else r512_frun_##S(x, dst, outer, n, 0, 7, acc);                                     \
+            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc, nt); /* no masks */         \
+            else r512_frun_##S(x, dst, outer, n, 0, 7, acc, nt);                                 \
             return;                                                                               \
         case 8:                                                                                  \
-            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc); /* no masks */             \
-            else r512_frun_##S(x, dst, outer, n, 0, 8, acc);                                     \
+            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc, nt); /* no masks */         \
+            else r512_frun_##S(x, dst, outer, n, 0, 8, acc, nt);                                 \
             return;                                                                               \
-        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc); return;                               \
+        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc, nt); return;                           \
         default: break;                                                                           \
         }                                                                                         \
-        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc);                                   \
-        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc);                              \
-        else if (n <= 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc);                              \
-        else r512_frun_##S(x, dst, outer, n, 8, 0, acc);                                          \
+        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc, nt);                               \
+        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc, nt);                          \
+        else if (n <= 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc, nt);                          \
+        else r512_frun_##S(x, dst, outer, n, 8, 0, acc, nt);                                      \
     }                                                                                             \
                                                                                                   \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
-                                int acc) {                                                        \
+                                int acc, int stream) {                                            \
         const T *x = (const T *)xv;                                                               \
+        const int nt = !acc && (stream || outer * sizeof(T) >= R512_NT); /* inner == 1 paths */   \
         if (inner == 1) {                                                                         \
-            r512_frows_##S(x, dst, outer, n, acc);                                                \
+            r512_frows_##S(x, dst, outer, n, acc, nt);                                            \
             return;                                                                               \
         }                                                                                         \
         if (inner < 16) {                                                                         \
@@ -1293,12 +1298,12 @@ R512_DEFINE_FLOAT(f64, double, pd)
 /* The exported kernels; signed and unsigned integers share their width's code. */
 #define R512_EXPORT(name, DT, S)                                                                  \
     void axial_reduce_##name##__avx512(const void *x, void *y, size_t outer, size_t n,           \
-                                       size_t inner) {                                            \
-        r512_reduce_##S(x, y, outer, n, inner, 0);                                                \
+                                       size_t inner, unsigned flags) {                            \
+        r512_reduce_##S(x, y, outer, n, inner, 0, (flags & AXIAL_KERNEL_STREAM) != 0);           \
     }                                                                                             \
     void axial_reduce_acc_##name##__avx512(const void *x, void *acc, size_t outer, size_t n,     \
                                            size_t inner) {                                        \
-        r512_reduce_##S(x, acc, outer, n, inner, 1);                                              \
+        r512_reduce_##S(x, acc, outer, n, inner, 1, 0);                                           \
     }                                                                                             \
     void axial_reduce_finish_##name##__avx512(const void *acc, void *y, size_t count) {          \
         r512_finish_##S((const r512_w_##S *)acc, y, count);                                       \

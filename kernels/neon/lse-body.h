@@ -170,8 +170,9 @@ AXIAL_NEON_INLINE void LSE_FN(lse_reduce)(const void *xv, void *yv, axial_lse_ac
     }
 }
 
-void LSE_KN(reduce_lse)(const void *x, void *y, size_t outer,
-                                                 size_t n, size_t inner) {
+void LSE_KN(reduce_lse)(const void *x, void *y, size_t outer, size_t n, size_t inner,
+                        unsigned flags) {
+    (void)flags; /* never streams */
     LSE_FN(lse_reduce)(x, y, NULL, outer, n, inner);
 }
 void LSE_KN(reduce_lse_acc)(const void *x, void *acc, size_t outer,

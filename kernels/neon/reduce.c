@@ -1677,7 +1677,8 @@ RN_FLT(f64, F_F64)
 
 #define RN_ENTRY(name, kn)                                                                 \
     void axial_reduce_##name##__neon(const void *x, void *y, size_t outer, size_t n,       \
-                                     size_t inner) {                                       \
+                                     size_t inner, unsigned flags) {                       \
+        (void)flags; /* stores plainly */                                                  \
         rn_reduce_##kn(x, y, outer, n, inner);                                             \
     }                                                                                      \
     void axial_reduce_acc_##name##__neon(const void *x, void *acc, size_t outer, size_t n, \

@@ -92,7 +92,8 @@
     }                                                                                       \
                                                                                             \
     void axial_reduce_lse_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n, \
-                                           size_t inner) {                                  \
+                                           size_t inner, unsigned flags) {                  \
+        (void)flags;                                                                        \
         const T *x = (const T *)xv;                                                         \
         T *y = (T *)yv;                                                                     \
         for (size_t o = 0; o < outer; o++) {                                                \

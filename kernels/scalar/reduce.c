@@ -24,7 +24,8 @@
 
 #define AXIAL_DEFINE_REDUCE(name, DT, T, A, W, LOAD, STORE)                                        \
     void axial_reduce_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n,      \
-                                       size_t inner) {                                        \
+                                       size_t inner, unsigned flags) {                        \
+        (void)flags; /* stores plainly: AXIAL_KERNEL_STREAM changes nothing here */           \
         const T *x = (const T *)xv;                                                           \
         T *y = (T *)yv;                                                                       \
         for (size_t o = 0; o < outer; o++) {                                                  \

@@ -10,7 +10,7 @@
     void axial_cumsum_##name##__scalar(const void *x, void *y, size_t outer, size_t n,      \
                                        size_t inner, unsigned flags);                        \
     void axial_reduce_##name##__scalar(const void *x, void *y, size_t outer, size_t n,      \
-                                       size_t inner);                                        \
+                                       size_t inner, unsigned flags);                        \
     void axial_reduce_acc_##name##__scalar(const void *x, void *acc, size_t outer, size_t n, \
                                            size_t inner);                                    \
     void axial_reduce_finish_##name##__scalar(const void *acc, void *y, size_t count);

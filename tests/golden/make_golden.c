@@ -40,7 +40,8 @@
         ax_ref_cumsum(DT, x, y, outer, n, inner, flags);                                         \
     }                                                                                           \
     static void ref_reduce_##name(const void *x, void *y, size_t outer, size_t n,              \
-                                  size_t inner) {                                               \
+                                  size_t inner, unsigned flags) {                               \
+        (void)flags;                                                                             \
         ax_ref_reduce(DT, x, y, outer, n, inner);                                                \
     }                                                                                           \
     static void ref_reduce_acc_##name(const void *x, void *acc, size_t outer, size_t n,        \
