@@ -4,8 +4,9 @@
 # installs what is missing (scripts/deps.sh test), then these stages, in order:
 #   native    scripts/check-tree.sh (an SPDX line in every source file, no
 #             reference outside the repository), then the
-#             native build (warnings are errors) and `meson test`: criterion
-#             suite and TAP driver per ISA, kernel-table test, AXIAL_ISA
+#             native build (warnings are errors) and `meson test`: the
+#             criterion suite per ISA (the TAP driver, the same tests, runs
+#             in the stages below), kernel-table test, AXIAL_ISA
 #             tests, README example (big tests included: full-size accuracy,
 #             > 2^31-element tensors);
 #   qemu-x86  the TAP driver under qemu-x86_64 as CPUs without AVX-512

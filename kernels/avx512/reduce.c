@@ -41,7 +41,8 @@
  *     8): A is the 16 lanes of the row loop below over the flat run.
  *   rows, inner == 1 (the periodic order with P = 16): n <= 8: 16 rows at a
  *     time (8 for F64), packed Q = 2^k >= n lanes per row (a load of 16n/Q
- *     elements, vexpand when n != Q, pad lanes -0.0), widened to f64, folded
+ *     elements, spread by a masked vpermps/vpermpd when n != Q, pad lanes
+ *     -0.0), widened to f64, folded
  *     in halves by vpermt2pd / vshuff64x2 levels (lane p += lane p + Q/2);
  *     the -0.0 lanes make this the order's 16 -> 1 fold.  n > 8: per row,
  *     groups of 8 virtual vectors (128 elements) by the tree, widened and
@@ -83,7 +84,12 @@
  *     the n mod (lcm/inner) left-over rows summed as plain columns.
  *
  * Memory: masked loads and stores that miss the caches are much slower than
- * plain ones on Zen 5, so whole vectors use plain ones.  A reduce on the
+ * plain ones on Zen 5, so whole vectors use plain ones, and so do the short
+ * float rows' packed loads and a row's last vector (n <= 16) wherever a
+ * whole vector past the group of 16 rows is still in x (then -0.0 set in
+ * the lanes past the row by a masked move or permute; a masked load per
+ * vector had run [R, 3] .. [R, 15] axis 1 at 2-3.5x the time of AVX2's plain
+ * loads, f32 and f64).  A reduce on the
  * row paths that writes >= 4 MiB (R512_NT), or is a task of a split call that
  * does (AXIAL_KERNEL_STREAM, kernels.h), writes its 16-byte aligned groups
  * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
@@ -363,8 +369,6 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 #define r512_dadd_d32i _mm512_add_epi32
 #define r512_dadd_d64i _mm512_add_epi64
 /* the float short rows' spread (r512_fpack_*) */
-#define r512_dexp_d32f(v, m) _mm512_mask_expand_ps(r512_id_ps(), (__mmask16)(m), v)
-#define r512_dexp_d64f(v, m) _mm512_mask_expand_pd(r512_id_pd(), (__mmask8)(m), v)
 #define r512_dexp_d32i(v, m) _mm512_maskz_expand_epi32((__mmask16)(m), v)
 #define r512_dexp_d64i(v, m) _mm512_maskz_expand_epi64((__mmask8)(m), v)
 
@@ -566,7 +570,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         for (size_t l = 0; l < DL; l++)                                                           \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && nt) {                                                                         \
+        if (!acc && (nt || outer * sizeof(T) >= R512_NT)) {                                       \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
@@ -742,7 +746,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                 int acc, int stream) {                                            \
         enum { L = R512_L_##F };                                                                  \
         const T *x = (const T *)xv;                                                               \
-        const int nt = !acc && (stream || outer * sizeof(T) >= R512_NT); /* inner == 1 paths */   \
+        const int nt = stream; /* AXIAL_KERNEL_STREAM: the inner == 1 paths stream */            \
         if (inner == 1 && n <= R512_SHORT) {                                                      \
             r512_shortrows_##S(x, dst, outer, n, acc, nt);                                        \
             return;                                                                               \
@@ -804,6 +808,30 @@ R512_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
 #define r512_svldk_bf16(p, k) r512_ldm_bf16(p, axial_avx512_mask64(k))
 R512_INLINE r512_sv_pd r512_svld_f64(const double *p) {
     return (r512_sv_pd){_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)};
+}
+/* The same k < 16 elements by a plain load of 16 (all of them in x), the
+ * other lanes then set to -0.0: masked loads that miss the caches are much
+ * slower than plain ones on Zen 5.  The empty asm keeps GCC from folding
+ * the load into a masked move's memory form (a masked load again). */
+R512_INLINE __m512 r512_plain_ps(__m512 v) {
+    __asm__("" : "+v"(v));
+    return v;
+}
+R512_INLINE __m512d r512_plain_pd(__m512d v) {
+    __asm__("" : "+v"(v));
+    return v;
+}
+#define r512_svldf_f32(p, k)                                                                      \
+    _mm512_mask_mov_ps(r512_id_ps(), (__mmask16)axial_avx512_mask64(k), r512_plain_ps(r512_ld_f32(p)))
+#define r512_svldf_f16(p, k)                                                                      \
+    _mm512_mask_mov_ps(r512_id_ps(), (__mmask16)axial_avx512_mask64(k), r512_plain_ps(r512_ld_f16(p)))
+#define r512_svldf_bf16(p, k)                                                                     \
+    _mm512_mask_mov_ps(r512_id_ps(), (__mmask16)axial_avx512_mask64(k), r512_plain_ps(r512_ld_bf16(p)))
+R512_INLINE r512_sv_pd r512_svldf_f64(const double *p, size_t k) {
+    const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
+    return (r512_sv_pd){
+        _mm512_mask_mov_pd(r512_id_pd(), (__mmask8)m, r512_plain_pd(_mm512_loadu_pd(p))),
+        _mm512_mask_mov_pd(r512_id_pd(), (__mmask8)(m >> 8), r512_plain_pd(_mm512_loadu_pd(p + 8)))};
 }
 R512_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
     const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
@@ -879,22 +907,38 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
 }
 
 /* Short rows n <= 8, packed: 16 rows padded to Q = 2^k >= n lanes (a load of
- * 16n/Q elements, spread by vexpand when n != Q; pad lanes -0.0), widened to
- * f64 and folded in halves (the periodic order of a row: A = the row, the
- * 16 -> 8 -> ... levels over -0.0 lanes change nothing) -> 16 sums in out. */
+ * 16n/Q elements, spread by a masked permute when n != Q: lane l takes
+ * element (l / Q) n + l % Q, pad lanes -0.0), widened to f64 and folded in
+ * halves (the periodic order of a row: A = the row, the 16 -> 8 -> ...
+ * levels over -0.0 lanes change nothing) -> 16 sums in out.  far: a whole
+ * vector past the group's end is still in x, so full vectors load plainly
+ * (the permute reads only the first 16n/Q lanes).  A masked load and a
+ * vexpand per vector (GCC folds a plain load into vexpand's memory form)
+ * ran [R, 3] and [R, 5] axis 1 at 1.7-3x AVX2's time from memory. */
+#define R512_SPREAD_ps(n, Q)                                                                      \
+    _mm512_add_epi32(                                                                             \
+        _mm512_mullo_epi32(_mm512_srli_epi32(R512_IOTA32, R512_LOG2(Q)), _mm512_set1_epi32((int)(n))), \
+        _mm512_and_si512(R512_IOTA32, _mm512_set1_epi32((int)(Q) - 1)))
+#define R512_SPREAD_pd(n, Q)                                                                      \
+    _mm512_add_epi64(                                                                             \
+        _mm512_mullo_epi64(_mm512_srli_epi64(R512_IOTA64, R512_LOG2(Q)), _mm512_set1_epi64((long long)(n))), \
+        _mm512_and_si512(R512_IOTA64, _mm512_set1_epi64((long long)(Q) - 1)))
+#define R512_IOTA32 _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define R512_IOTA64 _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)
 #define R512_FPACK_ps(S, T)                                                                       \
     R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
-                                    double *out) {                                                \
+                                    int far, double *out) {                                       \
         const size_t rpv = 16 / Q;                                                                \
+        const __m512i idx = R512_SPREAD_ps(n, Q);                                                 \
         __m512d d[16];                                                                            \
         R512_UNROLL                                                                               \
         for (size_t i = 0; i < Q; i++) {                                                          \
             const size_t r = i * rpv, rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;      \
-            __m512 v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                              \
-                     : rv                  ? r512_dld_##S(x + r * n, rv * n)                      \
-                                           : r512_id_ps();                                        \
+            __m512 v = rv == rpv && (n == Q || far) ? r512_dfl_##S(x + r * n)                     \
+                     : rv                           ? r512_dld_##S(x + r * n, rv * n)             \
+                                                    : r512_id_ps();                               \
             if (n != Q)                                                                           \
-                v = r512_dexp_d32f(v, spread);                                                    \
+                v = _mm512_mask_permutexvar_ps(r512_id_ps(), (__mmask16)spread, idx, v);          \
             d[2 * i] = _mm512_cvtps_pd(_mm512_castps512_ps256(v));                                \
             d[2 * i + 1] = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));                         \
         }                                                                                         \
@@ -904,8 +948,9 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
     }
 #define R512_FPACK_pd(S, T)                                                                       \
     R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
-                                    double *out) {                                                \
+                                    int far, double *out) {                                       \
         const size_t rpv = 8 / Q;                                                                 \
+        const __m512i idx = R512_SPREAD_pd(n, Q);                                                 \
         R512_UNROLL                                                                               \
         for (size_t h = 0; h < 16; h += 8) {                                                      \
             __m512d d[8];                                                                         \
@@ -913,11 +958,11 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
             for (size_t i = 0; i < Q; i++) {                                                      \
                 const size_t r = h + i * rpv,                                                     \
                              rv = r >= rows ? 0 : rows - r < rpv ? rows - r : rpv;                \
-                __m512d v = rv == rpv && n == Q ? r512_dfl_##S(x + r * n)                         \
-                          : rv                  ? r512_dld_##S(x + r * n, rv * n)                 \
-                                                : r512_id_pd();                                   \
+                __m512d v = rv == rpv && (n == Q || far) ? r512_dfl_##S(x + r * n)                \
+                          : rv                           ? r512_dld_##S(x + r * n, rv * n)        \
+                                                         : r512_id_pd();                          \
                 if (n != Q)                                                                       \
-                    v = r512_dexp_d64f(v, spread);                                                \
+                    v = _mm512_mask_permutexvar_pd(r512_id_pd(), (__mmask8)spread, idx, v);       \
                 d[i] = v;                                                                         \
             }                                                                                     \
             r512_halves(d, Q, Q);                                                                 \
@@ -952,7 +997,7 @@ R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
 __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer,
                                                      int nt) {
     size_t r = 0;
-    if (nt) {
+    if (nt || outer * sizeof(float) >= R512_NT) {
         const size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
         if (h) {
             r512_pairs_tail(x, y, h);
@@ -1103,11 +1148,13 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     /* A row of n elements (16 * (M - 1) < n <= 16 * M, M <= 8): one group of M virtual      \
      * vectors, its tree (a missing right operand: the left one, as with -0.0 pads),          \
      * widened: A; returns A's halving level 16 -> 8 (lane p + lane p + 8). */                \
-    R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M) {                         \
+    /* far: 16 elements past the row's last vector are in x (a plain load). */                \
+    R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M, int far) {                \
         r512_sv_##F v[8];                                                                         \
         R512_UNROLL                                                                               \
         for (size_t k = 0; k < M; k++)                                                            \
             v[k] = k + 1 < M || n == 16 * M ? r512_svld_##S(p + 16 * k)                           \
+                 : far && M == 1            ? r512_svldf_##S(p + 16 * k, n - 16 * k)              \
                                             : r512_svldk_##S(p + 16 * k, n - 16 * k);             \
         R512_UNROLL                                                                               \
         for (size_t c = M; c > 1; c = (c + 1) / 2) {                                              \
@@ -1164,9 +1211,9 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     /* rows <= 16 rows of n elements -> their 16 f64 sums in out (the first rows valid):     \
      * packed (Q lanes per row, Q != 0) or per row (M vectors per row; 0: long rows). */    \
     R512_INLINE void r512_fgroup_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,     \
-                                     uint64_t spread, double *out) {                              \
+                                     uint64_t spread, int far, double *out) {                     \
         if (Q) {                                                                                  \
-            r512_fpack_##S(x, rows, n, Q, spread, out);                                           \
+            r512_fpack_##S(x, rows, n, Q, spread, far, out);                                      \
             return;                                                                               \
         }                                                                                         \
         for (size_t h = 0; h < rows; h += 8) {                                                    \
@@ -1174,7 +1221,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             R512_UNROLL                                                                           \
             for (size_t i = 0; i < 8; i++)                                                        \
                 r[i] = h + i >= rows ? r512_id_pd()                                               \
-                     : M         ? r512_frowm_##S(x + (h + i) * n, n, M)                          \
+                     : M         ? r512_frowm_##S(x + (h + i) * n, n, M, far)                     \
                                  : r512_frowl_##S(x + (h + i) * n, n);                            \
             _mm512_storeu_pd(out + h, r512_fold8x8(r));                                           \
         }                                                                                         \
@@ -1188,27 +1235,27 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && nt) {                                                                         \
+        if (!acc && (nt || outer * sizeof(T) >= R512_NT)) {                                       \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
-                r512_fgroup_##S(x, h, n, Q, M, spread, buf);                                      \
+                r512_fgroup_##S(x, h, n, Q, M, spread, 0, buf);                                   \
                 r512_emit_##S(dst, 0, buf, h, 0);                                                 \
                 r0 = h;                                                                           \
             }                                                                                     \
             _Alignas(64) T tmp[16];                                                               \
             for (; r0 + 16 <= outer; r0 += 16) {                                                  \
-                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                            \
+                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, (outer - r0 - 16) * n >= 16, buf); \
                 r512_finish_##S(buf, tmp, 16);                                                    \
                 r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
             }                                                                                     \
             _mm_sfence();                                                                         \
         }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
-            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, buf);                                \
+            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, (outer - r0 - 16) * n >= 16, buf);   \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            r512_fgroup_##S(x + r0 * n, outer - r0, n, Q, M, spread, buf);                        \
+            r512_fgroup_##S(x + r0 * n, outer - r0, n, Q, M, spread, 0, buf);                     \
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
@@ -1262,7 +1309,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
                                 int acc, int stream) {                                            \
         const T *x = (const T *)xv;                                                               \
-        const int nt = !acc && (stream || outer * sizeof(T) >= R512_NT); /* inner == 1 paths */   \
+        const int nt = stream; /* AXIAL_KERNEL_STREAM: the inner == 1 paths stream */            \
         if (inner == 1) {                                                                         \
             r512_frows_##S(x, dst, outer, n, acc, nt);                                            \
             return;                                                                               \
