@@ -90,8 +90,10 @@
  * the lanes past the row by a masked move or permute; a masked load per
  * vector had run [R, 3] .. [R, 15] axis 1 at 2-3.5x the time of AVX2's plain
  * loads, f32 and f64).  A reduce on the
- * row paths that writes >= 4 MiB (R512_NT), or is a task of a split call that
- * does (AXIAL_KERNEL_STREAM, kernels.h), writes its 16-byte aligned groups
+ * row paths that writes >= 4 MiB (R512_NT; for F32 rows of 2 also a task of
+ * a split call that does, AXIAL_KERNEL_STREAM in kernels.h: passing the
+ * hint down the other short-row paths cost 20-25 % on [R, 4] and [R, 32]
+ * axis 1 plain calls, GCC's code for them changed), writes its 16-byte aligned groups
  * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
  * stores (no read of the destination lines; head rows plain, sfence at the
  * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked
@@ -563,14 +565,14 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
      * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                    size_t M, int acc, int nt) {                                  \
+                                    size_t M, int acc) {                                          \
         enum { DL = R512_DL_##D };                                                                \
         r512_w_##S buf[16];                                                                       \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; l < DL; l++)                                                           \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && (nt || outer * sizeof(T) >= R512_NT)) {                                       \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
@@ -594,29 +596,28 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc,        \
-                                   int nt) {                                                      \
+    static void r512_shortrows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {      \
         enum { DL = R512_DL_##D };                                                                \
         if (n > DL) { /* M = vectors per row: <= 4 for 16-lane domains (n <= 64) */            \
             switch (DL == 16 && n > 48 ? 4 : (n + DL - 1) / DL) {                                 \
-            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc, nt); return;                     \
-            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc, nt); return;                     \
-            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc, nt); return;                     \
+            case 2: r512_short_##S(x, dst, outer, n, DL, 2, acc); return;                         \
+            case 3: r512_short_##S(x, dst, outer, n, DL, 3, acc); return;                         \
+            case 4: r512_short_##S(x, dst, outer, n, DL, 4, acc); return;                         \
             default: break;                                                                       \
             }                                                                                     \
             if (DL == 8) /* 64-bit domains only: 5..8 vectors per row */                          \
                 switch ((n + DL - 1) / DL) {                                                      \
-                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc, nt); return;                  \
-                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc, nt); return;                  \
-                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc, nt); return;                  \
-                default: r512_short_##S(x, dst, outer, n, 8, 8, acc, nt); return;                 \
+                case 5: r512_short_##S(x, dst, outer, n, 8, 5, acc); return;                      \
+                case 6: r512_short_##S(x, dst, outer, n, 8, 6, acc); return;                      \
+                case 7: r512_short_##S(x, dst, outer, n, 8, 7, acc); return;                      \
+                default: r512_short_##S(x, dst, outer, n, 8, 8, acc); return;                     \
                 }                                                                                 \
         }                                                                                         \
-        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc, nt);                              \
-        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc, nt);                         \
-        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc, nt);                         \
-        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc, nt);                         \
-        else r512_short_##S(x, dst, outer, n, 16, 0, acc, nt);                                    \
+        if (n == 1) r512_short_##S(x, dst, outer, n, 1, 0, acc);                                  \
+        else if (n == 2) r512_short_##S(x, dst, outer, n, 2, 0, acc);                             \
+        else if (n <= 4) r512_short_##S(x, dst, outer, n, 4, 0, acc);                             \
+        else if (n <= 8) r512_short_##S(x, dst, outer, n, 8, 0, acc);                             \
+        else r512_short_##S(x, dst, outer, n, 16, 0, acc);                                        \
     }                                                                                             \
                                                                                                   \
     /* Rows of the column tile [c, c + tv*L) (lanes m of each vector), rb rows. */                \
@@ -746,9 +747,9 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                 int acc, int stream) {                                            \
         enum { L = R512_L_##F };                                                                  \
         const T *x = (const T *)xv;                                                               \
-        const int nt = stream; /* AXIAL_KERNEL_STREAM: the inner == 1 paths stream */            \
+        (void)stream; /* streams by its own output's size only (R512_NT) */                       \
         if (inner == 1 && n <= R512_SHORT) {                                                      \
-            r512_shortrows_##S(x, dst, outer, n, acc, nt);                                        \
+            r512_shortrows_##S(x, dst, outer, n, acc);                                            \
             return;                                                                               \
         }                                                                                         \
         if (inner == 1) {                                                                         \
@@ -1228,14 +1229,16 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     }                                                                                             \
     /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
      * streams its 16-aligned groups of 16 outputs (see r512_stream16). */                    \
+    /* P (a constant): rows n < Q or of one masked vector, whose full loads may    \
+     * be plain (r512_fpack_*, r512_frowm_*) where a vector past the group is in x. */       \
     R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                   size_t M, int acc, int nt) {                                   \
+                                   size_t M, int acc, int P) {                                    \
         double buf[16];                                                                           \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && (nt || outer * sizeof(T) >= R512_NT)) {                                       \
+        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_fgroup_##S(x, h, n, Q, M, spread, 0, buf);                                   \
@@ -1244,14 +1247,14 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             }                                                                                     \
             _Alignas(64) T tmp[16];                                                               \
             for (; r0 + 16 <= outer; r0 += 16) {                                                  \
-                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, (outer - r0 - 16) * n >= 16, buf); \
+                r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
                 r512_finish_##S(buf, tmp, 16);                                                    \
                 r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
             }                                                                                     \
             _mm_sfence();                                                                         \
         }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
-            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, (outer - r0 - 16) * n >= 16, buf);   \
+            r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
@@ -1259,59 +1262,60 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc, int nt) { \
-        if (n == 2 && !acc && sizeof(T) == sizeof(float)) { /* f32 only */                      \
-            r512_pairs_f32((const float *)(const void *)x, (float *)dst, outer, nt);              \
-            return;                                                                               \
-        }                                                                                         \
+    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
         switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
         case 1:                                                                                  \
-            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 1, acc, nt);                                 \
+            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 1, acc, 1);                                  \
             return;                                                                               \
         case 2:                                                                                  \
-            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 2, acc, nt);                                 \
+            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 2, acc, 0);                                  \
             return;                                                                               \
         case 3:                                                                                  \
-            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 3, acc, nt);                                 \
+            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 3, acc, 0);                                  \
             return;                                                                               \
         case 4:                                                                                  \
-            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 4, acc, nt);                                 \
+            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 4, acc, 0);                                  \
             return;                                                                               \
         case 5:                                                                                  \
-            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 5, acc, nt);                                 \
+            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 5, acc, 0);                                  \
             return;                                                                               \
         case 6:                                                                                  \
-            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc, nt); /* no masks */           \
-            else r512_frun_##S(x, dst, outer, n, 0, 6, acc, nt);                                 \
+            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc, 0); /* no masks */            \
+            else r512_frun_##S(x, dst, outer, n, 0, 6, acc, 0);                                  \
             return;                                                                               \
         case 7:                                                                                  \
-            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc, nt); /* no masks */         \
-            else r512_frun_##S(x, dst, outer, n, 0, 7, acc, nt);                                 \
+            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc, 0); /* no masks */          \
+            else r512_frun_##S(x, dst, outer, n, 0, 7, acc, 0);                                  \
             return;                                                                               \
         case 8:                                                                                  \
-            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc, nt); /* no masks */         \
-            else r512_frun_##S(x, dst, outer, n, 0, 8, acc, nt);                                 \
+            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc, 0); /* no masks */          \
+            else r512_frun_##S(x, dst, outer, n, 0, 8, acc, 0);                                  \
             return;                                                                               \
-        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc, nt); return;                           \
+        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc, 0); return;                            \
         default: break;                                                                           \
         }                                                                                         \
-        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc, nt);                               \
-        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc, nt);                          \
-        else if (n <= 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc, nt);                          \
-        else r512_frun_##S(x, dst, outer, n, 8, 0, acc, nt);                                      \
+        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc, 0);                                \
+        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc, 0);                           \
+        else if (n == 3) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 1);                           \
+        else if (n == 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 0);                           \
+        else if (n == 8) r512_frun_##S(x, dst, outer, n, 8, 0, acc, 0);                           \
+        else r512_frun_##S(x, dst, outer, n, 8, 0, acc, 1);                                       \
     }                                                                                             \
                                                                                                   \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
                                 int acc, int stream) {                                            \
         const T *x = (const T *)xv;                                                               \
-        const int nt = stream; /* AXIAL_KERNEL_STREAM: the inner == 1 paths stream */            \
+        if (inner == 1 && n == 2 && !acc && sizeof(T) == sizeof(float)) { /* f32 only */        \
+            r512_pairs_f32((const float *)(const void *)x, (float *)dst, outer, stream);          \
+            return;                                                                               \
+        }                                                                                         \
         if (inner == 1) {                                                                         \
-            r512_frows_##S(x, dst, outer, n, acc, nt);                                            \
+            r512_frows_##S(x, dst, outer, n, acc);                                                \
             return;                                                                               \
         }                                                                                         \
         if (inner < 16) {                                                                         \
