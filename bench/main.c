@@ -184,6 +184,8 @@ static void reduce_cases(size_t bytes) {
     c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 1024, 1024, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AXB_REDUCE, AXIAL_F32, 2, 1024, n / 1024, 0), c->naxes = 1, c->axes[0] = 0;
     c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 2, 2, 0), c->naxes = 1, c->axes[0] = 1;
+    /* rows of 3 (an RGB channel sum): the packed short rows whose width is no power of two */
+    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 3, 3, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
     c = add_case(AXB_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
     c->axes[1] = 2;
