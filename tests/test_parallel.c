@@ -551,7 +551,8 @@ void t_parallel_cumsum(ax_t *t) {
             {AXIAL_F32, 1027, 4099, 0}, {AXIAL_F16, 4099, 1000, 0}, {AXIAL_BF16, 2053, 2048, 0},
             {AXIAL_F64, 1031, 1024, 1}, {AXIAL_I32, 4097, 1024, 1}};
         for (int k = 0; k < 5; k++) {
-            c = mk(P_CUMSUM, big[k].dt, 2, big[k].r, big[k].c, 0, SPLIT_YES);
+            c = mk(P_CUMSUM, big[k].dt, 2, big[k].r, big[k].c, 0,
+                   big[k].axis ? SPLIT_YES : axis_split(P_CUMSUM, big[k].dt, big[k].c));
             c.axis = big[k].axis;
             c.flags = (unsigned)k % 4;
             run_pcase(t, &E, &c);
@@ -579,7 +580,7 @@ void t_parallel_reduce(ax_t *t) {
             mk(P_REDUCE, dt, 2, N / 65, 65, 0, axis_split(P_REDUCE, dt, 65)), /* tiles */
             mk(P_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
             mk(P_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
-            mk(P_REDUCE, dt, 3, 9, N / 63, 7, SPLIT_YES),             /* {0, 2}: wide */
+            mk(P_REDUCE, dt, 3, 3, N / 21, 7, SPLIT_YES),             /* {0, 2}: wide (slabs of 64 KiB pieces: src/reduce.c) */
             mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* no axes: a copy */
             mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* EMPTY_AXES_ALL */
             mk(P_REDUCE, dt, 2, 3, N / 3, 0, SPLIT_YES),              /* {0, 1} merged */
