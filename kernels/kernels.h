@@ -31,8 +31,6 @@
  * hint changes where the bytes go, never their values.  Kernels that never
  * stream ignore it.
  */
-#define AXIAL_STREAM_BYTES ((size_t)4 << 20)
-#define AXIAL_KERNEL_STREAM 0x200u
 #ifndef AXIAL_KERNELS_H
 #define AXIAL_KERNELS_H
 
@@ -42,6 +40,11 @@
 #include <string.h>
 
 #include "axial.h"
+
+/* Streaming stores (above): the output size from which kernels stream, and
+ * the planner's flag for the tasks of a split call that does. */
+#define AXIAL_STREAM_BYTES ((size_t)4 << 20)
+#define AXIAL_KERNEL_STREAM 0x200u
 
 #define AXIAL_NDTYPE 14 /* dtype enum values are 1..13; slot 0 is unused */
 #define AXIAL_NROLL 4   /* roll kernels by element size: 1, 2, 4, 8 bytes */

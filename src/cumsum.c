@@ -183,11 +183,8 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                            1, 0, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
-    /* A large output streams (kernels.h): the tasks of a split store as the
-     * whole call would, whatever their own size (the plain call decides the
-     * same by itself). */
-    if (!op->lse && count * esize >= AXIAL_STREAM_BYTES)
-        p.flags |= AXIAL_KERNEL_STREAM;
+    if (!op->lse) /* (the log-space scans never stream) */
+        p.flags |= axial__stream_flag(count * esize);
     p.line_bytes = p.n * p.inner * esize;
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
     /* Few lines: split each line (only with an executor; the plain call stays

@@ -206,6 +206,13 @@ static inline size_t axial__tile_max_cols(size_t rowlines, size_t ntiles, size_t
 #define AXIAL_SPLIT_SCAN_BLOCKS 0
 #endif
 
+/* The kernel flag of a call that writes `out_bytes` bytes: AXIAL_KERNEL_STREAM
+ * from AXIAL_STREAM_BYTES on, so that a split call's tasks store as the whole
+ * call would (kernels.h; the plain call's kernel decides the same itself). */
+static inline unsigned axial__stream_flag(size_t out_bytes) {
+    return out_bytes >= AXIAL_STREAM_BYTES ? AXIAL_KERNEL_STREAM : 0u;
+}
+
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);
 /* Runs fn(arg, i) once for every i in [0, ntasks): through exec->parallel_for

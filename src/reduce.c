@@ -231,7 +231,7 @@ typedef struct {
     const char *x;
     char *y;
     size_t esize, outer, n, inner, ntasks;
-    unsigned kflags; /* the reduce kernel's: AXIAL_KERNEL_STREAM for a large output */
+    unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
     /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
     char *part; /* ntasks * inner partial sums (k.wide bytes each), task-indexed */
@@ -432,9 +432,10 @@ static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char 
     p.ntasks = exec == NULL ? 1
                             : axial__ntasks(p.rows, count_in / p.rows * esize,
                                             k->threshold);
-    const size_t slab = p.rows * g[q] * p.inner * esize; /* bytes of one odometer index */
-    if (!k->lse && p.ntasks > 1 && p.ntasks > slab / AXIAL_WIDE_PIECE) /* (lse: compute-bound) */
-        p.ntasks = slab / AXIAL_WIDE_PIECE > 1 ? slab / AXIAL_WIDE_PIECE : 1;
+    /* pieces of a slab (the bytes of one odometer index); lse: compute-bound */
+    const size_t pieces = p.rows * g[q] * p.inner * esize / AXIAL_WIDE_PIECE;
+    if (!k->lse && p.ntasks > pieces)
+        p.ntasks = pieces > 1 ? pieces : 1;
     axial__run(exec, p.ntasks, axial_wide_task, &p);
     k->finish(p.acc, y, count_out);
     free(p.acc);
@@ -519,10 +520,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
             q++;
         axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
                                0, 0, 0, NULL, 0, 1, NULL};
-        /* A large output streams (kernels.h): the tasks of a split store as
-         * the whole call would (the plain call decides the same by itself). */
-        if (count_out * esize >= AXIAL_STREAM_BYTES)
-            p.kflags = AXIAL_KERNEL_STREAM;
+        p.kflags = axial__stream_flag(count_out * esize);
         for (size_t k = 0; k < q; k++)
             p.outer *= g[k];
         for (size_t k = q + 1; k < ng; k++)

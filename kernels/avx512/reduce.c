@@ -370,7 +370,7 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 #define r512_did_d64i _mm512_setzero_si512
 #define r512_dadd_d32i _mm512_add_epi32
 #define r512_dadd_d64i _mm512_add_epi64
-/* the float short rows' spread (r512_fpack_*) */
+/* the integer short rows' spread (r512_group_*; the float ones permute, r512_fpack_*) */
 #define r512_dexp_d32i(v, m) _mm512_maskz_expand_epi32((__mmask16)(m), v)
 #define r512_dexp_d64i(v, m) _mm512_maskz_expand_epi64((__mmask8)(m), v)
 
@@ -1228,9 +1228,9 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         }                                                                                         \
     }                                                                                             \
     /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
-     * streams its 16-aligned groups of 16 outputs (see r512_stream16). */                    \
-    /* P (a constant): rows n < Q or of one masked vector, whose full loads may    \
-     * be plain (r512_fpack_*, r512_frowm_*) where a vector past the group is in x. */       \
+     * streams its 16-aligned groups of 16 outputs (see r512_stream16).  P (a constant):    \
+     * rows n < Q or of one masked vector, whose full loads may be plain (r512_fpack_*,      \
+     * r512_frowm_*) where a vector past the group of 16 rows is still in x. */             \
     R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
                                    size_t M, int acc, int P) {                                    \
         double buf[16];                                                                           \
