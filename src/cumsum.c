@@ -54,6 +54,7 @@ typedef struct {
     const char *x;
     char *y;
     size_t esize, outer, n, inner, line_bytes, ntasks;
+    size_t align; /* lines per task boundary: axial__unit_align */
     unsigned flags;
     /* blocked scan: `nchunks` chunks per line in `ngroups` groups of `group`
      * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2 */
@@ -68,7 +69,7 @@ typedef struct {
 static void axial_cumsum_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
     size_t b, e;
-    axial__task_range(p->outer, p->ntasks, k, &b, &e);
+    axial__task_range_aligned(p->outer, p->ntasks, p->align, k, &b, &e);
     p->scan(p->x + b * p->line_bytes, p->y + b * p->line_bytes, e - b, p->n,
                             p->inner, p->flags);
 }
@@ -180,13 +181,15 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     const struct axial_kernels *kt = axial__kernels();
     axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
                            dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
+                           1, 0, 1, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     if (!op->lse) /* (the log-space scans never stream) */
         p.flags |= axial__stream_flag(count * esize);
     p.line_bytes = p.n * p.inner * esize;
     p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
+    if (p.flags & AXIAL_KERNEL_STREAM)
+        p.ntasks = axial__stream_tasks(p.ntasks, count * esize);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
     p.cols = op->lse ? kt->logcumsumexp_cols[dtype] : kt->cumsum_cols[dtype];
@@ -225,6 +228,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     }
     if (exec == NULL) /* groups of whole lines change no bit: the plain call is one call */
         p.ntasks = 1;
+    p.align = axial__unit_align(p.outer, p.ntasks, p.line_bytes, p.line_bytes);
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(op->op, kt,

@@ -212,6 +212,19 @@ static inline size_t axial__tile_max_cols(size_t rowlines, size_t ntiles, size_t
 static inline unsigned axial__stream_flag(size_t out_bytes) {
     return out_bytes >= AXIAL_STREAM_BYTES ? AXIAL_KERNEL_STREAM : 0u;
 }
+/* A kernel that streams its stores ends each call with an sfence, which waits
+ * for the write-combining buffers to drain: ~130 ns on the AVX-512
+ * development VM (16 MiB of streaming stores took 449 us in 32 KiB pieces
+ * with a fence each against 383 us unfenced, and 397 us in 128 KiB ones).
+ * With 64 KiB tasks that cost a split call 5-10 % ([n/2, 2] axis 1 on a
+ * 1-thread pool, 0.90x of the plain call), so a call whose output streams
+ * makes at most one task per AXIAL_STREAM_TASK bytes of output (>= 16
+ * tasks: the output is >= AXIAL_STREAM_BYTES). */
+#define AXIAL_STREAM_TASK ((size_t)256 << 10)
+static inline size_t axial__stream_tasks(size_t ntasks, size_t out_bytes) {
+    const size_t most = out_bytes / AXIAL_STREAM_TASK;
+    return out_bytes < AXIAL_STREAM_BYTES || ntasks <= most ? ntasks : most;
+}
 
 /* exec NULL, or a usable executor (parallel_for set, concurrency >= 1). */
 axial_status axial__check_exec(const char *fn, const axial_executor *exec);
@@ -226,6 +239,15 @@ size_t axial__ntasks(size_t units, size_t unit_bytes, size_t threshold);
 /* Task k of ntasks over `units` units: [*begin, *end), contiguous, in order,
  * sizes differing by at most 1. */
 void axial__task_range(size_t units, size_t ntasks, size_t k, size_t *begin, size_t *end);
+/* Units per task boundary such that every boundary falls on a 64-byte line
+ * of the input (`in_bytes` per unit) and of the output (`out_bytes` per
+ * unit), counted from the tensors' starts: the smallest power of two up to
+ * 64 that does, or 1 where that leaves fewer such blocks than ntasks.  (Rows
+ * of 12 bytes cut anywhere put every load of a task across two lines.) */
+size_t axial__unit_align(size_t units, size_t ntasks, size_t in_bytes, size_t out_bytes);
+/* axial__task_range over blocks of `align` units, the last task ending at `units`. */
+void axial__task_range_aligned(size_t units, size_t ntasks, size_t align, size_t k,
+                               size_t *begin, size_t *end);
 /* Column tile k of the planners' column tiles, `ntiles` per row over the
  * `rowlines` 64-byte lines of rows of `inner` elements of `esize` bytes:
  * columns [*c0, *c1) (whole lines from the row's start, the last tile ending

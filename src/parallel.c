@@ -75,6 +75,20 @@ void axial__task_range(size_t units, size_t ntasks, size_t k, size_t *begin, siz
     *end = *begin + q + (k < r);
 }
 
+size_t axial__unit_align(size_t units, size_t ntasks, size_t in_bytes, size_t out_bytes) {
+    size_t a = 1;
+    while (a < 64 && ((a * in_bytes) % 64 != 0 || (a * out_bytes) % 64 != 0))
+        a *= 2;
+    return units / a >= ntasks ? a : 1;
+}
+
+void axial__task_range_aligned(size_t units, size_t ntasks, size_t align, size_t k,
+                               size_t *begin, size_t *end) {
+    axial__task_range(units / align, ntasks, k, begin, end);
+    *begin *= align;
+    *end = k + 1 == ntasks ? units : *end * align;
+}
+
 size_t axial__tile_cols(size_t rowlines, size_t ntiles, size_t k, size_t esize, size_t inner,
                         size_t *c0, size_t *c1) {
     size_t b, e;

@@ -230,7 +230,7 @@ typedef struct {
     axial_dtype dtype;
     const char *x;
     char *y;
-    size_t esize, outer, n, inner, ntasks;
+    size_t esize, outer, n, inner, ntasks, align; /* align: axial__unit_align of the rows */
     unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
     /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
@@ -244,7 +244,7 @@ typedef struct {
 static void axial_reduce_rows_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t b, e;
-    axial__task_range(p->outer, p->ntasks, k, &b, &e);
+    axial__task_range_aligned(p->outer, p->ntasks, p->align, k, &b, &e);
     p->k.reduce(p->x + b * p->n * p->inner * p->esize,
                             p->y + b * p->inner * p->esize, e - b, p->n, p->inner, p->kflags);
 }
@@ -518,7 +518,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
         size_t q = 0;
         while (!r[q])
             q++;
-        axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1,
+        axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1, 1,
                                0, 0, 0, NULL, 0, 1, NULL};
         p.kflags = axial__stream_flag(count_out * esize);
         for (size_t k = 0; k < q; k++)
@@ -538,7 +538,8 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
                                       k.lse ? "reduce_lse_finish" : "reduce_finish", count_out);
             return axial_reduce_chunked(&p, exec, fn);
         }
-        p.ntasks = axial__ntasks(p.outer, p.n * row_bytes, op->threshold);
+        p.ntasks = axial__stream_tasks(axial__ntasks(p.outer, p.n * row_bytes, op->threshold),
+                                       count_out * esize);
         if (AXIAL_SPLIT_COLUMN_TILES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
             p.inner >= AXIAL_ORDER_LANES &&
             (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
@@ -551,6 +552,7 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
         }
         if (exec == NULL) /* groups of rows change no bit: the plain call is one call, */
             p.ntasks = 1; /* (the kernel streams a large output itself) */
+        p.align = axial__unit_align(p.outer, p.ntasks, p.n * row_bytes, row_bytes);
         if (axial__verbose_on()) {
             char note[32];
             axial__verbose_reduce(op->op, kt, k.e_reduce, AXIAL_ENTRY_NONE, dtype, rank,

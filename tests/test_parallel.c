@@ -40,7 +40,9 @@
  * API tests: parallel_errors (every argument check of the five ops, and
  * exec->parallel_for NULL / concurrency 0: the status, no task run, the
  * output untouched), parallel_pool (axial_pool_* and several threads
- * submitting to one pool at once), parallel_adapter_pthreadpool and
+ * submitting to one pool at once), parallel_ranges (the planners' task
+ * ranges on 64-byte lines, and the streaming outputs' task cap),
+ * parallel_adapter_pthreadpool and
  * parallel_adapter_openmp (the adapters of tests/adapters/).
  */
 #define _GNU_SOURCE /* sched_getaffinity */
@@ -1009,6 +1011,52 @@ static void *submit(void *p) {
         s->bad++;
     free(y);
     return NULL;
+}
+
+/* axial__unit_align / axial__task_range_aligned: the ranges tile [0, units)
+ * in order, none empty, every inner boundary a multiple of the alignment,
+ * which puts it on a 64-byte line of both tensors (or is 1 where there are
+ * too few blocks); axial__stream_tasks caps a streaming output's tasks. */
+void t_parallel_ranges(ax_t *t) {
+    static const size_t units[] = {1, 2, 15, 16, 17, 63, 64, 65, 100, 1000, 5471, 2796202};
+    static const size_t bytes[] = {1, 2, 3, 4, 8, 12, 16, 24, 48, 64, 96, 100, 4096, 4100};
+    size_t bad = 0, checked = 0, aligned = 0;
+    for (size_t u = 0; u < sizeof units / sizeof *units; u++)
+        for (size_t nt = 1; nt <= 40 && nt <= units[u]; nt += nt < 4 ? 1 : 7)
+            for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++)
+                for (size_t o = 0; o < sizeof bytes / sizeof *bytes; o += 3) {
+                    const size_t a = axial__unit_align(units[u], nt, bytes[i], bytes[o]);
+                    const bool lined = a * bytes[i] % 64 == 0 && a * bytes[o] % 64 == 0;
+                    bool ok = a == 1 || (lined && units[u] / a >= nt && a <= 64);
+                    aligned += a > 1;
+                    size_t next = 0;
+                    for (size_t k = 0; k < nt; k++) {
+                        size_t b, e;
+                        axial__task_range_aligned(units[u], nt, a, k, &b, &e);
+                        ok = ok && b == next && e > b && (k + 1 == nt || e % a == 0);
+                        next = e;
+                    }
+                    ok = ok && next == units[u];
+                    checked++;
+                    if (!ok && bad++ < 5)
+                        AX_CHECK(t, false,
+                                 "%zu units of %zu / %zu bytes in %zu tasks: align %zu, a "
+                                 "range is empty, out of order or off its lines",
+                                 units[u], bytes[i], bytes[o], nt, a);
+                }
+    AX_CHECK(t, bad == 0 && aligned > checked / 4, "%zu of %zu range sets wrong, %zu aligned",
+             bad, checked, aligned);
+    /* rows of 12 bytes (f32 [R, 3] axis 1): boundaries every 16 rows */
+    AX_CHECK(t, axial__unit_align(2796202, 511, 12, 4) == 16, "[R, 3] f32 rows: align %zu",
+             axial__unit_align(2796202, 511, 12, 4));
+    AX_CHECK(t, axial__unit_align(20, 2, 12, 4) == 1, "too few blocks: align %zu",
+             axial__unit_align(20, 2, 12, 4));
+    AX_CHECK(t,
+             axial__stream_tasks(512, AXIAL_STREAM_BYTES - 1) == 512 &&
+                 axial__stream_tasks(512, (size_t)16 << 20) == ((size_t)16 << 20) / AXIAL_STREAM_TASK &&
+                 axial__stream_tasks(3, (size_t)16 << 20) == 3,
+             "axial__stream_tasks: %zu %zu %zu", axial__stream_tasks(512, AXIAL_STREAM_BYTES - 1),
+             axial__stream_tasks(512, (size_t)16 << 20), axial__stream_tasks(3, (size_t)16 << 20));
 }
 
 void t_parallel_pool(ax_t *t) {

@@ -90,6 +90,7 @@
     X(threads_isa_switch)                                                      \
     X(parallel_errors)                                                         \
     X(parallel_pool)                                                           \
+    X(parallel_ranges)                                                         \
     X(parallel_adapter_pthreadpool)                                            \
     X(parallel_adapter_openmp)                                                 \
     X(cross_isa)
