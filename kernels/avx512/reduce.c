@@ -89,14 +89,26 @@
  * whole vector past the group of 16 rows is still in x (then -0.0 set in
  * the lanes past the row by a masked move or permute; a masked load per
  * vector had run [R, 3] .. [R, 15] axis 1 at 2-3.5x the time of AVX2's plain
- * loads, f32 and f64).  A reduce on the
- * row paths that writes >= 4 MiB (R512_NT; for F32 rows of 2 also a task of
- * a split call that does, AXIAL_KERNEL_STREAM in kernels.h: passing the
- * hint down the other short-row paths cost 20-25 % on [R, 4] and [R, 32]
- * axis 1 plain calls, GCC's code for them changed), writes its 16-byte aligned groups
- * of 16 outputs (64-byte aligned ones for F32 rows of 2) with streaming
- * stores (no read of the destination lines; head rows plain, sfence at the
- * end): [R,2] axis 1 writes half as many bytes as it reads.  Tails: masked
+ * loads, f32 and f64).  Rows of at most R512_PF_ROW = 2 KiB prefetch, per
+ * group of 16 rows (F32 rows of 2: per 16 outputs), their lines
+ * R512_PF_AHEAD = 16 KiB ahead, from R512_PF_MIN = 256 KiB of input.
+ * Without it these loops waited on memory at 1.3-2.7x the time of a plain
+ * read of x, and their speed followed where the linker put them: the same
+ * instructions ran f64 [R, 2] .. [R, 8] axis 1 at 770-880 us or at
+ * 1040-1720 us per 32 MiB depending on unrelated code (GCC's "codegen
+ * noise" of earlier notes).  With it (32 MiB, medians of 3 alternating
+ * runs, new/old): f32 rows of 4 .. 200 0.49-0.94 (e.g. [R, 15] 1172 ->
+ * 577 us, [R, 32] 878 -> 505; the read probe takes ~430), f64 rows of 2 ..
+ * 128 0.43-0.94; rows of 1, 5 and f64 [R, 32] unchanged (+-4 %).  2 KiB
+ * ahead helped only rows <= 64 bytes; 32 KiB was worse than 16.  A reduce on the row paths that writes >= 4 MiB (R512_NT;
+ * also a task of a split call that does, AXIAL_KERNEL_STREAM in kernels.h)
+ * writes its 16-byte aligned groups of 16 outputs (64-byte aligned ones for
+ * F32 rows of 2) with streaming stores (no read of the destination lines;
+ * head rows plain, sfence at the end): [R,2] axis 1 writes half as many
+ * bytes as it reads.  The short-row code for such tasks is a second
+ * instance (r512_frows_nt_*, NT constant): the plain calls' instance keeps
+ * its code (the hint as a runtime argument had cost them 20-25 % on [R, 4]
+ * and [R, 32] axis 1).  Tails: masked
  * loads (fault-suppressing, -0.0 or 0 filled) and masked stores; nothing
  * outside x, y, acc is touched.  Pointers need only element alignment.
  */
@@ -109,6 +121,16 @@
 #define R512_SHORT 64 /* integers: inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
+/* Float rows of at most R512_PF_ROW bytes: each group of 16 rows prefetches its
+ * lines R512_PF_AHEAD bytes ahead, in inputs of R512_PF_MIN bytes or more
+ * (see the header). */
+#define R512_PF_AHEAD 16384
+#define R512_PF_ROW 2048
+#define R512_PF_MIN ((size_t)256 << 10)
+static inline __attribute__((always_inline)) void r512_pf(const void *p, size_t bytes) {
+    for (size_t o = 0; o < bytes; o += 64)
+        _mm_prefetch((const char *)p + R512_PF_AHEAD + o, _MM_HINT_T0);
+}
 /* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
 #define R512_UNROLL _Pragma("GCC unroll 16")
 
@@ -998,20 +1020,28 @@ R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
 __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer,
                                                      int nt) {
     size_t r = 0;
+    const int pf = outer * 2 * sizeof(float) >= R512_PF_MIN;
     if (nt || outer * sizeof(float) >= R512_NT) {
-        const size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
+        size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
+        h = h < outer ? h : outer;
         if (h) {
             r512_pairs_tail(x, y, h);
             r = h;
         }
-        for (; r + 16 <= outer; r += 16)
+        for (; r + 16 <= outer; r += 16) {
+            if (pf)
+                r512_pf(x + 2 * r, 128);
             _mm512_stream_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
                                                 _mm512_loadu_ps(x + 2 * r + 16)));
+        }
         _mm_sfence();
     }
-    for (; r + 16 <= outer; r += 16)
+    for (; r + 16 <= outer; r += 16) {
+        if (pf)
+            r512_pf(x + 2 * r, 128);
         _mm512_storeu_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
                                             _mm512_loadu_ps(x + 2 * r + 16)));
+    }
     if (r < outer)
         r512_pairs_tail(x + 2 * r, y + r, outer - r);
 }
@@ -1232,13 +1262,14 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * rows n < Q or of one masked vector, whose full loads may be plain (r512_fpack_*,      \
      * r512_frowm_*) where a vector past the group of 16 rows is still in x. */             \
     R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                   size_t M, int acc, int P) {                                    \
+                                   size_t M, int acc, int P, int NT) {                            \
         double buf[16];                                                                           \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
+        const int pf = n * sizeof(T) <= R512_PF_ROW && outer * n * sizeof(T) >= R512_PF_MIN;               \
+        if (!acc && (NT || outer * sizeof(T) >= R512_NT)) {                                       \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
                 r512_fgroup_##S(x, h, n, Q, M, spread, 0, buf);                                   \
@@ -1247,6 +1278,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             }                                                                                     \
             _Alignas(64) T tmp[16];                                                               \
             for (; r0 + 16 <= outer; r0 += 16) {                                                  \
+                if (pf) r512_pf(x + r0 * n, 16 * n * sizeof(T));                                  \
                 r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
                 r512_finish_##S(buf, tmp, 16);                                                    \
                 r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
@@ -1254,6 +1286,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             _mm_sfence();                                                                         \
         }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
+            if (pf) r512_pf(x + r0 * n, 16 * n * sizeof(T));                                      \
             r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
@@ -1262,49 +1295,60 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
+    R512_INLINE void r512_frows_body_##S(const T *x, void *dst, size_t outer, size_t n, int acc,  \
+                                         int NT) {                                                \
         switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
         case 1:                                                                                  \
-            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 1, acc, 1);                                  \
+            if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 1, acc, 1, NT);                               \
             return;                                                                               \
         case 2:                                                                                  \
-            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 2, acc, 0);                                  \
+            if (n == 32) r512_frun_##S(x, dst, outer, 32, 0, 2, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 2, acc, 0, NT);                               \
             return;                                                                               \
         case 3:                                                                                  \
-            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 3, acc, 0);                                  \
+            if (n == 48) r512_frun_##S(x, dst, outer, 48, 0, 3, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 3, acc, 0, NT);                               \
             return;                                                                               \
         case 4:                                                                                  \
-            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 4, acc, 0);                                  \
+            if (n == 64) r512_frun_##S(x, dst, outer, 64, 0, 4, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 4, acc, 0, NT);                               \
             return;                                                                               \
         case 5:                                                                                  \
-            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 5, acc, 0);                                  \
+            if (n == 80) r512_frun_##S(x, dst, outer, 80, 0, 5, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 5, acc, 0, NT);                               \
             return;                                                                               \
         case 6:                                                                                  \
-            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc, 0); /* no masks */            \
-            else r512_frun_##S(x, dst, outer, n, 0, 6, acc, 0);                                  \
+            if (n == 96) r512_frun_##S(x, dst, outer, 96, 0, 6, acc, 0, NT); /* no masks */       \
+            else r512_frun_##S(x, dst, outer, n, 0, 6, acc, 0, NT);                               \
             return;                                                                               \
         case 7:                                                                                  \
-            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc, 0); /* no masks */          \
-            else r512_frun_##S(x, dst, outer, n, 0, 7, acc, 0);                                  \
+            if (n == 112) r512_frun_##S(x, dst, outer, 112, 0, 7, acc, 0, NT); /* no masks */     \
+            else r512_frun_##S(x, dst, outer, n, 0, 7, acc, 0, NT);                               \
             return;                                                                               \
         case 8:                                                                                  \
-            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc, 0); /* no masks */          \
-            else r512_frun_##S(x, dst, outer, n, 0, 8, acc, 0);                                  \
+            if (n == 128) r512_frun_##S(x, dst, outer, 128, 0, 8, acc, 0, NT); /* no masks */     \
+            else r512_frun_##S(x, dst, outer, n, 0, 8, acc, 0, NT);                               \
             return;                                                                               \
-        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc, 0); return;                            \
+        case 9: r512_frun_##S(x, dst, outer, n, 0, 0, acc, 0, NT); return;                        \
         default: break;                                                                           \
         }                                                                                         \
-        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc, 0);                                \
-        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc, 0);                           \
-        else if (n == 3) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 1);                           \
-        else if (n == 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 0);                           \
-        else if (n == 8) r512_frun_##S(x, dst, outer, n, 8, 0, acc, 0);                           \
-        else r512_frun_##S(x, dst, outer, n, 8, 0, acc, 1);                                       \
+        if (n == 1) r512_frun_##S(x, dst, outer, n, 1, 0, acc, 0, NT);                            \
+        else if (n == 2) r512_frun_##S(x, dst, outer, n, 2, 0, acc, 0, NT);                       \
+        else if (n == 3) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 1, NT);                       \
+        else if (n == 4) r512_frun_##S(x, dst, outer, n, 4, 0, acc, 0, NT);                       \
+        else if (n == 8) r512_frun_##S(x, dst, outer, n, 8, 0, acc, 0, NT);                       \
+        else r512_frun_##S(x, dst, outer, n, 8, 0, acc, 1, NT);                                   \
+    }                                                                                             \
+                                                                                                  \
+    static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
+        r512_frows_body_##S(x, dst, outer, n, acc, 0);                                            \
+    }                                                                                             \
+    /* A split call's task of a streaming output (its own smaller than R512_NT; the caller   \
+     * checks outer >= 16, more than the head rows before y's first 16-byte boundary). */         \
+    __attribute__((noinline)) static void r512_frows_nt_##S(const T *x, void *dst, size_t outer,  \
+                                                             size_t n) {                          \
+        r512_frows_body_##S(x, dst, outer, n, 0, 1);                                              \
     }                                                                                             \
                                                                                                   \
     static void r512_reduce_##S(const void *xv, void *dst, size_t outer, size_t n, size_t inner,  \
@@ -1315,7 +1359,10 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             return;                                                                               \
         }                                                                                         \
         if (inner == 1) {                                                                         \
-            r512_frows_##S(x, dst, outer, n, acc);                                                \
+            if (stream && !acc && outer >= 16 && outer * sizeof(T) < R512_NT)                     \
+                r512_frows_nt_##S(x, dst, outer, n);                                              \
+            else                                                                                  \
+                r512_frows_##S(x, dst, outer, n, acc);                                            \
             return;                                                                               \
         }                                                                                         \
         if (inner < 16) {                                                                         \
