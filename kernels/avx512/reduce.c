@@ -100,7 +100,11 @@
  * runs, new/old): f32 rows of 4 .. 200 0.49-0.94 (e.g. [R, 15] 1172 ->
  * 577 us, [R, 32] 878 -> 505; the read probe takes ~430), f64 rows of 2 ..
  * 128 0.43-0.94; rows of 1, 5 and f64 [R, 32] unchanged (+-4 %).  2 KiB
- * ahead helped only rows <= 64 bytes; 32 KiB was worse than 16.  A reduce on the row paths that writes >= 4 MiB (R512_NT;
+ * ahead helped only rows <= 64 bytes; 32 KiB was worse than 16.  Long rows
+ * (r512_frowv: a full reduction's chunks, [R, 1024] axis 1) prefetch the
+ * same way for the 32- and 16-bit types: f32 [n] 530-640 -> 475-490 us,
+ * [8192, 1024] axis 1 570-670 -> 470, f16 [n] 730 -> 460; f64 was at the
+ * read probe already and ran 20 % slower with it, so it does not.  A reduce on the row paths that writes >= 4 MiB (R512_NT;
  * also a task of a split call that does, AXIAL_KERNEL_STREAM in kernels.h)
  * writes its 16-byte aligned groups of 16 outputs (64-byte aligned ones for
  * F32 rows of 2) with streaming stores (no read of the destination lines;
@@ -1203,7 +1207,10 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         r512_wr_ps a = r512_svid_pd();                                                            \
         r512_sv_##F v[8];                                                                         \
         size_t j = 0;                                                                             \
+        const int pf = sizeof(T) < 8 && n * sizeof(T) >= R512_PF_ROW;                             \
         for (; j + 128 <= n; j += 128) {                                                          \
+            if (pf)                                                                               \
+                r512_pf(p + j, 128 * sizeof(T));                                                  \
             R512_UNROLL                                                                           \
             for (size_t k = 0; k < 8; k++)                                                        \
                 v[k] = r512_svld_##S(p + j + 16 * k);                                             \
