@@ -106,10 +106,6 @@
 #define AXIAL_GCOL_BYTES 4096 /* own-type family: bytes of columns per chunk */
 #define AXIAL_REDUCE_NT AXIAL_STREAM_BYTES /* bytes a short-row reduce writes from which it streams */
 #define AXIAL_REDUCE_PREFETCH ((size_t)2 << 20) /* column blocks from which the next group is prefetched */
-/* Short rows: each group of 8 rows prefetches its lines AXIAL_ROWS_PF_AHEAD bytes
- * ahead, in inputs of AXIAL_ROWS_PF_MIN bytes or more (see the header). */
-#define AXIAL_ROWS_PF_AHEAD 16384
-#define AXIAL_ROWS_PF_MIN ((size_t)256 << 10)
 
 static size_t axial_gcd(size_t a, size_t b) {
     while (b) {
@@ -584,9 +580,7 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
     const int pf = total * es >= AXIAL_ROWS_PF_MIN;
     for (; o0 + 8 <= outer && o0 * n + need <= total; o0 += 8) {
         if (pf)
-            for (size_t l = 0; l < 8 * n * es; l += 64)
-                _mm_prefetch((const char *)f_at(k, x, o0 * n) + AXIAL_ROWS_PF_AHEAD + l,
-                             _MM_HINT_T0);
+            axial_prefetch_ahead(f_at(k, x, o0 * n), 8 * n * es);
         f_short_group(k, f_at(k, x, o0 * n), n, y, acc, o0, 8, nt);
     }
     if (nt)

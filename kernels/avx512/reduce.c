@@ -91,7 +91,7 @@
  * vector had run [R, 3] .. [R, 15] axis 1 at 2-3.5x the time of AVX2's plain
  * loads, f32 and f64).  Rows of at most R512_PF_ROW = 2 KiB prefetch, per
  * group of 16 rows (F32 rows of 2: per 16 outputs), their lines
- * R512_PF_AHEAD = 16 KiB ahead, from R512_PF_MIN = 256 KiB of input.
+ * AXIAL_ROWS_PF_AHEAD = 16 KiB ahead, from AXIAL_ROWS_PF_MIN = 256 KiB of input.
  * Without it these loops waited on memory at 1.3-2.7x the time of a plain
  * read of x, and their speed followed where the linker put them: the same
  * instructions ran f64 [R, 2] .. [R, 8] axis 1 at 770-880 us or at
@@ -125,16 +125,9 @@
 #define R512_SHORT 64 /* integers: inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
-/* Float rows of at most R512_PF_ROW bytes: each group of 16 rows prefetches its
- * lines R512_PF_AHEAD bytes ahead, in inputs of R512_PF_MIN bytes or more
- * (see the header). */
-#define R512_PF_AHEAD 16384
+/* Float rows of at most R512_PF_ROW bytes prefetch ahead (axial_prefetch_ahead,
+ * kernels.h; see the header). */
 #define R512_PF_ROW 2048
-#define R512_PF_MIN ((size_t)256 << 10)
-static inline __attribute__((always_inline)) void r512_pf(const void *p, size_t bytes) {
-    for (size_t o = 0; o < bytes; o += 64)
-        _mm_prefetch((const char *)p + R512_PF_AHEAD + o, _MM_HINT_T0);
-}
 /* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
 #define R512_UNROLL _Pragma("GCC unroll 16")
 
@@ -1024,7 +1017,7 @@ R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
 __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer,
                                                      int nt) {
     size_t r = 0;
-    const int pf = outer * 2 * sizeof(float) >= R512_PF_MIN;
+    const int pf = outer * 2 * sizeof(float) >= AXIAL_ROWS_PF_MIN;
     if (nt || outer * sizeof(float) >= R512_NT) {
         size_t h = (64 - (uintptr_t)y % 64) % 64 / sizeof(float); /* to 64 bytes */
         h = h < outer ? h : outer;
@@ -1034,7 +1027,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         }
         for (; r + 16 <= outer; r += 16) {
             if (pf)
-                r512_pf(x + 2 * r, 128);
+                axial_prefetch_ahead(x + 2 * r, 128);
             _mm512_stream_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
                                                 _mm512_loadu_ps(x + 2 * r + 16)));
         }
@@ -1042,7 +1035,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     }
     for (; r + 16 <= outer; r += 16) {
         if (pf)
-            r512_pf(x + 2 * r, 128);
+            axial_prefetch_ahead(x + 2 * r, 128);
         _mm512_storeu_ps(y + r, r512_pair16(_mm512_loadu_ps(x + 2 * r),
                                             _mm512_loadu_ps(x + 2 * r + 16)));
     }
@@ -1210,7 +1203,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         const int pf = sizeof(T) < 8 && n * sizeof(T) >= R512_PF_ROW;                             \
         for (; j + 128 <= n; j += 128) {                                                          \
             if (pf)                                                                               \
-                r512_pf(p + j, 128 * sizeof(T));                                                  \
+                axial_prefetch_ahead(p + j, 128 * sizeof(T));                                     \
             R512_UNROLL                                                                           \
             for (size_t k = 0; k < 8; k++)                                                        \
                 v[k] = r512_svld_##S(p + j + 16 * k);                                             \
@@ -1275,7 +1268,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
             spread |= (uint64_t)(l % Q < n) << l;                                                 \
         size_t r0 = 0;                                                                            \
-        const int pf = n * sizeof(T) <= R512_PF_ROW && outer * n * sizeof(T) >= R512_PF_MIN;               \
+        const int pf = n * sizeof(T) <= R512_PF_ROW &&                                            \
+                       outer * n * sizeof(T) >= AXIAL_ROWS_PF_MIN;                                \
         if (!acc && (NT || outer * sizeof(T) >= R512_NT)) {                                       \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
@@ -1285,7 +1279,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             }                                                                                     \
             _Alignas(64) T tmp[16];                                                               \
             for (; r0 + 16 <= outer; r0 += 16) {                                                  \
-                if (pf) r512_pf(x + r0 * n, 16 * n * sizeof(T));                                  \
+                if (pf) axial_prefetch_ahead(x + r0 * n, 16 * n * sizeof(T));                     \
                 r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
                 r512_finish_##S(buf, tmp, 16);                                                    \
                 r512_stream16((T *)dst + r0, tmp, sizeof tmp);                                    \
@@ -1293,7 +1287,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             _mm_sfence();                                                                         \
         }                                                                                         \
         for (; r0 + 16 <= outer; r0 += 16) {                                                      \
-            if (pf) r512_pf(x + r0 * n, 16 * n * sizeof(T));                                      \
+            if (pf) axial_prefetch_ahead(x + r0 * n, 16 * n * sizeof(T));                         \
             r512_fgroup_##S(x + r0 * n, 16, n, Q, M, spread, P && (outer - r0 - 16) * n >= 16, buf); \
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
