@@ -52,7 +52,9 @@
  * the time of a plain read, kernels/avx512/reduce.c).  A prefetch never
  * faults and changes no value, so it may reach past the input's end. */
 #define AXIAL_ROWS_PF_AHEAD 16384
+#ifndef AXIAL_ROWS_PF_MIN /* (overridable only for measurements) */
 #define AXIAL_ROWS_PF_MIN ((size_t)256 << 10)
+#endif
 static inline __attribute__((always_inline)) void axial_prefetch_ahead(const void *p,
                                                                         size_t bytes) {
     for (size_t o = 0; o < bytes; o += 64)
@@ -168,6 +170,26 @@ static inline double axial_lse_value(axial_lse_acc a) {
 }
 
 /*
+ * LogCumSumExp's split along one line (inner == 1), like CumSum's blocked
+ * scan (NULL where an ISA has none: its lines are then never split; the
+ * scalar table has none).  A line is scanned in chunks of AXIAL_SCAN_CHUNK
+ * elements counted from the scan's start, each with a state of its own from
+ * empty; a chunk's outputs are those of the carry R (the log-semiring sum of
+ * the earlier chunks' totals, merged with axial_lse_add in chunk order)
+ * followed by its own state, and its total is its own final state, which
+ * does not depend on R.  The whole-line logcumsumexp kernel of such an ISA
+ * is logcumsumexp_seg(line, n, flags, AXIAL_LSE_EMPTY), so a split gives its
+ * bits.
+ *   logcumsumexp_seg(x, y, len, flags, carry): a segment of len elements of
+ *     a line starting at a chunk boundary of its scan order (REVERSE: the
+ *     segment's first element is x[len - 1]), from the carry `carry`;
+ *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
+ */
+typedef void (*axial_lse_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
+                                 axial_lse_acc carry);
+typedef axial_lse_acc (*axial_lse_total_fn)(const void *x, size_t len, unsigned flags);
+
+/*
  * One table per ISA.  An ISA's table may leave entries NULL: dispatch starts
  * from the scalar table and overrides only the entries an ISA provides.
  */
@@ -187,6 +209,8 @@ struct axial_kernels {
     axial_reduce_finish_fn reduce_lse_finish[AXIAL_NDTYPE];
     axial_cumsum_cols_fn logcumsumexp_cols[AXIAL_NDTYPE];
     axial_reduce_cols_fn reduce_lse_cols[AXIAL_NDTYPE];
+    axial_lse_seg_fn logcumsumexp_seg[AXIAL_NDTYPE];
+    axial_lse_total_fn lse_scan_total[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
@@ -219,6 +243,13 @@ struct axial_kernels {
                                                  size_t ncols, size_t stride, unsigned flags); \
     void axial_reduce_lse_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
                                                size_t stride);
+#define AXIAL_DECLARE_LSE_SPLIT_KERNELS(name, DT, isa)                                       \
+    void axial_logcumsumexp_seg_##name##__##isa(const void *x, void *y, size_t len,         \
+                                                unsigned flags, axial_lse_acc carry);       \
+    axial_lse_acc axial_lse_scan_total_##name##__##isa(const void *x, size_t len,           \
+                                                       unsigned flags);
+#define AXIAL_LOGCUMSUMEXP_SEG_OF(name, DT, isa) [DT] = axial_logcumsumexp_seg_##name##__##isa,
+#define AXIAL_LSE_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_lse_scan_total_##name##__##isa,
 #define AXIAL_LOGCUMSUMEXP_COLS_OF(name, DT, isa) [DT] = axial_logcumsumexp_cols_##name##__##isa,
 #define AXIAL_REDUCE_LSE_COLS_OF(name, DT, isa) [DT] = axial_reduce_lse_cols_##name##__##isa,
 #define AXIAL_LOGCUMSUMEXP_OF(name, DT, isa) [DT] = axial_logcumsumexp_##name##__##isa,

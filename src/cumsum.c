@@ -28,7 +28,10 @@
  *     column is summed on its own by the order, so again the plain call's bits.
  * axial_logcumsumexp(_ex) is this planner over the table's logcumsumexp and
  * logcumsumexp_cols kernels (from AXIAL_LSE_THRESHOLD): groups of lines and
- * column tiles as above, no blocked scan (one line is one task).
+ * column tiles as above, and the blocked scan where the table has
+ * logcumsumexp_seg and lse_scan_total (kernels.h: the chunks' own states
+ * T_h, carried as axial_lse_acc states R_0 = empty, R_{h+1} = R_h (+) T_h,
+ * always on: the first pass costs ~40 % of a scan, not a memory pass).
  * The axis splits need the split kernels (kernels/kernels.h); where the
  * active table has none (the scalar table, the integer dtypes), the lines
  * split above is the only one.  Without an executor the plain call runs the
@@ -57,9 +60,12 @@ typedef struct {
     size_t align; /* lines per task boundary: axial__unit_align */
     unsigned flags;
     /* blocked scan: `nchunks` chunks per line in `ngroups` groups of `group`
-     * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2 */
+     * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2
+     * (LogCumSumExp: lcarry, the states T_h and R_h) */
     size_t nchunks, group, ngroups;
     double *carry;
+    axial_lse_acc *lcarry;
+    bool lse;
     /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
      * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
     size_t rowlines, ntiles;
@@ -96,8 +102,12 @@ static void axial_scan_total_task(void *arg, size_t k) {
     for (size_t h = h0; h < h1; h++) {
         size_t len;
         const size_t at = axial_chunks_at(p, h, h + 1, &len);
-        p->carry[o * p->nchunks + h] =
-            p->kt->scan_total[p->dtype](line + at * p->esize, len, p->flags);
+        if (p->lse)
+            p->lcarry[o * p->nchunks + h] =
+                p->kt->lse_scan_total[p->dtype](line + at * p->esize, len, p->flags);
+        else
+            p->carry[o * p->nchunks + h] =
+                p->kt->scan_total[p->dtype](line + at * p->esize, len, p->flags);
     }
 }
 
@@ -108,39 +118,60 @@ static void axial_cumsum_seg_task(void *arg, size_t k) {
     const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
     size_t len;
     const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
-    p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
-                                p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
-                                p->carry[o * p->nchunks + h0]);
+    if (p->lse)
+        p->kt->logcumsumexp_seg[p->dtype](p->x + at, p->y + at, len, p->flags,
+                                          p->lcarry[o * p->nchunks + h0]);
+    else
+        p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
+                                    p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+                                    p->carry[o * p->nchunks + h0]);
 }
 
 static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_executor *exec,
                                          size_t rank, const int64_t *shape, int64_t axis) {
     const size_t count = p->outer * p->nchunks;
-    p->carry = malloc(count * sizeof *p->carry);
-    if (p->carry == NULL)
-        return axial__fail(AXIAL_E_NOMEM,
-                           "axial_cumsum: cannot allocate %zu bytes of chunk carries",
-                           count * sizeof *p->carry);
+    const size_t bytes = count * (p->lse ? sizeof *p->lcarry : sizeof *p->carry);
+    void *mem = malloc(bytes);
+    if (mem == NULL)
+        return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of chunk carries",
+                           p->lse ? "axial_logcumsumexp" : "axial_cumsum", bytes);
+    if (p->lse)
+        p->lcarry = mem;
+    else
+        p->carry = mem;
     if (axial__verbose_on()) {
         char note[32];
-        axial__verbose_cumsum("cumsum", p->kt, AXIAL_ENTRY_SCAN_TOTAL + p->dtype,
-                              AXIAL_ENTRY_CUMSUM_SEG + p->dtype, p->dtype, rank, shape, axis,
-                              p->flags & AXIAL_CUMSUM_FLAGS, "%zu*scan_total(n=%zu)+%zu*cumsum_seg(n<=%zu)%s",
-                              p->outer * (p->nchunks - 1), AXIAL_SCAN_CHUNK, p->ntasks,
+        axial__verbose_cumsum(p->lse ? "logcumsumexp" : "cumsum", p->kt,
+                              (p->lse ? AXIAL_ENTRY_LSE_SCAN_TOTAL : AXIAL_ENTRY_SCAN_TOTAL) + p->dtype,
+                              (p->lse ? AXIAL_ENTRY_LOGCUMSUMEXP_SEG : AXIAL_ENTRY_CUMSUM_SEG) + p->dtype,
+                              p->dtype, rank, shape, axis, p->flags & AXIAL_CUMSUM_FLAGS,
+                              "%zu*%s(n=%zu)+%zu*%s(n<=%zu)%s", p->outer * (p->nchunks - 1),
+                              p->lse ? "lse_scan_total" : "scan_total", AXIAL_SCAN_CHUNK, p->ntasks,
+                              p->lse ? "logcumsumexp_seg" : "cumsum_seg",
                               p->group * AXIAL_SCAN_CHUNK, axial__tasks_note(note, p->ntasks));
     }
     axial__run(exec, p->ntasks, axial_scan_total_task, p);
-    for (size_t o = 0; o < p->outer; o++) { /* the carries, in double, in chunk order */
-        double *c = p->carry + o * p->nchunks, R = -0.0;
-        for (size_t h = 0; h + 1 < p->nchunks; h++) {
-            const double S = c[h];
-            c[h] = R;
-            R += S;
+    for (size_t o = 0; o < p->outer; o++) { /* the carries, in chunk order */
+        if (p->lse) { /* R_0 empty, R_{h+1} = R_h (+) T_h, as the whole-line kernel */
+            axial_lse_acc *c = p->lcarry + o * p->nchunks, R = AXIAL_LSE_EMPTY;
+            for (size_t h = 0; h + 1 < p->nchunks; h++) {
+                const axial_lse_acc T = c[h];
+                c[h] = R;
+                axial_lse_add(&R, T.m, T.s);
+            }
+            c[p->nchunks - 1] = R;
+        } else { /* in double */
+            double *c = p->carry + o * p->nchunks, R = -0.0;
+            for (size_t h = 0; h + 1 < p->nchunks; h++) {
+                const double S = c[h];
+                c[h] = R;
+                R += S;
+            }
+            c[p->nchunks - 1] = R;
         }
-        c[p->nchunks - 1] = R;
     }
     axial__run(exec, p->ntasks, axial_cumsum_seg_task, p);
-    free(p->carry);
+    free(mem);
     return AXIAL_OK;
 }
 
@@ -181,7 +212,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     const struct axial_kernels *kt = axial__kernels();
     axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
                            dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, 1, flags, 0, 1, 1, NULL, 0, 1, NULL};
+                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, op->lse, 0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     if (!op->lse) /* (the log-space scans never stream) */
@@ -194,8 +225,9 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
      * one kernel call per line, with the same bits). */
     p.cols = op->lse ? kt->logcumsumexp_cols[dtype] : kt->cumsum_cols[dtype];
     if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && count * esize >= op->threshold) {
-        if (AXIAL_SPLIT_SCAN_BLOCKS && !op->lse && p.inner == 1 && kt->cumsum_seg[dtype] &&
-            kt->scan_total[dtype]) {
+        if (p.inner == 1 && (op->lse ? kt->logcumsumexp_seg[dtype] && kt->lse_scan_total[dtype]
+                                     : AXIAL_SPLIT_SCAN_BLOCKS && kt->cumsum_seg[dtype] &&
+                                           kt->scan_total[dtype])) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
             p.group = chunk_bytes >= AXIAL_GRAIN ? 1 : AXIAL_GRAIN / chunk_bytes;
             p.nchunks = (p.n - 1) / AXIAL_SCAN_CHUNK + 1;

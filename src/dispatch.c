@@ -135,6 +135,8 @@ static void axial_merge(struct axial_kernels *out, unsigned char *from,
         if (isa->reduce_lse_finish[t]) out->reduce_lse_finish[t] = isa->reduce_lse_finish[t], from[AXIAL_ENTRY_REDUCE_LSE_FINISH + t] = (unsigned char)isa_id;
         if (isa->logcumsumexp_cols[t]) out->logcumsumexp_cols[t] = isa->logcumsumexp_cols[t], from[AXIAL_ENTRY_LOGCUMSUMEXP_COLS + t] = (unsigned char)isa_id;
         if (isa->reduce_lse_cols[t]) out->reduce_lse_cols[t] = isa->reduce_lse_cols[t], from[AXIAL_ENTRY_REDUCE_LSE_COLS + t] = (unsigned char)isa_id;
+        if (isa->logcumsumexp_seg[t]) out->logcumsumexp_seg[t] = isa->logcumsumexp_seg[t], from[AXIAL_ENTRY_LOGCUMSUMEXP_SEG + t] = (unsigned char)isa_id;
+        if (isa->lse_scan_total[t]) out->lse_scan_total[t] = isa->lse_scan_total[t], from[AXIAL_ENTRY_LSE_SCAN_TOTAL + t] = (unsigned char)isa_id;
     }
     for (int s = 0; s < AXIAL_NROLL; s++)
         if (isa->roll[s]) out->roll[s] = isa->roll[s], from[AXIAL_ENTRY_ROLL + s] = (unsigned char)isa_id;

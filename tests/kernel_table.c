@@ -22,7 +22,10 @@
  * ISA's table may leave any of them NULL (dispatch then runs the scalar
  * kernel: a TAP skip that says so), and an entry it sets must be what the
  * active table holds when the ISA is selected, and not the scalar kernel;
- * it never sets one for a non-float dtype.
+ * it never sets one for a non-float dtype.  LogCumSumExp's split along a
+ * line (logcumsumexp_seg, lse_scan_total): the scalar table has neither; a
+ * SIMD ISA has its own pair (AVX-512) or neither (AVX2, NEON: a line is one
+ * task there), and the active table holds exactly that.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +126,14 @@ static const struct {
 } lse_types[4] = {{AXIAL_F32, "f32"}, {AXIAL_F64, "f64"}, {AXIAL_F16, "f16"}, {AXIAL_BF16, "bf16"}};
 #define NLSE (4 * 4 + 4) /* per ISA: 16 float entries, one "no other dtype" line per op */
 #define NLSE_SCALAR (4 * 4 + 4)
+/* LogCumSumExp's split along a line: an ISA's own pair or none (then its
+ * lines are one task; the scalar table has none). */
+static const struct {
+    const char *op;
+    size_t offset;
+} seg_ops[2] = {{"logcumsumexp_seg", SLOT(logcumsumexp_seg, 0)},
+                {"lse_scan_total", SLOT(lse_scan_total, 0)}};
+#define NSEG (2 * 4) /* per table */
 
 static bool lse_float(size_t dt) {
     return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
@@ -173,7 +184,7 @@ int main(void) {
                                      {AXIAL_ISA_AVX512, avx512, own_avx512}};
 #endif
     const size_t ncases = sizeof cases / sizeof cases[0];
-    printf("1..%zu\n", NLSE_SCALAR + ncases * (NENTRIES + NLSE));
+    printf("1..%zu\n", NLSE_SCALAR + NSEG + ncases * (NENTRIES + NLSE + NSEG));
     int num = 0, failed = 0;
     /* the scalar table: every log-space kernel for the floats, none for another dtype */
     for (int o = 0; o < 4; o++) {
@@ -189,6 +200,14 @@ int main(void) {
         printf("%s %d - scalar %s: %s\n", ok ? "ok" : "not ok", ++num, lse_ops[o].op,
                ok ? "no entry for a non-float dtype" : "an entry for a non-float dtype");
     }
+    for (int o = 0; o < 2; o++)
+        for (int d = 0; d < 4; d++) {
+            const size_t off = seg_ops[o].offset + (size_t)lse_types[d].dt * sizeof(void (*)(void));
+            const int ok = slot_of(&axial_kernels__scalar, off) == NULL;
+            failed += !ok;
+            printf("%s %d - scalar %s %s: %s\n", ok ? "ok" : "not ok", ++num, seg_ops[o].op,
+                   lse_types[d].name, ok ? "NULL (no split along a line)" : "set, want NULL");
+        }
     for (size_t c = 0; c < ncases; c++) {
         const char *isa_name = axial_isa_name(cases[c].isa);
         const char *why = NULL;
@@ -198,7 +217,7 @@ int main(void) {
             why = axial_last_error();
         if (why) {
             const int must = ax_in_list(getenv("AXIAL_TEST_REQUIRE_ISA"), isa_name);
-            for (int e = 0; e < NENTRIES + NLSE; e++) {
+            for (int e = 0; e < NENTRIES + NLSE + NSEG; e++) {
                 num++;
                 if (must)
                     printf("not ok %d - %s: required by AXIAL_TEST_REQUIRE_ISA but %s\n", num,
@@ -206,7 +225,7 @@ int main(void) {
                 else
                     printf("ok %d - %s # SKIP %s\n", num, isa_name, why);
             }
-            failed += must ? NENTRIES + NLSE : 0;
+            failed += must ? NENTRIES + NLSE + NSEG : 0;
             continue;
         }
         const struct axial_kernels *active = axial__kernels();
@@ -257,6 +276,23 @@ int main(void) {
             printf("%s %d - %s %s: %s\n", ok ? "ok" : "not ok", ++num, isa_name, lse_ops[o].op,
                    ok ? "no entry for a non-float dtype (own and active table)"
                       : "an entry for a non-float dtype");
+        }
+        /* the split along a LogCumSumExp line: the ISA's own pair, or none at all */
+        for (int d = 0; d < 4; d++) {
+            const size_t dt = (size_t)lse_types[d].dt * sizeof(void (*)(void));
+            void (*own_seg)(void) = slot_of(cases[c].own, seg_ops[0].offset + dt);
+            void (*own_tot)(void) = slot_of(cases[c].own, seg_ops[1].offset + dt);
+            for (int o = 0; o < 2; o++) {
+                void (*own)(void) = o ? own_tot : own_seg;
+                void (*got)(void) = slot_of(active, seg_ops[o].offset + dt);
+                const int ok = got == own && (own_seg == NULL) == (own_tot == NULL);
+                failed += !ok;
+                printf("%s %d - %s %s %s: %s\n", ok ? "ok" : "not ok", ++num, isa_name,
+                       seg_ops[o].op, lse_types[d].name,
+                       !ok ? "want the ISA's own pair in the active table, or neither"
+                       : own ? "active kernel is the ISA's own"
+                             : "none (this ISA does not split a LogCumSumExp line)");
+            }
         }
     }
     return failed ? 1 : 0;

@@ -23,7 +23,10 @@
  * several-axes reductions around every vector width); long lines across the
  * reduction planner's 64 KiB chunks (8192 f64, 16384 f32, 32768 f16/bf16
  * terms); special values placed first, last and inside lines of every
- * width; empty axes under both conventions, length-0 reduced axes, rank 0
+ * width; lines of three 16384-element chunks and a bit with -inf, +inf,
+ * NaN, ramps and jumps placed against the chunk boundaries of LogCumSumExp's
+ * split along a line, `_ex` on a pool against the plain call bit for bit
+ * (lse_chunks); empty axes under both conventions, length-0 reduced axes, rank 0
  * (a copy, bit for bit); rising and falling ramps and saw teeth (a new
  * maximum at every step: the rescale path); huge magnitudes (f32 +-80,
  * +-100 where exp overflows f32, +-1e30, near FLT_MAX; f64 +-700, 710,
@@ -605,6 +608,84 @@ void t_lse_ramps(ax_t *t) {
                     free(x);
                 }
     }
+    note_worst(t);
+}
+
+/* ---- the chunks of a split line ------------------------------------------------------------- */
+
+/* Where the active table has LogCumSumExp's split along a line
+ * (logcumsumexp_seg, kernels/kernels.h), a line is scanned in chunks of
+ * AXIAL_SCAN_CHUNK elements counted from the scan's start, each from the
+ * carry of the chunks before it.  Lines of three chunks and a bit with the
+ * patterns placed against those boundaries: leading chunks of -inf only
+ * (an empty carry), +inf in one chunk and NaN in a later one, NaN in the
+ * first, a carry of +inf, rising and falling ramps (the chunk's own terms
+ * dominate, or the carry does), a chunk 2000 below the others and one 90
+ * above (a factor of the carry or of the chunk's state underflows), chunks
+ * 150 (f64: 1000) above the carry (an exclusive chunk's first output is the
+ * carry alone), and general values; under the four flags (REVERSE: the pattern is laid out
+ * in scan order, so from the line's end).  Each output against the oracle,
+ * and `_ex` on a 3-thread pool against the plain call, bit for bit (on
+ * every table: where a line is not split, one task). */
+void t_lse_chunks(ax_t *t) {
+    if (!ld_specials_or_skip(t)) return;
+    const size_t Q = 16384, n = 3 * Q + 77;
+    axial_pool *pool = NULL;
+    if (!AX_CHECK(t, axial_pool_create(3, &pool) == AXIAL_OK, "a pool of 3 threads"))
+        return;
+    long double *v = malloc(n * sizeof *v), *exact = malloc(n * sizeof *exact);
+    size_t *terms = malloc(n * sizeof *terms);
+    if (!v || !exact || !terms) abort();
+    enum { NPAT = 10 };
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const size_t es = or_size(dt);
+        for (int pat = 0; pat < NPAT; pat++)
+            for (unsigned flags = 0; flags < 4; flags++) {
+                if ((pat + (int)flags + (int)d) % 2 && !ax_sample(t, 0.25)) continue;
+                for (size_t k = 0; k < n; k++) { /* k: position in scan order */
+                    long double e = (long double)ax_rand_range(t, -256, 256) / 64;
+                    switch (pat) {
+                    case 0: e = k < 2 * Q ? MI : e; break;
+                    case 1: e = k == Q + 5 ? PI : k == 3 * Q + 3 ? NI : e; break;
+                    case 2: e = k == 7 ? NI : e; break;
+                    case 3: e = k == 0 ? PI : e; break;
+                    case 4: e = (long double)k / 128; break;   /* rising */
+                    case 5: e = -(long double)k / 128; break;  /* falling */
+                    case 6: e += k / Q == 1 ? -2000 : k / Q == 2 ? 90 : 0; break;
+                    case 7: e = k + 1 == n ? e : MI; break;
+                    case 8: e += k >= 2 * Q ? (dt == AXIAL_F64 ? 1000 : 150) : 0; break;
+                    default: break;
+                    }
+                    if (dt == AXIAL_F16 && isfinite(e) && fabsl(e) > 2000) e = e < 0 ? -2000 : 2000;
+                    v[flags & AXIAL_CUMSUM_REVERSE ? n - 1 - k : k] = e;
+                }
+                ax_buf x, y, y2;
+                ax_buf_alloc(&x, n * es, es * (size_t)ax_rand_range(t, 0, 7));
+                ax_buf_alloc(&y, n * es, es * (size_t)ax_rand_range(t, 0, 7));
+                ax_buf_alloc(&y2, n * es, es * (size_t)ax_rand_range(t, 0, 7));
+                for (size_t k = 0; k < n; k++) or_set_f(dt, x.p, k, v[k]);
+                const int64_t shape[1] = {(int64_t)n};
+                or_logcumsumexp_exact(dt, x.p, exact, terms, 1, shape, 0, flags & 1, flags & 2);
+                char what[160];
+                snprintf(what, sizeof what, "logcumsumexp %s [%zu] flags %u, chunk pattern %d",
+                         ax_dtype_str(dt), n, flags, pat);
+                if (AX_CHECK(t, axial_logcumsumexp(dt, x.p, y.p, 1, shape, 0, flags) == AXIAL_OK,
+                             "%s: the plain call", what))
+                    lse_compare(t, OP_SCAN, dt, y.p, exact, terms, 0, n, what);
+                AX_CHECK(t, axial_logcumsumexp_ex(dt, x.p, y2.p, 1, shape, 0, flags,
+                                                  axial_pool_executor(pool)) == AXIAL_OK &&
+                                memcmp(y.p, y2.p, n * es) == 0,
+                         "%s: _ex on 3 threads gives the plain call's bits", what);
+                ax_buf_free(&x);
+                ax_buf_free(&y);
+                ax_buf_free(&y2);
+            }
+    }
+    free(v);
+    free(exact);
+    free(terms);
+    axial_pool_destroy(pool);
     note_worst(t);
 }
 

@@ -30,10 +30,9 @@
  * Float inputs are general data (FILL_GENERAL), so a different order of
  * additions would show in the bits; some log-space cases get rare NaN and
  * +-inf terms too (FILL_RARE_SPECIALS: which state wins must not depend on
- * the order either).  LogCumSumExp has no split along its lines (groups of
- * whole lines only), ReduceLogSumExp no column tiles: their few-lines shapes
- * must not split (the spy checks it), their chunked and several-groups
- * reductions merge axial_lse_acc states in the planner's fixed order.  Outputs sit in canaried buffers at
+ * the order either).  LogCumSumExp's split lines carry axial_lse_acc states
+ * from chunk to chunk in order, and the log-space reductions' chunks and
+ * groups merge them in the planner's fixed order.  Outputs sit in canaried buffers at
  * random whole-element misalignment (Roll's and copies' block boundaries
  * follow y's address).
  *
@@ -415,7 +414,8 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
 
 /* Whether a shape of few lines is split along them: CumSum's blocked scan
  * along the innermost axis (inner == 1; switched by AXIAL_SPLIT_SCAN_BLOCKS)
- * needs cumsum_seg and scan_total; the column tiles
+ * needs cumsum_seg and scan_total, LogCumSumExp's logcumsumexp_seg and
+ * lse_scan_total (always on; the AVX-512 table has them); the column tiles
  * (AXIAL_SPLIT_COLUMN_TILES) need the op's cols kernel and rows (`cols`
  * columns) of at least 8 (the reductions) or 16 (the scans) 64-byte lines,
  * which make two tiles (src/internal.h); the active table has the kernels for the float
@@ -423,6 +423,8 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
  * the thresholds with fewer than 16 lines. */
 static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
     const struct axial_kernels *kt = axial__kernels();
+    if (cols == 1 && op == P_LCSE)
+        return kt->logcumsumexp_seg[dt] && kt->lse_scan_total[dt] ? SPLIT_YES : SPLIT_NO;
     if (cols == 1)
         return AXIAL_SPLIT_SCAN_BLOCKS && op == P_CUMSUM && kt->cumsum_seg[dt] &&
                        kt->scan_total[dt] ? SPLIT_YES : SPLIT_NO;
@@ -649,9 +651,11 @@ void t_parallel_reduce(ax_t *t) {
 /* ---- the log-space ops ---------------------------------------------------------------- */
 
 /* LogCumSumExp, the float dtypes: the planner of CumSum (src/cumsum.c) with
- * the logcumsumexp kernels, groups of whole lines only: many lines, short
- * lines, lines of columns, few long lines and in place split; an outer axis
- * ([R, C] axis 0) and one long line are a single group (no parallel_for). */
+ * the logcumsumexp kernels: many lines, short lines, lines of columns, few
+ * long lines and in place split into groups of lines; one long line (with
+ * and without NaN / inf terms) along itself where the table has
+ * logcumsumexp_seg (else one task); an outer axis ([R, C] axis 0) into
+ * column tiles where it has logcumsumexp_cols. */
 void t_parallel_logcumsumexp(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))
@@ -662,15 +666,16 @@ void t_parallel_logcumsumexp(ax_t *t) {
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
-        enum { NC = 13 };
+        enum { NC = 14 };
         pcase cs[NC] = {
             mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* many lines */
             mk(P_LCSE, dt, 2, N / 5, 5, 0, SPLIT_YES),           /* many short lines */
             mk(P_LCSE, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
             mk(P_LCSE, dt, 2, N / 300, 300, 0, axis_split(P_LCSE, dt, 300)), /* axis 0 */
-            mk(P_LCSE, dt, 1, N, 0, 0, SPLIT_NO),                /* one long line */
+            mk(P_LCSE, dt, 1, N, 0, 0, axis_split(P_LCSE, dt, 1)), /* one long line */
             mk(P_LCSE, dt, 2, N / 1001, 1001, 0, SPLIT_YES),     /* in place */
             mk(P_LCSE, dt, 2, 3, N / 3, 0, SPLIT_YES),           /* few long lines */
+            mk(P_LCSE, dt, 1, N, 0, 0, axis_split(P_LCSE, dt, 1)), /* one line: NaN / inf */
             mk(P_LCSE, dt, 3, 2, N / 74, 37, SPLIT_YES),         /* 2 x 37 columns */
             mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* NaN / inf terms */
             /* few lines of wide rows: column tiles (logcumsumexp_cols) */
@@ -679,12 +684,12 @@ void t_parallel_logcumsumexp(ax_t *t) {
             mk(P_LCSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
             mk(P_LCSE, dt, 2, N / 2053, 2053, 0, axis_split(P_LCSE, dt, 2053)), /* in place */
         };
-        const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 1, -1, 0, 0, 1, 0};
+        const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 0, 1, -1, 0, 0, 1, 0};
         for (int k = 0; k < NC; k++) {
             cs[k].axis = axis[k];
             cs[k].flags = ((unsigned)d + (unsigned)k) % 4;
-            cs[k].inplace = k == 5 || k == 12;
-            cs[k].specials = k == 8 || k == 10;
+            cs[k].inplace = k == 5 || k == 13;
+            cs[k].specials = k == 7 || k == 9 || k == 11;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
@@ -692,9 +697,12 @@ void t_parallel_logcumsumexp(ax_t *t) {
         cumsum_columns(t, dt, FILL_GENERAL, fam_cumsum, 0.002, FLAGS_ONE);
         cumsum_short_rows(t, dt, FILL_GENERAL, fam_cumsum, 0.002, FLAGS_ONE);
     }
-    if (ax_big()) { /* the accuracy target's size, 2^24 f32, as rows (one line: one task) */
+    if (ax_big()) { /* the accuracy target's size, 2^24 f32, as rows and as one line */
         pcase c = mk(P_LCSE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axis = 1;
+        run_pcase(t, &E, &c);
+        c = mk(P_LCSE, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(P_LCSE, AXIAL_F32, 1));
+        c.flags = AXIAL_CUMSUM_REVERSE;
         run_pcase(t, &E, &c);
     }
     fam_scan = P_CUMSUM;

@@ -45,7 +45,20 @@
  *     same mask, as in the whole-shape call: the same bits, including the
  *     decisions a block takes for its whole vector (fallbacks, references).
  *   LogCumSumExp, lines (inner == 1; reverse: vectors loaded from the end and
- *     lane-reversed, stored back reversed).  Blocks of LSE_SCAN_BLOCK = 8
+ *     lane-reversed, stored back reversed), in chunks of AXIAL_SCAN_CHUNK =
+ *     16384 elements from the scan's start (cl_seg), for the planner's split
+ *     along a line (kernels.h, logcumsumexp_seg / lse_scan_total): each chunk
+ *     runs the scan below with a state of its own from empty (cl_chunk), so
+ *     its final state T_h does not depend on the chunks before it, and its
+ *     outputs are those of the carry R_h (an axial_lse_acc: R_0 empty,
+ *     R_{h+1} = R_h (+) T_h with axial_lse_add) followed by that state:
+ *     ref + log(a + b s_j) with ref = max(m_R, mr), a = s_R exp(m_R - ref),
+ *     b = exp(mr - ref) (libm, in double, once per change of mr; an empty
+ *     carry gives (mr, 0, 1), an instance without the two operations, the
+ *     same bits).  A NaN or +inf carry runs the chunk's outputs through the
+ *     scalar step (the state merged with the carry in double); an exclusive
+ *     chunk's first output is the carry's value rounded once.  Within a
+ *     chunk: blocks of LSE_SCAN_BLOCK = 8
  *     vectors with no NaN / +inf: if the block maximum B exceeds the running
  *     maximum m, B becomes m only if B exceeds by at most LSE_SCAN_RISE = 2
  *     the maximum P of its first output's terms (so every output of the
@@ -92,7 +105,15 @@
  * adds u + 2u |log s|, and m + log(s) and the store one rounding of y (for
  * f16 / bf16 the C rounding of y adds u |y|, inside the bound's 4u |y*|).
  * So |y - y*| <= ulp_T(y*) + 4u (|y*| + ln n + 4), with no growth in n
- * beyond ln n.  The f64 path of a steep rise is far inside that.  F64: the
+ * beyond ln n.  The chunks add, per output, the merge with the carry: a and
+ * b each within 2^-52 relative (one libm exp, one product), a + b s in f64
+ * (2^-53 relative), then the same rounding of s to C as above: far inside
+ * the bound's u terms; s stays >= e^-2 (the chunk's own terms, referred to
+ * its mr by the rise rules above, or the carry's s_R >= 1 when m_R is the
+ * reference), except an exclusive chunk's first output, which is why that
+ * one is the carry's value computed in double.  The carries themselves are
+ * merged in double (s_R relative error 2^-52 per chunk: 2^-38 after 2^14
+ * chunks).  The f64 path of a steep rise is far inside that.  F64: the
  * same with u = 2^-53, s summed in f64 (its n additions give the bound's
  * n * 2^-53 term).  Measured: 2^24 N(0, 16) f32 ReduceLogSumExp gives the
  * correctly rounded value; LogCumSumExp of 2^24 f32 zeros ends at
@@ -457,30 +478,65 @@ AXIAL_AI void reduce_lse_f(const void *x, void *y, axial_lse_acc *acc, size_t ou
 
 /* ---- LogCumSumExp of one line (inner == 1) -------------------------------- */
 
+/* The outputs of a chunk scanned from the carry R (empty or finite) while
+ * the chunk's own state has the reference mr: ref + log(a + b s), s the
+ * local sum, ref = max(R.m, mr), a = R.s exp(R.m - ref), b = exp(mr - ref).
+ * R empty: (mr, 0, 1), so a + b s is s exactly (the first chunk of a line
+ * has the bits of a scan without chunks). */
+typedef struct {
+    double ref, a, b;
+} lse_mix;
+AXIAL_AI lse_mix mix_of(axial_lse_acc R, double mr) {
+    if (R.m == -INFINITY)
+        return (lse_mix){mr, 0.0, 1.0};
+    const double ref = R.m > mr ? R.m : mr;
+    return (lse_mix){ref, R.s * exp(R.m - ref), exp(mr - ref)};
+}
+/* a + b s (mixed: a carry is there), else s: the same bits when a = 0 and
+ * b = 1, without the two operations per output where no carry is. */
+AXIAL_AI __m512d mix_pd(int mixed, __m512d va, __m512d vb, __m512d s) {
+    return mixed ? _mm512_add_pd(va, _mm512_mul_pd(vb, s)) : s;
+}
+/* The value of the carry R followed by the local state (m, s). */
+AXIAL_AI double lse_val_from(axial_lse_acc R, double m, double s) {
+    axial_lse_add(&R, m, s);
+    return axial_lse_value(R);
+}
+
 /* The scalar fallback for the lanes [0, k) of a block (positions from base,
- * lane order reversed with rev), state in canonical form. */
+ * lane order reversed with rev), local state in canonical form; outputs
+ * (with emit) those of the carry R followed by the local state. */
 AXIAL_AI void cl_scalar(const void *x, void *y, size_t base, size_t k, int excl, int rev,
-                        double *m, double *s, enum lse_dt dt) {
+                        double *m, double *s, enum lse_dt dt, axial_lse_acc R, int emit) {
     for (size_t l = 0; l < k; l++) {
         const size_t j = rev ? base + k - 1 - l : base + l;
         const double v = ld1(x, j, dt);
-        if (excl)
-            st1(y, j, lse_val(*m, *s), dt);
+        if (emit && excl)
+            st1(y, j, lse_val_from(R, *m, *s), dt);
         lse_step(m, s, v);
-        if (!excl)
-            st1(y, j, lse_val(*m, *s), dt);
+        if (emit && !excl)
+            st1(y, j, lse_val_from(R, *m, *s), dt);
     }
 }
 
-AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse_dt dt) {
+/* One chunk of n <= AXIAL_SCAN_CHUNK elements of a line (REVERSE: from
+ * x[n - 1]), scanned with a state of its own from empty; with emit its
+ * outputs are those of the carry R followed by that state (mix_of).
+ * Returns the chunk's own final state (canonical): the same bits with or
+ * without emit, whatever R, which makes it the chunk's total for a split. */
+AXIAL_AI axial_lse_acc cl_chunk_run(const void *x, void *y, size_t n, unsigned flags,
+                                    enum lse_dt dt, axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    /* Internal state: reference mr (f32; -FLT_MAX when empty), S (f64; 0 when empty). */
+    /* Local state: reference mr (f32; -FLT_MAX when empty), S (f64; 0 when empty). */
     float mr = -FLT_MAX;
     double S = 0;
+    lse_mix mx = mix_of(R, (double)mr);
     const __m512i ridx = _mm512_sub_epi32(_mm512_set1_epi32(15), lane);
-    size_t stop = 0; /* the per-vector path runs up to here */
+    /* a NaN or +inf carry: every output is the scalar step's */
+    const int rbad = emit && (isnan(R.m) || R.m == INFINITY);
+    size_t stop = rbad ? n : 0; /* the per-vector path runs up to here */
     for (size_t t = 0; t < n;) {
         if (t >= stop && n - t >= 16 * LSE_SCAN_BLOCK) {
             /* a block of whole vectors with no NaN, no +inf and no rise */
@@ -505,27 +561,37 @@ AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse
                 } else {
                     S = S == 0 ? 0 : S * exp((double)mr - (double)B);
                     mr = B;
+                    if (emit)
+                        mx = mix_of(R, (double)mr);
                 }
             }
             const __m512 vm = _mm512_set1_ps(mr);
             if (!bad) {
                 __m512 sf[LSE_SCAN_BLOCK];
+                const __m512d va = _mm512_set1_pd(mx.a), vb = _mm512_set1_pd(mx.b);
                 for (int q = 0; q < LSE_SCAN_BLOCK; q++)
                     sf[q] = Sleef_expf16_u10avx512f(_mm512_sub_ps(v[q], vm));
                 for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
                     const __m512 p = prefix_ps(sf[q]);
-                    const __m512 pq = excl ? up_ps(p, 1) : p;
-                    const __m512d vS = _mm512_set1_pd(S);
-                    sf[q] = pd_to_ps(_mm512_add_pd(vS, lo_pd(pq)), _mm512_add_pd(vS, hi_pd(pq)));
+                    if (emit) {
+                        const __m512 pq = excl ? up_ps(p, 1) : p;
+                        const __m512d vS = _mm512_set1_pd(S);
+                        sf[q] = pd_to_ps(
+                            mix_pd(mixed, va, vb, _mm512_add_pd(vS, lo_pd(pq))),
+                            mix_pd(mixed, va, vb, _mm512_add_pd(vS, hi_pd(pq))));
+                    }
                     S += (double)_mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(15), p));
                 }
-                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
-                    const __m512 out = _mm512_add_ps(vm, Sleef_logf16_u10avx512f(sf[q]));
-                    if (rev)
-                        stm(y, base + 16 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
-                            _mm512_permutexvar_ps(ridx, out), 0xffff, dt);
-                    else
-                        stm(y, base + 16 * (size_t)q, out, 0xffff, dt);
+                if (emit) {
+                    const __m512 vref = _mm512_set1_ps((float)mx.ref);
+                    for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                        const __m512 out = _mm512_add_ps(vref, Sleef_logf16_u10avx512f(sf[q]));
+                        if (rev)
+                            stm(y, base + 16 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
+                                _mm512_permutexvar_ps(ridx, out), 0xffff, dt);
+                        else
+                            stm(y, base + 16 * (size_t)q, out, 0xffff, dt);
+                    }
                 }
                 t += 16 * LSE_SCAN_BLOCK;
                 continue;
@@ -542,7 +608,7 @@ AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse
                                    _mm512_set1_epi32(15));
             v = _mm512_mask_permutexvar_ps(_mm512_set1_ps(-INFINITY), km, idx, v);
         }
-        int scalar = _mm512_fpclass_ps_mask(v, FP_NAN_PINF) != 0;
+        int scalar = rbad || _mm512_fpclass_ps_mask(v, FP_NAN_PINF) != 0;
         if (!scalar && _mm512_cmp_ps_mask(v, _mm512_set1_ps(mr), _CMP_GT_OQ)) {
             const float B = _mm512_reduce_max_ps(v);
             const float x0 = _mm512_cvtss_f32(v);
@@ -560,56 +626,108 @@ AXIAL_AI void cl_line(const void *x, void *y, size_t n, unsigned flags, enum lse
                 const __m512d p1 = _mm512_add_pd(
                     prefix_pd(Sleef_expd8_u10avx512f(_mm512_sub_pd(hi_pd(v), vB))),
                     _mm512_permutexvar_pd(_mm512_set1_epi64(7), p0));
-                __m512d q0 = p0, q1 = p1;
-                if (excl) {
-                    q0 = up_pd(p0, 1);
-                    q1 = _mm512_castsi512_pd(
-                        _mm512_alignr_epi64(_mm512_castpd_si512(p1), _mm512_castpd_si512(p0), 7));
-                }
-                const __m512d vS = _mm512_set1_pd(S);
-                __m512 out = pd_to_ps(
-                    _mm512_add_pd(vB, Sleef_logd8_u10avx512f(_mm512_add_pd(vS, q0))),
-                    _mm512_add_pd(vB, Sleef_logd8_u10avx512f(_mm512_add_pd(vS, q1))));
-                if (rev)
-                    out = _mm512_permutexvar_ps(idx, out);
-                stm(y, base, out, km, dt);
-                S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p1));
                 mr = B;
+                if (emit) {
+                    mx = mix_of(R, (double)mr);
+                    __m512d q0 = p0, q1 = p1;
+                    if (excl) {
+                        q0 = up_pd(p0, 1);
+                        q1 = _mm512_castsi512_pd(_mm512_alignr_epi64(
+                            _mm512_castpd_si512(p1), _mm512_castpd_si512(p0), 7));
+                    }
+                    const __m512d vS = _mm512_set1_pd(S), va = _mm512_set1_pd(mx.a),
+                                  vb = _mm512_set1_pd(mx.b), vr = _mm512_set1_pd(mx.ref);
+                    const __m512d s0 = mix_pd(mixed, va, vb, _mm512_add_pd(vS, q0));
+                    const __m512d s1 = mix_pd(mixed, va, vb, _mm512_add_pd(vS, q1));
+                    __m512 out = pd_to_ps(_mm512_add_pd(vr, Sleef_logd8_u10avx512f(s0)),
+                                          _mm512_add_pd(vr, Sleef_logd8_u10avx512f(s1)));
+                    if (rev)
+                        out = _mm512_permutexvar_ps(idx, out);
+                    stm(y, base, out, km, dt);
+                }
+                S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p1));
                 t += k;
                 continue;
             } else {
                 S = S == 0 ? 0 : S * exp((double)mr - (double)B);
                 mr = B;
+                if (emit)
+                    mx = mix_of(R, (double)mr);
             }
         }
         if (scalar) {
             double m = S == 0 ? -INFINITY : (double)mr, s = S;
-            cl_scalar(x, y, base, k, excl, rev, &m, &s, dt);
+            cl_scalar(x, y, base, k, excl, rev, &m, &s, dt, R, emit);
             t += k;
-            if (isnan(m) || m == INFINITY) {
-                /* the rest of the line: NaN, or +inf until a NaN */
+            if (isnan(m) || m == INFINITY || rbad) {
+                /* the rest of the chunk: NaN, or +inf until a NaN (or a
+                 * NaN / +inf carry) */
                 while (t < n) {
                     const size_t kk = n - t < 16 ? n - t : 16;
-                    cl_scalar(x, y, rev ? n - t - kk : t, kk, excl, rev, &m, &s, dt);
+                    cl_scalar(x, y, rev ? n - t - kk : t, kk, excl, rev, &m, &s, dt, R, emit);
                     t += kk;
                 }
-                return;
+                return (axial_lse_acc){m, s};
             }
             mr = m == -INFINITY ? -FLT_MAX : (float)m;
             S = s;
+            if (emit)
+                mx = mix_of(R, (double)mr);
             continue;
         }
-        const __m512 vm = _mm512_set1_ps(mr);
-        const __m512 p = prefix_ps(Sleef_expf16_u10avx512f(_mm512_sub_ps(v, vm)));
-        const __m512 q = excl ? up_ps(p, 1) : p;
-        const __m512d vS = _mm512_set1_pd(S);
-        const __m512 sf = pd_to_ps(_mm512_add_pd(vS, lo_pd(q)), _mm512_add_pd(vS, hi_pd(q)));
-        __m512 out = _mm512_add_ps(vm, Sleef_logf16_u10avx512f(sf));
-        if (rev)
-            out = _mm512_permutexvar_ps(idx, out);
-        stm(y, base, out, km, dt);
-        S += (double)_mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(15), p));
+        if (emit) {
+            const __m512 vm = _mm512_set1_ps(mr);
+            const __m512 p = prefix_ps(Sleef_expf16_u10avx512f(_mm512_sub_ps(v, vm)));
+            const __m512 q = excl ? up_ps(p, 1) : p;
+            const __m512d vS = _mm512_set1_pd(S), va = _mm512_set1_pd(mx.a),
+                          vb = _mm512_set1_pd(mx.b);
+            const __m512 sf =
+                pd_to_ps(mix_pd(mixed, va, vb, _mm512_add_pd(vS, lo_pd(q))),
+                         mix_pd(mixed, va, vb, _mm512_add_pd(vS, hi_pd(q))));
+            __m512 out = _mm512_add_ps(_mm512_set1_ps((float)mx.ref), Sleef_logf16_u10avx512f(sf));
+            if (rev)
+                out = _mm512_permutexvar_ps(idx, out);
+            stm(y, base, out, km, dt);
+            S += (double)_mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(15), p));
+        } else {
+            const __m512 p =
+                prefix_ps(Sleef_expf16_u10avx512f(_mm512_sub_ps(v, _mm512_set1_ps(mr))));
+            S += (double)_mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(15), p));
+        }
         t += k;
+    }
+    return (axial_lse_acc){S == 0 ? -INFINITY : (double)mr, S};
+}
+
+/* cl_chunk_run, and an exclusive scan's first output of the chunk (no term
+ * of its own) is the carry's value, rounded once: the vector paths would
+ * give R.m + log(a) with a = R.s exp(R.m - mr), which underflows f32 when
+ * the chunk's reference mr lies far above the carry. */
+AXIAL_AI axial_lse_acc cl_chunk(const void *x, void *y, size_t n, unsigned flags,
+                                enum lse_dt dt, axial_lse_acc R, int emit) {
+    /* (R empty: a = 0, b = 1, an instance without them) */
+    const axial_lse_acc T = R.m == -INFINITY ? cl_chunk_run(x, y, n, flags, dt, R, emit, 0)
+                                             : cl_chunk_run(x, y, n, flags, dt, R, emit, 1);
+    if (emit && (flags & AXIAL_CUMSUM_EXCLUSIVE) && n > 0)
+        st1(y, flags & AXIAL_CUMSUM_REVERSE ? n - 1 : 0, axial_lse_value(R), dt);
+    return T;
+}
+
+/* A segment of len elements of a line from a chunk boundary of its scan
+ * order (chunks of AXIAL_SCAN_CHUNK counted from the scan's start; REVERSE:
+ * the segment's first element is x[len - 1]), from the carry R: each chunk
+ * from R, then R (+)= the chunk's total. */
+AXIAL_AI void cl_seg(const void *x, void *y, size_t len, unsigned flags, enum lse_dt dt,
+                     axial_lse_acc R) {
+    const size_t es = dt == D_F32 ? 4 : 2;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
+        const size_t k = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
+        const size_t lo = (rev ? len - c0 - k : c0) * es;
+        const axial_lse_acc T =
+            cl_chunk((const char *)x + lo, (char *)y + lo, k, flags, dt, R, 1);
+        if (c0 + k < len)
+            axial_lse_add(&R, T.m, T.s);
     }
 }
 
@@ -759,7 +877,7 @@ AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, siz
         const char *xo = (const char *)x + o * n * inner * es;
         char *yo = (char *)y + o * n * inner * es;
         if (inner == 1) {
-            cl_line(xo, yo, n, flags, dt);
+            cl_seg(xo, yo, n, flags, dt, AXIAL_LSE_EMPTY);
             continue;
         }
         cc_run(xo, yo, n, inner, inner, excl, rev, dt);
@@ -869,28 +987,32 @@ static void reduce_lse_d(const double *x, double *y, axial_lse_acc *acc, size_t 
 }
 
 static void cl_scalar_d(const double *x, double *y, size_t base, size_t k, int excl, int rev,
-                        double *m, double *s) {
+                        double *m, double *s, axial_lse_acc R, int emit) {
     for (size_t l = 0; l < k; l++) {
         const size_t j = rev ? base + k - 1 - l : base + l;
         const double v = x[j];
-        if (excl)
-            y[j] = lse_val(*m, *s);
+        if (emit && excl)
+            y[j] = lse_val_from(R, *m, *s);
         lse_step(m, s, v);
-        if (!excl)
-            y[j] = lse_val(*m, *s);
+        if (emit && !excl)
+            y[j] = lse_val_from(R, *m, *s);
     }
 }
 
-static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
+/* As cl_chunk, for F64 (the outputs' a + b s and log in f64). */
+AXIAL_AI axial_lse_acc cl_chunk_d_run(const double *x, double *y, size_t n, unsigned flags,
+                                      axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     double mr = -DBL_MAX, S = 0;
+    lse_mix mx = mix_of(R, mr);
     const __m512i ridx = _mm512_sub_epi64(_mm512_set1_epi64(7), lane);
-    size_t stop = 0; /* the per-vector path runs up to here */
+    const int rbad = emit && (isnan(R.m) || R.m == INFINITY);
+    size_t stop = rbad ? n : 0; /* the per-vector path runs up to here */
     for (size_t t = 0; t < n;) {
         if (t >= stop && n - t >= 8 * LSE_SCAN_BLOCK) {
-            /* as cl_line: a block with no NaN, no +inf and a safe rise */
+            /* as cl_chunk: a block with no NaN, no +inf and a safe rise */
             const size_t base = rev ? n - t - 8 * LSE_SCAN_BLOCK : t;
             __m512d v[LSE_SCAN_BLOCK], b = _mm512_set1_pd(-INFINITY);
             __mmask8 bad = 0;
@@ -909,25 +1031,33 @@ static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
                 } else {
                     S = S == 0 ? 0 : S * exp(mr - B);
                     mr = B;
+                    if (emit)
+                        mx = mix_of(R, mr);
                 }
             }
             const __m512d vm = _mm512_set1_pd(mr);
             if (!bad) {
                 __m512d sf[LSE_SCAN_BLOCK];
+                const __m512d va = _mm512_set1_pd(mx.a), vb = _mm512_set1_pd(mx.b);
                 for (int q = 0; q < LSE_SCAN_BLOCK; q++)
                     sf[q] = Sleef_expd8_u10avx512f(_mm512_sub_pd(v[q], vm));
                 for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
                     const __m512d p = prefix_pd(sf[q]);
-                    sf[q] = _mm512_add_pd(_mm512_set1_pd(S), excl ? up_pd(p, 1) : p);
+                    if (emit)
+                        sf[q] = mix_pd(mixed, va, vb,
+                                       _mm512_add_pd(_mm512_set1_pd(S), excl ? up_pd(p, 1) : p));
                     S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p));
                 }
-                for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
-                    const __m512d out = _mm512_add_pd(vm, Sleef_logd8_u10avx512f(sf[q]));
-                    if (rev)
-                        _mm512_storeu_pd(y + base + 8 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
-                                         _mm512_permutexvar_pd(ridx, out));
-                    else
-                        _mm512_storeu_pd(y + base + 8 * (size_t)q, out);
+                if (emit) {
+                    const __m512d vref = _mm512_set1_pd(mx.ref);
+                    for (int q = 0; q < LSE_SCAN_BLOCK; q++) {
+                        const __m512d out = _mm512_add_pd(vref, Sleef_logd8_u10avx512f(sf[q]));
+                        if (rev)
+                            _mm512_storeu_pd(y + base + 8 * (size_t)(LSE_SCAN_BLOCK - 1 - q),
+                                             _mm512_permutexvar_pd(ridx, out));
+                        else
+                            _mm512_storeu_pd(y + base + 8 * (size_t)q, out);
+                    }
                 }
                 t += 8 * LSE_SCAN_BLOCK;
                 continue;
@@ -944,7 +1074,7 @@ static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
                                    _mm512_set1_epi64(7));
             v = _mm512_mask_permutexvar_pd(_mm512_set1_pd(-INFINITY), km, idx, v);
         }
-        int scalar = _mm512_fpclass_pd_mask(v, FP_NAN_PINF) != 0;
+        int scalar = rbad || _mm512_fpclass_pd_mask(v, FP_NAN_PINF) != 0;
         if (!scalar && _mm512_cmp_pd_mask(v, _mm512_set1_pd(mr), _CMP_GT_OQ)) {
             const double B = _mm512_reduce_max_pd(v);
             const double x0 = _mm512_cvtsd_f64(v);
@@ -954,33 +1084,64 @@ static void cl_line_d(const double *x, double *y, size_t n, unsigned flags) {
             } else {
                 S = S == 0 ? 0 : S * exp(mr - B);
                 mr = B;
+                if (emit)
+                    mx = mix_of(R, mr);
             }
         }
         if (scalar) {
             double m = S == 0 ? -INFINITY : mr, s = S;
-            cl_scalar_d(x, y, base, k, excl, rev, &m, &s);
+            cl_scalar_d(x, y, base, k, excl, rev, &m, &s, R, emit);
             t += k;
-            if (isnan(m) || m == INFINITY) {
+            if (isnan(m) || m == INFINITY || rbad) {
                 while (t < n) {
                     const size_t kk = n - t < 8 ? n - t : 8;
-                    cl_scalar_d(x, y, rev ? n - t - kk : t, kk, excl, rev, &m, &s);
+                    cl_scalar_d(x, y, rev ? n - t - kk : t, kk, excl, rev, &m, &s, R, emit);
                     t += kk;
                 }
-                return;
+                return (axial_lse_acc){m, s};
             }
             mr = m == -INFINITY ? -DBL_MAX : m;
             S = s;
+            if (emit)
+                mx = mix_of(R, mr);
             continue;
         }
         const __m512d vm = _mm512_set1_pd(mr);
         const __m512d p = prefix_pd(Sleef_expd8_u10avx512f(_mm512_sub_pd(v, vm)));
-        const __m512d q = excl ? up_pd(p, 1) : p;
-        __m512d out = _mm512_add_pd(vm, Sleef_logd8_u10avx512f(_mm512_add_pd(_mm512_set1_pd(S), q)));
-        if (rev)
-            out = _mm512_permutexvar_pd(idx, out);
-        _mm512_mask_storeu_pd(y + base, km, out);
+        if (emit) {
+            const __m512d q = excl ? up_pd(p, 1) : p;
+            const __m512d sq = mix_pd(mixed, _mm512_set1_pd(mx.a), _mm512_set1_pd(mx.b),
+                                      _mm512_add_pd(_mm512_set1_pd(S), q));
+            __m512d out = _mm512_add_pd(_mm512_set1_pd(mx.ref), Sleef_logd8_u10avx512f(sq));
+            if (rev)
+                out = _mm512_permutexvar_pd(idx, out);
+            _mm512_mask_storeu_pd(y + base, km, out);
+        }
         S += _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p));
         t += k;
+    }
+    return (axial_lse_acc){S == 0 ? -INFINITY : mr, S};
+}
+
+/* As cl_chunk (in f64, a would underflow for a chunk 745 above its carry). */
+AXIAL_AI axial_lse_acc cl_chunk_d(const double *x, double *y, size_t n, unsigned flags,
+                                  axial_lse_acc R, int emit) {
+    const axial_lse_acc T = R.m == -INFINITY ? cl_chunk_d_run(x, y, n, flags, R, emit, 0)
+                                             : cl_chunk_d_run(x, y, n, flags, R, emit, 1);
+    if (emit && (flags & AXIAL_CUMSUM_EXCLUSIVE) && n > 0)
+        y[flags & AXIAL_CUMSUM_REVERSE ? n - 1 : 0] = axial_lse_value(R);
+    return T;
+}
+
+/* As cl_seg, for F64. */
+static void cl_seg_d(const double *x, double *y, size_t len, unsigned flags, axial_lse_acc R) {
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
+        const size_t k = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
+        const size_t lo = rev ? len - c0 - k : c0;
+        const axial_lse_acc T = cl_chunk_d(x + lo, y + lo, k, flags, R, 1);
+        if (c0 + k < len)
+            axial_lse_add(&R, T.m, T.s);
     }
 }
 
@@ -1095,7 +1256,7 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
         const double *xo = x + o * n * inner;
         double *yo = y + o * n * inner;
         if (inner == 1) {
-            cl_line_d(xo, yo, n, flags);
+            cl_seg_d(xo, yo, n, flags, AXIAL_LSE_EMPTY);
             continue;
         }
         cc_run_d(xo, yo, n, inner, inner, excl, rev);
@@ -1126,6 +1287,14 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
     void axial_reduce_lse_cols_##name##__avx512(const void *x, void *y, size_t n, size_t ncols, \
                                                 size_t stride) {                              \
         rc_run(x, y, NULL, 1, n, stride, ncols, DT);                                          \
+    }                                                                                         \
+    void axial_logcumsumexp_seg_##name##__avx512(const void *x, void *y, size_t len,          \
+                                                 unsigned flags, axial_lse_acc carry) {       \
+        cl_seg(x, y, len, flags, DT, carry);                                                  \
+    }                                                                                         \
+    axial_lse_acc axial_lse_scan_total_##name##__avx512(const void *x, size_t len,            \
+                                                        unsigned flags) {                     \
+        return cl_chunk(x, NULL, len, flags, DT, AXIAL_LSE_EMPTY, 0);                         \
     }
 AXIAL_LSE_F(f32, D_F32)
 AXIAL_LSE_F(f16, D_F16)
@@ -1155,4 +1324,11 @@ void axial_logcumsumexp_cols_f64__avx512(const void *x, void *y, size_t n, size_
 void axial_reduce_lse_cols_f64__avx512(const void *x, void *y, size_t n, size_t ncols,
                                        size_t stride) {
     reduce_lse_d((const double *)x, (double *)y, NULL, 1, n, stride, ncols);
+}
+void axial_logcumsumexp_seg_f64__avx512(const void *x, void *y, size_t len, unsigned flags,
+                                        axial_lse_acc carry) {
+    cl_seg_d((const double *)x, (double *)y, len, flags, carry);
+}
+axial_lse_acc axial_lse_scan_total_f64__avx512(const void *x, size_t len, unsigned flags) {
+    return cl_chunk_d((const double *)x, NULL, len, flags, AXIAL_LSE_EMPTY, 0);
 }
