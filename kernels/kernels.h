@@ -172,7 +172,7 @@ static inline double axial_lse_value(axial_lse_acc a) {
 /*
  * LogCumSumExp's split along one line (inner == 1), like CumSum's blocked
  * scan (NULL where an ISA has none: its lines are then never split; the
- * scalar table has none).  A line is scanned in chunks of AXIAL_SCAN_CHUNK
+ * scalar table has none, AVX2, AVX-512 and NEON have them).  A line is scanned in chunks of AXIAL_SCAN_CHUNK
  * elements counted from the scan's start, each with a state of its own from
  * empty; a chunk's outputs are those of the carry R (the log-semiring sum of
  * the earlier chunks' totals, merged with axial_lse_add in chunk order)

@@ -29,7 +29,7 @@
  * axial_logcumsumexp(_ex) is this planner over the table's logcumsumexp and
  * logcumsumexp_cols kernels (from AXIAL_LSE_THRESHOLD): groups of lines and
  * column tiles as above, and the blocked scan where the table has
- * logcumsumexp_seg and lse_scan_total (kernels.h: the chunks' own states
+ * logcumsumexp_seg and lse_scan_total (the SIMD tables; kernels.h: the chunks' own states
  * T_h, carried as axial_lse_acc states R_0 = empty, R_{h+1} = R_h (+) T_h,
  * always on: the first pass costs ~40 % of a scan, not a memory pass).
  * The axis splits need the split kernels (kernels/kernels.h); where the

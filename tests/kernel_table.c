@@ -24,8 +24,8 @@
  * active table holds when the ISA is selected, and not the scalar kernel;
  * it never sets one for a non-float dtype.  LogCumSumExp's split along a
  * line (logcumsumexp_seg, lse_scan_total): the scalar table has neither; a
- * SIMD ISA has its own pair (AVX-512) or neither (AVX2, NEON: a line is one
- * task there), and the active table holds exactly that.
+ * SIMD ISA has its own pair (AVX-512, AVX2 and NEON do) or neither (a line
+ * would be one task there), and the active table holds exactly that.
  */
 #include <stdio.h>
 #include <stdlib.h>

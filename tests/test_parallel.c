@@ -415,7 +415,7 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
 /* Whether a shape of few lines is split along them: CumSum's blocked scan
  * along the innermost axis (inner == 1; switched by AXIAL_SPLIT_SCAN_BLOCKS)
  * needs cumsum_seg and scan_total, LogCumSumExp's logcumsumexp_seg and
- * lse_scan_total (always on; the AVX-512 table has them); the column tiles
+ * lse_scan_total (always on; every SIMD table has them); the column tiles
  * (AXIAL_SPLIT_COLUMN_TILES) need the op's cols kernel and rows (`cols`
  * columns) of at least 8 (the reductions) or 16 (the scans) 64-byte lines,
  * which make two tiles (src/internal.h); the active table has the kernels for the float

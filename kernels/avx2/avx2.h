@@ -21,6 +21,7 @@ AXIAL_DECLARE_ISA_KERNELS(avx2)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, avx2)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_KERNELS, avx2)
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_COLS_KERNELS, avx2)
+AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_SPLIT_KERNELS, avx2)
 
 /* ---- f16 / bf16 <-> f32, 8 lanes ------------------------------------------
  * Widening is exact.  Narrowing rounds once, to nearest even: F16C's

@@ -37,12 +37,27 @@
  * re-scanned for NaN (result NaN, else +inf): the only fallback.
  *
  * LogCumSumExp, lines (inner == 1; REVERSE walks from the end with a lane
- * reversal).  State: the running max m (scalar) and the f64 carry S = sum of
- * exp(term - m).  C = f32: chunks of 8 vectors (64 terms) with no term above
+ * reversal), in chunks of AXIAL_SCAN_CHUNK = 16384 terms from the scan's
+ * start (lse_seg; kernels.h, logcumsumexp_seg: the planner's split along a
+ * line): each chunk scans with a state of its own from empty (lse_chunk8,
+ * lse_chunk4), so its final state does not depend on the chunks before it,
+ * and its outputs are those of the carry R (R_0 empty, R_{h+1} = R_h (+)
+ * T_h by axial_lse_add) followed by that state: ref + log(a + b s_j) with
+ * ref = max(R.m, m), a = R.s exp(R.m - ref), b = exp(m - ref) (lse_mix, in
+ * double once per rise; in the f32 paths a and b rounded to f32 and a + b
+ * s_j in f32, three more roundings of 2^-24 relative to s_j >= e^-2; the
+ * f64-log paths in f64; an empty carry takes an instance without them, the
+ * same bits).  A NaN or +inf carry runs the chunk by the scalar step, the
+ * state merged with the carry per output; an exclusive chunk's first output
+ * is the carry's value rounded once (a underflows when the chunk lies far
+ * above its carry).  Within a chunk, state: the running max m (scalar) and
+ * the f64 carry S = sum of exp(term - m).  C = f32: chunks of 8 vectors (64 terms) with no term above
  * m and no NaN (one compare per vector) take the fast path: the 8 exps, then
- * per vector the prefix p, y_j = m + log((float)S + p_j) (Sleef_logf8: s_j
- * >= 1 there), S += total in f64 (f64 lines: chunks of 8 vectors of 4, the
- * same way with Sleef_expd4/logd4).  The vector with the rise or NaN goes
+ * per vector the prefix p, s_j = (float)S + p_j and S += total in f64, then
+ * the 8 logs y_j = m + log(s_j) (Sleef_logf8: s_j >= 1 there; independent
+ * calls that overlap: 5-8 % faster than a log per vector between the
+ * prefixes) (f64 lines: chunks of 8 vectors of 4, the same way with
+ * Sleef_expd4/logd4).  The vector with the rise or NaN goes
  * alone (below), and a new chunk starts after it; so does the tail.  Per vector of 8 (f64: 4) consecutive terms: B = max of
  * the vector; if B > m (a rise), S *= exp(m - B) (libm, f64) and m = B;
  * e = exp(x - m) (SLEEF); the in-register prefix p of e in C (EXCLUSIVE:
@@ -106,7 +121,9 @@
  * log(s) with s in [1, n] in f32 adds <= 1 ulp of ln n; the final m + log(s)
  * one rounding.  So f32 lands within about 2^-24 (2 ln n + 8) + ulp/2, and
  * the rise path's threshold T keeps its extra error (about 3T * 2^-24) in
- * the same budget.  In f64 the same terms are 2^-53 sized, plus the n term
+ * the same budget.  A chunk's merge with its carry adds at most 4 * 2^-24
+ * to y (a, b, b s_j and the sum rounded to f32, with s_j >= e^-2 relative
+ * to ref), and the carries, merged in double, 2^-52 per chunk.  In f64 the same terms are 2^-53 sized, plus the n term
  * for the f64 sums.  The order of additions is not the other ISAs' (the
  * log-space ops promise the bound, not identical bits across ISAs); it
  * does not depend on threads.  Built with -ffp-contract=off.
@@ -558,19 +575,38 @@ AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, siz
 }
 
 /* ---- LogCumSumExp -------------------------------------------------------- */
+/* The carry R of a line's earlier chunks (kernels.h, logcumsumexp_seg)
+ * merged into a chunk's outputs: with the chunk's state (m, s), the value
+ * ref + log(a + b s), ref = max(R.m, m), a = R.s exp(R.m - ref), b =
+ * exp(m - ref), computed in double once per change of m. */
+typedef struct {
+    double ref, a, b;
+} lse_mix;
+static lse_mix lse_mix_of(axial_lse_acc R, double m) {
+    const double ref = R.m > m ? R.m : m;
+    return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
+}
+/* The value of R followed by the state a. */
+AX_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc a) {
+    axial_lse_add(&R, a.m, a.s);
+    return axial_lse_value(R);
+}
+
 /* Scan-order terms t in [t0, t1) of a line (element j = rev ? n-1-t : t) by
- * the scalar step, from and into the state (m, S). */
+ * the scalar step, from and into the state (m, S); outputs (with emit) of
+ * the carry R followed by the state. */
 static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
-                            size_t t1, int excl, int rev, double *m, double *S) {
+                            size_t t1, int excl, int rev, double *m, double *S,
+                            axial_lse_acc R, int emit) {
     axial_lse_acc a = {*m, *m == -INFINITY ? 0.0 : *S};
     for (size_t t = t0; t < t1; t++) {
         const size_t j = base + (rev ? n - 1 - t : t);
         const double v = lse_ld1(k, x, j);
-        if (excl)
-            lse_st1(k, y, j, axial_lse_value(a));
+        if (emit && excl)
+            lse_st1(k, y, j, lse_val_from(R, a));
         lse_step(&a, v);
-        if (!excl)
-            lse_st1(k, y, j, axial_lse_value(a));
+        if (emit && !excl)
+            lse_st1(k, y, j, lse_val_from(R, a));
     }
     *m = a.m, *S = a.s;
 }
@@ -579,7 +615,8 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n
  * from and into the state (m, S).  Returns 1 when it finished the line
  * (a NaN or +inf: the scalar step did the rest). */
 AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
-                            int cnt, int excl, int rev, float *mp, double *Sp) {
+                            int cnt, int excl, int rev, float *mp, double *Sp, axial_lse_acc R,
+                            int emit, int mixed, lse_mix *mx) {
     const __m256 ninf = _mm256_set1_ps(-INFINITY), pinf = _mm256_set1_ps(INFINITY);
     float m = *mp;
     double S = *Sp;
@@ -600,7 +637,8 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
         if (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(m), _CMP_NLE_UQ))) {
             if (_mm256_movemask_ps(_mm256_cmp_ps(v, pinf, _CMP_NLT_UQ))) { /* NaN or +inf */
                 double md = m;
-                lse_scan_scalar(k, x, y, base, n, t0, n, excl, rev, &md, &S);
+                lse_scan_scalar(k, x, y, base, n, t0, n, excl, rev, &md, &S, R, emit);
+                *mp = (float)md, *Sp = S; /* (the chunk's final state: NaN or +inf) */
                 return 1;
             }
             const float B = lse_hmax8(v); /* > m */
@@ -619,8 +657,11 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
                 bad = 1;
             if (bad) {
                 double md = m;
-                lse_scan_scalar(k, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &md, &S);
+                lse_scan_scalar(k, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &md, &S, R,
+                                emit);
                 *mp = (float)md, *Sp = S;
+                if (mixed)
+                    *mx = lse_mix_of(R, md > -FLT_MAX ? md : -FLT_MAX);
                 return 0;
             }
             /* every output's own largest term within 1 of B: s_j > 1/e, and
@@ -630,6 +671,8 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
                    (excl && m != -INFINITY && m < B - 1.0f);
             S *= exp((double)m - (double)B);
             m = B;
+            if (mixed)
+                *mx = lse_mix_of(R, (double)m);
         }
         const float mef = m > -FLT_MAX ? m : -FLT_MAX;
         const __m256 me = _mm256_set1_ps(mef);
@@ -644,7 +687,26 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
             tot = lse_lane7(p);
         }
         __m256 yv;
-        if (!rose) {
+        if (!emit) {
+            yv = _mm256_setzero_ps();
+        } else if (mixed && !rose) {
+            /* with the carry: a + b ((float)S + p_j) in f32 (s_j >= e^-2
+             * relative to ref: see lse_mix) */
+            const __m256 s = _mm256_add_ps(
+                _mm256_set1_ps((float)mx->a),
+                _mm256_mul_ps(_mm256_set1_ps((float)mx->b),
+                              _mm256_add_ps(_mm256_set1_ps((float)S), p)));
+            yv = _mm256_add_ps(_mm256_set1_ps((float)mx->ref), Sleef_logf8_u10avx2(s));
+        } else if (mixed) { /* after a rise: a + b (S + p_j) in f64, f64 logs */
+            const __m256d Sv = _mm256_set1_pd(S), va = _mm256_set1_pd(mx->a),
+                          vb = _mm256_set1_pd(mx->b);
+            const __m256d s0 = _mm256_add_pd(va, _mm256_mul_pd(vb, _mm256_add_pd(Sv, lse_lo_pd(p))));
+            const __m256d s1 = _mm256_add_pd(va, _mm256_mul_pd(vb, _mm256_add_pd(Sv, lse_hi_pd(p))));
+            const __m256d md = _mm256_set1_pd(mx->ref);
+            const __m256d y0 = _mm256_add_pd(md, Sleef_logd4_u10avx2(s0));
+            const __m256d y1 = _mm256_add_pd(md, Sleef_logd4_u10avx2(s1));
+            yv = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
+        } else if (!rose) {
             /* s_j >= 1 (or 0 before the first finite term; > 1/e after a
              * rise of less than 1 over every output's own maximum): s_j in f32,
              * (float)S + p_j, two roundings of 2^-24, is enough for an f32 log */
@@ -657,9 +719,9 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
             const __m256d y1 = _mm256_add_pd(md, Sleef_logd4_u10avx2(s1));
             yv = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));
         }
-        if (cnt == 8)
+        if (emit && cnt == 8)
             lse_st8(k, y, pos, rev ? lse_rev8(yv) : yv);
-        else
+        else if (emit)
             lse_st8_part(k, y, pos, cnt, rev, yv);
         S += (double)tot;
     }
@@ -667,13 +729,26 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
     return 0;
 }
 
-/* One line, C = f32: full vectors in a loop of their own (cnt, excl, rev
- * constants there), then the partial one. */
-AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t n, int excl,
-                              int rev) {
+/* One chunk of a line (kernels.h, logcumsumexp_seg: n <= AXIAL_SCAN_CHUNK
+ * terms scanned with a state of their own from empty, the outputs those of
+ * the carry R followed by it), C = f32: full vectors in a loop of their own
+ * (cnt, excl, rev constants there), then the partial one.  Returns the
+ * chunk's own final state: the same with or without emit, whatever R.
+ * mixed: R is not empty (else a = 0, b = 1 and the outputs are the state's
+ * alone, computed without them).  A NaN or +inf carry runs the scalar step. */
+AX_INLINE axial_lse_acc lse_chunk8(int k, const void *x, void *y, size_t base, size_t n,
+                                   int excl, int rev, axial_lse_acc R, int emit, int mixed) {
     float m = -INFINITY;
     double S = 0.0;
     size_t t0 = 0;
+    lse_mix mx = {0, 0, 1};
+    if (mixed)
+        mx = lse_mix_of(R, -FLT_MAX);
+    if (emit && (isnan(R.m) || R.m == INFINITY)) {
+        double md = m;
+        lse_scan_scalar(k, x, y, base, n, 0, n, excl, rev, &md, &S, R, emit);
+        return (axial_lse_acc){md, S};
+    }
     /* Chunks of LSE_SCAN_VECS full vectors without a rise or NaN (the
      * common case) in two passes over L1: all the exps (independent, as fast
      * as an exp loop), then the prefixes and logs with the short f64 carry
@@ -689,8 +764,9 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
         }
         if (first < LSE_SCAN_VECS) { /* the vectors up to it one by one, then a new chunk */
             for (int q = 0; q <= first; q++)
-                if (lse_scan_vec8(k, x, y, base, n, t0 + 8 * (size_t)q, 8, excl, rev, &m, &S))
-                    return;
+                if (lse_scan_vec8(k, x, y, base, n, t0 + 8 * (size_t)q, 8, excl, rev, &m, &S, R,
+                                  emit, mixed, &mx))
+                    return (axial_lse_acc){m, S};
             t0 += 8 * (size_t)(first + 1);
             continue;
         }
@@ -701,30 +777,52 @@ AX_INLINE void lse_scan_line8(int k, const void *x, void *y, size_t base, size_t
             __m256 v = lse_ld8(k, x, base + (rev ? n - t - 8 : t));
             e[q] = Sleef_expf8_u10avx2(_mm256_sub_ps(rev ? lse_rev8(v) : v, me));
         }
+        /* the 8 prefixes and sums, then the 8 logs (independent calls that
+         * overlap, as the exps above) */
+        const __m256 va = _mm256_set1_ps((float)mx.a), vb = _mm256_set1_ps((float)mx.b);
         for (int q = 0; q < LSE_SCAN_VECS; q++) {
-            const size_t t = t0 + 8 * (size_t)q;
             const __m256 p = lse_pfx8(excl ? lse_up1(e[q], _mm256_setzero_ps()) : e[q]);
             const float tot = excl ? lse_lane7(p) + lse_lane7(e[q]) : lse_lane7(p);
-            /* s_j >= 1, or 0 before the first finite term: f32 log (see lse_scan_vec8) */
-            const __m256 s = _mm256_add_ps(_mm256_set1_ps((float)S), p);
-            const __m256 yv = _mm256_add_ps(me, Sleef_logf8_u10avx2(s));
-            lse_st8(k, y, base + (rev ? n - t - 8 : t), rev ? lse_rev8(yv) : yv);
+            /* s_j = (float)S + p_j >= 1, or 0 before the first finite term: an
+             * f32 log (see lse_scan_vec8); with the carry a + b s_j in f32
+             * (s_j >= e^-2 relative to ref: see lse_mix) */
+            const __m256 sj = _mm256_add_ps(_mm256_set1_ps((float)S), p);
+            e[q] = mixed ? _mm256_add_ps(va, _mm256_mul_ps(vb, sj)) : sj;
             S += (double)tot;
+        }
+        if (emit) {
+            const __m256 ref = mixed ? _mm256_set1_ps((float)mx.ref) : me;
+            for (int q = 0; q < LSE_SCAN_VECS; q++) {
+                const size_t t = t0 + 8 * (size_t)q;
+                const __m256 yv = _mm256_add_ps(ref, Sleef_logf8_u10avx2(e[q]));
+                lse_st8(k, y, base + (rev ? n - t - 8 : t), rev ? lse_rev8(yv) : yv);
+            }
         }
         t0 += 8 * LSE_SCAN_VECS;
     }
     for (; t0 + 8 <= n; t0 += 8)
-        if (lse_scan_vec8(k, x, y, base, n, t0, 8, excl, rev, &m, &S))
-            return;
+        if (lse_scan_vec8(k, x, y, base, n, t0, 8, excl, rev, &m, &S, R, emit, mixed, &mx))
+            return (axial_lse_acc){m, S};
     if (t0 < n)
-        lse_scan_vec8(k, x, y, base, n, t0, (int)(n - t0), excl, rev, &m, &S);
+        lse_scan_vec8(k, x, y, base, n, t0, (int)(n - t0), excl, rev, &m, &S, R, emit, mixed,
+                      &mx);
+    return (axial_lse_acc){m, m == -INFINITY ? 0.0 : S};
 }
 
-/* One line, f64 (the flags as constants in each copy). */
-AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n, int excl, int rev) {
+/* One chunk of a line, f64 (the flags as constants in each copy): as
+ * lse_chunk8. */
+AX_INLINE axial_lse_acc lse_chunk4(const double *x, double *y, size_t base, size_t n, int excl,
+                                   int rev, axial_lse_acc R, int emit, int mixed) {
     const __m256d ninf = _mm256_set1_pd(-INFINITY), pinf = _mm256_set1_pd(INFINITY);
     const __m256d z = _mm256_setzero_pd();
     double m = -INFINITY, S = 0.0;
+    lse_mix mx = {0, 0, 1};
+    if (mixed)
+        mx = lse_mix_of(R, -DBL_MAX);
+    if (emit && (isnan(R.m) || R.m == INFINITY)) {
+        lse_scan_scalar(LSE_F64, x, y, base, n, 0, n, excl, rev, &m, &S, R, emit);
+        return (axial_lse_acc){m, S};
+    }
     for (size_t t0 = 0; t0 < n; t0 += 4) {
         if (t0 + 4 * LSE_SCAN_VECS <= n) {
             /* as the f32 chunks: the vectors before the first one with a
@@ -745,16 +843,25 @@ AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n,
                     const __m256d v = _mm256_loadu_pd(x + base + (rev ? n - t - 4 : t));
                     e[q] = Sleef_expd4_u10avx2(_mm256_sub_pd(rev ? lse_rev4(v) : v, me));
                 }
+                /* the prefixes and sums, then the logs (overlapping calls) */
                 for (int q = 0; q < nf; q++) {
-                    const size_t t = t0 + 4 * (size_t)q;
                     const __m256d ex = _mm256_blend_pd(_mm256_permute4x64_pd(e[q], 0x90), z, 0x1);
                     const __m256d p = lse_pfx4(excl ? ex : e[q]);
-                    const __m256d yv =
-                        _mm256_add_pd(me, Sleef_logd4_u10avx2(_mm256_add_pd(_mm256_set1_pd(S), p)));
-                    _mm256_storeu_pd(y + base + (rev ? n - t - 4 : t), rev ? lse_rev4(yv) : yv);
                     const __m256d p3 = _mm256_permute4x64_pd(p, 0xff);
                     const __m256d e3 = _mm256_permute4x64_pd(e[q], 0xff);
+                    /* with the carry: (a + b S) + b p_j (see lse_mix) */
+                    e[q] = mixed ? _mm256_add_pd(_mm256_set1_pd(mx.a + mx.b * S),
+                                                 _mm256_mul_pd(_mm256_set1_pd(mx.b), p))
+                                 : _mm256_add_pd(_mm256_set1_pd(S), p);
                     S += excl ? _mm256_cvtsd_f64(p3) + _mm256_cvtsd_f64(e3) : _mm256_cvtsd_f64(p3);
+                }
+                if (emit) {
+                    const __m256d ref = mixed ? _mm256_set1_pd(mx.ref) : me;
+                    for (int q = 0; q < nf; q++) {
+                        const size_t t = t0 + 4 * (size_t)q;
+                        const __m256d yv = _mm256_add_pd(ref, Sleef_logd4_u10avx2(e[q]));
+                        _mm256_storeu_pd(y + base + (rev ? n - t - 4 : t), rev ? lse_rev4(yv) : yv);
+                    }
                 }
                 t0 += 4 * (size_t)nf - 4; /* the loop adds the last 4 */
                 continue;
@@ -773,8 +880,8 @@ AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n,
             v = lse_ld4_part(x, pos, cnt, rev);
         }
         if (_mm256_movemask_pd(_mm256_cmp_pd(v, pinf, _CMP_NLT_UQ))) {
-            lse_scan_scalar(LSE_F64, x, y, base, n, t0, n, excl, rev, &m, &S);
-            return;
+            lse_scan_scalar(LSE_F64, x, y, base, n, t0, n, excl, rev, &m, &S, R, emit);
+            return (axial_lse_acc){m, S};
         }
         const double B = lse_hmax4(v);
         if (B > m) {
@@ -788,27 +895,97 @@ AX_INLINE void lse_scan_line4(const double *x, double *y, size_t base, size_t n,
             if (excl && m != -INFINITY && m < lim)
                 bad = 1;
             if (bad) {
-                lse_scan_scalar(LSE_F64, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &m, &S);
+                lse_scan_scalar(LSE_F64, x, y, base, n, t0, t0 + (size_t)cnt, excl, rev, &m, &S,
+                                R, emit);
+                if (mixed)
+                    mx = lse_mix_of(R, m > -DBL_MAX ? m : -DBL_MAX);
                 continue;
             }
             S *= exp(m - B);
             m = B;
+            if (mixed)
+                mx = lse_mix_of(R, m);
         }
         const __m256d me = _mm256_set1_pd(m > -DBL_MAX ? m : -DBL_MAX);
         const __m256d e = Sleef_expd4_u10avx2(_mm256_sub_pd(v, me));
         const __m256d p = excl ? lse_pfx4(_mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1))
                                : lse_pfx4(e);
-        const __m256d s = _mm256_add_pd(_mm256_set1_pd(S), p);
-        const __m256d yv = _mm256_add_pd(me, Sleef_logd4_u10avx2(s));
-        if (cnt == 4)
-            _mm256_storeu_pd(y + pos, rev ? lse_rev4(yv) : yv);
-        else
-            lse_st4_part(y, pos, cnt, rev, yv);
+        if (emit) {
+            __m256d s = _mm256_add_pd(_mm256_set1_pd(S), p), ref = me;
+            if (mixed)
+                s = _mm256_add_pd(_mm256_set1_pd(mx.a + mx.b * S),
+                                  _mm256_mul_pd(_mm256_set1_pd(mx.b), p)),
+                ref = _mm256_set1_pd(mx.ref);
+            const __m256d yv = _mm256_add_pd(ref, Sleef_logd4_u10avx2(s));
+            if (cnt == 4)
+                _mm256_storeu_pd(y + pos, rev ? lse_rev4(yv) : yv);
+            else
+                lse_st4_part(y, pos, cnt, rev, yv);
+        }
         double pe[4], ee[4];
         _mm256_storeu_pd(pe, p);
         _mm256_storeu_pd(ee, e);
         S += excl ? pe[3] + ee[3] : pe[3];
     }
+    return (axial_lse_acc){m, m == -INFINITY ? 0.0 : S};
+}
+
+/* A chunk from the carry R (mixed when R is not empty), and an exclusive
+ * scan's first output of the chunk (no term of its own) is R's value,
+ * rounded once: the vector paths would give ref + log(a), and a underflows
+ * when the chunk's m lies far above the carry. */
+AX_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base, size_t n, int excl,
+                                  int rev, axial_lse_acc R, int emit) {
+    const int mixed = R.m != -INFINITY;
+    axial_lse_acc T;
+    if (k == LSE_F64)
+        T = mixed ? lse_chunk4((const double *)x, (double *)y, base, n, excl, rev, R, emit, 1)
+                  : lse_chunk4((const double *)x, (double *)y, base, n, excl, rev, R, emit, 0);
+    else
+        T = mixed ? lse_chunk8(k, x, y, base, n, excl, rev, R, emit, 1)
+                  : lse_chunk8(k, x, y, base, n, excl, rev, R, emit, 0);
+    if (emit && excl && n > 0)
+        lse_st1(k, y, base + (rev ? n - 1 : 0), axial_lse_value(R));
+    return T;
+}
+
+/* A segment of a line from a chunk boundary of its scan order (kernels.h,
+ * logcumsumexp_seg): chunks of AXIAL_SCAN_CHUNK from the carry R, R (+)= each
+ * chunk's total (the flags as constants in each copy). */
+AX_INLINE void lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl, int rev,
+                       axial_lse_acc R) {
+    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
+        const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
+        const axial_lse_acc T =
+            lse_chunk(k, x, y, base + (rev ? len - c0 - kk : c0), kk, excl, rev, R, 1);
+        if (c0 + kk < len)
+            axial_lse_add(&R, T.m, T.s);
+    }
+}
+/* The flags as constants. */
+AX_INLINE void lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len, unsigned flags,
+                          axial_lse_acc R) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    if (!excl && !rev)
+        lse_seg(k, x, y, base, len, 0, 0, R);
+    else if (excl && !rev)
+        lse_seg(k, x, y, base, len, 1, 0, R);
+    else if (!excl)
+        lse_seg(k, x, y, base, len, 0, 1, R);
+    else
+        lse_seg(k, x, y, base, len, 1, 1, R);
+}
+AX_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsigned flags) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    if (!excl && !rev)
+        return lse_chunk(k, x, NULL, 0, len, 0, 0, AXIAL_LSE_EMPTY, 0);
+    if (excl && !rev)
+        return lse_chunk(k, x, NULL, 0, len, 1, 0, AXIAL_LSE_EMPTY, 0);
+    if (!excl)
+        return lse_chunk(k, x, NULL, 0, len, 0, 1, AXIAL_LSE_EMPTY, 0);
+    return lse_chunk(k, x, NULL, 0, len, 1, 1, AXIAL_LSE_EMPTY, 0);
 }
 
 /* Columns c .. c+cnt-1 (cnt <= 8) of one (n, stride) block, C = f32. */
@@ -1004,25 +1181,7 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
     const size_t w = k == LSE_F64 ? 4 : 8;
     for (size_t o = 0; o < outer; o++) {
         const size_t base = o * n * stride;
-        if (stride == 1) {
-            if (k == LSE_F64 && !excl && !rev)
-                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 0);
-            else if (k == LSE_F64 && !rev)
-                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 0);
-            else if (k == LSE_F64 && !excl)
-                lse_scan_line4((const double *)x, (double *)y, base, n, 0, 1);
-            else if (k == LSE_F64)
-                lse_scan_line4((const double *)x, (double *)y, base, n, 1, 1);
-            else if (!excl && !rev) /* the flags as constants in each copy */
-                lse_scan_line8(k, x, y, base, n, 0, 0);
-            else if (excl && !rev)
-                lse_scan_line8(k, x, y, base, n, 1, 0);
-            else if (!excl)
-                lse_scan_line8(k, x, y, base, n, 0, 1);
-            else
-                lse_scan_line8(k, x, y, base, n, 1, 1);
-            continue;
-        }
+        /* (lines, stride == 1, go to the entries' logcumsumexp_seg) */
         for (size_t c = 0; c < ncols; c += w) {
             const int cnt = ncols - c < w ? (int)(ncols - c) : (int)w;
             if (k == LSE_F64)
@@ -1037,7 +1196,14 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
 #define AXIAL_AVX2_LSE(name, K)                                                                \
     void axial_logcumsumexp_##name##__avx2(const void *x, void *y, size_t outer, size_t n,    \
                                            size_t inner, unsigned flags) {                    \
-        lse_scan(K, x, y, outer, n, inner, inner, flags);                                      \
+        if (inner > 1) {                                                                       \
+            lse_scan(K, x, y, outer, n, inner, inner, flags);                                  \
+            return;                                                                            \
+        }                                                                                      \
+        for (size_t o = 0; o < outer; o++) /* lines: the chunks from an empty carry */        \
+            axial_logcumsumexp_seg_##name##__avx2((const char *)x + o * n * lse_es(K),         \
+                                                  (char *)y + o * n * lse_es(K), n, flags,     \
+                                                  AXIAL_LSE_EMPTY);                            \
     }                                                                                          \
     void axial_reduce_lse_##name##__avx2(const void *x, void *y, size_t outer, size_t n,      \
                                          size_t inner, unsigned flags) {                      \
@@ -1061,6 +1227,14 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
             axial_reduce_lse_##name##__avx2(x, y, 1, n, 1, 0);                                 \
         else                                                                                   \
             lse_reduce(K, x, y, NULL, 1, n, ncols, stride);                                    \
+    }                                                                                          \
+    void axial_logcumsumexp_seg_##name##__avx2(const void *x, void *y, size_t len,            \
+                                               unsigned flags, axial_lse_acc carry) {         \
+        lse_seg_flags(K, x, y, 0, len, flags, carry);                                          \
+    }                                                                                          \
+    axial_lse_acc axial_lse_scan_total_##name##__avx2(const void *x, size_t len,              \
+                                                      unsigned flags) {                       \
+        return lse_total_flags(K, x, len, flags);                                              \
     }
 AXIAL_AVX2_LSE(f32, LSE_F32)
 AXIAL_AVX2_LSE(f64, LSE_F64)

@@ -25,4 +25,6 @@ const struct axial_kernels axial_kernels__avx2 = {
     .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, avx2)},
     .logcumsumexp_cols = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_COLS_OF, avx2)},
     .reduce_lse_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_COLS_OF, avx2)},
+    .logcumsumexp_seg = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_SEG_OF, avx2)},
+    .lse_scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_LSE_SCAN_TOTAL_OF, avx2)},
 };

@@ -193,13 +193,16 @@ void LSE_KN(reduce_lse_cols)(const void *xv, void *yv, size_t n, size_t ncols,
 
 /* ---- LogCumSumExp along lines (inner == 1) -------------------------------- */
 
-/* L consecutive terms (in scan order) through the line state; returns their
- * outputs (in scan order). */
-AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl) {
+/* L consecutive terms (in scan order) through the chunk's state; returns
+ * their outputs (in scan order; with emit), those of the carry R followed by
+ * the state (mixed: R is not empty; rbad: R is NaN or +inf, the scalar step
+ * for every term). */
+AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl, axial_lse_acc R,
+                                      int emit, int mixed, int rbad, lse_mix *mx) {
     const E b = V_HMAX(x); /* FMAXV: NaN if a lane is NaN */
     double m = st->m;
     int fast = 0;
-    if (b == b && b != (E)INFINITY && !isnan(m) && m != INFINITY) {
+    if (!rbad && b == b && b != (E)INFINITY && !isnan(m) && m != INFINITY) {
         if ((double)b > m) {
             /* the new base b must stay within LSE_T of the largest term of
              * every output of this vector (the first one's is m0), or the
@@ -218,8 +221,19 @@ AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl) {
     if (fast) { /* base m (finite, the largest term so far), s >= 1 */
         const V mv = V_DUP((E)m);
         const V p = V_PREFIX(V_EXP(V_SUB(x, mv))); /* -inf terms give 0 */
-        const V q = excl ? V_SHIFT1(p) : p;
-        const V y = V_ADD(mv, V_LOG(V_ADD(V_DUP((E)st->s), q)));
+        V y = mv;
+        if (emit) {
+            const V q = excl ? V_SHIFT1(p) : p;
+            const V sj = V_ADD(V_DUP((E)st->s), q);
+            if (mixed) { /* a + b s_j in the lanes' type (s_j >= e^-4) */
+                if (mx->m != m)
+                    *mx = lse_mix_of(R, m);
+                y = V_ADD(V_DUP((E)mx->ref),
+                          V_LOG(V_ADD(V_DUP((E)mx->a), V_MUL(V_DUP((E)mx->b), sj))));
+            } else {
+                y = V_ADD(mv, V_LOG(sj));
+            }
+        }
         st->s += (double)V_LAST(p);
         return y;
     }
@@ -228,8 +242,8 @@ AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl) {
     V_STORE_E(xs, x);
     for (int l = 0; l < L; l++) {
         const double v = (double)xs[l];
-        if (excl)
-            ys[l] = (E)axial_lse_value(*st);
+        if (emit && excl)
+            ys[l] = (E)lse_val_from(R, *st);
         if (isnan(st->m) || v == -INFINITY) {
         } else if (isnan(v)) { /* NaN wins, after +inf too */
             st->m = v;
@@ -244,34 +258,76 @@ AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl) {
         } else {
             st->s += exp(v - st->m);
         }
-        if (!excl)
-            ys[l] = (E)axial_lse_value(*st);
+        if (emit && !excl)
+            ys[l] = (E)lse_val_from(R, *st);
     }
-    return V_LOAD_E(ys);
+    return emit ? V_LOAD_E(ys) : x;
 }
 
-static void LSE_FN(lcse_line)(const LSE_T *x, LSE_T *y, size_t n, int excl, int rev) {
+/* One chunk of a line (kernels.h, logcumsumexp_seg: n <= AXIAL_SCAN_CHUNK
+ * terms from a state of their own, the outputs those of the carry R followed
+ * by it); returns the chunk's final state, the same with or without emit,
+ * whatever R.  An exclusive chunk's first output is R's value (ref + log(a)
+ * would underflow for a chunk far above its carry). */
+AXIAL_NEON_INLINE axial_lse_acc LSE_FN(lcse_chunk)(const LSE_T *x, LSE_T *y, size_t n,
+                                                   int excl, int rev, axial_lse_acc R,
+                                                   int emit, int mixed) {
     axial_lse_acc st = AXIAL_LSE_EMPTY;
+    lse_mix mx = {NAN, 0, 0, 1}; /* (NaN: computed at the first base) */
+    const int rbad = emit && (isnan(R.m) || R.m == INFINITY);
     size_t t = 0;
     for (; t + L <= n; t += L) {
         const size_t at = rev ? n - t - L : t;
         V v = LSE_LOAD(x + at);
         if (rev)
             v = V_REV(v);
-        V r = LSE_FN(lcse_step)(&st, v, excl);
+        V r = LSE_FN(lcse_step)(&st, v, excl, R, emit, mixed, rbad, &mx);
         if (rev)
             r = V_REV(r);
-        LSE_STORE(y + at, r);
+        if (emit)
+            LSE_STORE(y + at, r);
     }
     if (t < n) { /* the last n - t < L terms, padded with -inf after them */
         const size_t k = n - t;
         LSE_T ti[L], to[L];
         for (size_t l = 0; l < L; l++)
             ti[l] = l < k ? x[rev ? n - 1 - t - l : t + l] : LSE_NEGINF_T;
-        LSE_STORE(to, LSE_FN(lcse_step)(&st, LSE_LOAD(ti), excl));
-        for (size_t l = 0; l < k; l++)
-            y[rev ? n - 1 - t - l : t + l] = to[l];
+        const V r = LSE_FN(lcse_step)(&st, LSE_LOAD(ti), excl, R, emit, mixed, rbad, &mx);
+        if (emit) {
+            LSE_STORE(to, r);
+            for (size_t l = 0; l < k; l++)
+                y[rev ? n - 1 - t - l : t + l] = to[l];
+        }
     }
+    if (emit && excl && n > 0)
+        LSE_STORE1(y + (rev ? n - 1 : 0), axial_lse_value(R));
+    return st;
+}
+
+/* A segment of a line from a chunk boundary of its scan order: chunks of
+ * AXIAL_SCAN_CHUNK terms from the carry R, R (+)= each chunk's total. */
+static void LSE_FN(lcse_seg)(const LSE_T *x, LSE_T *y, size_t len, int excl, int rev,
+                             axial_lse_acc R) {
+    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
+        const size_t k = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
+        const size_t lo = rev ? len - c0 - k : c0;
+        const axial_lse_acc T =
+            R.m == -INFINITY ? LSE_FN(lcse_chunk)(x + lo, y + lo, k, excl, rev, R, 1, 0)
+                             : LSE_FN(lcse_chunk)(x + lo, y + lo, k, excl, rev, R, 1, 1);
+        if (c0 + k < len)
+            axial_lse_add(&R, T.m, T.s);
+    }
+}
+
+void LSE_KN(logcumsumexp_seg)(const void *xv, void *yv, size_t len, unsigned flags,
+                              axial_lse_acc carry) {
+    LSE_FN(lcse_seg)((const LSE_T *)xv, (LSE_T *)yv, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,
+                     (flags & AXIAL_CUMSUM_REVERSE) != 0, carry);
+}
+
+axial_lse_acc LSE_KN(lse_scan_total)(const void *xv, size_t len, unsigned flags) {
+    return LSE_FN(lcse_chunk)((const LSE_T *)xv, NULL, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,
+                              (flags & AXIAL_CUMSUM_REVERSE) != 0, AXIAL_LSE_EMPTY, 0, 0);
 }
 
 /* ---- LogCumSumExp along columns (inner > 1) ------------------------------- */
@@ -346,7 +402,7 @@ void LSE_KN(logcumsumexp)(const void *xv, void *yv, size_t outer,
         const LSE_T *xo = x + o * n * inner;
         LSE_T *yo = y + o * n * inner;
         if (inner == 1) {
-            LSE_FN(lcse_line)(xo, yo, n, excl, rev);
+            LSE_FN(lcse_seg)(xo, yo, n, excl, rev, AXIAL_LSE_EMPTY);
             continue;
         }
         LSE_FN(lcse_cols_tile)(xo, yo, n, inner, inner, excl, rev);
@@ -360,7 +416,7 @@ void LSE_KN(logcumsumexp_cols)(const void *xv, void *yv, size_t n, size_t ncols,
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     if (stride == 1) {
-        LSE_FN(lcse_line)((const LSE_T *)xv, (LSE_T *)yv, n, excl, rev);
+        LSE_FN(lcse_seg)((const LSE_T *)xv, (LSE_T *)yv, n, excl, rev, AXIAL_LSE_EMPTY);
         return;
     }
     LSE_FN(lcse_cols_tile)((const LSE_T *)xv, (LSE_T *)yv, n, ncols, stride, excl, rev);

@@ -59,7 +59,17 @@
  * the NaN winning; no exp is computed), a line whose terms so far are all
  * -inf, and a rise of more than 4 inside one vector (a ramp with steps > 4/3
  * takes it on every vector: correct, slower).  The last n mod L terms are
- * one vector padded with -inf.
+ * one vector padded with -inf.  A line runs in chunks of AXIAL_SCAN_CHUNK =
+ * 16384 terms from the scan's start (lcse_seg; kernels.h, logcumsumexp_seg:
+ * the planner's split along a line), each from an empty state of its own
+ * (lcse_chunk: its final state is its total, whatever came before), its
+ * outputs those of the carry R (R_0 empty, R_{h+1} = R_h (+) T_h,
+ * axial_lse_add) followed by that state: on the fast path ref + log(a + b
+ * s_j), ref = max(R.m, m), a = R.s exp(R.m - ref), b = exp(m - ref) (lse_mix,
+ * in double once per base, then a + b s_j in the lane type); the scalar step
+ * outputs the merge of R and its state in double.  An empty carry takes an
+ * instance without a and b (the same bits); a NaN or +inf carry runs the
+ * chunk by the scalar step; an exclusive chunk's first output is R's value.
  * Columns: lanes are columns (strips of LSE_CW vectors); per row
  * M = max(m, x) (FMAX: NaN kept), s *= exp(m - M) in f64 where a column rose
  * (Sleef_expd2, only when some lane rose), s += exp(x - M) widened to f64,
@@ -91,7 +101,9 @@
  * significant only for terms with exp(x - m) not negligible, i.e. on
  * average over the sum at most ln n + 4 u), the f32 trees / prefixes (<= 4u),
  * the f64 sums and rescales (n 2^-53: nothing for f32 and within the n term
- * for f64), the rescale factors of the line scans (libm, in double), and s rounded to the lane type before the log (u/2).  Then the
+ * for f64), the rescale factors of the line scans (libm, in double), and s rounded to the lane type before the log (u/2); a chunk's merge
+ * with its carry (a, b, b s_j, a + b s_j in the lane type: 2u, relative to
+ * a + b s_j >= e^-4), and the carries merged in double (2^-52 per chunk).  Then the
  * log's own error (1 ulp of |log S| <= max(4, ln n): 2u max(4, ln n)) and the
  * final addition M + log S, rounded once: 1/2 ulp of y (in the lane type; a
  * second rounding to f16/bf16 adds 1/2 ulp_T).  In sum below
@@ -111,6 +123,23 @@
 #define LSE_RBC 16    /* rows a block of a column reduction (a power of 2) */
 #define LSE_CW 4      /* vectors (of columns) a strip */
 #define LSE_T_RISE 4.0 /* the largest rise of the base inside one scan vector */
+
+/* LogCumSumExp's chunks (kernels.h, logcumsumexp_seg): a chunk's outputs
+ * are those of the carry R followed by the chunk's own state (m, s):
+ * ref + log(a + b s), ref = max(R.m, m), a = R.s exp(R.m - ref), b =
+ * exp(m - ref), in double once per base m (mix.m), then in the lanes' type. */
+typedef struct {
+    double m, ref, a, b;
+} lse_mix;
+AXIAL_NEON_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
+    const double ref = R.m > m ? R.m : m;
+    return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(m - ref)};
+}
+/* The value of R followed by the state st (the scalar step's outputs). */
+AXIAL_NEON_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc st) {
+    axial_lse_add(&R, st.m, st.s);
+    return axial_lse_value(R);
+}
 
 /* ---- f32 lanes (f32, f16, bf16) ------------------------------------------- */
 typedef struct {
@@ -162,6 +191,7 @@ AXIAL_NEON_INLINE float32x4_t lse_rev_f32(float32x4_t v) {
 #define A axial_lse_s4
 #define V_MAX vmaxq_f32
 #define V_ADD vaddq_f32
+#define V_MUL vmulq_f32
 #define V_SUB vsubq_f32
 #define V_DUP vdupq_n_f32
 #define V_EXP Sleef_expf4_u10advsimd
@@ -246,6 +276,7 @@ AXIAL_NEON_INLINE void lse_store1_bf16(uint16_t *p, double d) {
 #undef A
 #undef V_MAX
 #undef V_ADD
+#undef V_MUL
 #undef V_SUB
 #undef V_DUP
 #undef V_EXP
@@ -291,6 +322,7 @@ AXIAL_NEON_INLINE float64x2_t lse_prefix_f64(float64x2_t e) {
 #define A float64x2_t
 #define V_MAX vmaxq_f64
 #define V_ADD vaddq_f64
+#define V_MUL vmulq_f64
 #define V_SUB vsubq_f64
 #define V_DUP vdupq_n_f64
 #define V_EXP Sleef_expd2_u10advsimd

@@ -21,6 +21,8 @@ const struct axial_kernels axial_kernels__neon = {
     .reduce_lse = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_OF, neon)},
     .reduce_lse_acc = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_ACC_OF, neon)},
     .logcumsumexp_cols = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_COLS_OF, neon)},
+    .logcumsumexp_seg = {AXIAL_FLOAT_DTYPES(AXIAL_LOGCUMSUMEXP_SEG_OF, neon)},
+    .lse_scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_LSE_SCAN_TOTAL_OF, neon)},
     .reduce_lse_cols = {AXIAL_FLOAT_DTYPES(AXIAL_REDUCE_LSE_COLS_OF, neon)},
 
     /* roll.c */
