@@ -85,8 +85,11 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
  *     line (inner == 1) starting at a chunk boundary of the line's scan
  *     order (AXIAL_SCAN_CHUNK elements; with REVERSE the segment's k = 0 is
  *     x[len - 1]), scanned from the chunk carry `carry`; AXIAL_SCAN_CONTINUE
- *     in flags: the segment does not start its line.  The whole-line kernel
- *     is cumsum_seg(line, n, flags, -0.0).
+ *     in flags: the segment does not start its line.  Returns R after the
+ *     segment: the carry of the chunk that follows it (R + the S of each of
+ *     its chunks, in order), meaningful when the segment ends on a chunk
+ *     boundary (a partial chunk ends its line: no carry follows it).  The
+ *     whole-line kernel is cumsum_seg(line, n, flags, -0.0).
  *   scan_total(x, len, flags): the total S of one chunk of len elements
  *     (a multiple of 16), as cumsum_seg adds it to the next chunk's carry.
  *   cumsum_cols(x, y, n, ncols, stride, flags): columns [0, ncols) of an
@@ -94,8 +97,8 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
  *   reduce_cols(x, acc, n, ncols, stride): acc[c] += column c of an
  *     (n, stride) matrix, for c < ncols, in the column order of inner >= 16.
  */
-typedef void (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                    double carry);
+typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
+                                      double carry);
 typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
 typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
                                      size_t stride, unsigned flags);
@@ -217,8 +220,8 @@ struct axial_kernels {
 #define AXIAL_FLOAT_DTYPES(X, arg)                                             \
     X(f32, AXIAL_F32, arg) X(f64, AXIAL_F64, arg) X(f16, AXIAL_F16, arg) X(bf16, AXIAL_BF16, arg)
 #define AXIAL_DECLARE_SPLIT_KERNELS(name, DT, isa)                                           \
-    void axial_cumsum_seg_##name##__##isa(const void *x, void *y, size_t len,              \
-                                          unsigned flags, double carry);                   \
+    double axial_cumsum_seg_##name##__##isa(const void *x, void *y, size_t len,            \
+                                            unsigned flags, double carry);                 \
     double axial_scan_total_##name##__##isa(const void *x, size_t len, unsigned flags);    \
     void axial_cumsum_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
                                            size_t stride, unsigned flags);                 \

@@ -13,15 +13,29 @@
  *     (inner == 1), each longer than the chunks of a task: a blocked scan
  *     along the axis, on the scan chunks of the one summation order
  *     (AXIAL_SCAN_CHUNK elements, counted from the line's end with REVERSE).
- *     Pass 1: tasks compute each chunk's total S_h with scan_total (every
- *     chunk but a line's last); then, serially in double, the chunk carries
- *     R_0 = -0.0, R_{h+1} = R_h + S_h; pass 2: tasks scan groups of whole
- *     chunks with cumsum_seg from R at the group's first chunk
- *     (AXIAL_SCAN_CONTINUE unless the group starts its line).  The
- *     whole-line kernel computes the very same R_h and S_h in one pass (the
- *     order's definition), so the bits are those of the plain call.  Pass 1
- *     only reads, so in place (y == x) works.  The carries take 8 bytes per
- *     chunk of heap (AXIAL_E_NOMEM when that fails, nothing written).
+ *     The tasks are groups of whole chunks (AXIAL_GRAIN bytes of input, or
+ *     AXIAL_STREAM_TASK where the output streams).  Pass 1: a task whose
+ *     group's carry is already known -- the group starts its line, or the
+ *     group before it was scanned in this pass -- scans its group with
+ *     cumsum_seg from that carry and hands the carry after it on (an atomic
+ *     flag per group, release/acquire); any other task computes its chunks'
+ *     totals S_h with scan_total (every chunk but a line's last).  Then,
+ *     serially in double, the chunk carries R_0 = -0.0, R_{h+1} = R_h + S_h
+ *     (a scanned group's carry out is that same sum: the kernel adds the
+ *     same S_h in the same order); pass 2: the groups not yet scanned, with
+ *     cumsum_seg from R at the group's first chunk (AXIAL_SCAN_CONTINUE
+ *     unless the group starts its line).  The whole-line kernel computes the
+ *     very same R_h and S_h in one pass (the order's definition), so the
+ *     bits are those of the plain call whichever tasks scanned in pass 1.
+ *     Run in index order (a 1-thread pool) every group scans in pass 1 and
+ *     pass 2 is not called: one pass over memory, as the plain call; on T
+ *     threads the first thread scans from the line's start while the others
+ *     total the groups further on (pthreadpool hands each thread a
+ *     contiguous range of tasks), so the extra pass covers only part of the
+ *     line.  Pass 1 only reads the groups it does not scan, and each task
+ *     writes only its own group, so in place (y == x) works.  The carries
+ *     take 8 bytes per chunk and 9 per group of heap (AXIAL_E_NOMEM when
+ *     that fails, nothing written).
  *   - fewer than AXIAL_SPLIT_FEW_LINES lines along an outer axis (inner > 1):
  *     column tiles of whole 64-byte lines of a row (counted from the row's
  *     start; at least AXIAL_TILE_LINES lines wide, see axial__tiles), each scanned alone by cumsum_cols with row stride `inner`; each
@@ -65,6 +79,10 @@ typedef struct {
     size_t nchunks, group, ngroups;
     double *carry;
     axial_lse_acc *lcarry;
+    /* CumSum, per group k (as the tasks): the carry after it and whether pass
+     * 1 scanned it (then pass 2 skips it) */
+    double *gcarry;
+    atomic_uchar *state;
     bool lse;
     /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
      * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
@@ -92,13 +110,33 @@ static size_t axial_chunks_at(const axial_cumsum_plan *p, size_t h0, size_t h1, 
     return p->flags & AXIAL_CUMSUM_REVERSE ? p->n - hi : lo;
 }
 
-/* Pass 1, task k = (line o, group g): S_h of the group's chunks, all but the
- * line's last chunk (whose total no carry needs). */
+/* Pass 1, task k = (line o, group g).  Where the group's carry is known
+ * already -- it starts its line, or the group before it has been scanned
+ * (its state AXIAL_GROUP_SCANNED, read with acquire) -- the task scans the
+ * group from that carry with cumsum_seg, keeps the carry after it for the
+ * next group and marks the group scanned (release): the very bits pass 2
+ * would write, as the carries are the same additions in the same order.
+ * Otherwise it computes S_h of the group's chunks, all but the line's last
+ * chunk (whose total no carry needs), for the serial step and pass 2.  So a
+ * run in index order (one thread, or the first thread's run of groups)
+ * scans in one pass, while the other threads total the groups further on.
+ * LogCumSumExp always totals (its seg kernel gives no carry out). */
 static void axial_scan_total_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
-    const size_t o = k / p->ngroups, h0 = k % p->ngroups * p->group;
-    const size_t h1 = h0 + p->group < p->nchunks - 1 ? h0 + p->group : p->nchunks - 1;
+    const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
     const char *line = p->x + o * p->line_bytes;
+    if (!p->lse &&
+        (g == 0 || atomic_load_explicit(&p->state[k - 1], memory_order_acquire) != 0)) {
+        const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
+        size_t len;
+        const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
+        p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
+            p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+            g == 0 ? -0.0 : p->gcarry[k - 1]);
+        atomic_store_explicit(&p->state[k], 1, memory_order_release);
+        return;
+    }
+    const size_t h1 = h0 + p->group < p->nchunks - 1 ? h0 + p->group : p->nchunks - 1;
     for (size_t h = h0; h < h1; h++) {
         size_t len;
         const size_t at = axial_chunks_at(p, h, h + 1, &len);
@@ -111,9 +149,12 @@ static void axial_scan_total_task(void *arg, size_t k) {
     }
 }
 
-/* Pass 2, task k = (line o, group g): the group's chunks from R at its first. */
+/* Pass 2, task k = (line o, group g): the group's chunks from R at its first
+ * (nothing where pass 1 scanned the group). */
 static void axial_cumsum_seg_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
+    if (!p->lse && atomic_load_explicit(&p->state[k], memory_order_relaxed) != 0)
+        return;
     const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
     const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
     size_t len;
@@ -122,23 +163,31 @@ static void axial_cumsum_seg_task(void *arg, size_t k) {
         p->kt->logcumsumexp_seg[p->dtype](p->x + at, p->y + at, len, p->flags,
                                           p->lcarry[o * p->nchunks + h0]);
     else
-        p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
-                                    p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
-                                    p->carry[o * p->nchunks + h0]);
+        (void)p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
+                                          p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+                                          p->carry[o * p->nchunks + h0]);
 }
 
 static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_executor *exec,
                                          size_t rank, const int64_t *shape, int64_t axis) {
     const size_t count = p->outer * p->nchunks;
-    const size_t bytes = count * (p->lse ? sizeof *p->lcarry : sizeof *p->carry);
+    /* CumSum: the chunk carries, then per group its carry out and its state */
+    const size_t bytes = p->lse ? count * sizeof *p->lcarry
+                                : (count + p->ntasks) * sizeof *p->carry +
+                                      p->ntasks * sizeof *p->state;
     void *mem = malloc(bytes);
     if (mem == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of chunk carries",
                            p->lse ? "axial_logcumsumexp" : "axial_cumsum", bytes);
-    if (p->lse)
+    if (p->lse) {
         p->lcarry = mem;
-    else
+    } else {
         p->carry = mem;
+        p->gcarry = p->carry + count;
+        p->state = (atomic_uchar *)(void *)(p->gcarry + p->ntasks);
+        for (size_t k = 0; k < p->ntasks; k++)
+            atomic_init(&p->state[k], 0);
+    }
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(p->lse ? "logcumsumexp" : "cumsum", p->kt,
@@ -151,6 +200,7 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
                               p->group * AXIAL_SCAN_CHUNK, axial__tasks_note(note, p->ntasks));
     }
     axial__run(exec, p->ntasks, axial_scan_total_task, p);
+    size_t pending = 0;
     for (size_t o = 0; o < p->outer; o++) { /* the carries, in chunk order */
         if (p->lse) { /* R_0 empty, R_{h+1} = R_h (+) T_h, as the whole-line kernel */
             axial_lse_acc *c = p->lcarry + o * p->nchunks, R = AXIAL_LSE_EMPTY;
@@ -160,17 +210,29 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
                 axial_lse_add(&R, T.m, T.s);
             }
             c[p->nchunks - 1] = R;
-        } else { /* in double */
-            double *c = p->carry + o * p->nchunks, R = -0.0;
-            for (size_t h = 0; h + 1 < p->nchunks; h++) {
+            pending += p->ngroups;
+            continue;
+        }
+        /* in double; a group scanned in pass 1 hands on its carry out */
+        double *c = p->carry + o * p->nchunks, R = -0.0;
+        for (size_t g = 0; g < p->ngroups; g++) {
+            const size_t k = o * p->ngroups + g, h0 = g * p->group;
+            if (atomic_load_explicit(&p->state[k], memory_order_acquire) != 0) {
+                R = p->gcarry[k];
+                continue;
+            }
+            pending++;
+            const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
+            for (size_t h = h0; h < h1; h++) {
                 const double S = c[h];
                 c[h] = R;
-                R += S;
+                if (h + 1 < p->nchunks)
+                    R += S;
             }
-            c[p->nchunks - 1] = R;
         }
     }
-    axial__run(exec, p->ntasks, axial_cumsum_seg_task, p);
+    if (pending > 0)
+        axial__run(exec, p->ntasks, axial_cumsum_seg_task, p);
     free(mem);
     return AXIAL_OK;
 }
@@ -212,7 +274,8 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     const struct axial_kernels *kt = axial__kernels();
     axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
                            dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, op->lse, 0, 1, NULL};
+                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, NULL, NULL, op->lse, 0, 1,
+                           NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     if (!op->lse) /* (the log-space scans never stream) */
@@ -229,7 +292,10 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                                      : AXIAL_SPLIT_SCAN_BLOCKS && kt->cumsum_seg[dtype] &&
                                            kt->scan_total[dtype])) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
-            p.group = chunk_bytes >= AXIAL_GRAIN ? 1 : AXIAL_GRAIN / chunk_bytes;
+            /* a streaming output's tasks write AXIAL_STREAM_TASK bytes (one
+             * fence each, as axial__stream_tasks) */
+            const size_t grain = p.flags & AXIAL_KERNEL_STREAM ? AXIAL_STREAM_TASK : AXIAL_GRAIN;
+            p.group = chunk_bytes >= grain ? 1 : grain / chunk_bytes;
             p.nchunks = (p.n - 1) / AXIAL_SCAN_CHUNK + 1;
             p.ngroups = (p.nchunks - 1) / p.group + 1;
             if (p.ngroups >= 2) {

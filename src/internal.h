@@ -197,15 +197,18 @@ static inline size_t axial__tile_max_cols(size_t rowlines, size_t ntiles, size_t
  *     CumSum 1.17-1.97x (0.95-1.6 of the 2-thread copy probe),
  *     LogCumSumExp 2.09x, ReduceLogSumExp 2.07x (tiles one cache line wide
  *     had run at 0.60x and 0.17x for the sums).
- *   - AXIAL_SPLIT_SCAN_BLOCKS (off): CumSum's blocked scan along one line.
- *     Its two passes move 3 units of memory traffic to the plain call's 2;
- *     measured at 0.66x (32 MiB) on 2 threads, see docs/BENCHMARKS.md.  The
- *     path, its kernels and its tests stay and run when it is set to 1. */
+ *   - AXIAL_SPLIT_SCAN_BLOCKS (on): CumSum's blocked scan along one line.
+ *     As two full passes (every chunk's total, then every chunk scanned) it
+ *     moved 3 units of memory traffic to the plain call's 2 and ran at 0.66x
+ *     (32 MiB, 2 threads) on the AVX-512 development VM; since its first
+ *     pass scans every group whose carry is known (src/cumsum.c), a 1-thread
+ *     pool makes one pass and 2 threads ran 1.26-1.44x the plain call from
+ *     1 to 32 MiB (docs/BENCHMARKS.md). */
 #ifndef AXIAL_SPLIT_COLUMN_TILES
 #define AXIAL_SPLIT_COLUMN_TILES 1
 #endif
 #ifndef AXIAL_SPLIT_SCAN_BLOCKS
-#define AXIAL_SPLIT_SCAN_BLOCKS 0
+#define AXIAL_SPLIT_SCAN_BLOCKS 1
 #endif
 
 /* The kernel flag of a call that writes `out_bytes` bytes: AXIAL_KERNEL_STREAM

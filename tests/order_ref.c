@@ -218,8 +218,8 @@ static void block_prefix(axial_dtype dt, const double v[16], double p[16]) {
 /* Element k of k-space of a run of len elements at x. */
 static size_t kpos(size_t len, size_t k, int reverse) { return reverse ? len - 1 - k : k; }
 
-void ax_ref_cumsum_seg(axial_dtype dt, const void *x, void *y, size_t len, unsigned flags,
-                       double carry) {
+double ax_ref_cumsum_seg(axial_dtype dt, const void *x, void *y, size_t len, unsigned flags,
+                         double carry) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const int line_start = (flags & AX_ORDER_CONTINUE) == 0;
@@ -245,6 +245,7 @@ void ax_ref_cumsum_seg(axial_dtype dt, const void *x, void *y, size_t len, unsig
         }
         R += S;
     }
+    return R;
 }
 
 double ax_ref_scan_total(axial_dtype dt, const void *x, size_t len, unsigned flags) {

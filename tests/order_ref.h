@@ -22,8 +22,9 @@
 
 void ax_ref_cumsum(axial_dtype dt, const void *x, void *y, size_t outer, size_t n,
                    size_t inner, unsigned flags);
-void ax_ref_cumsum_seg(axial_dtype dt, const void *x, void *y, size_t len, unsigned flags,
-                       double carry);
+/* Returns R after the segment (the carry of the chunk that follows it). */
+double ax_ref_cumsum_seg(axial_dtype dt, const void *x, void *y, size_t len, unsigned flags,
+                         double carry);
 double ax_ref_scan_total(axial_dtype dt, const void *x, size_t len, unsigned flags);
 void ax_ref_cumsum_cols(axial_dtype dt, const void *x, void *y, size_t n, size_t ncols,
                         size_t stride, unsigned flags);

@@ -50,13 +50,13 @@ static int refsplit_break; /* 0 none, 1 carry, 2 continue, 3 reverse */
     static void ref_reduce_finish_##name(const void *acc, void *y, size_t count) {          \
         ax_ref_reduce_finish(DT, acc, y, count);                                            \
     }                                                                                       \
-    static void ref_cumsum_seg_##name(const void *x, void *y, size_t len, unsigned f,       \
-                                      double carry) {                                       \
+    static double ref_cumsum_seg_##name(const void *x, void *y, size_t len, unsigned f,     \
+                                        double carry) {                                     \
         if (refsplit_break == 1)                                                            \
             carry = -0.0;                                                                   \
         if (refsplit_break == 2)                                                            \
             f &= ~AXIAL_SCAN_CONTINUE;                                                      \
-        ax_ref_cumsum_seg(DT, x, y, len, f, carry);                                         \
+        return ax_ref_cumsum_seg(DT, x, y, len, f, carry);                                  \
     }                                                                                       \
     static double ref_scan_total_##name(const void *x, size_t len, unsigned f) {            \
         if (refsplit_break == 3)                                                            \

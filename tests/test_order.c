@@ -157,6 +157,22 @@ static void order_simd(ax_t *t) {
                 snprintf(what, sizeof what, "cumsum_seg(len=%zu,flags=0x%x,carry=%a)", len, f,
                          carry);
                 same_all(t, dt, y, r, len, what);
+                /* Whole chunks: the carry after them (the split's next group
+                 * starts from it), as the reference and as the chunk totals
+                 * added in order. */
+                const size_t lc = len / AXIAL_SCAN_CHUNK * AXIAL_SCAN_CHUNK;
+                if (lc > 0) {
+                    const double c1 = kt->cumsum_seg[dt](x, y, lc, f, carry);
+                    const double c2 = ax_ref_cumsum_seg(dt, x, r, lc, f, carry);
+                    double c3 = carry;
+                    for (size_t h = 0; h < lc; h += AXIAL_SCAN_CHUNK)
+                        c3 += kt->scan_total[dt](
+                            (const char *)x + (flags & AXIAL_CUMSUM_REVERSE ? lc - h - AXIAL_SCAN_CHUNK : h) * es,
+                            AXIAL_SCAN_CHUNK, flags);
+                    snprintf(what, sizeof what, "cumsum_seg(len=%zu,flags=0x%x) carry out", lc, f);
+                    same_all(t, AXIAL_F64, &c1, &c2, 1, what);
+                    same_all(t, AXIAL_F64, &c1, &c3, 1, what);
+                }
                 const size_t tl = len / 16 * 16 < AXIAL_SCAN_CHUNK ? len / 16 * 16
                                                                   : AXIAL_SCAN_CHUNK;
                 if (tl > 0) {

@@ -532,8 +532,11 @@ void t_parallel_cumsum(ax_t *t) {
                 c->axis = k == 5 ? -1 : k == 7 ? 1 : 0;
                 c->flags = (unsigned)(k + (int)d) % 4;
                 c->inplace = ((unsigned)k + (unsigned)d) % 3 == 0;
-                if (c->split == SPLIT_ANY)
-                    c->split = axis_split(P_CUMSUM, dt, cols[k]);
+                if (c->split == SPLIT_ANY) /* (the shorter lines fall below the
+                                            * threshold at small AXIAL_TEST_SCALE) */
+                    c->split = or_count(c->rank, c->shape) * or_size(dt) < AXIAL_CUMSUM_THRESHOLD
+                                   ? SPLIT_NO
+                                   : axis_split(P_CUMSUM, dt, cols[k]);
                 if (ax_sample(t, split_frac()))
                     run_pcase(t, &E, c);
             }

@@ -864,8 +864,9 @@ AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int re
     memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
 }
 
-/* Returns R after the segment (scan_total); with out, S of the last chunk
- * is not kept and the value is meaningless. */
+/* Returns R after the segment (scan_total; cumsum_seg, kernels.h).  With
+ * out, a partial last chunk (one that ends its line: no carry follows it)
+ * does not keep S, so R after it is meaningless. */
 AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
                           int start, double R, int out) {
     const size_t ms = k_msize(k);
@@ -890,8 +891,8 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
                     memcpy(y + p * ms, bo + (rev ? 16 - r : 0) * ms, r * ms);
                 S += t;
             }
-        } else if (out && hend == len) {
-            /* the segment's last chunk: S is not needed, one f64 add less */
+        } else if (out && hend - h < AXIAL_SCAN_CHUNK) {
+            /* a partial chunk ends its line: S is not needed, one f64 add less */
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
                 D += k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
@@ -1011,14 +1012,13 @@ AX_DEFINE_CUMSUM(u64, K_I64)
 
 /* The split kernels (kernels.h): the same code as the whole-shape kernels. */
 #define AX_DEFINE_SPLIT(name, KIND)                                                          \
-    void axial_cumsum_seg_##name##__avx2(const void *x, void *y, size_t len, unsigned flags,  \
-                                         double carry) {                                    \
+    double axial_cumsum_seg_##name##__avx2(const void *x, void *y, size_t len,              \
+                                           unsigned flags, double carry) {                  \
         const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
         const int start = (flags & AXIAL_SCAN_CONTINUE) == 0;                               \
         if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
-            line_seg(KIND, (const char *)x, (char *)y, len, excl, 1, start, carry, 1);      \
-        else                                                                                \
-            line_seg(KIND, (const char *)x, (char *)y, len, excl, 0, start, carry, 1);      \
+            return line_seg(KIND, (const char *)x, (char *)y, len, excl, 1, start, carry, 1); \
+        return line_seg(KIND, (const char *)x, (char *)y, len, excl, 0, start, carry, 1);   \
     }                                                                                       \
     double axial_scan_total_##name##__avx2(const void *x, size_t len, unsigned flags) {      \
         if (flags & AXIAL_CUMSUM_REVERSE)                                                   \

@@ -879,8 +879,8 @@ AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev
 }
 
 /* One line segment of len elements (f32 family) from the chunk carry R. */
-AXIAL_AI void line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl, int rev,
-                        int cont, double R, int nt) {
+AXIAL_AI double line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl,
+                          int rev, int cont, double R, int nt) {
     const size_t es = k_es(k);
     const __m512 negz = _mm512_set1_ps(-0.0f);
     __mmask16 z0 = excl && !cont ? 1 : 0; /* the line's first output: +0.0 */
@@ -943,6 +943,7 @@ AXIAL_AI void line_f32c(enum axial_kind k, const char *x, char *y, size_t len, i
         }
         R += S;
     }
+    return R;
 }
 
 /* S of one chunk of len elements (a multiple of 16), f32 family. */
@@ -1105,8 +1106,8 @@ AXIAL_AI double lane15_f64(struct blk64 p) {
     return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(p.hi, 3), _mm512_extractf64x2_pd(p.hi, 3)));
 }
 
-AXIAL_AI void line_f64(const char *x, char *y, size_t len, int excl, int rev, int cont, double R,
-                       int nt) {
+AXIAL_AI double line_f64(const char *x, char *y, size_t len, int excl, int rev, int cont,
+                         double R, int nt) {
     __mmask8 z0 = excl && !cont ? 1 : 0;
     if (nt)
         nt = (((uintptr_t)(rev ? y + len * 8 : y)) & 63) == 0;
@@ -1132,6 +1133,7 @@ AXIAL_AI void line_f64(const char *x, char *y, size_t len, int excl, int rev, in
         }
         R += S;
     }
+    return R;
 }
 AXIAL_AI double total_f64(const char *x, size_t len, int rev) {
     double S = -0.0;
@@ -1141,12 +1143,12 @@ AXIAL_AI double total_f64(const char *x, size_t len, int rev) {
 }
 
 /* ---- float entry points -------------------------------------------------------- */
-AXIAL_AI void seg_float(enum axial_kind k, const char *x, char *y, size_t len, int excl, int rev,
-                        int cont, double carry, int nt) {
+/* Returns R after the segment (kernels.h: cumsum_seg). */
+AXIAL_AI double seg_float(enum axial_kind k, const char *x, char *y, size_t len, int excl,
+                          int rev, int cont, double carry, int nt) {
     if (k == K_F64)
-        line_f64(x, y, len, excl, rev, cont, carry, nt);
-    else
-        line_f32c(k, x, y, len, excl, rev, cont, carry, nt);
+        return line_f64(x, y, len, excl, rev, cont, carry, nt);
+    return line_f32c(k, x, y, len, excl, rev, cont, carry, nt);
 }
 
 AXIAL_AI void cumsum_float(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
@@ -1181,20 +1183,22 @@ AXIAL_AI void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size
     }
 }
 
-AXIAL_AI void cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
-                              unsigned flags, double carry) {
+AXIAL_AI double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
+                                unsigned flags, double carry) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const int cont = (flags & AXIAL_SCAN_CONTINUE) != 0;
     const int nt = (flags & AXIAL_KERNEL_STREAM) || len * k_es(k) >= AXIAL_CUMSUM_NT;
+    double R;
     switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: seg_float(k, xc, yc, len, 0, 0, cont, carry, nt); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: seg_float(k, xc, yc, len, 1, 0, cont, carry, nt); break;
-    case AXIAL_CUMSUM_REVERSE: seg_float(k, xc, yc, len, 0, 1, cont, carry, nt); break;
-    default: seg_float(k, xc, yc, len, 1, 1, cont, carry, nt); break;
+    case 0: R = seg_float(k, xc, yc, len, 0, 0, cont, carry, nt); break;
+    case AXIAL_CUMSUM_EXCLUSIVE: R = seg_float(k, xc, yc, len, 1, 0, cont, carry, nt); break;
+    case AXIAL_CUMSUM_REVERSE: R = seg_float(k, xc, yc, len, 0, 1, cont, carry, nt); break;
+    default: R = seg_float(k, xc, yc, len, 1, 1, cont, carry, nt); break;
     }
     if (nt)
         _mm_sfence();
+    return R;
 }
 
 AXIAL_AI double scan_total_kind(enum axial_kind k, const void *x, size_t len, unsigned flags) {
@@ -1227,9 +1231,9 @@ AXIAL_AI void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, size_t
                                        size_t inner, unsigned flags) {                       \
         cumsum_float_flags(K, x, y, outer, n, inner, flags);                                 \
     }                                                                                        \
-    void axial_cumsum_seg_##name##__avx512(const void *x, void *y, size_t len, unsigned flags, \
-                                           double carry) {                                   \
-        cumsum_seg_kind(K, x, y, len, flags, carry);                                         \
+    double axial_cumsum_seg_##name##__avx512(const void *x, void *y, size_t len,            \
+                                             unsigned flags, double carry) {                 \
+        return cumsum_seg_kind(K, x, y, len, flags, carry);                                  \
     }                                                                                        \
     double axial_scan_total_##name##__avx512(const void *x, size_t len, unsigned flags) {    \
         return scan_total_kind(K, x, len, flags);                                            \

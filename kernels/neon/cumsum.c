@@ -1301,8 +1301,8 @@ AXIAL_AI void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, doub
  * cumsum_seg).  Blocks from k = 0; chunks of AXIAL_SCAN_CHUNK elements; the
  * last block of the segment (r < 16 elements) goes through a buffer padded
  * with -0.0. */
-AXIAL_AI void f_line(enum axial_kind k, const char *x, char *y, size_t len, int start, double R,
-                     int excl, int rev) {
+AXIAL_AI double f_line(enum axial_kind k, const char *x, char *y, size_t len, int start,
+                       double R, int excl, int rev) {
     const size_t es = k_es(k);
     for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
         const size_t hl = len - h < AXIAL_SCAN_CHUNK ? len - h : AXIAL_SCAN_CHUNK;
@@ -1321,6 +1321,7 @@ AXIAL_AI void f_line(enum axial_kind k, const char *x, char *y, size_t len, int 
     }
     if (excl && start && len) /* the empty sum: +0.0, written last (in place) */
         memset(y + (rev ? len - 1 : 0) * es, 0, es);
+    return R; /* R after the segment (kernels.h: cumsum_seg) */
 }
 
 /* Lines of n = 2 or 3 elements: LDn puts element j of 4 lines (F64: 2) in
@@ -1536,9 +1537,9 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
 }
 
 #define AXIAL_FLOAT_PATHS(name, K, F, E, R)                                                     \
-    AXIAL_NOINLINE void cs_line_##name##_##F(const char *x, char *y, size_t len, int start,      \
-                                             double carry) {                                    \
-        f_line(K, x, y, len, start, carry, E, R);                                               \
+    AXIAL_NOINLINE double cs_line_##name##_##F(const char *x, char *y, size_t len, int start,    \
+                                               double carry) {                                  \
+        return f_line(K, x, y, len, start, carry, E, R);                                        \
     }                                                                                           \
     AXIAL_NOINLINE void cs_rows4_##name##_##F(const char *x, char *y, size_t rows) {             \
         q_rows4(K, x, y, rows, E, R);                                                           \
@@ -1557,11 +1558,11 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
     AXIAL_FLOAT_PATHS(name, K, 1, 1, 0)                                                         \
     AXIAL_FLOAT_PATHS(name, K, 2, 0, 1)                                                         \
     AXIAL_FLOAT_PATHS(name, K, 3, 1, 1)                                                         \
-    void axial_cumsum_seg_##name##__neon(const void *x, void *y, size_t len, unsigned flags,    \
-                                         double carry) {                                        \
-        static void (*const line[4])(const char *, char *, size_t, int, double) = {             \
+    double axial_cumsum_seg_##name##__neon(const void *x, void *y, size_t len, unsigned flags,  \
+                                           double carry) {                                      \
+        static double (*const line[4])(const char *, char *, size_t, int, double) = {           \
             cs_line_##name##_0, cs_line_##name##_1, cs_line_##name##_2, cs_line_##name##_3};    \
-        line[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)](                          \
+        return line[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)](                   \
             (const char *)x, (char *)y, len, (flags & AXIAL_SCAN_CONTINUE) == 0, carry);        \
     }                                                                                           \
     double axial_scan_total_##name##__neon(const void *x, size_t len, unsigned flags) {        \

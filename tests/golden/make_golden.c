@@ -51,9 +51,9 @@
     static void ref_reduce_finish_##name(const void *acc, void *y, size_t count) {             \
         ax_ref_reduce_finish(DT, acc, y, count);                                                 \
     }                                                                                           \
-    static void ref_cumsum_seg_##name(const void *x, void *y, size_t len, unsigned flags,      \
-                                      double carry) {                                           \
-        ax_ref_cumsum_seg(DT, x, y, len, flags, carry);                                          \
+    static double ref_cumsum_seg_##name(const void *x, void *y, size_t len, unsigned flags,    \
+                                        double carry) {                                         \
+        return ax_ref_cumsum_seg(DT, x, y, len, flags, carry);                                   \
     }                                                                                           \
     static double ref_scan_total_##name(const void *x, size_t len, unsigned flags) {           \
         return ax_ref_scan_total(DT, x, len, flags);                                             \
