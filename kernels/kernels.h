@@ -186,10 +186,12 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *   logcumsumexp_seg(x, y, len, flags, carry): a segment of len elements of
  *     a line starting at a chunk boundary of its scan order (REVERSE: the
  *     segment's first element is x[len - 1]), from the carry `carry`;
+ *     returns the carry after the segment (carry (+) each chunk's total, in
+ *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
  */
-typedef void (*axial_lse_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                 axial_lse_acc carry);
+typedef axial_lse_acc (*axial_lse_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
+                                          axial_lse_acc carry);
 typedef axial_lse_acc (*axial_lse_total_fn)(const void *x, size_t len, unsigned flags);
 
 /*
@@ -247,8 +249,8 @@ struct axial_kernels {
     void axial_reduce_lse_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
                                                size_t stride);
 #define AXIAL_DECLARE_LSE_SPLIT_KERNELS(name, DT, isa)                                       \
-    void axial_logcumsumexp_seg_##name##__##isa(const void *x, void *y, size_t len,         \
-                                                unsigned flags, axial_lse_acc carry);       \
+    axial_lse_acc axial_logcumsumexp_seg_##name##__##isa(const void *x, void *y, size_t len, \
+                                                         unsigned flags, axial_lse_acc carry); \
     axial_lse_acc axial_lse_scan_total_##name##__##isa(const void *x, size_t len,           \
                                                        unsigned flags);
 #define AXIAL_LOGCUMSUMEXP_SEG_OF(name, DT, isa) [DT] = axial_logcumsumexp_seg_##name##__##isa,

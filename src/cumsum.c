@@ -44,8 +44,8 @@
  * logcumsumexp_cols kernels (from AXIAL_LSE_THRESHOLD): groups of lines and
  * column tiles as above, and the blocked scan where the table has
  * logcumsumexp_seg and lse_scan_total (the SIMD tables; kernels.h: the chunks' own states
- * T_h, carried as axial_lse_acc states R_0 = empty, R_{h+1} = R_h (+) T_h,
- * always on: the first pass costs ~40 % of a scan, not a memory pass).
+ * T_h, carried as axial_lse_acc states R_0 = empty, R_{h+1} = R_h (+) T_h;
+ * pass 1 scans the groups whose carry is known as above).
  * The axis splits need the split kernels (kernels/kernels.h); where the
  * active table has none (the scalar table, the integer dtypes), the lines
  * split above is the only one.  Without an executor the plain call runs the
@@ -79,9 +79,10 @@ typedef struct {
     size_t nchunks, group, ngroups;
     double *carry;
     axial_lse_acc *lcarry;
-    /* CumSum, per group k (as the tasks): the carry after it and whether pass
-     * 1 scanned it (then pass 2 skips it) */
+    /* per group k (as the tasks): the carry after it (LogCumSumExp: glcarry)
+     * and whether pass 1 scanned it (then pass 2 skips it) */
     double *gcarry;
+    axial_lse_acc *glcarry;
     atomic_uchar *state;
     bool lse;
     /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
@@ -120,19 +121,23 @@ static size_t axial_chunks_at(const axial_cumsum_plan *p, size_t h0, size_t h1, 
  * chunk (whose total no carry needs), for the serial step and pass 2.  So a
  * run in index order (one thread, or the first thread's run of groups)
  * scans in one pass, while the other threads total the groups further on.
- * LogCumSumExp always totals (its seg kernel gives no carry out). */
+ * LogCumSumExp alike, with its states (logcumsumexp_seg returns the carry
+ * after its segment too). */
 static void axial_scan_total_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
     const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
     const char *line = p->x + o * p->line_bytes;
-    if (!p->lse &&
-        (g == 0 || atomic_load_explicit(&p->state[k - 1], memory_order_acquire) != 0)) {
+    if (g == 0 || atomic_load_explicit(&p->state[k - 1], memory_order_acquire) != 0) {
         const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
         size_t len;
         const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
-        p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
-            p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
-            g == 0 ? -0.0 : p->gcarry[k - 1]);
+        if (p->lse)
+            p->glcarry[k] = p->kt->logcumsumexp_seg[p->dtype](
+                p->x + at, p->y + at, len, p->flags, g == 0 ? AXIAL_LSE_EMPTY : p->glcarry[k - 1]);
+        else
+            p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
+                p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+                g == 0 ? -0.0 : p->gcarry[k - 1]);
         atomic_store_explicit(&p->state[k], 1, memory_order_release);
         return;
     }
@@ -153,15 +158,15 @@ static void axial_scan_total_task(void *arg, size_t k) {
  * (nothing where pass 1 scanned the group). */
 static void axial_cumsum_seg_task(void *arg, size_t k) {
     const axial_cumsum_plan *p = arg;
-    if (!p->lse && atomic_load_explicit(&p->state[k], memory_order_relaxed) != 0)
+    if (atomic_load_explicit(&p->state[k], memory_order_relaxed) != 0)
         return;
     const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
     const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
     size_t len;
     const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
     if (p->lse)
-        p->kt->logcumsumexp_seg[p->dtype](p->x + at, p->y + at, len, p->flags,
-                                          p->lcarry[o * p->nchunks + h0]);
+        (void)p->kt->logcumsumexp_seg[p->dtype](p->x + at, p->y + at, len, p->flags,
+                                                p->lcarry[o * p->nchunks + h0]);
     else
         (void)p->kt->cumsum_seg[p->dtype](p->x + at, p->y + at, len,
                                           p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
@@ -171,23 +176,24 @@ static void axial_cumsum_seg_task(void *arg, size_t k) {
 static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_executor *exec,
                                          size_t rank, const int64_t *shape, int64_t axis) {
     const size_t count = p->outer * p->nchunks;
-    /* CumSum: the chunk carries, then per group its carry out and its state */
-    const size_t bytes = p->lse ? count * sizeof *p->lcarry
-                                : (count + p->ntasks) * sizeof *p->carry +
-                                      p->ntasks * sizeof *p->state;
+    /* the chunk carries, then per group its carry out and its state */
+    const size_t bytes = (count + p->ntasks) * (p->lse ? sizeof *p->lcarry : sizeof *p->carry) +
+                         p->ntasks * sizeof *p->state;
     void *mem = malloc(bytes);
     if (mem == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of chunk carries",
                            p->lse ? "axial_logcumsumexp" : "axial_cumsum", bytes);
     if (p->lse) {
         p->lcarry = mem;
+        p->glcarry = p->lcarry + count;
+        p->state = (atomic_uchar *)(void *)(p->glcarry + p->ntasks);
     } else {
         p->carry = mem;
         p->gcarry = p->carry + count;
         p->state = (atomic_uchar *)(void *)(p->gcarry + p->ntasks);
-        for (size_t k = 0; k < p->ntasks; k++)
-            atomic_init(&p->state[k], 0);
     }
+    for (size_t k = 0; k < p->ntasks; k++)
+        atomic_init(&p->state[k], 0);
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(p->lse ? "logcumsumexp" : "cumsum", p->kt,
@@ -202,32 +208,33 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
     axial__run(exec, p->ntasks, axial_scan_total_task, p);
     size_t pending = 0;
     for (size_t o = 0; o < p->outer; o++) { /* the carries, in chunk order */
-        if (p->lse) { /* R_0 empty, R_{h+1} = R_h (+) T_h, as the whole-line kernel */
-            axial_lse_acc *c = p->lcarry + o * p->nchunks, R = AXIAL_LSE_EMPTY;
-            for (size_t h = 0; h + 1 < p->nchunks; h++) {
-                const axial_lse_acc T = c[h];
-                c[h] = R;
-                axial_lse_add(&R, T.m, T.s);
-            }
-            c[p->nchunks - 1] = R;
-            pending += p->ngroups;
-            continue;
-        }
-        /* in double; a group scanned in pass 1 hands on its carry out */
-        double *c = p->carry + o * p->nchunks, R = -0.0;
+        /* CumSum in double; LogCumSumExp R_0 empty, R_{h+1} = R_h (+) T_h, as
+         * the whole-line kernels; a group scanned in pass 1 hands on its carry */
+        double *c = p->lse ? NULL : p->carry + o * p->nchunks, R = -0.0;
+        axial_lse_acc *lc = p->lse ? p->lcarry + o * p->nchunks : NULL, LR = AXIAL_LSE_EMPTY;
         for (size_t g = 0; g < p->ngroups; g++) {
             const size_t k = o * p->ngroups + g, h0 = g * p->group;
             if (atomic_load_explicit(&p->state[k], memory_order_acquire) != 0) {
-                R = p->gcarry[k];
+                if (p->lse)
+                    LR = p->glcarry[k];
+                else
+                    R = p->gcarry[k];
                 continue;
             }
             pending++;
             const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
             for (size_t h = h0; h < h1; h++) {
-                const double S = c[h];
-                c[h] = R;
-                if (h + 1 < p->nchunks)
-                    R += S;
+                if (p->lse) {
+                    const axial_lse_acc T = lc[h];
+                    lc[h] = LR;
+                    if (h + 1 < p->nchunks)
+                        axial_lse_add(&LR, T.m, T.s);
+                } else {
+                    const double S = c[h];
+                    c[h] = R;
+                    if (h + 1 < p->nchunks)
+                        R += S;
+                }
             }
         }
     }
@@ -274,8 +281,8 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     const struct axial_kernels *kt = axial__kernels();
     axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
                            dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, NULL, NULL, op->lse, 0, 1,
-                           NULL};
+                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, NULL, NULL, NULL, op->lse,
+                           0, 1, NULL};
     p.outer = axial__product(shape, 0, ax);
     p.inner = axial__product(shape, ax + 1, rank);
     if (!op->lse) /* (the log-space scans never stream) */

@@ -951,30 +951,31 @@ AX_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base, si
 
 /* A segment of a line from a chunk boundary of its scan order (kernels.h,
  * logcumsumexp_seg): chunks of AXIAL_SCAN_CHUNK from the carry R, R (+)= each
- * chunk's total (the flags as constants in each copy). */
-AX_INLINE void lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl, int rev,
-                       axial_lse_acc R) {
+ * chunk's total (the flags as constants in each copy); returns R after the
+ * segment (kept only after a whole chunk: a partial one ends its line). */
+AX_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl,
+                                int rev, axial_lse_acc R) {
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
         const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
         const axial_lse_acc T =
             lse_chunk(k, x, y, base + (rev ? len - c0 - kk : c0), kk, excl, rev, R, 1);
-        if (c0 + kk < len)
+        if (kk == AXIAL_SCAN_CHUNK)
             axial_lse_add(&R, T.m, T.s);
     }
+    return R;
 }
 /* The flags as constants. */
-AX_INLINE void lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len, unsigned flags,
-                          axial_lse_acc R) {
+AX_INLINE axial_lse_acc lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len,
+                                      unsigned flags, axial_lse_acc R) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     if (!excl && !rev)
-        lse_seg(k, x, y, base, len, 0, 0, R);
-    else if (excl && !rev)
-        lse_seg(k, x, y, base, len, 1, 0, R);
-    else if (!excl)
-        lse_seg(k, x, y, base, len, 0, 1, R);
-    else
-        lse_seg(k, x, y, base, len, 1, 1, R);
+        return lse_seg(k, x, y, base, len, 0, 0, R);
+    if (excl && !rev)
+        return lse_seg(k, x, y, base, len, 1, 0, R);
+    if (!excl)
+        return lse_seg(k, x, y, base, len, 0, 1, R);
+    return lse_seg(k, x, y, base, len, 1, 1, R);
 }
 AX_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
@@ -1228,9 +1229,9 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
         else                                                                                   \
             lse_reduce(K, x, y, NULL, 1, n, ncols, stride);                                    \
     }                                                                                          \
-    void axial_logcumsumexp_seg_##name##__avx2(const void *x, void *y, size_t len,            \
-                                               unsigned flags, axial_lse_acc carry) {         \
-        lse_seg_flags(K, x, y, 0, len, flags, carry);                                          \
+    axial_lse_acc axial_logcumsumexp_seg_##name##__avx2(const void *x, void *y, size_t len,   \
+                                                        unsigned flags, axial_lse_acc carry) { \
+        return lse_seg_flags(K, x, y, 0, len, flags, carry);                                   \
     }                                                                                          \
     axial_lse_acc axial_lse_scan_total_##name##__avx2(const void *x, size_t len,              \
                                                       unsigned flags) {                       \

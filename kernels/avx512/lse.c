@@ -716,9 +716,10 @@ AXIAL_AI axial_lse_acc cl_chunk(const void *x, void *y, size_t n, unsigned flags
 /* A segment of len elements of a line from a chunk boundary of its scan
  * order (chunks of AXIAL_SCAN_CHUNK counted from the scan's start; REVERSE:
  * the segment's first element is x[len - 1]), from the carry R: each chunk
- * from R, then R (+)= the chunk's total. */
-AXIAL_AI void cl_seg(const void *x, void *y, size_t len, unsigned flags, enum lse_dt dt,
-                     axial_lse_acc R) {
+ * from R, then R (+)= the chunk's total; returns R after the segment (kept
+ * only after a whole chunk: a partial one ends its line). */
+AXIAL_AI axial_lse_acc cl_seg(const void *x, void *y, size_t len, unsigned flags, enum lse_dt dt,
+                              axial_lse_acc R) {
     const size_t es = dt == D_F32 ? 4 : 2;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
@@ -726,9 +727,10 @@ AXIAL_AI void cl_seg(const void *x, void *y, size_t len, unsigned flags, enum ls
         const size_t lo = (rev ? len - c0 - k : c0) * es;
         const axial_lse_acc T =
             cl_chunk((const char *)x + lo, (char *)y + lo, k, flags, dt, R, 1);
-        if (c0 + k < len)
+        if (k == AXIAL_SCAN_CHUNK)
             axial_lse_add(&R, T.m, T.s);
     }
+    return R;
 }
 
 /* ---- LogCumSumExp of a tile of <= 16 columns (inner > 1) ------------------ */
@@ -1134,15 +1136,17 @@ AXIAL_AI axial_lse_acc cl_chunk_d(const double *x, double *y, size_t n, unsigned
 }
 
 /* As cl_seg, for F64. */
-static void cl_seg_d(const double *x, double *y, size_t len, unsigned flags, axial_lse_acc R) {
+static axial_lse_acc cl_seg_d(const double *x, double *y, size_t len, unsigned flags,
+                              axial_lse_acc R) {
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
         const size_t k = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
         const size_t lo = rev ? len - c0 - k : c0;
         const axial_lse_acc T = cl_chunk_d(x + lo, y + lo, k, flags, R, 1);
-        if (c0 + k < len)
+        if (k == AXIAL_SCAN_CHUNK)
             axial_lse_add(&R, T.m, T.s);
     }
+    return R;
 }
 
 AXIAL_AI __m512d cc_out_d(__m512d m, __m512d s, __mmask8 kio) {
@@ -1288,9 +1292,9 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
                                                 size_t stride) {                              \
         rc_run(x, y, NULL, 1, n, stride, ncols, DT);                                          \
     }                                                                                         \
-    void axial_logcumsumexp_seg_##name##__avx512(const void *x, void *y, size_t len,          \
-                                                 unsigned flags, axial_lse_acc carry) {       \
-        cl_seg(x, y, len, flags, DT, carry);                                                  \
+    axial_lse_acc axial_logcumsumexp_seg_##name##__avx512(const void *x, void *y, size_t len, \
+                                                          unsigned flags, axial_lse_acc carry) { \
+        return cl_seg(x, y, len, flags, DT, carry);                                           \
     }                                                                                         \
     axial_lse_acc axial_lse_scan_total_##name##__avx512(const void *x, size_t len,            \
                                                         unsigned flags) {                     \
@@ -1325,9 +1329,9 @@ void axial_reduce_lse_cols_f64__avx512(const void *x, void *y, size_t n, size_t 
                                        size_t stride) {
     reduce_lse_d((const double *)x, (double *)y, NULL, 1, n, stride, ncols);
 }
-void axial_logcumsumexp_seg_f64__avx512(const void *x, void *y, size_t len, unsigned flags,
-                                        axial_lse_acc carry) {
-    cl_seg_d((const double *)x, (double *)y, len, flags, carry);
+axial_lse_acc axial_logcumsumexp_seg_f64__avx512(const void *x, void *y, size_t len,
+                                                 unsigned flags, axial_lse_acc carry) {
+    return cl_seg_d((const double *)x, (double *)y, len, flags, carry);
 }
 axial_lse_acc axial_lse_scan_total_f64__avx512(const void *x, size_t len, unsigned flags) {
     return cl_chunk_d((const double *)x, NULL, len, flags, AXIAL_LSE_EMPTY, 0);

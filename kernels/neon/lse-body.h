@@ -305,23 +305,26 @@ AXIAL_NEON_INLINE axial_lse_acc LSE_FN(lcse_chunk)(const LSE_T *x, LSE_T *y, siz
 }
 
 /* A segment of a line from a chunk boundary of its scan order: chunks of
- * AXIAL_SCAN_CHUNK terms from the carry R, R (+)= each chunk's total. */
-static void LSE_FN(lcse_seg)(const LSE_T *x, LSE_T *y, size_t len, int excl, int rev,
-                             axial_lse_acc R) {
+ * AXIAL_SCAN_CHUNK terms from the carry R, R (+)= each chunk's total;
+ * returns R after the segment (kept only after a whole chunk: a partial one
+ * ends its line). */
+static axial_lse_acc LSE_FN(lcse_seg)(const LSE_T *x, LSE_T *y, size_t len, int excl, int rev,
+                                      axial_lse_acc R) {
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
         const size_t k = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
         const size_t lo = rev ? len - c0 - k : c0;
         const axial_lse_acc T =
             R.m == -INFINITY ? LSE_FN(lcse_chunk)(x + lo, y + lo, k, excl, rev, R, 1, 0)
                              : LSE_FN(lcse_chunk)(x + lo, y + lo, k, excl, rev, R, 1, 1);
-        if (c0 + k < len)
+        if (k == AXIAL_SCAN_CHUNK)
             axial_lse_add(&R, T.m, T.s);
     }
+    return R;
 }
 
-void LSE_KN(logcumsumexp_seg)(const void *xv, void *yv, size_t len, unsigned flags,
-                              axial_lse_acc carry) {
-    LSE_FN(lcse_seg)((const LSE_T *)xv, (LSE_T *)yv, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,
+axial_lse_acc LSE_KN(logcumsumexp_seg)(const void *xv, void *yv, size_t len, unsigned flags,
+                                       axial_lse_acc carry) {
+    return LSE_FN(lcse_seg)((const LSE_T *)xv, (LSE_T *)yv, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,
                      (flags & AXIAL_CUMSUM_REVERSE) != 0, carry);
 }
 
