@@ -32,7 +32,10 @@ opts=(-Dbuildtype=debugoptimized -Dbenchmarks=false -Dfuzz=enabled -Db_sanitize=
       "-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-sanitize=pointer-overflow")
 # (meson 1.0's setup --reconfigure keeps the old c_args: configure sets them)
 if [ -f build-fuzz/build.ninja ]; then meson configure build-fuzz "${opts[@]}"
-else CC=clang meson setup build-fuzz "${opts[@]}" >/dev/null; fi
+else # (test.sh runs this beside other setups: its lock, see there)
+  CC=clang flock "${AXIAL_SETUP_LOCK:-${TMPDIR:-/tmp}/axial-meson-setup.$(id -u).lock}" \
+    meson setup build-fuzz "${opts[@]}" >/dev/null
+fi
 ninja -C build-fuzz -j "$(nproc)" tests/fuzz/axial-fuzz-diff
 
 run=build-fuzz/fuzz-run

@@ -53,10 +53,19 @@ for s in "${stages[@]}"; do
   [[ " ${all_stages[*]} " == *" $s "* ]] || { echo "test.sh: unknown stage $s (${all_stages[*]})" >&2; exit 2; }
 done
 
+# meson setup runs `cmake --system-information` (the CMake module) in its
+# working directory, where CMake makes a scratch project: two setups at once
+# from this directory (the lanes below) broke each other's ("Unable to find
+# cmake").  So every setup here and in scripts/fuzz.sh holds this lock.
+export AXIAL_SETUP_LOCK=${AXIAL_SETUP_LOCK:-${TMPDIR:-/tmp}/axial-meson-setup.$(id -u).lock}
+msetup() { # meson setup arguments...; its log's end on failure
+  local out
+  out=$(flock "$AXIAL_SETUP_LOCK" meson setup "$@" 2>&1) || { printf '%s\n' "$out" | tail -n 30; return 1; }
+}
 setup() { # dir, extra meson args...
   local dir=$1; shift
-  if [ -f "$dir/build.ninja" ]; then meson setup --reconfigure "$dir" -Dbuildtype=debugoptimized "$@" >/dev/null
-  else meson setup "$dir" -Dbuildtype=debugoptimized "$@" >/dev/null; fi
+  if [ -f "$dir/build.ninja" ]; then msetup --reconfigure "$dir" -Dbuildtype=debugoptimized "$@"
+  else msetup "$dir" -Dbuildtype=debugoptimized "$@"; fi
 }
 
 stage_native() {
@@ -217,7 +226,7 @@ source_hash = $(sha256sum "$tarball" | cut -d' ' -f1)
 [provide]
 dependency_names = axial
 WRAP
-  meson setup "$dir/meson" "$dir/meson-src" --force-fallback-for=axial >/dev/null
+  msetup "$dir/meson" "$dir/meson-src" --force-fallback-for=axial
   ninja -C "$dir/meson" -j "$jobs" >/dev/null
   # only the consumer's two tests: axial's own are off in a subproject
   local listed; listed=$(meson test -C "$dir/meson" --no-rebuild --list | sort | tr '\n' ',')
