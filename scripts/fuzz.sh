@@ -25,11 +25,13 @@ bash scripts/deps.sh test # clang and libclang-rt-14-dev (libFuzzer) are among t
 # of the big kernels under clang 14 (kernels/avx2/reduce.c: 23 s with ASan,
 # 48 s with ASan + UBSan, 20 s without pointer-overflow; avx512/reduce.c:
 # 1158 s with both sanitizers in full, 396 s without pointer-overflow), and
-# ASan reports the out-of-bounds accesses that check would precede.  The
+# ASan reports the out-of-bounds accesses that check would precede.  Debug
+# info is line tables only (-g1, as in scripts/test.sh): -g had added ~25 %
+# to clang's compile of the kernels (avx512/cumsum.c: 270 s, 212 s).  The
 # build still takes ~13 min on 2 shared cores, nearly all of it
 # kernels/avx512/{reduce,cumsum}.c.
 opts=(-Dbuildtype=debugoptimized -Dbenchmarks=false -Dfuzz=enabled -Db_sanitize=address,undefined -Db_lundef=false
-      "-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-sanitize=pointer-overflow")
+      "-Dc_args=-g1 -fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-sanitize=pointer-overflow")
 # (meson 1.0's setup --reconfigure keeps the old c_args: configure sets them)
 if [ -f build-fuzz/build.ninja ]; then meson configure build-fuzz "${opts[@]}"
 else # (test.sh runs this beside other setups: its lock, see there)

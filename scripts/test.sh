@@ -62,16 +62,25 @@ msetup() { # meson setup arguments...; its log's end on failure
   local out
   out=$(flock "$AXIAL_SETUP_LOCK" meson setup "$@" 2>&1) || { printf '%s\n' "$out" | tail -n 30; return 1; }
 }
-setup() { # dir, extra meson args...
-  local dir=$1; shift
-  if [ -f "$dir/build.ninja" ]; then msetup --reconfigure "$dir" -Dbuildtype=debugoptimized "$@"
-  else msetup "$dir" -Dbuildtype=debugoptimized "$@"; fi
+# The test builds keep line tables only (-g1, after the build type's -g):
+# enough for the sanitizers', valgrind's and gdb's backtraces, and it does not
+# change the code; full debug info had nearly doubled the compile time of the
+# big kernels (kernels/avx512/reduce.c at -O2: 147 s with -g, 76 s with -g1;
+# avx512/cumsum.c under ASan + UBSan: 172 s, 126 s), and compiling is most
+# of this suite's time.
+test_cflags=-g1
+setup() { # dir, c_args (after test_cflags), extra meson args...
+  local dir=$1 cargs="$test_cflags${2:+ $2}"; shift 2
+  if [ -f "$dir/build.ninja" ]; then # (--reconfigure keeps the old c_args: configure sets them)
+    msetup --reconfigure "$dir" -Dbuildtype=debugoptimized "$@"
+    flock "$AXIAL_SETUP_LOCK" meson configure "$dir" "-Dc_args=$cargs" >/dev/null
+  else msetup "$dir" -Dbuildtype=debugoptimized "-Dc_args=$cargs" "$@"; fi
 }
 
 stage_native() {
   echo "== native build and suite"
   bash scripts/check-tree.sh   # SPDX lines; nothing points outside the repository
-  setup build -Dbenchmarks=false -Dwerror=true
+  setup build "" -Dbenchmarks=false -Dwerror=true
   ninja -C build -j "$jobs"
   meson test -C build --print-errorlogs --num-processes 1
 }
@@ -91,7 +100,7 @@ qemu_cpu() { # cpu, require, isa...
 
 stage_qemu-x86() {
   echo "== x86-64 under qemu-user: without AVX-512 (Haswell) and without AVX (Nehalem), at once"
-  setup build -Dbenchmarks=false -Dwerror=true
+  setup build "" -Dbenchmarks=false -Dwerror=true
   ninja -C build -j "$jobs" tests/axial-tap
   # The scalar kernels run under Nehalem only and the AVX2 ones under Haswell
   # only: the same code under both CPUs doubled the stage.  The stack test is
@@ -119,7 +128,7 @@ stage_qemu-x86() {
 
 stage_aarch64() {
   echo "== aarch64 cross build, whole suite under qemu-aarch64 (neon and scalar)"
-  setup build-aarch64 --cross-file cross/aarch64-linux-gnu.txt -Dbenchmarks=false -Dwerror=true
+  setup build-aarch64 "" --cross-file cross/aarch64-linux-gnu.txt -Dbenchmarks=false -Dwerror=true
   ninja -C build-aarch64 -j "$jobs"
   # (-t 2: the per-test timeout guards against hangs; with the other lane
   # running, the emulated tests take longer)
@@ -129,8 +138,8 @@ stage_aarch64() {
 
 stage_asan() {
   echo "== ASan + UBSan build and suite"
-  setup build-asan -Dbenchmarks=false -Db_sanitize=address,undefined \
-        -Db_lundef=false -Dc_args=-fno-sanitize-recover=undefined
+  setup build-asan -fno-sanitize-recover=undefined -Dbenchmarks=false \
+        -Db_sanitize=address,undefined -Db_lundef=false
   ninja -C build-asan -j "$jobs"
   # allocator_may_return_null: the NOMEM test asks for more than RAM + swap
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
@@ -139,7 +148,7 @@ stage_asan() {
 
 stage_tsan() {
   echo "== ThreadSanitizer: the API tests (threads calling every op while one switches the ISA)"
-  setup build-tsan -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false
+  setup build-tsan "" -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false
   ninja -C build-tsan -j "$jobs" tests/axial-tap
   TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 build-tsan/tests/axial-tap --isa=api
   # the split ops on the pool and the test executors, every ISA, a quarter of the cases
@@ -154,7 +163,7 @@ stage_valgrind() {
   # tolerance tests are left out (~100x slower under valgrind); big tests too.
   # So is the stack test: it fills and reads the stack below the stack pointer
   # (its measurement), which memcheck reports; and valgrind is no CPU to bound.
-  setup build -Dbenchmarks=false -Dwerror=true
+  setup build "" -Dbenchmarks=false -Dwerror=true
   ninja -C build -j "$jobs" tests/axial-tap
   AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
@@ -174,7 +183,7 @@ stage_fuzz() {
 stage_consumers() {
   echo "== consumers: install, pkg-config, CMake package, meson wrap subproject (shared and static)"
   # The library installed is the native stage's build (no rebuild after it).
-  setup build -Dbenchmarks=false -Dwerror=true
+  setup build "" -Dbenchmarks=false -Dwerror=true
   ninja -C build -j "$jobs" >/dev/null
   local top=$PWD dir=build-consumers
   rm -rf "$dir"; mkdir -p "$dir"
