@@ -241,6 +241,25 @@ WRAP
   local listed; listed=$(meson test -C "$dir/meson" --no-rebuild --list | sort | tr '\n' ',')
   [ "$listed" = "example shared,example static," ] || { echo "FAILED: the consumer's meson test lists $listed"; exit 1; }
   meson test -C "$dir/meson" --no-rebuild --print-errorlogs | grep -E '^ *[0-9]+/[0-9]+ '
+  # the parent is unoptimized (buildtype debug, meson's default): axial's
+  # SIMD kernels must still be compiled with -O2 (kernels/meson.build), the
+  # rest of axial with the parent's -O0
+  python3 - "$dir/meson/compile_commands.json" <<'PY'
+import json, sys
+bad, simd = [], 0
+for e in json.load(open(sys.argv[1])):
+    f, args = e["file"], e["command"].split()
+    if "/axial-" not in f:
+        continue
+    want = "-O2" if any("/kernels/" + i + "/" in f for i in ("avx2", "avx512", "neon")) else "-O0"
+    simd += want == "-O2"
+    opt = [a for a in args if a.startswith("-O")]
+    if opt[-1:] != [want]:
+        bad.append(f"{f}: {opt}, want {want}")
+if bad or simd == 0:
+    sys.exit("FAILED: optimization of axial's files in a debug parent:\n" + "\n".join(bad or ["no SIMD kernel file"]))
+print(f"-- debug parent: {simd} SIMD kernel files at -O2, the rest of axial at -O0")
+PY
 
   # the static builds must not load libaxial.so, the shared ones must
   local exe needed
