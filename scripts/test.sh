@@ -77,10 +77,14 @@ setup() { # dir, c_args (after test_cflags), extra meson args...
   else msetup "$dir" -Dbuildtype=debugoptimized "-Dc_args=$cargs" "$@"; fi
 }
 
+# build/: the native, qemu-x86, valgrind and consumers stages share it, so
+# they must set it up alike (any difference would reconfigure and rebuild it)
+setup_build() { setup build "" -Dbenchmarks=false -Dwerror=true; }
+
 stage_native() {
   echo "== native build and suite"
   bash scripts/check-tree.sh   # SPDX lines; nothing points outside the repository
-  setup build "" -Dbenchmarks=false -Dwerror=true
+  setup_build
   ninja -C build -j "$jobs"
   meson test -C build --print-errorlogs --num-processes 1
 }
@@ -100,7 +104,7 @@ qemu_cpu() { # cpu, require, isa...
 
 stage_qemu-x86() {
   echo "== x86-64 under qemu-user: without AVX-512 (Haswell) and without AVX (Nehalem), at once"
-  setup build "" -Dbenchmarks=false -Dwerror=true
+  setup_build
   ninja -C build -j "$jobs" tests/axial-tap
   # The scalar kernels run under Nehalem only and the AVX2 ones under Haswell
   # only: the same code under both CPUs doubled the stage.  The stack test is
@@ -163,7 +167,7 @@ stage_valgrind() {
   # tolerance tests are left out (~100x slower under valgrind); big tests too.
   # So is the stack test: it fills and reads the stack below the stack pointer
   # (its measurement), which memcheck reports; and valgrind is no CPU to bound.
-  setup build "" -Dbenchmarks=false -Dwerror=true
+  setup_build
   ninja -C build -j "$jobs" tests/axial-tap
   AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
@@ -183,7 +187,7 @@ stage_fuzz() {
 stage_consumers() {
   echo "== consumers: install, pkg-config, CMake package, meson wrap subproject (shared and static)"
   # The library installed is the native stage's build (no rebuild after it).
-  setup build "" -Dbenchmarks=false -Dwerror=true
+  setup_build
   ninja -C build -j "$jobs" >/dev/null
   local top=$PWD dir=build-consumers
   rm -rf "$dir"; mkdir -p "$dir"
