@@ -131,21 +131,21 @@ static size_t axial_chunks_at(const axial_cumsum_plan *p, size_t h0, size_t h1, 
 enum { AXIAL_GROUP_FREE, AXIAL_GROUP_TAKEN, AXIAL_GROUP_SCANNED, AXIAL_GROUP_TOTALLED,
        AXIAL_GROUP_CHAINED };
 
-/* Scans group k (line o, group g) from the carry `d` (CumSum) or `l`
+/* Scans group k (line o, group g) from the carry *d (CumSum) or *l
  * (LogCumSumExp) -- ignored where the group starts its line -- and keeps the
- * carry after it in gcarry[k] / glcarry[k]. */
-static void axial_group_scan(const axial_cumsum_plan *p, size_t k, double d, axial_lse_acc l) {
+ * carry after it in gcarry[k] / glcarry[k] and in *d / *l. */
+static void axial_group_scan(const axial_cumsum_plan *p, size_t k, double *d, axial_lse_acc *l) {
     const size_t o = k / p->ngroups, g = k % p->ngroups, h0 = g * p->group;
     const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
     size_t len;
     const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
     if (p->lse)
-        p->glcarry[k] = p->kt->logcumsumexp_seg[p->dtype](p->x + at, p->y + at, len, p->flags,
-                                                          g == 0 ? AXIAL_LSE_EMPTY : l);
+        *l = p->glcarry[k] = p->kt->logcumsumexp_seg[p->dtype](
+            p->x + at, p->y + at, len, p->flags, g == 0 ? AXIAL_LSE_EMPTY : *l);
     else
-        p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
+        *d = p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
             p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
-            g == 0 ? -0.0 : d);
+            g == 0 ? -0.0 : *d);
 }
 
 /* Group k's chunk totals S_h (LogCumSumExp: T_h), all but the line's last
@@ -184,7 +184,7 @@ static void axial_scan_total_task(void *arg, size_t k) {
             l = p->glcarry[k - 1];
         else if (g > 0)
             d = p->gcarry[k - 1];
-        axial_group_scan(p, k, d, l);
+        axial_group_scan(p, k, &d, &l);
         atomic_store_explicit(&p->state[k], AXIAL_GROUP_SCANNED, memory_order_release);
         return;
     }
@@ -222,11 +222,7 @@ static void axial_scan_line_task(void *arg, size_t k) {
                                                          memory_order_relaxed,
                                                          memory_order_relaxed))
                 return;
-            axial_group_scan(p, g, d, l);
-            if (p->lse)
-                l = p->glcarry[g];
-            else
-                d = p->gcarry[g];
+            axial_group_scan(p, g, &d, &l);
             atomic_store_explicit(&p->state[g], AXIAL_GROUP_SCANNED, memory_order_release);
         }
         return;
@@ -264,11 +260,7 @@ static void axial_cumsum_run_task(void *arg, size_t j) {
             else
                 d = p->carry[h];
         }
-        axial_group_scan(p, k, d, l);
-        if (p->lse)
-            l = p->glcarry[k];
-        else
-            d = p->gcarry[k];
+        axial_group_scan(p, k, &d, &l);
     }
 }
 
@@ -282,7 +274,6 @@ static void axial_cumsum_run_task(void *arg, size_t j) {
  * starts it while the others share out the rest), then every totalled group
  * alone (any thread may take any of them).  Returns the number of tasks. */
 static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
-    size_t pending = 0;
     for (size_t o = 0; o < p->outer; o++) {
         double *c = p->lse ? NULL : p->carry + o * p->nchunks, R = -0.0;
         axial_lse_acc *lc = p->lse ? p->lcarry + o * p->nchunks : NULL, LR = AXIAL_LSE_EMPTY;
@@ -298,7 +289,6 @@ static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
                 known = true;
                 continue;
             }
-            pending++;
             if (s != AXIAL_GROUP_TOTALLED) { /* untaken: R at its start only */
                 if (!known)
                     atomic_store_explicit(&p->state[k], AXIAL_GROUP_CHAINED, memory_order_relaxed);
@@ -325,8 +315,6 @@ static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
             }
         }
     }
-    if (pending == 0)
-        return 0;
     const size_t count = p->outer * p->ngroups;
     size_t tasks = 0;
     for (int pass = 0; pass < 2; pass++) /* the tails, then the single groups */
