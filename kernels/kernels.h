@@ -8,7 +8,8 @@
  *   reduce    (outer, n, inner): y[o][i]    = sum over j of x[o][j][i]
  *   reduce_acc(outer, n, inner): acc[o][i] += sum over j of x[o][j][i]   (wide accumulator)
  *   reduce_finish(count):        y[k] = acc[k] rounded to the element type
- *   roll      (outer, n, shift): y[o][(j + shift) mod n] = x[o][j]       (0 <= shift < n)
+ *   roll      (outer, n, shift): y[o][(j + shift) mod n] = x[o][j]       (0 <= shift < n;
+ *                                  flags: AXIAL_KERNEL_STREAM only)
  * so a kernel loops over its shape itself: no indirect call per row, and no
  * N-D logic in any kernel.  Kernels trust their arguments (all checking is in
  * src/): n >= 1, outer and inner >= 1, pointers valid for the whole shape.
@@ -25,8 +26,8 @@
  * its input) may write its aligned full lines with non-temporal stores and
  * ends with an sfence; smaller calls store plainly, so a small output stays
  * in cache for whatever reads it next.  A split call's tasks write less
- * each: the planner passes AXIAL_KERNEL_STREAM in `flags` (scan, reduce and
- * the split kernels that take flags) when the whole call writes at least
+ * each: the planner passes AXIAL_KERNEL_STREAM in `flags` (scan, reduce,
+ * roll and the split kernels that take flags) when the whole call writes at least
  * AXIAL_STREAM_BYTES, and a kernel then stores as if it wrote it all.  The
  * hint changes where the bytes go, never their values.  Kernels that never
  * stream ignore it.
@@ -72,7 +73,7 @@ typedef void (*axial_reduce_acc_fn)(const void *x, void *acc, size_t outer, size
                                     size_t inner);
 typedef void (*axial_reduce_finish_fn)(const void *acc, void *y, size_t count);
 typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
-                              size_t shift);
+                              size_t shift, unsigned flags);
 
 /*
  * The split paths' kernels (docs/API.md, "One summation order"; the
@@ -281,10 +282,14 @@ struct axial_kernels {
     void axial_reduce_finish_##name##__##isa(const void *acc, void *y, size_t count);
 #define AXIAL_DECLARE_ISA_KERNELS(isa)                                                   \
     AXIAL_SUM_DTYPES(AXIAL_DECLARE_SUM_KERNELS, isa)                                     \
-    void axial_roll_b1__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
-    void axial_roll_b2__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
-    void axial_roll_b4__##isa(const void *x, void *y, size_t outer, size_t n, size_t s); \
-    void axial_roll_b8__##isa(const void *x, void *y, size_t outer, size_t n, size_t s);
+    void axial_roll_b1__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
+                              unsigned flags);                                            \
+    void axial_roll_b2__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
+                              unsigned flags);                                            \
+    void axial_roll_b4__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
+                              unsigned flags);                                            \
+    void axial_roll_b8__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
+                              unsigned flags);
 
 /* Table entries, for designated initialisers: .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)} */
 #define AXIAL_CUMSUM_OF(name, DT, isa) [DT] = axial_cumsum_##name##__##isa,

@@ -19,9 +19,22 @@
  *
  * Split: blocks of the flattened output (about AXIAL_GRAIN bytes, inner
  * boundaries on 64-byte lines of y): whole rows inside a block go to the
- * kernel in runs, the parts of rows at a block's ends are copied with
- * memcpy.  In place, the copy of x is itself split into blocks and finished
- * before the roll starts.  Roll moves elements, so no split changes a bit.
+ * kernel in runs, the parts of rows at a block's ends are copied.  In place,
+ * the copy of x is itself split into blocks and finished before the roll
+ * starts.  Roll moves elements, so no split changes a bit.  The plain call
+ * (no executor) is one block: the kernel calls of the unsplit roll, so that
+ * its kernel sees the whole output.
+ *
+ * Streaming: an output of AXIAL_STREAM_BYTES or more is written with
+ * non-temporal stores (kernels.h), whoever writes it: a split call passes
+ * AXIAL_KERNEL_STREAM to every run and part of at least AXIAL_GRAIN bytes
+ * (the parts then go through the kernel as a shift-0 copy, since memcpy
+ * streams only above a threshold that scales with the last-level cache:
+ * never, on a machine with hundreds of MiB of it), and makes at most one
+ * task per AXIAL_STREAM_TASK bytes (each such call ends with an sfence).
+ * Smaller pieces store plainly, as memcpy does.  Blocks never share a
+ * 64-byte line, so streaming and plain stores never meet in one line across
+ * tasks.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -47,6 +60,7 @@ typedef struct {
     const char *x;
     char *y;
     size_t esize, ng, n, shift, row_bytes;
+    unsigned flags; /* AXIAL_KERNEL_STREAM when the whole output streams */
     const axial_roll_group *g;
     axial_lines lines;
 } axial_roll_plan;
@@ -64,17 +78,33 @@ static size_t axial_roll_in_row(const axial_roll_plan *p, size_t r) {
     return in;
 }
 
+/* The kernel flags of a piece of `bytes` bytes of the output: small pieces
+ * store plainly (no sfence for a few bytes). */
+static unsigned axial_roll_flags(const axial_roll_plan *p, size_t bytes) {
+    return bytes >= AXIAL_GRAIN ? p->flags : 0u;
+}
+
+/* dst = src, `count` elements: memcpy, or a streaming piece through the
+ * kernel (shift 0: one copy). */
+static void axial_roll_copy(const axial_roll_plan *p, char *dst, const char *src, size_t count) {
+    const unsigned flags = axial_roll_flags(p, count * p->esize);
+    if (flags)
+        p->kernel(src, dst, 1, count, 0, flags);
+    else
+        memcpy(dst, src, count * p->esize);
+}
+
 /* Output elements [c, c1) of one row: y[i] = x[(i - shift) mod n]. */
 static void axial_roll_part(const axial_roll_plan *p, const char *xr, char *yr, size_t c,
                             size_t c1) {
     const size_t n = p->n, s = p->shift, es = p->esize;
     if (c < s) { /* from the row's end */
         const size_t e = c1 < s ? c1 : s;
-        memcpy(yr + c * es, xr + (n - s + c) * es, (e - c) * es);
+        axial_roll_copy(p, yr + c * es, xr + (n - s + c) * es, e - c);
         c = e;
     }
     if (c < c1)
-        memcpy(yr + c * es, xr + (c - s) * es, (c1 - c) * es);
+        axial_roll_copy(p, yr + c * es, xr + (c - s) * es, c1 - c);
 }
 
 /*
@@ -83,7 +113,7 @@ static void axial_roll_part(const axial_roll_plan *p, const char *xr, char *yr, 
  * before the last, output rows [S, D) come from input rows [0, D-S) and
  * [0, S) from [D-S, D) (so one task over everything makes the kernel calls of
  * an unsplit roll: one per run).  A block that starts or ends inside a row
- * copies that part of the row with memcpy.
+ * copies that part of the row (axial_roll_part).
  */
 static void axial_roll_task(void *arg, size_t k) {
     const axial_roll_plan *p = arg;
@@ -107,7 +137,8 @@ static void axial_roll_task(void *arg, size_t k) {
                 run = left;
             in = axial_roll_in_row(p, r);
         }
-        p->kernel(p->x + in * p->row_bytes, p->y + r * p->row_bytes, run, n, p->shift);
+        p->kernel(p->x + in * p->row_bytes, p->y + r * p->row_bytes, run, n, p->shift,
+                  axial_roll_flags(p, run * p->row_bytes));
         e += run * n;
     }
 }
@@ -203,7 +234,9 @@ axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t ran
     p.n = g[ng - 1].size;
     p.shift = g[ng - 1].shift;
     p.row_bytes = p.n * esize;
+    p.flags = axial__stream_flag(count * esize);
     axial__lines_plan(&p.lines, y, esize, count, AXIAL_ROLL_THRESHOLD);
+    p.lines.ntasks = exec == NULL ? 1 : axial__stream_tasks(p.lines.ntasks, count * esize);
     if (axial__verbose_on()) { /* the calls one task over everything makes */
         size_t reps = 1;
         for (size_t k = 0; k + 2 < ng; k++)

@@ -46,12 +46,15 @@
  * vectors a step, with overlapping unaligned head and tail vectors.
  *
  * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
- * the caches keep) writes its aligned full lines with streaming stores: no
- * read-for-ownership of the destination, so 2 passes over memory instead of
- * 3 (what memcpy does at that size too); heads, tails and the lines where two
- * copies meet use plain stores (whole lines only are streamed), and the call
- * ends with an sfence.  Copies of at least AXIAL_ROLL_MEMCPY bytes go to
- * memcpy, which streams as well.
+ * the caches keep), or a piece of a split call whose whole output does
+ * (AXIAL_KERNEL_STREAM in flags, kernels.h), writes its aligned full lines
+ * with streaming stores: no read-for-ownership of the destination, so 2
+ * passes over memory instead of 3 where the memory would read the lines it
+ * overwrites; heads, tails and the lines where two copies meet use plain
+ * stores (whole lines only are streamed), and the call ends with an sfence.
+ * Copies of at least AXIAL_ROLL_MEMCPY bytes go to glibc's memcpy, which
+ * streams them itself where they exceed its own threshold (a share of the
+ * last-level cache).
  */
 #include <string.h>
 
@@ -326,11 +329,12 @@ static void axial_roll_blended(const char *x, char *y, size_t outer, size_t nb, 
 /* ---- the kernel ------------------------------------------------------------------ */
 
 static inline __attribute__((always_inline)) void
-axial_roll_avx2(const void *xv, void *yv, size_t outer, size_t n, size_t shift, size_t E) {
+axial_roll_avx2(const void *xv, void *yv, size_t outer, size_t n, size_t shift, size_t E,
+                unsigned flags) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
     const size_t nb = n * E, sb = shift * E, T = outer * nb;
-    const int nt = T >= AXIAL_ROLL_NT;
+    const int nt = T >= AXIAL_ROLL_NT || (flags & AXIAL_KERNEL_STREAM) != 0;
     const int y_aligned = ((uintptr_t)y & 31) == 0;
     if (sb == 0) {
         axial_roll_copy(y, x, T, nt);
@@ -351,15 +355,19 @@ axial_roll_avx2(const void *xv, void *yv, size_t outer, size_t n, size_t shift, 
         _mm_sfence(); /* order the streaming stores before whatever follows */
 }
 
-void axial_roll_b1__avx2(const void *x, void *y, size_t outer, size_t n, size_t s) {
-    axial_roll_avx2(x, y, outer, n, s, 1);
+void axial_roll_b1__avx2(const void *x, void *y, size_t outer, size_t n, size_t s,
+                          unsigned flags) {
+    axial_roll_avx2(x, y, outer, n, s, 1, flags);
 }
-void axial_roll_b2__avx2(const void *x, void *y, size_t outer, size_t n, size_t s) {
-    axial_roll_avx2(x, y, outer, n, s, 2);
+void axial_roll_b2__avx2(const void *x, void *y, size_t outer, size_t n, size_t s,
+                          unsigned flags) {
+    axial_roll_avx2(x, y, outer, n, s, 2, flags);
 }
-void axial_roll_b4__avx2(const void *x, void *y, size_t outer, size_t n, size_t s) {
-    axial_roll_avx2(x, y, outer, n, s, 4);
+void axial_roll_b4__avx2(const void *x, void *y, size_t outer, size_t n, size_t s,
+                          unsigned flags) {
+    axial_roll_avx2(x, y, outer, n, s, 4, flags);
 }
-void axial_roll_b8__avx2(const void *x, void *y, size_t outer, size_t n, size_t s) {
-    axial_roll_avx2(x, y, outer, n, s, 8);
+void axial_roll_b8__avx2(const void *x, void *y, size_t outer, size_t n, size_t s,
+                          unsigned flags) {
+    axial_roll_avx2(x, y, outer, n, s, 8, flags);
 }

@@ -305,15 +305,23 @@ static void axial_roll_neon(const void *xv, void *yv, size_t outer, size_t nb, s
     }
 }
 
-void axial_roll_b1__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+void axial_roll_b1__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
+                        unsigned flags) {
+    (void)flags; /* no streaming stores on NEON */
     axial_roll_neon(x, y, outer, n, s);
 }
-void axial_roll_b2__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+void axial_roll_b2__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
+                        unsigned flags) {
+    (void)flags; /* no streaming stores on NEON */
     axial_roll_neon(x, y, outer, n * 2, s * 2);
 }
-void axial_roll_b4__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+void axial_roll_b4__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
+                        unsigned flags) {
+    (void)flags; /* no streaming stores on NEON */
     axial_roll_neon(x, y, outer, n * 4, s * 4);
 }
-void axial_roll_b8__neon(const void *x, void *y, size_t outer, size_t n, size_t s) {
+void axial_roll_b8__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
+                        unsigned flags) {
+    (void)flags; /* no streaming stores on NEON */
     axial_roll_neon(x, y, outer, n * 8, s * 8);
 }

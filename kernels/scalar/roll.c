@@ -13,7 +13,8 @@
 
 #define AXIAL_DEFINE_ROLL(bytes, T)                                                    \
     void axial_roll_b##bytes##__scalar(const void *xv, void *yv, size_t outer, size_t n, \
-                                       size_t shift) {                                  \
+                                       size_t shift, unsigned flags) {                  \
+        (void)flags; /* never streams */                                                \
         const T *x = (const T *)xv;                                                     \
         T *y = (T *)yv;                                                                 \
         for (size_t o = 0; o < outer; o++) {                                            \

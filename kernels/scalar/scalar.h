@@ -20,9 +20,13 @@ AXIAL_SCALAR_TYPES(AXIAL_DECLARE_SCALAR)
 /* The log-semiring kernels (lse.c), float dtypes only. */
 AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_KERNELS, scalar)
 
-void axial_roll_b1__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
-void axial_roll_b2__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
-void axial_roll_b4__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
-void axial_roll_b8__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift);
+void axial_roll_b1__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift,
+                           unsigned flags);
+void axial_roll_b2__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift,
+                           unsigned flags);
+void axial_roll_b4__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift,
+                           unsigned flags);
+void axial_roll_b8__scalar(const void *x, void *y, size_t outer, size_t n, size_t shift,
+                           unsigned flags);
 
 #endif /* AXIAL_SCALAR_H */
