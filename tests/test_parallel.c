@@ -827,6 +827,26 @@ void t_parallel_roll(ax_t *t) {
         c.naxes = c.nshift = 1;
         c.shift[0] = 12345;
         run_pcase(t, &E, &c);
+        /* Outputs of >= 4 MiB: every run and part of >= 64 KiB streams
+         * (AXIAL_KERNEL_STREAM; parts as the kernel's shift-0 copy), at most
+         * one task per 256 KiB, misaligned buffers: few long rows on both
+         * axes (runs and parts), rows of a few KiB (runs of rows through the
+         * long-row path), short rows (the select path), 3-D, in place. */
+        static const struct { axial_dtype dt; int64_t a, b, c; size_t rank, naxes; } big[5] = {
+            {AXIAL_I8, 7, (4 << 20) / 7 + 3, 0, 2, 2},    {AXIAL_F16, 2053, 1027, 0, 2, 1},
+            {AXIAL_F64, (1 << 16) + 3, 9, 0, 2, 1},       {AXIAL_BOOL, 5, 1001, 1003, 3, 3},
+            {AXIAL_I32, 3, (1 << 19) + 5, 0, 2, 2}};
+        for (int k = 0; k < 5; k++) {
+            c = mk(P_ROLL, big[k].dt, big[k].rank, big[k].a, big[k].b, big[k].c, SPLIT_YES);
+            c.naxes = c.nshift = big[k].naxes;
+            for (size_t a = 0; a < c.naxes; a++) {
+                const size_t ax = big[k].naxes == 1 ? 1 : a;
+                c.axes[a] = (int64_t)ax;
+                c.shift[a] = rshift(t, c.shape[ax]);
+            }
+            c.inplace = k == 4;
+            run_pcase(t, &E, &c);
+        }
     }
     execs_free(t, &E);
 }
