@@ -380,19 +380,13 @@ axial_roll_avx512(const void *xv, void *yv, size_t outer, size_t n, size_t shift
         _mm_sfence(); /* order the streaming stores before whatever follows */
 }
 
-void axial_roll_b1__avx512(const void *x, void *y, size_t outer, size_t n, size_t s,
-                          unsigned flags) {
-    axial_roll_avx512(x, y, outer, n, s, 1, flags);
-}
-void axial_roll_b2__avx512(const void *x, void *y, size_t outer, size_t n, size_t s,
-                          unsigned flags) {
-    axial_roll_avx512(x, y, outer, n, s, 2, flags);
-}
-void axial_roll_b4__avx512(const void *x, void *y, size_t outer, size_t n, size_t s,
-                          unsigned flags) {
-    axial_roll_avx512(x, y, outer, n, s, 4, flags);
-}
-void axial_roll_b8__avx512(const void *x, void *y, size_t outer, size_t n, size_t s,
-                          unsigned flags) {
-    axial_roll_avx512(x, y, outer, n, s, 8, flags);
-}
+/* The entry points, one per element size E (kernels.h). */
+#define AXIAL_ROLL_ENTRY(E)                                                              \
+    void axial_roll_b##E##__avx512(const void *x, void *y, size_t outer, size_t n,       \
+                              size_t s, unsigned flags) {                                \
+        axial_roll_avx512(x, y, outer, n, s, E, flags);                                  \
+    }
+AXIAL_ROLL_ENTRY(1)
+AXIAL_ROLL_ENTRY(2)
+AXIAL_ROLL_ENTRY(4)
+AXIAL_ROLL_ENTRY(8)
