@@ -298,6 +298,18 @@ struct axial_kernels {
 #define AXIAL_REDUCE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_finish_##name##__##isa,
 #define AXIAL_ROLL_OF(isa)                                                             \
     {axial_roll_b1__##isa, axial_roll_b2__##isa, axial_roll_b4__##isa, axial_roll_b8__##isa}
+/* The four roll entry points of a SIMD ISA, each calling
+ * impl(x, y, outer, n, s, E, flags) with its element size E in bytes. */
+#define AXIAL_ROLL_ENTRY_(isa, impl, E)                                                 \
+    void axial_roll_b##E##__##isa(const void *x, void *y, size_t outer, size_t n, size_t s, \
+                                  unsigned flags) {                                     \
+        impl(x, y, outer, n, s, E, flags);                                              \
+    }
+#define AXIAL_DEFINE_ROLL_ENTRIES(isa, impl)                                            \
+    AXIAL_ROLL_ENTRY_(isa, impl, 1)                                                     \
+    AXIAL_ROLL_ENTRY_(isa, impl, 2)                                                     \
+    AXIAL_ROLL_ENTRY_(isa, impl, 4)                                                     \
+    AXIAL_ROLL_ENTRY_(isa, impl, 8)
 
 /* CumSum of an unsigned type: the kernel of the signed type of its width
  * (wrapping addition gives the same bits), under the unsigned name. */

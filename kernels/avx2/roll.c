@@ -355,13 +355,4 @@ axial_roll_avx2(const void *xv, void *yv, size_t outer, size_t n, size_t shift, 
         _mm_sfence(); /* order the streaming stores before whatever follows */
 }
 
-/* The entry points, one per element size E (kernels.h). */
-#define AXIAL_ROLL_ENTRY(E)                                                              \
-    void axial_roll_b##E##__avx2(const void *x, void *y, size_t outer, size_t n,         \
-                              size_t s, unsigned flags) {                                \
-        axial_roll_avx2(x, y, outer, n, s, E, flags);                                    \
-    }
-AXIAL_ROLL_ENTRY(1)
-AXIAL_ROLL_ENTRY(2)
-AXIAL_ROLL_ENTRY(4)
-AXIAL_ROLL_ENTRY(8)
+AXIAL_DEFINE_ROLL_ENTRIES(avx2, axial_roll_avx2)

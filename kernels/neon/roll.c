@@ -305,23 +305,11 @@ static void axial_roll_neon(const void *xv, void *yv, size_t outer, size_t nb, s
     }
 }
 
-void axial_roll_b1__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
-                        unsigned flags) {
-    (void)flags; /* no streaming stores on NEON */
-    axial_roll_neon(x, y, outer, n, s);
+/* The entry points take elements; the kernel works in bytes.  (No streaming
+ * stores on NEON: flags is ignored.) */
+static inline void axial_roll_neon_elems(const void *x, void *y, size_t outer, size_t n,
+                                         size_t s, size_t E, unsigned flags) {
+    (void)flags;
+    axial_roll_neon(x, y, outer, n * E, s * E);
 }
-void axial_roll_b2__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
-                        unsigned flags) {
-    (void)flags; /* no streaming stores on NEON */
-    axial_roll_neon(x, y, outer, n * 2, s * 2);
-}
-void axial_roll_b4__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
-                        unsigned flags) {
-    (void)flags; /* no streaming stores on NEON */
-    axial_roll_neon(x, y, outer, n * 4, s * 4);
-}
-void axial_roll_b8__neon(const void *x, void *y, size_t outer, size_t n, size_t s,
-                        unsigned flags) {
-    (void)flags; /* no streaming stores on NEON */
-    axial_roll_neon(x, y, outer, n * 8, s * 8);
-}
+AXIAL_DEFINE_ROLL_ENTRIES(neon, axial_roll_neon_elems)
