@@ -148,6 +148,10 @@ static int run_calls(const struct line **calls) {
          "2*(roll(outer=2,n=4,shift=1)+roll(outer=1,n=4,shift=1)) kernel=axial_roll_b2__%s"},
         {"axial: roll bool [2,3,2] shift=[5] axes=[] -> 1*(roll(outer=1,n=12,shift=5)) "
          "kernel=axial_roll_b1__%s"},
+        /* above the split threshold, no executor: one task, the unsplit roll's
+         * kernel call (no " tasks=N": it had been 16 memcpy pieces) */
+        {"axial: roll f32 [262144] shift=[1] axes=[0] -> 1*(roll(outer=1,n=262144,shift=1)) "
+         "kernel=axial_roll_b4__%s"},
         {"axial: roll f32 [0,3] shift=[1] axes=[1] -> empty kernel=none"},
     };
     static const struct lse_call l[] = {
@@ -187,6 +191,13 @@ static int run_calls(const struct line **calls) {
     bad |= axial_roll(AXIAL_U8, x, x, 3, s234, ones, 2, a02, 2);
     bad |= axial_roll(AXIAL_F16, x, y, 3, s234, one, 1, a012, 3);
     bad |= axial_roll(AXIAL_BOOL, x, y, 3, s232, five, 1, NULL, 0);
+    {
+        const int64_t n1[1] = {262144}; /* 1 MiB of f32 */
+        float *bx = calloc(262144, sizeof *bx), *by = calloc(262144, sizeof *by);
+        bad |= bx == NULL || by == NULL || axial_roll(AXIAL_F32, bx, by, 1, n1, one, 1, a0, 1);
+        free(bx);
+        free(by);
+    }
     bad |= axial_roll(AXIAL_F32, x, y, 2, s03, one, 1, a1, 1);
     const int64_t am1[1] = {-1};
     bad |= axial_logcumsumexp(AXIAL_F32, x, y, 2, s23, 1, AXIAL_CUMSUM_REVERSE);
