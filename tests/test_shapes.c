@@ -198,7 +198,8 @@ void t_roll_shape_3d(ax_t *t) {
  * and two output misalignments within a 64-byte line (one element: the
  * longest head; half a line plus one), each such path against the oracle,
  * the input misaligned as well: CumSum [R, C] axis 0 with C*size a
- * multiple of 64 bytes and not, one long line, segments [R, 4] axis 1;
+ * multiple of 64 bytes and not, and rows of more than 16 register tiles
+ * (several row sweeps), one long line, segments [R, 4] axis 1;
  * ReduceSum [R, 2] and [R, 3] axis 1; Roll of one line and of [R, C] by
  * (0, 333)
  * (the integer types: one of each width, signed and unsigned share their
@@ -220,6 +221,10 @@ void t_shape_streaming(ax_t *t) {
             const unsigned flags = (unsigned)(d + (size_t)k) % 4;
             const int64_t C = lane * ax_rand_range(t, 2, 9), C1 = C + ax_rand_range(t, 1, lane - 1);
             const int64_t cols[2] = {big / C + 3, C}, cols1[2] = {big / C1 + 3, C1};
+            /* rows wider than 16 tiles of 8 vectors: AVX-512's row sweeps in
+             * several groups, the head riding with the first */
+            const int64_t W = 17 * 8 * (fl ? 8 : lane) + lane / 2 + 1; /* AVX-512 lanes: f64 for floats */
+            const int64_t wide[2] = {big / W + 3, W};
             const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * lane)};
             const int64_t seg[2] = {big / 4 + 5, 4}, two[2] = {big + 7, 2}, three[2] = {big + 9, 3};
             const int64_t rows[2] = {big / 1000 + 2, 1000};
@@ -231,6 +236,8 @@ void t_shape_streaming(ax_t *t) {
                 continue;
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 2, cols1, 0, flags, FILL_EXACT, false);
+            if (ax_sample(t, 1.0))
+                cumsum_case(t, dt, 2, wide, 0, flags ^ 1u, FILL_EXACT, false);
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 1, line, 0, flags, FILL_EXACT, k == 0);
             if (ax_sample(t, 1.0))
