@@ -198,8 +198,8 @@ void t_roll_shape_3d(ax_t *t) {
  * and two output misalignments within a 64-byte line (one element: the
  * longest head; half a line plus one), each such path against the oracle,
  * the input misaligned as well: CumSum [R, C] axis 0 with C*size a
- * multiple of 64 bytes and not, and rows of more than 16 register tiles
- * (several row sweeps), one long line, segments [R, 4] axis 1;
+ * multiple of 64 bytes and not, and rows of more than 16 column tiles
+ * (AVX-512 walks them 16 tiles at a time), one long line, segments [R, 4] axis 1;
  * ReduceSum [R, 2] and [R, 3] axis 1; Roll of one line and of [R, C] by
  * (0, 333)
  * (the integer types: one of each width, signed and unsigned share their
@@ -221,8 +221,8 @@ void t_shape_streaming(ax_t *t) {
             const unsigned flags = (unsigned)(d + (size_t)k) % 4;
             const int64_t C = lane * ax_rand_range(t, 2, 9), C1 = C + ax_rand_range(t, 1, lane - 1);
             const int64_t cols[2] = {big / C + 3, C}, cols1[2] = {big / C1 + 3, C1};
-            /* rows wider than 16 tiles of 8 vectors: AVX-512's row sweeps in
-             * several groups, the head riding with the first */
+            /* rows wider than 16 tiles of 8 vectors: AVX-512 walks them in
+             * several groups of tiles, the head riding with the first */
             const int64_t W = 17 * 8 * (fl ? 8 : lane) + lane / 2 + 1; /* AVX-512 lanes: f64 for floats */
             const int64_t wide[2] = {big / W + 3, W};
             const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * lane)};
