@@ -90,4 +90,7 @@ void axb_split(const axb_case *c, size_t axis, size_t *outer, size_t *n, size_t 
 /* Roll: the total shift per dimension, in [0, d). */
 void axb_roll_shifts(const axb_case *c, int64_t eff[3]);
 
+/* Streams and shards against one call (streams.c), on each ISA of isas. */
+void axb_register_streams(const int *isas, size_t nisa);
+
 #endif /* AXB_BENCH_H */

@@ -872,6 +872,7 @@ int main(int argc, char **argv) {
             }
         }
     }
+    axb_register_streams(isas, nisa);
     for (size_t t = 0; t < nthreads; t++) {
         snprintf(name, sizeof name, "parallel_for/empty/pool/threads:%zu", thread_list[t]);
         axb_register(name, bench_parallel_for, new_inst(NULL, -1, NULL, thread_list[t]));

@@ -262,6 +262,100 @@ AXIAL_API void axial_pool_destroy(axial_pool *pool);
  * serialised.  NULL for a NULL pool. */
 AXIAL_API const axial_executor *axial_pool_executor(axial_pool *pool);
 
+/* ---- Streams and shards: one call's bits across calls ------------------ */
+
+/* The ops of streams and shards (ABI: the values are fixed). */
+typedef enum {
+    AXIAL_OP_CUMSUM = 1,
+    AXIAL_OP_LOGCUMSUMEXP = 2,
+    AXIAL_OP_REDUCE_SUM = 3,
+    AXIAL_OP_REDUCE_LOGSUMEXP = 4
+} axial_op;
+
+/* A scan fed in pieces along its axis (docs/API.md, "Streams and shards").
+ * Created once for (op, dtype, the piece shape -- shape[axis] is ignored --,
+ * axis, flags): op AXIAL_OP_CUMSUM (every dtype but BOOL, and
+ * AXIAL_OP_LOGCUMSUMEXP is AXIAL_E_ARGS for now), flags those of
+ * axial_cumsum.  Each push scans the next piece (the piece shape with any
+ * axis length, 0 included; REVERSE: pieces are fed from the far end) and
+ * writes that piece's outputs: concatenated, they are bit for bit the one
+ * call's, for any cut points.  The state is allocated once, at create;
+ * pushes allocate nothing.  AXIAL_E_NOMEM at create when the state cannot be
+ * allocated. */
+typedef struct axial_stream axial_stream;
+AXIAL_API axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
+                                           const int64_t *shape, int64_t axis, unsigned flags,
+                                           axial_stream **stream);
+/* Frees the state; NULL is a no-op. */
+AXIAL_API void axial_stream_destroy(axial_stream *stream);
+/* Scans the next piece x (dtype, rank and every dimension but the axis as
+ * at create) into y (x's shape; y == x allowed).  A piece that does not
+ * belong is AXIAL_E_ARGS (or the checks' codes of axial_cumsum), nothing
+ * written and the state unchanged. */
+AXIAL_API axial_status axial_stream_push(axial_stream *stream, axial_dtype dtype,
+                                         const void *x, void *y, size_t rank,
+                                         const int64_t *shape);
+/* The same on an executor (exec == NULL: the calling thread): the same bits. */
+AXIAL_API axial_status axial_stream_push_ex(axial_stream *stream, axial_dtype dtype,
+                                            const void *x, void *y, size_t rank,
+                                            const int64_t *shape, const axial_executor *exec);
+/* How many elements along the axis the stream has been fed. */
+AXIAL_API int64_t axial_stream_length(const axial_stream *stream);
+/* Back to its state at create (length 0). */
+AXIAL_API void axial_stream_reset(axial_stream *stream);
+/* The state as plain bytes (the same on every ISA of one summation order):
+ * axial_stream_state_size bytes, written by axial_stream_export into buf
+ * (AXIAL_E_ARGS when cap is smaller).  axial_stream_import loads bytes made
+ * by a stream of the same op, dtype, piece shape, axis and flags
+ * (AXIAL_E_ARGS otherwise, or for truncated or corrupted bytes: the stream
+ * is then unchanged). */
+AXIAL_API size_t axial_stream_state_size(const axial_stream *stream);
+AXIAL_API axial_status axial_stream_export(const axial_stream *stream, void *buf, size_t cap);
+AXIAL_API axial_status axial_stream_import(axial_stream *stream, const void *buf, size_t size);
+
+/* A tensor cut into pieces along one axis (the scan axis; for reductions the
+ * first reduced axis), each piece summarised on its own, the summaries
+ * combined in piece order, then (scans) each piece scanned from its carry or
+ * (reductions) the result finished from the whole.  The one call's bits
+ * whenever every cut falls on the grid (axial_shard_grid); within the
+ * accuracy bound anywhere else.  docs/API.md, "Streams and shards". */
+typedef struct axial_shards {
+    axial_op op;
+    axial_dtype dtype;
+    size_t rank;
+    const int64_t *shape; /* the whole tensor's shape                       */
+    const int64_t *axes;  /* scans: the axis (naxes 1); reductions: axes      */
+    size_t naxes;
+    unsigned flags; /* the op's flags                                        */
+} axial_shards;
+/* The cut axis (normalised) and its grid: a cut at c is on the grid when c
+ * (REVERSE scans: shape[axis] - c) is a multiple of *grid.  *grid is 0
+ * where the op's order has no grid there (every cut is then within the
+ * bound only). */
+AXIAL_API axial_status axial_shard_grid(const axial_shards *sh, int64_t *axis, int64_t *grid);
+/* The bytes of the summary of the piece [start, start + len) of the cut axis. */
+AXIAL_API axial_status axial_shard_summary_size(const axial_shards *sh, int64_t start,
+                                                int64_t len, size_t *size);
+/* Summarises the piece x (the whole shape with the cut axis len long) into
+ * summary (cap bytes, at least axial_shard_summary_size). */
+AXIAL_API axial_status axial_shard_summarize(const axial_shards *sh, const void *x,
+                                             int64_t start, int64_t len, void *summary,
+                                             size_t cap);
+/* Combines a (pieces [s, m)) and b ([m, e)) into out ([s, e)); out may be a.
+ * *size gets the bytes of out (out == NULL: only that).  Summaries of other
+ * ops, dtypes, shapes or versions, out of order or with a gap: AXIAL_E_ARGS. */
+AXIAL_API axial_status axial_shard_combine(const void *a, size_t asize, const void *b,
+                                           size_t bsize, void *out, size_t cap, size_t *size);
+/* Scans: the piece x [start, start + len) into y from carry, the combined
+ * summary of every piece before it ([0, start); NULL when start is 0). */
+AXIAL_API axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y,
+                                        int64_t start, int64_t len, const void *carry,
+                                        size_t carry_size);
+/* Reductions: the result y (axial_reduce_sum_shape's shape) from the
+ * combined summary of the whole axis. */
+AXIAL_API axial_status axial_shard_finish(const axial_shards *sh, const void *total,
+                                          size_t total_size, void *y);
+
 /* ---- ISA selection ----------------------------------------------------- */
 
 /* At first use the best available ISA is chosen (avx512 > avx2 > neon >

@@ -278,4 +278,10 @@ static inline unsigned axial__log2_size(size_t elem_size) {
     return elem_size == 1 ? 0u : elem_size == 2 ? 1u : elem_size == 4 ? 2u : 3u;
 }
 
+/* The wide accumulators of a whole reduction in the plain call's order
+ * (src/reduce.c; for the shards' summaries). */
+axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, size_t rank,
+                                    const int64_t *shape, const bool *reduced, void *acc,
+                                    size_t count_out);
+
 #endif /* AXIAL_INTERNAL_H */

@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "order.h"
 
 #define AXIAL_REDUCE_FLAGS (AXIAL_REDUCE_KEEP_DIMS | AXIAL_REDUCE_EMPTY_AXES_ALL)
 
@@ -576,6 +577,81 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
     }
     return axial_reduce_wide(&k, fn, (const char *)x, y, esize, ng, g, r, count_in,
                              count_out, exec);
+}
+
+/* The shards' summary of a piece without cells (src/shard.c): the wide
+ * accumulators (count_out of them, from the identity) of the whole
+ * tensor's reduction over `reduced`, in the plain call's order (one reduced
+ * group: one reduce_acc call, or its fixed chunks; several: the odometer),
+ * so that a piece that is the whole axis has the plain call's bits. */
+axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, size_t rank,
+                                    const int64_t *shape, const bool *reduced, void *acc,
+                                    size_t count_out) {
+    const axial_reduce_op op = {"axial_shard_summarize", "shard", lse, 0};
+    const axial_reduce_kernels k = axial_reduce_kernels_of(axial__kernels(), &op, dtype);
+    const size_t esize = axial__dtype_size(dtype);
+    axial_wide_zero(&k, acc, count_out);
+    size_t g[AXIAL_MAX_RANK], ng = 0, nreduced = 0, count_in = 1;
+    bool r[AXIAL_MAX_RANK];
+    for (size_t d = 0; d < rank; d++) {
+        count_in *= (size_t)shape[d];
+        if (shape[d] == 1)
+            continue;
+        if (ng > 0 && r[ng - 1] == reduced[d]) {
+            g[ng - 1] *= (size_t)shape[d];
+        } else {
+            g[ng] = (size_t)shape[d];
+            r[ng] = reduced[d];
+            nreduced += r[ng];
+            ng++;
+        }
+    }
+    if (count_in == 0 || count_out == 0)
+        return AXIAL_OK;
+    if (nreduced == 0) { /* every reduced dimension is 1 here: each term alone */
+        k.acc(x, acc, 1, 1, count_in);
+        return AXIAL_OK;
+    }
+    if (nreduced == 1) {
+        size_t q = 0, outer = 1, inner = 1;
+        while (!r[q])
+            q++;
+        for (size_t d = 0; d < q; d++)
+            outer *= g[d];
+        for (size_t d = q + 1; d < ng; d++)
+            inner *= g[d];
+        const size_t n = g[q], row_bytes = inner * esize;
+        if (count_out <= AXIAL_REDUCE_FEW && n * row_bytes > AXIAL_REDUCE_CHUNK) {
+            const size_t chunk = AXIAL_REDUCE_CHUNK / row_bytes;
+            axial_lse_acc part[AXIAL_REDUCE_FEW];
+            for (size_t o = 0; o < outer; o++)
+                for (size_t j0 = 0; j0 < n; j0 += chunk) {
+                    axial_wide_zero(&k, part, inner);
+                    k.acc((const char *)x + (o * n + j0) * inner * esize, part, 1,
+                          n - j0 < chunk ? n - j0 : chunk, inner);
+                    axial_wide_add(&k, (char *)acc + o * inner * k.wide, part, inner);
+                }
+            return AXIAL_OK;
+        }
+        k.acc(x, acc, outer, n, inner);
+        return AXIAL_OK;
+    }
+    size_t q = ng - 1;
+    while (!r[q])
+        q--;
+    size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
+    size_t xs = 1, as = 1;
+    for (size_t d = ng; d-- > 0;) {
+        xstride[d] = xs;
+        astride[d] = r[d] ? 0 : as;
+        xs *= g[d];
+        if (!r[d])
+            as *= g[d];
+    }
+    axial_wide_plan p = {&k, x, acc, esize, ng, q, g[q - 1], q + 1 < ng ? g[q + 1] : 1, 1, g,
+                         xstride, astride};
+    axial_wide_task(&p, 0);
+    return AXIAL_OK;
 }
 
 static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false,

@@ -71,6 +71,8 @@
     X(parallel_logcumsumexp)                                                   \
     X(parallel_logsumexp)                                                      \
     X(order_kernels)                                                           \
+    X(stream_cuts)                                                             \
+    X(shard_cuts)                                                              \
     X(golden)                                                                  \
     X(guard_pages) /* last: an out-of-bounds read kills the process */
 
@@ -94,7 +96,10 @@
     X(parallel_ranges)                                                         \
     X(parallel_adapter_pthreadpool)                                            \
     X(parallel_adapter_openmp)                                                 \
-    X(cross_isa)
+    X(cross_isa)                                                               \
+    X(stream_errors)                                                           \
+    X(shard_errors)                                                            \
+    X(shard_cross_isa)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * order.c: a CumSum line, element by element, in the one summation order
+ * (order.h), for the stream's pieces that start or end inside a block or a
+ * chunk, and the column and integer running sums of streams and shards.
+ * Generic C (no -m flags): an f32 addition here is the kernels' vaddps on
+ * one lane, and there is no multiplication, so no contraction can change a
+ * bit.
+ */
+#include "order.h"
+
+#include <string.h>
+
+#include "../kernels/scalar/convert.h"
+#include "internal.h"
+
+int axial__order_active(axial_dtype dtype) {
+    if (dtype != AXIAL_F32 && dtype != AXIAL_F64 && dtype != AXIAL_F16 && dtype != AXIAL_BF16)
+        return AXIAL_ORDER_EXACT;
+    return axial_isa_active() == AXIAL_ISA_SCALAR ? AXIAL_ORDER_SCALAR : AXIAL_ORDER_SIMD;
+}
+
+size_t axial__dtype_size(axial_dtype dtype) {
+    switch (dtype) {
+    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
+    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
+    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
+    default: return 1;
+    }
+}
+
+void axial__line_carry_init(axial_line_carry *c) {
+    c->R = -0.0;
+    c->D = -0.0;
+    c->S = -0.0;
+    for (int i = 0; i < 16; i++)
+        c->pend[i] = -0.0;
+}
+
+/* An element as a C value (f32 family: its f32 value; f64 itself). */
+static inline double load_c(axial_dtype dt, const void *x, size_t i) {
+    switch (dt) {
+    case AXIAL_F32: return (double)((const float *)x)[i];
+    case AXIAL_F64: return ((const double *)x)[i];
+    case AXIAL_F16: return axial_f16_to_double(((const uint16_t *)x)[i]);
+    default: return axial_bf16_to_double(((const uint16_t *)x)[i]);
+    }
+}
+
+/* A wide (or C) value rounded once to the element type. */
+static inline void store_t(axial_dtype dt, void *y, size_t i, double v) {
+    switch (dt) {
+    case AXIAL_F32: ((float *)y)[i] = (float)v; break;
+    case AXIAL_F64: ((double *)y)[i] = v; break;
+    case AXIAL_F16: ((uint16_t *)y)[i] = axial_double_to_f16(v); break;
+    default: ((uint16_t *)y)[i] = axial_double_to_bf16(v); break;
+    }
+}
+
+/* The block network (docs/API.md, "One summation order") in C = f32. */
+static void block_f32(const double vd[16], double pd[16]) {
+    float v[16], s[16], T[4];
+    for (int i = 0; i < 16; i++)
+        v[i] = (float)vd[i];
+    for (int q = 0; q < 4; q++) {
+        const float *u = v + 4 * q;
+        float *w = s + 4 * q;
+        w[0] = u[0];
+        w[1] = u[1] + u[0];
+        w[2] = (u[2] + u[1]) + u[0];
+        w[3] = (u[3] + u[2]) + (u[1] + u[0]);
+        T[q] = w[3];
+    }
+    const float E[4] = {-0.0f, T[0], T[1] + T[0], (T[2] + T[1]) + T[0]};
+    for (int i = 0; i < 16; i++)
+        pd[i] = (double)(s[i] + E[i / 4]);
+}
+
+/* The same in C = f64. */
+static void block_f64(const double v[16], double p[16]) {
+    double s[16], T[4];
+    for (int q = 0; q < 4; q++) {
+        const double *u = v + 4 * q;
+        double *w = s + 4 * q;
+        w[0] = u[0];
+        w[1] = u[1] + u[0];
+        w[2] = (u[2] + u[1]) + u[0];
+        w[3] = (u[3] + u[2]) + (u[1] + u[0]);
+        T[q] = w[3];
+    }
+    const double E[4] = {-0.0, T[0], T[1] + T[0], (T[2] + T[1]) + T[0]};
+    for (int i = 0; i < 16; i++)
+        p[i] = s[i] + E[i / 4];
+}
+
+static inline size_t kpos(size_t len, size_t i, bool rev) { return rev ? len - 1 - i : i; }
+
+/* The end of a chunk: the next chunk starts from R + S. */
+static inline void chunk_end(axial_line_carry *c) {
+    c->R += c->S;
+    c->D = c->R;
+    c->S = -0.0;
+}
+
+/* SIMD order: elements [k, k + m) of the piece, all in one block (the
+ * block's first pos % 16 elements are pending in c). */
+static void simd_block(axial_dtype dt, unsigned flags, axial_line_carry *c, const void *x,
+                       void *y, size_t len, size_t k, size_t m, uint64_t pos) {
+    const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const size_t j = (size_t)(pos % 16);
+    double v[16], p[16];
+    for (size_t i = 0; i < 16; i++)
+        v[i] = i < j ? c->pend[i] : i < j + m ? load_c(dt, x, kpos(len, k + i - j, rev)) : -0.0;
+    if (dt == AXIAL_F64)
+        block_f64(v, p);
+    else
+        block_f32(v, p);
+    /* every input of the block is read: y may be x */
+    const double Dc = dt == AXIAL_F64 ? c->D : (double)(float)c->D;
+    for (size_t i = j; i < j + m; i++) {
+        const double e = excl ? (i ? p[i - 1] : -0.0) : p[i];
+        double out = dt == AXIAL_F64 ? Dc + e : (double)((float)Dc + (float)e);
+        if (excl && pos - j + i == 0)
+            out = 0.0; /* the line's empty first sum */
+        store_t(dt, y, kpos(len, k + i - j, rev), out);
+    }
+    if (j + m < 16) {
+        for (size_t i = j; i < j + m; i++)
+            c->pend[i] = v[i];
+        return;
+    }
+    c->D += p[15];
+    c->S += p[15];
+    if ((pos - j + 16) % AXIAL_SCAN_CHUNK == 0)
+        chunk_end(c);
+}
+
+/* Scalar order: one element at a time in f64, in chunks. */
+static void scalar_run(axial_dtype dt, unsigned flags, axial_line_carry *c, const void *x,
+                       void *y, size_t len, size_t k, size_t m, uint64_t pos) {
+    const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    for (size_t i = 0; i < m; i++, pos++) {
+        const size_t at = kpos(len, k + i, rev);
+        const double v = load_c(dt, x, at);
+        if (excl) {
+            store_t(dt, y, at, pos ? c->D : 0.0);
+            c->D += v;
+        } else {
+            c->D += v;
+            store_t(dt, y, at, c->D);
+        }
+        c->S += v;
+        if ((pos + 1) % AXIAL_SCAN_CHUNK == 0)
+            chunk_end(c);
+    }
+}
+
+void axial__line_scan(axial_dtype dtype, int order, unsigned flags, axial_line_carry *c,
+                      const void *x, void *y, size_t len, size_t k, size_t m, uint64_t pos) {
+    if (order == AXIAL_ORDER_SCALAR) {
+        scalar_run(dtype, flags, c, x, y, len, k, m, pos);
+        return;
+    }
+    while (m > 0) {
+        const size_t room = 16 - (size_t)(pos % 16), take = m < room ? m : room;
+        simd_block(dtype, flags, c, x, y, len, k, take, pos);
+        k += take;
+        m -= take;
+        pos += take;
+    }
+}
+
+#define AX_COLS_FLOAT(LOAD)                                                                 \
+    for (size_t t = 0; t < n; t++) {                                                       \
+        const size_t r = (rev ? n - 1 - t : t) * stride;                                   \
+        for (size_t i = 0; i < cols; i++) {                                                \
+            const double v = LOAD;                                                         \
+            if (excl) {                                                                    \
+                const double out = pos + t ? a[i] : 0.0;                                   \
+                a[i] += v;                                                                 \
+                store_t(dtype, y, r + i, out);                                             \
+            } else {                                                                       \
+                a[i] += v;                                                                 \
+                store_t(dtype, y, r + i, a[i]);                                            \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+#define AX_COLS_INT(T)                                                                      \
+    for (size_t t = 0; t < n; t++) {                                                       \
+        const size_t r = (rev ? n - 1 - t : t) * stride;                                   \
+        const T *xr = (const T *)x + r;                                                    \
+        T *yr = (T *)y + r;                                                                \
+        for (size_t i = 0; i < cols; i++) {                                                \
+            const uint64_t v = (uint64_t)xr[i];                                            \
+            if (excl) {                                                                    \
+                yr[i] = (T)(pos + t ? u[i] : 0u);                                          \
+                u[i] += v;                                                                 \
+            } else {                                                                       \
+                u[i] += v;                                                                 \
+                yr[i] = (T)u[i];                                                           \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *x, void *y,
+                      size_t n, size_t cols, size_t stride, uint64_t pos) {
+    const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    double *a = acc;
+    uint64_t *u = acc;
+    switch (dtype) {
+    case AXIAL_F32: AX_COLS_FLOAT((double)((const float *)x)[r + i]) break;
+    case AXIAL_F64: AX_COLS_FLOAT(((const double *)x)[r + i]) break;
+    case AXIAL_F16: AX_COLS_FLOAT(axial_f16_to_double(((const uint16_t *)x)[r + i])) break;
+    case AXIAL_BF16: AX_COLS_FLOAT(axial_bf16_to_double(((const uint16_t *)x)[r + i])) break;
+    case AXIAL_I8: case AXIAL_U8: AX_COLS_INT(uint8_t) break;
+    case AXIAL_I16: case AXIAL_U16: AX_COLS_INT(uint16_t) break;
+    case AXIAL_I32: case AXIAL_U32: AX_COLS_INT(uint32_t) break;
+    default: AX_COLS_INT(uint64_t) break;
+    }
+}
+
+uint64_t axial__fnv1a(const void *p, size_t n) {
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3u;
+    }
+    return h;
+}

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stream.c: CumSum fed in pieces along its axis (axial_stream_*), with the
+ * one call's bits for any cut points (docs/API.md, "Streams and shards").
+ *
+ * The piece shape merges into (outer, L, inner) as axial_cumsum's does; the
+ * state holds what the order carries across the cut:
+ *   - float lines (inner == 1): per line an axial_line_carry (order.h): the
+ *     chunk carry R, the running carry D and the chunk's total S, and the
+ *     elements of a block begun but not ended (the SIMD network reads a
+ *     whole block of 16; its outputs depend only on the elements before
+ *     them, so a block cut in two is finished from the pending elements);
+ *   - float columns (inner > 1): the f64 running sum of every column;
+ *   - integers: the wrapping running sum of every line or column.
+ * A push scans, per line, the rest of a block begun (order.c), then whole
+ * chunks from a chunk boundary with the active ISA's cumsum_seg kernel (a
+ * piece that holds whole chunks, 64 KiB of f32, runs at the kernel's speed),
+ * the blocks up to the next chunk boundary, and a last partial block
+ * (order.c).  Floats follow the order of the ISA active at create (or the
+ * one whose bytes were imported): the SIMD order on AVX2, AVX-512 and NEON,
+ * the scalar order on the scalar ISA, whatever ISA is active at a push.
+ * With an executor, lines (or groups of columns) are tasks: every line is
+ * scanned alone, so the bits are the plain push's.  Nothing is allocated
+ * after create.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "order.h"
+
+#define AX_STREAM_FLAGS (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)
+/* Columns per task of a push on an executor. */
+#define AX_STREAM_COLS 256
+
+struct axial_stream {
+    axial_op op;
+    axial_dtype dtype;
+    unsigned flags;
+    int order; /* AXIAL_ORDER_* (order.h) */
+    size_t rank, axis, esize, outer, inner;
+    int64_t shape[AXIAL_MAX_RANK]; /* shape[axis] = 0 */
+    uint64_t pos;                  /* elements taken along the axis */
+    bool lines;                    /* float lines: carries are axial_line_carry */
+    size_t ncarry;                 /* lines (outer) or columns (outer * inner) */
+    void *carry;
+};
+
+static void stream_init_carries(axial_stream *s) {
+    s->pos = 0;
+    if (s->lines) {
+        axial_line_carry *c = s->carry;
+        for (size_t i = 0; i < s->ncarry; i++)
+            axial__line_carry_init(&c[i]);
+    } else if (s->order == AXIAL_ORDER_EXACT) {
+        memset(s->carry, 0, s->ncarry * sizeof(uint64_t));
+    } else {
+        double *d = s->carry;
+        for (size_t i = 0; i < s->ncarry; i++)
+            d[i] = -0.0;
+    }
+}
+
+axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
+                                 const int64_t *shape, int64_t axis, unsigned flags,
+                                 axial_stream **stream) {
+    static const char fn[] = "axial_stream_create";
+    if (stream == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: stream is NULL", fn);
+    if (op == AXIAL_OP_LOGCUMSUMEXP)
+        return axial__fail(AXIAL_E_ARGS,
+                           "%s: LogCumSumExp streams are not available (its line order "
+                           "reads a whole vector before its first output)", fn);
+    if (op != AXIAL_OP_CUMSUM)
+        return axial__fail(AXIAL_E_ARGS, "%s: op %d is not a scan (AXIAL_OP_CUMSUM)", fn,
+                           (int)op);
+    size_t es, count, ax;
+    axial_status st = axial__check_dtype(fn, dtype, false, &es);
+    if (st == AXIAL_OK)
+        st = axial__check_rank(fn, rank, shape, 1);
+    if (st != AXIAL_OK)
+        return st;
+    if (flags & ~AX_STREAM_FLAGS)
+        return axial__fail(AXIAL_E_ARGS, "%s: flags 0x%x has unknown bits (allowed 0x%x)", fn,
+                           flags, AX_STREAM_FLAGS);
+    if ((st = axial__norm_axis(fn, axis, rank, &ax)) != AXIAL_OK)
+        return st;
+    int64_t sh[AXIAL_MAX_RANK];
+    memcpy(sh, shape, rank * sizeof *sh);
+    sh[ax] = 1; /* the axis length is free */
+    if ((st = axial__check_shape(fn, rank, sh, es, &count)) != AXIAL_OK)
+        return st;
+    axial_stream *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return axial__fail(AXIAL_E_NOMEM, "%s: no memory for the stream", fn);
+    s->op = op;
+    s->dtype = dtype;
+    s->flags = flags;
+    s->order = axial__order_active(dtype);
+    s->rank = rank;
+    s->axis = ax;
+    s->esize = es;
+    memcpy(s->shape, sh, rank * sizeof *sh);
+    s->shape[ax] = 0;
+    s->outer = axial__product(sh, 0, ax);
+    s->inner = axial__product(sh, ax + 1, rank);
+    s->lines = s->inner == 1 && s->order != AXIAL_ORDER_EXACT;
+    s->ncarry = s->lines ? s->outer : s->outer * s->inner;
+    const size_t each = s->lines ? sizeof(axial_line_carry) : 8;
+    s->carry = malloc(s->ncarry ? s->ncarry * each : 1);
+    if (s->carry == NULL) {
+        const size_t n = s->ncarry;
+        free(s);
+        return axial__fail(AXIAL_E_NOMEM, "%s: no memory for %zu carries of %zu bytes", fn, n,
+                           each);
+    }
+    stream_init_carries(s);
+    *stream = s;
+    return AXIAL_OK;
+}
+
+void axial_stream_destroy(axial_stream *s) {
+    if (s == NULL)
+        return;
+    free(s->carry);
+    free(s);
+}
+
+int64_t axial_stream_length(const axial_stream *s) { return s ? (int64_t)s->pos : 0; }
+
+void axial_stream_reset(axial_stream *s) {
+    if (s != NULL)
+        stream_init_carries(s);
+}
+
+/* ---- a push ------------------------------------------------------------ */
+
+typedef struct {
+    const axial_stream *s;
+    const struct axial_kernels *kt;
+    const char *x;
+    char *y;
+    size_t len; /* the piece's axis length */
+    size_t ntasks, units;
+} axial_push;
+
+/* One float line: the rest of a block begun, whole chunks by the kernel,
+ * blocks to the next chunk boundary, a last partial block. */
+static void push_line(const axial_push *p, size_t o) {
+    const axial_stream *s = p->s;
+    axial_line_carry *c = (axial_line_carry *)s->carry + o;
+    const size_t L = p->len, es = s->esize;
+    const char *x = p->x + o * L * es;
+    char *y = p->y + o * L * es;
+    const bool rev = (s->flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const axial_cumsum_seg_fn seg =
+        s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR
+            ? p->kt->cumsum_seg[s->dtype]
+            : NULL;
+    uint64_t pos = s->pos;
+    size_t k = 0;
+    while (k < L) {
+        const size_t q = (size_t)(pos % AXIAL_SCAN_CHUNK);
+        if (q == 0 && L - k >= AXIAL_SCAN_CHUNK && seg != NULL) {
+            const size_t len = (L - k) / AXIAL_SCAN_CHUNK * AXIAL_SCAN_CHUNK;
+            const size_t at = (rev ? L - k - len : k) * es;
+            c->R = seg(x + at, y + at, len,
+                       (s->flags & AX_STREAM_FLAGS) | (pos ? AXIAL_SCAN_CONTINUE : 0u), c->R);
+            c->D = c->R;
+            c->S = -0.0;
+            k += len;
+            pos += len;
+            continue;
+        }
+        const size_t room = AXIAL_SCAN_CHUNK - q, m = L - k < room ? L - k : room;
+        axial__line_scan(s->dtype, s->order, s->flags, c, x, y, L, k, m, pos);
+        k += m;
+        pos += m;
+    }
+}
+
+static void push_task(void *arg, size_t t) {
+    const axial_push *p = arg;
+    const axial_stream *s = p->s;
+    size_t b, e;
+    axial__task_range(p->units, p->ntasks, t, &b, &e);
+    if (s->lines) {
+        for (size_t o = b; o < e; o++)
+            push_line(p, o);
+        return;
+    }
+    /* columns (or integer lines): unit u = (outer o, a group of columns) */
+    const size_t groups = (s->inner - 1) / AX_STREAM_COLS + 1, es = s->esize;
+    for (size_t u = b; u < e; u++) {
+        const size_t o = u / groups, c0 = u % groups * AX_STREAM_COLS;
+        const size_t nc = s->inner - c0 < AX_STREAM_COLS ? s->inner - c0 : AX_STREAM_COLS;
+        const size_t at = (o * p->len * s->inner + c0) * es;
+        char *acc = (char *)s->carry + (o * s->inner + c0) * 8;
+        axial__cols_scan(s->dtype, s->flags, acc, p->x + at, p->y + at, p->len, nc, s->inner,
+                         s->pos);
+    }
+}
+
+/* The piece belongs to the stream: its dtype, rank and every dimension but
+ * the axis; returns its axis length. */
+static axial_status push_check(const char *fn, const axial_stream *s, axial_dtype dtype,
+                               const void *x, const void *y, size_t rank, const int64_t *shape,
+                               size_t *len) {
+    if (s == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: stream is NULL", fn);
+    if (dtype != s->dtype)
+        return axial__fail(AXIAL_E_ARGS, "%s: the piece's dtype %d is not the stream's %d", fn,
+                           (int)dtype, (int)s->dtype);
+    if (rank != s->rank)
+        return axial__fail(AXIAL_E_ARGS, "%s: the piece's rank %zu is not the stream's %zu", fn,
+                           rank, s->rank);
+    if (shape == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: shape is NULL (rank %zu)", fn, rank);
+    for (size_t d = 0; d < rank; d++)
+        if (d != s->axis && shape[d] != s->shape[d])
+            return axial__fail(AXIAL_E_ARGS,
+                               "%s: the piece's dimension %zu is %lld, the stream's is %lld "
+                               "(only axis %zu may differ)",
+                               fn, d, (long long)shape[d], (long long)s->shape[d], s->axis);
+    size_t count;
+    axial_status st = axial__check_shape(fn, rank, shape, s->esize, &count);
+    if (st == AXIAL_OK)
+        st = axial__check_buffers(fn, x, count * s->esize, y, count * s->esize, true);
+    if (st == AXIAL_OK && (uint64_t)shape[s->axis] > UINT64_MAX - s->pos)
+        st = axial__fail(AXIAL_E_SHAPE, "%s: %lld more elements overflow the stream's length",
+                         fn, (long long)shape[s->axis]);
+    *len = (size_t)shape[s->axis];
+    return st;
+}
+
+axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void *x, void *y,
+                                  size_t rank, const int64_t *shape,
+                                  const axial_executor *exec) {
+    static const char fn[] = "axial_stream_push";
+    size_t len = 0;
+    axial_status st = push_check(fn, s, dtype, x, y, rank, shape, &len);
+    if (st == AXIAL_OK)
+        st = axial__check_exec(fn, exec);
+    if (st != AXIAL_OK)
+        return st;
+    if (len == 0)
+        return AXIAL_OK;
+    if (s->ncarry == 0) { /* another dimension is 0: nothing to read or write */
+        s->pos += len;
+        return AXIAL_OK;
+    }
+    axial_push p = {s, axial__kernels(), x, y, len, 1, 0};
+    if (s->lines)
+        p.units = s->outer;
+    else
+        p.units = s->outer * ((s->inner - 1) / AX_STREAM_COLS + 1);
+    if (exec != NULL)
+        p.ntasks = axial__ntasks(p.units, len * s->esize * (s->lines ? 1 : AX_STREAM_COLS),
+                                 AXIAL_CUMSUM_THRESHOLD);
+    axial__run(exec, p.ntasks, push_task, &p);
+    s->pos += len;
+    return AXIAL_OK;
+}
+
+axial_status axial_stream_push(axial_stream *s, axial_dtype dtype, const void *x, void *y,
+                               size_t rank, const int64_t *shape) {
+    return axial_stream_push_ex(s, dtype, x, y, rank, shape, NULL);
+}
+
+/* ---- the state as bytes -------------------------------------------------
+ * Little-endian:
+ *    0  "AXST"
+ *    4  u32 format (AXIAL_BYTES_FORMAT)
+ *    8  u32 AXIAL_VERSION of the library that wrote it
+ *   12  u8 op, u8 dtype, u8 flags, u8 order
+ *   16  u8 rank, u8 axis, 6 bytes 0
+ *   24  u64 elements taken
+ *   32  i64 shape[rank] (the axis: 0)
+ *       per carry: float lines R, D, S and 16 pending values (19 f64);
+ *       float columns the f64 sum; integers the u64 sum
+ *  end  u64 FNV-1a of every byte before it
+ */
+#define AX_ST_HEAD 32
+
+size_t axial_stream_state_size(const axial_stream *s) {
+    if (s == NULL)
+        return 0;
+    return AX_ST_HEAD + 8 * s->rank + s->ncarry * (s->lines ? 19 * 8 : 8) + 8;
+}
+
+axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
+    static const char fn[] = "axial_stream_export";
+    if (s == NULL || buf == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: %s is NULL", fn, s == NULL ? "stream" : "buf");
+    const size_t size = axial_stream_state_size(s);
+    if (cap < size)
+        return axial__fail(AXIAL_E_ARGS, "%s: cap %zu is below the state's %zu bytes", fn, cap,
+                           size);
+    unsigned char *b = buf;
+    memset(b, 0, AX_ST_HEAD);
+    memcpy(b, "AXST", 4);
+    axial__put64(b + 4, AXIAL_BYTES_FORMAT | (uint64_t)AXIAL_VERSION << 32);
+    b[12] = (unsigned char)s->op;
+    b[13] = (unsigned char)s->dtype;
+    b[14] = (unsigned char)s->flags;
+    b[15] = (unsigned char)s->order;
+    b[16] = (unsigned char)s->rank;
+    b[17] = (unsigned char)s->axis;
+    axial__put64(b + 24, s->pos);
+    unsigned char *w = b + AX_ST_HEAD;
+    for (size_t d = 0; d < s->rank; d++, w += 8)
+        axial__put64(w, (uint64_t)s->shape[d]);
+    if (s->lines) {
+        const axial_line_carry *c = s->carry;
+        for (size_t i = 0; i < s->ncarry; i++) {
+            axial__putd(w, c[i].R);
+            axial__putd(w + 8, c[i].D);
+            axial__putd(w + 16, c[i].S);
+            w += 24;
+            for (int j = 0; j < 16; j++, w += 8)
+                axial__putd(w, c[i].pend[j]);
+        }
+    } else {
+        for (size_t i = 0; i < s->ncarry; i++, w += 8) {
+            uint64_t u;
+            memcpy(&u, (const char *)s->carry + 8 * i, 8);
+            axial__put64(w, u);
+        }
+    }
+    axial__put64(w, axial__fnv1a(b, (size_t)(w - b)));
+    return AXIAL_OK;
+}
+
+axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) {
+    static const char fn[] = "axial_stream_import";
+    if (s == NULL || buf == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: %s is NULL", fn, s == NULL ? "stream" : "buf");
+    const unsigned char *b = buf;
+    const size_t want = axial_stream_state_size(s);
+    if (size < AX_ST_HEAD || memcmp(b, "AXST", 4) != 0)
+        return axial__fail(AXIAL_E_ARGS, "%s: %zu bytes are not a stream state (no AXST header)",
+                           fn, size);
+    const unsigned format = (unsigned)(axial__get64(b + 4) & 0xffffffffu);
+    if (format != AXIAL_BYTES_FORMAT)
+        return axial__fail(AXIAL_E_ARGS, "%s: format %u, this library reads format %u", fn,
+                           format, AXIAL_BYTES_FORMAT);
+    if (b[12] != (unsigned)s->op || b[13] != (unsigned)s->dtype || b[14] != s->flags)
+        return axial__fail(AXIAL_E_ARGS,
+                           "%s: the state is of op %u, dtype %u, flags 0x%x; the stream's are "
+                           "%d, %d, 0x%x",
+                           fn, b[12], b[13], b[14], (int)s->op, (int)s->dtype, s->flags);
+    if (b[16] != s->rank || b[17] != s->axis)
+        return axial__fail(AXIAL_E_ARGS,
+                           "%s: the state is of rank %u axis %u; the stream's %zu axis %zu", fn,
+                           b[16], b[17], s->rank, s->axis);
+    if (size != want)
+        return axial__fail(AXIAL_E_ARGS, "%s: %zu bytes, the stream's state has %zu", fn, size,
+                           want);
+    for (size_t d = 0; d < s->rank; d++)
+        if ((int64_t)axial__get64(b + AX_ST_HEAD + 8 * d) != s->shape[d])
+            return axial__fail(AXIAL_E_ARGS,
+                               "%s: the state's dimension %zu is %lld, the stream's %lld", fn, d,
+                               (long long)axial__get64(b + AX_ST_HEAD + 8 * d),
+                               (long long)s->shape[d]);
+    const int order = b[15];
+    const bool is_float = s->order != AXIAL_ORDER_EXACT;
+    if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
+                 : order != AXIAL_ORDER_EXACT)
+        return axial__fail(AXIAL_E_ARGS, "%s: order %d is not one of this dtype's", fn, order);
+    const uint64_t sum = axial__get64(b + size - 8);
+    if (sum != axial__fnv1a(b, size - 8))
+        return axial__fail(AXIAL_E_ARGS, "%s: checksum 0x%016llx does not match the bytes "
+                           "(corrupted)", fn, (unsigned long long)sum);
+    const uint64_t pos = axial__get64(b + 24);
+    /* every check passed: the stream changes */
+    s->order = order;
+    s->pos = pos;
+    const unsigned char *r = b + AX_ST_HEAD + 8 * s->rank;
+    if (s->lines) {
+        axial_line_carry *c = s->carry;
+        for (size_t i = 0; i < s->ncarry; i++) {
+            c[i].R = axial__getd(r);
+            c[i].D = axial__getd(r + 8);
+            c[i].S = axial__getd(r + 16);
+            r += 24;
+            for (int j = 0; j < 16; j++, r += 8)
+                c[i].pend[j] = axial__getd(r);
+        }
+    } else {
+        for (size_t i = 0; i < s->ncarry; i++, r += 8) {
+            const uint64_t u = axial__get64(r);
+            memcpy((char *)s->carry + 8 * i, &u, 8);
+        }
+    }
+    return AXIAL_OK;
+}
