@@ -100,6 +100,16 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
  */
 typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
                                       double carry);
+/*   cumsum_run(x, y, len, flags, ds): len elements (a multiple of 16) of one
+ *     line, whole blocks that start on a block boundary inside one chunk and
+ *     do not pass its end, scanned from the carries ds[0] = D and ds[1] = S
+ *     of that chunk (docs/API.md, "One summation order"), which it leaves
+ *     in ds as they are after the blocks; AXIAL_SCAN_CONTINUE as for
+ *     cumsum_seg.  A stream's pieces that start or end inside a chunk go
+ *     through it (src/stream.c).  The AVX-512 table holds AVX2's: one order,
+ *     and every AVX-512 CPU runs AVX2. */
+typedef void (*axial_cumsum_run_fn)(const void *x, void *y, size_t len, unsigned flags,
+                                    double *ds);
 typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
 typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
                                      size_t stride, unsigned flags);
@@ -217,6 +227,7 @@ struct axial_kernels {
     axial_reduce_cols_fn reduce_lse_cols[AXIAL_NDTYPE];
     axial_lse_seg_fn logcumsumexp_seg[AXIAL_NDTYPE];
     axial_lse_total_fn lse_scan_total[AXIAL_NDTYPE];
+    axial_cumsum_run_fn cumsum_run[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
@@ -231,6 +242,10 @@ struct axial_kernels {
     void axial_reduce_cols_##name##__##isa(const void *x, void *acc, size_t n,             \
                                            size_t ncols, size_t stride);
 #define AXIAL_CUMSUM_SEG_OF(name, DT, isa) [DT] = axial_cumsum_seg_##name##__##isa,
+#define AXIAL_DECLARE_RUN_KERNEL(name, DT, isa)                                              \
+    void axial_cumsum_run_##name##__##isa(const void *x, void *y, size_t len, unsigned flags, \
+                                          double *ds);
+#define AXIAL_CUMSUM_RUN_OF(name, DT, isa) [DT] = axial_cumsum_run_##name##__##isa,
 #define AXIAL_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_scan_total_##name##__##isa,
 #define AXIAL_CUMSUM_COLS_OF(name, DT, isa) [DT] = axial_cumsum_cols_##name##__##isa,
 #define AXIAL_REDUCE_COLS_OF(name, DT, isa) [DT] = axial_reduce_cols_##name##__##isa,

@@ -17,5 +17,13 @@ done
 if git grep -nE '\.\./share[d]|share[d]/SPEC|SPE[C]\.md' -- . ':!scripts/check-tree.sh'; then
   echo "check-tree: the lines above point outside the repository"; fail=1
 fi
+# docs/API.md shows the examples the suite builds as they are: a block after
+# a line "<!-- tests/examples/NAME.c -->" must equal that file.
+for f in $(grep -o '<!-- tests/examples/[a-z_]*\.c -->' docs/API.md | sed 's/<!-- \(.*\) -->/\1/'); do
+  if ! diff -q <(awk -v m="<!-- $f -->" '$0 == m {on = 1; next} on && /^```c$/ {in_ = 1; next}
+                 in_ && /^```$/ {exit} in_ {print}' docs/API.md) "$f" >/dev/null; then
+    echo "check-tree: docs/API.md's copy of $f differs from the file"; fail=1
+  fi
+done
 [ $fail -eq 0 ] && echo "check-tree: $(echo "$sources" | wc -l) source files carry an SPDX line; no reference outside the repository"
 exit $fail

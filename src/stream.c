@@ -153,10 +153,9 @@ static void push_line(const axial_push *p, size_t o) {
     const char *x = p->x + o * L * es;
     char *y = p->y + o * L * es;
     const bool rev = (s->flags & AXIAL_CUMSUM_REVERSE) != 0;
-    const axial_cumsum_seg_fn seg =
-        s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR
-            ? p->kt->cumsum_seg[s->dtype]
-            : NULL;
+    const bool simd = s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR;
+    const axial_cumsum_seg_fn seg = simd ? p->kt->cumsum_seg[s->dtype] : NULL;
+    const axial_cumsum_run_fn run = simd ? p->kt->cumsum_run[s->dtype] : NULL;
     uint64_t pos = s->pos;
     size_t k = 0;
     while (k < L) {
@@ -172,7 +171,28 @@ static void push_line(const axial_push *p, size_t o) {
             pos += len;
             continue;
         }
-        const size_t room = AXIAL_SCAN_CHUNK - q, m = L - k < room ? L - k : room;
+        const size_t room = AXIAL_SCAN_CHUNK - q, j = (size_t)(pos % 16);
+        if (run != NULL && j == 0 && L - k >= 16) { /* whole blocks to the chunk's end */
+            const size_t most = L - k < room ? L - k : room, len = most / 16 * 16;
+            const size_t at = (rev ? L - k - len : k) * es;
+            double ds[2] = {c->D, c->S};
+            run(x + at, y + at, len,
+                (s->flags & AX_STREAM_FLAGS) | (pos ? AXIAL_SCAN_CONTINUE : 0u), ds);
+            c->D = ds[0];
+            c->S = ds[1];
+            k += len;
+            pos += len;
+            if (pos % AXIAL_SCAN_CHUNK == 0) { /* the chunk ends: R + S starts the next */
+                c->R += c->S;
+                c->D = c->R;
+                c->S = -0.0;
+            }
+            continue;
+        }
+        /* the rest of a block begun, a last part of a block (or, without a
+         * run kernel, everything to the chunk's end) by the generic order */
+        const size_t want = run == NULL ? room : j ? 16 - j : L - k;
+        const size_t m = L - k < want ? L - k : want;
         axial__line_scan(s->dtype, s->order, s->flags, c, x, y, L, k, m, pos);
         k += m;
         pos += m;

@@ -927,6 +927,26 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
         memset(y + (rev ? len - 1 : 0) * ms, 0, ms);
     return R;
 }
+/* Whole blocks inside one chunk from the carries ds = {D, S} (kernels.h:
+ * cumsum_run): line_seg's block loop, without its chunk ends. */
+AX_INLINE void line_run(int k, const char *x, char *y, size_t len, int excl, int rev, int start,
+                        double *ds) {
+    const size_t ms = k_msize(k);
+    double D = ds[0], S = ds[1];
+    for (size_t b = 0; b + 16 <= len; b += 16) {
+        const size_t p = rev ? len - 16 - b : b;
+        const double td = k == K_F64    ? d_block_io(x + p * ms, y + p * ms, D, excl, rev)
+                          : k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+                                        : f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev);
+        D += td;
+        S += td;
+    }
+    if (excl && start && len) /* the empty sum: +0 */
+        memset(y + (rev ? len - 1 : 0) * ms, 0, ms);
+    ds[0] = D;
+    ds[1] = S;
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
 /* Lines of 4 or 8 elements (f32 family) and of 4 (f64): a line starts a
@@ -1033,6 +1053,20 @@ AX_DEFINE_CUMSUM(u64, K_I64)
         else                                                                                \
             scan_cols(KIND, (const char *)x, (char *)y, n, ncols, stride, excl, 0);         \
     }
+#define AX_DEFINE_RUN(name, KIND)                                                            \
+    void axial_cumsum_run_##name##__avx2(const void *x, void *y, size_t len, unsigned flags,  \
+                                         double *ds) {                                       \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                             \
+        const int start = (flags & AXIAL_SCAN_CONTINUE) == 0;                               \
+        if (flags & AXIAL_CUMSUM_REVERSE)                                                   \
+            line_run(KIND, (const char *)x, (char *)y, len, excl, 1, start, ds);            \
+        else                                                                                \
+            line_run(KIND, (const char *)x, (char *)y, len, excl, 0, start, ds);            \
+    }
+AX_DEFINE_RUN(f32, K_F32)
+AX_DEFINE_RUN(f64, K_F64)
+AX_DEFINE_RUN(f16, K_F16)
+AX_DEFINE_RUN(bf16, K_BF16)
 AX_DEFINE_SPLIT(f32, K_F32)
 AX_DEFINE_SPLIT(f64, K_F64)
 AX_DEFINE_SPLIT(f16, K_F16)

@@ -8,6 +8,7 @@ const struct axial_kernels axial_kernels__avx2 = {
     .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)},
     .cumsum_seg = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_SEG_OF, avx2)},
     .scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_SCAN_TOTAL_OF, avx2)},
+    .cumsum_run = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_RUN_OF, avx2)},
     .cumsum_cols = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_COLS_OF, avx2)},
 
     /* reduce.c */

@@ -1324,6 +1324,23 @@ AXIAL_AI double f_line(enum axial_kind k, const char *x, char *y, size_t len, in
     return R; /* R after the segment (kernels.h: cumsum_seg) */
 }
 
+/* Whole blocks inside one chunk from the carries ds = {D, S} (kernels.h:
+ * cumsum_run): f_line's block loop, without its chunk ends. */
+AXIAL_AI void f_run(enum axial_kind k, const char *x, char *y, size_t len, int start, double *ds,
+                    int excl, int rev) {
+    const size_t es = k_es(k), nb = len / AXIAL_ORDER_LANES;
+    double D = ds[0], S = ds[1];
+    _Pragma("GCC unroll 2") for (size_t b = 0; b < nb; b++) {
+        const size_t kb = b * AXIAL_ORDER_LANES;
+        const size_t off = (rev ? len - kb - AXIAL_ORDER_LANES : kb) * es;
+        f_block(k, x + off, y + off, &D, &S, excl, rev);
+    }
+    if (excl && start && len) /* the empty sum: +0.0, written last (in place) */
+        memset(y + (rev ? len - 1 : 0) * es, 0, es);
+    ds[0] = D;
+    ds[1] = S;
+}
+
 /* Lines of n = 2 or 3 elements: LDn puts element j of 4 lines (F64: 2) in
  * register j, so the quad scan is vertical: s1 = v1 + v0, s2 = (v2 + v1) + v0
  * (reverse: v_j is element n - 1 - j), the same bits (addition commutes). */
@@ -1541,6 +1558,10 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
                                                double carry) {                                  \
         return f_line(K, x, y, len, start, carry, E, R);                                        \
     }                                                                                           \
+    AXIAL_NOINLINE void cs_run_##name##_##F(const char *x, char *y, size_t len, int start,       \
+                                            double *ds) {                                       \
+        f_run(K, x, y, len, start, ds, E, R);                                                   \
+    }                                                                                           \
     AXIAL_NOINLINE void cs_rows4_##name##_##F(const char *x, char *y, size_t rows) {             \
         q_rows4(K, x, y, rows, E, R);                                                           \
     }                                                                                           \
@@ -1564,6 +1585,13 @@ AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t
             cs_line_##name##_0, cs_line_##name##_1, cs_line_##name##_2, cs_line_##name##_3};    \
         return line[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)](                   \
             (const char *)x, (char *)y, len, (flags & AXIAL_SCAN_CONTINUE) == 0, carry);        \
+    }                                                                                           \
+    void axial_cumsum_run_##name##__neon(const void *x, void *y, size_t len, unsigned flags,    \
+                                         double *ds) {                                          \
+        static void (*const run[4])(const char *, char *, size_t, int, double *) = {            \
+            cs_run_##name##_0, cs_run_##name##_1, cs_run_##name##_2, cs_run_##name##_3};        \
+        run[flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)](                           \
+            (const char *)x, (char *)y, len, (flags & AXIAL_SCAN_CONTINUE) == 0, ds);           \
     }                                                                                           \
     double axial_scan_total_##name##__neon(const void *x, size_t len, unsigned flags) {        \
         return flags & AXIAL_CUMSUM_REVERSE ? f_total(K, (const char *)x, len, 1)               \

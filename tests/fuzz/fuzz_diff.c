@@ -21,7 +21,12 @@
  *   - the call with a partial overlap of x and y fails (AXIAL_E_OVERLAP);
  *   - axial_reduce_sum_shape's status and output shape equal an independent
  *     model here (the README's order of checks), and axial_reduce_sum fails
- *     with the same status when the shape query fails.
+ *     with the same status when the shape query fails;
+ *   - streams and shards (check_pieces): where a call succeeded, its tensor
+ *     cut into 1..8 pieces along the axis (CumSum: anywhere, fed to a stream,
+ *     the state through its bytes once; the four sums: on the grid of
+ *     axial_shard_grid, summarised, combined in order, scanned or finished)
+ *     gives that ISA's one-call bytes exactly.
  * Any difference prints the case (op, dtype, shape, axes, flags, shifts,
  * buffers, ISA, element index, both values) and calls abort(), so libFuzzer
  * saves the input; `axial-fuzz-diff FILE` replays it.  AX_FUZZ_INJECT=kind
@@ -1056,6 +1061,156 @@ static void fill_data(fz_in *in, const fz_case *c, void *x) {
     }
 }
 
+/* ---- streams and shards ------------------------------------------------------------------- */
+
+/* The slab [a, a + L) of the cut axis between the whole tensor (outer, n,
+ * inner) and a piece (outer, L, inner). */
+static void fz_slab(unsigned char *whole, unsigned char *piece, size_t outer, size_t n,
+                    size_t inner, size_t a, size_t L, size_t es, bool to_piece) {
+    for (size_t o = 0; o < outer; o++) {
+        unsigned char *w = whole + (o * n + a) * inner * es, *p = piece + o * L * inner * es;
+        if (L * inner)
+            memcpy(to_piece ? p : w, to_piece ? w : p, L * inner * es);
+    }
+}
+
+/* Sorted cuts of [0, n) into k pieces: multiples of g (g > 0) or anywhere. */
+static void fz_cuts(fz_in *in, size_t n, size_t g, size_t k, size_t *cuts) {
+    cuts[0] = 0;
+    for (size_t i = 1; i < k; i++) {
+        size_t c = n ? (size_t)(rng_next(in) % (n + 1)) : 0;
+        if (g > 0)
+            c = c / g * g;
+        cuts[i] = c;
+    }
+    cuts[k] = n;
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && cuts[j] < cuts[j - 1]; j--) {
+            const size_t t = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = t;
+        }
+}
+
+static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const void *want,
+                         fz_in *in) {
+    if (c->special != SP_NONE || c->count_in == 0 || !dt_valid(c->dtype) ||
+        c->dtype == AXIAL_BOOL || c->op == OP_ROLL || c->op == OP_SHAPE)
+        return;
+    const size_t es = c->esize;
+    const axial_op op = c->op == OP_CUMSUM ? AXIAL_OP_CUMSUM
+                        : c->op == OP_LCSE ? AXIAL_OP_LOGCUMSUMEXP
+                        : c->op == OP_REDUCE ? AXIAL_OP_REDUCE_SUM
+                                             : AXIAL_OP_REDUCE_LOGSUMEXP;
+    const axial_shards sh = {op, c->dtype, c->rank, c->shape, op_scan(c->op) ? &c->axis : c->axes,
+                             op_scan(c->op) ? 1 : c->naxes, c->flags};
+    int64_t cut, grid;
+    if (axial_shard_grid(&sh, &cut, &grid) != AXIAL_OK) {
+        if (op_scan(c->op) || op_lse(c->op))
+            fail(isa, "axial_shard_grid refused a call that succeeded: %s", axial_last_error());
+        return; /* a reduction of no axis: nothing to cut */
+    }
+    size_t outer = 1, inner = 1;
+    for (size_t k = 0; k < (size_t)cut; k++) outer *= (size_t)c->shape[k];
+    for (size_t k = (size_t)cut + 1; k < c->rank; k++) inner *= (size_t)c->shape[k];
+    const size_t n = (size_t)c->shape[cut], pieces = 1 + (size_t)(rng_next(in) % 8);
+    const bool rev = op_scan(c->op) && (c->flags & AXIAL_CUMSUM_REVERSE);
+    size_t cuts[10];
+    unsigned char *got = malloc(c->count_out * es + 1), *piece = malloc(c->count_in * es + 1);
+    unsigned char *out = malloc(c->count_in * es + 1);
+    if (!got || !piece || !out) abort();
+    unsigned char *x = (unsigned char *)x0;
+    /* a stream (CumSum), cut anywhere */
+    if (c->op == OP_CUMSUM) {
+        axial_stream *st = NULL;
+        if (axial_stream_create(op, c->dtype, c->rank, c->shape, c->axis, c->flags, &st) != AXIAL_OK)
+            fail(isa, "axial_stream_create: %s", axial_last_error());
+        fz_cuts(in, n, 0, pieces, cuts);
+        const size_t half = pieces / 2;
+        for (size_t i = 0; i < pieces; i++) {
+            const size_t j = rev ? pieces - 1 - i : i, a = cuts[j], L = cuts[j + 1] - cuts[j];
+            int64_t ps[AX_RANK_BAD + 1];
+            memcpy(ps, c->shape, sizeof ps);
+            ps[cut] = (int64_t)L;
+            fz_slab(x, piece, outer, n, inner, a, L, es, true);
+            if (i == half) { /* the state through its bytes */
+                const size_t z = axial_stream_state_size(st);
+                unsigned char *b = malloc(z + 1);
+                if (!b || axial_stream_export(st, b, z) != AXIAL_OK ||
+                    axial_stream_import(st, b, z) != AXIAL_OK)
+                    fail(isa, "stream state export/import: %s", axial_last_error());
+                free(b);
+            }
+            if (axial_stream_push(st, c->dtype, piece, out, c->rank, ps) != AXIAL_OK)
+                fail(isa, "stream push %zu of [%zu, %zu): %s", i, a, a + L, axial_last_error());
+            fz_slab(got, out, outer, n, inner, a, L, es, false);
+        }
+        axial_stream_destroy(st);
+        if (memcmp(got, want, c->count_out * es) != 0)
+            fail(isa, "a stream of %zu pieces (cuts %zu %zu %zu) is not the one call", pieces,
+                 cuts[1], cuts[pieces > 1 ? 2 : 1], cuts[pieces > 2 ? 3 : 1]);
+    }
+    /* shards on the grid (grid 0: only empty pieces beside the whole) */
+    fz_cuts(in, n, grid > 0 ? (size_t)grid : n + 1, pieces, cuts);
+    if (rev)
+        for (size_t i = 1; i < pieces; i++) /* the grid counts from the far end */
+            cuts[i] = n - cuts[i];
+    for (size_t i = 1; i < pieces; i++)
+        for (size_t j = i; j > 0 && cuts[j] < cuts[j - 1]; j--) {
+            const size_t t = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = t;
+        }
+    unsigned char *acc = NULL;
+    size_t accz = 0;
+    memset(got, 0x5a, c->count_out * es);
+    for (size_t i = 0; i < pieces; i++) {
+        const size_t j = rev ? pieces - 1 - i : i, a = cuts[j], L = cuts[j + 1] - cuts[j];
+        fz_slab(x, piece, outer, n, inner, a, L, es, true);
+        size_t z;
+        if (axial_shard_summary_size(&sh, (int64_t)a, (int64_t)L, &z) != AXIAL_OK)
+            fail(isa, "axial_shard_summary_size: %s", axial_last_error());
+        unsigned char *sm = malloc(z);
+        if (!sm || axial_shard_summarize(&sh, piece, (int64_t)a, (int64_t)L, sm, z) != AXIAL_OK)
+            fail(isa, "axial_shard_summarize [%zu, %zu): %s", a, a + L, axial_last_error());
+        if (op_scan(c->op)) {
+            if (axial_shard_scan(&sh, piece, out, (int64_t)a, (int64_t)L, acc, accz) != AXIAL_OK)
+                fail(isa, "axial_shard_scan [%zu, %zu): %s", a, a + L, axial_last_error());
+            fz_slab(got, out, outer, n, inner, a, L, es, false);
+        }
+        if (acc == NULL) {
+            acc = sm;
+            accz = z;
+            continue;
+        }
+        size_t need;
+        if (axial_shard_combine(acc, accz, sm, z, NULL, 0, &need) != AXIAL_OK)
+            fail(isa, "axial_shard_combine: %s", axial_last_error());
+        unsigned char *nacc = malloc(need);
+        if (!nacc || axial_shard_combine(acc, accz, sm, z, nacc, need, &need) != AXIAL_OK)
+            fail(isa, "axial_shard_combine: %s", axial_last_error());
+        free(acc);
+        free(sm);
+        acc = nacc;
+        accz = need;
+    }
+    if (!op_scan(c->op) && axial_shard_finish(&sh, acc, accz, got) != AXIAL_OK)
+        fail(isa, "axial_shard_finish: %s", axial_last_error());
+    /* the scalar ISA's LogCumSumExp line keeps one state: within the bound only */
+    const bool exact = !(c->op == OP_LCSE && isa == AXIAL_ISA_SCALAR && grid > 0 && pieces > 1);
+    if (exact && memcmp(got, want, c->count_out * es) != 0) {
+        size_t k = 0;
+        while (memcmp(got + k * es, (const unsigned char *)want + k * es, es) == 0) k++;
+        fail(isa, "%zu shards on the grid (%lld along axis %lld; cuts %zu %zu) differ from the "
+             "one call at output %zu", pieces, (long long)grid, (long long)cut, cuts[1],
+             cuts[pieces > 1 ? 2 : 1], k);
+    }
+    free(acc);
+    free(got);
+    free(piece);
+    free(out);
+}
+
 /* ---- the entry point --------------------------------------------------------------------- */
 
 static unsigned isa_mask;
@@ -1132,6 +1287,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (axial_isa_select(isa) != AXIAL_OK) fail(isa, "axial_isa_select failed");
         if (axial_isa_active() != isa) fail(isa, "axial_isa_active() is %d", axial_isa_active());
         run_one(&c, isa, x0, &res[i]);
+        if (res[i].st == AXIAL_OK)
+            check_pieces(&c, isa, x0, res[i].out, &in);
     }
 
     const fz_result *s = &res[AXIAL_ISA_SCALAR];
