@@ -110,6 +110,13 @@ typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsign
  *     and every AVX-512 CPU runs AVX2. */
 typedef void (*axial_cumsum_run_fn)(const void *x, void *y, size_t len, unsigned flags,
                                     double *ds);
+/*   cumsum_cols_run(x, y, n, ncols, stride, flags, acc): columns [0, ncols)
+ *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
+ *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
+ *     the rows do not start their lines.  f32 and f64 only (NULL for the
+ *     others), kernels/cols_run.h; AVX-512 runs AVX2's, as cumsum_run. */
+typedef void (*axial_cumsum_cols_run_fn)(const void *x, void *y, size_t n, size_t ncols,
+                                         size_t stride, unsigned flags, double *acc);
 typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
 typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
                                      size_t stride, unsigned flags);
@@ -228,6 +235,7 @@ struct axial_kernels {
     axial_lse_seg_fn logcumsumexp_seg[AXIAL_NDTYPE];
     axial_lse_total_fn lse_scan_total[AXIAL_NDTYPE];
     axial_cumsum_run_fn cumsum_run[AXIAL_NDTYPE];
+    axial_cumsum_cols_run_fn cumsum_cols_run[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
@@ -246,6 +254,13 @@ struct axial_kernels {
     void axial_cumsum_run_##name##__##isa(const void *x, void *y, size_t len, unsigned flags, \
                                           double *ds);
 #define AXIAL_CUMSUM_RUN_OF(name, DT, isa) [DT] = axial_cumsum_run_##name##__##isa,
+#define AXIAL_DECLARE_COLS_RUN_KERNELS(isa)                                                  \
+    void axial_cumsum_cols_run_f32__##isa(const void *x, void *y, size_t n, size_t ncols,   \
+                                          size_t stride, unsigned flags, double *acc);      \
+    void axial_cumsum_cols_run_f64__##isa(const void *x, void *y, size_t n, size_t ncols,   \
+                                          size_t stride, unsigned flags, double *acc);
+#define AXIAL_COLS_RUN_OF(isa)                                                               \
+    {[AXIAL_F32] = axial_cumsum_cols_run_f32__##isa, [AXIAL_F64] = axial_cumsum_cols_run_f64__##isa}
 #define AXIAL_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_scan_total_##name##__##isa,
 #define AXIAL_CUMSUM_COLS_OF(name, DT, isa) [DT] = axial_cumsum_cols_##name##__##isa,
 #define AXIAL_REDUCE_COLS_OF(name, DT, isa) [DT] = axial_reduce_cols_##name##__##isa,

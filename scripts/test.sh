@@ -158,6 +158,9 @@ stage_tsan() {
   # the split ops on the pool and the test executors, every ISA, a quarter of the cases
   TSAN_OPTIONS=halt_on_error=1 AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
     build-tsan/tests/axial-tap parallel_
+  # stream pushes on the pool (and the test executors), every ISA
+  TSAN_OPTIONS=halt_on_error=1 AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
+    build-tsan/tests/axial-tap stream_cuts
 }
 
 stage_valgrind() {

@@ -138,10 +138,13 @@ static void axial_merge(struct axial_kernels *out, unsigned char *from,
         if (isa->logcumsumexp_seg[t]) out->logcumsumexp_seg[t] = isa->logcumsumexp_seg[t], from[AXIAL_ENTRY_LOGCUMSUMEXP_SEG + t] = (unsigned char)isa_id;
         if (isa->lse_scan_total[t]) out->lse_scan_total[t] = isa->lse_scan_total[t], from[AXIAL_ENTRY_LSE_SCAN_TOTAL + t] = (unsigned char)isa_id;
         if (isa->cumsum_run[t]) out->cumsum_run[t] = isa->cumsum_run[t], from[AXIAL_ENTRY_CUMSUM_RUN + t] = (unsigned char)isa_id;
+        if (isa->cumsum_cols_run[t]) out->cumsum_cols_run[t] = isa->cumsum_cols_run[t], from[AXIAL_ENTRY_CUMSUM_COLS_RUN + t] = (unsigned char)isa_id;
 #if defined(AXIAL_HAVE_AVX2) && defined(AXIAL_HAVE_AVX512)
-        /* cumsum_run (kernels.h): AVX-512 runs AVX2's, the same order's */
+        /* the stream kernels (kernels.h): AVX-512 runs AVX2's, the same order's */
         if (isa_id == AXIAL_ISA_AVX512 && !isa->cumsum_run[t] && axial_kernels__avx2.cumsum_run[t])
             out->cumsum_run[t] = axial_kernels__avx2.cumsum_run[t], from[AXIAL_ENTRY_CUMSUM_RUN + t] = AXIAL_ISA_AVX2;
+        if (isa_id == AXIAL_ISA_AVX512 && !isa->cumsum_cols_run[t] && axial_kernels__avx2.cumsum_cols_run[t])
+            out->cumsum_cols_run[t] = axial_kernels__avx2.cumsum_cols_run[t], from[AXIAL_ENTRY_CUMSUM_COLS_RUN + t] = AXIAL_ISA_AVX2;
 #endif
     }
     for (int s = 0; s < AXIAL_NROLL; s++)

@@ -481,7 +481,9 @@ static void line_cell(const shard_plan *p, const struct axial_kernels *kt, const
     const size_t off = (size_t)(lo - u0), n = (size_t)(hi - lo);
     const char *line = x + o * plen * es;
     const char *at = line + (p->rev ? plen - off - n : off) * es; /* lowest address */
-    const bool whole = lo == a && hi == b;
+    /* the kernels total whole chunks only (kernels.h: scan_total takes whole
+     * blocks); a line's last, shorter chunk is never anyone's carry */
+    const bool whole = lo == a && hi == b && n == p->cell;
     if (whole && p->order == AXIAL_ORDER_SIMD) {
         if (p->lse) {
             const axial_lse_acc t = kt->lse_scan_total[p->dtype](at, n, p->flags);

@@ -142,6 +142,7 @@ typedef struct {
     char *y;
     size_t len; /* the piece's axis length */
     size_t ntasks, units;
+    axial_cumsum_cols_run_fn cols_run; /* float columns on a SIMD ISA, or NULL */
 } axial_push;
 
 /* One float line: the rest of a block begun, whole chunks by the kernel,
@@ -209,15 +210,25 @@ static void push_task(void *arg, size_t t) {
             push_line(p, o);
         return;
     }
-    /* columns (or integer lines): unit u = (outer o, a group of columns) */
+    /* columns (or integer lines): unit u = (outer o, a group of columns); the
+     * task's groups of one outer index go as one run of columns, so that
+     * each row is read in one sweep */
     const size_t groups = (s->inner - 1) / AX_STREAM_COLS + 1, es = s->esize;
-    for (size_t u = b; u < e; u++) {
+    for (size_t u = b; u < e;) {
         const size_t o = u / groups, c0 = u % groups * AX_STREAM_COLS;
-        const size_t nc = s->inner - c0 < AX_STREAM_COLS ? s->inner - c0 : AX_STREAM_COLS;
+        const size_t u1 = (o + 1) * groups < e ? (o + 1) * groups : e; /* this outer's end */
+        const size_t c1 = u1 % groups == 0 ? s->inner : u1 % groups * AX_STREAM_COLS;
+        const size_t nc = c1 - c0;
+        u = u1;
         const size_t at = (o * p->len * s->inner + c0) * es;
         char *acc = (char *)s->carry + (o * s->inner + c0) * 8;
-        axial__cols_scan(s->dtype, s->flags, acc, p->x + at, p->y + at, p->len, nc, s->inner,
-                         s->pos);
+        if (p->cols_run != NULL)
+            p->cols_run(p->x + at, p->y + at, p->len, nc, s->inner,
+                        (s->flags & AX_STREAM_FLAGS) | (s->pos ? AXIAL_SCAN_CONTINUE : 0u),
+                        (double *)(void *)acc);
+        else
+            axial__cols_scan(s->dtype, s->flags, acc, p->x + at, p->y + at, p->len, nc,
+                             s->inner, s->pos);
     }
 }
 
@@ -269,7 +280,9 @@ axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void
         s->pos += len;
         return AXIAL_OK;
     }
-    axial_push p = {s, axial__kernels(), x, y, len, 1, 0};
+    axial_push p = {s, axial__kernels(), x, y, len, 1, 0, NULL};
+    if (!s->lines && s->order != AXIAL_ORDER_EXACT && axial_isa_active() != AXIAL_ISA_SCALAR)
+        p.cols_run = p.kt->cumsum_cols_run[s->dtype]; /* the columns' order is every ISA's */
     if (s->lines)
         p.units = s->outer;
     else

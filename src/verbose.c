@@ -75,7 +75,8 @@ static void axial_append_kernel(struct axial_line *l, const struct axial_kernels
                                       "cumsum_cols", "reduce_cols", "logcumsumexp",
                                       "reduce_lse", "reduce_lse_acc", "reduce_lse_finish",
                                       "logcumsumexp_cols", "reduce_lse_cols",
-                                      "logcumsumexp_seg", "lse_scan_total", "cumsum_run"};
+                                      "logcumsumexp_seg", "lse_scan_total", "cumsum_run",
+                                      "cumsum_cols_run"};
     const char *isa = axial__entry_isa(kt, e);
     if (e >= AXIAL_ENTRY_ROLL && e < AXIAL_ENTRY_CUMSUM_SEG) {
         axial_append(l, "axial_roll_b%u__%s", 1u << (e - AXIAL_ENTRY_ROLL), isa);

@@ -26,6 +26,10 @@
  * line (logcumsumexp_seg, lse_scan_total): the scalar table has neither; a
  * SIMD ISA has its own pair (AVX-512, AVX2 and NEON do) or neither (a line
  * would be one task there), and the active table holds exactly that.
+ * The stream kernels (cumsum_run for the float dtypes, cumsum_cols_run for
+ * f32 and f64): the scalar table has none; AVX2 and NEON their own, and
+ * AVX-512 takes AVX2's (dispatch.c: the one order, and every AVX-512 CPU
+ * runs AVX2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +138,9 @@ static const struct {
 } seg_ops[2] = {{"logcumsumexp_seg", SLOT(logcumsumexp_seg, 0)},
                 {"lse_scan_total", SLOT(lse_scan_total, 0)}};
 #define NSEG (2 * 4) /* per table */
+#define NSTREAM (2 * 4) /* per table: cumsum_run, cumsum_cols_run of the floats */
+static const size_t stream_offsets[2] = {SLOT(cumsum_run, 0), SLOT(cumsum_cols_run, 0)};
+static const char *const stream_ops[2] = {"cumsum_run", "cumsum_cols_run"};
 
 static bool lse_float(size_t dt) {
     return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
@@ -184,8 +191,16 @@ int main(void) {
                                      {AXIAL_ISA_AVX512, avx512, own_avx512}};
 #endif
     const size_t ncases = sizeof cases / sizeof cases[0];
-    printf("1..%zu\n", NLSE_SCALAR + NSEG + ncases * (NENTRIES + NLSE + NSEG));
+    printf("1..%zu\n", NLSE_SCALAR + NSEG + NSTREAM + ncases * (NENTRIES + NLSE + NSEG + NSTREAM));
     int num = 0, failed = 0;
+    for (int o = 0; o < 2; o++)
+        for (int d = 0; d < 4; d++) {
+            const size_t off = stream_offsets[o] + (size_t)lse_types[d].dt * sizeof(void (*)(void));
+            const int ok = slot_of(&axial_kernels__scalar, off) == NULL;
+            failed += !ok;
+            printf("%s %d - scalar %s %s: %s\n", ok ? "ok" : "not ok", ++num, stream_ops[o],
+                   lse_types[d].name, ok ? "NULL (streams use the generic order)" : "set, want NULL");
+        }
     /* the scalar table: every log-space kernel for the floats, none for another dtype */
     for (int o = 0; o < 4; o++) {
         for (int d = 0; d < 4; d++) {
@@ -217,7 +232,7 @@ int main(void) {
             why = axial_last_error();
         if (why) {
             const int must = ax_in_list(getenv("AXIAL_TEST_REQUIRE_ISA"), isa_name);
-            for (int e = 0; e < NENTRIES + NLSE + NSEG; e++) {
+            for (int e = 0; e < NENTRIES + NLSE + NSEG + NSTREAM; e++) {
                 num++;
                 if (must)
                     printf("not ok %d - %s: required by AXIAL_TEST_REQUIRE_ISA but %s\n", num,
@@ -225,7 +240,7 @@ int main(void) {
                 else
                     printf("ok %d - %s # SKIP %s\n", num, isa_name, why);
             }
-            failed += must ? NENTRIES + NLSE + NSEG : 0;
+            failed += must ? NENTRIES + NLSE + NSEG + NSTREAM : 0;
             continue;
         }
         const struct axial_kernels *active = axial__kernels();
@@ -294,6 +309,26 @@ int main(void) {
                              : "none (this ISA does not split a LogCumSumExp line)");
             }
         }
+        /* the stream kernels: the ISA's own, or (AVX-512) AVX2's */
+        for (int o = 0; o < 2; o++)
+            for (int d = 0; d < 4; d++) {
+                const size_t off = stream_offsets[o] + (size_t)lse_types[d].dt * sizeof(void (*)(void));
+                void (*own)(void) = slot_of(cases[c].own, off);
+                void (*got)(void) = slot_of(active, off);
+                void (*want)(void) = own;
+#if !defined(__aarch64__) && defined(AXIAL_HAVE_AVX2)
+                if (cases[c].isa == AXIAL_ISA_AVX512 && own == NULL)
+                    want = slot_of(&axial_kernels__avx2, off);
+#endif
+                const int needed = o == 0 || d < 2; /* cols_run: f32 and f64 only */
+                const int ok = got == want && (want != NULL) == needed;
+                failed += !ok;
+                printf("%s %d - %s %s %s: %s\n", ok ? "ok" : "not ok", ++num, isa_name,
+                       stream_ops[o], lse_types[d].name,
+                       !ok ? "want the ISA's own (AVX-512: AVX2's), f16/bf16 columns none"
+                       : want == NULL ? "none (the generic order)"
+                       : want == own ? "active kernel is the ISA's own" : "active kernel is AVX2's");
+            }
     }
     return failed ? 1 : 0;
 }

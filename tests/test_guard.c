@@ -634,6 +634,86 @@ static void guard_cases(ax_t *t, guard_ctx *g) {
     lse_cases(t, g);
 }
 
+/* Stream pushes and shard summaries and scans with every piece flush
+ * against a guard (alternately at its end and at its start), input and
+ * output: pieces of 1 .. 2V+1 elements along lines of 16384 + 3V (a chunk
+ * boundary inside), and along columns; the outputs put together must be the
+ * one call's bytes. */
+static void stream_guard_cases(ax_t *t, guard_ctx *g) {
+    static const axial_dtype dts[] = {AXIAL_F32, AXIAL_F64, AXIAL_F16, AXIAL_BF16, AXIAL_I8,
+                                      AXIAL_I64};
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+        const axial_dtype dt = dts[d];
+        const size_t es = or_size(dt);
+        const int64_t V = 64 / (int64_t)es;
+        for (int layout = 0; layout < 2; layout++)
+            for (unsigned flags = 0; flags < 4; flags++) {
+                if (!ax_sample(t, layout ? 0.5 : 1.0)) continue;
+                const int64_t n = layout ? 3 * V + 5 : 16384 + 3 * V, cols = layout ? V + 3 : 1;
+                const int64_t whole[2] = {n, cols};
+                const size_t count = (size_t)(n * cols);
+                ax_fill(t, dt, g->src, count, FILL_GENERAL);
+                if (axial_cumsum(dt, g->src, g->want, 2, whole, 0, flags) != AXIAL_OK) continue;
+                axial_stream *s = NULL;
+                if (!AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, dt, 2, whole, 0, flags, &s) ==
+                                     AXIAL_OK, "stream_create: %s", axial_last_error()))
+                    continue;
+                unsigned char *got = malloc(count * es + 1);
+                const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+                int64_t done = 0, L = 1;
+                bool at_end = true, ok = true;
+                while (done < n) {
+                    const int64_t len = n - done < L ? n - done : L;
+                    const int64_t a = rev ? n - done - len : done; /* REVERSE: from the far end */
+                    const size_t bytes = (size_t)(len * cols) * es;
+                    unsigned char *px = place(&g->ax, bytes, at_end), *py = place(&g->ay, bytes, at_end);
+                    memcpy(px, g->src + (size_t)(a * cols) * es, bytes);
+                    const int64_t ps[2] = {len, cols};
+                    snprintf(current, sizeof current, "stream push %s [%lld, %lld) of [%lld, %lld] flags %u %s",
+                             ax_dtype_str(dt), (long long)a, (long long)(a + len), (long long)n,
+                             (long long)cols, flags, at_end ? "at the end guard" : "at the start guard");
+                    ok = ok && axial_stream_push(s, dt, px, py, 2, ps) == AXIAL_OK;
+                    memcpy(got + (size_t)(a * cols) * es, py, bytes);
+                    g->calls++;
+                    done += len;
+                    L = L % (2 * V + 1) + 1;
+                    at_end = !at_end;
+                }
+                AX_CHECK(t, ok && memcmp(got, g->want, count * es) == 0,
+                         "stream of %s [%lld, %lld] flags %u at the guards: %s", ax_dtype_str(dt),
+                         (long long)n, (long long)cols, flags,
+                         ok ? "not the one call's bytes" : axial_last_error());
+                axial_stream_destroy(s);
+                /* shards: two pieces on the grid (lines) or one (columns), at the guards */
+                const int64_t axes[1] = {0};
+                const axial_shards sh = {AXIAL_OP_CUMSUM, dt, 2, whole, axes, 1, flags};
+                int64_t cut, grid;
+                axial_shard_grid(&sh, &cut, &grid);
+                const int64_t c1 = layout || grid != 16384 ? n : (rev ? n - 16384 : 16384);
+                unsigned char sum[2][2048];
+                size_t z[2] = {0, 0};
+                const int64_t lo[2] = {0, c1}, hi[2] = {c1, n};
+                for (int k = 0; k < 2; k++) { /* in scan order: REVERSE starts at the far piece */
+                    const int i = rev ? 1 - k : k;
+                    const size_t bytes = (size_t)((hi[i] - lo[i]) * cols) * es;
+                    unsigned char *px = place(&g->ax, bytes, k == 0), *py = place(&g->ay, bytes, k == 0);
+                    memcpy(px, g->src + (size_t)(lo[i] * cols) * es, bytes);
+                    snprintf(current, sizeof current, "shard [%lld, %lld) of %s [%lld, %lld] flags %u",
+                             (long long)lo[i], (long long)hi[i], ax_dtype_str(dt), (long long)n,
+                             (long long)cols, flags);
+                    axial_shard_summary_size(&sh, lo[i], hi[i] - lo[i], &z[k]);
+                    AX_CHECK(t, z[k] <= sizeof sum[k] &&
+                                axial_shard_summarize(&sh, px, lo[i], hi[i] - lo[i], sum[k], sizeof sum[k]) == AXIAL_OK &&
+                                axial_shard_scan(&sh, px, py, lo[i], hi[i] - lo[i], k ? sum[0] : NULL, k ? z[0] : 0) == AXIAL_OK &&
+                                memcmp(py, g->want + (size_t)(lo[i] * cols) * es, bytes) == 0,
+                             "%s at the guards: %s", current, axial_last_error());
+                    g->calls += 2;
+                }
+                free(got);
+            }
+    }
+}
+
 void t_guard_pages(ax_t *t) {
     guard_ctx g;
     memset(&g, 0, sizeof g);
@@ -655,6 +735,7 @@ void t_guard_pages(ax_t *t) {
     guard_exec = axial_pool_executor(pool);
     ax_fault_watch("# guard_pages: fault outside the tensors in ", current);
     guard_cases(t, &g);
+    stream_guard_cases(t, &g);
     ax_fault_unwatch();
     guard_exec = NULL;
     axial_pool_destroy(pool);

@@ -85,6 +85,7 @@
 #include <string.h>
 
 #include "avx2.h"
+#include "cols_run.h"
 
 #define AX_INLINE static inline __attribute__((always_inline))
 
@@ -1063,6 +1064,7 @@ AX_DEFINE_CUMSUM(u64, K_I64)
         else                                                                                \
             line_run(KIND, (const char *)x, (char *)y, len, excl, 0, start, ds);            \
     }
+AXIAL_DEFINE_COLS_RUN(avx2)
 AX_DEFINE_RUN(f32, K_F32)
 AX_DEFINE_RUN(f64, K_F64)
 AX_DEFINE_RUN(f16, K_F16)

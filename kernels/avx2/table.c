@@ -9,6 +9,7 @@ const struct axial_kernels axial_kernels__avx2 = {
     .cumsum_seg = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_SEG_OF, avx2)},
     .scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_SCAN_TOTAL_OF, avx2)},
     .cumsum_run = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_RUN_OF, avx2)},
+    .cumsum_cols_run = AXIAL_COLS_RUN_OF(avx2),
     .cumsum_cols = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_COLS_OF, avx2)},
 
     /* reduce.c */

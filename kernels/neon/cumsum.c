@@ -126,6 +126,7 @@
 #include <string.h>
 
 #include "neon.h"
+#include "cols_run.h"
 
 #define AXIAL_AI static inline __attribute__((always_inline))
 /* Short loops over the registers of one step must unroll (arrays -> registers). */
@@ -1672,3 +1673,6 @@ AXIAL_CUMSUM_KERNEL(i64, K_I64)
 
 /* Unsigned integers: the same wrapping bits as the signed kernel of their width. */
 AXIAL_CUMSUM_UNSIGNED_KERNELS(neon)
+
+/* cumsum_cols_run (kernels.h): kernels/cols_run.h, vectorised by the compiler. */
+AXIAL_DEFINE_COLS_RUN(neon)

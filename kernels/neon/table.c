@@ -9,6 +9,7 @@ const struct axial_kernels axial_kernels__neon = {
     .cumsum_seg = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_SEG_OF, neon)},
     .scan_total = {AXIAL_FLOAT_DTYPES(AXIAL_SCAN_TOTAL_OF, neon)},
     .cumsum_run = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_RUN_OF, neon)},
+    .cumsum_cols_run = AXIAL_COLS_RUN_OF(neon),
     .cumsum_cols = {AXIAL_FLOAT_DTYPES(AXIAL_CUMSUM_COLS_OF, neon)},
 
     /* reduce.c */

@@ -1106,7 +1106,7 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
                              op_scan(c->op) ? 1 : c->naxes, c->flags};
     int64_t cut, grid;
     if (axial_shard_grid(&sh, &cut, &grid) != AXIAL_OK) {
-        if (op_scan(c->op) || op_lse(c->op))
+        if (op_scan(c->op))
             fail(isa, "axial_shard_grid refused a call that succeeded: %s", axial_last_error());
         return; /* a reduction of no axis: nothing to cut */
     }
@@ -1287,8 +1287,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (axial_isa_select(isa) != AXIAL_OK) fail(isa, "axial_isa_select failed");
         if (axial_isa_active() != isa) fail(isa, "axial_isa_active() is %d", axial_isa_active());
         run_one(&c, isa, x0, &res[i]);
-        if (res[i].st == AXIAL_OK)
-            check_pieces(&c, isa, x0, res[i].out, &in);
     }
 
     const fz_result *s = &res[AXIAL_ISA_SCALAR];
@@ -1370,6 +1368,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     }
     free(mag);
+    /* each ISA's streams and shards against its own one call (not while a
+     * fault is injected into the one-call runs: the self-tests aim at the
+     * checks above) */
+    for (int i = 0; i < AX_NISA && !inject; i++) {
+        if (!(isa_mask & (1u << i)) || res[i].st != AXIAL_OK) continue;
+        if (axial_isa_select((axial_isa)i) != AXIAL_OK) fail((axial_isa)i, "axial_isa_select failed");
+        check_pieces(&c, (axial_isa)i, x0, res[i].out, &in);
+    }
     for (int i = 0; i < AX_NISA; i++) free(res[i].out);
     free(x0);
     cur_case = NULL;

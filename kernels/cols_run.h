@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cols_run.h: cumsum_cols_run (kernels.h) for f32 and f64, written once in
+ * plain C and compiled in each SIMD folder with its flags, where the
+ * compiler turns the loop over a row's columns into that ISA's vectors.
+ *
+ * Order (docs/API.md, "One summation order", inner > 1): each column on its
+ * own, sequentially in f64 from the carry acc[c] (a stream's running sum),
+ * each output rounded once; exclusive writes the sum before the row (+0.0
+ * on the first row of a line, unless AXIAL_SCAN_CONTINUE).  Vectors run
+ * across columns, never along one, so the bits are the order's on every
+ * ISA; there is no multiplication, so nothing can contract.  In place is
+ * fine: each element is read before its output is written.
+ */
+#ifndef AXIAL_COLS_RUN_H
+#define AXIAL_COLS_RUN_H
+
+#define AXIAL_COLS_RUN_BODY(T)                                                            \
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                              \
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;                                 \
+    const int first = (flags & AXIAL_SCAN_CONTINUE) == 0;                                \
+    for (size_t t = 0; t < n; t++) {                                                     \
+        const size_t r = (rev ? n - 1 - t : t) * stride;                                 \
+        const T *xr = (const T *)x + r;                                                  \
+        T *yr = (T *)y + r;                                                              \
+        if (!excl) {                                                                     \
+            for (size_t i = 0; i < ncols; i++) {                                         \
+                acc[i] += (double)xr[i];                                                 \
+                yr[i] = (T)acc[i];                                                       \
+            }                                                                            \
+        } else if (t == 0 && first) {                                                    \
+            for (size_t i = 0; i < ncols; i++) {                                         \
+                acc[i] += (double)xr[i];                                                 \
+                yr[i] = (T)0;                                                            \
+            }                                                                            \
+        } else {                                                                         \
+            for (size_t i = 0; i < ncols; i++) {                                         \
+                const double before = acc[i];                                            \
+                acc[i] += (double)xr[i];                                                 \
+                yr[i] = (T)before;                                                       \
+            }                                                                            \
+        }                                                                                \
+    }
+
+#define AXIAL_DEFINE_COLS_RUN(isa)                                                         \
+    void axial_cumsum_cols_run_f32__##isa(const void *x, void *y, size_t n, size_t ncols, \
+                                          size_t stride, unsigned flags, double *acc) {   \
+        AXIAL_COLS_RUN_BODY(float)                                                        \
+    }                                                                                     \
+    void axial_cumsum_cols_run_f64__##isa(const void *x, void *y, size_t n, size_t ncols, \
+                                          size_t stride, unsigned flags, double *acc) {   \
+        AXIAL_COLS_RUN_BODY(double)                                                       \
+    }
+
+#endif /* AXIAL_COLS_RUN_H */
