@@ -174,6 +174,10 @@ static axial_status plan_shards(const char *fn, const axial_shards *sh, shard_pl
         if (k == p->cut)
             gc = ng - 1;
     }
+    if (nred == 0 && count > 0)
+        return axial__fail(AXIAL_E_ARGS, "%s: every reduced axis has length 1, so the reduction "
+                           "is a copy and there is nothing to cut (each piece is its own result)",
+                           fn);
     const size_t d = (size_t)p->shape[p->cut];
     p->units = d;
     p->rows = 1;

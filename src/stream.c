@@ -15,8 +15,10 @@
  * A push scans, per line, the rest of a block begun (order.c), then whole
  * chunks from a chunk boundary with the active ISA's cumsum_seg kernel (a
  * piece that holds whole chunks, 64 KiB of f32, runs at the kernel's speed),
- * the blocks up to the next chunk boundary, and a last partial block
- * (order.c).  Floats follow the order of the ISA active at create (or the
+ * the whole blocks up to the next chunk boundary with its cumsum_run kernel
+ * (from the chunk's D and S), and a last part of a block (order.c); float
+ * columns go through cumsum_cols_run (f32, f64) from their running sums,
+ * the rest through order.c.  Floats follow the order of the ISA active at create (or the
  * one whose bytes were imported): the SIMD order on AVX2, AVX-512 and NEON,
  * the scalar order on the scalar ISA, whatever ISA is active at a push.
  * With an executor, lines (or groups of columns) are tasks: every line is
