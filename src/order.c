@@ -252,7 +252,12 @@ void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *
 uint64_t axial__fnv1a(const void *p, size_t n) {
     const unsigned char *b = p;
     uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* a word at a time: one multiply per 8 bytes */
+        h ^= axial__get64(b + i);
+        h *= 0x100000001b3u;
+    }
+    for (; i < n; i++) {
         h ^= b[i];
         h *= 0x100000001b3u;
     }

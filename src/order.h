@@ -60,7 +60,8 @@ size_t axial__dtype_size(axial_dtype dtype);
 
 /* ---- bytes that travel -------------------------------------------------- */
 
-/* FNV-1a 64 over n bytes. */
+/* FNV-1a 64 over n bytes taken as little-endian 64-bit words (then any
+ * last bytes one by one): the bytes' checksum. */
 uint64_t axial__fnv1a(const void *p, size_t n);
 static inline void axial__put64(unsigned char *p, uint64_t v) {
     for (int i = 0; i < 8; i++)
