@@ -702,8 +702,7 @@ axial_status axial_shard_combine(const void *a, size_t asize, const void *b, siz
 
 /* The carry (per entry) at unit u0 from a summary of [0, u0): R (+) P. */
 static axial_status carry_of(const char *fn, const shard_plan *p, uint64_t u0, const void *carry,
-                             size_t carry_size, unsigned char *buf, size_t cap) {
-    (void)cap;
+                             size_t carry_size, unsigned char *buf) {
     if (u0 == 0 && carry == NULL) {
         v_identity(p, buf, p->nv);
         return AXIAL_OK;
@@ -731,7 +730,7 @@ static axial_status carry_of(const char *fn, const shard_plan *p, uint64_t u0, c
  * the scalar ISA): y = the value of the state after (inclusive) or before
  * (exclusive) each term, rounded once. */
 static void lse_run(const shard_plan *p, axial_lse_acc *st, const char *x, char *y, size_t n,
-                    size_t stride, size_t ncols, bool first) {
+                    size_t stride, size_t ncols) {
     const bool excl = (p->flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     for (size_t t = 0; t < n; t++) {
         const size_t r = (p->rev ? n - 1 - t : t) * stride;
@@ -739,7 +738,6 @@ static void lse_run(const shard_plan *p, axial_lse_acc *st, const char *x, char 
             double out;
             if (excl) {
                 out = axial_lse_value(st[i]);
-                (void)first;
                 axial_lse_add(&st[i], load_f(p->dtype, x, r + i), 1.0);
             } else {
                 axial_lse_add(&st[i], load_f(p->dtype, x, r + i), 1.0);
@@ -777,7 +775,7 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
     unsigned char *cv = malloc(p.nv ? p.nv * p.vs : 1);
     if (cv == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for %zu carries", fn, p.nv);
-    if ((st = carry_of(fn, &p, u0, carry, carry_size, cv, p.nv * p.vs)) != AXIAL_OK) {
+    if ((st = carry_of(fn, &p, u0, carry, carry_size, cv)) != AXIAL_OK) {
         free(cv);
         return st;
     }
@@ -790,7 +788,7 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
     cv = malloc(p.nv * p.vs);
     if (cv == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for %zu carries", fn, p.nv);
-    carry_of(fn, &p, u0, carry, carry_size, cv, p.nv * p.vs);
+    carry_of(fn, &p, u0, carry, carry_size, cv);
     const struct axial_kernels *kt = axial__kernels();
     const size_t plen = (size_t)len, es = p.esize;
     const char *xc = x;
@@ -823,7 +821,7 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
         axial_lse_acc *stt = (axial_lse_acc *)(void *)cv;
         for (size_t o = 0; o < p.outer; o++)
             lse_run(&p, stt + o * p.inner, xc + o * plen * p.inner * es,
-                    yc + o * plen * p.inner * es, plen, p.inner, p.inner, u0 == 0);
+                    yc + o * plen * p.inner * es, plen, p.inner, p.inner);
     } else { /* columns and integers: running sums from the carry */
         for (size_t o = 0; o < p.outer; o++)
             axial__cols_scan(p.dtype, p.flags, cv + o * p.inner * 8, xc + o * plen * p.inner * es,
