@@ -208,6 +208,7 @@ void t_stream_cuts(ax_t *t) {
         {1, {1000}, 0},         {1, {40000}, 0},     {2, {3, 33000}, 1},  {2, {5, 77}, -1},
         {2, {300, 1}, 0},       {1, {17}, 0},        {2, {200, 37}, 0},   {3, {2, 150, 5}, 1},
         {3, {3, 4, 500}, 2},    {2, {50, 1000}, 0},  {1, {16384 * 3 + 5}, 0},
+        {3, {2, 0, 40}, 2}, /* no element: nothing is read or written, the length grows */
     };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
