@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../kernels/scalar/convert.h"
+#include "cols_run.h"
 #include "internal.h"
 
 int axial__order_active(axial_dtype dtype) {
@@ -205,31 +206,16 @@ void axial__line_scan(axial_dtype dtype, int order, unsigned flags, axial_line_c
         }                                                                                  \
     }
 
-/* f32 and f64 rows: plain loops the compiler can vectorise (no switch per
- * element); the same additions in the same order. */
-#define AX_COLS_ROWS(T)                                                                     \
-    for (size_t t = 0; t < n; t++) {                                                       \
-        const size_t r = (rev ? n - 1 - t : t) * stride;                                   \
-        const T *xr = (const T *)x + r;                                                    \
-        T *yr = (T *)y + r;                                                                \
-        if (!excl) {                                                                       \
-            for (size_t i = 0; i < cols; i++) {                                            \
-                a[i] += (double)xr[i];                                                     \
-                yr[i] = (T)a[i];                                                           \
-            }                                                                              \
-        } else if (pos + t == 0) { /* the empty first sums: +0 */                          \
-            for (size_t i = 0; i < cols; i++) {                                            \
-                a[i] += (double)xr[i];                                                     \
-                yr[i] = (T)0;                                                              \
-            }                                                                              \
-        } else {                                                                           \
-            for (size_t i = 0; i < cols; i++) {                                            \
-                const double before = a[i];                                                \
-                a[i] += (double)xr[i];                                                     \
-                yr[i] = (T)before;                                                         \
-            }                                                                              \
-        }                                                                                  \
-    }
+/* f32 and f64 rows: the loops of the SIMD folders' cumsum_cols_run
+ * (kernels/cols_run.h), here without ISA flags, for the scalar ISA. */
+static void cols_f32(const void *x, void *y, size_t n, size_t ncols, size_t stride,
+                     unsigned flags, double *acc) {
+    AXIAL_COLS_RUN_BODY(float)
+}
+static void cols_f64(const void *x, void *y, size_t n, size_t ncols, size_t stride,
+                     unsigned flags, double *acc) {
+    AXIAL_COLS_RUN_BODY(double)
+}
 
 void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *x, void *y,
                       size_t n, size_t cols, size_t stride, uint64_t pos) {
@@ -237,9 +223,10 @@ void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *
     const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     double *a = acc;
     uint64_t *u = acc;
+    const unsigned run_flags = flags | (pos ? AXIAL_SCAN_CONTINUE : 0u);
     switch (dtype) {
-    case AXIAL_F32: AX_COLS_ROWS(float) break;
-    case AXIAL_F64: AX_COLS_ROWS(double) break;
+    case AXIAL_F32: cols_f32(x, y, n, cols, stride, run_flags, a); break;
+    case AXIAL_F64: cols_f64(x, y, n, cols, stride, run_flags, a); break;
     case AXIAL_F16: AX_COLS_FLOAT(axial_f16_to_double(((const uint16_t *)x)[r + i])) break;
     case AXIAL_BF16: AX_COLS_FLOAT(axial_bf16_to_double(((const uint16_t *)x)[r + i])) break;
     case AXIAL_I8: case AXIAL_U8: AX_COLS_INT(uint8_t) break;

@@ -410,6 +410,14 @@ static axial_status piece_units(const char *fn, const shard_plan *p, int64_t sta
     return AXIAL_OK;
 }
 
+/* The shards' plan and a piece's units: the common checks of the calls
+ * that take a piece. */
+static axial_status plan_piece(const char *fn, const axial_shards *sh, int64_t start,
+                               int64_t len, shard_plan *p, uint64_t *u0, uint64_t *u1) {
+    const axial_status st = plan_shards(fn, sh, p);
+    return st != AXIAL_OK ? st : piece_units(fn, p, start, len, u0, u1);
+}
+
 /* The piece's shape (the cut axis len long) and element count. */
 static size_t piece_shape(const shard_plan *p, int64_t len, int64_t *shape) {
     memcpy(shape, p->shape, p->rank * sizeof *shape);
@@ -533,9 +541,7 @@ axial_status axial_shard_summary_size(const axial_shards *sh, int64_t start, int
     static const char fn[] = "axial_shard_summary_size";
     shard_plan p;
     uint64_t u0, u1;
-    axial_status st = plan_shards(fn, sh, &p);
-    if (st == AXIAL_OK)
-        st = piece_units(fn, &p, start, len, &u0, &u1);
+    const axial_status st = plan_piece(fn, sh, start, len, &p, &u0, &u1);
     if (st != AXIAL_OK)
         return st;
     if (size == NULL)
@@ -565,9 +571,7 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
     static const char fn[] = "axial_shard_summarize";
     shard_plan p;
     uint64_t u0, u1;
-    axial_status st = plan_shards(fn, sh, &p);
-    if (st == AXIAL_OK)
-        st = piece_units(fn, &p, start, len, &u0, &u1);
+    const axial_status st = plan_piece(fn, sh, start, len, &p, &u0, &u1);
     if (st != AXIAL_OK)
         return st;
     int64_t pshape[AXIAL_MAX_RANK];
