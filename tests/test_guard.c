@@ -648,7 +648,7 @@ static void stream_guard_cases(ax_t *t, guard_ctx *g) {
         const int64_t V = 64 / (int64_t)es;
         for (int layout = 0; layout < 2; layout++)
             for (unsigned flags = 0; flags < 4; flags++) {
-                if (!ax_sample(t, layout ? 0.5 : 1.0)) continue;
+                if (!ax_sample(t, 0.5)) continue; /* (qemu and valgrind sample a fraction) */
                 const int64_t n = layout ? 3 * V + 5 : 16384 + 3 * V, cols = layout ? V + 3 : 1;
                 const int64_t whole[2] = {n, cols};
                 const size_t count = (size_t)(n * cols);
