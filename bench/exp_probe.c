@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * exp_probe.c: the exp probes of the log-space ops, the ceiling of a kernel
- * that computes one exp per element (issue 15), as the bandwidth probe is
+ * that computes one exp per element, as the bandwidth probe is
  * the ceiling of one that only moves its bytes.  One probe per ISA, named
  * exp_{isa}, over the same elements as the case:
  *   exp_scalar   libm expf (f32, and bf16 through float) / exp (f64) in a

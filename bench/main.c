@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c: the benchmark matrix (issue 3; names as in STYLE.md):
+ * main.c: the benchmark matrix, one row per
  *   {op}/{type}/{impl}/{shape}/{params}
  * impl: scalar, avx2, avx512 (x86-64) or scalar, neon (aarch64): axial with
  * that ISA selected, skipped with a message when the CPU or build lacks it;
  * probe: the bandwidth ceiling (read-sum for the reductions, memcpy for the
  * scans and Roll); loop, eigen, onednn: the peers.  The log-space ops
- * (issue 15: logcumsumexp, reduce_logsumexp; [n], [n/1024, 1024] axis 1,
+ * (logcumsumexp, reduce_logsumexp; [n], [n/1024, 1024] axis 1,
  * [1024, n/1024] axis 0 in f32 and f64, [n] in bf16) have the probe and, in
  * place of the peers, the exp probes exp_{isa} (exp_probe.c: one exp per
  * element with libm or SLEEF on that ISA, the ceiling of a one-exp kernel);
@@ -19,7 +19,7 @@
  * Sizes: cache-resident (256 KiB of input: L2 here) and memory-resident (256 MiB, or
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
  *
- * Threads (issue 14): each threaded case (the f32 cases but the excl/rev
+ * Threads: each threaded case (the f32 cases but the excl/rev
  * scans, the log-space ops' included; every case with
  * AXIAL_BENCH_THREAD_CASES=all) is also measured at
  * T = 1 .. the CPUs this process may run on (or AXIAL_BENCH_THREADS, e.g.
@@ -215,7 +215,7 @@ static void roll_cases(size_t bytes) {
     c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
 }
 
-/* The log-space ops (issue 15), each of f32 and f64 as [n], [n/1024, 1024]
+/* The log-space ops, each of f32 and f64 as [n], [n/1024, 1024]
  * along axis 1 (rows) and [1024, n/1024] along axis 0 (columns), and bf16 as
  * [n]; the reduction of [n] over all axes. */
 static void lse_cases(size_t bytes) {

@@ -58,41 +58,27 @@ static inline void store_t(axial_dtype dt, void *y, size_t i, double v) {
     }
 }
 
-/* The block network (docs/API.md, "One summation order") in C = f32. */
-static void block_f32(const double vd[16], double pd[16]) {
-    float v[16], s[16], T[4];
-    for (int i = 0; i < 16; i++)
-        v[i] = (float)vd[i];
-    for (int q = 0; q < 4; q++) {
-        const float *u = v + 4 * q;
-        float *w = s + 4 * q;
-        w[0] = u[0];
-        w[1] = u[1] + u[0];
-        w[2] = (u[2] + u[1]) + u[0];
-        w[3] = (u[3] + u[2]) + (u[1] + u[0]);
-        T[q] = w[3];
-    }
-    const float E[4] = {-0.0f, T[0], T[1] + T[0], (T[2] + T[1]) + T[0]};
-    for (int i = 0; i < 16; i++)
+/* The block network (docs/API.md, "One summation order") in C = T: the
+ * quads' scans, their offsets E, p = s + E. */
+#define AX_BLOCK(T)                                                                        \
+    T v[16], s[16], T_[4];                                                                 \
+    for (int i = 0; i < 16; i++)                                                           \
+        v[i] = (T)vd[i];                                                                   \
+    for (int q = 0; q < 4; q++) {                                                          \
+        const T *u = v + 4 * q;                                                            \
+        T *w = s + 4 * q;                                                                  \
+        w[0] = u[0];                                                                       \
+        w[1] = u[1] + u[0];                                                                \
+        w[2] = (u[2] + u[1]) + u[0];                                                       \
+        w[3] = (u[3] + u[2]) + (u[1] + u[0]);                                              \
+        T_[q] = w[3];                                                                      \
+    }                                                                                      \
+    const T E[4] = {(T)-0.0, T_[0], T_[1] + T_[0], (T_[2] + T_[1]) + T_[0]};               \
+    for (int i = 0; i < 16; i++)                                                           \
         pd[i] = (double)(s[i] + E[i / 4]);
-}
 
-/* The same in C = f64. */
-static void block_f64(const double v[16], double p[16]) {
-    double s[16], T[4];
-    for (int q = 0; q < 4; q++) {
-        const double *u = v + 4 * q;
-        double *w = s + 4 * q;
-        w[0] = u[0];
-        w[1] = u[1] + u[0];
-        w[2] = (u[2] + u[1]) + u[0];
-        w[3] = (u[3] + u[2]) + (u[1] + u[0]);
-        T[q] = w[3];
-    }
-    const double E[4] = {-0.0, T[0], T[1] + T[0], (T[2] + T[1]) + T[0]};
-    for (int i = 0; i < 16; i++)
-        p[i] = s[i] + E[i / 4];
-}
+static void block_f32(const double vd[16], double pd[16]) { AX_BLOCK(float) }
+static void block_f64(const double vd[16], double pd[16]) { AX_BLOCK(double) }
 
 static inline size_t kpos(size_t len, size_t i, bool rev) { return rev ? len - 1 - i : i; }
 

@@ -14,7 +14,7 @@
  * The thresholds (internal.h), measured roughly: medians of 101 calls, f32,
  * the plain call against _ex on a 2-thread axial_pool with the thresholds
  * at 0 (tasks of AXIAL_GRAIN = 64 KiB), on the 2-core AVX-512 development
- * VM, which other sessions share: once quiet (load average 0.2) and once
+ * VM, shared with other workloads: once quiet (load average 0.2) and once
  * while builds ran (load 8-12; a call whose second thread did not get a core
  * in time took ~20 ms, a scheduler slice: what a pool costs on an
  * oversubscribed host, whatever the threshold).  Time of _ex / plain:

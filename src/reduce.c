@@ -399,27 +399,36 @@ static void axial_wide_task(void *arg, size_t k) {
     }
 }
 
+/* The odometer of several reduced groups: the last reduced group q (it has
+ * a kept group before it: groups alternate and there is more than one
+ * reduced group, and at most one after it), and each group's strides in x
+ * and in the wide accumulator.  One task, no accumulator yet. */
+static void axial_wide_init(axial_wide_plan *p, const axial_reduce_kernels *k, const char *x,
+                            size_t esize, size_t ng, const size_t *g, const bool *r,
+                            size_t *xstride, size_t *astride) {
+    size_t q = ng - 1;
+    while (!r[q])
+        q--;
+    size_t xs = 1, as = 1;
+    for (size_t d = ng; d-- > 0;) {
+        xstride[d] = xs;
+        astride[d] = r[d] ? 0 : as;
+        xs *= g[d];
+        if (!r[d])
+            as *= g[d];
+    }
+    *p = (axial_wide_plan){k, x, NULL, esize, ng, q, g[q - 1], q + 1 < ng ? g[q + 1] : 1, 1,
+                           g, xstride, astride};
+}
+
 /* Several reduced groups: accumulate into a wide buffer, then round once. */
 static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char *fn,
                                       const char *x, void *y, size_t esize, size_t ng,
                                       const size_t *g, const bool *r, size_t count_in,
                                       size_t count_out, const axial_executor *exec) {
-    /* The last reduced group q has a kept group before it (groups alternate
-     * and there is more than one reduced group) and at most one after it. */
-    size_t q = ng - 1;
-    while (!r[q])
-        q--;
     size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
-    size_t xs = 1, as = 1;
-    for (size_t k = ng; k-- > 0;) {
-        xstride[k] = xs;
-        astride[k] = r[k] ? 0 : as;
-        xs *= g[k];
-        if (!r[k])
-            as *= g[k];
-    }
-    axial_wide_plan p = {k, x, NULL, esize, ng, q, g[q - 1],
-                         q + 1 < ng ? g[q + 1] : 1, 1, g, xstride, astride};
+    axial_wide_plan p;
+    axial_wide_init(&p, k, x, esize, ng, g, r, xstride, astride);
     p.acc = malloc(count_out * k->wide);
     if (p.acc == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate the %zu-byte accumulator", fn,
@@ -434,7 +443,7 @@ static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char 
                             : axial__ntasks(p.rows, count_in / p.rows * esize,
                                             k->threshold);
     /* pieces of a slab (the bytes of one odometer index); lse: compute-bound */
-    const size_t pieces = p.rows * g[q] * p.inner * esize / AXIAL_WIDE_PIECE;
+    const size_t pieces = p.rows * g[p.q] * p.inner * esize / AXIAL_WIDE_PIECE;
     if (!k->lse && p.ntasks > pieces)
         p.ntasks = pieces > 1 ? pieces : 1;
     axial__run(exec, p.ntasks, axial_wide_task, &p);
@@ -636,20 +645,10 @@ axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, 
         k.acc(x, acc, outer, n, inner);
         return AXIAL_OK;
     }
-    size_t q = ng - 1;
-    while (!r[q])
-        q--;
     size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
-    size_t xs = 1, as = 1;
-    for (size_t d = ng; d-- > 0;) {
-        xstride[d] = xs;
-        astride[d] = r[d] ? 0 : as;
-        xs *= g[d];
-        if (!r[d])
-            as *= g[d];
-    }
-    axial_wide_plan p = {&k, x, acc, esize, ng, q, g[q - 1], q + 1 < ng ? g[q + 1] : 1, 1, g,
-                         xstride, astride};
+    axial_wide_plan p;
+    axial_wide_init(&p, &k, x, esize, ng, g, r, xstride, astride);
+    p.acc = acc;
     axial_wide_task(&p, 0);
     return AXIAL_OK;
 }
