@@ -108,6 +108,8 @@ def load_bench(path):
     tmed, tskipped = {}, {}
     for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
+        if name.startswith(("streams/", "shards/")):
+            continue  # their own table: pieces_table
         case, impl, threads = split(name)
         extra = threads or case.endswith("/sweep") or case.startswith("parallel_for/")
         m, sk = (tmed, tskipped) if extra else (med, skipped)
@@ -369,6 +371,50 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
     return text, md
 
 
+def pieces_table(path):
+    """The streams and shards rows (bench/streams.c): each row's median time
+    and its ratio to the one call of the same op and ISA (and, for the
+    streams, to the copy probe)."""
+    with open(path) as f:
+        data = json.load(f)
+    ns, skip, order = {}, {}, []
+    for b in data.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        if not name.startswith(("streams/", "shards/")):
+            continue
+        if name not in order:
+            order.append(name)
+        if b.get("error_occurred"):
+            skip[name] = b.get("error_message", "skipped")
+        elif b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median":
+            unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+            ns.setdefault(name, b["real_time"] * unit)
+    if not order:
+        return [], []
+    probe = next((v for k, v in ns.items() if k.startswith("streams/copy/")), None)
+
+    def one_call(name):
+        head = name.rsplit("/", 1)[0]
+        for cand in (head + "/one_call", "streams/" + head.split("/", 1)[1] + "/one_call"):
+            if cand in ns:
+                return ns[cand]
+        return None
+
+    rows = []
+    for name in order:
+        if name in skip:
+            rows.append([name, "skip", "-", "-", skip[name][:60]])
+            continue
+        base = one_call(name)
+        rows.append([name, f"{ns[name] / 1e6:.3f}",
+                     fmt_ratio(ns[name] / base) if base else "-",
+                     fmt_ratio(probe / ns[name]) if probe and name.startswith("streams/") else "-",
+                     ""])
+    return table("streams and shards (ms; x one call: time over the one call's; of probe: "
+                 "copy probe time over this)", ["case", "ms", "x one call", "of probe", "note"],
+                 rows)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
@@ -575,6 +621,9 @@ def main():
                      lse_isa_header, rows)
         text += t
         md += m
+    ptext, pmd = pieces_table(args.bench)
+    text += ptext
+    md += pmd
     text += ["", LEGEND]
     md += ["", LEGEND]
     ttext, tmd = threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip,
