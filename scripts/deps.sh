@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages axial needs, skipping those already there.
 #   scripts/deps.sh test    build + test suite (meson, criterion, qemu-user, cross gcc,
-#                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake)
+#                           valgrind, clang + its sanitizer/libFuzzer runtimes, cmake,
+#                           python3-venv and python3-dev for the Python package)
 #   scripts/deps.sh bench   release build + benchmarks (Google Benchmark, Eigen, oneDNN, numpy, SLEEF)
 set -euo pipefail
 
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
            valgrind clang libclang-rt-14-dev cmake libpthreadpool-dev libsleef-dev
-           dpkg-cross)
+           dpkg-cross python3 python3-venv python3-dev)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
             libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev
             libsleef-dev)

@@ -32,12 +32,19 @@
 #             tests/consumers/cmake with axial::axial and axial::axial_static;
 #             tests/consumers/meson with axial as a wrap subproject (a
 #             tarball of this checkout), shared and static; each one run, and
-#             the static ones checked to load no libaxial.so.
+#             the static ones checked to load no libaxial.so;
+#   python    the Python package as its users take it: a virtual environment
+#             (build-python/venv) with numpy, dask, distributed, ml_dtypes,
+#             pytest and hypothesis from PyPI, `pip install .` (meson-python
+#             from PyPI under build isolation; the wheel must hold the package
+#             alone), then pytest on tests/python: numpy and a long double
+#             oracle, hypothesis properties, bad input, thread counts,
+#             streams, and axial.dask on a 2-process LocalCluster.
 # The test builds are debugoptimized (the default buildtype is release).
 # `bash scripts/test.sh STAGE...` runs only the stages named, in order.  The
 # whole suite (no stage named) runs in two lanes at once on a machine of 2 or
 # more CPUs, each lane's stages in order, each output line prefixed with its
-# lane: [a] native qemu-x86 aarch64 valgrind consumers (the first, second,
+# lane: [a] native qemu-x86 aarch64 valgrind consumers python (the first, second,
 # fourth and fifth share build/), [b] asan tsan fuzz.  Much of each stage
 # is one process (a test driver, qemu, valgrind, the fuzzer) or a build
 # waiting on its largest file, so the lanes fill the second CPU: on an Intel
@@ -46,7 +53,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
 jobs=$(nproc)
-all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers)
+all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers python)
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
@@ -281,6 +288,24 @@ PY
   echo "-- static builds load no libaxial.so, shared builds load libaxial.so.0"
 }
 
+stage_python() {
+  echo "== Python package: pip install . into build-python/venv, pytest tests/python"
+  local venv=build-python/venv py
+  [ -x "$venv/bin/python" ] || { mkdir -p build-python && python3 -m venv "$venv"; }
+  py=$venv/bin/python
+  "$py" -m pip install -q --upgrade pip
+  "$py" -m pip install -q 'numpy>=2' 'dask[array]' distributed ml_dtypes pytest hypothesis
+  # (pip's own build isolation fetches meson-python, meson and ninja)
+  "$py" -m pip install -q --force-reinstall --no-deps .
+  # the package installs itself alone: no header, pkg-config file or library
+  local files
+  files=$("$py" -m pip show -f axial | sed -n '/^Files:/,$p' | tail -n +2)
+  if echo "$files" | grep -Ev '^ *(axial/|axial-[0-9.]+\.dist-info/|\.\./\.\./\.\./bin/)' | grep -q .; then
+    echo "the wheel installs more than the package:"; echo "$files"; return 1
+  fi
+  ( cd build-python && "../$py" -m pytest -q -p no:cacheprovider -p no:logging ../tests/python )
+}
+
 run_stages() { # stage...
   local s t0
   for s in "$@"; do
@@ -292,8 +317,8 @@ run_stages() { # stage...
 
 t_all=$(date +%s)
 if [ $# -eq 0 ] && [ "$jobs" -ge 2 ]; then
-  echo "== two lanes at once: [a] native qemu-x86 aarch64 valgrind consumers, [b] asan tsan fuzz"
-  ( set -o pipefail; run_stages native qemu-x86 aarch64 valgrind consumers 2>&1 | sed -u 's/^/[a] /' ) &
+  echo "== two lanes at once: [a] native qemu-x86 aarch64 valgrind consumers python, [b] asan tsan fuzz"
+  ( set -o pipefail; run_stages native qemu-x86 aarch64 valgrind consumers python 2>&1 | sed -u 's/^/[a] /' ) &
   lane_a=$!
   ( set -o pipefail; run_stages asan tsan fuzz 2>&1 | sed -u 's/^/[b] /' ) &
   lane_b=$!

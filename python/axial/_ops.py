@@ -1,0 +1,386 @@
+# SPDX-License-Identifier: MIT
+"""numpy's semantics over axial's C calls (axial._core).
+
+Every function checks all of its arguments (axes, dtypes, out) before it
+computes anything, computes into a fresh array or straight into a suitable
+``out``, and copies into any other ``out`` only once the result exists: bad
+input never writes into ``out``.
+"""
+import operator
+import os
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from . import _core
+
+try:  # optional: bfloat16 arrays
+    import ml_dtypes as _ml_dtypes
+
+    _BF16 = np.dtype(_ml_dtypes.bfloat16)
+except ImportError:  # pragma: no cover - depends on the environment
+    _BF16 = None
+
+# axial_dtype codes (include/axial.h).
+_CODES = {
+    np.dtype(np.float32): 1,
+    np.dtype(np.float64): 2,
+    np.dtype(np.float16): 3,
+    np.dtype(np.int8): 5,
+    np.dtype(np.uint8): 6,
+    np.dtype(np.int16): 7,
+    np.dtype(np.uint16): 8,
+    np.dtype(np.int32): 9,
+    np.dtype(np.uint32): 10,
+    np.dtype(np.int64): 11,
+    np.dtype(np.uint64): 12,
+    np.dtype(np.bool_): 13,
+}
+if _BF16 is not None:
+    _CODES[_BF16] = 4
+_FLOATS = {1, 2, 3, 4}
+_U16 = np.dtype(np.uint16)
+
+OP_CUMSUM, OP_LOGCUMSUMEXP, OP_REDUCE_SUM, OP_REDUCE_LOGSUMEXP = 1, 2, 3, 4
+EXCLUSIVE, REVERSE = 1, 2
+KEEP_DIMS, EMPTY_AXES_ALL = 1, 2
+
+_I64, _U64, _F64 = np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.float64)
+
+
+def _default_threads():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+_threads = _default_threads()
+
+
+def set_num_threads(n):
+    """Run large calls on ``n`` threads of axial's pool (1: the calling thread).
+
+    The results never depend on ``n``: every call is split by its shape alone.
+    """
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"set_num_threads({n}): the count must be at least 1")
+    global _threads
+    _threads = n
+
+
+def get_num_threads():
+    """The thread count of set_num_threads (default: the CPUs this process may use)."""
+    return _threads
+
+
+def _nthreads(threads):
+    if threads is None:
+        return _threads
+    n = operator.index(threads)
+    if n < 1:
+        raise ValueError(f"threads={n}: the count must be at least 1")
+    return n
+
+
+def raw(a):
+    """a, with 16-bit floats as uint16 (ml_dtypes' bfloat16 has no buffer export)."""
+    return a.view(_U16) if _BF16 is not None and a.dtype == _BF16 else a
+
+
+def code_of(dt, what):
+    c = _CODES.get(dt)
+    if c is None:
+        raise TypeError(f"{what}: dtype {dt} is not supported (axial takes bool, the integer "
+                        f"types, float16, bfloat16, float32 and float64)")
+    return c
+
+
+def sum_dtype(dt, dtype, what):
+    """numpy's result dtype of sum/cumsum: small integers and bool widen to the
+    platform integer (int64 / uint64 on the platforms axial runs on)."""
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if dt.kind == "b":
+            return dt
+        code_of(dt, what)
+        return dt
+    k = dt.kind
+    if k == "b" or (k == "i" and dt.itemsize < 8):
+        return _I64
+    if k == "u" and dt.itemsize < 8:
+        return _U64
+    if k in "iuf" and dt in _CODES or dt == _BF16:
+        return dt
+    code_of(dt, what)  # raises
+    return dt
+
+
+def lse_dtype(dt, dtype, what):
+    """The float type of a log-space op: the input's, float64 for integers and
+    bool (as scipy.special.logsumexp), or ``dtype``."""
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if code_of(dt, what) not in _FLOATS:
+            raise TypeError(f"{what}: dtype {dt} is not a float type (float16, bfloat16, "
+                            f"float32 or float64)")
+        return dt
+    if dt.kind in "biu" and not dt.hasobject:
+        return _F64
+    if dt in _CODES and _CODES[dt] in _FLOATS:
+        return dt
+    raise TypeError(f"{what}: dtype {dt} is not supported (axial's log-space ops take float16, "
+                    f"bfloat16, float32 and float64; integers and bool compute in float64)")
+
+
+def as_input(x, what, native=True):
+    """x as an array (byte-swapped data in native order, unless only moved)."""
+    a = x if type(x) is np.ndarray else np.asarray(x)
+    if a.dtype.hasobject:
+        raise TypeError(f"{what}: dtype {a.dtype} (object) is not supported")
+    if native and not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    return a
+
+
+def norm_axis(axis, ndim, what):
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{what}: axis {axis!r} is not an integer") from None
+    if ax < -ndim or ax >= ndim:
+        raise AxisError(ax, ndim)
+    return ax + ndim if ax < 0 else ax
+
+
+def norm_axes(axis, ndim, what):
+    """axis None / int / tuple -> a sorted tuple of distinct non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = [norm_axis(a, ndim, what) for a in axis]
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{what}: duplicate value in 'axis' {tuple(axis)!r}")
+        return tuple(sorted(axes))
+    return (norm_axis(axis, ndim, what),)
+
+
+def check_out(out, shape, what):
+    """Checks ``out`` (before anything is computed); returns it, or None."""
+    if out is None:
+        return None
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{what}: out must be one array, got a tuple of {len(out)}")
+        out = out[0]
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{what}: out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != tuple(shape):
+        raise ValueError(f"{what}: out has shape {out.shape}, the result has shape {tuple(shape)}")
+    if not out.flags.writeable:
+        raise ValueError(f"{what}: out (shape {out.shape}, dtype {out.dtype}) is read-only")
+    return out
+
+
+def target(out, shape, dt):
+    """Where to compute: ``out`` itself when it is C-contiguous of dtype dt, else a new array."""
+    if out is not None and out.dtype == dt and out.flags.c_contiguous:
+        return out
+    return np.empty(shape, dt)
+
+
+def deliver(res, out):
+    if out is None:
+        return res
+    if res is not out:
+        np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def contiguous(a, dt):
+    """a as a C-contiguous array of dtype dt (a copy only when needed)."""
+    if a.dtype != dt:
+        return np.ascontiguousarray(a.astype(dt))
+    return a if a.flags.c_contiguous else np.ascontiguousarray(a)
+
+
+# ---- CumSum / LogCumSumExp ---------------------------------------------------
+
+def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
+    a = as_input(x, what)
+    if axis is None or a.ndim == 0:
+        if axis is not None:
+            norm_axis(axis, 1, what)
+        a = a.reshape(-1)
+        ax = 0
+    else:
+        ax = norm_axis(axis, a.ndim, what)
+    if op == OP_CUMSUM:
+        dt = sum_dtype(a.dtype, dtype, what)
+    else:
+        dt = lse_dtype(a.dtype, dtype, what)
+    out = check_out(out, a.shape, what)
+    n = _nthreads(threads)
+    flags = (EXCLUSIVE if exclusive else 0) | (REVERSE if reverse else 0)
+    if dt.kind == "b":  # a logical-or scan: the int64 scan of 0/1 is never 0 once a 1 is seen
+        y = np.empty(a.shape, _I64)
+        _core.scan(op, 11, contiguous(a.astype(bool, copy=False), _I64), y, a.shape, ax, flags, n)
+        return deliver(y != 0, out)
+    src = contiguous(a, dt)
+    y = target(out, a.shape, dt)
+    _core.scan(op, _CODES[dt], raw(src), raw(y), a.shape, ax, flags, n)
+    return deliver(y, out)
+
+
+def cumsum(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False):
+    """numpy.cumsum, on axial's kernels; ``exclusive`` leaves each element out
+    of its own output, ``reverse`` scans from the far end."""
+    return _scan(OP_CUMSUM, x, axis, dtype, out, exclusive, reverse, "cumsum")
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """numpy.cumulative_sum (the array API's): ``axis`` is required above 1-D;
+    ``include_initial`` puts the empty sum (0) first."""
+    a = as_input(x, "cumulative_sum")
+    if axis is None:
+        if a.ndim > 1:
+            raise ValueError(f"cumulative_sum: axis is required for an array of {a.ndim} "
+                             f"dimensions")
+        axis = 0
+    if a.ndim == 0:
+        a = a.reshape(1)
+    ax = norm_axis(axis, a.ndim, "cumulative_sum")
+    if not include_initial:
+        return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
+    shape = list(a.shape)
+    shape[ax] += 1
+    dt = sum_dtype(a.dtype, dtype, "cumulative_sum")
+    out = check_out(out, shape, "cumulative_sum")
+    # the exclusive scan of a with one more element: its last output is the total
+    pad = [(0, 0)] * a.ndim
+    pad[ax] = (0, 1)
+    return _scan(OP_CUMSUM, np.pad(a.astype(dt, copy=False), pad), ax, dt, out, True, False,
+                 "cumulative_sum")
+
+
+def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False):
+    """log(cumsum(exp(x))) without overflow, computed in the log semiring:
+    ``y[j] = log(exp(x[0]) + ... + exp(x[j]))`` along the axis (None flattens)."""
+    return _scan(OP_LOGCUMSUMEXP, x, axis, dtype, out, exclusive, reverse, "logcumsumexp")
+
+
+# ---- ReduceSum / ReduceLogSumExp ---------------------------------------------
+
+def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
+    a = as_input(x, what)
+    axes = norm_axes(axis, a.ndim, what)
+    if op == OP_REDUCE_SUM:
+        dt = sum_dtype(a.dtype, dtype, what)
+    else:
+        dt = lse_dtype(a.dtype, dtype, what)
+    if keepdims:
+        shape = tuple(1 if k in axes else d for k, d in enumerate(a.shape))
+    else:
+        shape = tuple(d for k, d in enumerate(a.shape) if k not in axes)
+    out = check_out(out, shape, what)
+    n = _nthreads(threads)
+    flags = KEEP_DIMS if keepdims else 0
+    if dt.kind == "b":  # logical or: the int64 sum of 0/1 values
+        y = np.empty(shape, _I64)
+        _core.reduce(op, 11, contiguous(a.astype(bool, copy=False), _I64), y, a.shape, axes, flags, n)
+        y = y != 0
+    else:
+        src = contiguous(a, dt)
+        y = target(out, shape, dt)
+        _core.reduce(op, _CODES[dt], raw(src), raw(y), a.shape, axes, flags, n)
+    if out is None and y.ndim == 0:
+        return y[()]
+    return deliver(y, out)
+
+
+def sum(x, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001 - numpy's name
+    """numpy.sum, on axial's kernels (floats in the one summation order)."""
+    return _reduce(OP_REDUCE_SUM, x, axis, dtype, out, keepdims, "sum")
+
+
+def logsumexp(x, axis=None, keepdims=False, *, dtype=None, out=None):
+    """log(sum(exp(x))) over the axes without overflow (an empty set gives -inf)."""
+    return _reduce(OP_REDUCE_LOGSUMEXP, x, axis, dtype, out, keepdims, "logsumexp")
+
+
+# ---- Roll --------------------------------------------------------------------
+
+_UINT_OF_SIZE = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
+                 8: np.dtype(np.uint64)}
+
+
+def roll(x, shift, axis=None, *, threads=None):
+    """numpy.roll: elements that roll past the end come back at the start."""
+    a = as_input(x, "roll", native=False)
+    if axis is None:
+        return roll(a.reshape(-1), shift, 0, threads=threads).reshape(a.shape)
+    try:
+        b = np.broadcast(np.asarray(shift), np.asarray(axis))
+    except ValueError:
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} have different counts") from None
+    if b.nd > 1:
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must be integers or 1-D "
+                         f"sequences")
+    shifts = {}
+    for s, ax in b:
+        ax = norm_axis(ax, a.ndim, "roll")
+        shifts[ax] = shifts.get(ax, 0) + operator.index(s)
+    src = np.ascontiguousarray(a)
+    dt = src.dtype
+    shape = src.shape
+    if dt in _CODES and dt != _BF16:
+        code, view = _CODES[dt], src
+    elif dt.itemsize in _UINT_OF_SIZE:  # any other type moves as bytes of its size
+        view = src.view(_UINT_OF_SIZE[dt.itemsize])
+        code = _CODES[view.dtype]
+    else:  # wider items: a trailing axis of bytes that does not roll
+        view = src.reshape(src.shape + (1,)).view(np.uint8)
+        code, shape = 6, view.shape
+    y = np.empty(shape, view.dtype)
+    axes = tuple(shifts)
+    # shifts reduced modulo the length here: the C call takes int64 shifts
+    sh = tuple(shifts[k] % a.shape[k] if a.shape[k] else 0 for k in axes)
+    _core.roll(code, view, y, shape, sh, axes, _nthreads(threads))
+    return y.view(dt).reshape(a.shape)
+
+
+# ---- ISAs --------------------------------------------------------------------
+
+def isa():
+    """The name of the ISA the next call runs on ('scalar', 'avx2', 'avx512', 'neon')."""
+    return _core.isa()
+
+
+def isas():
+    """The ISAs this CPU and this build run, the scalar oracle first."""
+    return _core.isas()
+
+
+class use_isa:
+    """Makes the ISA ``name`` the active one for the whole process.
+
+    As a plain call it stays so; as a context manager the ISA active before is
+    restored on exit::
+
+        with axial.use_isa("scalar"):
+            ref = axial.cumsum(x)    # the scalar oracle
+    """
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"use_isa: the ISA must be a name, got {type(name).__name__}")
+        self._prev = _core.isa()
+        _core.isa_select(name.strip().lower())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _core.isa_select(self._prev)
+        return False

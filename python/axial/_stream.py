@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: MIT
+"""axial.Stream: a scan fed in pieces, with one call's bits for any cuts."""
+import operator
+
+import numpy as np
+
+from . import _core, _ops
+
+_OPS = {"cumsum": _ops.OP_CUMSUM, "logcumsumexp": _ops.OP_LOGCUMSUMEXP}
+
+
+class Stream:
+    """A CumSum along ``axis`` of a tensor that arrives in pieces.
+
+    ``push(piece)`` scans the next piece (any length along the axis, 0
+    included; every other dimension and the dtype as in the first piece) and
+    returns its outputs.  Concatenated along the axis, the outputs are bit for
+    bit ``axial.cumsum`` of the whole, for any cut points.  A ``reverse``
+    stream is fed from the far end: the last piece first.  Integer pieces give
+    numpy's result dtype (int64 / uint64 for the small types).  A stream
+    pickles with its carry, so it can move to another process or machine.
+
+    ``op="logcumsumexp"`` is refused for now: the SIMD LogCumSumExp kernels
+    take each block of 16 elements of a line together, so an output depends
+    on later elements of its block and a piece cannot end inside one.
+    """
+
+    def __init__(self, op, axis=-1, *, exclusive=False, reverse=False, threads=None):
+        if op not in _OPS:
+            raise ValueError(f"Stream: op {op!r} is not 'cumsum' or 'logcumsumexp'")
+        if op == "logcumsumexp":
+            raise NotImplementedError(
+                "Stream('logcumsumexp'): axial's SIMD LogCumSumExp takes each block of 16 "
+                "elements together, so a piece cannot end inside a block; use "
+                "axial.dask.logcumsumexp for chunked data")
+        self.op = op
+        self.axis = operator.index(axis)
+        self.exclusive = bool(exclusive)
+        self.reverse = bool(reverse)
+        self.threads = threads
+        self._s = None
+        self._dtype = None
+        self._shape = None
+
+    @property
+    def length(self):
+        """How many elements along the axis have been pushed."""
+        return 0 if self._s is None else self._s.length()
+
+    def reset(self):
+        """Back to the start (length 0), keeping dtype and shape."""
+        if self._s is not None:
+            self._s.reset()
+
+    def _create(self, shape, dt):
+        self._dtype = dt
+        self._shape = tuple(shape)
+        flags = (_ops.EXCLUSIVE if self.exclusive else 0) | (_ops.REVERSE if self.reverse else 0)
+        self._s = _core.Stream(_OPS[self.op], _ops.code_of(dt, "Stream"), self._shape,
+                               self._ax, flags)
+
+    def push(self, piece):
+        """Scans the next piece and returns its outputs (a new array)."""
+        a = _ops.as_input(piece, "Stream.push")
+        if a.ndim == 0:
+            raise ValueError("Stream.push: a piece has at least one dimension (got a 0-d array)")
+        if self._s is None:
+            self._ax = _ops.norm_axis(self.axis, a.ndim, "Stream.push")
+            dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
+            if dt.kind == "b":
+                dt = _ops._I64
+            self._create(a.shape, dt)
+        else:
+            other = [d for k, d in enumerate(a.shape) if k != self._ax]
+            mine = [d for k, d in enumerate(self._shape) if k != self._ax]
+            if a.ndim != len(self._shape) or other != mine:
+                raise ValueError(f"Stream.push: a piece of shape {a.shape} does not continue a "
+                                 f"stream of pieces {self._shape} along axis {self._ax}")
+            dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
+            if dt.kind == "b":
+                dt = _ops._I64
+            if dt != self._dtype:
+                raise ValueError(f"Stream.push: a piece of dtype {a.dtype} (result {dt}) does "
+                                 f"not continue a stream of {self._dtype}")
+        src = _ops.contiguous(a, self._dtype)
+        y = np.empty(a.shape, self._dtype)
+        self._s.push(_ops._CODES[self._dtype], _ops.raw(src), _ops.raw(y), a.shape,
+                     _ops._nthreads(self.threads))
+        return y
+
+    def __reduce__(self):
+        state = None if self._s is None else (self._dtype, self._shape, self._ax,
+                                              self._s.export())
+        return (_restore, (self.op, self.axis, self.exclusive, self.reverse, self.threads, state))
+
+
+def _restore(op, axis, exclusive, reverse, threads, state):
+    s = Stream(op, axis, exclusive=exclusive, reverse=reverse, threads=threads)
+    if state is not None:
+        dt, shape, ax, blob = state
+        s._ax = ax
+        s._create(shape, dt)
+        s._s.load(blob)
+    return s

@@ -1,0 +1,475 @@
+# SPDX-License-Identifier: MIT
+"""axial's ops on dask arrays: lazy, chunk-parallel, and bit for bit
+``axial.<op>(x.compute())`` for any chunking, scheduler and worker count.
+
+How each op keeps one call's bits (docs/PYTHON.md, "dask"):
+
+- Scans along an axis with a grid (float lines along the innermost axis,
+  every integer scan): each chunk along the axis is summarised in parallel
+  (``axial_shard_summarize``), the summaries are combined in scan order into
+  each chunk's carry, and every chunk is scanned from its carry in parallel.
+  Chunk boundaries off the grid are moved onto it first (a rechunk of the
+  scan axis only).
+- Float CumSum along an outer axis (columns: one f64 chain per column, no
+  grid): each column block runs as an ``axial.Stream`` whose carry, a few
+  bytes per column, passes from chunk to chunk along the axis; column blocks
+  run in parallel.  LogCumSumExp columns take the axis whole.
+- Reductions with a grid: each chunk along the cut axis is summarised,
+  summaries are combined pairwise in chunk order (a tree), the total is
+  finished.  Elsewhere the reduced axes are taken whole and the kept axes
+  split where that leaves the C library's plan for every output unchanged.
+
+Each task runs axial on one thread (``threads=1``): the cluster's workers are
+the parallelism; pass ``threads=k`` to give each task k threads.  The tasks run
+on the ISA active where the graph is built (the client's), so that the
+log-space ops, whose bits are per ISA, match the client's one call too.
+"""
+import functools
+import itertools
+import math
+
+import numpy as np
+
+import dask.array as da
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
+
+from . import _core, _ops
+
+__all__ = ["cumsum", "cumulative_sum", "sum", "roll", "logcumsumexp", "logsumexp"]
+
+_LANES = 16            # AXIAL_ORDER_LANES: columns of at least this many keep their order
+_FEW = 64              # the C planner's "few outputs" of a reduction
+_CHUNK_BYTES = 1 << 16  # its fixed reduction chunk
+
+
+# ---- tasks (run on the workers) ----------------------------------------------
+
+def _on_isa(isa, op):
+    """Runs the task on the client's ISA.  A worker without it may use its own
+    only for the plain float sums, whose bits are the same on every SIMD ISA."""
+    if _core.isa() == isa:
+        return
+    try:
+        _core.isa_select(isa)
+    except ValueError:
+        if op in (_ops.OP_CUMSUM, _ops.OP_REDUCE_SUM) and isa != "scalar" and \
+                _core.isa() != "scalar":
+            return
+        raise
+
+
+def _t_summarize(isa, desc, x, start, length):
+    _on_isa(isa, desc[0])
+    return _core.shard_summarize(desc, _ops.raw(np.ascontiguousarray(x)), start, length)
+
+
+def _t_combine(a, b):
+    return _core.shard_combine(a, b)
+
+
+def _t_scan(isa, desc, dt, x, start, length, carry, threads):
+    _on_isa(isa, desc[0])
+    x = np.ascontiguousarray(x)
+    y = np.empty(x.shape, dt)
+    _core.shard_scan(desc, _ops.raw(x), _ops.raw(y), start, length, carry)
+    return y
+
+
+def _t_finish(isa, desc, dt, shape, total):
+    _on_isa(isa, desc[0])
+    y = np.empty(shape, dt)
+    _core.shard_finish(desc, total, _ops.raw(y))
+    return y
+
+
+def _t_stream(isa, op, code, dt, ax, flags, x, state, threads):
+    """One chunk of a column stream: (outputs, the carry after them)."""
+    _on_isa(isa, op)
+    x = np.ascontiguousarray(x)
+    s = _core.Stream(op, code, x.shape, ax, flags)
+    if state is not None:
+        s.load(state)
+    y = np.empty(x.shape, dt)
+    s.push(code, _ops.raw(x), _ops.raw(y), x.shape, threads)
+    return y, s.export()
+
+
+def _t_first(pair):
+    return pair[0]
+
+
+def _t_second(pair):
+    return pair[1]
+
+
+def _t_scan_block(isa, op, code, dt, ax, flags, threads, x):
+    _on_isa(isa, op)
+    x = np.ascontiguousarray(x)
+    y = np.empty(x.shape, dt)
+    _core.scan(op, code, _ops.raw(x), _ops.raw(y), x.shape, ax, flags, threads)
+    return y
+
+
+def _t_reduce_block(isa, op, code, dt, axes, flags, shape, x, threads):
+    _on_isa(isa, op)
+    x = np.ascontiguousarray(x)
+    y = np.empty(shape, dt)
+    _core.reduce(op, code, _ops.raw(x), _ops.raw(y), x.shape, axes, flags, threads)
+    return y
+
+
+# ---- chunk planning ------------------------------------------------------------
+
+def _onto_grid(chunks, n, grid, reverse):
+    """The chunk sizes along an axis with each boundary moved to the nearest
+    grid point (counted from the far end for a reverse scan)."""
+    if grid <= 1 or len(chunks) <= 1:
+        return tuple(chunks)
+    cuts = set()
+    for c in itertools.accumulate(chunks[:-1]):
+        u = n - c if reverse else c
+        u = int(round(u / grid)) * grid
+        c = n - u if reverse else u
+        if 0 < c < n:
+            cuts.add(c)
+    bounds = [0] + sorted(cuts) + [n]
+    return tuple(b - a for a, b in zip(bounds, bounds[1:]))
+
+
+def _no_ones(chunks):
+    """Chunk sizes without a chunk of 1 (merged into a neighbour) when the
+    axis is longer than 1."""
+    out = []
+    for c in chunks:
+        if out and (c == 1 or out[-1] == 1):
+            out[-1] += c
+        else:
+            out.append(c)
+    if len(out) > 1 and out[-1] == 1:
+        out[-2] += out.pop()
+    return tuple(out)
+
+
+def _reduce_plan_ok(shape, axes, block, esize):
+    """Whether a block of the kept axes (reduced axes whole) gets the plan of
+    the whole call for each of its outputs (src/reduce.c): the same grouping
+    of reduced axes, the same columns class (inner >= 16 or the same inner)
+    and the same few-outputs chunking."""
+    def plan(sh):
+        groups = []
+        for k, d in enumerate(sh):
+            if d == 1:
+                continue
+            red = k in axes
+            if groups and groups[-1][0] == red:
+                groups[-1][1] *= d
+            else:
+                groups.append([red, d])
+        reds = [g for g in groups if g[0]]
+        if len(reds) != 1:  # kept axes may change only before the first reduced group
+            first = groups.index(reds[0]) if reds else len(groups)
+            return ("groups", tuple((g[0], g[1] if g[0] or i > first else 0)
+                                    for i, g in enumerate(groups)))
+        q = groups.index(reds[0])
+        inner = math.prod(g[1] for g in groups[q + 1:])
+        outs = math.prod(g[1] for g in groups if not g[0])
+        chunked = outs <= _FEW and reds[0][1] * inner * esize > _CHUNK_BYTES
+        return ("one", reds[0][1], inner if inner < _LANES else _LANES, chunked,
+                inner if chunked else 0)
+    return plan(shape) == plan(block)
+
+
+def _isa():
+    return _core.isa()
+
+
+def _grid(desc, op):
+    try:
+        cut, grid = _core.shard_grid(desc)
+    except ValueError:
+        return None, 0
+    if op in (_ops.OP_LOGCUMSUMEXP, _ops.OP_REDUCE_LOGSUMEXP) and _core.isa() == "scalar":
+        grid = 0  # the scalar oracle's log-space shards are within the bound only
+    return cut, grid
+
+
+def _array(name, dsk, deps, chunks, dt):
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=deps)
+    return da.Array(graph, name, chunks, dtype=dt, meta=np.empty((0,) * len(chunks), dt))
+
+
+# ---- scans ---------------------------------------------------------------------
+
+def _scan(op, x, axis, dtype, exclusive, reverse, threads, what):
+    x = da.asarray(x)
+    if axis is None or x.ndim == 0:
+        if axis is not None:
+            _ops.norm_axis(axis, 1, what)
+        x = x.reshape(-1) if x.ndim != 1 else x
+        ax = 0
+    else:
+        ax = _ops.norm_axis(axis, x.ndim, what)
+    if op == _ops.OP_CUMSUM:
+        dt = _ops.sum_dtype(x.dtype, dtype, what)
+    else:
+        dt = _ops.lse_dtype(x.dtype, dtype, what)
+    if x.dtype.hasobject:
+        raise TypeError(f"{what}: dtype {x.dtype} (object) is not supported")
+    n_threads = _ops._nthreads(1 if threads is None else threads)
+    if dt.kind == "b":  # a logical-or scan (see axial.cumsum)
+        y = _scan(op, x.astype(bool).astype(np.int64), ax, np.int64, exclusive, reverse,
+                  n_threads, what)
+        return y != 0
+    x = x.astype(dt)
+    code = _ops._CODES[dt]
+    flags = (_ops.EXCLUSIVE if exclusive else 0) | (_ops.REVERSE if reverse else 0)
+    isa = _isa()
+    n = x.shape[ax]
+    _, grid = _grid((op, code, x.shape, (ax,), flags), op)
+    trailing = math.prod(x.shape[ax + 1:])
+    if trailing > 1 and op == _ops.OP_LOGCUMSUMEXP:
+        # log-space columns: the kernels' vector and tail columns differ in
+        # their last bits, so the columns stay whole
+        if any(x.numblocks[k] > 1 for k in range(ax + 1, x.ndim)):
+            x = x.rechunk({k: -1 for k in range(ax + 1, x.ndim)})
+    elif trailing > 1:
+        # columns: the blocks' columns must stay columns (no block of width 1)
+        last = max(k for k in range(ax + 1, x.ndim) if x.shape[k] > 1)
+        chunks = _no_ones(x.chunks[last])
+        if chunks != x.chunks[last]:
+            x = x.rechunk({last: chunks})
+    if n == 0 or x.numblocks[ax] == 1 or (grid == 0 and op == _ops.OP_LOGCUMSUMEXP):
+        if x.numblocks[ax] > 1:
+            x = x.rechunk({ax: -1})
+        return da.map_blocks(functools.partial(_t_scan_block, isa, op, code, dt, ax, flags,
+                                               n_threads),
+                             x, dtype=dt, meta=np.empty((0,) * x.ndim, dt), token="axial-scan")
+    if grid == 0:
+        return _stream_chain(x, op, code, dt, ax, flags, reverse, isa, n_threads)
+    chunks = _onto_grid(x.chunks[ax], n, grid, reverse)
+    if chunks != x.chunks[ax]:
+        x = x.rechunk({ax: chunks})
+    return _shard_scan(x, op, code, dt, ax, flags, reverse, isa, n_threads)
+
+
+def _block_shapes(x, ax):
+    """For every block index of the axes other than ax: the block's shape with
+    ax whole (the shards' tensor)."""
+    others = [k for k in range(x.ndim) if k != ax]
+    for idx in itertools.product(*(range(x.numblocks[k]) for k in others)):
+        shape = list(x.shape)
+        for k, i in zip(others, idx):
+            shape[k] = x.chunks[k][i]
+        yield idx, tuple(shape)
+
+
+def _full_index(ax, idx, j):
+    full = list(idx)
+    full.insert(ax, j)
+    return tuple(full)
+
+
+def _shard_scan(x, op, code, dt, ax, flags, reverse, isa, threads):
+    token = tokenize(x, op, code, ax, flags, isa, threads)
+    sname, cname, name = "axial-summary-" + token, "axial-carry-" + token, "axial-scan-" + token
+    starts = [0] + list(itertools.accumulate(x.chunks[ax]))
+    m = x.numblocks[ax]
+    order = list(range(m))[::-1] if reverse else list(range(m))
+    dsk = {}
+    for idx, shape in _block_shapes(x, ax):
+        desc = (op, code, shape, (ax,), flags)
+        for pos, j in enumerate(order):
+            key = (x.name,) + _full_index(ax, idx, j)
+            start, length = starts[j], x.chunks[ax][j]
+            if pos + 1 < m:
+                dsk[(sname,) + idx + (pos,)] = (_t_summarize, isa, desc, key, start, length)
+            if pos == 0:
+                carry = None
+            elif pos == 1:
+                carry = (sname,) + idx + (0,)
+            else:
+                dsk[(cname,) + idx + (pos,)] = (_t_combine, carry, (sname,) + idx + (pos - 1,))
+                carry = (cname,) + idx + (pos,)
+            dsk[(name,) + _full_index(ax, idx, j)] = (_t_scan, isa, desc, dt, key, start,
+                                                      length, carry, threads)
+    return _array(name, dsk, [x], x.chunks, dt)
+
+
+def _stream_chain(x, op, code, dt, ax, flags, reverse, isa, threads):
+    token = tokenize(x, op, code, ax, flags, isa, threads)
+    pname, name = "axial-stream-" + token, "axial-scan-" + token
+    m = x.numblocks[ax]
+    order = list(range(m))[::-1] if reverse else list(range(m))
+    dsk = {}
+    for idx, _ in _block_shapes(x, ax):
+        state = None
+        for j in order:
+            full = _full_index(ax, idx, j)
+            dsk[(pname,) + full] = (_t_stream, isa, op, code, dt, ax, flags, (x.name,) + full,
+                                    state, threads)
+            dsk[(name,) + full] = (_t_first, (pname,) + full)
+            state = (_t_second, (pname,) + full)
+    return _array(name, dsk, [x], x.chunks, dt)
+
+
+def cumsum(x, axis=None, dtype=None, *, exclusive=False, reverse=False, threads=None):
+    """axial.cumsum of a dask array, lazily: the bits of one call for any chunking."""
+    return _scan(_ops.OP_CUMSUM, x, axis, dtype, exclusive, reverse, threads, "cumsum")
+
+
+def logcumsumexp(x, axis=None, dtype=None, *, exclusive=False, reverse=False, threads=None):
+    """axial.logcumsumexp of a dask array, lazily: the bits of one call for any chunking."""
+    return _scan(_ops.OP_LOGCUMSUMEXP, x, axis, dtype, exclusive, reverse, threads,
+                 "logcumsumexp")
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, threads=None):
+    """axial.cumulative_sum of a dask array (axis required above 1-D)."""
+    x = da.asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"cumulative_sum: axis is required for an array of {x.ndim} "
+                             f"dimensions")
+        axis = 0
+    if x.ndim == 0:
+        x = x.reshape(1)
+    ax = _ops.norm_axis(axis, x.ndim, "cumulative_sum")
+    if not include_initial:
+        return cumsum(x, ax, dtype, threads=threads)
+    dt = _ops.sum_dtype(x.dtype, dtype, "cumulative_sum")
+    pad = [(0, 0)] * x.ndim
+    pad[ax] = (0, 1)
+    return cumsum(da.pad(x.astype(dt), pad), ax, dt, exclusive=True, threads=threads)
+
+
+# ---- reductions ----------------------------------------------------------------
+
+def _reduce(op, x, axis, dtype, keepdims, threads, what):
+    x = da.asarray(x)
+    if x.dtype.hasobject:
+        raise TypeError(f"{what}: dtype {x.dtype} (object) is not supported")
+    axes = _ops.norm_axes(axis, x.ndim, what)
+    if op == _ops.OP_REDUCE_SUM:
+        dt = _ops.sum_dtype(x.dtype, dtype, what)
+    else:
+        dt = _ops.lse_dtype(x.dtype, dtype, what)
+    n_threads = _ops._nthreads(1 if threads is None else threads)
+    if dt.kind == "b":
+        y = _reduce(op, x.astype(bool).astype(np.int64), axes, np.int64, keepdims, n_threads,
+                    what)
+        return y != 0
+    x = x.astype(dt)
+    code = _ops._CODES[dt]
+    flags = _ops.KEEP_DIMS if keepdims else 0
+    isa = _isa()
+    cut, grid = _grid((op, code, x.shape, axes, flags), op)
+    kept = [k for k in range(x.ndim) if k not in axes]
+    whole = {k: -1 for k in axes if k != cut or grid == 0}
+    if grid > 0 and dt.kind == "f":
+        whole.update({k: -1 for k in kept})  # few outputs: kept axes whole
+    if any(x.numblocks[k] > 1 for k in whole):
+        x = x.rechunk(whole)
+    if grid > 0 and cut is not None and x.numblocks[cut] > 1:
+        chunks = _onto_grid(x.chunks[cut], x.shape[cut], grid, False)
+        if chunks != x.chunks[cut]:
+            x = x.rechunk({cut: chunks})
+        return _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa)
+    if dt.kind == "f" and len(kept) > 0:
+        # reduced axes whole: split the kept axes only where each block keeps the
+        # plan (the log-space kernels: only the kept axes before the reduced ones,
+        # as their vector and tail columns differ in the last bits)
+        if op == _ops.OP_REDUCE_LOGSUMEXP:
+            inner = {k: -1 for k in kept if k > axes[0] and x.numblocks[k] > 1}
+            if inner:
+                x = x.rechunk(inner)
+        ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
+                 for b in itertools.product(*(set(c) for c in x.chunks)))
+        if not ok:
+            x = x.rechunk({k: -1 for k in kept})
+    out_chunks = tuple((1,) if k in axes else x.chunks[k] for k in range(x.ndim))
+    if not keepdims:
+        out_chunks = tuple(c for k, c in enumerate(out_chunks) if k not in axes)
+    token = tokenize(x, op, code, axes, flags, isa, n_threads)
+    name = "axial-reduce-" + token
+    dsk = {}
+    kidx = [range(x.numblocks[k]) for k in kept]
+    for idx in itertools.product(*kidx):
+        full = [0] * x.ndim
+        shape = []
+        for k, i in zip(kept, idx):
+            full[k] = i
+        for k in range(x.ndim):
+            if k in axes:
+                if keepdims:
+                    shape.append(1)
+            else:
+                shape.append(x.chunks[k][full[k]])
+        okey = (name,) + (tuple(full) if keepdims else idx)
+        dsk[okey] = (_t_reduce_block, isa, op, code, dt, axes, flags, tuple(shape),
+                     (x.name,) + tuple(full), n_threads)
+    return _array(name, dsk, [x], out_chunks, dt)
+
+
+def _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa):
+    token = tokenize(x, op, code, axes, flags, isa, cut)
+    sname, name = "axial-summary-" + token, "axial-reduce-" + token
+    kept = [k for k in range(x.ndim) if k not in axes]
+    starts = [0] + list(itertools.accumulate(x.chunks[cut]))
+    m = x.numblocks[cut]
+    dsk = {}
+    kidx = [range(x.numblocks[k]) for k in kept]
+    for idx in itertools.product(*kidx):
+        full = [0] * x.ndim
+        for k, i in zip(kept, idx):
+            full[k] = i
+        shape = [x.chunks[k][full[k]] if k in kept else x.shape[k] for k in range(x.ndim)]
+        desc = (op, code, tuple(shape), axes, flags)
+        level = []
+        for j in range(m):
+            full[cut] = j
+            key = (sname,) + tuple(idx) + (0, j)
+            dsk[key] = (_t_summarize, isa, desc, (x.name,) + tuple(full), starts[j],
+                        x.chunks[cut][j])
+            level.append(key)
+        depth = 0
+        while len(level) > 1:  # neighbours in order, pairwise: a tree of log2(m) levels
+            depth += 1
+            nxt = []
+            for i in range(0, len(level) - 1, 2):
+                key = (sname,) + tuple(idx) + (depth, i // 2)
+                dsk[key] = (_t_combine, level[i], level[i + 1])
+                nxt.append(key)
+            if len(level) % 2:
+                nxt.append(level[-1])
+            level = nxt
+        out_shape = []
+        out_idx = []
+        for k in range(x.ndim):
+            if k in axes:
+                if keepdims:
+                    out_shape.append(1)
+                    out_idx.append(0)
+            else:
+                out_shape.append(shape[k])
+                out_idx.append(full[k])
+        dsk[(name,) + tuple(out_idx)] = (_t_finish, isa, desc, dt, tuple(out_shape), level[0])
+    out_chunks = tuple((1,) if k in axes else x.chunks[k] for k in range(x.ndim)
+                       if keepdims or k not in axes)
+    return _array(name, dsk, [x], out_chunks, dt)
+
+
+def sum(x, axis=None, dtype=None, keepdims=False, *, threads=None):  # noqa: A001
+    """axial.sum of a dask array, lazily: the bits of one call for any chunking."""
+    return _reduce(_ops.OP_REDUCE_SUM, x, axis, dtype, keepdims, threads, "sum")
+
+
+def logsumexp(x, axis=None, keepdims=False, *, dtype=None, threads=None):
+    """axial.logsumexp of a dask array, lazily: the bits of one call for any chunking."""
+    return _reduce(_ops.OP_REDUCE_LOGSUMEXP, x, axis, dtype, keepdims, threads, "logsumexp")
+
+
+def roll(x, shift, axis=None):
+    """dask's own roll: it moves bytes and does no arithmetic, so any chunking
+    gives numpy's (and axial's) result."""
+    return da.roll(da.asarray(x), shift, axis)

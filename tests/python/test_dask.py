@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+"""axial.dask on a 2-process LocalCluster: the bits of one call for any chunking."""
+import os
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+import axial  # noqa: E402
+import axial.dask as ad  # noqa: E402
+
+SEED = int(os.environ.get("AXIAL_TEST_SEED", "20261201"))
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as cluster:
+        with distributed.Client(cluster) as c:
+            yield c
+
+
+def same_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def random_chunks(rng, n):
+    """Random chunk sizes along an axis of length n (sizes of 1 included)."""
+    if n == 0:
+        return (0,)
+    cuts = sorted(set(int(c) for c in rng.integers(1, n, int(rng.integers(0, 6)))) if n > 1
+                  else set())
+    bounds = [0] + cuts + [n]
+    return tuple(b - a for a, b in zip(bounds, bounds[1:]))
+
+
+CASES = [  # (shape, dtype)
+    ((70000,), np.float32),
+    ((3, 50000), np.float32),
+    ((40000, 3), np.float32),
+    ((500, 300), np.float64),
+    ((64, 40, 33), np.float32),
+    ((2, 20000, 2), np.float16),
+    ((300, 257), np.int32),
+    ((5000, 17), np.uint8),
+]
+
+
+@pytest.mark.parametrize("shape,dt", CASES)
+def test_dask_bits_equal_one_call(client, shape, dt):
+    rng = np.random.default_rng([SEED, len(shape), sum(shape), np.dtype(dt).num])
+    x = (rng.standard_normal(shape) * 3).astype(dt) if np.dtype(dt).kind == "f" else \
+        rng.integers(0, 100, shape).astype(dt)
+    for trial in range(3):
+        chunks = tuple(random_chunks(rng, n) for n in shape)
+        d = da.from_array(x, chunks=chunks)
+        ax = int(rng.integers(0, len(shape)))
+        axes = tuple(sorted(set(int(a) for a in rng.integers(0, len(shape), 2))))
+        ex, rev = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+        jobs = [
+            ("cumsum", ad.cumsum(d, ax, exclusive=ex, reverse=rev),
+             axial.cumsum(x, ax, exclusive=ex, reverse=rev)),
+            ("sum", ad.sum(d, axes), axial.sum(x, axes)),
+            ("sum keepdims", ad.sum(d, None, keepdims=True), axial.sum(x, None, keepdims=True)),
+            ("roll", ad.roll(d, 7, ax), axial.roll(x, 7, ax)),
+            ("cumulative_sum", ad.cumulative_sum(d, axis=ax, include_initial=True),
+             axial.cumulative_sum(x, axis=ax, include_initial=True)),
+        ]
+        if np.dtype(dt).kind == "f":
+            jobs += [
+                ("logcumsumexp", ad.logcumsumexp(d, ax, reverse=rev),
+                 axial.logcumsumexp(x, ax, reverse=rev)),
+                ("logsumexp", ad.logsumexp(d, axes), axial.logsumexp(x, axes)),
+            ]
+        results = client.compute([j[1] for j in jobs], sync=True)
+        for (what, _, ref), got in zip(jobs, results):
+            assert same_bits(got, ref), (what, shape, chunks, ax, axes, ex, rev)
+
+
+def test_dask_on_the_scalar_oracle_and_lazy(client):
+    x = np.random.default_rng(SEED).standard_normal((3, 40000)).astype(np.float32)
+    d = da.from_array(x, chunks=(1, 9999))
+    with axial.use_isa("scalar"):
+        lazy = ad.cumsum(d, 1)  # built here: the tasks run the scalar ISA on the workers
+        ref = axial.cumsum(x, 1)
+        lse = ad.logcumsumexp(d, 1)
+        lse_ref = axial.logcumsumexp(x, 1)
+    assert isinstance(lazy, da.Array)
+    assert same_bits(lazy.compute(), ref)
+    assert same_bits(lse.compute(), lse_ref)
+
+
+def test_dask_bad_input(client):
+    d = da.ones((4, 5), chunks=2)
+    with pytest.raises(np.exceptions.AxisError):
+        ad.cumsum(d, 2)
+    with pytest.raises(ValueError, match="duplicate"):
+        ad.sum(d, (0, 0))
+    with pytest.raises(TypeError, match="complex"):
+        ad.sum(d.astype(complex))

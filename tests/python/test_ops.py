@@ -1,0 +1,409 @@
+# SPDX-License-Identifier: MIT
+"""The Python package against numpy and a long double oracle (pytest)."""
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+from numpy.exceptions import AxisError
+
+import axial
+
+try:
+    import ml_dtypes
+
+    BF16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # the tests run with it installed; a user may not have it
+    BF16 = None
+
+SEED = int(__import__("os").environ.get("AXIAL_TEST_SEED", "20261201"))
+INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+FLOATS = [np.float16, np.float32, np.float64] + ([BF16] if BF16 is not None else [])
+SIMD = [i for i in axial.isas() if i != "scalar"]
+
+
+def rng_for(*key):
+    return np.random.default_rng([SEED] + [abs(hash(str(k))) % (1 << 31) for k in key])
+
+
+def random_shape(rng, max_rank=4, max_size=6000):
+    rank = int(rng.integers(1, max_rank + 1))
+    shape = []
+    for _ in range(rank):
+        shape.append(int(rng.choice([1, 2, 3, 5, 16, 17, 33, 100, 129])))
+    while np.prod(shape) > max_size:
+        k = int(rng.integers(0, rank))
+        shape[k] = max(1, shape[k] // 2)
+    return tuple(shape)
+
+
+def random_array(rng, shape, dt):
+    dt = np.dtype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, size=shape, dtype=dt, endpoint=True)
+    if dt.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    return rng.standard_normal(shape).astype(dt)
+
+
+def same_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return a.tobytes() == b.tobytes()
+
+
+def ulp(v, dt):
+    dt = np.dtype(dt)
+    if dt == BF16:
+        return np.abs(v.astype(np.float32)).astype(np.float64) * 2.0 ** -7 + 2.0 ** -133
+    return np.spacing(np.abs(v).astype(dt)).astype(np.float64)
+
+
+def unit_roundoff(dt):
+    return 2.0 ** -53 if np.dtype(dt) == np.float64 else 2.0 ** -24
+
+
+def check_sum_bound(y, x, axis_terms, dt, c=7):
+    """|y - S| <= ulp(S) + (c + 1) * u * M, S and M in long double (docs/API.md section 7)."""
+    S, M, n = axis_terms
+    u = unit_roundoff(dt)
+    extra = n * 2.0 ** -53 if np.dtype(dt) == np.float64 else 0
+    bound = ulp(S.astype(np.float64), dt) + (1.5 * (c + 1) * u + extra) * M.astype(np.float64)
+    err = np.abs(y.astype(np.longdouble) - S).astype(np.float64)
+    bad = ~(err <= bound)
+    assert not bad.any(), (f"{np.count_nonzero(bad)} outputs off the bound, worst "
+                           f"{(err - bound).max():.3g} (dtype {np.dtype(dt)})")
+
+
+# ---- integers: exactly numpy, dtype included ----------------------------------
+
+@pytest.mark.parametrize("dt", INTS + [np.bool_])
+def test_integers_equal_numpy(dt):
+    rng = rng_for("int", dt)
+    for _ in range(12):
+        shape = random_shape(rng)
+        x = random_array(rng, shape, dt)
+        ax = int(rng.integers(-len(shape), len(shape)))
+        assert same_bits(axial.cumsum(x, ax), np.cumsum(x, ax)), (shape, ax)
+        assert same_bits(axial.cumsum(x), np.cumsum(x))
+        assert same_bits(axial.cumulative_sum(x, axis=ax), np.cumulative_sum(x, axis=ax))
+        assert same_bits(axial.cumulative_sum(x, axis=ax, include_initial=True),
+                         np.cumulative_sum(x, axis=ax, include_initial=True))
+        axes = tuple(int(a) for a in rng.permutation(len(shape))[:rng.integers(0, len(shape) + 1)])
+        for keep in (False, True):
+            assert same_bits(axial.sum(x, axes, keepdims=keep), np.sum(x, axes, keepdims=keep)), \
+                (shape, axes)
+        assert same_bits(axial.sum(x), np.sum(x))
+        ref = np.cumsum(x, ax)
+        assert same_bits(axial.cumsum(x, ax, exclusive=True), ref - x.astype(ref.dtype))
+        assert same_bits(axial.cumsum(x, ax, reverse=True),
+                         np.flip(np.cumsum(np.flip(x, ax), ax), ax))
+        for dtype in (np.int8, np.uint32, np.int64, bool):
+            assert same_bits(axial.cumsum(x, ax, dtype=dtype), np.cumsum(x, ax, dtype=dtype))
+            assert same_bits(axial.sum(x, axes, dtype=dtype), np.sum(x, axes, dtype=dtype))
+
+
+@pytest.mark.parametrize("dt", INTS + FLOATS + [np.bool_, np.complex128, "U3", "datetime64[s]"])
+def test_roll_equals_numpy(dt):
+    rng = rng_for("roll", dt)
+    for _ in range(10):
+        shape = random_shape(rng)
+        x = random_array(rng, shape, np.int64).astype(dt) if np.dtype(dt).kind not in "biuf" \
+            else random_array(rng, shape, dt)
+        nax = int(rng.integers(1, len(shape) + 1))
+        axes = tuple(int(a) for a in rng.integers(-len(shape), len(shape), nax))
+        shifts = tuple(int(s) for s in rng.integers(-300, 300, nax))
+        assert same_bits(axial.roll(x, shifts, axes), np.roll(x, shifts, axes))
+        assert same_bits(axial.roll(x, shifts[0]), np.roll(x, shifts[0]))
+        assert same_bits(axial.roll(x[..., ::2], shifts[0], -1), np.roll(x[..., ::2], shifts[0], -1))
+
+
+# ---- floats: within the bound of the long double sum ----------------------------
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_float_sums_within_bound(dt):
+    rng = rng_for("float", dt)
+    for _ in range(10):
+        shape = random_shape(rng)
+        x = random_array(rng, shape, dt)
+        xl = x.astype(np.float32).astype(np.longdouble) if dt == BF16 else x.astype(np.longdouble)
+        ax = int(rng.integers(0, len(shape)))
+        y = axial.cumsum(x, ax)
+        assert y.dtype == np.dtype(dt)
+        n = shape[ax]
+        check_sum_bound(y, x, (np.cumsum(xl, ax), np.cumsum(np.abs(xl), ax), n), dt)
+        axes = tuple(sorted(set(int(a) for a in rng.integers(0, len(shape), 2))))
+        s = axial.sum(x, axes)
+        m = int(np.prod([shape[a] for a in axes]))
+        check_sum_bound(np.asarray(s), x, (np.sum(xl, axes), np.sum(np.abs(xl), axes), m), dt)
+
+
+def lse_oracle(xl, axis, scan):
+    m = np.max(xl, axis=axis, keepdims=True) if xl.shape[axis] else 0
+    m = np.where(np.isfinite(m), m, 0)
+    e = np.exp(xl - m)
+    s = np.cumsum(e, axis) if scan else np.sum(e, axis, keepdims=True)
+    with np.errstate(divide="ignore"):
+        y = np.log(s) + m
+    return y if scan else np.squeeze(y, axis)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_log_space_within_bound(dt):
+    rng = rng_for("lse", dt)
+    for _ in range(8):
+        shape = random_shape(rng, max_size=3000)
+        x = (random_array(rng, shape, np.float32) * 4).astype(dt)
+        xl = x.astype(np.float32).astype(np.longdouble)
+        ax = int(rng.integers(0, len(shape)))
+        for scan in (True, False):
+            y = (axial.logcumsumexp(x, ax) if scan else axial.logsumexp(x, ax)).astype(np.float64)
+            ref = lse_oracle(xl, ax, scan)
+            n = np.arange(1, shape[ax] + 1).reshape([-1 if k == ax else 1 for k in
+                                                     range(len(shape))]) if scan else shape[ax]
+            r = np.abs(ref).astype(np.float64)
+            if np.dtype(dt) == np.float64:
+                bound = 2.0 ** -53 * (4 * r + 4 * np.log(n) + 16 + n)
+            else:
+                bound = ulp(ref.astype(np.float64), dt) + 4 * 2.0 ** -24 * (r + np.log(n) + 4)
+            err = np.abs(y - ref.astype(np.float64))
+            assert (err <= bound).all(), (shape, ax, scan, float((err - bound).max()))
+
+
+def test_float16_cumsum_does_not_stall():
+    # numpy's float16 cumsum of ones stops at 2048; axial accumulates in float32
+    y = axial.cumsum(np.ones(4096, np.float16))
+    assert same_bits(y, np.arange(1, 4097, dtype=np.float32).astype(np.float16))
+
+
+def test_float32_ones_end_exact():
+    y = axial.cumsum(np.ones(1 << 25, np.float32))
+    assert y[-1] == 1 << 25
+
+
+# ---- the same bits for every ISA and thread count -------------------------------
+
+@pytest.mark.parametrize("isa", SIMD)
+def test_simd_isas_against_the_scalar_oracle(isa):
+    rng = rng_for("isa", isa)
+    x = rng.standard_normal((64, 3000)).astype(np.float32)
+    with axial.use_isa("scalar"):
+        assert axial.isa() == "scalar"
+        ref = axial.cumsum(x, 1)
+        ref_s = axial.sum(x, 0)
+    with axial.use_isa(isa):
+        assert axial.isa() == isa
+        got, got_s = axial.cumsum(x, 1), axial.sum(x, 0)
+    xl = x.astype(np.longdouble)
+    check_sum_bound(got, x, (np.cumsum(xl, 1), np.cumsum(np.abs(xl), 1), 3000), np.float32)
+    assert np.abs(got - ref).max() <= 1e-3 and np.abs(got_s - ref_s).max() <= 1e-3
+    # every SIMD ISA gives the same bits
+    for other in SIMD:
+        with axial.use_isa(other):
+            assert same_bits(axial.cumsum(x, 1), got) and same_bits(axial.sum(x, 0), got_s)
+
+
+def test_use_isa_restores_and_refuses():
+    before = axial.isa()
+    with axial.use_isa("scalar"):
+        pass
+    assert axial.isa() == before
+    with pytest.raises(ValueError, match="pentium"):
+        axial.use_isa("pentium")
+    if "neon" not in axial.isas():
+        with pytest.raises(ValueError):
+            axial.use_isa("neon")
+    assert axial.isa() == before
+
+
+def test_bits_across_thread_counts():
+    rng = rng_for("threads")
+    cases = [
+        (lambda x: axial.cumsum(x), rng.standard_normal(1 << 20).astype(np.float32)),
+        (lambda x: axial.cumsum(x, 0), rng.standard_normal((4096, 300)).astype(np.float32)),
+        (lambda x: axial.sum(x), rng.standard_normal(1 << 21).astype(np.float32)),
+        (lambda x: axial.sum(x, 0), rng.standard_normal((4096, 300)).astype(np.float64)),
+        (lambda x: axial.sum(x, (0, 2)), rng.standard_normal((64, 300, 64)).astype(np.float32)),
+        (lambda x: axial.logcumsumexp(x), rng.standard_normal(1 << 19).astype(np.float32)),
+        (lambda x: axial.logsumexp(x, 1), rng.standard_normal((16, 1 << 16)).astype(np.float32)),
+        (lambda x: axial.roll(x, 12345), rng.standard_normal(1 << 20).astype(np.float32)),
+    ]
+    before = axial.get_num_threads()
+    try:
+        for f, x in cases:
+            axial.set_num_threads(1)
+            ref = f(x)
+            for n in (2, 3):
+                axial.set_num_threads(n)
+                assert axial.get_num_threads() == n
+                assert same_bits(f(x), ref)
+    finally:
+        axial.set_num_threads(before)
+    with pytest.raises(ValueError, match="0"):
+        axial.set_num_threads(0)
+
+
+# ---- numpy's semantics ------------------------------------------------------------
+
+def test_numpy_semantics():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    assert same_bits(axial.cumsum(x, -1), np.cumsum(x, -1))
+    assert same_bits(axial.cumsum(x), np.cumsum(x))
+    assert same_bits(axial.sum(x, (0, -1)), np.sum(x, (0, -1)))
+    assert same_bits(axial.sum(x, (), dtype=np.float64), np.sum(x, (), dtype=np.float64))
+    s = axial.sum(x)
+    assert isinstance(s, np.float32) and s == 276
+    assert isinstance(axial.sum(x, 0), np.ndarray)
+    assert same_bits(axial.sum(x, 1, keepdims=True), np.sum(x, 1, keepdims=True))
+    assert same_bits(axial.cumsum([[1, 2], [3, 4]], 0), np.cumsum([[1, 2], [3, 4]], 0))
+    assert same_bits(axial.cumsum(np.float32(5)), np.cumsum(np.float32(5)))
+    assert same_bits(axial.sum(np.zeros((0, 3), np.float32), 0), np.zeros(3, np.float32))
+    assert same_bits(axial.cumsum(np.zeros((0, 3), np.int8), 1), np.cumsum(np.zeros((0, 3), np.int8), 1))
+    assert axial.logsumexp(np.zeros(0, np.float32)) == -np.inf
+    t = x.transpose(2, 0, 1)[:, :, ::2]  # non-contiguous
+    assert same_bits(axial.cumsum(t, 1), np.cumsum(t, 1))
+    assert same_bits(axial.sum(t, 0), np.sum(t, 0))
+    out = np.zeros((2, 3, 4), np.float64)
+    r = axial.cumsum(x, 2, out=out)
+    assert r is out and np.array_equal(out, np.cumsum(x, 2))
+    out = np.zeros((3, 2), np.float32).T  # non-contiguous out
+    assert axial.sum(x, 2, out=out) is out and np.array_equal(out, np.sum(x, 2))
+    assert same_bits(axial.cumsum(x, 1, dtype=np.float64), np.cumsum(x.astype(np.float64), 1))
+    assert axial.cumsum(np.ones(3, np.int32)).dtype == np.int64
+    assert axial.sum(np.ones(3, np.uint8)).dtype == np.uint64
+    assert same_bits(axial.logcumsumexp(np.zeros(3), exclusive=True, reverse=True),
+                     np.array([np.log(2), 0, -np.inf]))
+    assert axial.logsumexp(np.arange(3)).dtype == np.float64  # integers: float64
+    assert axial.logsumexp(np.array([1000.0, 1000.0], np.float32)) == np.float32(1000 + np.log(2))
+    with pytest.raises(ValueError, match="axis is required"):
+        axial.cumulative_sum(x)
+
+
+@pytest.mark.skipif(BF16 is None, reason="ml_dtypes is not installed")
+def test_bfloat16():
+    x = np.linspace(-3, 3, 1000).astype(BF16)
+    y = axial.cumsum(x)
+    assert y.dtype == BF16
+    ref = np.cumsum(x.astype(np.float64)).astype(np.float32).astype(BF16)
+    assert np.abs(y.astype(np.float32) - ref.astype(np.float32)).max() <= 0.07
+    assert axial.sum(x).dtype == BF16 and axial.logsumexp(x).dtype == BF16
+    assert same_bits(axial.roll(x, 3), np.roll(x, 3))
+    s = axial.Stream("cumsum")
+    assert same_bits(np.concatenate([s.push(x[:333]), s.push(x[333:])]), y)
+
+
+# ---- bad input: numpy's exception types, out untouched ----------------------------
+
+BAD = [
+    (AxisError, "out of bounds", lambda x, o: axial.cumsum(x, 3, out=o)),
+    (AxisError, "out of bounds", lambda x, o: axial.cumsum(x, -4, out=o)),
+    (AxisError, "out of bounds", lambda x, o: axial.sum(x, (0, 7), out=o)),
+    (AxisError, "out of bounds", lambda x, o: axial.logsumexp(x, 5, out=o)),
+    (AxisError, "out of bounds", lambda x, o: axial.roll(x, 1, 9)),
+    (ValueError, "duplicate", lambda x, o: axial.sum(x, (1, -2), out=o)),
+    (ValueError, "shift", lambda x, o: axial.roll(x, (1, 2, 3), (0, 1))),
+    (ValueError, "read-only", lambda x, o: axial.cumsum(x, 0, out=np.broadcast_to(o, o.shape))),
+    (ValueError, "shape", lambda x, o: axial.cumsum(x, 0, out=o[:1])),
+    (ValueError, "shape", lambda x, o: axial.sum(x, 0, out=o)),
+    (ValueError, "shape", lambda x, o: axial.logcumsumexp(x, 0, out=o[..., :2])),
+    (TypeError, "complex128", lambda x, o: axial.cumsum(x.astype(complex), 0, out=o)),
+    (TypeError, "object", lambda x, o: axial.sum(x.astype(object), out=o)),
+    (TypeError, "complex", lambda x, o: axial.logsumexp(x.astype(np.complex64), out=o)),
+    (TypeError, "int32", lambda x, o: axial.logcumsumexp(x, 0, dtype=np.int32, out=o)),
+    (TypeError, "object", lambda x, o: axial.roll(x.astype(object), 1)),
+    (TypeError, "ndarray", lambda x, o: axial.cumsum(x, 0, out=[0] * 24)),
+]
+
+
+@pytest.mark.parametrize("exc,words,call", BAD)
+def test_bad_input_leaves_out_unchanged(exc, words, call):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    out = np.full((2, 3, 4), 7.0, np.float32)
+    with pytest.raises(exc, match=words):
+        call(x, out)
+    assert (out == 7).all()
+
+
+# ---- streams -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int16, np.uint64])
+@pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True), (True, True)])
+def test_stream_random_cuts(dt, flags):
+    exclusive, reverse = flags
+    rng = rng_for("stream", dt, flags)
+    for shape, axis in [((70000,), 0), ((3, 40000), 1), ((20000, 5), 0), ((4, 300, 3), 1)]:
+        x = random_array(rng, shape, dt)
+        ref = axial.cumsum(x, axis, exclusive=exclusive, reverse=reverse)
+        n = shape[axis]
+        cuts = np.sort(rng.integers(0, n + 1, int(rng.integers(1, 9))))
+        bounds = [0] + [int(c) for c in cuts] + [n]
+        pieces = [np.take(x, range(a, b), axis) for a, b in zip(bounds, bounds[1:])]
+        s = axial.Stream("cumsum", axis, exclusive=exclusive, reverse=reverse)
+        outs = []
+        for i, p in enumerate(pieces[::-1] if reverse else pieces):
+            if i == len(pieces) // 2:
+                s = pickle.loads(pickle.dumps(s))  # the carry travels
+            outs.append(s.push(p))
+        got = np.concatenate(outs[::-1] if reverse else outs, axis)
+        assert same_bits(got, ref), (shape, axis, bounds)
+        assert s.length == n
+
+
+def test_stream_refuses_what_does_not_belong():
+    s = axial.Stream("cumsum", 1)
+    s.push(np.ones((3, 10), np.float32))
+    with pytest.raises(ValueError, match=r"\(4, 10\)"):
+        s.push(np.ones((4, 10), np.float32))
+    with pytest.raises(ValueError, match="float64"):
+        s.push(np.ones((3, 10), np.float64))
+    assert s.length == 10
+    with pytest.raises(ValueError, match="'prod'"):
+        axial.Stream("prod")
+    with pytest.raises(NotImplementedError, match="16"):
+        axial.Stream("logcumsumexp")
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3, max_side=40),
+                  elements=st.floats(-1e6, 1e6, width=32)),
+       st.data())
+def test_property_stream_any_cuts(x, data):
+    axis = data.draw(st.integers(0, x.ndim - 1))
+    n = x.shape[axis]
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=5)))
+    bounds = [0] + cuts + [n]
+    s = axial.Stream("cumsum", axis)
+    got = np.concatenate([s.push(np.take(x, range(a, b), axis))
+                          for a, b in zip(bounds, bounds[1:])], axis)
+    assert same_bits(got, axial.cumsum(x, axis))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(hnp.integer_dtypes() | hnp.unsigned_integer_dtypes(),
+                  hnp.array_shapes(min_dims=0, max_dims=4, max_side=7)),
+       st.data())
+def test_property_integers_equal_numpy(x, data):
+    ax = data.draw(st.integers(-max(x.ndim, 1), max(x.ndim, 1) - 1)) if x.ndim else None
+    assert same_bits(axial.cumsum(x, ax), np.cumsum(x, ax))
+    assert same_bits(axial.sum(x, ax), np.sum(x, ax))
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=50),
+                  elements=st.floats(-1e3, 1e3)))
+def test_property_float_sum_exact_for_small_integers(x):
+    # integer-valued float64 terms below 2^53 in total: every order is exact
+    x = np.round(x)
+    assert np.array_equal(axial.sum(x, 0), np.sum(x, 0))  # (signed zeros: docs/API.md, 7)
+    assert np.array_equal(axial.cumsum(x, -1), np.cumsum(x, -1))
+
+
+def test_bench_runs(capsys):
+    from axial import bench
+
+    bench.main(["--quick", "--no-dask", "--reps", "1"])
+    table = capsys.readouterr().out
+    assert "| cumsum [256 KiB], 1 thread |" in table and "Stream" in table
