@@ -23,15 +23,18 @@
 #include <axial.h>
 
 #define CORE_MAX_POOLS 1024
+/* Calls on fewer input bytes run on the calling thread: the library would
+ * not split them, and reaching the pool costs more than they take. */
+#define CORE_INLINE_BYTES ((Py_ssize_t)64 << 10)
 
 static axial_pool *core_pools[CORE_MAX_POOLS];
 static pthread_mutex_t core_pools_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The executor of a pool of n threads (NULL for n <= 1); sets an exception
  * and returns -1 when the pool cannot be made. */
-static int core_executor(Py_ssize_t n, const axial_executor **exec) {
+static int core_executor(Py_ssize_t n, Py_ssize_t bytes, const axial_executor **exec) {
     *exec = NULL;
-    if (n <= 1)
+    if (n <= 1 || bytes < CORE_INLINE_BYTES)
         return 0;
     if (n >= CORE_MAX_POOLS) {
         PyErr_Format(PyExc_ValueError, "threads=%zd: at most %d", n, CORE_MAX_POOLS - 1);
@@ -117,11 +120,13 @@ static PyObject *core_scan(PyObject *self, PyObject *args) {
     int64_t shape[AXIAL_MAX_RANK];
     const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
     const axial_executor *exec;
-    if (rank < 0 || core_executor(nthreads, &exec) < 0)
-        return NULL;
     Py_buffer x, y;
-    if (core_buffers(xo, &x, yo, &y) < 0)
+    if (rank < 0 || core_buffers(xo, &x, yo, &y) < 0)
         return NULL;
+    if (core_executor(nthreads, x.len, &exec) < 0) {
+        core_release(&x, &y);
+        return NULL;
+    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
     if (op == AXIAL_OP_CUMSUM)
@@ -152,11 +157,13 @@ static PyObject *core_reduce(PyObject *self, PyObject *args) {
     const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
     const Py_ssize_t naxes = rank < 0 ? -1 : core_ints(axes_o, axes, "axes");
     const axial_executor *exec;
-    if (naxes < 0 || core_executor(nthreads, &exec) < 0)
-        return NULL;
     Py_buffer x, y;
-    if (core_buffers(xo, &x, yo, &y) < 0)
+    if (naxes < 0 || core_buffers(xo, &x, yo, &y) < 0)
         return NULL;
+    if (core_executor(nthreads, x.len, &exec) < 0) {
+        core_release(&x, &y);
+        return NULL;
+    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
     if (op == AXIAL_OP_REDUCE_SUM)
@@ -186,11 +193,13 @@ static PyObject *core_roll(PyObject *self, PyObject *args) {
     const Py_ssize_t nshift = rank < 0 ? -1 : core_ints(shift_o, shift, "shift");
     const Py_ssize_t naxes = nshift < 0 ? -1 : core_ints(axes_o, axes, "axes");
     const axial_executor *exec;
-    if (naxes < 0 || core_executor(nthreads, &exec) < 0)
-        return NULL;
     Py_buffer x, y;
-    if (core_buffers(xo, &x, yo, &y) < 0)
+    if (naxes < 0 || core_buffers(xo, &x, yo, &y) < 0)
         return NULL;
+    if (core_executor(nthreads, x.len, &exec) < 0) {
+        core_release(&x, &y);
+        return NULL;
+    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
     st = axial_roll_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape, shift,
@@ -448,11 +457,13 @@ static PyObject *core_stream_push(core_stream *self, PyObject *args) {
     int64_t shape[AXIAL_MAX_RANK];
     const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
     const axial_executor *exec;
-    if (rank < 0 || core_executor(nthreads, &exec) < 0)
-        return NULL;
     Py_buffer x, y;
-    if (core_buffers(xo, &x, yo, &y) < 0)
+    if (rank < 0 || core_buffers(xo, &x, yo, &y) < 0)
         return NULL;
+    if (core_executor(nthreads, x.len, &exec) < 0) {
+        core_release(&x, &y);
+        return NULL;
+    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
     st = axial_stream_push_ex(self->s, (axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape,

@@ -78,6 +78,8 @@ def get_num_threads():
 def _nthreads(threads):
     if threads is None:
         return _threads
+    if type(threads) is int and threads >= 1:
+        return threads
     n = operator.index(threads)
     if n < 1:
         raise ValueError(f"threads={n}: the count must be at least 1")
@@ -85,8 +87,8 @@ def _nthreads(threads):
 
 
 def raw(a):
-    """a, with 16-bit floats as uint16 (ml_dtypes' bfloat16 has no buffer export)."""
-    return a.view(_U16) if _BF16 is not None and a.dtype == _BF16 else a
+    """a, with bfloat16 as uint16 (ml_dtypes' bfloat16 has no buffer export)."""
+    return a.view(_U16) if a.dtype is _BF16 else a
 
 
 def code_of(dt, what):
@@ -97,9 +99,22 @@ def code_of(dt, what):
     return c
 
 
+_SUM_OF = {}  # input dtype -> result dtype, for dtype=None
+_LSE_OF = {}
+
+
 def sum_dtype(dt, dtype, what):
     """numpy's result dtype of sum/cumsum: small integers and bool widen to the
     platform integer (int64 / uint64 on the platforms axial runs on)."""
+    if dtype is None:
+        r = _SUM_OF.get(dt)
+        if r is None:
+            r = _SUM_OF[dt] = _sum_dtype(dt, None, what)
+        return r
+    return _sum_dtype(dt, dtype, what)
+
+
+def _sum_dtype(dt, dtype, what):
     if dtype is not None:
         dt = np.dtype(dtype)
         if dt.kind == "b":
@@ -120,6 +135,15 @@ def sum_dtype(dt, dtype, what):
 def lse_dtype(dt, dtype, what):
     """The float type of a log-space op: the input's, float64 for integers and
     bool (as scipy.special.logsumexp), or ``dtype``."""
+    if dtype is None:
+        r = _LSE_OF.get(dt)
+        if r is None:
+            r = _LSE_OF[dt] = _lse_dtype(dt, None, what)
+        return r
+    return _lse_dtype(dt, dtype, what)
+
+
+def _lse_dtype(dt, dtype, what):
     if dtype is not None:
         dt = np.dtype(dtype)
         if code_of(dt, what) not in _FLOATS:
@@ -137,14 +161,19 @@ def lse_dtype(dt, dtype, what):
 def as_input(x, what, native=True):
     """x as an array (byte-swapped data in native order, unless only moved)."""
     a = x if type(x) is np.ndarray else np.asarray(x)
-    if a.dtype.hasobject:
-        raise TypeError(f"{what}: dtype {a.dtype} (object) is not supported")
-    if native and not a.dtype.isnative:
-        a = a.astype(a.dtype.newbyteorder("="))
+    dt = a.dtype
+    if dt in _CODES:  # the common case: a native type axial takes
+        return a
+    if dt.hasobject:
+        raise TypeError(f"{what}: dtype {dt} (object) is not supported")
+    if native and not dt.isnative:
+        a = a.astype(dt.newbyteorder("="))
     return a
 
 
 def norm_axis(axis, ndim, what):
+    if type(axis) is int and -ndim <= axis < ndim:
+        return axis + ndim if axis < 0 else axis
     try:
         ax = operator.index(axis)
     except TypeError:
@@ -158,6 +187,8 @@ def norm_axes(axis, ndim, what):
     """axis None / int / tuple -> a sorted tuple of distinct non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis + ndim if axis < 0 else axis,)
     if isinstance(axis, (tuple, list)):
         axes = [norm_axis(a, ndim, what) for a in axis]
         if len(set(axes)) != len(axes):
@@ -183,9 +214,12 @@ def check_out(out, shape, what):
     return out
 
 
-def target(out, shape, dt):
-    """Where to compute: ``out`` itself when it is C-contiguous of dtype dt, else a new array."""
-    if out is not None and out.dtype == dt and out.flags.c_contiguous:
+def target(out, shape, dt, src):
+    """Where to compute: ``out`` itself when it is C-contiguous of dtype dt and
+    shares no memory with the input src, else a new array (numpy's results
+    for an ``out`` that overlaps the input)."""
+    if out is not None and out.dtype == dt and out.flags.c_contiguous and \
+            not np.may_share_memory(out, src):
         return out
     return np.empty(shape, dt)
 
@@ -200,7 +234,7 @@ def deliver(res, out):
 
 def contiguous(a, dt):
     """a as a C-contiguous array of dtype dt (a copy only when needed)."""
-    if a.dtype != dt:
+    if a.dtype is not dt and a.dtype != dt:
         return np.ascontiguousarray(a.astype(dt))
     return a if a.flags.c_contiguous else np.ascontiguousarray(a)
 
@@ -228,7 +262,7 @@ def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
         _core.scan(op, 11, contiguous(a.astype(bool, copy=False), _I64), y, a.shape, ax, flags, n)
         return deliver(y != 0, out)
     src = contiguous(a, dt)
-    y = target(out, a.shape, dt)
+    y = target(out, a.shape, dt, src)
     _core.scan(op, _CODES[dt], raw(src), raw(y), a.shape, ax, flags, n)
     return deliver(y, out)
 
@@ -279,7 +313,9 @@ def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
         dt = sum_dtype(a.dtype, dtype, what)
     else:
         dt = lse_dtype(a.dtype, dtype, what)
-    if keepdims:
+    if len(axes) == a.ndim:
+        shape = (1,) * a.ndim if keepdims else ()
+    elif keepdims:
         shape = tuple(1 if k in axes else d for k, d in enumerate(a.shape))
     else:
         shape = tuple(d for k, d in enumerate(a.shape) if k not in axes)
@@ -292,7 +328,7 @@ def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
         y = y != 0
     else:
         src = contiguous(a, dt)
-        y = target(out, shape, dt)
+        y = target(out, shape, dt, src)
         _core.reduce(op, _CODES[dt], raw(src), raw(y), a.shape, axes, flags, n)
     if out is None and y.ndim == 0:
         return y[()]

@@ -38,7 +38,9 @@ class Stream:
         self.exclusive = bool(exclusive)
         self.reverse = bool(reverse)
         self.threads = threads
+        self._n = _ops._nthreads(threads)
         self._s = None
+        self._src = None  # the piece dtype of the fast path
         self._dtype = None
         self._shape = None
 
@@ -56,19 +58,29 @@ class Stream:
         self._dtype = dt
         self._shape = tuple(shape)
         flags = (_ops.EXCLUSIVE if self.exclusive else 0) | (_ops.REVERSE if self.reverse else 0)
-        self._s = _core.Stream(_OPS[self.op], _ops.code_of(dt, "Stream"), self._shape,
-                               self._ax, flags)
+        self._code = _ops.code_of(dt, "Stream")
+        self._s = _core.Stream(_OPS[self.op], self._code, self._shape, self._ax, flags)
 
     def push(self, piece):
         """Scans the next piece and returns its outputs (a new array)."""
-        a = _ops.as_input(piece, "Stream.push")
+        a = piece if type(piece) is np.ndarray else np.asarray(piece)
+        if self._s is not None and a.dtype is self._src and a.flags.c_contiguous:
+            # the common case: the C call checks the piece's rank and shape
+            y = np.empty(a.shape, self._dtype)
+            try:
+                self._s.push(self._code, a if self._code != 4 else a.view(np.uint16),
+                             y if self._code != 4 else y.view(np.uint16), a.shape, self._n)
+                return y
+            except ValueError:
+                pass  # the checks below name what does not belong
+        a = _ops.as_input(a, "Stream.push")
         if a.ndim == 0:
             raise ValueError("Stream.push: a piece has at least one dimension (got a 0-d array)")
+        dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
+        if dt.kind == "b":
+            dt = _ops._I64
         if self._s is None:
             self._ax = _ops.norm_axis(self.axis, a.ndim, "Stream.push")
-            dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
-            if dt.kind == "b":
-                dt = _ops._I64
             self._create(a.shape, dt)
         else:
             other = [d for k, d in enumerate(a.shape) if k != self._ax]
@@ -76,16 +88,14 @@ class Stream:
             if a.ndim != len(self._shape) or other != mine:
                 raise ValueError(f"Stream.push: a piece of shape {a.shape} does not continue a "
                                  f"stream of pieces {self._shape} along axis {self._ax}")
-            dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
-            if dt.kind == "b":
-                dt = _ops._I64
             if dt != self._dtype:
                 raise ValueError(f"Stream.push: a piece of dtype {a.dtype} (result {dt}) does "
                                  f"not continue a stream of {self._dtype}")
+        if a.dtype == self._dtype:
+            self._src = a.dtype  # pieces of this dtype take the fast path
         src = _ops.contiguous(a, self._dtype)
         y = np.empty(a.shape, self._dtype)
-        self._s.push(_ops._CODES[self._dtype], _ops.raw(src), _ops.raw(y), a.shape,
-                     _ops._nthreads(self.threads))
+        self._s.push(self._code, _ops.raw(src), _ops.raw(y), a.shape, self._n)
         return y
 
     def __reduce__(self):

@@ -280,6 +280,13 @@ def test_numpy_semantics():
     assert axial.logsumexp(np.array([1000.0, 1000.0], np.float32)) == np.float32(1000 + np.log(2))
     with pytest.raises(ValueError, match="axis is required"):
         axial.cumulative_sum(x)
+    # an out that overlaps the input: numpy's results
+    z = x.copy()
+    assert axial.cumsum(z, 2, out=z) is z and np.array_equal(z, np.cumsum(x, 2))
+    z = x.copy()
+    assert np.array_equal(axial.sum(z, 0, out=z[0]), np.sum(x, 0))
+    z = np.arange(10, dtype=np.int64)
+    assert np.array_equal(axial.cumsum(z[:9], out=z[1:]), np.cumsum(np.arange(9)))
 
 
 @pytest.mark.skipif(BF16 is None, reason="ml_dtypes is not installed")
