@@ -14,7 +14,10 @@
 # 1-16 picks; AXIAL_BENCH_THREAD_CASES=all: every case), axial with its pool
 # beside the T-thread probe, Eigen, oneDNN and the threaded Python runtimes,
 # plus the split sweep and the empty parallel_for (docs/BENCHMARKS.md, Threads).
-# Outputs: build-rel/{cases.json,bench.json,peers.json,report.md}.
+# Then the Python package (scripts/python-venv.sh) runs python -m axial.bench:
+# numpy, a stream, and axial.dask against dask on a LocalCluster of 1 and 2 workers.
+# Outputs: build-rel/{cases.json,bench.json,peers.json,report.md},
+# build-python/python-bench.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh bench
@@ -51,4 +54,8 @@ echo "   ${SECONDS}s so far"
 echo "== report (also in build-rel/report.md)"
 /usr/bin/python3 scripts/report.py --bench build-rel/bench.json --peers build-rel/peers.json \
   --cases build-rel/cases.json --reps "$reps" --markdown build-rel/report.md
+echo "== the Python package: python -m axial.bench (numpy, streams, axial.dask on a LocalCluster)"
+bash scripts/python-venv.sh
+( cd build-python && venv/bin/python -m axial.bench $([ "$reps" = 3 ] && echo --quick) --reps $((reps * 3)) \
+    2> python-bench.log | tee python-bench.md ) || { tail -n 20 build-python/python-bench.log; exit 1; }
 echo "== done in ${SECONDS}s"

@@ -13,7 +13,7 @@ pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            dpkg-cross python3 python3-venv python3-dev)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
             libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev
-            libsleef-dev)
+            libsleef-dev python3-venv python3-dev)
 
 case "${1:-test}" in
   test)  want=("${pkgs_test[@]}") ;;

@@ -290,20 +290,8 @@ PY
 
 stage_python() {
   echo "== Python package: pip install . into build-python/venv, pytest tests/python"
-  local venv=build-python/venv py
-  [ -x "$venv/bin/python" ] || { mkdir -p build-python && python3 -m venv "$venv"; }
-  py=$venv/bin/python
-  "$py" -m pip install -q --upgrade pip
-  "$py" -m pip install -q 'numpy>=2' 'dask[array]' distributed ml_dtypes pytest hypothesis
-  # (pip's own build isolation fetches meson-python, meson and ninja)
-  "$py" -m pip install -q --force-reinstall --no-deps .
-  # the package installs itself alone: no header, pkg-config file or library
-  local files
-  files=$("$py" -m pip show -f axial | sed -n '/^Files:/,$p' | tail -n +2)
-  if echo "$files" | grep -Ev '^ *(axial/|axial-[0-9.]+\.dist-info/|\.\./\.\./\.\./bin/)' | grep -q .; then
-    echo "the wheel installs more than the package:"; echo "$files"; return 1
-  fi
-  ( cd build-python && "../$py" -m pytest -q -p no:cacheprovider -p no:logging ../tests/python )
+  bash scripts/python-venv.sh
+  ( cd build-python && venv/bin/python -m pytest -q -p no:cacheprovider -p no:logging ../tests/python )
 }
 
 run_stages() { # stage...
