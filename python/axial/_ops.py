@@ -367,6 +367,8 @@ def roll(x, shift, axis=None, *, threads=None):
     for s, ax in b:
         ax = norm_axis(ax, a.ndim, "roll")
         shifts[ax] = shifts.get(ax, 0) + operator.index(s)
+    if not shifts:
+        return a.copy()
     src = np.ascontiguousarray(a)
     dt = src.dtype
     shape = src.shape
