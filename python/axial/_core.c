@@ -105,6 +105,34 @@ static void core_release(Py_buffer *x, Py_buffer *y) {
         PyBuffer_Release(y);
 }
 
+/* One op call: the shape, both buffers and the executor. */
+typedef struct {
+    int64_t shape[AXIAL_MAX_RANK];
+    size_t rank;
+    Py_buffer x, y;
+    const axial_executor *exec;
+} core_call;
+
+static int core_begin(core_call *c, PyObject *shape_o, PyObject *xo, PyObject *yo,
+                      Py_ssize_t nthreads) {
+    const Py_ssize_t rank = core_ints(shape_o, c->shape, "shape");
+    if (rank < 0 || core_buffers(xo, &c->x, yo, &c->y) < 0)
+        return -1;
+    c->rank = (size_t)rank;
+    if (core_executor(nthreads, c->x.len, &c->exec) < 0) {
+        core_release(&c->x, &c->y);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *core_end(core_call *c, axial_status st) {
+    core_release(&c->x, &c->y);
+    if (st != AXIAL_OK)
+        return core_raise(st, axial_last_error());
+    Py_RETURN_NONE;
+}
+
 /* scan(op, dtype, x, y, shape, axis, flags, nthreads): CumSum (op 1) or
  * LogCumSumExp (op 2). */
 static PyObject *core_scan(PyObject *self, PyObject *args) {
@@ -114,32 +142,17 @@ static PyObject *core_scan(PyObject *self, PyObject *args) {
     long long axis;
     unsigned flags;
     Py_ssize_t nthreads;
+    core_call c;
     if (!PyArg_ParseTuple(args, "iiOOOLIn", &op, &dtype, &xo, &yo, &shape_o, &axis, &flags,
-                          &nthreads))
+                          &nthreads) ||
+        core_begin(&c, shape_o, xo, yo, nthreads) < 0)
         return NULL;
-    int64_t shape[AXIAL_MAX_RANK];
-    const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
-    const axial_executor *exec;
-    Py_buffer x, y;
-    if (rank < 0 || core_buffers(xo, &x, yo, &y) < 0)
-        return NULL;
-    if (core_executor(nthreads, x.len, &exec) < 0) {
-        core_release(&x, &y);
-        return NULL;
-    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
-    if (op == AXIAL_OP_CUMSUM)
-        st = axial_cumsum_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape, axis, flags,
-                             exec);
-    else
-        st = axial_logcumsumexp_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape, axis,
-                                   flags, exec);
+    st = (op == AXIAL_OP_CUMSUM ? axial_cumsum_ex : axial_logcumsumexp_ex)(
+        (axial_dtype)dtype, c.x.buf, c.y.buf, c.rank, c.shape, axis, flags, c.exec);
     Py_END_ALLOW_THREADS
-    core_release(&x, &y);
-    if (st != AXIAL_OK)
-        return core_raise(st, axial_last_error());
-    Py_RETURN_NONE;
+    return core_end(&c, st);
 }
 
 /* reduce(op, dtype, x, y, shape, axes, flags, nthreads): ReduceSum (op 3) or
@@ -150,33 +163,21 @@ static PyObject *core_reduce(PyObject *self, PyObject *args) {
     PyObject *xo, *yo, *shape_o, *axes_o;
     unsigned flags;
     Py_ssize_t nthreads;
+    int64_t axes[AXIAL_MAX_RANK];
+    core_call c;
     if (!PyArg_ParseTuple(args, "iiOOOOIn", &op, &dtype, &xo, &yo, &shape_o, &axes_o, &flags,
                           &nthreads))
         return NULL;
-    int64_t shape[AXIAL_MAX_RANK], axes[AXIAL_MAX_RANK];
-    const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
-    const Py_ssize_t naxes = rank < 0 ? -1 : core_ints(axes_o, axes, "axes");
-    const axial_executor *exec;
-    Py_buffer x, y;
-    if (naxes < 0 || core_buffers(xo, &x, yo, &y) < 0)
+    const Py_ssize_t naxes = core_ints(axes_o, axes, "axes");
+    if (naxes < 0 || core_begin(&c, shape_o, xo, yo, nthreads) < 0)
         return NULL;
-    if (core_executor(nthreads, x.len, &exec) < 0) {
-        core_release(&x, &y);
-        return NULL;
-    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
-    if (op == AXIAL_OP_REDUCE_SUM)
-        st = axial_reduce_sum_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape, axes,
-                                 (size_t)naxes, flags, exec);
-    else
-        st = axial_reduce_logsumexp_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape,
-                                       axes, (size_t)naxes, flags, exec);
+    st = (op == AXIAL_OP_REDUCE_SUM ? axial_reduce_sum_ex : axial_reduce_logsumexp_ex)(
+        (axial_dtype)dtype, c.x.buf, c.y.buf, c.rank, c.shape, axes, (size_t)naxes, flags,
+        c.exec);
     Py_END_ALLOW_THREADS
-    core_release(&x, &y);
-    if (st != AXIAL_OK)
-        return core_raise(st, axial_last_error());
-    Py_RETURN_NONE;
+    return core_end(&c, st);
 }
 
 /* roll(dtype, x, y, shape, shifts, axes, nthreads) */
@@ -185,30 +186,21 @@ static PyObject *core_roll(PyObject *self, PyObject *args) {
     int dtype;
     PyObject *xo, *yo, *shape_o, *shift_o, *axes_o;
     Py_ssize_t nthreads;
+    int64_t shift[AXIAL_MAX_RANK], axes[AXIAL_MAX_RANK];
+    core_call c;
     if (!PyArg_ParseTuple(args, "iOOOOOn", &dtype, &xo, &yo, &shape_o, &shift_o, &axes_o,
                           &nthreads))
         return NULL;
-    int64_t shape[AXIAL_MAX_RANK], shift[AXIAL_MAX_RANK], axes[AXIAL_MAX_RANK];
-    const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
-    const Py_ssize_t nshift = rank < 0 ? -1 : core_ints(shift_o, shift, "shift");
+    const Py_ssize_t nshift = core_ints(shift_o, shift, "shift");
     const Py_ssize_t naxes = nshift < 0 ? -1 : core_ints(axes_o, axes, "axes");
-    const axial_executor *exec;
-    Py_buffer x, y;
-    if (naxes < 0 || core_buffers(xo, &x, yo, &y) < 0)
+    if (naxes < 0 || core_begin(&c, shape_o, xo, yo, nthreads) < 0)
         return NULL;
-    if (core_executor(nthreads, x.len, &exec) < 0) {
-        core_release(&x, &y);
-        return NULL;
-    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = axial_roll_ex((axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape, shift,
-                       (size_t)nshift, axes, (size_t)naxes, exec);
+    st = axial_roll_ex((axial_dtype)dtype, c.x.buf, c.y.buf, c.rank, c.shape, shift,
+                       (size_t)nshift, axes, (size_t)naxes, c.exec);
     Py_END_ALLOW_THREADS
-    core_release(&x, &y);
-    if (st != AXIAL_OK)
-        return core_raise(st, axial_last_error());
-    Py_RETURN_NONE;
+    return core_end(&c, st);
 }
 
 /* ---- ISAs ---------------------------------------------------------------- */
@@ -451,28 +443,17 @@ static PyObject *core_stream_push(core_stream *self, PyObject *args) {
     int dtype;
     PyObject *xo, *yo, *shape_o;
     Py_ssize_t nthreads;
+    core_call c;
     if (core_stream_ok(self) < 0 ||
-        !PyArg_ParseTuple(args, "iOOOn", &dtype, &xo, &yo, &shape_o, &nthreads))
+        !PyArg_ParseTuple(args, "iOOOn", &dtype, &xo, &yo, &shape_o, &nthreads) ||
+        core_begin(&c, shape_o, xo, yo, nthreads) < 0)
         return NULL;
-    int64_t shape[AXIAL_MAX_RANK];
-    const Py_ssize_t rank = core_ints(shape_o, shape, "shape");
-    const axial_executor *exec;
-    Py_buffer x, y;
-    if (rank < 0 || core_buffers(xo, &x, yo, &y) < 0)
-        return NULL;
-    if (core_executor(nthreads, x.len, &exec) < 0) {
-        core_release(&x, &y);
-        return NULL;
-    }
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = axial_stream_push_ex(self->s, (axial_dtype)dtype, x.buf, y.buf, (size_t)rank, shape,
-                              exec);
+    st = axial_stream_push_ex(self->s, (axial_dtype)dtype, c.x.buf, c.y.buf, c.rank, c.shape,
+                              c.exec);
     Py_END_ALLOW_THREADS
-    core_release(&x, &y);
-    if (st != AXIAL_OK)
-        return core_raise(st, axial_last_error());
-    Py_RETURN_NONE;
+    return core_end(&c, st);
 }
 
 static PyObject *core_stream_export(core_stream *self, PyObject *args) {

@@ -99,22 +99,25 @@ def code_of(dt, what):
     return c
 
 
-_SUM_OF = {}  # input dtype -> result dtype, for dtype=None
-_LSE_OF = {}
+def _per_dtype(resolve):
+    """resolve(dt, dtype, what), remembered per input dtype when dtype is None."""
+    cache = {}
+
+    def get(dt, dtype, what):
+        if dtype is not None:
+            return resolve(dt, dtype, what)
+        r = cache.get(dt)
+        if r is None:
+            r = cache[dt] = resolve(dt, None, what)
+        return r
+    get.__doc__ = resolve.__doc__
+    return get
 
 
+@_per_dtype
 def sum_dtype(dt, dtype, what):
     """numpy's result dtype of sum/cumsum: small integers and bool widen to the
     platform integer (int64 / uint64 on the platforms axial runs on)."""
-    if dtype is None:
-        r = _SUM_OF.get(dt)
-        if r is None:
-            r = _SUM_OF[dt] = _sum_dtype(dt, None, what)
-        return r
-    return _sum_dtype(dt, dtype, what)
-
-
-def _sum_dtype(dt, dtype, what):
     if dtype is not None:
         dt = np.dtype(dtype)
         if dt.kind == "b":
@@ -132,18 +135,10 @@ def _sum_dtype(dt, dtype, what):
     return dt
 
 
+@_per_dtype
 def lse_dtype(dt, dtype, what):
     """The float type of a log-space op: the input's, float64 for integers and
     bool (as scipy.special.logsumexp), or ``dtype``."""
-    if dtype is None:
-        r = _LSE_OF.get(dt)
-        if r is None:
-            r = _LSE_OF[dt] = _lse_dtype(dt, None, what)
-        return r
-    return _lse_dtype(dt, dtype, what)
-
-
-def _lse_dtype(dt, dtype, what):
     if dtype is not None:
         dt = np.dtype(dtype)
         if code_of(dt, what) not in _FLOATS:
@@ -273,18 +268,29 @@ def cumsum(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False
     return _scan(OP_CUMSUM, x, axis, dtype, out, exclusive, reverse, "cumsum")
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-    """numpy.cumulative_sum (the array API's): ``axis`` is required above 1-D;
-    ``include_initial`` puts the empty sum (0) first."""
-    a = as_input(x, "cumulative_sum")
+def cumulative_axis(a, axis, what="cumulative_sum"):
+    """The array API's axis of cumulative_sum (required above 1-D) for a numpy
+    or dask array a: (a, with a 0-d one as 1-D, and the axis)."""
     if axis is None:
         if a.ndim > 1:
-            raise ValueError(f"cumulative_sum: axis is required for an array of {a.ndim} "
-                             f"dimensions")
+            raise ValueError(f"{what}: axis is required for an array of {a.ndim} dimensions")
         axis = 0
     if a.ndim == 0:
         a = a.reshape(1)
-    ax = norm_axis(axis, a.ndim, "cumulative_sum")
+    return a, norm_axis(axis, a.ndim, what)
+
+
+def initial_pad(ndim, ax):
+    """The pad widths that add one element at the end of axis ax."""
+    pad = [(0, 0)] * ndim
+    pad[ax] = (0, 1)
+    return pad
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """numpy.cumulative_sum (the array API's): ``axis`` is required above 1-D;
+    ``include_initial`` puts the empty sum (0) first."""
+    a, ax = cumulative_axis(as_input(x, "cumulative_sum"), axis)
     if not include_initial:
         return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
     shape = list(a.shape)
@@ -292,10 +298,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
     dt = sum_dtype(a.dtype, dtype, "cumulative_sum")
     out = check_out(out, shape, "cumulative_sum")
     # the exclusive scan of a with one more element: its last output is the total
-    pad = [(0, 0)] * a.ndim
-    pad[ax] = (0, 1)
-    return _scan(OP_CUMSUM, np.pad(a.astype(dt, copy=False), pad), ax, dt, out, True, False,
-                 "cumulative_sum")
+    return _scan(OP_CUMSUM, np.pad(a.astype(dt, copy=False), initial_pad(a.ndim, ax)), ax, dt,
+                 out, True, False, "cumulative_sum")
 
 
 def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False):

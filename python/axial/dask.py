@@ -326,21 +326,12 @@ def logcumsumexp(x, axis=None, dtype=None, *, exclusive=False, reverse=False, th
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, threads=None):
     """axial.cumulative_sum of a dask array (axis required above 1-D)."""
-    x = da.asarray(x)
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError(f"cumulative_sum: axis is required for an array of {x.ndim} "
-                             f"dimensions")
-        axis = 0
-    if x.ndim == 0:
-        x = x.reshape(1)
-    ax = _ops.norm_axis(axis, x.ndim, "cumulative_sum")
+    x, ax = _ops.cumulative_axis(da.asarray(x), axis)
     if not include_initial:
         return cumsum(x, ax, dtype, threads=threads)
     dt = _ops.sum_dtype(x.dtype, dtype, "cumulative_sum")
-    pad = [(0, 0)] * x.ndim
-    pad[ax] = (0, 1)
-    return cumsum(da.pad(x.astype(dt), pad), ax, dt, exclusive=True, threads=threads)
+    return cumsum(da.pad(x.astype(dt), _ops.initial_pad(x.ndim, ax)), ax, dt, exclusive=True,
+                  threads=threads)
 
 
 # ---- reductions ----------------------------------------------------------------
