@@ -101,3 +101,44 @@ def test_dask_bad_input(client):
         ad.sum(d, (0, 0))
     with pytest.raises(TypeError, match="complex"):
         ad.sum(d.astype(complex))
+
+
+def edge_cases():
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal((50, 70)).astype(np.float32)
+    d = da.from_array(x, chunks=(13, 9))
+    e = np.zeros((0, 5), np.float32)
+    de = da.from_array(e, chunks=(1, 2))
+    z = np.array(3.5, np.float32)
+    dz = da.from_array(z)
+    b = rng.integers(0, 2, (40, 30)).astype(bool)
+    db = da.from_array(b, chunks=(7, 11))
+    w = rng.standard_normal((4, 5, 6, 7))
+    dw = da.from_array(w, chunks=(3, 2, 4, 5))
+    yield "axis None", ad.cumsum(d), axial.cumsum(x)
+    yield "sum of all", ad.sum(d), axial.sum(x)
+    yield "sum over ()", ad.sum(d, ()), axial.sum(x, ())
+    yield "logsumexp keepdims", ad.logsumexp(d, 1, keepdims=True), \
+        axial.logsumexp(x, 1, keepdims=True)
+    yield "cumsum dtype", ad.cumsum(d, 1, dtype=np.float64), axial.cumsum(x, 1, dtype=np.float64)
+    yield "empty cumsum", ad.cumsum(de, 0), axial.cumsum(e, 0)
+    yield "empty sum", ad.sum(de, 0), axial.sum(e, 0)
+    yield "empty logsumexp", ad.logsumexp(de, 0), axial.logsumexp(e, 0)
+    yield "0-d cumsum", ad.cumsum(dz), axial.cumsum(z)
+    yield "0-d sum", ad.sum(dz), axial.sum(z)
+    yield "bool cumsum", ad.cumsum(db, 0), np.cumsum(b, 0)
+    yield "bool sum to bool", ad.sum(db, 1, dtype=bool), np.sum(b, 1, dtype=bool)
+    for axes in [(0, 2), (1, 3), (0, 1, 3), (2,)]:
+        yield f"sum {axes}", ad.sum(dw, axes), axial.sum(w, axes)
+        yield f"logsumexp {axes}", ad.logsumexp(dw, axes), axial.logsumexp(w, axes)
+    for ax in range(4):
+        yield f"cumsum {ax}", ad.cumsum(dw, ax, reverse=True), axial.cumsum(w, ax, reverse=True)
+        yield f"logcumsumexp {ax}", ad.logcumsumexp(dw, ax, exclusive=True), \
+            axial.logcumsumexp(w, ax, exclusive=True)
+
+
+def test_dask_edge_cases(client):
+    cases = list(edge_cases())
+    results = client.compute([c[1] for c in cases], sync=True)
+    for (what, _, ref), got in zip(cases, results):
+        assert same_bits(got, ref), what
