@@ -31,7 +31,7 @@ its users call it:
                dims, out=y).
   onnxruntime  CumSum-14 / ReduceSum-13 / ReduceLogSumExp-18 models built with
                the onnx package;
-               one session, intra_op_num_threads T (1 but for the threads
+               one InferenceSession, intra_op_num_threads T (1 but for the threads
                dimension), inter op threads 1, sequential; inputs and
                preallocated outputs bound once with io_binding, the timed call
                is run_with_iobinding.  ONNX has no Roll and no LogCumSumExp.
