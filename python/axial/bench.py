@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import axial
-from axial import _core, _ops
+from axial import _core
 
 
 def _median_time(f, reps, inner=1):
