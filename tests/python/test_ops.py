@@ -119,6 +119,7 @@ def test_roll_equals_numpy(dt):
         assert same_bits(axial.roll(x, shifts, axes), np.roll(x, shifts, axes))
         assert same_bits(axial.roll(x, shifts[0]), np.roll(x, shifts[0]))
         assert same_bits(axial.roll(x[..., ::2], shifts[0], -1), np.roll(x[..., ::2], shifts[0], -1))
+        assert same_bits(axial.roll(x, shifts[0], ()), np.roll(x, shifts[0], ()))  # a copy
 
 
 # ---- floats: within the bound of the long double sum ----------------------------
