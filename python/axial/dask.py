@@ -20,7 +20,8 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   split where that leaves the C library's plan for every output unchanged.
 
 Each task runs axial on one thread (``threads=1``): the cluster's workers are
-the parallelism; pass ``threads=k`` to give each task k threads.  The tasks run
+the parallelism; pass ``threads=k`` to give each task k threads (shard
+summaries and shard scans stay on one: the C shard calls take no executor).  The tasks run
 on the ISA active where the graph is built (the client's), so that the
 log-space ops, whose bits are per ISA, match the client's one call too.
 """
@@ -68,7 +69,7 @@ def _t_combine(a, b):
     return _core.shard_combine(a, b)
 
 
-def _t_scan(isa, desc, dt, x, start, length, carry, threads):
+def _t_scan(isa, desc, dt, x, start, length, carry):
     _on_isa(isa, desc[0])
     x = np.ascontiguousarray(x)
     y = np.empty(x.shape, dt)
@@ -250,7 +251,7 @@ def _scan(op, x, axis, dtype, exclusive, reverse, threads, what):
     chunks = _onto_grid(x.chunks[ax], n, grid, reverse)
     if chunks != x.chunks[ax]:
         x = x.rechunk({ax: chunks})
-    return _shard_scan(x, op, code, dt, ax, flags, reverse, isa, n_threads)
+    return _shard_scan(x, op, code, dt, ax, flags, reverse, isa)
 
 
 def _block_shapes(x, ax):
@@ -270,8 +271,8 @@ def _full_index(ax, idx, j):
     return tuple(full)
 
 
-def _shard_scan(x, op, code, dt, ax, flags, reverse, isa, threads):
-    token = tokenize(x, op, code, ax, flags, isa, threads)
+def _shard_scan(x, op, code, dt, ax, flags, reverse, isa):
+    token = tokenize(x, op, code, ax, flags, isa)
     sname, cname, name = "axial-summary-" + token, "axial-carry-" + token, "axial-scan-" + token
     starts = [0] + list(itertools.accumulate(x.chunks[ax]))
     m = x.numblocks[ax]
@@ -292,7 +293,7 @@ def _shard_scan(x, op, code, dt, ax, flags, reverse, isa, threads):
                 dsk[(cname,) + idx + (pos,)] = (_t_combine, carry, (sname,) + idx + (pos - 1,))
                 carry = (cname,) + idx + (pos,)
             dsk[(name,) + _full_index(ax, idx, j)] = (_t_scan, isa, desc, dt, key, start,
-                                                      length, carry, threads)
+                                                      length, carry)
     return _array(name, dsk, [x], x.chunks, dt)
 
 
