@@ -16,7 +16,7 @@
  * bit for bit, floats within tolerance()); a difference skips it with the
  * element and both values in the message.
  *
- * Sizes: cache-resident (256 KiB of input: L2 here) and memory-resident (256 MiB, or
+ * Sizes: cache-resident (256 KiB of input, to fit in L2) and memory-resident (256 MiB, or
  * AXIAL_BENCH_BYTES); AXIAL_BENCH_SIZES=cache|memory|both picks.
  *
  * Threads: each threaded case (the f32 cases but the excl/rev

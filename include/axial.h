@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * axial: SIMD CPU kernels for CumSum, ReduceSum and Roll.
+ * axial: SIMD CPU kernels for CumSum, ReduceSum, Roll, LogCumSumExp and
+ * ReduceLogSumExp.
  *
  * Semantics: OpenVINO CumSum-3 / ReduceSum-1 / Roll-7 and ONNX CumSum-11/14,
  * ReduceSum-13.  The full reference (every argument and status, the semantics
@@ -274,8 +275,8 @@ typedef enum {
 
 /* A scan fed in pieces along its axis (docs/API.md, "Streams and shards").
  * Created once for (op, dtype, the piece shape -- shape[axis] is ignored --,
- * axis, flags): op AXIAL_OP_CUMSUM (every dtype but BOOL, and
- * AXIAL_OP_LOGCUMSUMEXP is AXIAL_E_ARGS for now), flags those of
+ * axis, flags): op AXIAL_OP_CUMSUM (every dtype but BOOL;
+ * AXIAL_OP_LOGCUMSUMEXP is refused with AXIAL_E_ARGS), flags those of
  * axial_cumsum.  Each push scans the next piece (the piece shape with any
  * axis length, 0 included; REVERSE: pieces are fed from the far end) and
  * writes that piece's outputs: concatenated, they are bit for bit the one

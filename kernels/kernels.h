@@ -49,9 +49,10 @@
 
 /* Row prefetch: the row-reduction loops prefetch each group's lines
  * AXIAL_ROWS_PF_AHEAD bytes ahead, in inputs of AXIAL_ROWS_PF_MIN bytes or
- * more (left to the hardware prefetchers they waited on memory at 1.3-2.7x
- * the time of a plain read, kernels/avx512/reduce.c).  A prefetch never
- * faults and changes no value, so it may reach past the input's end. */
+ * more (left to the hardware prefetchers, these loops, which read several
+ * rows at once, wait on memory far longer than a plain sequential read
+ * does).  A prefetch never faults and changes no value, so it may reach
+ * past the input's end. */
 #define AXIAL_ROWS_PF_AHEAD 16384
 #ifndef AXIAL_ROWS_PF_MIN /* (overridable only for measurements) */
 #define AXIAL_ROWS_PF_MIN ((size_t)256 << 10)

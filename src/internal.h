@@ -130,17 +130,17 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
 /* Every op splits its work into tasks of at least AXIAL_GRAIN bytes of
  * input (whole kernel shapes: lines, rows, blocks), as a function of dtype,
  * shape and arguments only, so the bits never depend on the executor. */
-#ifndef AXIAL_GRAIN /* (overridable only for the threshold measurement below) */
+#ifndef AXIAL_GRAIN /* (overridable only for measuring the thresholds) */
 #define AXIAL_GRAIN ((size_t)64 << 10)
 #endif
 /* Below these sizes (bytes of input) an op makes one task and never calls
- * parallel_for; the measurements are in parallel.c. */
+ * parallel_for; how they were chosen is in parallel.c. */
 #ifndef AXIAL_CUMSUM_THRESHOLD
 #define AXIAL_CUMSUM_THRESHOLD ((size_t)512 << 10)
 #define AXIAL_REDUCE_THRESHOLD ((size_t)1 << 20)
 #define AXIAL_ROLL_THRESHOLD ((size_t)512 << 10)
-/* The log-space ops spend an exp (and, scanning, a log) per element, ~10x a
- * sum's time per byte: they pay for a parallel_for from two grains on. */
+/* The log-space ops spend an exp (and, scanning, a log) per element, many
+ * times a sum's time per byte: they pay for a parallel_for from two grains on. */
 #define AXIAL_LSE_THRESHOLD ((size_t)128 << 10)
 #endif
 /* Fewer lines (outer) than this, split along the lines themselves where the
@@ -149,18 +149,18 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end);
  * this many lines on, groups of whole lines are enough tasks. */
 #define AXIAL_SPLIT_FEW_LINES 16
 /* Column tiles: rows of at least 2 * AXIAL_TILE_LINES 64-byte lines make
- * one tile per AXIAL_TILE_LINES lines (4 KiB, a page: a tile walks its rows
- * `inner` elements apart, and tiles one line wide ran 3-12x slower than the
- * plain call on one thread; 1 KiB tiles of such rows lost from memory,
- * CumSum [1024,8192] axis 0 0.85x).  The log-space ops spend an exp per
- * element (~10x a sum's time per byte): theirs are AXIAL_LSE_TILE_LINES
- * (1 KiB) wide.  Narrower rows make two tiles down to tiles of
- * AXIAL_REDUCE_TILE_MIN lines (256 B) for the reductions and
- * AXIAL_SCAN_TILE_MIN lines (512 B) for the scans, which write every
- * element: with the two threads on separate cores, CumSum's 256-byte tiles
- * of [4096, 128] ran at 0.41x of the plain call (each row's boundary line
- * between the tiles; 1.10-1.38x with 512-byte tiles, 1.79x with 1 KiB),
- * while ReduceSum kept 1.40x and ReduceLogSumExp 1.88x there. */
+ * one tile per AXIAL_TILE_LINES lines (4 KiB, a page).  A tile walks its
+ * rows `inner` elements apart, so a narrow tile reads little of each row per
+ * step: tiles one line wide were far slower than the plain call, and 1 KiB
+ * tiles of long rows still lost to it when reading from memory.  The
+ * log-space ops spend an exp per element, many times a sum's time per byte,
+ * so their tiles are AXIAL_LSE_TILE_LINES (1 KiB) wide.  Narrower rows make
+ * two tiles, down to tiles of AXIAL_REDUCE_TILE_MIN lines (256 B) for the
+ * reductions and AXIAL_SCAN_TILE_MIN lines (512 B) for the scans, which
+ * write every element: with the two threads on separate cores, 256-byte
+ * tiles made CumSum slower than the plain call (each row's boundary line
+ * lies between the two threads' tiles), while the reductions still gained
+ * there. */
 #ifndef AXIAL_TILE_LINES /* (overridable only for measurements) */
 #define AXIAL_TILE_LINES 64
 #endif
@@ -194,18 +194,14 @@ static inline size_t axial__tile_max_cols(size_t rowlines, size_t ntiles, size_t
 /* The two splits along few lines, each switchable for measurements:
  *   - AXIAL_SPLIT_COLUMN_TILES (on): the column tiles along an outer axis
  *     (CumSum, ReduceSum, and the log-space ops where the table has their
- *     cols kernels).  Measured (f32, 32 MiB, AVX-512, 2 threads against the
- *     plain call, [1024,8192] axis 0, 4 KiB tiles): ReduceSum 1.87-1.95x,
- *     CumSum 1.17-1.97x (0.95-1.6 of the 2-thread copy probe),
- *     LogCumSumExp 2.09x, ReduceLogSumExp 2.07x (tiles one cache line wide
- *     had run at 0.60x and 0.17x for the sums).
+ *     cols kernels).  With tiles of a page, two threads beat the plain call
+ *     for every op; tiles one cache line wide lost to it.
  *   - AXIAL_SPLIT_SCAN_BLOCKS (on): CumSum's blocked scan along one line.
  *     As two full passes (every chunk's total, then every chunk scanned) it
- *     moved 3 units of memory traffic to the plain call's 2 and ran at 0.66x
- *     (32 MiB, 2 threads) on the AVX-512 development VM; since its first
- *     pass scans every group whose carry is known (src/cumsum.c), a 1-thread
- *     pool makes one pass and 2 threads ran 1.26-1.44x the plain call from
- *     1 to 32 MiB (docs/BENCHMARKS.md). */
+ *     would move 3 units of memory traffic to the plain call's 2 and lose to
+ *     it; since its first pass scans every group whose carry is known
+ *     (src/cumsum.c), a 1-thread pool makes one pass, as the plain call, and
+ *     2 threads beat the plain call (docs/BENCHMARKS.md). */
 #ifndef AXIAL_SPLIT_COLUMN_TILES
 #define AXIAL_SPLIT_COLUMN_TILES 1
 #endif
@@ -220,13 +216,11 @@ static inline unsigned axial__stream_flag(size_t out_bytes) {
     return out_bytes >= AXIAL_STREAM_BYTES ? AXIAL_KERNEL_STREAM : 0u;
 }
 /* A kernel that streams its stores ends each call with an sfence, which waits
- * for the write-combining buffers to drain: ~130 ns on the AVX-512
- * development VM (16 MiB of streaming stores took 449 us in 32 KiB pieces
- * with a fence each against 383 us unfenced, and 397 us in 128 KiB ones).
- * With 64 KiB tasks that cost a split call 5-10 % ([n/2, 2] axis 1 on a
- * 1-thread pool, 0.90x of the plain call), so a call whose output streams
- * makes at most one task per AXIAL_STREAM_TASK bytes of output (>= 16
- * tasks: the output is >= AXIAL_STREAM_BYTES). */
+ * for the write-combining buffers to drain.  With 64 KiB tasks those waits
+ * made a split call noticeably slower than the plain call on a 1-thread
+ * pool, so a call whose output streams makes at most one task per
+ * AXIAL_STREAM_TASK bytes of output (>= 16 tasks: the output is >=
+ * AXIAL_STREAM_BYTES). */
 #define AXIAL_STREAM_TASK ((size_t)256 << 10)
 static inline size_t axial__stream_tasks(size_t ntasks, size_t out_bytes) {
     const size_t most = out_bytes / AXIAL_STREAM_TASK;

@@ -11,29 +11,16 @@
  * or runs them in index order when there is no executor or a single task
  * (below the op's threshold), without calling parallel_for at all.
  *
- * The thresholds (internal.h), measured roughly: medians of 101 calls, f32,
- * the plain call against _ex on a 2-thread axial_pool with the thresholds
- * at 0 (tasks of AXIAL_GRAIN = 64 KiB), on the 2-core AVX-512 development
- * VM, shared with other workloads: once quiet (load average 0.2) and once
- * while builds ran (load 8-12; a call whose second thread did not get a core
- * in time took ~20 ms, a scheduler slice: what a pool costs on an
- * oversubscribed host, whatever the threshold).  Time of _ex / plain:
- *
- *     input               128 KiB  256 KiB  512 KiB  1 MiB   2 MiB   4 MiB
- *     cumsum [R,256] quiet  0.55     0.53     0.52    0.52    0.51    0.51
- *                    load  (20 ms)  (20 ms)   0.57    0.54    0.53    0.54
- *     reduce [R,256] quiet  1.00     0.86     0.74    0.57    0.56    0.62
- *                    load   2.20     1.60     1.26    0.80    0.66    0.65
- *     reduce [n]     quiet  0.86     0.76     0.66    0.58    0.58    0.67
- *                    load   2.25     1.43     1.09    0.78    0.70    0.66
- *     roll [n]       quiet (1 task)  0.98     0.78    0.62    0.56    0.46
- *                    load  (1 task)  1.07     0.67    0.62    0.58    0.56
- *
- * (plain, quiet, 1 MiB: cumsum 55 us, reduce 8 us, roll 14 us).  With tasks
- * of 2 KiB, quiet, a 2-thread call cost 1.65x (cumsum) to 3.9x (reduce) the
- * plain one at 4 KiB: the pool's parallel_for costs ~0.3-0.4 us when its
- * threads are awake.  Chosen where both runs gain: CumSum and Roll split from
- * 512 KiB, ReduceSum (which only reads, at ~130 GB/s from cache) from 1 MiB.
+ * The thresholds (internal.h) come from timing the plain call against _ex
+ * on a 2-thread axial_pool with the thresholds at 0 (tasks of AXIAL_GRAIN =
+ * 64 KiB), f32, both on an idle host and on one busy with other work.  Below
+ * a threshold the pool costs more than the second thread saves: each
+ * parallel_for wakes and joins the workers, a fixed cost that small inputs
+ * do not repay, and on an oversubscribed host a worker that does not get a
+ * core in time makes the call wait a scheduler slice, whatever the
+ * threshold.  The thresholds sit where both the idle and the busy runs
+ * gained: CumSum and Roll split from 512 KiB, ReduceSum from 1 MiB (it only
+ * reads, and from cache it is so fast that a pool pays only on larger inputs).
  */
 #include <string.h>
 

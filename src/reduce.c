@@ -62,11 +62,11 @@
 #define AXIAL_REDUCE_FEW 64
 #define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
 /* Several reduced groups: a task's rows make one contiguous piece of every
- * slab (odometer index) of at least this many bytes.  {0, 2} of [64, 2048,
- * 64] f32 (32 MiB, AVX-512, medians of 3 runs of 9): tasks of 64 KiB of
- * input (1 KiB pieces of 64 slabs 512 KiB apart) ran at 0.60x the plain call
- * on a 1-thread pool and 1.18x on 2 threads; 16 KiB pieces 0.77x / 1.9x,
- * 64 KiB 0.92x / 2.06x, 128 KiB 0.98x / 2.1x (but half the tasks).
+ * slab (odometer index) of at least this many bytes.  Tasks of 64 KiB of
+ * input spread over many slabs read short pieces far apart ({0, 2} of
+ * [64, 2048, 64] f32: 1 KiB pieces of 64 slabs 512 KiB apart), much slower
+ * than the plain call's whole slabs; pieces of 64 KiB come close to the
+ * plain call on a 1-thread pool, and larger ones leave fewer tasks.
  * ReduceLogSumExp (an exp per term) keeps tasks of 64 KiB of input. */
 #ifndef AXIAL_WIDE_PIECE
 #define AXIAL_WIDE_PIECE ((size_t)64 << 10)
@@ -436,8 +436,8 @@ static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char 
     axial_wide_zero(k, p.acc, count_out);
     /* Each output's terms are added in odometer order whatever the row ranges,
      * so the plain call runs all rows as one task: per odometer index, one
-     * kernel call over every row (4096 calls of 4 rows each read 64 slabs 4 MiB
-     * apart and ran at half the speed of whole-slab calls); a split's tasks
+     * kernel call over every row (many calls of a few rows each, reading
+     * slabs far apart, are much slower than whole-slab calls); a split's tasks
      * take pieces of at least AXIAL_WIDE_PIECE bytes of each slab. */
     p.ntasks = exec == NULL ? 1
                             : axial__ntasks(p.rows, count_in / p.rows * esize,

@@ -11,8 +11,8 @@
  * sets it where the CPU is known, e.g. neon under qemu-aarch64), so a build
  * or detection that loses one fails instead of showing a skip.
  * AXIAL_TEST_SKIP=test[,test...]: those tests are reported as skipped, not run
- * (test.sh's valgrind run leaves out the long-double tolerance tests, which
- * valgrind emulates ~100x slower; every other run has them).
+ * (test.sh's valgrind run leaves out the long-double tolerance tests, whose
+ * x87 arithmetic valgrind emulates very slowly; every other run has them).
  */
 #include <stdio.h>
 #include <stdlib.h>

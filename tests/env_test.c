@@ -149,7 +149,7 @@ static int run_calls(const struct line **calls) {
         {"axial: roll bool [2,3,2] shift=[5] axes=[] -> 1*(roll(outer=1,n=12,shift=5)) "
          "kernel=axial_roll_b1__%s"},
         /* above the split threshold, no executor: one task, the unsplit roll's
-         * kernel call (no " tasks=N": it had been 16 memcpy pieces) */
+         * kernel call (no " tasks=N", no memcpy pieces) */
         {"axial: roll f32 [262144] shift=[1] axes=[0] -> 1*(roll(outer=1,n=262144,shift=1)) "
          "kernel=axial_roll_b4__%s"},
         {"axial: roll f32 [0,3] shift=[1] axes=[1] -> empty kernel=none"},

@@ -21,8 +21,8 @@
  * AX_REFSPLIT_BREAK=carry|continue|reverse breaks one thing on purpose, to
  * show that the tests see it: cumsum_seg ignores its carry (starts every
  * segment from -0.0), drops AXIAL_SCAN_CONTINUE, or scan_total ignores
- * REVERSE.  The reference is slow (one element at a time): ~100x the SIMD
- * kernels.
+ * REVERSE.  The reference is slow (one element at a time): far slower than
+ * the SIMD kernels.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -247,7 +247,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     size_t xsl = 0, ysl;
     unsigned char *xside = c->inplace ? x : side_of(&g->ax, x, xb, at_end, &xsl);
     unsigned char *yside = side_of(&g->ay, y, yb, at_end, &ysl);
-    if (c->big) { /* 4096 random elements, repeated: ax_fill costs ~10 ns an element */
+    if (c->big) { /* 4096 random elements, repeated: ax_fill is slow per element */
         const size_t tile = count < 4096 ? count : 4096;
         ax_fill(t, c->dt, g->src, tile, FILL_EXACT);
         for (size_t done = tile * es; done < xb;) {
@@ -278,7 +278,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     } else if (c->big) {
         /* the reference: the scalar kernels on src -> want (exact data: every
          * ISA gives the same bits; the scalar ones are checked against the
-         * oracle by every other test).  Costs ~1/20 of the oracle's time. */
+         * oracle by every other test), far faster than the oracle. */
         axial_isa_select(AXIAL_ISA_SCALAR);
         switch (c->op) {
         case OP_CUMSUM:
@@ -453,7 +453,7 @@ static void roll_row(ax_t *t, guard_ctx *g, axial_dtype dt, int64_t n) {
  * element size.  The scalar kernels have no such paths (they are the
  * reference here): not run for them. */
 static void big_cases(ax_t *t, guard_ctx *g) {
-    /* all natively; a quarter at qemu's AXIAL_TEST_SCALE=0.5 (~0.25 s each there) */
+    /* all natively; a quarter at qemu's AXIAL_TEST_SCALE=0.5 */
     const double frac = ax_scale() >= 1.0 ? 1.0 : 0.5;
     static const axial_dtype fams[8] = {AXIAL_F32, AXIAL_F64, AXIAL_F16, AXIAL_BF16,
                                         AXIAL_I8,  AXIAL_U16, AXIAL_I32, AXIAL_U64};

@@ -12,16 +12,16 @@
  *      2^32 - 3); [4, 2^30 + 2^18] reduce_sum and cumsum along axis 0;
  *      [2^12, 2^20 + 2^8] reduce_sum axis 1; [2^31 + 2^19, 2] (more than 2^31
  *      rows) reduce_sum and exclusive cumsum along axis 1.
- * The scalar kernels take 1-4 ns an element (the whole list would take
- * minutes there), so on the scalar ISA one call per op and axis runs: cumsum
- * axis 0 (A) and along a row (B, reverse), reduce_sum axis 0 and 1 (A) and of
- * the 2^32 + 2^20 row (C), every roll of A and B.
+ * The scalar kernels are much slower than the SIMD ones (the whole list
+ * would take too long there), so on the scalar ISA one call per op and axis
+ * runs: cumsum axis 0 (A) and along a row (B, reverse), reduce_sum axis 0
+ * and 1 (A) and of the 2^32 + 2^20 row (C), every roll of A and B.
  *
  * Data.  Every tensor starts at x, so x[i] is one closed form for all of them.
  * x is read-only and costs ~62 MiB: its 2 MiB blocks are mappings of K = 31
  * blocks of a memfd, block v of x showing memfd block pi(v) = hash(v) mod K
- * (first-touching 4 GiB of fresh memory takes ~4 s a GiB on this project's VMs;
- * only y is real memory).  Memfd block k holds blk[(off_k + j) mod P], the
+ * (first-touching gigabytes of fresh memory is slow; only y is real
+ * memory).  Memfd block k holds blk[(off_k + j) mod P], the
  * period P = 65521 a prime and blk[n] = (n * 2654435761 >> 24) mod 256: so the
  * sum of any range of x is known in O(1) (prefix sums of one period, and of
  * the blocks), and an index that is off by d reads other data unless d is a

@@ -111,7 +111,7 @@ static bool lse_compare(ax_t *t, int op, axial_dtype dt, const void *got,
 
 /* The oracle and the checks hold infinities and NaNs in long double.
  * valgrind's x87 emulation (64-bit doubles inside) does not keep them (an f32
- * -inf read as long double becomes -1.19e4932, measured): there these tests
+ * -inf read as long double becomes the finite -1.19e4932): there these tests
  * report a skip, never a pass; ASan runs them instead. */
 static bool ld_specials_or_skip(ax_t *t) {
     volatile float pinf = INFINITY, qnan = NAN;
@@ -124,7 +124,7 @@ static bool ld_specials_or_skip(ax_t *t) {
 
 /* The share of the sampled cases run: all of them where long double is the
  * x87's 64-bit format, a third where it is IEEE quad in software (aarch64:
- * expl and logl cost ~30x more, and the whole suite runs there under qemu).
+ * expl and logl cost far more, and the whole suite runs there under qemu).
  * AXIAL_TEST_SCALE raises both. */
 static double ld_share(void) { return LDBL_MANT_DIG > 64 ? 0.35 : 1.0; }
 
@@ -643,7 +643,7 @@ void t_lse_chunks(ax_t *t) {
         for (int pat = 0; pat < NPAT; pat++)
             for (unsigned flags = 0; flags < 4; flags++) {
                 /* one flag per pattern and type, the others sampled (a quarter; the
-                 * long double oracle is ~30x slower where it is quad: ld_share) */
+                 * long double oracle is far slower where it is quad: ld_share) */
                 const double sh = ld_share();
                 if (!ax_sample(t, flags == (unsigned)(pat + (int)d) % 4 ? sh : 0.25 * sh * sh))
                     continue;
@@ -809,7 +809,7 @@ static void lse_reduce_target(ax_t *t, size_t n, const char *label) {
 /* LogCumSumExp of n f32 zeros: y*[j] = ln(j + 1), every output within the
  * bound; the last is ln n.  In place (the output buffer holds the zeros).
  * The reference is libm's double log (error below 2^-52 |y*|, 2^-27 of the
- * bound): long double's logl would cost ~30x more on aarch64's quad. */
+ * bound): long double's logl would cost far more on aarch64's quad. */
 static void lse_zeros_target(ax_t *t, size_t n, const char *label) {
     float *y = malloc(n * sizeof *y);
     if (!y) {
@@ -842,7 +842,7 @@ static void lse_zeros_target(ax_t *t, size_t n, const char *label) {
  * reference streams in double: the data span less than 2 * 40, so the whole
  * line's maximum serves every prefix without underflow, and the double sum
  * of at most 2^24 terms in (0, 1] errs by at most 2^-29 relative, 2^-12 of
- * the bound; long double would cost ~30x more on aarch64's quad).  An f32
+ * the bound; long double would cost far more on aarch64's quad).  An f32
  * running sum of the exp terms (error growing with n) fails it, as the zeros
  * of lse_zeros_target cannot show (their f32 running sum is exact to 2^24). */
 static void lse_scan_normal(ax_t *t, size_t n, const char *label) {

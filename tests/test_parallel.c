@@ -12,8 +12,8 @@
  * output of the plain call is compared with memcmp against `_ex` with:
  *   the built-in pool at 1, 2, 3 or 8 threads: one of them per case, in
  *   turn, so that every shape family of every op meets each of the four
- *   (all four on every case with AXIAL_TEST_SCALE >= 2: 55 s instead of 21 s
- *   on the quiet 2-core VM; minutes when it is loaded, as pthreadpool's idle
+ *   (all four on every case with AXIAL_TEST_SCALE >= 2, which takes several
+ *   times as long, and far longer on a loaded host, as pthreadpool's idle
  *   workers spin; a new pool per call, so that no idle pool spins meanwhile);
  *   a test executor running the tasks in reverse, and one in a shuffled
  *   order, each on 3 threads of its own plus the caller (every task must run

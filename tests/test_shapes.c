@@ -192,9 +192,9 @@ void t_roll_shape_3d(ax_t *t) {
  * tails before and after the output's first and last line boundary are
  * separate code, driven by the output's address.  The shape families above
  * stay far below that size, and test_guard's big calls put their outputs
- * against a page, so that was never tested with an output off a line in
- * the middle of it (an AVX-512 CumSum along an outer axis left up to 7 f32 /
- * 23 f16 columns of every row unwritten).  Here, for every summable type
+ * against a page, so neither covers an output that starts off a line (a
+ * head handled wrongly there can leave the first columns of every row
+ * unwritten, which only such an output shows).  Here, for every summable type
  * and two output misalignments within a 64-byte line (one element: the
  * longest head; half a line plus one), each such path against the oracle,
  * the input misaligned as well: CumSum [R, C] axis 0 with C*size a

@@ -12,9 +12,9 @@
  * rows, short rows, small inner (the lane-pattern paths), column blocks
  * below, at and past every column chunk and tile of the SIMD kernels, for
  * every dtype.  After an unmeasured warm-up pass (a process's first call of
- * a libc function through the PLT runs the dynamic linker's resolver, ~3 KiB,
- * once), two phases, on threads whose stacks are our own mmap'd regions
- * (pthread_attr_setstack):
+ * a libc function through the PLT runs the dynamic linker's resolver on the
+ * caller's stack, once), two phases, on threads whose stacks are our own
+ * mmap'd regions (pthread_attr_setstack):
  *   1. measure: every case on one thread with a 256 KiB stack pre-filled
  *      with a pattern, refilled below the thread's frame before each call
  *      (by a plain loop, no call); after each call the lowest overwritten
@@ -32,7 +32,7 @@
  * Builds with AddressSanitizer grow every frame (redzones), so there the test
  * reports a skip; test.sh's valgrind stage leaves it out (memcheck reports the
  * fill below the stack pointer).  POSIX threads and mmap only; elsewhere a
- * skip.  ~0.2-1 s per ISA natively, ~5 s under qemu.
+ * skip.
  */
 #if defined(__unix__) || defined(__APPLE__)
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, sigaltstack */

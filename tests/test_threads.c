@@ -168,8 +168,8 @@ void t_threads_isa_switch(ax_t *t) {
                                 "pthread_create worker %d", i);
         const int sw_ok = AX_CHECK(t, pthread_create(&st, NULL, th_switch, &sw) == 0,
                                    "pthread_create switcher");
-        /* Let them race for 0.3 s: each worker makes a few hundred passes
-         * natively (a few under sanitizers or qemu; at least 2 each).  A
+        /* Let them race for 0.3 s: each worker makes many passes natively
+         * (few under sanitizers or qemu; at least 2 each).  A
          * scheduler that runs one thread at a time with long slices
          * (valgrind) may not have run the switcher by then, so go on until
          * it has made TH_MIN_SWITCHES switches, for at most 60 s. */

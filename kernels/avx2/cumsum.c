@@ -1,85 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (see kernels.h:
- * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE).
+ * cumsum.c: AVX2 + FMA + F16C CumSum for every summable dtype (kernels.h):
+ * cumsum over (outer, n, inner) with flags EXCLUSIVE / REVERSE, and for the
+ * planner's splits cumsum_seg, scan_total, cumsum_run, cumsum_cols and
+ * cumsum_cols_run (cols_run.h).
  *
- * Float CumSum follows the one summation order of every SIMD ISA (docs/API.md,
- * "One summation order"; its executable form is tests/order_ref.c), so AVX2
- * gives the same bits as AVX-512 and NEON:
- *  - inner == 1 (lines): each line, in scan order (reversed for REVERSE),
- *    is cut into blocks of 16 elements, the last one padded with -0.0.  In
- *    a block, in C (f32 for f32/f16/bf16, f64 for f64): each quad of 4 is
- *    scanned, s0 = v0, s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0);
- *    the quad totals T give E0 = -0.0, E1 = T0, E2 = T1+T0, E3 = (T2+T1)+T0;
- *    p_i = s_i + E_{i/4}.  Output y_i = round_T((C)D + p_i) (exclusive:
- *    p_{i-1}, -0.0 for i = 0, and the line's first output +0.0); then
- *    D = D + p_15 and S = S + p_15 in f64.  Chunks of 16384 elements: D
- *    starts each chunk at R, and R = R + S at its end.
- *  - inner > 1 (columns): each column sequentially in f64 from -0.0, each
- *    output rounded once.
- * Error constant (the bound of docs/API.md, |y - S| <= c u sum|x| + half an ulp):
- * c = 7 on lines (at most 5 additions in C inside a block, the rounding of
- * D to C and the final addition; the f64 carry adds n 2^-53), c = 2 on
- * columns (f64 sequential, n 2^-53 <= 2^-24 for n <= 2^29, and the one
- * rounding).  f16/bf16 widen to f32 exactly and round once at the end (lines
- * from the f32 result to nearest even; columns from f64 by a round-to-odd
- * f32 step, which equals one rounding).  f64 runs the same network in f64.
+ * Floats follow the one summation order (docs/API.md section 7, "One
+ * summation order"; tests/order_ref.c is its executable definition), so they
+ * give the bits of AVX-512 and NEON.  Lines (inner == 1): the order's block
+ * of 16 is two ymm of f32 (C = f32 for f32, f16, bf16) or four ymm of f64,
+ * one quad per 128-bit half or per f64 register; the block network is
+ * in-register shifts and adds, and the f64 carries D and S are the only
+ * loop-carried chain.  REVERSE loads each block as usual and runs every shift
+ * of the network the other way, so reversing costs no shuffle.  Columns
+ * (inner > 1): each column a sequential f64 sum, 4 columns per vector;
+ * f16/bf16 outputs are rounded from f64 through f32 rounded to odd, which
+ * equals one rounding.  Integers wrap in their own width (signed and unsigned
+ * share a kernel) and give the same bits in any order: long rows a vector at
+ * a time, rows of n <= 15 as one flat segmented scan, columns as above.
  *
- * Registers.  The 16-lane virtual vector of a line is two ymm of f32 (lanes
- * 0-7 and 8-15; each 128-bit half is one quad), or four ymm of f64 (one quad
- * each).  The quad scan is two in-lane byte shifts (vpalignr against a -0.0
- * vector, so -0.0 comes in) and two adds; the quad totals are broadcast in
- * their half (vpermilps), and E is built across the two registers with two
- * vperm2f128 and two adds (EA = [-0|T0], EB = ([T1|T2] + [T0|T1]) + EA).
- * The block total t = p_15 = T3 + E3 goes to the scalar f64 chains D and S
- * (one f64 add each per block: the only loop-carried chain), and (float)D
- * is broadcast and added to both registers.  REVERSE loads a block from its
- * lowest address as usual and runs every shift of the network the other way
- * (the lanes hold k in falling order), so reversing costs no shuffle.  The
- * last partial block goes through a 16-element stack buffer padded with
- * -0.0.  Exclusive moves p one lane on across the two registers (vperm2f128
- * + vpalignr each).  Lines of 4 and 8 elements (and of 4 in f64) start from
- * D = -0.0, so their outputs are p itself: a ymm holds two 4-lines (the quad
- * scan alone) or one 8-line; other short lines take the general code.
- *
- * Columns (inner > 1): 4 f64 lanes per vector (f32/f16/bf16 widened exactly
- * on load, vcvtps2pd; f16 via vcvtph2ps, bf16 by a 16-bit shift), one
- * accumulator per column, in registers for up to 4 vectors of columns and in
- * an L1-resident stack tile of 64 vectors otherwise; rows wider than a tile
- * get a whole row of accumulators from the heap (L2-resident), so x and y
- * stream strictly in order (stack tiles if malloc fails).  A row's last
- * columns, when 4 does not divide them, are one more full vector ending at
- * the row's end (overlapping the previous one: it recomputes the same bits).
- * inner < 4: one full vector per row that also covers the next rows, loaded
- * a few rows ahead of the stores so that in-place scans stay right
- * (cols_small).  cumsum_cols (a tile of columns of wider rows, for the
- * split) is the same code with a row stride; a tile narrower than 4 columns
- * goes through the stack buffer, a vector per row.
- *
- * Integers: their own width, 32/16/8/4 lanes, wrapping adds (signed and
- * unsigned share the kernel), exact in any order:
- *  1. long rows (n >= 16): vectors in order along the axis, each scanned in
- *     registers (log2 in-lane steps and one cross-lane step), two vectors
- *     per iteration with the carry advancing by both totals.
- *  2. short rows (n <= 15): the (outer * n) run scanned flat as a segmented
- *     scan: a vector R holds each lane's index within its row, and the step
- *     that adds the value d lanes back is masked by R >= d; R repeats every
- *     n / gcd(n, W) vectors, so it comes from a small table built per call.
- *  3. inner > 1: the column code above with integer lanes.
- *
- * Tails.  AVX2 has no masked moves for 8/16-bit lanes (and vmaskmov stores
- * are slow on AMD), so a partial vector (a line's last block, an integer
- * row's tail, the last rows of an inner < W slice) goes through a stack
- * buffer: copy in the elements, run the same vector code, copy out the same
- * elements.  Nothing outside the tensor is read or written.
- *
- * Stores are plain at every size.
- *
- * In place (y == x): every element is loaded before any store touches it.
- * The stores that touch more than their own outputs (cols_small's whole-row
- * vectors, the overlapping last vector of a row) touch only elements already
- * loaded, which are stored again, right, later; the leading +0 of an
- * exclusive row is written after the element it replaces was read.
+ * Tails: AVX2 has no masked moves for 8/16-bit lanes and vmaskmov stores are
+ * slow on AMD CPUs, so a partial vector (a line's last block, padded with
+ * -0.0; an integer row's tail; the last rows of a narrow slice) goes through
+ * a stack buffer: nothing outside the tensor is read or written.  Stores are
+ * always plain.  In place (y == x) is safe: every element is loaded before a
+ * store touches it, and a store that covers more than its own outputs only
+ * clobbers elements already loaded, whose right values are stored after it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -295,7 +241,7 @@ AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
     return v_add(k, v, _mm256_shuffle_epi8(t, idx_end(e, rev)));
 }
 
-/* ---- 1. long rows (inner == 1) -------------------------------------------- */
+/* ---- integer rows (inner == 1, n >= 16), a vector at a time ------------- */
 
 /* Output of a scanned vector s given the carry of everything before it;
  * exclusive: s moves one lane on, `fill` (the sum just before s's first lane,
@@ -336,7 +282,7 @@ AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int r
         memset(y + (rev ? n - 1 : 0) * ms, 0, ms);
 }
 
-/* ---- 2. short rows (inner == 1, n <= 15), flat segmented scan ---------------- */
+/* ---- integer short rows (inner == 1, n <= 15), flat segmented scan --------- */
 
 /* One vector of the flat run.  R: each lane's index within its row (in scan
  * order), L: each lane's index within the vector (in scan order), *carry:
@@ -412,7 +358,7 @@ AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, i
     }
 }
 
-/* ---- 3. vertical (inner > 1) ---------------------------------------------- */
+/* ---- columns (inner > 1), floats in f64 lanes and integers ---------------- */
 
 #define AX_TILE 64 /* vectors of column accumulators in the L1 tile */
 
@@ -522,9 +468,9 @@ AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner,
 /* Columns in tiles of AX_TILE vectors (the last tile keeps >= W columns).
  * Wide rows that need several tiles walk all rows once per tile, which
  * strides through memory; so when the rows are long, the accumulators of a
- * whole row are taken from the heap (8 bytes per column: L2 holds them for
- * rows up to ~100k columns) and x and y stream strictly in order.  Without
- * memory for them, the stack tiles do the same work.  Columns [0, ncols) of
+ * whole row are taken from the heap (at most 8 bytes per column, meant to
+ * stay in L2) and x and y stream strictly in order.  Without memory for
+ * them, the stack tiles do the same work.  Columns [0, ncols) of
  * rows `stride` elements apart; fewer than W columns of wider rows (a split
  * tile) go through the stack buffer, a vector per row, so that nothing
  * outside the tile is read or written. */

@@ -1,132 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lse.c: AVX2 + FMA + F16C LogCumSumExp and ReduceLogSumExp kernels for the
- * float dtypes (kernels.h, "log semiring"), with SLEEF's AVX2 functions
- * Sleef_expf8_u10avx2, Sleef_logf8_u10avx2, Sleef_expd4_u10avx2 and
- * Sleef_logd4_u10avx2 for the per-element exp and log (libm only for the
- * per-line bookkeeping: a carry's rescale, a final merge).
+ * lse.c: AVX2 + FMA + F16C LogCumSumExp and ReduceLogSumExp for the float
+ * dtypes (kernels.h, "log semiring"; reduce_lse_finish is the scalar one).
+ * The per-element exp and log are SLEEF's 1-ulp AVX2 functions; libm does
+ * only per-line bookkeeping (a carry's rescale, a final merge).
  *
- * Compute type C: f32 for f32, f16, bf16 (f16/bf16 widened exactly on load
- * by F16C / a shift, rounded once, to nearest even, at the store); f64 for
- * f64.  A vector holds 8 lanes of f32 or 4 of f64.  Every running sum of
- * exponentials lives in f64 (an f32 sum takes at most 32 terms, by a tree), so
- * no error grows with the length.  SLEEF's functions are calls that clobber
- * every ymm register, so the hot loops run the exps of a block first (into
- * an array in L1, nothing live across the calls) and use them after: the
- * calls then overlap like a plain exp loop (the line scan went from 2.5 to
- * 1.7 ns per f32 element that way).
+ * Order: the log-space ops are outside the one summation order of the plain
+ * sums (docs/API.md section 15): each ISA meets the bound, the bits may differ
+ * between ISAs but never depend on the thread count.  Every output keeps a
+ * state (m, s), m the largest term and s the sum of exp(term - m) in f64; only
+ * short runs of exps (at most 32) are summed in C (f32 for f32/f16/bf16,
+ * widened exactly on load and rounded once at the store; f64 for f64), so no
+ * error grows with the length.  Lines are scanned in chunks of
+ * AXIAL_SCAN_CHUNK from the scan's start, each from an empty state merged with
+ * the carry of the chunks before it (lse_mix), so a split along a line gives
+ * the one call's bits.  Tails go through small buffers padded with -inf.
  *
- * ReduceLogSumExp (reduce_lse, reduce_lse_acc; reduce_lse_finish stays the
- * scalar one).  Per-lane states (m, s): the lane's largest term and the f64
- * sum of exp(term - m).  Lanes are interleaved positions of a line (inner ==
- * 1: rows of 8 consecutive elements) or columns (inner > 1: 8 columns, or 4
- * in f64, of a row; windows of 256 columns with the row blocks outermost,
- * the states in a 7 KiB stack array, so each block is read whole).  Rows go
- * in blocks of 32 (f64: 16): a max pass (4 independent chains, in L1), then,
- * only if some lane's max rose, s *= exp(m_old - m_new) on those lanes
- * (Sleef_expd4, f64), then an exp pass: the 32 exp(x - m) summed in f32 by a
- * tree of depth 5 (f64: 4 accumulators of 4), widened to f64 and added to s.  A line ends by merging its lanes: M = max m_l, S = sum s_l *
- * exp(m_l - M) (Sleef_expd4), value M + log(S) in double (libm), rounded
- * once (reduce) or merged into the caller's state with axial_lse_add
- * (reduce_lse_acc).  Tails: a partial row (< 8 elements or columns) is
- * loaded through a small buffer padded with -inf (exp(-inf) = 0).
- * Special values: a lane whose max is -inf subtracts -FLT_MAX instead
- * (-inf - -inf never happens; its s stays 0).  Vector max drops NaN, but a
- * NaN term makes exp(NaN - m), and a +inf term makes m = +inf; so a line or
- * column ends "special" iff it holds a NaN or a +inf, and that one is
- * re-scanned for NaN (result NaN, else +inf): the only fallback.
- *
- * LogCumSumExp, lines (inner == 1; REVERSE walks from the end with a lane
- * reversal), in chunks of AXIAL_SCAN_CHUNK = 16384 terms from the scan's
- * start (lse_seg; kernels.h, logcumsumexp_seg: the planner's split along a
- * line): each chunk scans with a state of its own from empty (lse_chunk8,
- * lse_chunk4), so its final state does not depend on the chunks before it,
- * and its outputs are those of the carry R (R_0 empty, R_{h+1} = R_h (+)
- * T_h by axial_lse_add) followed by that state: ref + log(a + b s_j) with
- * ref = max(R.m, m), a = R.s exp(R.m - ref), b = exp(m - ref) (lse_mix, in
- * double once per rise; in the f32 paths a and b rounded to f32 and a + b
- * s_j in f32, three more roundings of 2^-24 relative to s_j >= e^-2; the
- * f64-log paths in f64; an empty carry takes an instance without them, the
- * same bits).  A NaN or +inf carry runs the chunk by the scalar step, the
- * state merged with the carry per output; an exclusive chunk's first output
- * is the carry's value rounded once (a underflows when the chunk lies far
- * above its carry).  Within a chunk, state: the running max m (scalar) and
- * the f64 carry S = sum of exp(term - m).  C = f32: chunks of 8 vectors (64 terms) with no term above
- * m and no NaN (one compare per vector) take the fast path: the 8 exps, then
- * per vector the prefix p, s_j = (float)S + p_j and S += total in f64, then
- * the 8 logs y_j = m + log(s_j) (Sleef_logf8: s_j >= 1 there; independent
- * calls that overlap: 5-8 % faster than a log per vector between the
- * prefixes) (f64 lines: chunks of 8 vectors of 4, the same way with
- * Sleef_expd4/logd4).  The vector with the rise or NaN goes
- * alone (below), and a new chunk starts after it; so does the tail.  Per vector of 8 (f64: 4) consecutive terms: B = max of
- * the vector; if B > m (a rise), S *= exp(m - B) (libm, f64) and m = B;
- * e = exp(x - m) (SLEEF); the in-register prefix p of e in C (EXCLUSIVE:
- * of e shifted up one lane, first output of a line -inf); s_j = S + p_j in
- * f64; y_j = m + log(s_j); S += the vector's total in f64.  Without a rise
- * every s_j >= 1, so an f32 log of s_j = (float)S + p_j is enough (two
- * roundings of 2^-24 relative in s_j, 2^-23 absolute in y);
- * in a vector that rose, outputs before the max have s_j < 1 and the log is
- * taken in f64 (Sleef_logd4) unless every output's own largest term is
- * within 1 of B (s_j > 1/e: the f32 log still fits; a slow ramp rises in
- * every vector), and if some output's own largest term is more
- * than T below B (T = 12 for C = f32, 4 for f64: beyond it the rounded
- * x - B and log(s_j) near -T would cost more than the bound allows) the
- * vector is done by the scalar step instead (as kernels/scalar/lse.c, in
- * double).  A ramp rising faster than T per vector therefore runs at the
- * scalar speed; it stays correct.  NaN or +inf in a vector (one compare):
- * the rest of the line runs the scalar step (NaN makes every later output
- * NaN; +inf every later output +inf until a NaN).
- *
- * LogCumSumExp, columns (inner > 1): lanes are columns, rows in scan order;
- * per row M = max(m, x), s *= exp(m - M) on the lanes that rose (f64 s,
- * Sleef_expd4, only when some lane rose), s += exp(x - M), y = M + log(s).
- * C = f32: the sum since the last flush is kept in f32 (<= 16 terms),
- * flushed into the f64 s every 16 rows and before every rescale, and y = M +
- * log((float)s + s_f32) (s >= 1: Sleef_logf8); blocks of 16 rows where no
- * lane rises and no NaN/+inf appears run their 16 exps first.  From the
- * first NaN or +inf of a column group on (and always in f64) the general
- * rows: s += exp(x - M) in f64, M with NaN kept (a blend), and y = M itself
- * where M is not finite (NaN, +inf, -inf): no branch, no fallback.
- *
- * Column walks over more than LSE_PF_MIN = 4 MiB prefetch the rows they read
- * next (the reduction: each group's lines of the next row block; the scan:
- * x and y LSE_SCAN_PF rows ahead): f32 [32768, 256] axis 0 ReduceLogSumExp
- * 7.0 -> 4.1 ms, LogCumSumExp 21.1 -> 13.1 ms; rows of 32 KiB unchanged.
- *
- * Column tiles (logcumsumexp_cols, reduce_lse_cols: the planners' split of
- * an outer axis into tiles of whole 64-byte lines of a row).  They are thin
- * wrappers that run the column paths above, lse_scan and lse_reduce, on
- * columns [0, ncols) of rows `stride` elements apart; the whole-shape
- * entries are the case ncols = stride = inner, so both run the same code.
- * Why the bits are the same: a reduction lane never looks at another lane
- * (max, rescale -- the other lanes' s times exactly 1 --, exps and tree are
- * per lane; a special column is re-scanned alone), so its window of 256
- * columns may start anywhere; the column scan's decisions (a block's first
- * rise or NaN/+inf, the switch to the general rows) are per group of 8
- * columns (f64: 4) counted from the first column, and a tile that starts on
- * a 64-byte line of its row (a whole number of groups from the row's start)
- * and ends on one or at the row's end has exactly the whole-shape kernel's
- * groups there, its partial last group included.  stride == 1 (a tile of a
- * one-column row) calls the whole-shape entry, whose line path it must match
- * (a call, not a second inlined copy: that kept GCC cloning lse_line8 per
- * dtype, and lse_scan_cols4 is always inlined for the same reason).
- *
- * Error (docs/API.md bound: f32/f16/bf16 ulp_T(y*) + 4 * 2^-24 * (|y*| +
- * ln n + 4); f64 2^-53 * (4|y*| + 4 ln n + 16 + n)).  Every term is
- * exp(x - m) with x <= m: the rounding of x - m (<= 2^-24 |x - m| relative
- * to the term) and SLEEF's 1 ulp give a relative error of s of at most
- * 2^-24 times the weighted mean of (m - x) plus 2, which is <= ln n + 2
- * when s >= 1; the f32 sums (a tree of 32 terms in the reduction, <= 16 terms
- * in the column scan, the 8-lane prefix in the line scan) add a few 2^-24; the f64 rescales and carries add only 2^-53 per step;
- * log(s) with s in [1, n] in f32 adds <= 1 ulp of ln n; the final m + log(s)
- * one rounding.  So f32 lands within about 2^-24 (2 ln n + 8) + ulp/2, and
- * the rise path's threshold T keeps its extra error (about 3T * 2^-24) in
- * the same budget.  A chunk's merge with its carry adds at most 4 * 2^-24
- * to y (a, b, b s_j and the sum rounded to f32, with s_j >= e^-2 relative
- * to ref), and the carries, merged in double, 2^-52 per chunk.  In f64 the same terms are 2^-53 sized, plus the n term
- * for the f64 sums.  The order of additions is not the other ISAs' (the
- * log-space ops promise the bound, not identical bits across ISAs); it
- * does not depend on threads.  Built with -ffp-contract=off.
+ * SLEEF's functions clobber every ymm register, so the hot loops run a
+ * block's exps first, into an L1 array with nothing live across the calls,
+ * and use them after: the calls then overlap like a plain exp loop.
+ * Error: a term exp(x - m), x <= m, carries the rounding of x - m and SLEEF's
+ * ulp, so s errs by at most 2^-24 (ln n + 2) relative when s >= 1; the sums in
+ * C add a few 2^-24, the f64 rescales and carries 2^-53 a step, the log an ulp
+ * of ln n, m + log(s) one rounding: about 2^-24 (2 ln n + 8) + ulp/2 for f32,
+ * inside the bound with room for the line scan's rise threshold and carry
+ * merge (below).  f64: the same at 2^-53, plus the n term of its f64 sums.
  */
 #include <float.h>
 #include <math.h>
@@ -142,7 +40,7 @@ enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 
 #define LSE_ROWS 16     /* rows of an f64 reduction block; an f32 sum of the column scan */
 #define LSE_RED_ROWS 32 /* rows of an f32 reduction block: a tree of depth 5 */
-#define LSE_T_F32 12.0f /* scan rise threshold, C = f32 (see the header) */
+#define LSE_T_F32 12.0f /* scan rise threshold, C = f32 (see lse_scan_vec8) */
 #define LSE_T_F64 4.0   /* scan rise threshold, C = f64 */
 #define LSE_SCAN_VECS 8 /* vectors of a line-scan chunk (64 f32 terms) */
 #define LSE_SCAN_ROWS 8 /* rows of a column-scan block checked at once */
@@ -150,7 +48,9 @@ enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 
 AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
 
-/* Column walks over more bytes than this prefetch ahead (lse_pf). */
+/* Column walks over more bytes than this prefetch ahead (lse_pf): the
+ * reduction each group's lines of the next row block, the scan x and y
+ * LSE_SCAN_PF rows ahead. */
 #ifndef LSE_PF_MIN
 #define LSE_PF_MIN ((size_t)4 << 20)
 #endif
@@ -303,7 +203,17 @@ static void lse_rescale8(__m256 mo, __m256 mn, __m256 rose, __m256d s[2]) {
     s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_hi(rose)));
 }
 
-/* One reduction block: rows r < rows (<= LSE_RED_ROWS) at x[i0 + r * stride],
+/* ReduceLogSumExp.  Lanes are interleaved positions of a line (rows of 8
+ * consecutive elements) or 8 columns of a row (f64: 4).  A block of rows is
+ * a max pass (4 independent chains), then, only if some lane's max rose,
+ * s *= exp(m_old - m_new) on those lanes, then the exps of x - m summed by a
+ * tree in C (f64: 4 accumulators) and added to the f64 s.  A lane whose max
+ * is -inf subtracts -FLT_MAX instead (-inf - -inf never happens; its s stays
+ * 0).  Vector max drops NaN, but exp(NaN - m) makes s NaN and a +inf term
+ * makes m +inf, so a line or column ends "special" iff it holds a NaN or a
+ * +inf, and only that one is re-scanned (lse_special): the only fallback.
+ *
+ * One reduction block: rows r < rows (<= LSE_RED_ROWS) at x[i0 + r * stride],
  * cnt lanes each, into the lane states (m, s). */
 AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t rows, int cnt,
                           __m256 *m, __m256d s[2]) {
@@ -351,7 +261,8 @@ AX_INLINE void lse_rows8(int k, const void *x, size_t i0, size_t stride, size_t 
         lse_block8(k, x, i0 + r * stride, stride, len - r, cnt, m, s);
 }
 
-/* The state of one line of n elements at x[i0..]. */
+/* The state of one line of n elements at x[i0..]: its lanes merged,
+ * M = max m_l, S = sum s_l exp(m_l - M). */
 static axial_lse_acc lse_line8(int k, const void *x, size_t i0, size_t n) {
     __m256 m;
     __m256d s[2];
@@ -578,7 +489,10 @@ AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, siz
 /* The carry R of a line's earlier chunks (kernels.h, logcumsumexp_seg)
  * merged into a chunk's outputs: with the chunk's state (m, s), the value
  * ref + log(a + b s), ref = max(R.m, m), a = R.s exp(R.m - ref), b =
- * exp(m - ref), computed in double once per change of m. */
+ * exp(m - ref), computed in double once per change of m.  The f32 paths
+ * round a, b and a + b s_j to f32: s_j >= e^-2 relative to ref, so that adds
+ * at most 4 * 2^-24 to y; the carries themselves merge in double (2^-52 a
+ * chunk).  A NaN or +inf carry runs the chunk by the scalar step. */
 typedef struct {
     double ref, a, b;
 } lse_mix;
@@ -611,7 +525,21 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n
     *m = a.m, *S = a.s;
 }
 
-/* One vector of a line, C = f32: scan-order terms t0 .. t0+cnt-1 (cnt <= 8),
+/* LogCumSumExp of a line, per vector of 8 (f64: 4) terms in scan order:
+ * B = the vector's max; on a rise (B > m) S *= exp(m - B) in f64 and m = B;
+ * e = exp(x - m); p = the in-register prefix of e in C; y_j = m + log(S +
+ * p_j); S += the vector's total in f64.  Without a rise every s_j >= 1, so an
+ * f32 log of (float)S + p_j is enough (two roundings of 2^-24 in s_j).  In a
+ * vector that rose, outputs before the max have s_j < 1 and take an f64 log,
+ * unless every output's own largest term is within 1 of B (s_j > 1/e: an f32
+ * log still fits; a slow ramp rises in every vector).  If some output's own
+ * largest term is more than T below B (LSE_T_F32, LSE_T_F64: beyond it the
+ * rounded x - B and log(s_j) near -T would cost more than the bound allows),
+ * the vector runs the scalar step instead: a ramp rising faster than T per
+ * vector runs at scalar speed, still correct.  A NaN or +inf sends the rest
+ * of the line to the scalar step.
+ *
+ * One vector of a line, C = f32: scan-order terms t0 .. t0+cnt-1 (cnt <= 8),
  * from and into the state (m, S).  Returns 1 when it finished the line
  * (a NaN or +inf: the scalar step did the rest). */
 AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
@@ -989,7 +917,17 @@ AX_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsign
     return lse_chunk(k, x, NULL, 0, len, 1, 1, AXIAL_LSE_EMPTY, 0);
 }
 
-/* Columns c .. c+cnt-1 (cnt <= 8) of one (n, stride) block, C = f32. */
+/* LogCumSumExp of columns: lanes are columns, rows in scan order; per row
+ * M = max(m, x), s *= exp(m - M) on the lanes that rose (f64 s, only when
+ * some lane rose), s += exp(x - M), y = M + log(s).  C = f32: the sum since
+ * the last flush stays in f32 (<= LSE_ROWS terms), flushed into the f64 s
+ * every LSE_ROWS rows and before every rescale, and y = M + log((float)s +
+ * s_f32) (s >= 1: an f32 log); blocks of LSE_SCAN_ROWS rows where no lane
+ * rises and no NaN/+inf appears run their exps first.  From a column group's
+ * first NaN or +inf on (and always in f64) the general rows: s in f64, NaN
+ * kept in M, y = M where M is not finite: no branch, no fallback.
+ *
+ * Columns c .. c+cnt-1 (cnt <= 8) of one (n, stride) block, C = f32. */
 AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
     const __m256 sf = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
     const __m256 v = _mm256_add_ps(_mm256_max_ps(m, _mm256_set1_ps(-FLT_MAX)), Sleef_logf8_u10avx2(sf));
@@ -1193,7 +1131,17 @@ AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, s
     }
 }
 
-/* ---- the table's entries ------------------------------------------------- */
+/* ---- the table's entries -------------------------------------------------
+ * Column tiles (logcumsumexp_cols, reduce_lse_cols: the planners' split of
+ * an outer axis into tiles of whole 64-byte lines of a row) run the column
+ * code above on columns [0, ncols) of rows `stride` apart, and give the
+ * whole shape's bits: a reduction lane never looks at another (a rescale
+ * multiplies the other lanes' s by exactly 1), and the column scan decides
+ * per group of 8 columns (f64: 4) counted from the first column, so a tile
+ * that starts on a 64-byte line of its row and ends on one or at the row's
+ * end has the whole-shape kernel's groups.  stride == 1 (a tile of a
+ * one-column row) calls the whole-shape entry: a second inlined copy of the
+ * line path made GCC clone lse_line8 per dtype. */
 #define AXIAL_AVX2_LSE(name, K)                                                                \
     void axial_logcumsumexp_##name##__avx2(const void *x, void *y, size_t outer, size_t n,    \
                                            size_t inner, unsigned flags) {                    \

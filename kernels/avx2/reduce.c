@@ -1,93 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: AVX2 + FMA + F16C ReduceSum kernels for every summable dtype.
- *
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
  *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
  *
- * Float types (f32, f16, bf16: C = f32; f64: C = f64) follow the one
- * summation order (docs/API.md, "One summation order"; its executable
- * definition is tests/order_ref.c), so every float sum has the same bits as
- * on AVX-512 and NEON.  One generic body (always-inline functions of a
- * constant `kind`, instantiated per dtype at the end) maps the order's
- * 16-lane virtual vector onto AVX2 registers: a half of 8 lanes is one ymm
- * of f32 (f16/bf16 widened exactly on load by F16C / a shift) or two ymm of
- * f64; the 16 f64 accumulators of a row are 4 ymm.  Paths:
- *   - columns (inner >= 16; reduce_cols, any width and row stride): each
- *     column alone; 8 rows at a time, 4 column halves per step (whole cache
- *     lines of each row), each the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
- *     in C (rows past n are -0.0), widened and added into that column's f64
- *     accumulator in group order: acc itself for reduce_acc and reduce_cols,
- *     y itself for the f64 reduce, a stack row of 1024 f64 (-0.0 first,
- *     rounded once at the end) for the f32/f16/bf16 reduce (a call may use
- *     only 16 KiB of the caller's stack).  Chunks of <= 4096 columns (1024 for
- *     the stack row): the chunk width changes no bit.  A width that is not a
- *     multiple of 8 ends with the overlapping half of its last 8 columns, of
- *     which only the new lanes are stored; narrower tiles load up to the
- *     tile's last element and store through masks.  Blocks of >= 2 MiB
- *     prefetch the next 8 rows' lines while summing the current ones (meant
- *     for the short runs down the rows; on the shared development VM it
- *     measured no change either way, [1024, 16384] axis 0 within noise).
- *   - rows (inner == 1, n > 16) and inner 2, 4, 8 (P = 16): the flat run in
- *     super-rows of 16 = 2 halves; per group of 8 super-rows (128 elements)
- *     two trees, widened into the 4 accumulator ymm; the last group padded
- *     with -0.0 (a switch on its length instantiates it, so the pads' adds
- *     fold away).  Then the halving fold A[p] += A[p+8], A[p+4] (vertical
- *     adds), A[p+2], A[p+1] (4 rows at once by a lane transpose and vhaddpd),
- *     8 rows per output vector; inner 2, 4, 8 fold to inner lanes.  Rows of
- *     n % 128 in {0, 16, 32, 64} get a loop of their own with the last
- *     group's shape fixed (no per-row dispatch: [R, 64] rows 1.2x faster).
- *     The trees load in address order, two super-rows at a time (an empty
- *     asm keeps GCC from sweeping a group downwards: memory-bound rows were
- *     up to 1.8x slower that way).
- *   - short rows (inner == 1, n <= 16): a row is one super-row, its tree the
- *     row itself, so its sum is the halving fold of its (widened) lanes in
- *     f64: n == 2: x0 + x1 by one vhaddpd per 4 rows (the f32 reduce adds in
- *     f32 instead: x0 + x1 rounded to f64 and then to f32 is the f32 sum, as
- *     53 >= 2 * 24 + 2); n == 4: each 4-lane
- *     half is a row; other n: per row one or two loads, lanes past n blended
- *     to -0.0.  8 rows per step; groups whose loads would pass the end of x
- *     run on a -0.0-padded copy.  A reduce that writes >= 4 MiB (or a task of
- *     a split call that does: AXIAL_KERNEL_STREAM) streams its
- *     outputs (plain stores up to an aligned y, sfence at the end): [R, 2]
- *     axis 1 writes half as many bytes as it reads, and a streaming store
- *     does not read the line first.  From 256 KiB of input each group of 8
- *     rows prefetches its lines 16 KiB ahead (AXIAL_ROWS_PF_AHEAD): the
- *     hardware prefetchers alone had left these loops at 1.3-2.7x the time
- *     of a plain read of x (f64 [R, 12] axis 1: 1555 -> 569 us per 32 MiB,
- *     f32 [R, 2] 890 -> 656, f32 [R, 15] 1176 -> 961).
- *   - inner 3, 5, 6, 7, 9 .. 15 (P = lcm(inner, 16) = 48 .. 240): the flat
- *     run in super-rows of P; per group of 8 super-rows one tree per 8
- *     positions into an f64 array A[P] on the stack; then the fold in halves
- *     to inner, acc[c] + A[c] (reduce: A[c] rounded).
- * Error bound (docs/API.md): a term passes through at most 3 roundings in C
- * (the tree) before it is widened exactly; the f64 part adds < 1 unit of
- * 2^-24 * sum|x| for n < 2^29; the result is rounded once: c = 4.  f16/bf16
- * results are rounded once from f64: f64 -> f32 rounding to odd (RNE, then
- * step the lsb toward the exact value when inexact and even), then f32 ->
- * f16 / bf16 RNE, which equals one rounding (24 >= 11 + 2 bits).  Known limit
- * of any f32 partial sum: a tree whose partial exceeds FLT_MAX gives inf
- * where an f64 sum might come back into range.  No FMA anywhere (the build
- * has -ffp-contract=off).
+ * Floats follow the one summation order (docs/API.md section 7, "One
+ * summation order"; tests/order_ref.c is its executable definition), so they
+ * give the bits of AVX-512 and NEON.  One generic body (always-inline
+ * functions of a constant kind, instantiated per dtype at the end) holds the
+ * order's 16-lane virtual vector as two halves of 8 lanes, each one ymm of f32
+ * (C = f32 for f32, f16, bf16, widened exactly on load) or two ymm of f64.
+ * Its paths are the order's cases (columns, P = 16, short rows, other P),
+ * each at its section below.  f16/bf16 results are rounded from f64 to f32
+ * by rounding to odd, then to nearest even: one rounding in all.
+ * Integers wrap in their own width (signed and unsigned share a kernel), so
+ * any order gives the same bits; reduce_acc adds the wrapped sum into the
+ * uint64_t accumulator, whose low bits are what counts.
  *
- * Integers ("own-type family"): plain vertical adds in the element's own
- * width (they wrap in unsigned lanes, so i8 and u8 -- and each
- * signed/unsigned pair -- share one kernel per element size; any order gives
- * the same bits).  reduce_acc adds the wrapped row/column sum to the uint64_t
- * acc (its low bits are what counts).  Paths: rows (4 accumulators, lanes
- * summed at the end, scalar tail), columns (4 rows per pass added into a
- * chunk accumulator row, overlapping last vector), small inner (< 32 bytes:
- * lcm(inner, lanes)/lanes accumulators of periodic lanes).
- *
- * Sums start from -0.0 (floats) / 0 (integers).  Tails: nothing outside the
- * tensors is read or written; a partial vector is loaded from a stack buffer
- * pre-filled with -0.0 (or 0), or loaded whole where that stays inside the
- * tensor and blended; partial outputs are stored through a stack buffer or a
- * mask.  n == 1: reduce is a copy.  The loops over a tree's vectors carry
- * `#pragma GCC unroll`: without it GCC 12 kept the vectors in a stack array
- * (3.5x slower).
+ * Tails: nothing outside the tensors is read or written.  A partial vector is
+ * loaded from a stack buffer pre-filled with -0.0 (or 0), or loaded whole
+ * where that stays inside the tensor and blended; partial outputs go through
+ * a stack buffer or a mask.  The loops over a tree's vectors carry
+ * `#pragma GCC unroll`: without it GCC keeps the vectors in a stack array.
+ * No FMA: the build has -ffp-contract=off.
  */
 #include <string.h>
 
@@ -384,7 +321,7 @@ AXIAL_INLINE void f_group16(int k, const void *p, __m256d A[4], const int m, con
     /* Both trees at once, two super-rows at a time in address order: the
      * empty asm keeps GCC from reordering the loads (it evaluates nested
      * arguments right to left; descending or interleaved sweeps over a
-     * block slowed memory-bound runs by 10-40%). */
+     * block slow down memory-bound runs). */
 #define AXIAL_IN_ORDER() __asm__ volatile("" ::: "memory")
     const v8 e01 = v8_add(k, AXIAL_CH(0), AXIAL_CH(2)), o01 = v8_add(k, AXIAL_CH(1), AXIAL_CH(3));
     AXIAL_IN_ORDER();
@@ -560,7 +497,11 @@ AXIAL_INLINE void f_short_group(int k, const void *base, size_t n, void *y, doub
 /* Short rows; the groups whose loads would pass the end of x go through a
  * -0.0-padded copy.  A reduce writing >= AXIAL_REDUCE_NT bytes, or one task of
  * a split call that does (`stream`: AXIAL_KERNEL_STREAM), streams its outputs
- * (after plain head rows up to an aligned y). */
+ * (after plain head rows up to an aligned y): here the output is a large
+ * share of the traffic ([R, 2] axis 1 writes half as many bytes as it reads),
+ * and a streaming store does not read the line it writes.  From
+ * AXIAL_ROWS_PF_MIN bytes of input each group of 8 rows prefetches its lines
+ * AXIAL_ROWS_PF_AHEAD bytes ahead (kernels.h). */
 AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                             int stream) {
     const size_t total = outer * n, es = f_size(k);
@@ -665,7 +606,13 @@ AXIAL_INLINE void f_periodic(int k, const void *x, void *y, double *acc, size_t 
 
 /* ---- columns (inner >= 16, and reduce_cols) -------------------------------
  * Each column alone: its rows in groups of 8 (-0.0 past n), the tree in C,
- * widened and added in group order into its f64 accumulator. */
+ * widened and added in group order into its f64 accumulator: acc itself for
+ * reduce_acc and reduce_cols, y itself for the f64 reduce, an f64 row on the
+ * stack (from -0.0, rounded once at the end) for the f32/f16/bf16 reduce.
+ * Columns go in chunks (AXIAL_COL_CHUNK, AXIAL_COL_STACK); a chunk's width
+ * changes no bit, as no column looks at another.  Blocks of at least
+ * AXIAL_REDUCE_PREFETCH bytes prefetch the next group's lines while summing
+ * the current one, for the short runs down the rows. */
 
 /* The tree of rows 0 .. rb-1 (<= 8) of the 8 columns at p. */
 AXIAL_INLINE v8 f_coltree(int k, const void *p, size_t stride, size_t rb) {

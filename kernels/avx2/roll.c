@@ -4,57 +4,27 @@
  * every dtype, bool included: `outer` contiguous rows of n elements,
  * y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y disjoint.
  *
- * Numerics: none.  Roll moves bytes, so there is no summation order and no
- * accuracy constant to state (c = 0): the output is bit for bit the scalar
- * kernel's.  Everything below works in bytes: rows of nb = n*E bytes rotated
- * by sb = shift*E bytes over a flat block of T = outer*nb bytes; the element
- * size E only picks the permute of the short-row path.
- *
- * Paths, chosen once per call (the same as kernels/avx512/roll.c, at 32
+ * Roll only moves bytes: there is no summation order, and the output is bit
+ * for bit the scalar kernel's.  Everything works in bytes: rows of nb = n*E
+ * bytes rotated by sb = shift*E bytes over a flat block of T = outer*nb
+ * bytes.  Paths, chosen once per call (as in kernels/avx512/roll.c, at 32
  * bytes a vector):
  *  - shift 0: the whole block is one copy.
- *  - rows that tile the vector: one permute per 32-byte vector with an index
- *    vector built once per call: vpshufb when nb divides 16 (rows never
- *    cross a 128-bit lane), vpermd when E >= 4 and nb divides 32 (a qword is
- *    two dwords).  Tail (whole rows): vpmaskmovd for vpermd; for vpshufb one
- *    16-byte step, then row by row with scalar copies.
- *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a
- *    blend (needs (outer - 1) * nb >= 64, else row by row).
- *    Over the flat output, y[p] = x[p - sb] where p's phase in its row
- *    (p mod nb) is >= sb, else x[p - sb + nb] (the same row's wrapped part).
- *    So every output vector, wherever rows begin inside it, is
- *    blendv(x[p - sb ..], x[p - sb + nb ..], M[p mod nb ..]) with the byte
- *    pattern M[k] = (k mod nb) < sb ? 0xff : 0 built once per call (nb + 128
- *    bytes, so the 4 vectors of an unrolled step read M at one phase).
- *    Stores are full vectors aligned to y, whatever nb is.  Both loads stay
- *    inside x for p in [sb, T - nb + sb); the two ends left out are one
- *    contiguous copy each (row 0's wrapped part, the last row's unwrapped part).
- *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
- *    [n-s, n) -> [0, s).  Rows over AXIAL_ROLL_RUNMAX (16 KiB) take the
- *    peeled copies below (aligned stores: 0.88 against 0.74 of memcpy for
- *    one 256 KiB row).  In cache (no streaming) each copy of a shorter row
- *    is a run of unaligned vectors in byte order with the last one overlapping, no
- *    alignment peeling (parts under 32 bytes: overlapping smaller moves):
- *    per-copy peeling cost more than the misaligned vectors it saves on
- *    short copies (Zen 5, 256 KiB, bench medians: [R,1024] shift 100
- *    0.53x -> 0.66x memcpy; [64,16,64] on 3 axes, rows of 256 bytes,
- *    0.45x -> 0.58x; a standalone loop over the same calls gave ~0.8x).
- * Other copies (shift 0, the ends of the blend path, streaming calls): up
- * to 128 bytes are overlapping pairs of the widest fitting
- * loads and stores (32, 16, 8, 4, 2 bytes), so nothing outside the block is
- * touched without masks; longer ones store aligned to the destination, 4
- * vectors a step, with overlapping unaligned head and tail vectors.
- *
- * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
- * the caches keep), or a piece of a split call whose whole output does
- * (AXIAL_KERNEL_STREAM in flags, kernels.h), writes its aligned full lines
- * with streaming stores: no read-for-ownership of the destination, so 2
- * passes over memory instead of 3 where the memory would read the lines it
- * overwrites; heads, tails and the lines where two copies meet use plain
- * stores (whole lines only are streamed), and the call ends with an sfence.
- * Copies of at least AXIAL_ROLL_MEMCPY bytes go to glibc's memcpy, which
- * streams them itself where they exceed its own threshold (a share of the
- * last-level cache).
+ *  - rows that tile the vector (nb divides 16; or E >= 4 and nb divides 32):
+ *    one vpshufb / vpermd per vector with an index vector built once per
+ *    call (axial_roll_tiled).
+ *  - other rows under AXIAL_ROLL_LONG bytes: two loads and a blend per
+ *    output vector, wherever rows begin in it (axial_roll_blended).
+ *  - longer rows: two copies per row; in cache and up to AXIAL_ROLL_RUNMAX
+ *    bytes as runs of unaligned vectors (axial_roll_run), else with stores
+ *    aligned to the destination.
+ * Tails: a copy up to 128 bytes is overlapping pairs of the widest fitting
+ * moves, a longer one ends with overlapping vectors, so nothing outside x and
+ * y is touched.  A call that writes at least AXIAL_ROLL_NT bytes, or a piece
+ * of a split call whose whole output does (AXIAL_KERNEL_STREAM, kernels.h),
+ * streams its aligned whole lines (no read-for-ownership of y) and ends with
+ * an sfence; copies of at least AXIAL_ROLL_MEMCPY bytes go to memcpy, which
+ * streams on its own.
  */
 #include <string.h>
 
@@ -170,7 +140,8 @@ static inline void axial_roll_row(const char *x, char *y, size_t nb, size_t sb, 
 
 /* Copies len >= 32 bytes with unaligned vectors in the order of the bytes, the
  * last one overlapping: no alignment peeling, for the short copies of rows
- * in cache (see the header). */
+ * in cache, where peeling each copy costs more than the misaligned vectors
+ * it saves. */
 static inline __attribute__((always_inline)) void axial_roll_run(char *d, const char *s,
                                                                  size_t len) {
     size_t q = 0;
@@ -228,6 +199,9 @@ static __m256i axial_roll_index(size_t nb, size_t sb, int u) {
     return idx.v;
 }
 
+/* T bytes of rows of nb bytes, nb | 16 (u = 1) or nb | 32 (u = 4); a streaming
+ * call comes here only with y 32-byte aligned.  The tail (whole rows) is one
+ * vpmaskmovd for vpermd; for vpshufb one 16-byte step, then row by row. */
 static inline __attribute__((always_inline)) void
 axial_roll_tiled(const char *x, char *y, size_t T, size_t nb, size_t sb, int u, int nt) {
     const __m256i idx = axial_roll_index(nb, sb, u);
@@ -290,7 +264,16 @@ static inline __m256i axial_roll_blend(const char *x, const uint8_t *M, size_t p
     return _mm256_blendv_epi8(axial_roll_ld(x + p - sb), axial_roll_ld(x + p - sb + nb), m);
 }
 
-/* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 64. */
+/* Over the flat output, y[p] = x[p - sb] where p's phase in its row
+ * (p mod nb) is >= sb, else x[p - sb + nb] (the same row's wrapped part).  So
+ * every output vector, wherever rows begin inside it, is
+ * blendv(x[p - sb ..], x[p - sb + nb ..], M[p mod nb ..]), with the pattern M
+ * built once per call (nb + 128 bytes, so the 4 vectors of a step read M at
+ * one phase).  Stores: two unaligned head vectors, then aligned ones, the
+ * last one overlapping.
+ * Both loads stay inside x for p in [sb, T - nb + sb); the two ends left out
+ * are one copy each (row 0's wrapped part, the last row's unwrapped part).
+ * Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 64. */
 static void axial_roll_blended(const char *x, char *y, size_t outer, size_t nb, size_t sb,
                                int nt) {
     uint8_t M[AXIAL_ROLL_LONG + 128]; /* nb < AXIAL_ROLL_LONG */

@@ -26,8 +26,8 @@ AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_SPLIT_KERNELS, avx512)
 /* ---- f16 / bf16 <-> f32, 16 lanes -----------------------------------------
  * Widening is exact.  Narrowing rounds once, to nearest even: vcvtps2ph with
  * an explicit rounding immediate, and for bf16 the usual add-0x7fff-plus-lsb
- * on the bits (NaN kept NaN by setting the quiet bit first, so the carry
- * cannot turn it into an infinity). */
+ * on the bits (a NaN skips that addition and gets its quiet bit set instead,
+ * so no carry can turn it into an infinity). */
 static inline __m512 axial_avx512_widen_f16(__m256i h) { return _mm512_cvtph_ps(h); }
 static inline __m512 axial_avx512_load_f16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));

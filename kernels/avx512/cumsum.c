@@ -1,75 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cumsum.c: AVX-512 (F+VL+BW+DQ) CumSum for every summable dtype.
+ * cumsum.c: AVX-512 (F + VL + BW + DQ) CumSum.  Entry points (kernels.h):
+ * cumsum for every summable dtype; for F32, F64, F16 and BF16 also
+ * cumsum_seg (a line segment from a given carry), scan_total (the total a
+ * chunk adds to the carry) and cumsum_cols (a column tile of a split).
  *
- * Shape (outer, n, inner) as in kernels.h; flags EXCLUSIVE and REVERSE.
+ * Floats follow the one summation order (docs/API.md section 7, "One
+ * summation order"; tests/order_ref.c is its executable definition), so they
+ * give the bits of the AVX2 and NEON kernels.  Lines (inner == 1): a block of
+ * 16 is one zmm of f32 (F64: two zmm, lanes 0-7 and 8-15) and a quad is one
+ * 128-bit lane (F64: a 256-bit half), so the quad scans are in-lane shifts
+ * with masked adds and E is a permute of the quad totals (net_f32, net_f64);
+ * four blocks a step share one scan of their quad totals (net4_f32).  Lines
+ * of n <= 16 sit several to a vector (short_f32c).  Columns (inner > 1):
+ * sequential f64 sums, eight columns to a vector (cols_matrix).  Integers
+ * wrap, so any order gives their bits: log-step scans when inner is a power
+ * of two below the lanes of a vector (seg_scan, flat_scan), column tiles
+ * otherwise; signed and unsigned integers of one width share a kernel.
  *
- * Floats (F32, F64, F16, BF16) follow the one summation order of every SIMD
- * ISA (docs/API.md, "One summation order"; the reference is
- * tests/order_ref.c), so they give the same bits as the AVX2 and NEON
- * kernels.  C, the type of the in-block sums, is f32 for F32, F16 and BF16
- * (16-bit values widen to f32 exactly) and f64 for F64; carries are f64.
- *  - Lines (inner == 1): blocks of 16 elements of the line in scan order
- *    (reverse: aligned at the line's end), the last one padded with -0.0.
- *    The 16-lane virtual vector is one zmm of f32 (two zmm for f64, lanes
- *    0-7 and 8-15); a quad is one 128-bit lane (a 256-bit half for f64).
- *    Quad scans by in-lane byte shifts and masked adds (s0 = v0,
- *    s1 = v1+v0, s2 = (v2+v1)+v0, s3 = (v3+v2)+(v1+v0)); the quad totals
- *    T_q give E_1 = T0, E_2 = T1+T0, E_3 = (T2+T1)+T0; p = s + E.  Each
- *    output is (C)D + p_i (exclusive: p_{i-1}, and +0.0 for the line's
- *    first), rounded once to T; per block D = D + t and S = S + t in f64
- *    (t = p_15); per chunk of AXIAL_SCAN_CHUNK elements D starts at R and
- *    R = R + S at its end.  Four blocks a step (f32 family): their quad
- *    totals are gathered into one vector whose own quad scan gives the four
- *    blocks' E and t (the same additions), and [D, S] is one f64 vector, so
- *    the loop-carried chain is one f64 addition per block.  Reverse: blocks
- *    are aligned at the line's end and the network runs mirrored on the
- *    memory order (no lane reversal; the single and partial blocks reverse
- *    their lanes instead: the same bits).  Lines of n <= 16 (one block
- *    each, from a -0.0 carry) sit 16 / P to a vector in groups of P lanes
- *    (P the power of two >= n), with the network levels inside a group.
- *    cumsum_seg is this path from a given carry; scan_total is S of one
- *    chunk.
- *  - Columns (inner > 1; cumsum_cols with any row stride): each column
- *    sequentially in f64 from -0.0, eight columns a vector, tiles of eight
- *    vectors walking down the rows, up to 16 tiles in one walk that reads
- *    and writes each row's stretch in address order (one tile alone:
- *    accumulators in registers, prefetching 16 rows ahead when streaming);
- *    every output rounded once (f16 / bf16:
- *    f64 -> f32 by round-to-odd, then nearest even: one rounding).
- * Error constants (docs/API.md, |err| <= c 2^-24 sum|x| for f32, fewer than
- * 2^29 terms): c = 7 for the line path (a term passes at most 5 additions in
- * C inside its block -- 2 in its quad, at most 2 in E, 1 joining them -- the
- * f64 carry sums the block totals, then the carry's rounding to C and the
- * final addition add one unit each); c = 2 for the column path (a
- * sequential f64 sum, rounded once).
- *
- * Integers are exact modulo 2^bits and are scanned in their own width (64,
- * 32, 16 or 8 lanes), wrapping; signed and unsigned integers of one width
- * share their kernel.  Their paths, by shape:
- *  - Segments (inner = g a power of two < lanes, n*g <= lanes): several whole
- *    (n, g) slabs per vector, one masked load/store each, with a log-step
- *    (Hillis-Steele) scan whose per-level masks keep slabs and columns apart.
- *  - Flat (inner = g a power of two < lanes, n*g > lanes): each slab as one
- *    flat array, a vector at a time: a log-step scan with strides g, 2g, ...
- *    plus a broadcast carry; four vectors a step.
- *  - Columns (any other inner): tiles of 8 full vectors walking j down the
- *    rows, as the float columns (cols_tiles); the remaining
- *    columns go one masked vector at a time, four rows per step.
- *  Exclusive is inclusive - x, exact modulo 2^bits.
- *
- * Memory.  A call that writes at least AXIAL_CUMSUM_NT = 4 MiB (more than the
- * caches keep for the caller; the output would only evict its input), or a
- * task of a split call that does (AXIAL_KERNEL_STREAM in flags), streams
- * its output with non-temporal stores of whole, aligned 64-byte lines: the
- * float line path four blocks a step (f16 / bf16: two blocks to a line), the
- * short lines a vector at a time (f32), segments and columns as described at
- * v_store4 and cols_matrix.  Anything else, and the tails, store plainly; a
- * call that streamed ends with an sfence.
- *
- * Tails use masked loads and stores only: nothing is read or written outside
- * the tensor.  In place (y == x) is safe: every element is loaded before the
- * store of the same element, and never loaded after it.
+ * Tails: masked loads that fill -0.0 (floats) or 0, and masked stores;
+ * nothing outside the tensor is read or written.  In place (y == x) is safe:
+ * every element is loaded before its output is stored, never after.  Calls
+ * that write at least AXIAL_STREAM_BYTES, and the tasks of split calls that
+ * do (AXIAL_KERNEL_STREAM), stream whole aligned 64-byte lines.
  */
 #include "avx512.h"
 
@@ -77,7 +30,7 @@
 /* The short loops over the 4 or 8 vectors of one step must be unrolled, so
  * that their arrays live in registers. */
 #define AXIAL_UNROLL _Pragma("GCC unroll 8")
-/* Register tile of the column path, in vectors (16 measured slower: spills). */
+/* Register tile of the column path, in vectors (16 would spill registers). */
 #define AXIAL_TILE 8
 /* Rows ahead that the streaming float column tiles prefetch. */
 #define AXIAL_COLS_PF 16
@@ -166,7 +119,7 @@ AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
 /* Four full vectors that lie back to back in memory, o[0] lowest, at a 64-byte
  * aligned address: streaming (nt) or plain.  Streaming stores are whole lines
  * (64 bytes): f32 outputs go two vectors, f16 / bf16 four vectors to a
- * line, as half lines streamed were much slower here. */
+ * line, as streaming half lines is slow. */
 AXIAL_AI void v_store4(enum axial_kind k, char *p, const __m512i o[4], int nt) {
     const size_t vb = k_vl(k) * k_es(k);
     if (!nt) {
@@ -380,7 +333,11 @@ AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __
     return v_sub(k, v_add(k, c, p), x);
 }
 
-/* ---- flat: one slab of N elements (n rows of g columns), g < lanes ------------ */
+/* ---- flat: one slab of N elements (n rows of g columns), g < lanes ------------
+ * Integers (cumsum_kind) whose slab does not fit one vector: the slab as one
+ * flat array, a vector at a time, a log-step scan with strides g, 2g, ...
+ * plus the carry broadcast from the previous vector; four vectors a step.
+ * Exclusive is inclusive - x, exact modulo 2^bits. */
 AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
                         const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g;
@@ -438,7 +395,10 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
     }
 }
 
-/* ---- segments: `count` slabs of n rows x g columns, n*g <= lanes ------------- */
+/* ---- segments: `count` slabs of n rows x g columns, n*g <= lanes -------------
+ * Several whole slabs per vector, one load and one store each, with a
+ * log-step (Hillis-Steele) scan whose per-level masks keep slabs and columns
+ * apart. */
 
 /* The lanes [0, len) of slabs of n rows x g columns: lev[i], those that add
  * the lane 2^i away (same slab, same column); keep, those not in a first row
@@ -536,10 +496,8 @@ AXIAL_AI void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t coun
  * constant at its call) keeps its accumulators in registers and, streaming
  * floats, prefetches AXIAL_COLS_PF rows ahead: its rows are far apart, a
  * row of the tile per page.  Wider rows go g tiles at a time, accumulators
- * in L1 (8 KiB): one tile walking down rows far apart touched a new page per
- * row, which the hardware prefetchers do not follow and the TLB missed, so
- * f32 [1024, 8192] axis 0 ran at 0.53 of memcpy (an Intel Xeon VM, 4 KiB
- * pages; 0.79 in sweeps of 16 tiles, AVX2's row sweep 0.84). */
+ * in L1 (8 KiB): one tile walking down rows far apart touches a new page per
+ * row, which the hardware prefetchers do not follow and the TLB misses. */
 AXIAL_AI void cols_tiles(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
                          size_t g, int excl, int rev, int nt, size_t h) {
     const size_t vl = k_vl(k), vb = vl * k_es(k); /* bytes of one vector's columns */
@@ -585,9 +543,8 @@ AXIAL_AI void cols_tiles(enum axial_kind k, const char *x, char *y, size_t n, si
 
 /* The last w columns of a walk (fewer than AXIAL_TILE vectors; the last
  * vector's lanes m): one walk down the rows with every vector's accumulator
- * in a register, stored plainly.  (One walk per vector had read each row's
- * last lines up to 7 times from memory: a streaming [16384, 512] f32 axis 0
- * off a 64-byte line ran 2x as long as on one.) */
+ * in a register, stored plainly.  One walk for all of them, not one per
+ * vector, so that each row's last lines are read from memory once. */
 AXIAL_AI void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
                         size_t w, const char *xend, int excl, int rev) {
     const size_t vl = k_vl(k), vb = vl * k_es(k), nv = (w - 1) / vl + 1;
@@ -617,11 +574,12 @@ AXIAL_AI void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, siz
     }
 }
 
-/* Columns [0, ncols) of an (n, stride bytes) matrix.  Streaming: the `head`
+/* Columns [0, ncols) of an (n, stride bytes) matrix: each column summed in
+ * order from the identity (floats: in f64, every output rounded once; f16 /
+ * bf16 through f64_to_f32_odd).  Streaming: the `head`
  * columns before y's first 64-byte boundary ride along with the first tile
- * (one walk down the rows; up to 15 f32 / 31 f16 columns, more than one
- * vector of the f64 lanes: a separate walk of one masked vector had left
- * columns 8 and up of a head unwritten); then every row's tiles are aligned. */
+ * (one walk down the rows; up to 15 f32 / 31 f16 columns, which can take
+ * more than one vector of f64 lanes); then every row's tiles are aligned. */
 AXIAL_AI void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
                           size_t stride, const char *xend, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k);
@@ -666,8 +624,9 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
 }
 
 /* Calls that write at least AXIAL_CUMSUM_NT bytes (more than the caches keep
- * for the caller), and the tasks of split calls that do (`stream`:
- * AXIAL_KERNEL_STREAM), stream; smaller ones store plainly. */
+ * for the caller; the output would only evict its input), and the tasks of
+ * split calls that do (`stream`: AXIAL_KERNEL_STREAM), stream; smaller ones
+ * store plainly.  Tails are never streamed. */
 AXIAL_AI void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
                            size_t inner, int excl, int rev, int stream) {
     if (stream || outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
@@ -843,7 +802,9 @@ AXIAL_AI __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *cons
         _mm512_permutexvar_ps(_mm512_setr_epi32(3, 7, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), t)));
 }
 
-/* A full block of k-space at b (16 elements), in k order. */
+/* A full block of k-space at b (16 elements), in k order.  REVERSE: the lanes
+ * are reversed here (the four-block path mirrors its network instead: the
+ * same bits). */
 AXIAL_AI __m512 blk_in(enum axial_kind k, const char *x, size_t len, size_t b, int rev) {
     if (!rev)
         return l_load(k, x + b * k_es(k));
@@ -897,7 +858,10 @@ AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev
     }
 }
 
-/* One line segment of len elements (f32 family) from the chunk carry R. */
+/* One line segment of len elements (f32 family) from the chunk carry R, in
+ * the order's names: per chunk of AXIAL_SCAN_CHUNK elements D starts at R;
+ * per block, with t its total p_15, D += t and S += t in f64; R += S at the
+ * chunk's end.  Returns R. */
 AXIAL_AI double line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl,
                           int rev, int cont, double R, int nt) {
     const size_t es = k_es(k);

@@ -1,133 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lse.c: AVX-512 (F + VL + BW + DQ) LogCumSumExp and ReduceLogSumExp for the
- * float dtypes, with SLEEF's vector exp and log (Sleef_expf16_u10avx512f,
- * Sleef_logf16_u10avx512f, Sleef_expd8_u10avx512f, Sleef_logd8_u10avx512f).
+ * lse.c: AVX-512 (F + VL + BW + DQ) LogCumSumExp and ReduceLogSumExp for F32,
+ * F64, F16 and BF16.  Entry points (kernels.h): logcumsumexp, reduce_lse,
+ * reduce_lse_acc; logcumsumexp_cols and reduce_lse_cols (column tiles of a
+ * split); logcumsumexp_seg and lse_scan_total (a line split into chunks of
+ * AXIAL_SCAN_CHUNK elements).  exp and log are SLEEF's 1-ulp vector functions
+ * (Sleef_{exp,log}f16_u10avx512f, Sleef_{exp,log}d8_u10avx512f).
  *
- * C, the compute type, is f32 (16 lanes) for F32, F16 and BF16 (16-bit
- * values widened exactly on load, rounded once to nearest even at the
- * store) and f64 (8 lanes) for F64.  Every state is (m, s): the value
- * m + log(s), m a reference no smaller than the terms summed so far (the
- * running maximum) and s the sum of exp(term - m), kept in f64 for every
- * dtype so that its error does not grow with n.  An empty state has s = 0
- * and m = -C_MAX (never -inf: so exp(x - m) is exp(-inf) = 0 for -inf terms
- * and -inf - -inf never happens).
- *
- *   ReduceLogSumExp, lines (inner == 1; also reduce_lse_acc, e.g. the
- *     planner's 16384-element chunks): per-lane states (m in C, s in f64).
- *     Blocks of 4 vectors (f64: 4 vectors of 8): the lane maxima b of the
- *     block; a lane whose b exceeds its m by more than LSE_REDUCE_LAG = 2
- *     takes m = b + 2 (F64: m = b, no lag) and its s is rescaled by
- *     exp(m_old - m_new) (Sleef_expd8 in f64, one call per half, only when
- *     such a lane already holds terms), so a term is at most e^2, the
- *     largest term is within 2 of m, and rescales are rare; then exp(x - m) of the block
- *     summed in C (4 terms per lane, a tree), widened to f64 and added to the
- *     lane sums.  The lanes are merged at the end: M = the largest m of a lane
- *     with s > 0, S = sum s_l * exp(m_l - M) (Sleef_expd8), y = M + log(S)
- *     (libm, once per line) rounded once, or (M, S) merged into the caller's
- *     state with axial_lse_add.
- *   ReduceLogSumExp, columns (inner > 1): lanes are columns (tiles of one
- *     vector, the last one masked), rows in blocks of 8 as above; y = m +
- *     log(s) in f64 (Sleef_logd8) rounded once, or merged with axial_lse_add.
- *     Both ops take the columns LSE_COLS_W = 512 at a time (F64: 256),
- *     their tile states on the stack (<= 8 KiB), each block of 8 rows
- *     across the whole width before the next, so that memory is read in runs
- *     of 2 KiB (one tile walking all rows waits on one line per row: 7x
- *     slower on [1024,1024] axis 0).  A column's arithmetic is its tile's
- *     alone whatever the width.  Above LSE_PF_MIN bytes each tile
- *     prefetches its lines of the next block's rows (pf_tile): 1.3-1.6x
- *     on 32 MiB, up to 5x on rows shorter than a page.
- *   Column tiles of a split (logcumsumexp_cols, reduce_lse_cols): the same
- *     two column paths (rc_run / cc_run and their F64 forms), given the
- *     tile's column count apart from the row stride.  The planner cuts tiles
- *     on 64-byte lines of a row (16 F32 / 32 F16 / 8 F64 columns: whole
- *     vector tiles), so every vector tile holds the same columns, under the
- *     same mask, as in the whole-shape call: the same bits, including the
- *     decisions a block takes for its whole vector (fallbacks, references).
- *   LogCumSumExp, lines (inner == 1; reverse: vectors loaded from the end and
- *     lane-reversed, stored back reversed), in chunks of AXIAL_SCAN_CHUNK =
- *     16384 elements from the scan's start (cl_seg), for the planner's split
- *     along a line (kernels.h, logcumsumexp_seg / lse_scan_total): each chunk
- *     runs the scan below with a state of its own from empty (cl_chunk), so
- *     its final state T_h does not depend on the chunks before it, and its
- *     outputs are those of the carry R_h (an axial_lse_acc: R_0 empty,
- *     R_{h+1} = R_h (+) T_h with axial_lse_add) followed by that state:
- *     ref + log(a + b s_j) with ref = max(m_R, mr), a = s_R exp(m_R - ref),
- *     b = exp(mr - ref) (libm, in double, once per change of mr; an empty
- *     carry gives (mr, 0, 1), an instance without the two operations, the
- *     same bits).  A NaN or +inf carry runs the chunk's outputs through the
- *     scalar step (the state merged with the carry in double); an exclusive
- *     chunk's first output is the carry's value rounded once.  Within a
- *     chunk: blocks of LSE_SCAN_BLOCK = 8
- *     vectors with no NaN / +inf: if the block maximum B exceeds the running
- *     maximum m, B becomes m only if B exceeds by at most LSE_SCAN_RISE = 2
- *     the maximum P of its first output's terms (so every output of the
- *     block is referred to a maximum at most 2 above its own), and the f64
- *     carry S is rescaled by exp(m_old - B) (libm, once per rise).  Then, for
- *     the 8 vectors in turn: e = exp(x - m) (SLEEF); the in-register
- *     inclusive prefix p of e in C, s_j = S + p_j in f64 (exclusive: p
- *     shifted one lane), S += p_last; y_j = m + log(s_j) (SLEEF log in C of
- *     s_j rounded to C: s_j >= e^-2, so that costs 2^-24 absolute).  Doing
- *     the 8 exps, then the 8 prefixes, then the 8 logs lets the calls overlap:
- *     one vector at a time is bound by the latency of exp -> prefix -> log.
- *     Otherwise the block runs a vector at a time: the same step with the
- *     vector's own maximum; a rise beyond 2 computes the vector in f64
- *     (Sleef_expd8 / Sleef_logd8, terms referred to B keep their relative
- *     precision down to e^-600: a steep ramp stays vectorised) and beyond
- *     LSE_SCAN_WIDE = 600 (F64: beyond 2) falls back to the scalar step
- *     (double, libm, per element: the oracle's update); a vector holding NaN
- *     or +inf runs the scalar step, and so does the rest of the line after
- *     it (NaN, or +inf until a NaN).
- *   LogCumSumExp, columns (inner > 1): lanes are columns (tiles of one
- *     vector, masked tail), rows in blocks of 8.  A block with no NaN / +inf
- *     whose rising lanes rise by at most 2 above the maximum of their first
- *     output's terms takes the lane maxima as references at once (s rescaled
- *     in f64 by Sleef_expd8) and runs its 8 exps, then the 8 f64 sums, then
- *     the 8 logs; any other block runs row by row with the exact running
- *     maximum: M = max(m, x), s rescaled by exp(m - M) (Sleef_expd8) when some
- *     lane rose, s += exp(x - M) (SLEEF in C, widened), y = M + log(s)
- *     (SLEEF log in C of s rounded to C; s >= 1), NaN / +inf kept in sticky
- *     per-lane masks.
- * Special values: NaN and +inf are found with vfpclass (scan lines: the
- * scalar fallback above; scan columns: sticky per-lane masks, +inf forced on
- * the lanes that saw +inf and no NaN); a reduction whose lane sum is not finite (only NaN or
- * +inf terms can make it so) rescans that line or column for NaN (NaN,
- * else +inf).  -inf terms give exp(-inf) = 0; no terms give s = 0 and
- * log(0) = -inf.
- *
- * Error (f32 / f16 / bf16; u = 2^-24): a term is exp(fl(x - m)) with the
- * dominant terms of every output within 2 of its reference (the lag and
- * rise limits above), so a term's relative error is below u (|x - m| + 2)
- * (the subtraction, SLEEF's 1-ulp exp); weighted by exp(x - m) this averages
- * to at most u (ln n + 4) over s; a C sum of <= 16 terms adds <= 4u
- * relative, each f64 addition or rescale 2^-53 (f64 rescale factors: their
- * error does not build up over many rises); the log of s (rounded to C)
- * adds u + 2u |log s|, and m + log(s) and the store one rounding of y (for
- * f16 / bf16 the C rounding of y adds u |y|, inside the bound's 4u |y*|).
- * So |y - y*| <= ulp_T(y*) + 4u (|y*| + ln n + 4), with no growth in n
- * beyond ln n.  The chunks add, per output, the merge with the carry: a and
- * b each within 2^-52 relative (one libm exp, one product), a + b s in f64
- * (2^-53 relative), then the same rounding of s to C as above: far inside
- * the bound's u terms; s stays >= e^-2 (the chunk's own terms, referred to
- * its mr by the rise rules above, or the carry's s_R >= 1 when m_R is the
- * reference), except an exclusive chunk's first output, which is why that
- * one is the carry's value computed in double.  The carries themselves are
- * merged in double (s_R relative error 2^-52 per chunk: 2^-38 after 2^14
- * chunks).  The f64 path of a steep rise is far inside that.  F64: the
- * same with u = 2^-53, s summed in f64 (its n additions give the bound's
- * n * 2^-53 term).  Measured: 2^24 N(0, 16) f32 ReduceLogSumExp gives the
- * correctly rounded value; LogCumSumExp of 2^24 f32 zeros ends at
- * 16.635532, every output within 0.1 of the bound.
- *
- * Order: the lanes and blocks above; the AVX2 and NEON kernels need not give
- * the same bits (the log semiring ops promise the bound and thread
- * invariance, not cross-ISA bits).  Built with -ffp-contract=off.
+ * The one summation order (docs/API.md section 7) does not apply: the log
+ * semiring ops promise the bound of docs/API.md section 15 and thread
+ * invariance, not the AVX2 and NEON kernels' bits.  C, the compute type, is
+ * f32 for F32, F16 and BF16 (widened exactly, rounded once at the store) and
+ * f64 for F64.  A state (m, s) has the value m + log(s): m a reference no
+ * smaller than the terms so far, s the sum of exp(term - m), kept in f64 so
+ * that its error does not grow with n; short runs of exps are summed in C
+ * first.  An empty state has s = 0 and m = -C_MAX, never -inf, so that
+ * -inf - -inf never happens.  References move in steps (LSE_REDUCE_LAG,
+ * LSE_SCAN_RISE); why the error meets the bound is given next to those
+ * constants, and each path's order at its function.
  *
  * Tails use masked loads (-inf in the unused lanes) and masked stores: nothing
- * outside the tensor is read or written.  In place (y == x) is safe: a block
- * is loaded whole before any of its outputs is stored (the row-by-row and
- * per-vector paths, and the scalar step, load an element before storing it),
- * and a rescan reads only the input of a reduction.
+ * outside the tensor is read or written.  In place (y == x) is safe: each
+ * element is loaded before its output is stored, and a rescan reads only a
+ * reduction's input.  Built with -ffp-contract=off.
  */
 #include <float.h>
 #include <math.h>
@@ -141,6 +36,19 @@
 /* The f32-computed dtypes. */
 enum lse_dt { D_F32, D_F16, D_BF16 };
 
+/* Why the error meets the bound (f32 family, u = 2^-24): the dominant terms
+ * of every output lie within 2 of its reference (LSE_REDUCE_LAG,
+ * LSE_SCAN_RISE), so a term exp(fl(x - m)) errs by below u (|x - m| + 2)
+ * relative (the subtraction, SLEEF's 1-ulp exp), which weighted by
+ * exp(x - m) averages to at most u (ln n + 4) over s; a C sum of <= 16 terms
+ * adds <= 4u relative, each f64 addition or rescale 2^-53; the log of s
+ * rounded to C (s >= e^-2) adds u + 2u |log s|, and m + log(s) and the store
+ * one rounding of y.  So |y - y*| <= ulp_T(y*) + 4u (|y*| + ln n + 4).  A
+ * chunk's merge with its carry (a + b s in f64, a and b within 2^-52) is far
+ * inside that, except an exclusive chunk's first output, which is why
+ * cl_chunk computes it in double.  F64: the same with u = 2^-53, and the n
+ * additions of s give the bound's n * 2^-53 term. */
+
 /* A rise of the block maximum above the running maximum of its first
  * output's terms up to which a LogCumSumExp block stays vectorised. */
 #define LSE_SCAN_RISE 2.0
@@ -151,14 +59,14 @@ enum lse_dt { D_F32, D_F16, D_BF16 };
  * exceeds it by more than this: exp(x - m) <= e^2 stays far from overflow,
  * and the rescales (one f64 SLEEF call per half) become rare. */
 #define LSE_REDUCE_LAG 2.0f
-/* Vectors of a LogCumSumExp line block whose terms are all referred to the
- * running maximum (no rise): exps, then prefixes, then logs, so that the
- * SLEEF calls of the block overlap instead of forming one long chain. */
+/* Vectors of a LogCumSumExp line block whose terms are all referred to one
+ * reference: exps, then prefixes, then logs, so that the SLEEF calls of the
+ * block overlap instead of forming one long chain. */
 #define LSE_SCAN_BLOCK 8
 /* Columns whose states a column kernel keeps while it walks the rows. */
 #define LSE_COLS_W 512
 /* Column walks over more bytes than this prefetch the next block (pf_tile);
- * at 4 MiB and below it was a wash (0.95-1.28x), from 8 MiB on a gain. */
+ * smaller ones gain nothing from it. */
 #ifndef LSE_PF_MIN
 #define LSE_PF_MIN ((size_t)4 << 20)
 #endif
@@ -306,8 +214,10 @@ AXIAL_AI void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
     *m = nm;
 }
 
-/* Lane states: m (f32), s (two f64 halves).  A block of nv vectors (nv <= 4),
- * cnt elements from x[j]. */
+/* ReduceLogSumExp of a line.  Lane states: m (f32), s (two f64 halves).  A
+ * block of nv vectors (nv <= 4), cnt elements from x[j]: the lane maxima b
+ * raise the references (rl_raise), then exp(x - m) of the block is summed in
+ * C by a tree (4 terms a lane), widened and added to s. */
 AXIAL_AI void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_dt dt,
                        __m512 *m, __m512d *s0, __m512d *s1) {
     __m512 v[4];
@@ -327,7 +237,8 @@ AXIAL_AI void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_d
     *s1 = _mm512_add_pd(*s1, hi_pd(t));
 }
 
-/* Merge per-lane states (m in f64 halves, s) into one canonical state. */
+/* Merge per-lane states (m in f64 halves, s) into one canonical state: M the
+ * largest m of a lane with s > 0, S = sum of s_l exp(m_l - M). */
 AXIAL_AI axial_lse_acc merge_lanes(__m512d m0, __m512d m1, __m512d s0, __m512d s1) {
     const __m512d zero = _mm512_setzero_pd();
     const __mmask8 n0 = _mm512_cmp_pd_mask(s0, zero, _CMP_GT_OQ);
@@ -347,6 +258,8 @@ AXIAL_AI axial_lse_acc merge_lanes(__m512d m0, __m512d m1, __m512d s0, __m512d s
     return r;
 }
 
+/* A line whose lane sums are not finite (only NaN or +inf terms make them
+ * so) is rescanned for NaN (NaN, else +inf); -inf terms add exp(-inf) = 0. */
 AXIAL_AI axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
     __m512 m = _mm512_set1_ps(-FLT_MAX);
     __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
@@ -368,11 +281,9 @@ AXIAL_AI axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
  * on), `inner` elements of es bytes apart.  A walk reads a block a vector
  * tile at a time down its rows; with rows shorter than a page several rows
  * share one, their lines are met out of order, and the hardware's stream
- * prefetch gave up: f32 ReduceLogSumExp [131072, 64] axis 0 ran at 12.2 ms,
- * 3.6x the time of [1024, 8192] (3.4 ms); prefetched, 2.4 ms, and 2.1 ms
- * for [1024, 8192] as well.  Called per tile, one block ahead, so the
- * requests are spread over the block's work (all of a block's lines at once
- * gained little).  Prefetching changes no arithmetic. */
+ * prefetcher does not follow them.  Called per tile, one block ahead, so the
+ * requests are spread over the block's work.  Prefetching changes no
+ * arithmetic. */
 AXIAL_AI void pf_tile(const void *p, size_t n, size_t t, size_t inner, size_t c, int rev,
                       size_t es) {
     if (n * inner * es <= LSE_PF_MIN)
@@ -384,9 +295,9 @@ AXIAL_AI void pf_tile(const void *p, size_t n, size_t t, size_t inner, size_t c,
 
 /* ---- ReduceLogSumExp of a tile of <= 16 columns (inner > 1) --------------- */
 
-/* Lane states after all n rows of columns [c, c + popcount(k)) of the
- * (n, inner) matrix x. */
-/* Rows [j, j + r) (r <= 8) of the tile of columns [c, c + popcount(k)). */
+/* Rows [j, j + r) (r <= 8) of the tile of columns [c, c + popcount(k)): the
+ * lanes are columns, the block's lane maxima raise the references as in a
+ * line (rl_raise), and its exps are summed in C, then added to s in f64. */
 AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c, __mmask16 k,
                       enum lse_dt dt, __m512 *m, __m512d *s0, __m512d *s1) {
     __m512 b = ldm(x, j * inner + c, k, dt);
@@ -404,7 +315,9 @@ AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c,
 /* Columns in blocks of LSE_COLS_W (their states on the stack, 6 KiB), each
  * block's rows 8 at a time across its whole width: runs of 2 KiB of a row
  * rather than one 64-byte line per row and tile (which, with rows far apart,
- * waits on memory).  Each column's arithmetic is that of its tile alone. */
+ * waits on memory).  Each column's arithmetic is that of its tile alone.
+ * y = m + log(s) in f64, rounded once, or (m, s) merged into acc; a column
+ * whose sum is not finite is rescanned (lse_rescan). */
 AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer, size_t n,
                      size_t inner, size_t ncols, enum lse_dt dt) {
     const size_t es = dt == D_F32 ? 4 : 2;
@@ -520,10 +433,18 @@ AXIAL_AI void cl_scalar(const void *x, void *y, size_t base, size_t k, int excl,
 }
 
 /* One chunk of n <= AXIAL_SCAN_CHUNK elements of a line (REVERSE: from
- * x[n - 1]), scanned with a state of its own from empty; with emit its
- * outputs are those of the carry R followed by that state (mix_of).
- * Returns the chunk's own final state (canonical): the same bits with or
- * without emit, whatever R, which makes it the chunk's total for a split. */
+ * x[n - 1], vectors lane-reversed), scanned with a state of its own from
+ * empty; with emit its outputs are those of the carry R followed by that
+ * state (mix_of).  Returns the chunk's own final state (canonical): the same
+ * bits with or without emit, whatever R, which makes it the chunk's total
+ * for a split.  Blocks of LSE_SCAN_BLOCK vectors with no NaN or +inf, whose
+ * maximum B lies at most LSE_SCAN_RISE above the maximum P of the block's
+ * first output's terms, take B as reference when it rises (S rescaled by
+ * exp(m - B), libm) and run their exps, then their prefixes (in C, added to
+ * S in f64), then their logs (of s rounded to C).  Other vectors go one at a
+ * time, with the vector's own maximum: a rise beyond LSE_SCAN_RISE in f64,
+ * beyond LSE_SCAN_WIDE by the scalar step; NaN or +inf, and a NaN or +inf
+ * carry, send the rest of the chunk to the scalar step. */
 AXIAL_AI axial_lse_acc cl_chunk_run(const void *x, void *y, size_t n, unsigned flags,
                                     enum lse_dt dt, axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
@@ -893,7 +814,8 @@ AXIAL_AI __m512d ldm_d(const double *p, __mmask8 k) {
     return _mm512_mask_loadu_pd(_mm512_set1_pd(-INFINITY), k, p);
 }
 /* Reduce: a block of 4 vectors (32 elements) of a line, or 8 rows of a
- * column tile; m, s per lane. */
+ * column tile; m, s per lane.  F64 raises a reference to the block maximum
+ * itself (no lag). */
 AXIAL_AI void d_rescale(__m512d b, __m512d *m, __m512d *s) {
     const __mmask8 up = _mm512_cmp_pd_mask(b, *m, _CMP_GT_OQ);
     if (up) {
@@ -1001,7 +923,8 @@ static void cl_scalar_d(const double *x, double *y, size_t base, size_t k, int e
     }
 }
 
-/* As cl_chunk, for F64 (the outputs' a + b s and log in f64). */
+/* As cl_chunk, for F64 (the outputs' a + b s and log in f64; a rise beyond
+ * LSE_SCAN_RISE takes the scalar step, there is no wider step). */
 AXIAL_AI axial_lse_acc cl_chunk_d_run(const double *x, double *y, size_t n, unsigned flags,
                                       axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
@@ -1267,7 +1190,13 @@ static void logcumsumexp_d(const double *x, double *y, size_t outer, size_t n, s
     }
 }
 
-/* ============================== entry points ============================== */
+/* ============================== entry points ==============================
+ * The column tiles of a split (logcumsumexp_cols, reduce_lse_cols) run the
+ * column paths with the tile's column count apart from the row stride.  The
+ * planner cuts tiles on 64-byte lines of a row (whole vector tiles), so every
+ * vector holds the same columns, under the same mask, as in the whole-shape
+ * call: the same bits, including the decisions a block takes for its whole
+ * vector (fallbacks, references). */
 
 #define AXIAL_LSE_F(name, DT)                                                                  \
     void axial_logcumsumexp_##name##__avx512(const void *x, void *y, size_t outer, size_t n,  \

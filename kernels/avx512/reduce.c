@@ -1,120 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reduce.c: AVX-512 (F + VL + BW + DQ) ReduceSum kernels for every summable dtype.
+ * reduce.c: AVX-512 (F + VL + BW + DQ) ReduceSum for every summable dtype.
+ * Entry points (kernels.h), shape (outer, n, inner):
+ *   reduce:        y[o][i]    = sum_j x[o][j][i]
+ *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]  (acc: double for floats, uint64_t for integers)
+ *   reduce_finish: y[k] = acc[k] rounded to the element type
+ *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
  *
- * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
- * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (acc: double for floats, uint64_t for integers)
- * reduce_finish: y[k] = acc[k] rounded to the element type
- * reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
+ * Floats follow the one summation order (docs/API.md section 7, "One
+ * summation order"; tests/order_ref.c is its executable definition), so they
+ * give the bits of the AVX2 and NEON kernels.  A virtual vector is one zmm of
+ * f32 (F64: two zmm, lanes 0-7 and 8-15).  Columns (inner >= 16): each
+ * group's 8-row tree joins the columns' f64 sums (r512_ftile_*), which the
+ * F32/F16/BF16 reduce keeps partly in y's own bytes (r512_fwhole_*).
+ * Periodic (1 < inner < 16): r512_fper_*.  Rows (inner == 1): n <= 8 packed
+ * several rows to a vector (r512_fpack_*), longer rows folded eight at once
+ * (r512_fold8x8).  Integers wrap, so any order gives their bits: trees over
+ * row blocks, transposing add trees for short rows, super-rows.
  *
- * Floats (F32, F64, F16, BF16) follow the one summation order (docs/API.md,
- * "One summation order"; tests/order_ref.c is its executable definition), so
- * they give the same bits as the AVX2 and NEON kernels.  C, the type of the
- * trees, is f32 for F32/F16/BF16 (16-bit values widened exactly on load) and
- * f64 for F64; every accumulator is f64.  Its 16-lane virtual vector is one
- * zmm of f32 lanes, or two zmm of f64 lanes (lanes 0..7, 8..15); the 16 f64
- * accumulators of a virtual vector are two zmm in both cases.
- *   columns, inner >= 16: each column alone; rows in groups of 8, summed by
- *     the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C (rows past n: -0.0),
- *     widened and added in group order to the column's f64 sum: acc itself
- *     for reduce_acc and reduce_cols, y itself for the F64 reduce, a stack
- *     row from -0.0 for the F32/F16/BF16 reduce (rounded once at the end).
- *     A tile of <= 4 vectors of columns loads its sums into registers, adds
- *     its groups, stores them back; tiles of <= 4 vectors keep all rows in
- *     registers (one stream), wider blocks take 8 rows per pass over the
- *     whole width so that each row is read in long runs: 4096 columns when
- *     the sums are acc or y (16 KiB runs of f32); the F32/F16/BF16 reduce
- *     may use only 16 KiB of the caller's stack (README), so it keeps the
- *     sums of the first h = w * sizeof(T) / 8 columns of a block of w in
- *     y's own bytes and the rest in an 8 KiB stack row: w = 2048 f32
- *     columns (8 KiB runs; [1024,C] axis 0 read 4 KiB runs at ~0.7 of a
- *     read probe, 16 KiB runs at ~0.87), rounded in ascending order, each
- *     output written only over sums already read.  The width of a block or
- *     tile changes no bit (each column alone).
- *   periodic, 1 < inner < 16: x[o] is a flat run of n*inner elements, cut
- *     into super-rows of P = lcm(inner, 16) elements; each position p is a
- *     column of the super-rows (stride P), summed as above into A[p] from
- *     -0.0 (the last, partial super-row: its first elements belong to the
- *     last group, the rest of its positions end one row earlier, which is
- *     the same as -0.0 pads); A is folded in halves (A[p] += A[p + len/2])
- *     down to inner lanes; then acc + A, or A rounded.  P = 16 (inner 2, 4,
- *     8): A is the 16 lanes of the row loop below over the flat run.
- *   rows, inner == 1 (the periodic order with P = 16): n <= 8: 16 rows at a
- *     time (8 for F64), packed Q = 2^k >= n lanes per row (a load of 16n/Q
- *     elements, spread by a masked vpermps/vpermpd when n != Q, pad lanes
- *     -0.0), widened to f64, folded
- *     in halves by vpermt2pd / vshuff64x2 levels (lane p += lane p + Q/2);
- *     the -0.0 lanes make this the order's 16 -> 1 fold.  n > 8: per row,
- *     groups of 8 virtual vectors (128 elements) by the tree, widened and
- *     added to 16 f64 lanes (rows of <= 128 elements: one group, unrolled per
- *     vector count; n = 16, 32, ..., 128 without masks or branches), then
- *     lane p += lane p + 8 (lo + hi), and 8 rows folded
- *     together in halves (p + 4, + 2, + 1) by two vshuff64x2 levels and
- *     unpacklo/hi (r512_fold8x8).  The F32 reduce of rows of 2: x0 + x1 in
- *     f64 rounded to f32 is x0 + x1 rounded once in f32 (a double rounding
- *     through 53 >= 2 * 24 + 2 bits is innocuous for a sum), so 16 rows are
- *     an even/odd vpermt2ps split of 32 elements and one f32 add.
- *   Accuracy (|err| <= c * u * sum|x| plus the final rounding, u = 2^-24):
- *     every term passes through at most 3 f32 additions (the tree) before it
- *     is widened exactly; the f64 additions add (terms) * 2^-53 * sum|x|,
- *     below u * sum|x| for n < 2^29; the result is rounded once: c = 4.  F64:
- *     the same in f64 (c = 4 with u = 2^-53, plus n * 2^-53 for the f64 adds).
- *     An f32 tree of 8 terms may overflow where the exact sum would not (only
- *     for terms within a factor 8 of FLT_MAX).  F16/BF16 sums are rounded
- *     once from f64: f64 -> f32 rounding to odd, then f32 -> f16/bf16 nearest
- *     even, equal to one nearest-even rounding (f32 has > 2 extra bits).
- *     -0.0 is every pad and every start, so a sum of only -0.0 is -0.0.
- *
- * Integers: exact (wrapping) sums in any order; their paths (L = lanes of a
- * zmm: 64/32/16/8):
- *   rows, inner == 1, n > 64: per row, blocks of 8 vectors summed by a
- *     pairwise tree into 2 register accumulators, one horizontal sum per row.
- *   short rows, n <= 64: 16 rows at a time (8 for 64-bit) in 32-bit lanes
- *     (64-bit for i64/u64; narrow integers zero-extended, their sum's low bits
- *     are the wrapped sum).  n <= 16: each vector holds 16/P rows padded to P
- *     = next power of two >= n lanes, then a transposing add tree (vpermt2
- *     of even and odd lanes) to 16 row sums.  n in 17..64: per row, its <= 4
- *     vectors by a tree, the halves added, widened to 8 lanes; 8 rows become
- *     one vector of 8 sums by three levels of cheap shuffles.
- *   columns: a block of <= 1024 columns at a time; 32 rows at a time in
- *     register accumulators over tiles of <= 4 vectors, then added into the
- *     block's sums in memory.  Small inner with lcm(inner, L) <= 1024 and
- *     inner % L != 0: the n*inner elements read as "super rows" of
- *     lcm(inner, L) elements summed as columns, folded mod inner at the end,
- *     the n mod (lcm/inner) left-over rows summed as plain columns.
- *
- * Memory: masked loads and stores that miss the caches are much slower than
- * plain ones on Zen 5, so whole vectors use plain ones, and so do the short
- * float rows' packed loads and a row's last vector (n <= 16) wherever a
- * whole vector past the group of 16 rows is still in x (then -0.0 set in
- * the lanes past the row by a masked move or permute; a masked load per
- * vector had run [R, 3] .. [R, 15] axis 1 at 2-3.5x the time of AVX2's plain
- * loads, f32 and f64).  Rows of at most R512_PF_ROW = 2 KiB prefetch, per
- * group of 16 rows (F32 rows of 2: per 16 outputs), their lines
- * AXIAL_ROWS_PF_AHEAD = 16 KiB ahead, from AXIAL_ROWS_PF_MIN = 256 KiB of input.
- * Without it these loops waited on memory at 1.3-2.7x the time of a plain
- * read of x, and their speed followed where the linker put them: the same
- * instructions ran f64 [R, 2] .. [R, 8] axis 1 at 770-880 us or at
- * 1040-1720 us per 32 MiB depending on unrelated code (GCC's "codegen
- * noise" of earlier notes).  With it (32 MiB, medians of 3 alternating
- * runs, new/old): f32 rows of 4 .. 200 0.49-0.94 (e.g. [R, 15] 1172 ->
- * 577 us, [R, 32] 878 -> 505; the read probe takes ~430), f64 rows of 2 ..
- * 128 0.43-0.94; rows of 1, 5 and f64 [R, 32] unchanged (+-4 %).  2 KiB
- * ahead helped only rows <= 64 bytes; 32 KiB was worse than 16.  Long rows
- * (r512_frowv: a full reduction's chunks, [R, 1024] axis 1) prefetch the
- * same way for the 32- and 16-bit types: f32 [n] 530-640 -> 475-490 us,
- * [8192, 1024] axis 1 570-670 -> 470, f16 [n] 730 -> 460; f64 was at the
- * read probe already and ran 20 % slower with it, so it does not.  A reduce on the row paths that writes >= 4 MiB (R512_NT;
- * also a task of a split call that does, AXIAL_KERNEL_STREAM in kernels.h)
- * writes its 16-byte aligned groups of 16 outputs (64-byte aligned ones for
- * F32 rows of 2) with streaming stores (no read of the destination lines;
- * head rows plain, sfence at the end): [R,2] axis 1 writes half as many
- * bytes as it reads.  The short-row code for such tasks is a second
- * instance (r512_frows_nt_*, NT constant): the plain calls' instance keeps
- * its code (the hint as a runtime argument had cost them 20-25 % on [R, 4]
- * and [R, 32] axis 1).  Tails: masked
- * loads (fault-suppressing, -0.0 or 0 filled) and masked stores; nothing
- * outside x, y, acc is touched.  Pointers need only element alignment.
+ * Tails: masked loads that fill -0.0 (floats) or 0, and masked stores;
+ * nothing outside x, y, acc is touched; pointers need only element alignment.
+ * Full vectors use plain loads and stores, also where the lanes past a row
+ * are then set to -0.0 in registers: masked accesses that miss the caches are
+ * slow on some CPUs (Zen 5).
  */
 #include <string.h>
 
@@ -125,8 +33,13 @@
 #define R512_SHORT 64 /* integers: inner == 1 and n <= this: the transposing short-row path */
 
 #define R512_INLINE static inline __attribute__((always_inline))
-/* Float rows of at most R512_PF_ROW bytes prefetch ahead (axial_prefetch_ahead,
- * kernels.h; see the header). */
+/* Float rows of at most R512_PF_ROW bytes prefetch (axial_prefetch_ahead,
+ * kernels.h: AXIAL_ROWS_PF_AHEAD bytes ahead) per group of 16 rows, in inputs
+ * of at least AXIAL_ROWS_PF_MIN bytes; long rows of at least R512_PF_ROW bytes
+ * prefetch within the row (r512_frowv_*), except F64, which reads at memory
+ * speed without it and is slowed by it.  Without prefetching, these loops
+ * wait on memory, and their speed depends on where the linker places them.
+ * Prefetching changes no arithmetic. */
 #define R512_PF_ROW 2048
 /* Small constant-count loops over vector arrays must be unrolled to stay in registers. */
 #define R512_UNROLL _Pragma("GCC unroll 16")
@@ -207,9 +120,11 @@ static inline void r512_put_b64(uint64_t *y, __m512i v, __mmask8 m) {
 #define r512_wload_f(p, m) _mm512_maskz_loadu_pd(m, p)
 #define r512_wload_u(p, m) _mm512_maskz_loadu_epi64(m, p)
 
-/* Streaming stores for large outputs: a reduce that writes at least R512_NT
- * bytes (beyond the caches) writes its full 16-byte-aligned output groups with
- * non-temporal stores (no read of the destination lines), then sfence. */
+/* Streaming stores for large outputs: a reduce on the row paths that writes
+ * at least R512_NT bytes (beyond the caches), or a task of a split call that
+ * does (AXIAL_KERNEL_STREAM), writes its 16-byte aligned groups of 16 outputs
+ * (F32 rows of 2: 64-byte aligned ones) with non-temporal stores (no read of
+ * the destination lines); the head rows store plainly; then sfence. */
 #define R512_NT AXIAL_STREAM_BYTES
 static inline void r512_stream16(void *dst, const void *src, size_t bytes) {
     for (size_t i = 0; i < bytes; i += 16)
@@ -501,7 +416,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     }
 
 #define R512_DEFINE_INT(S, T, F, D, WF)                                                           \
-    /* One long row (n > 64) -> its wide sum. */                                                  \
+    /* One long row (n > 64) -> its wide sum: blocks of 8 vectors by pairwise trees into two    \
+     * register accumulators, one horizontal sum at the end. */                                 \
     static r512_w_##S r512_row_##S(const T *p, size_t n) {                                        \
         enum { L = R512_L_##F };                                                                  \
         r512_wr_##F a0 = r512_wrz_##F(), a1 = r512_wrz_##F();                                     \
@@ -698,7 +614,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         const size_t wv = (w + L - 1) / L * L;                                                    \
         if (sizeof(r512_ca_##F) != sizeof *out && wv <= 4 * L) {                                  \
             /* up to 4 vectors (the super rows summed in registers): a 256-byte row, which the   \
-             * compiler knows apart from x (the in-out row below cost ~20% here) */             \
+             * compiler knows apart from x (unlike the in-out row below, which is slower) */    \
             r512_ca_##F small[4 * L] = {0}; /* (GCC 12 cannot see the loop below fill it) */      \
             for (size_t c = 0; c < wv; c++)                                                       \
                 small[c] = (r512_ca_##F)(-0.0);                                                   \
@@ -804,7 +720,10 @@ R512_DEFINE_INT(b64, uint64_t, e64, d64i, u)
 /* ---- the float kernels: the one summation order ------------------------------
  * "Virtual vectors" of 16 lanes: f32 (f16/bf16 widened) holds one in a zmm,
  * f64 in two (lo: lanes 0..7, hi: 8..15); their f64 accumulators are two
- * zmm (r512_wr_ps: lo, hi) in both cases. */
+ * zmm (r512_wr_ps: lo, hi) in both cases.  -0.0 is every pad and every
+ * start, so a sum of only -0.0 is -0.0.  An f32 tree of 8 terms may overflow
+ * where the exact sum would not (only for terms within a factor 8 of
+ * FLT_MAX). */
 typedef __m512 r512_sv_ps;
 typedef r512_wr_ps r512_sv_pd; /* two f64 zmm */
 R512_INLINE __m512 r512_svadd_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
@@ -932,9 +851,9 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
  * halves (the periodic order of a row: A = the row, the 16 -> 8 -> ...
  * levels over -0.0 lanes change nothing) -> 16 sums in out.  far: a whole
  * vector past the group's end is still in x, so full vectors load plainly
- * (the permute reads only the first 16n/Q lanes).  A masked load and a
- * vexpand per vector (GCC folds a plain load into vexpand's memory form)
- * ran [R, 3] and [R, 5] axis 1 at 1.7-3x AVX2's time from memory. */
+ * (the permute reads only the first 16n/Q lanes).  A permute, not vexpand:
+ * GCC folds a plain load into vexpand's memory form, a masked load, which is
+ * slow from memory. */
 #define R512_SPREAD_ps(n, Q)                                                                      \
     _mm512_add_epi32(                                                                             \
         _mm512_mullo_epi32(_mm512_srli_epi32(R512_IOTA32, R512_LOG2(Q)), _mm512_set1_epi32((int)(n))), \
@@ -1120,9 +1039,11 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     /* The reduce of inner >= 16 columns into y (T narrower than f64), blocks of w columns  \
      * read in runs of w: the f64 sums (from -0.0) of the first h = w * sizeof(T) / 8        \
      * columns in y's own bytes, the other w - h <= R512_ROWBUF in a stack row (f32: w =     \
-     * 2048, 8 KiB runs; 16-bit T: 1365); rounded once in ascending order, each output       \
-     * written only over sums already read (y[c] lies in the sum of column                    \
-     * c * sizeof(T) / 8 <= c; the library is built with -fno-strict-aliasing). */           \
+     * 2048, 8 KiB runs; 16-bit T: 1365).  The stack row is bounded by the 16 KiB a call   \
+     * may use (README); y's bytes make the runs longer, which read faster.  Rounded once    \
+     * in ascending order, each output written only over sums already read (y[c] lies in   \
+     * the sum of column c * sizeof(T) / 8 <= c; the library is built with                  \
+     * -fno-strict-aliasing). */                                                             \
     __attribute__((noinline)) static void r512_fwhole_##S(const T *xo, T *y, size_t n,           \
                                                           size_t inner) {                         \
         enum { WB = R512_ROWBUF * 8 / (8 - sizeof(T) % 8) }; /* (f64: unused) */               \
@@ -1140,7 +1061,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     static r512_wr_ps r512_frowv_##S(const T *p, size_t n);                                      \
     /* The periodic order (1 < inner < 16) of x[o]: A[0..inner) = its folded sums.  The       \
      * super-rows' positions are columns of stride P: the full groups of 8 super-rows,        \
-     * then the last group (its full super-rows and the partial one's rem elements). */       \
+     * then the last group (its full super-rows and the partial one's rem elements; the      \
+     * positions past rem end one row earlier, the same as -0.0 pads). */                    \
     __attribute__((noinline)) static void r512_fper_##S(const T *xo, size_t n, size_t inner,     \
                                                         double *A) {                              \
         const size_t P = inner / r512_gcd(inner, 16) * 16, N = n * inner;                         \
@@ -1346,7 +1268,9 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         r512_frows_body_##S(x, dst, outer, n, acc, 0);                                            \
     }                                                                                             \
     /* A split call's task of a streaming output (its own smaller than R512_NT; the caller   \
-     * checks outer >= 16, more than the head rows before y's first 16-byte boundary). */         \
+     * checks outer >= 16, more than the head rows before y's first 16-byte boundary).  A   \
+     * second instance with NT a constant, so that the plain calls' code does not carry     \
+     * the test (a runtime argument would slow them). */                                     \
     __attribute__((noinline)) static void r512_frows_nt_##S(const T *x, void *dst, size_t outer,  \
                                                              size_t n) {                          \
         r512_frows_body_##S(x, dst, outer, n, 0, 1);                                              \

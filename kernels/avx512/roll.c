@@ -1,75 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * roll.c: AVX-512 (F+VL+BW+DQ) Roll kernels, one per element size (b1, b2,
- * b4, b8), serving every dtype, bool included: `outer` contiguous rows of n
- * elements, y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y
- * disjoint.
+ * roll.c: AVX-512 (F + VL + BW + DQ) Roll, one kernel per element size (b1,
+ * b2, b4, b8) serving every dtype, bool included: `outer` contiguous rows of
+ * n elements, y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y
+ * disjoint.  Roll moves bytes, so the one summation order (docs/API.md
+ * section 7) does not apply: the output is the scalar kernel's, bit for bit.
+ * Everything works in bytes: rows of nb = n*E bytes rotated by sb = shift*E
+ * over a block of T = outer*nb bytes; E only picks the permute instruction.
  *
- * Numerics: none.  Roll moves bytes, so there is no summation order and no
- * accuracy constant to state (c = 0): the output is bit for bit the scalar
- * kernel's.  Everything below works in bytes: rows of nb = n*E bytes rotated
- * by sb = shift*E bytes over a flat block of T = outer*nb bytes; the element
- * size E only picks the permute instruction of the short-row path.
+ * Paths, chosen once per call (axial_roll_avx512), for shift != 0:
+ *  - rows that tile the vector (nb divides 16, or 64 when E >= 2): one
+ *    permute per vector with an index built once per call (axial_roll_tiled).
+ *  - other rows shorter than AXIAL_ROLL_LONG bytes: y[p] is x[p - sb], or
+ *    x[p - sb + nb] where p's phase in its row is below sb, so every output
+ *    vector, wherever rows begin in it, is two loads and a byte select
+ *    (axial_roll_selected).
+ *  - longer rows, and calls too small for the select: two copies per row
+ *    (axial_roll_row in cache, else axial_roll_copy).  Shift 0: one copy.
  *
- * Paths, chosen once per call:
- *  - shift 0: the whole block is one copy.
- *  - rows that tile the vector: one permute per 64-byte vector with an index
- *    vector built once per call: vpshufb when nb divides 16 (rows never cross
- *    a 128-bit lane), else vpermw (E = 2) / vpermd (E = 4, 8: a qword is two
- *    dwords) when nb divides 64.  The tail is whole rows: one masked load,
- *    permute, masked store.  (VBMI's vpermb is not used: F/VL/BW/DQ only.)
- *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a select.
- *    Over the flat output, y[p] = x[p - sb] where p's phase in its row
- *    (p mod nb) is >= sb, else x[p - sb + nb] (the same row's wrapped part).
- *    So every output vector, wherever rows begin inside it, is
- *    select(M[p mod nb ..], x[p - sb ..], x[p - sb + nb ..]) with the byte
- *    pattern M[k] = (k mod nb) < sb ? 0xff : 0 built once per call (nb + 256
- *    bytes, so the 4 vectors of an unrolled step read M at one phase).  Stores
- *    are full vectors aligned to y, whatever nb is.  Both loads stay inside x
- *    for p in [sb, T - nb + sb); the two ends left out are one contiguous
- *    copy each (row 0's wrapped part, the last row's unwrapped part).
- *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
- *    [n-s, n) -> [0, s).  Rows over AXIAL_ROLL_RUNMAX (16 KiB) take the
- *    peeled copies below (aligned stores: 0.88 against 0.74 of memcpy for
- *    one 256 KiB row).  In cache (no streaming) each copy of a shorter row
- *    is a run of unaligned vectors in byte order with the last one overlapping, no
- *    alignment peeling: 64-byte vectors for rows up to AXIAL_ROLL_ROW64
- *    (512) bytes, 32-byte vectors for longer rows (a 64-byte unaligned store
- *    always splits across two lines, a 32-byte one only half the time; on
- *    Zen 5 that measured faster than 64-byte vectors for 4 KiB rows shifted
- *    by 400 bytes, and peeling to aligned stores with misaligned loads was
- *    no faster).  Parts shorter than the vector are overlapping smaller moves.
- * Other copies (shift 0, the ends of the select path, streaming calls): up
- * to 256 bytes are 2 or 4 overlapping vectors, or under 64
- * bytes overlapping pairs of 32/16/8/4/2-byte moves; longer ones store
- * aligned to the destination, 4 vectors a step, with overlapping unaligned
- * head and tail vectors (streaming: exact plain head and tail).  Masked loads
- * and stores are used only for the tail of the permute path: on the machine
- * measured (Zen 5) they cost more than overlapping plain vectors, and a
- * masked load per vector made the select path slower, not faster.
- *
- * Measured (256 KiB, in cache; shared VM, +-10%): [n] by n/3 0.90x memcpy,
- * [R,4] shift 1 0.93x, select path (rows < 128 bytes) ~0.55x; bench
- * harness (medians): [R,1024] shift 100 0.61x (was 0.48x), [64,16,64] on
- * 3 axes (rows of 256 bytes shifted by 36, 7 or 9 rows a call) 0.56x (was
- * 0.54x); a standalone loop over the same calls measured ~0.85x for both,
- * so part of the gap is still unexplained (buffer placement?).
- *
- * Memory traffic: a call that writes at least AXIAL_ROLL_NT bytes (more than
- * the caches keep), or a piece of a split call whose whole output does
- * (AXIAL_KERNEL_STREAM in flags, kernels.h), writes its aligned full lines
- * with streaming stores: no read-for-ownership of the destination, so 2
- * passes over memory instead of 3 where the memory would read the lines it
- * overwrites; heads, tails and the lines where two copies meet use plain
- * stores, and the call ends with an sfence.  Copies of at least
- * AXIAL_ROLL_MEMCPY bytes go to glibc's memcpy, which streams them itself
- * where they exceed its own threshold (a share of the last-level cache).
- *
- * Bounds: no load or store leaves the rows.  Masked lanes are not accessed
- * (fault suppression), overlapping vectors lie inside the block, and the
- * select path's loads were shown in range above.  The select path needs
- * (outer - 1) * nb >= 64 (its head and last vectors); smaller calls go row
- * by row.
+ * Tails: overlapping plain vectors or pairs of smaller moves; masked loads
+ * and stores only at the end of the permute path (elsewhere they cost more
+ * than overlapping plain vectors on Zen 5).  No load or store leaves the
+ * rows.  A call that writes at least AXIAL_ROLL_NT bytes, or a task of a
+ * split call that does (AXIAL_KERNEL_STREAM), streams its aligned full lines.
  */
 #include <string.h>
 
@@ -80,6 +33,12 @@
 #define AXIAL_ROLL_ROW64 512        /* in-cache rows up to this many bytes: 64-byte moves */
 #define AXIAL_ROLL_NT ((size_t)4 << 20) /* bytes a call writes from which it streams */
 #define AXIAL_ROLL_MEMCPY ((size_t)64 << 20) /* one copy from which memcpy does it */
+/* Streaming stores skip the read for ownership of the destination: 2 passes
+ * over memory instead of 3.  Heads, tails and the lines where two copies meet
+ * use plain stores; a call that streamed ends with an sfence.  Streaming
+ * copies of at least AXIAL_ROLL_MEMCPY bytes go to glibc's memcpy, which
+ * streams them itself above its own threshold (a share of the last-level
+ * cache). */
 
 static inline __m512i axial_roll_ld(const char *p) { return _mm512_loadu_si512((const void *)p); }
 static inline void axial_roll_st(char *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
@@ -99,8 +58,9 @@ static inline void axial_roll_st_line(char *p, __m512i v, int nt) {
 /* Bytes from p to the next 64-byte boundary, in [1, 64]. */
 static inline size_t axial_roll_to_line(const char *p) { return 64 - ((uintptr_t)p & 63); }
 
-/* Copies len <= 256 bytes.  Under 64 bytes by overlapping pairs, not a masked
- * vector: masked stores into lines that are being streamed were slow here. */
+/* Copies len <= 256 bytes: 2 or 4 overlapping vectors, or under 64 bytes
+ * overlapping pairs of 32/16/8/4/2-byte moves, not a masked vector: masked
+ * stores into lines that are being streamed are slow. */
 static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
     if (len < 64) {
         if (len >= 32)
@@ -144,8 +104,9 @@ static inline __attribute__((always_inline)) void axial_roll_steps(char *d, cons
 
 /* Copies len > 256 bytes, 4 vectors a step, stores aligned to d.  Plain:
  * the head and the tail are whole unaligned vectors that overlap the aligned
- * part (masked loads and stores cost more here).  Streaming: the head and
- * tail are masked, so no line is written both ways. */
+ * part (masked loads and stores cost more).  Streaming: the head and the
+ * tail are exact plain copies (axial_roll_copy_short), so no line is
+ * written both ways. */
 static void axial_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     if (nt && len >= AXIAL_ROLL_MEMCPY) {
         memcpy(d, s, len);
@@ -213,8 +174,13 @@ static inline __attribute__((always_inline)) void axial_roll_run(char *d, const 
 }
 #undef AXIAL_ROLL_RUN
 
-/* One row (nb >= AXIAL_ROLL_LONG bytes) in cache: its two parts as runs of
- * W-byte vectors; parts shorter than W by overlapping smaller moves. */
+/* One row (AXIAL_ROLL_LONG <= nb <= AXIAL_ROLL_RUNMAX bytes) in cache: its two
+ * parts as runs of W-byte vectors; parts shorter than W by overlapping
+ * smaller moves.  W = 64 for rows up to AXIAL_ROLL_ROW64 bytes, else 32: a
+ * 64-byte unaligned store always splits across two lines, a 32-byte one only
+ * half the time, which is faster on Zen 5; peeling to aligned stores with
+ * misaligned loads is no faster in cache.  Longer rows take the copies with
+ * aligned stores (axial_roll_copy_long). */
 static inline __attribute__((always_inline)) void axial_roll_row(const char *x, char *y,
                                                                  size_t nb, size_t sb, size_t W) {
     if (sb >= W)
@@ -309,7 +275,13 @@ static inline __m512i axial_roll_select(const char *x, const uint8_t *M, size_t 
     return _mm512_ternarylogic_epi64(m, wrapped, straight, 0xca); /* m ? wrapped : straight */
 }
 
-/* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 64. */
+/* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 64 (its head and last
+ * vectors).  y[p] = select(M[p mod nb ..], x[p - sb + nb ..], x[p - sb ..])
+ * with M[k] = (k mod nb) < sb ? 0xff : 0, built once per call, nb + 256 bytes
+ * long so that the 4 vectors of a step read M at one phase.  Stores are full
+ * vectors aligned to y.  Both loads stay inside x for p in [sb, T - nb + sb);
+ * the two ends left out are one copy each.  A masked load per vector would
+ * make this path slower, not faster. */
 static void axial_roll_selected(const char *x, char *y, size_t outer, size_t nb, size_t sb,
                                 int nt) {
     uint8_t M[AXIAL_ROLL_LONG + 256]; /* nb < AXIAL_ROLL_LONG */

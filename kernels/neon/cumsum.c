@@ -1,127 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cumsum.c: AdvSIMD (NEON) CumSum for every summable dtype (see kernels.h:
- * scan over (outer, n, inner), flags EXCLUSIVE / REVERSE; the split kernels
- * cumsum_seg, scan_total and cumsum_cols of the float dtypes).
+ * cumsum.c: AdvSIMD (NEON) CumSum for every summable dtype: the whole-shape
+ * kernel over (outer, n, inner), flags EXCLUSIVE / REVERSE, and the float
+ * split kernels cumsum_seg, cumsum_run, scan_total, cumsum_cols (kernels.h).
  *
- * Floats (F32, F64, F16, BF16) follow the one summation order of every SIMD
- * ISA (docs/API.md, "One summation order"; tests/order_ref.c is its
- * executable form), so they give the same bits as the AVX2 and AVX-512
- * kernels.  C, the type of the in-block sums, is f32 for F32 / F16 / BF16
- * (16-bit values widen to f32 exactly: FCVTL, USHLL #16) and f64 for F64;
- * carries are f64.  -0.0 is the identity (x + -0.0 == x bit for bit): every
- * padding and shifted-in lane is -0.0.
+ * Floats follow the one summation order (docs/API.md, "One summation order";
+ * tests/order_ref.c is its executable definition): the AVX2 / AVX-512 bits.
+ * Lines (inner == 1): the order's 16-element block is four q registers, one
+ * quad each in memory order (F64: eight).  The quad scan is two EXT + FADD
+ * steps, the quad offsets come from DUPs of the quad totals, and the f64
+ * carries take one add per block, so the loop runs two blocks per step.
+ * REVERSE maps k-quad j to memory quad 3 - j and scans each quad downwards.
+ * Lines shorter than 16 are one block with a -0.0 carry: n = 4 one line per
+ * register, n = 2, 3 by LD2 / LD3 (the quad scan across registers), n = 1 a
+ * copy.  Columns (inner > 1): each column a sequential f64 sum, in register
+ * tiles.  F16 / BF16 widen exactly and round once (neon.h).  Error: c = 7 on
+ * lines, 2 on columns.
  *
- *  Line path (inner == 1).  The line in scan order (k-space; REVERSE: k = 0
- *  is the last element) is cut into blocks of 16 elements, the 16-lane
- *  virtual vector, from k = 0.  NEON holds one in four q registers, one quad
- *  (4 consecutive elements) each, in memory order (F64: a quad is two
- *  float64x2 registers, the block eight).  Per block:
- *    quad scan     a = v + EXT(-0.0, v, 3 lanes), s = a + EXT(-0.0, a, 2):
- *                  s0 = v0, s1 = v1 + v0, s2 = (v2 + v1) + v0,
- *                  s3 = (v3 + v2) + (v1 + v0);
- *    quad totals   T_q = lane 3 of s_q, broadcast by DUP (lane);
- *                  E0 = -0.0, E1 = T0, E2 = T1 + T0, E3 = (T2 + T1) + T0;
- *                  p = s_q + E_q (the block's inclusive prefix), t = p15;
- *    outputs       y = round_T((C)D + e), e = p (inclusive) or the lane
- *                  before it (exclusive: EXT by one lane across the quads,
- *                  -0.0 at the block's start); (C)D is D rounded to C (FCVT)
- *                  and broadcast;
- *    carries       D = D + t and S = S + t, in f64: one f64 add per block on
- *                  the carry chain; the network of the next blocks does not
- *                  wait for it (the loop handles two blocks per step).
- *  Chunks of AXIAL_SCAN_CHUNK (16384) elements: D = R and S = -0.0 at a
- *  chunk's start, R = R + S at its end (R starts at -0.0, or at cumsum_seg's
- *  carry).  REVERSE is the same on the reversed line: blocks aligned at the
- *  line's end, k-quad j is memory quad 3 - j, and each quad is scanned
- *  downwards (EXT the other way, totals in lane 0): the same bits, since
- *  addition is commutative.  EXCLUSIVE: the line's first output is +0.0
- *  (written last, for in place), but not for a cumsum_seg segment with
- *  AXIAL_SCAN_CONTINUE.  The line's last block (len mod 16 elements) goes
- *  through a 16-element stack buffer padded with -0.0.  F16 / BF16 outputs
- *  are the f32 result rounded once to nearest even (FCVTN; the bf16 RNE of
- *  neon.h).
- *  Short lines n < 16 (whole-shape kernel) are one block with D = -0.0, so
- *  y = e: n = 4 ([n/4, 4]): one line per q register (F64: per two), the
- *  quad scan is the whole network (four lines per step, then one at a
- *  time); n = 2, 3: LD2 / LD3 put element j of 4 lines (F64: 2) in register
- *  j, and the quad scan is done vertically (s1 = v1 + v0, s2 = (v2 + v1) +
- *  v0: the same bits); n = 1: a copy (-0.0 + x == x), exclusive +0.0; other
- *  n: one block per line through the padded buffer.
- *  cumsum_seg is the line path from a carry; scan_total the S of one chunk
- *  (the quad totals by pairwise adds, FADDP: the same bits as s3).
+ * Integers: one generic body on logical vectors of W lanes, wrapping adds,
+ * specialised per kind and flags (paths 1-3 below; the float column tiles
+ * reuse it with f64 lanes).
  *
- *  Column path (inner > 1).  Each column on its own, sequentially in f64
- *  from -0.0, each output rounded once to T (FCVTN; f16 / bf16: FCVTXN,
- *  round to odd, then the RNE narrowing: one rounding, see neon.h).
- *  cumsum_cols scans columns [0, ncols) of rows `stride` elements apart;
- *  the whole-shape kernel calls it for each outer slab.  Register tiles of
- *  8 vectors (f64 lanes: 16 columns of f32, 32 of f16 / bf16, 16 of f64)
- *  per row (path 3 below); fewer columns than one vector in pieces.
- *
- *  Error constant (docs/API.md): c = 7 for the line path (a term passes at
- *  most 5 additions in C inside its block -- 2 in its quad, at most 2 in E,
- *  1 joining them -- then the rounding of D to C and the final add; the f64
- *  carries add about (n / 16) 2^-53 of sum|x|), c = 2 for the column path
- *  (f64 sequential sums, rounded once).  No FMA anywhere.
- *
- * Integers.  One generic body, specialised at compile time by a "kind" and
- * the two flags, works on logical vectors V of W lanes: W = 16, 8, 4, 2
- * lanes of their own width, wrapping adds (signed and unsigned share a
- * kernel: the same bits).  (The column tiles of the floats use the same
- * body with kinds of f64 lanes: f64, f32 W = 2, widened by FCVTL and
- * narrowed by FCVTN; f16 / bf16 W = 4 in two f64 registers.)
- * Paths, chosen by the shape:
- *  1. Long rows (inner == 1, n >= B = 4 W: 64 i8, 32 i16, 16 i32, 8 i64):
- *     LD4 blocks of 4 W elements along the row.  LD4 de-interleaves, so
- *     register k holds elements 4t + k: three vertical adds (b += a,
- *     c += b, d += c) scan all W groups of 4 at once; the group totals d get
- *     one in-register scan (log2 W EXT + add steps), shifted one lane for the
- *     exclusive offsets; the carry is added to those offsets, the offsets to
- *     the four registers, and ST4 stores them in order.  The carry chain is
- *     one add per block.  Exclusive output is a relabelling: (off, a + off,
- *     ab + off, abc + off).  Reverse walks the blocks from the end and scans
- *     downwards.  The tail (n mod B elements) is one more block at the row's
- *     end (start, in reverse) whose already-done lanes are replaced by the
- *     identity (a mask from an LD4 of a static 0/1 table); it is loaded
- *     before the last full block is stored, stored first, and the last full
- *     block is stored over the lanes they share.
- *  2. Short rows (inner == 1, n < B).  If n = m * s with m in {1, 2, 3, 4}
- *     and s a power of two <= W: LDm puts the elements of W / s whole rows
- *     into m registers, each row in s consecutive lanes; m - 1 vertical adds
- *     scan the groups of m, and an exclusive scan of the group totals inside
- *     each s-lane segment (shifts inside 2/4/8-byte lanes, so nothing crosses
- *     a row; s = W: EXT steps) gives the offsets.  No carry at all.  The
- *     last rows are one more full step ending at the tensor's end (loaded
- *     before the previous step is stored; rows are independent, so the
- *     overlapping rows get the same bits); fewer rows than one step go
- *     through a stack buffer.
- *     Any other n: a segmented scan of the flat run of outer * n elements,
- *     one vector at a time: Q, each lane's distance from its row's start
- *     (loaded from a per-call table of n + W entries at the vector's phase),
- *     masks the log2 W shifted adds (Q >= d) and the carry (Q > lane); the
- *     run's last partial vector goes through a stack buffer.
- *  3. Columns (inner > 1): row by row down the axis, accumulators in
- *     registers for tiles of 8 vectors (128 bytes per row); the last 1..8
- *     vectors of a row in one more tile, whose last vector, when W does not
- *     divide the column count, is the row's last W columns (overlapping the
- *     vector before it in the same tile: all of a row is loaded before any
- *     of it is stored, and the shared columns get the same bits).
- *     inner < W: inner in {2, 3, 4} and n >= W use LDinner, so each
- *     register holds one column over W rows: a lane scan plus a carry per
- *     column, tail rows as one masked step ending at the slab's end (as in
- *     1); everything else loads and stores each row's inner * esize < 16
- *     bytes in 8/4/2/1-byte pieces.
- * Integers are exact modulo 2^bits.
- *
- * Tails.  Nothing outside the tensor is read or written: partial vectors are
- * full vectors overlapping done work (masked, or recomputing the same bits),
- * stack buffers (a float line's last block; fewer rows than one step; the
- * flat run's last vector), or piecewise loads and stores (narrow columns).
- *
- * In place (y == x): every store covers only elements that were loaded
- * before it; an overlapping step is loaded before the step it overlaps is
- * stored; the +0.0 that starts an exclusive float line is written last.
+ * Tails: nothing outside the tensor is read or written.  A partial vector is a
+ * full vector overlapping done work (masked, or recomputing the same bits), a
+ * stack buffer (a float line's last block, padded with -0.0), or piecewise
+ * moves.  In place: every store covers only elements already loaded, and an
+ * exclusive line's leading +0.0 is written last.
  */
 #include <string.h>
 
@@ -752,7 +656,12 @@ AXIAL_AI void blk_scan(enum axial_kind k, int m, size_t s, const V v[4], V *c, i
         *c = v_add(k, *c, tot);
 }
 
-/* ---- 1. long rows: n >= 4 W ----------------------------------------------------- */
+/* ---- 1. long rows: n >= 4 W -----------------------------------------------------
+ * Blocks of 4 W elements by LD4, which de-interleaves: register j holds the
+ * elements 4t + j, so three vertical adds scan all W groups of 4 at once and
+ * one in-register scan of the group totals gives their offsets; the carry
+ * takes one add per block.  The tail is one more block ending at the row's end
+ * (its start, in reverse), its already-done lanes masked to the identity. */
 AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int excl, int rev) {
     const size_t B = 4 * k_w(k), es = k_es(k), nb = n / B, r = n % B;
     const V id = v_ident(k);
@@ -781,7 +690,11 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
     v_stm(k, 4, y + offl, o);
 }
 
-/* ---- 2. short rows ----------------------------------------------------------------- */
+/* ---- 2. short rows ---------------------------------------------------------------
+ * n = m s (m <= 4, s a power of two <= W): LDm puts W / s whole rows into m
+ * registers, each row in s lanes; the group totals get an exclusive scan inside
+ * each s-lane segment, so nothing crosses a row and there is no carry.  Any
+ * other n: a segmented scan of the flat run of rows, one vector at a time. */
 
 /* One LDm step of W / s rows of n = m s, no carry. */
 AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], int excl, int rev,
@@ -908,7 +821,10 @@ AXIAL_AI void rows_short(enum axial_kind k, const char *x, char *y, size_t rows,
 #undef AXIAL_MS
 }
 
-/* ---- 3. columns ------------------------------------------------------------------- */
+/* ---- 3. columns ------------------------------------------------------------------
+ * Row by row down the axis, accumulators in registers for tiles of AXIAL_TILE
+ * vectors.  Integers with inner in 2..4 and n >= W use LDinner (one column per
+ * register); other narrow rows move in pieces. */
 
 /* nv vectors of columns, accumulators in registers; vector u at u * vb bytes,
  * the last at `last` (the row's last W columns when W does not divide inner).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lse-body.h: the body of kernels/neon/lse.c, included once per float dtype
- * (see lse.c's header for the algorithm and its error).  Not a public or a
+ * (lse.c describes the algorithm and its error).  Not a public or a
  * shared header: lse.c defines, before each inclusion,
  *   the compute family (once per family): V, E, L, MASK, A and the V_* / A_*
  *     operations (f32 lanes for f32, f16 and bf16; f64 lanes for f64);
@@ -204,7 +204,7 @@ AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl, axial_ls
     int fast = 0;
     if (!rbad && b == b && b != (E)INFINITY && !isnan(m) && m != INFINITY) {
         if ((double)b > m) {
-            /* the new base b must stay within LSE_T of the largest term of
+            /* the new base b must stay within LSE_T_RISE of the largest term of
              * every output of this vector (the first one's is m0), or the
              * early outputs would lose bits to the cancellation m + log(s) */
             const double x0 = (double)V_LANE0(x);

@@ -1,118 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lse.c: AdvSIMD (NEON) LogCumSumExp and ReduceLogSumExp for F32, F64, F16
- * and BF16, with SLEEF's AdvSIMD functions Sleef_expf4_u10advsimd,
- * Sleef_logf4_u10advsimd (f32 lanes) and Sleef_expd2_u10advsimd,
- * Sleef_logd2_u10advsimd (f64 lanes), 1.0-ulp variants.
+ * lse.c: AdvSIMD (NEON) LogCumSumExp and ReduceLogSumExp for F32, F64, F16 and
+ * BF16 (kernels.h): logcumsumexp, reduce_lse, reduce_lse_acc, the column tiles
+ * logcumsumexp_cols and reduce_lse_cols, and the chunk kernels
+ * logcumsumexp_seg and lse_scan_total; reduce_lse_finish is the scalar one.
+ * One body, lse-body.h, per dtype: f32 lanes for F32, F16, BF16 (widened
+ * exactly, rounded once at the store), f64 lanes for F64; exp and log are
+ * SLEEF's 1-ulp AdvSIMD functions.
  *
- *   logcumsumexp  (outer, n, inner, flags): y[o][j][i] = log sum_{k<=j} exp x[o][k][i]
- *   reduce_lse    (outer, n, inner):        y[o][i] = log sum_j exp x[o][j][i]
- *   reduce_lse_acc(outer, n, inner):        acc[o][i] (+)= those terms (kernels.h state)
- *   logcumsumexp_cols(n, ncols, stride, flags), reduce_lse_cols(n, ncols, stride):
- *     a column tile (columns [0, ncols) of an (n, stride) matrix; the
- *     planners' tiles along an outer axis)
- * reduce_lse_finish is left to the scalar table (it rounds the states).
+ * These ops are outside the one summation order (docs/API.md section 15: no
+ * same-bits promise across ISAs).  The order here is this kernel's own and
+ * does not depend on the thread count.  A state (m, s) has the value
+ * m + log s, m the largest term seen, s = sum exp(term - m) kept in f64; f32
+ * terms are summed in f32 only in trees of at most 16 terms.
  *
- * Compute types: f32 lanes (4 a vector) for f32, f16 and bf16 (the 16-bit
- * formats widen exactly, FCVTL / USHLL #16, and round once, RNE, at the
- * store; NaN kept); f64 lanes (2 a vector) for f64.  One body, lse-body.h,
- * is instantiated per dtype.  A state is (m, s): value m + log s, m the
- * largest term seen (the base of the exponentials), s = sum exp(term - m)
- * kept in f64 (f32 terms are summed in f32 only in short trees, at most 16
- * terms, then widened), so the error of s does not grow with n.
- *
- * ReduceLogSumExp, lines (inner == 1; also reduce_lse_acc on the planner's
- * chunks): per-lane states (m_l, s_l).  Blocks of LSE_RB vectors (16: 64 f32
- * or 32 f64 elements, in L1): a lane-max pass (FMAX keeps a NaN lane NaN);
- * where a lane's max rose, s_l *= exp(m_old - m_new) with the difference
- * and the exp in f64 (Sleef_expd2, only when some lane rose; lanes that did
- * not rise, or that were empty, get exp(0) = 1 or 0 -- never -inf - -inf);
- * then exp(x - m) over the block (base 0 in a lane still at -inf, whose
- * terms are then all -inf and give 0), a pairwise tree of the 16 vectors
- * (<= 16 terms a lane, error <= 4 ulp of the f32 sum), widened and added to
- * the f64 lane sums.  The tail of a line is one block padded with -inf.  At
- * the end the lanes merge in lane order with axial_lse_add (libm exp), into
- * an empty state (reduce_lse: y = M + log S in double, rounded once) or into
- * the caller's acc (reduce_lse_acc).  NaN / +inf lanes reach the state as
- * m = NaN / +inf (their s is garbage and ignored), where axial_lse_add gives
- * NaN precedence.
- * Columns (inner > 1): lanes are columns, in strips of LSE_CW vectors (16 f32
- * or 8 f64 columns); rows in blocks of LSE_RBC = 16 read in place (max pass,
- * rescale where a column rose, exp pass with a 4-level f32 tree, widened
- * and added); a partial block (the last n mod 16 rows, or a strip narrower
- * than 16 columns) is copied into one buffer padded with -inf.
- *
- * LogCumSumExp, lines: per vector of L consecutive terms (in scan order; with
- * REVERSE the vector is loaded from the end and its lanes reversed): block
- * max b (FMAXV, NaN-propagating).  Fast path, when b is neither NaN nor +inf
- * and the line is not already NaN / +inf: if b > m (a rise), s *= exp(m - b)
- * (scalar libm exp, once per rising vector) and m = b -- but only when
- * b - m0 <= LSE_T_RISE = 4, m0 the largest term of the vector's first output
- * (so every output's own maximum M_j is within 4 of the base); then
- * e = exp(x - m) (SLEEF; -inf terms give 0), an in-register inclusive prefix
- * p of e (2 steps of EXT + add), s_j = s + p_j (exclusive: p shifted by one
- * lane, so the first output uses s alone and is -inf on an empty line),
- * y_j = m + log(s_j) (SLEEF log; log 0 = -inf gives the -inf outputs of
- * leading -inf terms), and s += p_{L-1} in f64.  Fallback, per term, the
- * scalar oracle's step in double (libm exp): a vector with a NaN or +inf
- * term, a line already NaN or +inf (then every later output is NaN / +inf,
- * the NaN winning; no exp is computed), a line whose terms so far are all
- * -inf, and a rise of more than 4 inside one vector (a ramp with steps > 4/3
- * takes it on every vector: correct, slower).  The last n mod L terms are
- * one vector padded with -inf.  A line runs in chunks of AXIAL_SCAN_CHUNK =
- * 16384 terms from the scan's start (lcse_seg; kernels.h, logcumsumexp_seg:
- * the planner's split along a line), each from an empty state of its own
- * (lcse_chunk: its final state is its total, whatever came before), its
- * outputs those of the carry R (R_0 empty, R_{h+1} = R_h (+) T_h,
- * axial_lse_add) followed by that state: on the fast path ref + log(a + b
- * s_j), ref = max(R.m, m), a = R.s exp(R.m - ref), b = exp(m - ref) (lse_mix,
- * in double once per base, then a + b s_j in the lane type); the scalar step
- * outputs the merge of R and its state in double.  An empty carry takes an
- * instance without a and b (the same bits); a NaN or +inf carry runs the
- * chunk by the scalar step; an exclusive chunk's first output is R's value.
- * Columns: lanes are columns (strips of LSE_CW vectors); per row
- * M = max(m, x) (FMAX: NaN kept), s *= exp(m - M) in f64 where a column rose
- * (Sleef_expd2, only when some lane rose), s += exp(x - M) widened to f64,
- * y = M + log(s) (SLEEF log of s rounded to the lane type); NaN / +inf
- * columns output m itself, empty ones -inf.
- *
- * Column tiles: logcumsumexp_cols and reduce_lse_cols run the column path
- * above (lcse_cols_tile, lse_reduce_cols: the strip loops, with the column
- * count and the row stride as separate parameters) on their ncols columns;
- * the whole-shape kernels run the same functions with ncols = stride = inner
- * (stride 1, a single column, is a line in both: the line path).  The
- * decisions of the column path are per strip of LSE_CW * L columns (16 f32 /
- * f16 / bf16, 8 f64: 64, 32, 32, 64 bytes): whether to rescale (per vector
- * of the strip), and the padding of a partial strip or row block.  A tile
- * that starts on a 64-byte line of its row (a whole number of strips from
- * the row's start) and ends on one or at the row's end cuts the row into the
- * very strips of the whole-shape call, each read over the same rows in the
- * same order: the outputs are the same bits.  (Here those decisions do not even change a
- * lane's bits -- a lane that did not rise is multiplied by exp(0) = 1, a
- * padded lane is dropped -- so other cuts would give them too; the planner
- * cuts on lines all the same, as the other ISAs need.)
- *
- * Error (the bound: f32/f16/bf16 |y - y*| <= ulp_T(y*) + 4 u (|y*| + ln n + 4),
- * u = 2^-24; f64 2^-53 (4|y*| + 4 ln n + 16 + n)): the value is M + log S
- * with M a term (exact) and S >= e^-4 (the base is within LSE_T_RISE of the
- * output's largest term; S >= 1 in the reductions and the column scans).  A
- * relative error r of S is an absolute error r of log S.  r collects: the
- * exp of each term (1 ulp), the rounding of x - m inside exp (|x - m| u,
- * significant only for terms with exp(x - m) not negligible, i.e. on
- * average over the sum at most ln n + 4 u), the f32 trees / prefixes (<= 4u),
- * the f64 sums and rescales (n 2^-53: nothing for f32 and within the n term
- * for f64), the rescale factors of the line scans (libm, in double), and s rounded to the lane type before the log (u/2); a chunk's merge
- * with its carry (a, b, b s_j, a + b s_j in the lane type: 2u, relative to
- * a + b s_j >= e^-4), and the carries merged in double (2^-52 per chunk).  Then the
- * log's own error (1 ulp of |log S| <= max(4, ln n): 2u max(4, ln n)) and the
- * final addition M + log S, rounded once: 1/2 ulp of y (in the lane type; a
- * second rounding to f16/bf16 adds 1/2 ulp_T).  In sum below
- * ulp_T(y*) + u (2 ln n + 16) for f32 lanes; the same terms in f64 lanes
- * (2^-53) for f64.  The reductions merge in double (libm) and round once.
- * Built with -ffp-contract=off.  The order (blocks of 16 vectors, 4 lanes,
- * merged in lane order) is this kernel's own: results are not bit-identical
- * to the AVX2 / AVX-512 / scalar kernels (not required for these ops), and
- * they do not depend on threads (the planner fixes the chunks).
+ * Reductions: per block of LSE_RB vectors (lines) or LSE_RBC rows (columns)
+ * a max pass, s *= exp(m_old - m_new) in f64 only where a lane rose, then
+ * exp(x - m), a pairwise tree, widened into s; lanes merge in lane order.
+ * Scans: per vector, an in-register prefix of exp(x - m) and one log per
+ * output; the base may rise by at most LSE_T_RISE inside a vector, else (and
+ * for NaN, +inf, or a line of only -inf so far) the scalar step in double
+ * takes the vector.  Lines run in chunks of AXIAL_SCAN_CHUNK, each from an
+ * empty state, its outputs mixed with the carry (lse_mix).  Columns: lanes are
+ * columns in strips of LSE_CW vectors; a tile cut on strip boundaries (or at
+ * the row's end) gets the whole-shape call's bits.  Tails: a partial vector,
+ * block or strip is padded with -inf, which adds nothing and raises no max.
  */
 #include <math.h>
 #include <sleef.h>
@@ -123,6 +35,17 @@
 #define LSE_RBC 16    /* rows a block of a column reduction (a power of 2) */
 #define LSE_CW 4      /* vectors (of columns) a strip */
 #define LSE_T_RISE 4.0 /* the largest rise of the base inside one scan vector */
+
+/* Error (the bound of docs/API.md section 15): y = M + log S with M a term
+ * (exact) and S >= e^-4, since the base is within LSE_T_RISE of each output's
+ * largest term (S >= 1 in the reductions and column scans); a relative error r
+ * of S is an absolute error r of log S.  With u = 2^-24 (f32 lanes), r collects
+ * 1 ulp per exp, the rounding of x - m inside exp (on average at most
+ * (ln n + 4) u), the f32 trees and prefixes (<= 4u), s rounded to the lane type
+ * before the log (u/2) and a chunk's mix with its carry (2u); the f64 sums,
+ * rescales and carries add about n 2^-53.  Then the log (2u max(4, ln n)) and
+ * the final rounding (1/2 ulp; f16 / bf16 1/2 ulp_T more): in sum below
+ * ulp_T(y*) + u (2 ln n + 16); the same terms with 2^-53 for f64. */
 
 /* LogCumSumExp's chunks (kernels.h, logcumsumexp_seg): a chunk's outputs
  * are those of the carry R followed by the chunk's own state (m, s):

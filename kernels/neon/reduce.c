@@ -1,136 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reduce.c: AdvSIMD (NEON, aarch64 baseline) ReduceSum kernels for every summable dtype.
- *
+ * reduce.c: AdvSIMD (NEON) ReduceSum for every summable dtype.
  *   reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (double for floats, uint64_t for integers)
  *   reduce_finish: y[k] = acc[k] rounded once to the element type
  *   reduce_cols:   acc[c] += sum_j x[j * stride + c], c < ncols (floats; kernels.h)
+ * Two families of always-inline bodies, instantiated per kind and mode at the
+ * end; signed and unsigned integers of one width share one.
  *
- * Two families, each one generic body of always-inline functions taking a
- * constant kind and mode (reduce / reduce_acc), instantiated per kind at the
- * end (rn_reduce_<kind>, rn_reduce_acc_<kind>, rn_finish_<kind>); signed and
- * unsigned integers of one width share them.  L = lanes of one 16-byte vector.
+ * Floats follow the one summation order (docs/API.md, "One summation order";
+ * tests/order_ref.c is its executable definition): the AVX2 / AVX-512 bits.
+ * The order's 16-lane vector is 4 q registers of f32 (f64: 8), its 16 f64 sums
+ * 8 float64x2 registers.  Columns (inner >= 16): one group of 8 rows streams
+ * over a chunk of columns, the tree in C, widened to f64, one f64 add per
+ * column (the chunk width changes no bit).  inner < 16: super-rows of
+ * P = lcm(inner, 16) elements (the periodic path); rows (P = 16) keep their 16
+ * sums in registers and fold them by vertical adds (FADDP adds adjacent lanes,
+ * not the halving order, so it serves only for the last pair).  reduce_acc and
+ * reduce_cols add into acc in the same order, so a split reduction has the
+ * same bits.  Error: c = 4 + 1/2 ulp.
  *
- * Integer family (i8/u8 .. i64/u64): plain vertical adds in the element's
- * width -- integers wrap, exactly the scalar kernels' unsigned sums.
- * reduce_acc computes the same own-width sums and adds them, zero-extended,
- * to the uint64_t acc: only the low bits count (kernels.h).  Paths:
- *   rows (inner == 1, n > 4L): 4 vector accumulators, 64 bytes per step; the
- *     last partial vector is the row's last 16 bytes with the lanes already
- *     counted set to the identity (BSL with a sliding mask); ADDV / ADDP per
- *     row.
- *   short rows (inner == 1, n <= 4L), L rows per group, so a group's L sums
- *     leave as one vector:  n a power of two <= L: the group is n whole
- *     vectors, log2(n) levels of ADDP (each vector holds L/n rows of n lanes;
- *     every level halves the lanes per row);  n == 3: LD3 de-interleaves,
- *     two adds;  e8 n = 5..7: TBL (2 table registers, indices built once per
- *     call) spreads rows 2d, 2d+1 over the halves of vector d, zeros past n,
- *     then 3 ADDP levels;  otherwise one row vector per row (its <= 4 vectors
- *     from the row start, lanes past the row cleared by BSL, added), then
- *     log2(L) ADDP levels over the L row vectors.
- *   columns, inner a multiple of L or >= 4L ("wide"): chunks of 16 KiB of
- *     columns (4 KiB for e8..e32 reduce_acc); rows in groups of 8 (pairwise
- *     tree), added to the chunk's sums in their target: y itself for reduce
- *     (started from a copy of row 0), acc itself for u64 reduce_acc, a stack
- *     chunk widened into acc at the end for e8..e32 reduce_acc.  A chunk
- *     whose length is not a multiple of 16 bytes has an overlapping last
- *     vector (the last 16 bytes of each row) in its own accumulator, in the
- *     same pass; its new lanes are added to the target at the end (the
- *     others masked to the identity).
- *   columns, 1 < inner < 4L, not a multiple of L ("narrow"), with at least
- *     two super rows: x[o] is read as super rows of P = lcm(inner, L)
- *     elements -- lane p of every one holds column p mod inner -- summed by
- *     the wide-column loop (no overlap), the n mod (P/inner) left-over rows
- *     as one identity-padded super row, and the P sums folded mod inner.
- *     Fewer rows: inner < L sums the n rows' vectors (from each row's start,
- *     lanes past inner ignored) directly; L < inner < 4L takes the wide path.
- *   finish: UZP1 levels keep the low halves of 2, 4 or 8 uint64 vectors
- *     (L outputs per vector); u64 copies.
+ * Integers: vertical adds in the element's width (wrapping, exact modulo
+ * 2^bits); reduce_acc adds the own-width sums zero-extended to acc.
  *
- * Float family (f32, f64, f16, bf16): the one summation order (docs/API.md,
- * "One summation order"; its executable form is tests/order_ref.c), so every
- * float sum has the bits of the AVX2 and AVX-512 kernels.  C, the type of
- * the 8-row trees, is f32 for f32, f16 and bf16 (16-bit values widen exactly:
- * FCVTL, USHLL #16) and f64 for f64; every sum of trees is f64 (FCVTL /
- * FCVTL2 widen an f32 tree exactly).  The order's 16-lane virtual vector is
- * 4 q registers of f32 (f16/bf16: 2 q registers, widened to 4 of f32; f64:
- * 8 q registers), and its 16 f64 sums are 8 float64x2 registers, A[i]
- * holding lanes 2i, 2i+1.  A "unit" below is 8 consecutive elements of a
- * row (two float32x4 after widening; f64: four float64x2).  Paths:
- *   columns (inner >= 16; reduce_cols): each column alone.  Its rows in
- *     groups of 8, each group summed by the tree ((r0+r1)+(r2+r3))+((r4+r5)+
- *     (r6+r7)) in C -- the missing rows of the last group are -0.0, whose
- *     additions are left out: x + -0.0 == x -- widened and added in group
- *     order into the column's f64 sum: acc itself for reduce_acc and
- *     reduce_cols (acc = ((acc + g0) + g1) + ...), a stack row of 1024 f64
- *     from -0.0 for reduce (8 KiB), rounded at the end.  The column core
- *     streams one group of 8 rows over a chunk of 1024 (reduce) / 4096
- *     (reduce_acc, reduce_cols) columns, unit by unit (16 q loads, 2 trees
- *     of 7 FADD, 4 FCVTL(2), 4 f64 FADD into the sums); the width of a chunk
- *     changes no bit.  A chunk width that is not a multiple of 8 ends with an
- *     overlapping unit summed in the same pass into a copy of its 8 sums,
- *     whose uncovered lanes are copied back.  Fewer than 8 columns
- *     (reduce_cols tiles): scalar, the same trees.
- *   periodic (1 < inner < 16): x[o] as a flat run of N = n inner elements,
- *     cut into super-rows of P = lcm(inner, 16) elements (the last one a
- *     -0.0 padded stack copy); each position p of the super-rows a column,
- *     summed as above into A[p] (f64, from -0.0, on the stack); then the
- *     halving fold A[p] += A[p + h], h = len / 2, while len > inner; then
- *     acc + A[c] (reduce: A[c] rounded).  P = 16 (inner 2, 4, 8) keeps A in
- *     the 8 registers while whole groups of 8 super-rows last.
- *   rows (inner == 1, n > 16): the periodic order with P = 16: per group of
- *     8 blocks of 16 elements, 4 trees of 8 q registers (f32), widened into
- *     A[0..7]; the last group's partial block a padded copy; the fold in the
- *     halving order by vertical adds of registers (A[i] += A[i+4] for i < 4,
- *     A[i] += A[i+2] for i < 2, A[0] += A[1]) and one FADDP for the last
- *     step.  (FADDP / FADDV of a whole vector add adjacent lanes, which is
- *     not the halving order, so they serve only where a pair is the last
- *     step.)  Row sums are rounded four at a time.
- *   medium rows (inner == 1, 16 < n <= 128): one group of NB = ceil(n/16)
- *     blocks, so the same sum with A in registers and no memory: per row the
- *     NB-block trees of its 4 (f32) q positions, the last block's lanes past
- *     the row -0.0 by BSL, widened, folded as above; one FADDP finishes two
- *     rows (rows of 64 are the reduce_acc calls of [64, R, 64] axes {0, 2}).
- *   short rows (inner == 1, n <= 16): one partial super-row, whose trees are
- *     the elements themselves, so a row's sum is the halving fold of its
- *     elements in f64: n = 2: x0 + x1; n = 3: (x0 + x2) + x1; n = 4:
- *     (x0 + x2) + (x1 + x3); 5..8: (x0+x4) ... .  n <= 4: LDn de-interleaves
- *     4 rows (f16/bf16: 8; f64: two LDn of 2) into one vector per position,
- *     widened, the fold vertical.  5 <= n <= 16: each row's vectors from its
- *     start (lanes past the row -0.0 by BSL), widened to f64 pairs, folded by
- *     vertical adds to the pair {0, 1}, and one FADDP finishes two rows.
- *     reduce of n = 2 is FADDP in C itself (f32; f16/bf16 widened): the
- *     f64 sum rounded once equals the C sum rounded once (f_short_pair);
- *     reduce of n = 1 is a copy.
- *   finish: f64 -> f32 FCVTN (RNE); f64 -> f16/bf16 through FCVTXN (round to
- *     odd) then RNE, which is one rounding (neon.h); f64 copies.
- *
- * Accuracy (docs/API.md, |err| <= c u sum|x|, u = 2^-24 for f32): a term
- * passes through at most 3 roundings in C (the tree's 3 levels) before its
- * group sum is widened exactly to f64; the f64 sums and the fold add
- * (terms) 2^-53 sum|x| < u sum|x| for n < 2^29; then one rounding to the
- * output.  So c = 4 (3 + 1), independent of n and of the path; f16/bf16 are
- * rounded once from f64 (FCVTXN then RNE); f64 sums in f64 (u = 2^-53, plus
- * the n 2^-53 of its sequential group sums).  Known limit of an f32 tree: 8
- * terms within a factor 8 of FLT_MAX can overflow to inf where the f64
- * oracle would not.  reduce_acc and reduce_cols add into acc in the same
- * order, so a split reduction gives the same bits.  Integers are exact
- * modulo 2^bits.
- *
- * Sums start from -0.0 (floats: pads, masked lanes, accumulators) or 0, so a
- * sum of only -0.0 terms is -0.0.  Tails: nothing outside x, y, acc is read or
- * written: partial vectors are either the last 16 bytes of a row long enough
- * (overlapping, masked), or an identity-padded stack copy (the last groups of
- * short rows, the partial last super-row); partial outputs are written by
- * whole vectors while later outputs remain to overwrite the excess, else
- * through a stack buffer.  Pointers need only element alignment.  Stack: at
- * most ~8.5 KiB per call (the 8 KiB of column sums of reduce; the columns,
- * the periodic path (4 KiB) and the rows are frames of their own), under
- * the 16 KiB bound (test stack).
- * Loops over a constant number of vectors carry `#pragma GCC unroll`; the
- * ADDP levels are written out, as GCC 12 kept a `s /= 2` level loop rolled
- * and the vectors on the stack.
+ * Tails: nothing outside x, y, acc is read or written.  Partial vectors are a
+ * row's last 16 bytes with the lanes already counted masked to the identity,
+ * or an identity-padded (-0.0 or 0) stack copy.  Pointers need only element
+ * alignment.  Stack: at most about 8.5 KiB per call (large buffers sit in the
+ * frames of their own paths).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -145,6 +42,9 @@
 
 enum { M_RED, M_ACC }; /* reduce (store the element type) or reduce_acc (add to wide acc) */
 
+/* Column chunks bound the sums that a group of rows updates, and each row is
+ * read in runs of a whole chunk, so the hardware prefetcher sees sequential
+ * streams. */
 #define RN_FCB 4096   /* float family, columns, reduce_acc / reduce_cols: columns per chunk (into acc) */
 #define RN_OCB 16384  /* own-type family, wide columns, into y or acc: bytes per chunk */
 /* Chunks whose sums are a stack row (a call may use only 16 KiB of the caller's
@@ -220,7 +120,9 @@ RN_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
 }
 
 /* N (1, 2, 4, 8, 16) vectors -> one, by log2(N) levels of ADDP: when each
- * vector holds L/N whole rows of N lanes, lane j of the result is row j's sum. */
+ * vector holds L/N whole rows of N lanes, lane j of the result is row j's sum.
+ * The levels are written out: GCC 12 keeps a level loop rolled, the vectors
+ * on the stack. */
 RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
     if (N >= 16)
         RN_UNROLL for (int j = 0; j < 8; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
@@ -296,8 +198,8 @@ RN_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t c
 }
 
 /* As o_emit, where `room` outputs exist from o on: with room to spare a
- * whole vector goes out (reduce: the outputs past cnt get garbage that a
- * later, in-order write replaces; reduce_acc: lanes >= cnt must be the
+ * whole vector goes out (reduce: the outputs past cnt get garbage that the
+ * next write, in output order, replaces; reduce_acc: lanes >= cnt must be the
  * identity, the adds leave the next outputs unchanged). */
 RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt,
                            size_t room) {
@@ -339,7 +241,7 @@ RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
 
 /* The sum of nv whole vectors from p in 4 accumulators of the element's own
  * vector type: with uint8x16_t accumulators reinterpreted per add, GCC 12
- * copied every accumulator once per iteration (4 extra MOVs per step). */
+ * copies every accumulator once per iteration. */
 #define RN_VSUM(kn, VT, LD, ADD, TOU8, FROMU8)                                     \
     RN_INLINE uint8x16_t o_vsum_##kn(const uint8_t *p, size_t nv, uint8x16_t idu8) { \
         const VT id = FROMU8(idu8);                                                \
@@ -983,8 +885,8 @@ RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
     }
 }
 /* As f_store_n, where `room` outputs exist from y on: whole groups of 8 go
- * out while they fit (outputs past cnt get garbage, rewritten later in order);
- * s must be readable up to cnt rounded up to 8. */
+ * out while they fit (outputs past cnt get garbage, rewritten by the next
+ * writes in order); s must be readable up to cnt rounded up to 8. */
 RN_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size_t room) {
     const size_t es = f_es(k);
     size_t i = 0;
@@ -1073,9 +975,8 @@ RN_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
             RN_UNROLL for (int i = 0; i < 4; i++)
                 A[4 * u + i] = vaddq_f64(A[4 * u + i], w[i]);
             /* f32, f64: one unit's loads at a time; hoisting all 32 (f32)
-             * above the trees needs 40 registers with A, and GCC 12
-             * spilled one (68 -> 64 instructions per group; f64 117 -> 106;
-             * f16/bf16 do better without). */
+             * above the trees needs 40 registers with A, and GCC 12 spills
+             * (f16/bf16 do better without this barrier). */
             if (k == F_F32 || k == F_F64)
                 __asm__ volatile("" ::: "memory");
         }

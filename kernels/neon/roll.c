@@ -1,61 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * roll.c: AdvSIMD (NEON) Roll kernels, one per element size (b1, b2, b4,
- * b8), serving every dtype, bool included: `outer` contiguous rows of n
+ * roll.c: AdvSIMD (NEON) Roll, one entry point per element size (b1, b2, b4,
+ * b8) serving every dtype, bool included: `outer` contiguous rows of n
  * elements, y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y
- * disjoint.
+ * disjoint.  Roll moves bytes: no summation order applies, and the output is
+ * the scalar kernel's bit for bit.  One body works in bytes (rows of nb = n*E
+ * bytes rotated by sb = shift*E, a flat block of T = outer*nb bytes): TBL
+ * permutes bytes, so unlike the x86 kernels nothing depends on E.
  *
- * Numerics: none.  Roll moves bytes, so there is no summation order and no
- * accuracy constant to state (c = 0): the output is bit for bit the scalar
- * kernel's.  Everything below works in bytes: rows of nb = n*E bytes rotated
- * by sb = shift*E bytes over a flat block of T = outer*nb bytes.  Unlike the
- * x86 kernels nothing depends on the element size E (TBL permutes bytes), so
- * the four entry points share one body.
+ * Paths, chosen once per call; the loops move 64 bytes a step:
+ *  - shift 0: one copy of the block.
+ *  - nb divides 16: one TBL per output vector, the index built once per call.
+ *  - nb = 32: one TBL over the row's two registers per output vector.  TBL
+ *    over four registers is three uops on Neoverse N1 (one or two registers:
+ *    one, as BSL), so rows of 64 bytes take the select path.
+ *  - other nb < AXIAL_ROLL_LONG: two loads and a BSL per output vector.
+ *  - longer rows, and calls too small for the select: two copies per row.
+ * Tails: copies over 64 bytes end with the last 64 bytes again, overlapping;
+ * shorter ones are overlapping pairs of 32, 16, 8, 4 or 2 bytes; the TBL path
+ * ends with whole rows in 8/4/2-byte chunks.  Nothing outside the rows is read
+ * or written, and no vector move is masked or partial.
  *
- * Paths, chosen once per call (vectors are 16 bytes; the loops move 64 bytes
- * a step, loads and stores as pairs of q registers):
- *  - shift 0: the whole block is one copy.
- *  - rows that tile the vector (nb divides 16: 2, 4, 8 or 16 bytes): one TBL
- *    per output vector, with the index vector built once per call by vector
- *    ops (no per-byte division).  Tail (whole rows): 16-byte steps, then
- *    chunks of 8, 4 and 2 bytes through the low half of the same index (nb is
- *    a power of two that divides the remainder, so every binary digit of the
- *    remainder is a chunk of whole rows).
- *  - rows of 32 bytes: each output vector is a TBL over the row's two
- *    registers (LD1 {2 regs} puts them in the consecutive pair TBL needs, so
- *    GCC adds no register moves).  On Neoverse N1 a TBL over one or two
- *    registers is one ASIMD uop, the same as BSL; over four it is three, so
- *    rows of 64 bytes take the select path instead.
- *  - other rows shorter than AXIAL_ROLL_LONG (128) bytes: two loads and a
- *    select (BSL), as the x86 select path.  Over the flat output, y[p] =
- *    x[p - sb] where p's phase in its row (p mod nb) is >= sb, else
- *    x[p - sb + nb] (the same row's wrapped part).  So every output vector,
- *    wherever rows begin inside it, is BSL(M[p mod nb ..], x[p - sb + nb ..],
- *    x[p - sb ..]) with the byte pattern M[k] = (k mod nb) < sb ? 0xff : 0
- *    built once per call by vector ops (nb + 64 bytes, so the 4 vectors of a
- *    step read M at one phase; for nb = 64 that phase never changes and the
- *    4 masks stay in registers).  Both loads stay inside x for p in
- *    [sb, T - nb + sb); the two ends left out are one contiguous copy each
- *    (row 0's wrapped part, the last row's unwrapped part).  One unaligned
- *    head vector, then stores aligned to 16 bytes, the last vector
- *    overlapping.  Needs (outer - 1) * nb >= 16; smaller calls (at most 142
- *    bytes) go row by row.
- *  - long rows: two block copies per row, [0, n-s) -> [s, n) and
- *    [n-s, n) -> [0, s).
- * Copies: over 64 bytes, 64-byte steps (2 LDP + 2 STP) and the last 64
- * bytes again, overlapping; from AXIAL_ROLL_ALIGN (256) bytes on, one
- * unaligned head vector first so that the steps store 16-byte aligned (no
- * single q store splits a line).  Up to 64 bytes, overlapping pairs of the
- * widest fitting moves (32 as q pairs, 16, 8, 4, 2 bytes) or one byte.  So
- * nothing outside the rows is read or written, without masked or partial
- * vector moves.
- *
- * Memory traffic: no non-temporal stores.  STNP is only a hint on Arm cores,
- * and Neoverse-class cores switch the L1 to a write-streaming mode (no
- * allocation, no read for ownership of the destination) on their own when
- * they see a run of full-line writes, which every path here produces; the
- * generic aarch64 memcpy of glibc (plain LDP/STP q loops) relies on the same.
- * So there is no size threshold and no fence, unlike the x86 kernels.
+ * No non-temporal stores: Neoverse-class cores stop allocating lines for the
+ * destination on their own when they see a run of full-line writes (glibc's
+ * aarch64 memcpy relies on the same), so, unlike the x86 kernels, there is no
+ * size threshold and no fence.
  */
 #include <string.h>
 
@@ -97,7 +66,9 @@ AXIAL_ROLL_INLINE void axial_roll_copy_short(char *d, const char *s, size_t len)
     }
 }
 
-/* Copies len > 64 bytes: 64 bytes a step, then the last 64 again. */
+/* Copies len > 64 bytes: 64 bytes a step, then the last 64 again.  From
+ * AXIAL_ROLL_ALIGN bytes on, the steps store 16-byte aligned, so that no
+ * q store splits a cache line. */
 static void axial_roll_copy_long(char *d, const char *s, size_t len) {
     char *const de = d + len;
     const char *const se = s + len;
@@ -247,7 +218,13 @@ AXIAL_ROLL_INLINE void axial_roll_select4(char *d, const char *xa, const char *x
     axial_roll_st(d + 48, vbslq_u8(m3, b3, a3));
 }
 
-/* Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 16. */
+/* Over the flat output, y[p] = x[p - sb] where p's phase in its row (p mod nb)
+ * is >= sb, else x[p - sb + nb]: every output vector, wherever rows begin in
+ * it, is BSL(M[p mod nb ..], x[p - sb + nb ..], x[p - sb ..]).  M has nb + 64
+ * bytes, so the 4 vectors of a step read it at one phase.  Both loads stay in x
+ * for p in [sb, T - nb + sb); the two ends are plain copies.  One unaligned
+ * head vector, then 16-byte aligned stores, the last vector overlapping.
+ * Needs nb < AXIAL_ROLL_LONG and (outer - 1) * nb >= 16. */
 static void axial_roll_selected(const char *x, char *y, size_t T, size_t nb, size_t sb) {
     uint8_t M[AXIAL_ROLL_LONG + 64]; /* nb + 64 bytes, whole blocks */
     axial_roll_pattern(M, nb, sb, (nb + 64 + 15) / 16);

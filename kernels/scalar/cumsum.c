@@ -1,26 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar reference CumSum for every summable dtype: the oracle and the fallback.
+ * Scalar CumSum for every summable dtype: the reference the other ISAs are
+ * tested against, and the fallback.  Plain loops, one term at a time, written
+ * to be obviously correct rather than fast.
  *
  * Shape (outer, n, inner): for each o and i, a running sum over j = 0..n-1
  * (or n-1..0 with AXIAL_CUMSUM_REVERSE).  Inclusive: add, then store;
- * exclusive: store, then add (the first output is 0).
+ * exclusive: store, then add (the first output is +0).
  *
- * Order of summation: sequential along the axis, one accumulator per (o, i),
- * so every output is the plain running sum; except that a float line (inner
- * == 1) is cut, from its scan start, into chunks of AXIAL_SCAN_CHUNK (16384)
- * elements, as the SIMD order's: the chunk's running sum starts from the
- * carry R of the chunks before it, and R grows by the chunk's own sum from
- * -0.0 (R_0 = -0.0, R_{h+1} = R_h + S_h).  So a line has a grid where it can
- * be cut into shards summarised apart (docs/API.md, "Streams and shards");
- * the bound below is unchanged (every output is still an f64 sum rounded
- * once).
- * Numerics: floats (f32, f16, bf16, f64) accumulate in double and are rounded
- * once per output (RNE), so for f32/f16/bf16 the error of output j is at most
- * u_out*|S_j| + (j-1)*2^-53*sum|x| <= (1 + j*2^-29) * 2^-24 * sum|x|: c <= 2 for
- * any j <= 2^29 (see docs/API.md, Accuracy).  f64 is a plain double running sum.
- * Integers accumulate in the unsigned type of their width and wrap.
- * This file is built with -ffp-contract=off: no FMA, plain IEEE additions.
+ * Order: sequential, one accumulator per line or column.  The scalar ISA is
+ * the sequential reference, outside the SIMD kernels' one summation order
+ * (docs/API.md section 7, "One summation order"), except for that order's
+ * chunk grid: a float line (inner == 1) is cut, from its scan start, into
+ * chunks of AXIAL_SCAN_CHUNK elements, each scanned from the carry R of the
+ * chunks before it (R_0 = -0.0, R_{h+1} = R_h + S_h, S_h the chunk's own sum
+ * from -0.0), so that a line cut on that grid into shards (docs/API.md
+ * section 16) gives the one call's bits.  Floats accumulate in double (f32,
+ * f16, bf16 rounded once per output, to nearest even): the error of output j
+ * is at most u_out*|S_j| + (j-1)*2^-53*sum|x|, so c <= 2 in the bound of
+ * docs/API.md for j <= 2^29.  Integers add in the unsigned type of their
+ * width and wrap.  Built with -ffp-contract=off: no FMA.
  *
  * Columns (inner > 1) are walked in blocks of AXIAL_SCAN_BLOCK accumulators, so
  * every row of x and y is read and written in order, with unit stride.

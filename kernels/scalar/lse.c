@@ -1,30 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar reference LogCumSumExp and ReduceLogSumExp for the float dtypes:
- * the oracle and the fallback.
+ * Scalar LogCumSumExp and ReduceLogSumExp for the float dtypes: the reference
+ * the other ISAs are tested against, and the fallback.  Plain loops, one term
+ * at a time, written to be obviously correct rather than fast.
  *
  * Each output (each running prefix of the scan) keeps one state (m, s): the
  * value is m + log(s), m the largest term so far and s the sum of
  * exp(term - m) (kernels.h, axial_lse_acc).  A term v is added by
  *     v > m:  s = s * exp(m - v) + 1,  m = v      (rescale once per new maximum)
  *     else:   s = s + exp(v - m)
- * in order along the axis (from the far end with REVERSE), with the special
- * values of docs/API.md section 15 handled before any arithmetic: a NaN term
- * makes the state NaN for good, else a +inf term makes it +inf, -inf terms
- * are skipped, and the first finite term sets m (so -inf - -inf never
- * happens).  The value is rounded once to the element type.
+ * Order: sequential along the axis (from the far end with REVERSE), one state
+ * per line or column, without the SIMD kernels' chunks; the log-space ops
+ * share no order across ISAs, only the bound (docs/API.md section 15).  The
+ * special values of section 15 come before any arithmetic: a NaN term makes the
+ * state NaN for good, else +inf makes it +inf, -inf terms are skipped, and
+ * the first finite term sets m (-inf - -inf never happens).  The value is
+ * rounded once to the element type.
  *
- * Precision: the state is double (long double for F64) with libm's exp and
- * log.  Every exp(.) term is in (0, 1] with an error of an ulp or so of the
- * state type, s is a sum of n such terms in [1, n], and log(s) <= ln n:
- * for f32/f16/bf16 the error of the double value is below 2^-50 (|y| + ln n)
- * for any n below 2^30, far inside the bound of docs/API.md; for f64 the
- * long double state gives (on x86-64, 64-bit significand) an error below
- * 2^-60 (|y| + n), and where long double is double (or quad on aarch64) the
- * bound's n term still holds.  Built with -ffp-contract=off.
+ * Precision: a double state (long double for F64) with libm's exp and log;
+ * every exp(.) term is in (0, 1] and within an ulp or so of the state type,
+ * s is in [1, n] and log(s) <= ln n.  For f32/f16/bf16 the double value errs
+ * by less than 2^-50 (|y| + ln n) for n < 2^30, far inside the bound; for f64
+ * the x86-64 long double (64-bit significand) gives 2^-60 (|y| + n), and where
+ * long double is double (or quad on aarch64) the bound's n term still holds.
+ * No FMA (built with -ffp-contract=off).
  *
- * reduce_lse_acc adds terms into the 16-byte double state of kernels.h (for
- * every dtype, F64 too) with axial_lse_add, a term v being the state (v, 1);
+ * reduce_lse_acc adds terms into the 16-byte double state of kernels.h (every
+ * dtype, F64 too) with axial_lse_add, a term v being the state (v, 1);
  * reduce_lse_finish rounds axial_lse_value().
  */
 #include <math.h>

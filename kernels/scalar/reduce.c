@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar reference ReduceSum for every summable dtype: the oracle and the fallback.
+ * Scalar ReduceSum for every summable dtype: the reference the other ISAs are
+ * tested against, and the fallback.  Plain loops, one term at a time, written
+ * to be obviously correct rather than fast.
  *
  * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
  * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (8-byte wide accumulator, see kernels.h)
  * reduce_finish: y[k] = acc[k] rounded to the element type
  *
- * Order of summation: sequential over j, one accumulator per output.
- * Numerics: floats accumulate in double and round once per output (RNE), so
- * the f32/f16/bf16 error is at most u_out*|S| + (n-1)*2^-53*sum|x|, i.e.
- * c <= 2 in the bound of docs/API.md for n <= 2^29; when the planner splits a reduction
- * over several reduce_acc calls the partial sums stay in double, so the bound
- * is the same with n the number of summed terms.  Integers wrap: the narrow
- * kernels in their own unsigned type, reduce_acc in uint64_t whose low bits
- * are the same wrapped sum.  Built with -ffp-contract=off.
+ * Order: sequential over j, one accumulator per output.  The scalar ISA is
+ * the sequential reference, outside the SIMD kernels' one summation order
+ * (docs/API.md section 7, "One summation order").  Floats accumulate in
+ * double and round once per output (to nearest even), so the f32/f16/bf16
+ * error is at most u_out*|S| + (n-1)*2^-53*sum|x|, i.e. c <= 2 in the bound
+ * of docs/API.md for n <= 2^29; when the planner splits a reduction over
+ * several reduce_acc calls the partial sums stay in double, so the bound is
+ * the same with n the number of summed terms.  Integers wrap: reduce in their
+ * own unsigned type, reduce_acc in uint64_t whose low bits are the same
+ * wrapped sum.  Built with -ffp-contract=off: no FMA.
  *
  * Columns (inner > 1) use blocks of AXIAL_REDUCE_BLOCK accumulators so that x
  * is read row by row with unit stride.

@@ -4,7 +4,7 @@
  *
  * For each dtype: the storage type T, the accumulator type A, LOAD (T -> A),
  * STORE (A -> T) and the wide accumulator type W of reduce_acc (8 bytes, see
- * kernels.h), with LOADW (T -> W) and STOREW (W -> T).
+ * kernels.h).
  *   floats:   A = W = double; the one rounding happens in STORE.
  *   integers: A = the unsigned type of the same width, W = uint64_t: sums wrap
  *             modulo 2^bits without signed overflow.  Converting the unsigned
