@@ -13,18 +13,20 @@
 #             (Haswell: the AVX2 and API tests, AVX-512 skipped) and without
 #             AVX (Nehalem: the scalar and API tests, AVX2 and AVX-512
 #             skipped), the two at once: dispatch must not leak an ISA
-#             (emulation is ~50x slower: big tests report SKIP there,
-#             AXIAL_TEST_BIG=0, and random/shape tests run half their cases);
+#             (emulation is much slower: big tests report SKIP there,
+#             AXIAL_TEST_BIG=0, and random/shape tests run a quarter of their cases);
 #   aarch64   cross build, whole suite under qemu-aarch64 for the neon and
 #             the scalar ISA (neon is required: a missing one fails);
-#   asan      the suite built with ASan + UBSan (-fno-sanitize-recover);
+#   asan      the suite built with clang's ASan + UBSan (-fno-sanitize-recover),
+#             in build-asan/, which the fuzz stage reuses;
 #   tsan      the API tests (threads calling every op while one switches
 #             the ISA; the pool, the adapters, several threads submitting to
 #             one pool) and the parallel tests of every ISA (the _ex forms on
 #             the pool and on executors of several threads) under ThreadSanitizer;
 #   valgrind  the TAP driver under valgrind memcheck;
-#   fuzz      the differential fuzzer (clang, libFuzzer + ASan + UBSan) on
-#             its seed corpus for AXIAL_FUZZ_SECONDS (default 90);
+#   fuzz      the differential fuzzer (libFuzzer, the asan stage's build) on
+#             its seed corpus for AXIAL_FUZZ_SECONDS (default 90), then the
+#             seed replay and the fuzzer's fault-injection self-tests;
 #   consumers axial as its users take it: the native build installed
 #             (`meson install --destdir`) into a prefix whose files must be
 #             exactly the library, header, pkg-config and CMake files; the
@@ -44,11 +46,10 @@
 # `bash scripts/test.sh STAGE...` runs only the stages named, in order.  The
 # whole suite (no stage named) runs in two lanes at once on a machine of 2 or
 # more CPUs, each lane's stages in order, each output line prefixed with its
-# lane: [a] native qemu-x86 aarch64 valgrind consumers python (the first, second,
-# fourth and fifth share build/), [b] asan tsan fuzz.  Much of each stage
-# is one process (a test driver, qemu, valgrind, the fuzzer) or a build
-# waiting on its largest file, so the lanes fill the second CPU: on an Intel
-# Xeon VM of 2 cores the stages in order would have taken about 115 minutes.
+# lane: [a] native qemu-x86 aarch64 valgrind consumers (which share build/),
+# [b] asan tsan fuzz python.  Much of each stage is one process (a test
+# driver, qemu, valgrind, the fuzzer) or a build waiting on its largest file,
+# so the lanes fill the second CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -71,10 +72,8 @@ msetup() { # meson setup arguments...; its log's end on failure
 }
 # The test builds keep line tables only (-g1, after the build type's -g):
 # enough for the sanitizers', valgrind's and gdb's backtraces, and it does not
-# change the code; full debug info had nearly doubled the compile time of the
-# big kernels (kernels/avx512/reduce.c at -O2: 147 s with -g, 76 s with -g1;
-# avx512/cumsum.c under ASan + UBSan: 172 s, 126 s), and compiling is most
-# of this suite's time.
+# change the code; full debug info nearly doubles the compile time of the
+# largest kernel files, and compiling is most of this suite's time.
 test_cflags=-g1
 setup() { # dir, c_args (after test_cflags), extra meson args...
   local dir=$1 cargs="$test_cflags${2:+ $2}"; shift 2
@@ -103,7 +102,7 @@ qemu_cpu() { # cpu, require, isa...
   local isa
   for isa in "$@" api; do
     # qemu's warnings about CPUID features TCG lacks go to the log, not the screen
-    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 AXIAL_TEST_SKIP=stack \
+    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.25 AXIAL_TEST_SKIP=stack \
       qemu-x86_64 -cpu "$cpu" build/tests/axial-tap --isa="$isa" > "build/qemu-$cpu-$isa.tap" \
       2>> "build/qemu-$cpu.log" || return 1
   done
@@ -114,11 +113,13 @@ stage_qemu-x86() {
   setup_build
   ninja -C build -j "$jobs" tests/axial-tap
   # The scalar kernels run under Nehalem only and the AVX2 ones under Haswell
-  # only: the same code under both CPUs doubled the stage.  The stack test is
+  # only: the same code under both CPUs would double the stage.  Every test
+  # runs, on a quarter of the random cases (AXIAL_TEST_SCALE=0.25): the native
+  # stage runs them all on the same build, and what this stage adds is that
+  # nothing executes an instruction the emulated CPU lacks.  The stack test is
   # left out (AXIAL_TEST_SKIP, reported as skipped): it measures the stack of
-  # the very code the native stage measures (216 of Haswell's ~1000 s on an
-  # Intel Xeon VM).  Haswell runs AVX2 for sure: its tests must run there,
-  # not show as skipped.
+  # the very code the native stage measures.  Haswell runs AVX2 for sure: its
+  # tests must run there, not show as skipped.
   rm -f build/qemu-*.tap build/qemu-*.log
   qemu_cpu Haswell avx2 avx2 avx512 & local haswell=$!
   qemu_cpu Nehalem "" scalar avx2 avx512 & local nehalem=$!
@@ -148,13 +149,15 @@ stage_aarch64() {
 }
 
 stage_asan() {
-  echo "== ASan + UBSan build and suite"
-  setup build-asan -fno-sanitize-recover=undefined -Dbenchmarks=false \
-        -Db_sanitize=address,undefined -Db_lundef=false
+  echo "== ASan + UBSan build (clang, shared with the fuzzer) and suite"
+  # One clang ASan + UBSan build, build-asan/, serves this stage and the fuzz
+  # stage (scripts/fuzz.sh configures it); here it builds everything.
+  AXIAL_FUZZ_SETUP_ONLY=1 bash scripts/fuzz.sh
   ninja -C build-asan -j "$jobs"
-  # allocator_may_return_null: the NOMEM test asks for more than RAM + swap
+  # allocator_may_return_null: the NOMEM test asks for more than RAM + swap.
+  # The fuzz suite (seed replay, fault-injection self-tests) runs in the fuzz stage.
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-    meson test -C build-asan --print-errorlogs --num-processes 1 -t 4
+    meson test -C build-asan --no-suite fuzz --print-errorlogs --num-processes 1 -t 4
 }
 
 stage_tsan() {
@@ -191,7 +194,7 @@ stage_fuzz() {
   echo "== differential fuzzer, ${AXIAL_FUZZ_SECONDS:-90} s"
   bash scripts/fuzz.sh "${AXIAL_FUZZ_SECONDS:-90}"
   # the seed replay and the self-tests that inject faults (the checks can fail)
-  meson test -C build-fuzz --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
+  meson test -C build-asan --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
 }
 
 stage_consumers() {
@@ -305,10 +308,10 @@ run_stages() { # stage...
 
 t_all=$(date +%s)
 if [ $# -eq 0 ] && [ "$jobs" -ge 2 ]; then
-  echo "== two lanes at once: [a] native qemu-x86 aarch64 valgrind consumers python, [b] asan tsan fuzz"
-  ( set -o pipefail; run_stages native qemu-x86 aarch64 valgrind consumers python 2>&1 | sed -u 's/^/[a] /' ) &
+  echo "== two lanes at once: [a] native qemu-x86 aarch64 valgrind consumers, [b] asan tsan fuzz python"
+  ( set -o pipefail; run_stages native qemu-x86 aarch64 valgrind consumers 2>&1 | sed -u 's/^/[a] /' ) &
   lane_a=$!
-  ( set -o pipefail; run_stages asan tsan fuzz 2>&1 | sed -u 's/^/[b] /' ) &
+  ( set -o pipefail; run_stages asan tsan fuzz python 2>&1 | sed -u 's/^/[b] /' ) &
   lane_b=$!
   rc_a=0 rc_b=0
   wait "$lane_a" || rc_a=$?
