@@ -16,8 +16,9 @@
 # plus the split sweep and the empty parallel_for (docs/BENCHMARKS.md, Threads).
 # Then the Python package (scripts/python-venv.sh) runs python -m axial.bench:
 # numpy, a stream, and axial.dask against dask on a LocalCluster of 1 and 2 workers.
-# Outputs: build-rel/{cases.json,bench.json,peers.json,report.md},
-# build-python/python-bench.md.
+# Outputs: build-rel/{cases.json,bench.json,peers.json,report.md}, the plots
+# build-rel/plots/{speed,threads}-{op}-{size}.svg (scripts/report.py --svg),
+# build-python/python-bench.md.  docs/BENCHMARKS.md says how to read them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh bench
@@ -51,9 +52,13 @@ filter=$(printf '%s\n' "$@" | sed -n 's/^--benchmark_filter=//p' | tail -n 1)
   || { tail -n 20 build-rel/peers.log; exit 1; }
 
 echo "   ${SECONDS}s so far"
-echo "== report (also in build-rel/report.md)"
+echo "== report (also in build-rel/report.md; plots in build-rel/plots/)"
+machine=$(awk -F': *' '/^model name/ && !n {n = $2} /^cpu family/ && !f {f = $2}
+  /^model[[:space:]]*:/ && !m {m = $2}
+  END {printf "%s", n; if (f != "") printf " (family %s model %s)", f, m}' /proc/cpuinfo 2>/dev/null || true)
 /usr/bin/python3 scripts/report.py --bench build-rel/bench.json --peers build-rel/peers.json \
-  --cases build-rel/cases.json --reps "$reps" --markdown build-rel/report.md
+  --cases build-rel/cases.json --reps "$reps" --markdown build-rel/report.md \
+  --svg build-rel/plots ${machine:+--machine "$machine"}
 echo "== the Python package: python -m axial.bench (numpy, streams, axial.dask on a LocalCluster)"
 bash scripts/python-venv.sh
 ( cd build-python && venv/bin/python -m axial.bench $([ "$reps" = 3 ] && echo --quick) --reps $((reps * 3)) \

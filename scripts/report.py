@@ -5,7 +5,7 @@ axial's best ISA beside the scalar kernel, the bandwidth probe and every
 peer, all measured in one run.
 
   report.py --bench bench.json [--peers peers.json] [--cases cases.json]
-            [--markdown out.md] [--reps N]
+            [--markdown out.md] [--reps N] [--svg DIR [--machine TEXT]]
 
 bench.json is Google Benchmark's JSON from axial-bench, run with
 --benchmark_repetitions=N --benchmark_report_aggregates_only=true: the
@@ -17,10 +17,20 @@ are computed from the shapes).  Runs with any python3, no packages needed.
 Names ending in "/threads:T" (the threads dimension), "/sweep" (the split
 sweep) and "parallel_for/..." (the pool's empty parallel_for) get their own
 tables after the single-thread ones: see THREADS_LEGEND.
+
+--svg DIR also writes SVG plots there (plain SVG, no packages): for each op
+and size, speed-{op}-{size}.svg, the GB/s of every case for axial on each
+ISA, the probe(s) and every peer (log scale); and where the threads
+dimension ran, threads-{op}-{size}.svg, each case's speed-up over one thread
+at every T for axial, the T-thread probe and the threaded peers.  Their
+titles name the machine (--machine, e.g. the CPU model; else bench.json's
+host and CPU count) and the run's date.  The text and Markdown are the same
+with or without --svg.
 """
 import argparse
 import json
 import math
+import os
 import sys
 
 ISAS = ["scalar", "avx2", "avx512", "neon"]
@@ -415,6 +425,324 @@ def pieces_table(path):
                  rows)
 
 
+# ---- plots (--svg DIR): plain SVG written by hand ------------------------------
+
+SERIES = {  # name -> (legend label, colour)
+    "scalar": ("axial scalar", "#9ecae1"), "avx2": ("axial avx2", "#3182bd"),
+    "avx512": ("axial avx512", "#08306b"), "neon": ("axial neon", "#2171b5"),
+    "probe": ("probe", "#404040"),
+    "exp_scalar": ("exp probe scalar", "#d9d9d9"), "exp_avx2": ("exp probe avx2", "#a3a3a3"),
+    "exp_avx512": ("exp probe avx512", "#7a7a7a"), "exp_neon": ("exp probe neon", "#a3a3a3"),
+    "loop": ("plain C loop", "#fd8d3c"), "eigen": ("Eigen", "#31a354"),
+    "onednn": ("oneDNN", "#756bb1"), "numpy": ("numpy", "#de2d26"),
+    "torch": ("PyTorch", "#8c564b"), "onnxruntime": ("ONNX Runtime", "#e377c2"),
+    "openvino": ("OpenVINO", "#bcbd22"), "scipy": ("scipy", "#17becf"),
+    "ideal": ("T x (ideal)", "#000000"),
+}
+FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+
+
+def _esc(s):
+    return (str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+class Svg:
+    """A list of SVG elements; the height is set when it is written."""
+
+    def __init__(self, width):
+        self.w, self.items = width, []
+
+    def rect(self, x, y, w, h, fill, stroke=None):
+        st = f' stroke="{stroke}"' if stroke else ""
+        self.items.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.1f}" '
+                          f'height="{h:.1f}" fill="{fill}"{st}/>')
+
+    def line(self, x1, y1, x2, y2, stroke="#000", width=1.0, dash=None):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.items.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                          f'stroke="{stroke}" stroke-width="{width}"{d}/>')
+
+    def polyline(self, pts, stroke, width=1.5, dash=None):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        p = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        self.items.append(f'<polyline points="{p}" fill="none" stroke="{stroke}" '
+                          f'stroke-width="{width}"{d}/>')
+
+    def circle(self, x, y, r, fill):
+        self.items.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" '
+                          f'stroke="#fff" stroke-width="0.8"/>')
+
+    def text(self, x, y, s, size=11, anchor="start", bold=False, mono=False, fill="#000",
+             rotate=None):
+        b = ' font-weight="bold"' if bold else ""
+        r = f' transform="rotate({rotate} {x:.1f} {y:.1f})"' if rotate is not None else ""
+        fam = f' font-family="{MONO}"' if mono else ""
+        anc = f' text-anchor="{anchor}"' if anchor != "start" else ""
+        col = f' fill="{fill}"' if fill != "#000" else ""
+        self.items.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{fam}{anc}{col}'
+                          f'{b}{r}>{_esc(s)}</text>')
+
+    def header(self, title, lines, legend, pad=12):
+        """Title, caption lines and a legend that wraps; returns the y below them."""
+        self.text(pad, 24, title, size=15, bold=True)
+        y, width = 24, int((self.w - 2 * pad) / 6.6)  # characters of 11 px per line
+        for ln in lines:
+            words, cur = ln.split(" "), ""
+            for wd in words + [None]:
+                if wd is not None and (not cur or len(cur) + 1 + len(wd) <= width):
+                    cur = f"{cur} {wd}" if cur else wd
+                    continue
+                y += 16
+                self.text(pad, y, cur, size=11, fill="#333")
+                cur = wd or ""
+        y += 12
+        x = pad
+        for name in legend:
+            label, colour = SERIES[name]
+            w = 26 + 6.4 * len(label)
+            if x + w > self.w - pad:
+                x, y = pad, y + 17
+            if name == "ideal":
+                self.line(x, y + 6, x + 14, y + 6, colour, 1.2, "4,3")
+            else:
+                self.rect(x, y + 1, 14, 10, colour)
+            self.text(x + 19, y + 10, label, size=11)
+            x += w + 8
+        return y + 24
+
+    def write(self, path, height):
+        with open(path, "w") as f:
+            f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n'
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w:.0f}" '
+                    f'height="{height:.0f}" viewBox="0 0 {self.w:.0f} {height:.0f}" '
+                    f'font-family="{FONT}">\n'
+                    f'<rect x="0" y="0" width="{self.w:.0f}" height="{height:.0f}" '
+                    f'fill="#ffffff"/>\n')
+            f.write("\n".join(self.items) + "\n</svg>\n")
+
+
+def _fmt_val(v):
+    return f"{v:.3g}"
+
+
+def speed_svg(path, title, lines, rows, series):
+    """Horizontal bars on a log scale, one group per case.  rows: [(label,
+    {series: GB/s}, best series, {series: mark})]; series: those to draw, in
+    order (each group has a slot for every one, so the colours line up)."""
+    vals = [v for _, vs, _, _ in rows for v in vs.values() if v > 0]
+    if not vals:
+        return False
+    # the axis: from the 1-2-5 step at or below the slowest bar to the one
+    # above the fastest (with room for its figure)
+    steps = [m * 10.0 ** d for d in range(-6, 7) for m in (1, 2, 5)]
+    lo_v = max(v for v in steps if v <= min(vals))
+    hi_v = min(v for v in steps if v >= max(vals) * 1.1)
+    lo, hi = math.log10(lo_v), math.log10(hi_v)
+    pad, label_w = 12, 6.7 * max(len(r[0]) for r in rows) + 14
+    svg = Svg(max(900, label_w + 640))
+    top = svg.header(title, lines, series) + 16
+    left, right = pad + label_w, svg.w - pad - 54
+    bar, gap = (8, 1) if len(series) <= 8 else (7, 1)
+    group = len(series) * (bar + gap) + 10
+
+    def x(v):
+        return left + (math.log10(v) - lo) / (hi - lo) * (right - left)
+
+    bottom = top + group * len(rows)
+    # grid: every 1, 2, 5 x 10^k; labels at the powers of ten (and at 2 and 5
+    # when the axis spans at most three decades)
+    ticks = [(v, f"{v:g}"[0] == "1") for v in steps if lo_v <= v <= hi_v]
+    for i, (label, vs, best, marks) in enumerate(rows):
+        y0 = top + i * group
+        if i % 2 == 0:
+            svg.rect(pad, y0, svg.w - 2 * pad, group, "#f3f3f3")
+    for v, major in ticks:
+        svg.line(x(v), top - 4, x(v), bottom + 4, "#bbbbbb" if major else "#dddddd",
+                 1.0 if major else 0.8, None if major else "3,3")
+        if major or hi - lo <= 3 or v in (lo_v, hi_v):
+            t = f"{v:g}"
+            svg.text(x(v), top - 8, t, size=10, anchor="middle", fill="#333")
+            svg.text(x(v), bottom + 16, t, size=10, anchor="middle", fill="#333")
+    svg.text((left + right) / 2, bottom + 32, "GB/s (input + output bytes per second; log scale)",
+             size=11, anchor="middle")
+    for i, (label, vs, best, marks) in enumerate(rows):
+        y0 = top + i * group + 5
+        svg.text(left - 8, y0 + (group - 10) / 2 + 4, label, size=11, anchor="end", mono=True)
+        for j, s in enumerate(series):
+            v = vs.get(s)
+            if not v or v <= 0:
+                continue
+            y = y0 + j * (bar + gap)
+            svg.rect(left, y, x(v) - left, bar, SERIES[s][1])
+            tail = marks.get(s, "")
+            if s == best:
+                svg.text(x(v) + 4, y + bar - 0.5, _fmt_val(v) + tail, size=10, bold=True)
+            elif tail:
+                svg.text(x(v) + 3, y + bar, tail, size=11, bold=True)
+    svg.line(left, top - 4, left, bottom + 4, "#555555")
+    svg.write(path, bottom + 44)
+    return True
+
+
+def threads_svg(path, title, lines, panels, counts, series):
+    """Small multiples, one panel per case: speed-up over one thread (y) at
+    each thread count (x), one line per series, the ideal T x dashed.
+    panels: [(label, {series: {T: speed-up}})]."""
+    pad, pw, ph, cols = 12, 250, 200, min(4, len(panels))
+    svg = Svg(max(900, pad * 2 + cols * pw))
+    top = svg.header(title, lines, series + ["ideal"]) + 4
+    ts = [1] + [t for t in counts if t > 1]
+    vals = [v for _, ss in panels for d in ss.values() for v in d.values()] + [max(ts)]
+    step = 0.5 if max(vals) <= 3 else 1 if max(vals) <= 8 else 2 if max(vals) <= 16 else 5
+    ymax = step * math.ceil(max(vals) * 1.06 / step)
+    for k, (label, ss) in enumerate(panels):
+        px, py_ = pad + (k % cols) * pw, top + (k // cols) * ph
+        l, r, t, b = px + 40, px + pw - 46, py_ + 26, py_ + ph - 34
+        svg.rect(px + 2, py_ + 2, pw - 4, ph - 4, "#fafafa", "#dddddd")
+        svg.text(px + pw / 2, py_ + 17, label if len(label) <= 36 else label[:35] + "…",
+                 size=10.5, anchor="middle", mono=True)
+
+        def X(tv):
+            i = ts.index(tv)
+            return l + (i + 0.5) * (r - l) / len(ts)
+
+        def Y(v):
+            return b - v / ymax * (b - t)
+        n = 0
+        while n * step <= ymax + 1e-9:
+            v = n * step
+            svg.line(l, Y(v), r, Y(v), "#bbbbbb" if v == int(v) else "#e3e3e3", 0.8)
+            svg.text(l - 5, Y(v) + 3.5, f"{v:g}", size=9.5, anchor="end", fill="#333")
+            n += 1
+        for tv in ts:
+            svg.text(X(tv), b + 13, str(tv), size=9.5, anchor="middle", fill="#333")
+        svg.text((l + r) / 2, b + 26, "threads", size=9.5, anchor="middle", fill="#333")
+        svg.text(px + 11, (t + b) / 2, "x 1 thread", size=9.5, anchor="middle", fill="#333",
+                 rotate=-90)
+        svg.line(l, b, r, b, "#555555")
+        svg.line(l, t, l, b, "#555555")
+        svg.polyline([(X(tv), Y(tv)) for tv in ts], "#000000", 1.2, "4,3")
+        for s in reversed(series):  # axial last: on top
+            d = ss.get(s, {})
+            pts = [(X(tv), Y(d[tv])) for tv in ts if tv in d]
+            if not pts:
+                continue
+            axial = s in ISAS
+            if len(pts) > 1:
+                svg.polyline(pts, SERIES[s][1], 2.6 if axial else 1.6)
+            for xx, yy in pts:
+                svg.circle(xx, yy, 3.6 if axial else 2.8, SERIES[s][1])
+            if axial:
+                last = max(tv for tv in ts if tv in d)
+                svg.text(X(last) + 6, Y(d[last]) + 4, f"{d[last]:.2f}x", size=10, bold=True,
+                         fill=SERIES[s][1])
+    rows = (len(panels) + cols - 1) // cols
+    svg.write(path, top + rows * ph + 8)
+    return True
+
+
+def write_plots(outdir, ctx, machine, reps, med, py, py_inacc, tmed, tpy, cases, infos, isas):
+    """speed-{op}-{size}.svg and threads-{op}-{size}.svg into outdir; returns the
+    paths written."""
+    os.makedirs(outdir, exist_ok=True)
+    where = (f"{machine}, {ctx.get('num_cpus', '?')} CPUs" if machine else
+             f"host {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
+             f"{ctx.get('mhz_per_cpu', '?')} MHz")
+    run = (f"{where}; axial ISAs {', '.join(isas) or 'none'}; "
+           f"{str(ctx.get('date', ''))[:10]}; medians of {reps or '?'} repetitions")
+    written = []
+
+    def slug(b):
+        return size_label(b).replace(" ", "")
+
+    def bytes_per_call(case):
+        for (c, _), a in med.items():
+            if c == case and a["bytes"] and a["ns"]:
+                return a["bytes"] * a["ns"] / 1e9
+        return None
+
+    groups = {}
+    for case in cases:
+        op = case.split("/")[0]
+        key = (size_class(case_bytes(case, infos.get(case))), OPS.index(op) if op in OPS
+               else len(OPS), op)
+        groups.setdefault(key, []).append(case)
+    for (b, _, op), cs in sorted(groups.items()):
+        lse = op in LSE_OPS
+        cand = (isas + ["probe"] + ([f"exp_{i}" for i in isas] if lse else [])
+                + BIN_PEERS + PY_PEERS)
+        rows = []
+        for case in cs:
+            per = bytes_per_call(case)
+            vs, marks = {}, {}
+            for s in cand:
+                ns = py.get((case, s)) if s in PY_PEERS else (med.get((case, s)) or {}).get("ns")
+                if ns and per:
+                    vs[s] = per / ns  # bytes per ns = GB/s
+                if (case, s) in py_inacc:
+                    marks[s] = "*"
+            ran = [(med[(case, i)]["ns"], i) for i in isas if (case, i) in med]
+            rows.append((case.split("/", 1)[1], vs, min(ran)[1] if ran else None, marks))
+        series = [s for s in cand if any(s in r[1] for r in rows)]
+        if not series:
+            continue
+        probe = "read-sum" if op.startswith("reduce") else "memcpy"
+        notes = [run,
+                 f"Bars: axial on each ISA (the figure: its fastest ISA's GB/s), the probe "
+                 f"({probe} of the same bytes)"
+                 + (", the exp probes (one exp per element)" if lse else "")
+                 + " and the peers, all on one thread; a missing bar: not run or not available."]
+        if any(r[3] for r in rows):
+            notes.append("*: timed, but its result drifts beyond the check's tolerance.")
+        p = os.path.join(outdir, f"speed-{op}-{slug(b)}.svg")
+        if speed_svg(p, f"{op}, {size_label(b)}: speed of each case", notes, rows, series):
+            written.append(p)
+
+    # threads: speed-up over the same implementation on one thread
+    counts = sorted({k[2] for k in tmed if k[2] > 1 and not k[0].endswith("/sweep")
+                     and not k[0].startswith("parallel_for/")})
+    if not counts:
+        return written
+    ai = ctx.get("threads_isa")
+    tcases = [c for c in cases if any(k[0] == c and k[2] for k in tmed)]
+    tgroups = {}
+    for case in tcases:
+        op = case.split("/")[0]
+        a = ai or next((k[1] for k in tmed if k[0] == case and k[2] and k[1] in ISAS), None)
+        ss = {}
+        for s in [a, "probe", "eigen", "onednn", "torch", "onnxruntime", "openvino"]:
+            if s in ("torch", "onnxruntime", "openvino"):
+                base = py.get((case, s))
+                at = {t: tpy.get((case, s, t)) for t in counts}
+            else:
+                base = (med.get((case, s)) or {}).get("ns")
+                at = {t: (tmed.get((case, s, t)) or {}).get("ns") for t in counts}
+            d = {t: base / v for t, v in at.items() if base and v}
+            if d:
+                d[1] = 1.0
+                ss[s] = d
+        if ss:
+            key = (size_class(case_bytes(case, infos.get(case))), OPS.index(op) if op in OPS
+                   else len(OPS), op)
+            tgroups.setdefault(key, []).append((case.split("/", 1)[1], ss))
+    for (b, _, op), panels in sorted(tgroups.items()):
+        series = [s for s in ISAS + ["probe", "eigen", "onednn", "torch", "onnxruntime",
+                                     "openvino"] if any(s in ss for _, ss in panels)]
+        probe = "read-sum" if op.startswith("reduce") else "memcpy"
+        notes = [run,
+                 "Speed-up = each implementation's time on 1 thread / its time on T threads: "
+                 "axial's plain call against its _ex call on a T-thread pool (the figure: at the "
+                 f"most threads), the probe ({probe}) against itself split into T parts, each "
+                 "peer against itself on 1 thread.  Dashed: T x."]
+        p = os.path.join(outdir, f"threads-{op}-{slug(b)}.svg")
+        if threads_svg(p, f"{op}, {size_label(b)}: speed-up with threads", notes, panels,
+                       counts, series):
+            written.append(p)
+    return written
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
@@ -422,6 +750,8 @@ def main():
     ap.add_argument("--cases")
     ap.add_argument("--markdown")
     ap.add_argument("--reps", help="repetitions per median (for the header)")
+    ap.add_argument("--svg", metavar="DIR", help="also write SVG plots into DIR")
+    ap.add_argument("--machine", help="the machine, for the plots' titles (e.g. the CPU model)")
     args = ap.parse_args()
 
     ctx, med, skipped, order, tmed, tskipped = load_bench(args.bench)
@@ -637,6 +967,10 @@ def main():
             # keep the list lines apart in Markdown
             f.write("\n".join(x + "  " if x.startswith("  ") or x == top[0] else x
                               for x in md) + "\n")
+    if args.svg:
+        paths = write_plots(args.svg, ctx, args.machine, args.reps, med, py, py_inacc, tmed,
+                            tpy, cases, infos, isas)
+        print(f"plots: {len(paths)} SVG files in {args.svg}", file=sys.stderr)
     return 0
 
 
