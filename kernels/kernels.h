@@ -66,15 +66,15 @@ static inline __attribute__((always_inline)) void axial_prefetch_ahead(const voi
 #define AXIAL_NDTYPE 14 /* dtype enum values are 1..13; slot 0 is unused */
 #define AXIAL_NROLL 4   /* roll kernels by element size: 1, 2, 4, 8 bytes */
 
-typedef void (*axial_cumsum_fn)(const void *x, void *y, size_t outer, size_t n,
-                                size_t inner, unsigned flags);
-typedef void (*axial_reduce_fn)(const void *x, void *y, size_t outer, size_t n,
-                                size_t inner, unsigned flags);
-typedef void (*axial_reduce_acc_fn)(const void *x, void *acc, size_t outer, size_t n,
-                                    size_t inner);
-typedef void (*axial_reduce_finish_fn)(const void *acc, void *y, size_t count);
-typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
-                              size_t shift, unsigned flags);
+typedef void axial_cumsum_kernel(const void *x, void *y, size_t outer, size_t n,
+                                 size_t inner, unsigned flags);
+typedef void axial_reduce_kernel(const void *x, void *y, size_t outer, size_t n,
+                                 size_t inner, unsigned flags);
+typedef void axial_reduce_acc_kernel(const void *x, void *acc, size_t outer, size_t n,
+                                     size_t inner);
+typedef void axial_reduce_finish_kernel(const void *acc, void *y, size_t count);
+typedef void axial_roll_kernel(const void *x, void *y, size_t outer, size_t n,
+                               size_t shift, unsigned flags);
 
 /*
  * The split paths' kernels (docs/API.md, "One summation order"; the
@@ -99,8 +99,8 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
  *   reduce_cols(x, acc, n, ncols, stride): acc[c] += column c of an
  *     (n, stride) matrix, for c < ncols, in the column order of inner >= 16.
  */
-typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                      double carry);
+typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                       double carry);
 /*   cumsum_run(x, y, len, flags, ds): len elements (a multiple of 16) of one
  *     line, whole blocks that start on a block boundary inside one chunk and
  *     do not pass its end, scanned from the carries ds[0] = D and ds[1] = S
@@ -109,20 +109,20 @@ typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsign
  *     cumsum_seg.  A stream's pieces that start or end inside a chunk go
  *     through it (src/stream.c).  The AVX-512 table holds AVX2's: one order,
  *     and every AVX-512 CPU runs AVX2. */
-typedef void (*axial_cumsum_run_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                    double *ds);
+typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                     double *ds);
 /*   cumsum_cols_run(x, y, n, ncols, stride, flags, acc): columns [0, ncols)
  *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
  *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
  *     the rows do not start their lines.  f32 and f64 only (NULL for the
  *     others), kernels/cols_run.h; AVX-512 runs AVX2's, as cumsum_run. */
-typedef void (*axial_cumsum_cols_run_fn)(const void *x, void *y, size_t n, size_t ncols,
-                                         size_t stride, unsigned flags, double *acc);
-typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
-typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
-                                     size_t stride, unsigned flags);
-typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t ncols,
-                                     size_t stride);
+typedef void axial_cumsum_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
+                                          size_t stride, unsigned flags, double *acc);
+typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags);
+typedef void axial_cumsum_cols_kernel(const void *x, void *y, size_t n, size_t ncols,
+                                      size_t stride, unsigned flags);
+typedef void axial_reduce_cols_kernel(const void *x, void *acc, size_t n, size_t ncols,
+                                      size_t stride);
 
 /* The one summation order's constants: the lanes of a virtual vector (and
  * the column count from which ReduceSum sums columns alone), the elements of
@@ -209,34 +209,34 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
  */
-typedef axial_lse_acc (*axial_lse_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                          axial_lse_acc carry);
-typedef axial_lse_acc (*axial_lse_total_fn)(const void *x, size_t len, unsigned flags);
+typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                           axial_lse_acc carry);
+typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned flags);
 
 /*
  * One table per ISA.  An ISA's table may leave entries NULL: dispatch starts
  * from the scalar table and overrides only the entries an ISA provides.
  */
 struct axial_kernels {
-    axial_cumsum_fn cumsum[AXIAL_NDTYPE];
-    axial_reduce_fn reduce[AXIAL_NDTYPE];
-    axial_reduce_acc_fn reduce_acc[AXIAL_NDTYPE];
-    axial_reduce_finish_fn reduce_finish[AXIAL_NDTYPE];
-    axial_roll_fn roll[AXIAL_NROLL]; /* index log2(element size) */
-    axial_cumsum_seg_fn cumsum_seg[AXIAL_NDTYPE];
-    axial_scan_total_fn scan_total[AXIAL_NDTYPE];
-    axial_cumsum_cols_fn cumsum_cols[AXIAL_NDTYPE];
-    axial_reduce_cols_fn reduce_cols[AXIAL_NDTYPE];
-    axial_cumsum_fn logcumsumexp[AXIAL_NDTYPE];
-    axial_reduce_fn reduce_lse[AXIAL_NDTYPE];
-    axial_reduce_acc_fn reduce_lse_acc[AXIAL_NDTYPE];
-    axial_reduce_finish_fn reduce_lse_finish[AXIAL_NDTYPE];
-    axial_cumsum_cols_fn logcumsumexp_cols[AXIAL_NDTYPE];
-    axial_reduce_cols_fn reduce_lse_cols[AXIAL_NDTYPE];
-    axial_lse_seg_fn logcumsumexp_seg[AXIAL_NDTYPE];
-    axial_lse_total_fn lse_scan_total[AXIAL_NDTYPE];
-    axial_cumsum_run_fn cumsum_run[AXIAL_NDTYPE];
-    axial_cumsum_cols_run_fn cumsum_cols_run[AXIAL_NDTYPE];
+    axial_cumsum_kernel *cumsum[AXIAL_NDTYPE];
+    axial_reduce_kernel *reduce[AXIAL_NDTYPE];
+    axial_reduce_acc_kernel *reduce_acc[AXIAL_NDTYPE];
+    axial_reduce_finish_kernel *reduce_finish[AXIAL_NDTYPE];
+    axial_roll_kernel *roll[AXIAL_NROLL]; /* index log2(element size) */
+    axial_cumsum_seg_kernel *cumsum_seg[AXIAL_NDTYPE];
+    axial_scan_total_kernel *scan_total[AXIAL_NDTYPE];
+    axial_cumsum_cols_kernel *cumsum_cols[AXIAL_NDTYPE];
+    axial_reduce_cols_kernel *reduce_cols[AXIAL_NDTYPE];
+    axial_cumsum_kernel *logcumsumexp[AXIAL_NDTYPE];
+    axial_reduce_kernel *reduce_lse[AXIAL_NDTYPE];
+    axial_reduce_acc_kernel *reduce_lse_acc[AXIAL_NDTYPE];
+    axial_reduce_finish_kernel *reduce_lse_finish[AXIAL_NDTYPE];
+    axial_cumsum_cols_kernel *logcumsumexp_cols[AXIAL_NDTYPE];
+    axial_reduce_cols_kernel *reduce_lse_cols[AXIAL_NDTYPE];
+    axial_lse_seg_kernel *logcumsumexp_seg[AXIAL_NDTYPE];
+    axial_lse_total_kernel *lse_scan_total[AXIAL_NDTYPE];
+    axial_cumsum_run_kernel *cumsum_run[AXIAL_NDTYPE];
+    axial_cumsum_cols_run_kernel *cumsum_cols_run[AXIAL_NDTYPE];
 };
 
 /* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */

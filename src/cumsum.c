@@ -71,7 +71,7 @@ typedef struct {
 
 typedef struct {
     const struct axial_kernels *kt;
-    axial_cumsum_fn scan; /* the table's cumsum or logcumsumexp entry */
+    axial_cumsum_kernel *scan; /* the table's cumsum or logcumsumexp entry */
     axial_dtype dtype;
     const char *x;
     char *y;
@@ -99,7 +99,7 @@ typedef struct {
     /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
      * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
     size_t rowlines, ntiles;
-    axial_cumsum_cols_fn cols;
+    axial_cumsum_cols_kernel *cols;
 } axial_cumsum_plan;
 
 static void axial_cumsum_task(void *arg, size_t k) {

@@ -138,9 +138,9 @@ typedef struct {
 
 /* The kernels of one op and dtype, and their AXIAL_ENTRY_* indices. */
 typedef struct {
-    axial_reduce_fn reduce;
-    axial_reduce_acc_fn acc;
-    axial_reduce_finish_fn finish;
+    axial_reduce_kernel *reduce;
+    axial_reduce_acc_kernel *acc;
+    axial_reduce_finish_kernel *finish;
     unsigned e_reduce, e_acc, e_finish;
     size_t wide; /* bytes of wide state per output: 8, or 16 for the log semiring */
     bool lse;

@@ -56,7 +56,7 @@ static uint64_t axial_mod(int64_t a, uint64_t d) {
 }
 
 typedef struct {
-    axial_roll_fn kernel;
+    axial_roll_kernel *kernel;
     const char *x;
     char *y;
     size_t esize, ng, n, shift, row_bytes;
