@@ -23,12 +23,15 @@
  *     <isa>  it has none and its merged table takes <isa>'s (as 0 when
  *            <isa> is not compiled in).
  *
- * Generated from it: the struct's fields (kernels.h) and each ISA's
- * declarations and table (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE).
+ * Generated from it: the struct's fields (kernels.h), each ISA's
+ * declarations and table (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE),
+ * the entry indices (src/internal.h), the merge (src/dispatch.c) and the
+ * AXIAL_VERBOSE kernel names (src/verbose.c).
  *
  * To add an entry: give it a kernel type in kernels.h (or reuse one), write
  * axial_<op>_<key>__<isa> for each key of its set in each ISA whose cell is
- * 1, add its line below, and have the planner use kt-><op>[slot].
+ * 1, add its line below, and have the planner use kt-><op>[slot] with
+ * AXIAL_ENTRY(op) + slot for its AXIAL_VERBOSE line.
  */
 #ifndef AXIAL_ENTRIES_H
 #define AXIAL_ENTRIES_H
@@ -98,6 +101,18 @@
 #define AXIAL_IF_OWN_avx2(...)
 #define AXIAL_IF_OWN_avx512(...)
 #define AXIAL_IF_OWN_neon(...)
+
+/* The ISA whose kernels a cell lends (AXIAL_ISA_*), or AXIAL_NO_LENDER. */
+#define AXIAL_NO_LENDER 0xff
+#define AXIAL_LENDER(cell) AXIAL_CAT(AXIAL_LENDER_, cell)
+#define AXIAL_LENDER_1 AXIAL_NO_LENDER
+#define AXIAL_LENDER_0 AXIAL_NO_LENDER
+#define AXIAL_LENDER_avx2 AXIAL_ISA_AVX2
+#define AXIAL_LENDER_avx512 AXIAL_ISA_AVX512
+#define AXIAL_LENDER_neon AXIAL_ISA_NEON
+/* The lender of each ISA's merged table, indexed by AXIAL_ISA_*. */
+#define AXIAL_LENDERS(scalar, avx2, avx512, neon)                                         \
+    {AXIAL_LENDER(scalar), AXIAL_LENDER(avx2), AXIAL_LENDER(avx512), AXIAL_LENDER(neon)}
 
 /* The fields of struct axial_kernels. */
 #define AXIAL_KERNEL_FIELD_(op, type, set, cells, arg) type *op[AXIAL_SLOTS_##set];
