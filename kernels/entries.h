@@ -21,12 +21,14 @@
  *            where the scalar cell is 0 too: the planner then does not
  *            take that path);
  *     <isa>  it has none and its merged table takes <isa>'s (as 0 when
- *            <isa> is not compiled in).
+ *            <isa> is not compiled in; tests/kernel_table.c has a
+ *            WANT_<isa> for each ISA that lends).
  *
  * Generated from it: the struct's fields (kernels.h), each ISA's
  * declarations and table (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE),
- * the entry indices (src/internal.h), the merge (src/dispatch.c) and the
- * AXIAL_VERBOSE kernel names (src/verbose.c).
+ * the entry indices (src/internal.h), the merge (src/dispatch.c), the
+ * AXIAL_VERBOSE kernel names (src/verbose.c) and what tests/kernel_table.c
+ * expects of every merged table.
  *
  * To add an entry: give it a kernel type in kernels.h (or reuse one), write
  * axial_<op>_<key>__<isa> for each key of its set in each ISA whose cell is
