@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "axial.h"
+#include "entries.h"
 
 /* Streaming stores (above): the output size from which kernels stream, and
  * the planner's flag for the tasks of a split call that does. */
@@ -66,15 +67,15 @@ static inline __attribute__((always_inline)) void axial_prefetch_ahead(const voi
 #define AXIAL_NDTYPE 14 /* dtype enum values are 1..13; slot 0 is unused */
 #define AXIAL_NROLL 4   /* roll kernels by element size: 1, 2, 4, 8 bytes */
 
-typedef void (*axial_cumsum_fn)(const void *x, void *y, size_t outer, size_t n,
-                                size_t inner, unsigned flags);
-typedef void (*axial_reduce_fn)(const void *x, void *y, size_t outer, size_t n,
-                                size_t inner, unsigned flags);
-typedef void (*axial_reduce_acc_fn)(const void *x, void *acc, size_t outer, size_t n,
-                                    size_t inner);
-typedef void (*axial_reduce_finish_fn)(const void *acc, void *y, size_t count);
-typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
-                              size_t shift, unsigned flags);
+typedef void axial_cumsum_kernel(const void *x, void *y, size_t outer, size_t n,
+                                 size_t inner, unsigned flags);
+typedef void axial_reduce_kernel(const void *x, void *y, size_t outer, size_t n,
+                                 size_t inner, unsigned flags);
+typedef void axial_reduce_acc_kernel(const void *x, void *acc, size_t outer, size_t n,
+                                     size_t inner);
+typedef void axial_reduce_finish_kernel(const void *acc, void *y, size_t count);
+typedef void axial_roll_kernel(const void *x, void *y, size_t outer, size_t n,
+                               size_t shift, unsigned flags);
 
 /*
  * The split paths' kernels (docs/API.md, "One summation order"; the
@@ -99,30 +100,30 @@ typedef void (*axial_roll_fn)(const void *x, void *y, size_t outer, size_t n,
  *   reduce_cols(x, acc, n, ncols, stride): acc[c] += column c of an
  *     (n, stride) matrix, for c < ncols, in the column order of inner >= 16.
  */
-typedef double (*axial_cumsum_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                      double carry);
+typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                       double carry);
 /*   cumsum_run(x, y, len, flags, ds): len elements (a multiple of 16) of one
  *     line, whole blocks that start on a block boundary inside one chunk and
  *     do not pass its end, scanned from the carries ds[0] = D and ds[1] = S
  *     of that chunk (docs/API.md, "One summation order"), which it leaves
  *     in ds as they are after the blocks; AXIAL_SCAN_CONTINUE as for
  *     cumsum_seg.  A stream's pieces that start or end inside a chunk go
- *     through it (src/stream.c).  The AVX-512 table holds AVX2's: one order,
- *     and every AVX-512 CPU runs AVX2. */
-typedef void (*axial_cumsum_run_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                    double *ds);
+ *     through it (src/stream.c).  AVX-512's merged table holds AVX2's
+ *     (kernels/entries.h): one order, and every AVX-512 CPU runs AVX2. */
+typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                     double *ds);
 /*   cumsum_cols_run(x, y, n, ncols, stride, flags, acc): columns [0, ncols)
  *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
  *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
  *     the rows do not start their lines.  f32 and f64 only (NULL for the
  *     others), kernels/cols_run.h; AVX-512 runs AVX2's, as cumsum_run. */
-typedef void (*axial_cumsum_cols_run_fn)(const void *x, void *y, size_t n, size_t ncols,
-                                         size_t stride, unsigned flags, double *acc);
-typedef double (*axial_scan_total_fn)(const void *x, size_t len, unsigned flags);
-typedef void (*axial_cumsum_cols_fn)(const void *x, void *y, size_t n, size_t ncols,
-                                     size_t stride, unsigned flags);
-typedef void (*axial_reduce_cols_fn)(const void *x, void *acc, size_t n, size_t ncols,
-                                     size_t stride);
+typedef void axial_cumsum_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
+                                          size_t stride, unsigned flags, double *acc);
+typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags);
+typedef void axial_cumsum_cols_kernel(const void *x, void *y, size_t n, size_t ncols,
+                                      size_t stride, unsigned flags);
+typedef void axial_reduce_cols_kernel(const void *x, void *acc, size_t n, size_t ncols,
+                                      size_t stride);
 
 /* The one summation order's constants: the lanes of a virtual vector (and
  * the column count from which ReduceSum sums columns alone), the elements of
@@ -209,126 +210,22 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
  */
-typedef axial_lse_acc (*axial_lse_seg_fn)(const void *x, void *y, size_t len, unsigned flags,
-                                          axial_lse_acc carry);
-typedef axial_lse_acc (*axial_lse_total_fn)(const void *x, size_t len, unsigned flags);
+typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                           axial_lse_acc carry);
+typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned flags);
 
 /*
- * One table per ISA.  An ISA's table may leave entries NULL: dispatch starts
- * from the scalar table and overrides only the entries an ISA provides.
+ * One table per ISA, its fields those of the list in kernels/entries.h.  An
+ * ISA's table may leave entries NULL: dispatch starts from the scalar table
+ * and overrides only the entries an ISA provides (or, where the list says
+ * so, another ISA lends it).  Each folder declares its kernels with
+ * AXIAL_DECLARE_KERNELS(<isa>) and defines its table.c with
+ * AXIAL_DEFINE_KERNEL_TABLE(<isa>).
  */
 struct axial_kernels {
-    axial_cumsum_fn cumsum[AXIAL_NDTYPE];
-    axial_reduce_fn reduce[AXIAL_NDTYPE];
-    axial_reduce_acc_fn reduce_acc[AXIAL_NDTYPE];
-    axial_reduce_finish_fn reduce_finish[AXIAL_NDTYPE];
-    axial_roll_fn roll[AXIAL_NROLL]; /* index log2(element size) */
-    axial_cumsum_seg_fn cumsum_seg[AXIAL_NDTYPE];
-    axial_scan_total_fn scan_total[AXIAL_NDTYPE];
-    axial_cumsum_cols_fn cumsum_cols[AXIAL_NDTYPE];
-    axial_reduce_cols_fn reduce_cols[AXIAL_NDTYPE];
-    axial_cumsum_fn logcumsumexp[AXIAL_NDTYPE];
-    axial_reduce_fn reduce_lse[AXIAL_NDTYPE];
-    axial_reduce_acc_fn reduce_lse_acc[AXIAL_NDTYPE];
-    axial_reduce_finish_fn reduce_lse_finish[AXIAL_NDTYPE];
-    axial_cumsum_cols_fn logcumsumexp_cols[AXIAL_NDTYPE];
-    axial_reduce_cols_fn reduce_lse_cols[AXIAL_NDTYPE];
-    axial_lse_seg_fn logcumsumexp_seg[AXIAL_NDTYPE];
-    axial_lse_total_fn lse_scan_total[AXIAL_NDTYPE];
-    axial_cumsum_run_fn cumsum_run[AXIAL_NDTYPE];
-    axial_cumsum_cols_run_fn cumsum_cols_run[AXIAL_NDTYPE];
+    AXIAL_KERNEL_ENTRIES(AXIAL_KERNEL_FIELD_, 0)
 };
 
-/* The float dtypes, as X(name, DTYPE, arg): the split kernels' entries. */
-#define AXIAL_FLOAT_DTYPES(X, arg)                                             \
-    X(f32, AXIAL_F32, arg) X(f64, AXIAL_F64, arg) X(f16, AXIAL_F16, arg) X(bf16, AXIAL_BF16, arg)
-#define AXIAL_DECLARE_SPLIT_KERNELS(name, DT, isa)                                           \
-    double axial_cumsum_seg_##name##__##isa(const void *x, void *y, size_t len,            \
-                                            unsigned flags, double carry);                 \
-    double axial_scan_total_##name##__##isa(const void *x, size_t len, unsigned flags);    \
-    void axial_cumsum_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
-                                           size_t stride, unsigned flags);                 \
-    void axial_reduce_cols_##name##__##isa(const void *x, void *acc, size_t n,             \
-                                           size_t ncols, size_t stride);
-#define AXIAL_CUMSUM_SEG_OF(name, DT, isa) [DT] = axial_cumsum_seg_##name##__##isa,
-#define AXIAL_DECLARE_RUN_KERNEL(name, DT, isa)                                              \
-    void axial_cumsum_run_##name##__##isa(const void *x, void *y, size_t len, unsigned flags, \
-                                          double *ds);
-#define AXIAL_CUMSUM_RUN_OF(name, DT, isa) [DT] = axial_cumsum_run_##name##__##isa,
-#define AXIAL_DECLARE_COLS_RUN_KERNELS(isa)                                                  \
-    void axial_cumsum_cols_run_f32__##isa(const void *x, void *y, size_t n, size_t ncols,   \
-                                          size_t stride, unsigned flags, double *acc);      \
-    void axial_cumsum_cols_run_f64__##isa(const void *x, void *y, size_t n, size_t ncols,   \
-                                          size_t stride, unsigned flags, double *acc);
-#define AXIAL_COLS_RUN_OF(isa)                                                               \
-    {[AXIAL_F32] = axial_cumsum_cols_run_f32__##isa, [AXIAL_F64] = axial_cumsum_cols_run_f64__##isa}
-#define AXIAL_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_scan_total_##name##__##isa,
-#define AXIAL_CUMSUM_COLS_OF(name, DT, isa) [DT] = axial_cumsum_cols_##name##__##isa,
-#define AXIAL_REDUCE_COLS_OF(name, DT, isa) [DT] = axial_reduce_cols_##name##__##isa,
-
-/* The log-semiring kernels of one ISA and float dtype (see above). */
-#define AXIAL_DECLARE_LSE_KERNELS(name, DT, isa)                                            \
-    void axial_logcumsumexp_##name##__##isa(const void *x, void *y, size_t outer, size_t n, \
-                                            size_t inner, unsigned flags);                 \
-    void axial_reduce_lse_##name##__##isa(const void *x, void *y, size_t outer, size_t n,  \
-                                          size_t inner, unsigned flags);                   \
-    void axial_reduce_lse_acc_##name##__##isa(const void *x, void *acc, size_t outer,      \
-                                              size_t n, size_t inner);                     \
-    void axial_reduce_lse_finish_##name##__##isa(const void *acc, void *y, size_t count);
-#define AXIAL_DECLARE_LSE_COLS_KERNELS(name, DT, isa)                                        \
-    void axial_logcumsumexp_cols_##name##__##isa(const void *x, void *y, size_t n,          \
-                                                 size_t ncols, size_t stride, unsigned flags); \
-    void axial_reduce_lse_cols_##name##__##isa(const void *x, void *y, size_t n, size_t ncols, \
-                                               size_t stride);
-#define AXIAL_DECLARE_LSE_SPLIT_KERNELS(name, DT, isa)                                       \
-    axial_lse_acc axial_logcumsumexp_seg_##name##__##isa(const void *x, void *y, size_t len, \
-                                                         unsigned flags, axial_lse_acc carry); \
-    axial_lse_acc axial_lse_scan_total_##name##__##isa(const void *x, size_t len,           \
-                                                       unsigned flags);
-#define AXIAL_LOGCUMSUMEXP_SEG_OF(name, DT, isa) [DT] = axial_logcumsumexp_seg_##name##__##isa,
-#define AXIAL_LSE_SCAN_TOTAL_OF(name, DT, isa) [DT] = axial_lse_scan_total_##name##__##isa,
-#define AXIAL_LOGCUMSUMEXP_COLS_OF(name, DT, isa) [DT] = axial_logcumsumexp_cols_##name##__##isa,
-#define AXIAL_REDUCE_LSE_COLS_OF(name, DT, isa) [DT] = axial_reduce_lse_cols_##name##__##isa,
-#define AXIAL_LOGCUMSUMEXP_OF(name, DT, isa) [DT] = axial_logcumsumexp_##name##__##isa,
-#define AXIAL_REDUCE_LSE_OF(name, DT, isa) [DT] = axial_reduce_lse_##name##__##isa,
-#define AXIAL_REDUCE_LSE_ACC_OF(name, DT, isa) [DT] = axial_reduce_lse_acc_##name##__##isa,
-#define AXIAL_REDUCE_LSE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_lse_finish_##name##__##isa,
-
-/* The summable dtypes (all but BOOL), as X(name, DTYPE, arg): the SIMD
- * folders declare and tabulate their kernels with it. */
-#define AXIAL_SUM_DTYPES(X, arg)                                               \
-    X(f32, AXIAL_F32, arg) X(f64, AXIAL_F64, arg) X(f16, AXIAL_F16, arg)       \
-    X(bf16, AXIAL_BF16, arg) X(i8, AXIAL_I8, arg) X(u8, AXIAL_U8, arg)         \
-    X(i16, AXIAL_I16, arg) X(u16, AXIAL_U16, arg) X(i32, AXIAL_I32, arg)       \
-    X(u32, AXIAL_U32, arg) X(i64, AXIAL_I64, arg) X(u64, AXIAL_U64, arg)
-
-/* Declarations of one ISA's kernels: axial_<op>_<dtype>__<isa>. */
-#define AXIAL_DECLARE_SUM_KERNELS(name, DT, isa)                                         \
-    void axial_cumsum_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
-                                      size_t inner, unsigned flags);                    \
-    void axial_reduce_##name##__##isa(const void *x, void *y, size_t outer, size_t n,   \
-                                      size_t inner, unsigned flags);                    \
-    void axial_reduce_acc_##name##__##isa(const void *x, void *acc, size_t outer,       \
-                                          size_t n, size_t inner);                      \
-    void axial_reduce_finish_##name##__##isa(const void *acc, void *y, size_t count);
-#define AXIAL_DECLARE_ISA_KERNELS(isa)                                                   \
-    AXIAL_SUM_DTYPES(AXIAL_DECLARE_SUM_KERNELS, isa)                                     \
-    void axial_roll_b1__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
-                              unsigned flags);                                            \
-    void axial_roll_b2__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
-                              unsigned flags);                                            \
-    void axial_roll_b4__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
-                              unsigned flags);                                            \
-    void axial_roll_b8__##isa(const void *x, void *y, size_t outer, size_t n, size_t s,   \
-                              unsigned flags);
-
-/* Table entries, for designated initialisers: .cumsum = {AXIAL_SUM_DTYPES(AXIAL_CUMSUM_OF, avx2)} */
-#define AXIAL_CUMSUM_OF(name, DT, isa) [DT] = axial_cumsum_##name##__##isa,
-#define AXIAL_REDUCE_OF(name, DT, isa) [DT] = axial_reduce_##name##__##isa,
-#define AXIAL_REDUCE_ACC_OF(name, DT, isa) [DT] = axial_reduce_acc_##name##__##isa,
-#define AXIAL_REDUCE_FINISH_OF(name, DT, isa) [DT] = axial_reduce_finish_##name##__##isa,
-#define AXIAL_ROLL_OF(isa)                                                             \
-    {axial_roll_b1__##isa, axial_roll_b2__##isa, axial_roll_b4__##isa, axial_roll_b8__##isa}
 /* The four roll entry points of a SIMD ISA, each calling
  * impl(x, y, outer, n, s, E, flags) with its element size E in bytes. */
 #define AXIAL_ROLL_ENTRY_(isa, impl, E)                                                 \

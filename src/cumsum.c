@@ -71,7 +71,7 @@ typedef struct {
 
 typedef struct {
     const struct axial_kernels *kt;
-    axial_cumsum_fn scan; /* the table's cumsum or logcumsumexp entry */
+    axial_cumsum_kernel *scan; /* the table's cumsum or logcumsumexp entry */
     axial_dtype dtype;
     const char *x;
     char *y;
@@ -99,7 +99,7 @@ typedef struct {
     /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
      * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
     size_t rowlines, ntiles;
-    axial_cumsum_cols_fn cols;
+    axial_cumsum_cols_kernel *cols;
 } axial_cumsum_plan;
 
 static void axial_cumsum_task(void *arg, size_t k) {
@@ -371,8 +371,8 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(p->lse ? "logcumsumexp" : "cumsum", p->kt,
-                              (p->lse ? AXIAL_ENTRY_LSE_SCAN_TOTAL : AXIAL_ENTRY_SCAN_TOTAL) + p->dtype,
-                              (p->lse ? AXIAL_ENTRY_LOGCUMSUMEXP_SEG : AXIAL_ENTRY_CUMSUM_SEG) + p->dtype,
+                              (p->lse ? AXIAL_ENTRY(lse_scan_total) : AXIAL_ENTRY(scan_total)) + p->dtype,
+                              (p->lse ? AXIAL_ENTRY(logcumsumexp_seg) : AXIAL_ENTRY(cumsum_seg)) + p->dtype,
                               p->dtype, rank, shape, axis, p->flags & AXIAL_CUMSUM_FLAGS,
                               "%zu*%s(n=%zu)+%zu*%s(n<=%zu)%s", p->outer * (p->nchunks - 1),
                               p->lse ? "lse_scan_total" : "scan_total", AXIAL_SCAN_CHUNK, p->ntasks,
@@ -462,8 +462,8 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                 if (axial__verbose_on()) {
                     char note[32];
                     axial__verbose_cumsum(op->op, kt,
-                                          (op->lse ? AXIAL_ENTRY_LOGCUMSUMEXP_COLS
-                                                   : AXIAL_ENTRY_CUMSUM_COLS) + dtype,
+                                          (op->lse ? AXIAL_ENTRY(logcumsumexp_cols)
+                                                   : AXIAL_ENTRY(cumsum_cols)) + dtype,
                                           AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
                                           "%zu*%s(n=%zu,ncols<=%zu,stride=%zu)%s", p.ntasks,
                                           op->lse ? "logcumsumexp_cols" : "cumsum_cols", p.n,
@@ -481,7 +481,7 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
     if (axial__verbose_on()) {
         char note[32];
         axial__verbose_cumsum(op->op, kt,
-                              (op->lse ? AXIAL_ENTRY_LOGCUMSUMEXP : AXIAL_ENTRY_CUMSUM) + dtype,
+                              (op->lse ? AXIAL_ENTRY(logcumsumexp) : AXIAL_ENTRY(cumsum)) + dtype,
                               AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags, "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer,
                               p.n, p.inner, axial__tasks_note(note, p.ntasks));
     }

@@ -114,41 +114,26 @@ static const struct axial_kernels *axial_isa_table(unsigned isa) {
     }
 }
 
-/* Start from the scalar table; take every entry the ISA provides, and record
- * in from[] which ISA each entry is (by its index: AXIAL_ENTRY_*). */
+/* Start from the scalar table; take every entry the ISA provides, or where
+ * its cell in kernels/entries.h names another ISA (a lender), that ISA's;
+ * record in from[] which ISA each entry is (by its index: AXIAL_ENTRY(op) +
+ * slot). */
+#define AXIAL_MERGE_ENTRY_(op, type, set, cells, arg)                                       \
+    {                                                                                       \
+        static const unsigned char lender[AXIAL_NISA] = AXIAL_LENDERS cells;                \
+        const struct axial_kernels *lent = axial_isa_table(lender[isa_id]);                 \
+        for (size_t k = 0; k < AXIAL_SLOTS_##set; k++) {                                    \
+            if (isa->op[k])                                                                 \
+                out->op[k] = isa->op[k], from[AXIAL_ENTRY(op) + k] = (unsigned char)isa_id; \
+            else if (lent && lent->op[k])                                                   \
+                out->op[k] = lent->op[k], from[AXIAL_ENTRY(op) + k] = lender[isa_id];       \
+        }                                                                                   \
+    }
 static void axial_merge(struct axial_kernels *out, unsigned char *from,
                         const struct axial_kernels *isa, unsigned isa_id) {
     *out = axial_kernels__scalar;
     memset(from, AXIAL_ISA_SCALAR, AXIAL_NENTRY);
-    for (int t = 0; t < AXIAL_NDTYPE; t++) {
-        if (isa->cumsum[t]) out->cumsum[t] = isa->cumsum[t], from[AXIAL_ENTRY_CUMSUM + t] = (unsigned char)isa_id;
-        if (isa->reduce[t]) out->reduce[t] = isa->reduce[t], from[AXIAL_ENTRY_REDUCE + t] = (unsigned char)isa_id;
-        if (isa->reduce_acc[t]) out->reduce_acc[t] = isa->reduce_acc[t], from[AXIAL_ENTRY_REDUCE_ACC + t] = (unsigned char)isa_id;
-        if (isa->reduce_finish[t]) out->reduce_finish[t] = isa->reduce_finish[t], from[AXIAL_ENTRY_REDUCE_FINISH + t] = (unsigned char)isa_id;
-        if (isa->cumsum_seg[t]) out->cumsum_seg[t] = isa->cumsum_seg[t], from[AXIAL_ENTRY_CUMSUM_SEG + t] = (unsigned char)isa_id;
-        if (isa->scan_total[t]) out->scan_total[t] = isa->scan_total[t], from[AXIAL_ENTRY_SCAN_TOTAL + t] = (unsigned char)isa_id;
-        if (isa->cumsum_cols[t]) out->cumsum_cols[t] = isa->cumsum_cols[t], from[AXIAL_ENTRY_CUMSUM_COLS + t] = (unsigned char)isa_id;
-        if (isa->reduce_cols[t]) out->reduce_cols[t] = isa->reduce_cols[t], from[AXIAL_ENTRY_REDUCE_COLS + t] = (unsigned char)isa_id;
-        if (isa->logcumsumexp[t]) out->logcumsumexp[t] = isa->logcumsumexp[t], from[AXIAL_ENTRY_LOGCUMSUMEXP + t] = (unsigned char)isa_id;
-        if (isa->reduce_lse[t]) out->reduce_lse[t] = isa->reduce_lse[t], from[AXIAL_ENTRY_REDUCE_LSE + t] = (unsigned char)isa_id;
-        if (isa->reduce_lse_acc[t]) out->reduce_lse_acc[t] = isa->reduce_lse_acc[t], from[AXIAL_ENTRY_REDUCE_LSE_ACC + t] = (unsigned char)isa_id;
-        if (isa->reduce_lse_finish[t]) out->reduce_lse_finish[t] = isa->reduce_lse_finish[t], from[AXIAL_ENTRY_REDUCE_LSE_FINISH + t] = (unsigned char)isa_id;
-        if (isa->logcumsumexp_cols[t]) out->logcumsumexp_cols[t] = isa->logcumsumexp_cols[t], from[AXIAL_ENTRY_LOGCUMSUMEXP_COLS + t] = (unsigned char)isa_id;
-        if (isa->reduce_lse_cols[t]) out->reduce_lse_cols[t] = isa->reduce_lse_cols[t], from[AXIAL_ENTRY_REDUCE_LSE_COLS + t] = (unsigned char)isa_id;
-        if (isa->logcumsumexp_seg[t]) out->logcumsumexp_seg[t] = isa->logcumsumexp_seg[t], from[AXIAL_ENTRY_LOGCUMSUMEXP_SEG + t] = (unsigned char)isa_id;
-        if (isa->lse_scan_total[t]) out->lse_scan_total[t] = isa->lse_scan_total[t], from[AXIAL_ENTRY_LSE_SCAN_TOTAL + t] = (unsigned char)isa_id;
-        if (isa->cumsum_run[t]) out->cumsum_run[t] = isa->cumsum_run[t], from[AXIAL_ENTRY_CUMSUM_RUN + t] = (unsigned char)isa_id;
-        if (isa->cumsum_cols_run[t]) out->cumsum_cols_run[t] = isa->cumsum_cols_run[t], from[AXIAL_ENTRY_CUMSUM_COLS_RUN + t] = (unsigned char)isa_id;
-#if defined(AXIAL_HAVE_AVX2) && defined(AXIAL_HAVE_AVX512)
-        /* the stream kernels (kernels.h): AVX-512 runs AVX2's, the same order's */
-        if (isa_id == AXIAL_ISA_AVX512 && !isa->cumsum_run[t] && axial_kernels__avx2.cumsum_run[t])
-            out->cumsum_run[t] = axial_kernels__avx2.cumsum_run[t], from[AXIAL_ENTRY_CUMSUM_RUN + t] = AXIAL_ISA_AVX2;
-        if (isa_id == AXIAL_ISA_AVX512 && !isa->cumsum_cols_run[t] && axial_kernels__avx2.cumsum_cols_run[t])
-            out->cumsum_cols_run[t] = axial_kernels__avx2.cumsum_cols_run[t], from[AXIAL_ENTRY_CUMSUM_COLS_RUN + t] = AXIAL_ISA_AVX2;
-#endif
-    }
-    for (int s = 0; s < AXIAL_NROLL; s++)
-        if (isa->roll[s]) out->roll[s] = isa->roll[s], from[AXIAL_ENTRY_ROLL + s] = (unsigned char)isa_id;
+    AXIAL_KERNEL_ENTRIES(AXIAL_MERGE_ENTRY_, 0)
 }
 
 const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry) {

@@ -36,28 +36,14 @@ const struct axial_kernels *axial__kernels(void);
 
 /* ---- AXIAL_VERBOSE (src/verbose.c): one stderr line per call ---- */
 
-/* A table entry, by index: AXIAL_ENTRY_CUMSUM + dtype, ..., AXIAL_ENTRY_ROLL + log2 size. */
+/* A table entry, by index: AXIAL_ENTRY(op) + its slot (the dtype, or roll's
+ * log2 element size), the entries in the order of kernels/entries.h. */
+#define AXIAL_ENTRY(op) axial_entry_##op
+#define AXIAL_ENTRY_INDEX_(op, type, set, cells, arg)                                      \
+    axial_entry_##op, axial_entry_##op##_last_ = axial_entry_##op + AXIAL_SLOTS_##set - 1,
 enum {
-    AXIAL_ENTRY_CUMSUM = 0,
-    AXIAL_ENTRY_REDUCE = AXIAL_NDTYPE,
-    AXIAL_ENTRY_REDUCE_ACC = 2 * AXIAL_NDTYPE,
-    AXIAL_ENTRY_REDUCE_FINISH = 3 * AXIAL_NDTYPE,
-    AXIAL_ENTRY_ROLL = 4 * AXIAL_NDTYPE,
-    AXIAL_ENTRY_CUMSUM_SEG = 4 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_SCAN_TOTAL = 5 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_CUMSUM_COLS = 6 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_REDUCE_COLS = 7 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_LOGCUMSUMEXP = 8 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_REDUCE_LSE = 9 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_REDUCE_LSE_ACC = 10 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_REDUCE_LSE_FINISH = 11 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_LOGCUMSUMEXP_COLS = 12 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_REDUCE_LSE_COLS = 13 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_LOGCUMSUMEXP_SEG = 14 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_LSE_SCAN_TOTAL = 15 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_CUMSUM_RUN = 16 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_ENTRY_CUMSUM_COLS_RUN = 17 * AXIAL_NDTYPE + AXIAL_NROLL,
-    AXIAL_NENTRY = 18 * AXIAL_NDTYPE + AXIAL_NROLL,
+    AXIAL_KERNEL_ENTRIES(AXIAL_ENTRY_INDEX_, 0)
+    AXIAL_NENTRY,
     AXIAL_ENTRY_NONE = AXIAL_NENTRY /* no kernel: a copy, a fill, an empty tensor */
 };
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose

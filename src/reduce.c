@@ -136,11 +136,11 @@ typedef struct {
     size_t threshold; /* bytes of input from which it splits */
 } axial_reduce_op;
 
-/* The kernels of one op and dtype, and their AXIAL_ENTRY_* indices. */
+/* The kernels of one op and dtype, and their AXIAL_ENTRY() indices. */
 typedef struct {
-    axial_reduce_fn reduce;
-    axial_reduce_acc_fn acc;
-    axial_reduce_finish_fn finish;
+    axial_reduce_kernel *reduce;
+    axial_reduce_acc_kernel *acc;
+    axial_reduce_finish_kernel *finish;
     unsigned e_reduce, e_acc, e_finish;
     size_t wide; /* bytes of wide state per output: 8, or 16 for the log semiring */
     bool lse;
@@ -155,9 +155,9 @@ static axial_reduce_kernels axial_reduce_kernels_of(const struct axial_kernels *
         return (axial_reduce_kernels){kt->reduce_lse[dtype],
                                       kt->reduce_lse_acc[dtype],
                                       kt->reduce_lse_finish[dtype],
-                                      AXIAL_ENTRY_REDUCE_LSE + dtype,
-                                      AXIAL_ENTRY_REDUCE_LSE_ACC + dtype,
-                                      AXIAL_ENTRY_REDUCE_LSE_FINISH + dtype,
+                                      AXIAL_ENTRY(reduce_lse) + dtype,
+                                      AXIAL_ENTRY(reduce_lse_acc) + dtype,
+                                      AXIAL_ENTRY(reduce_lse_finish) + dtype,
                                       sizeof(axial_lse_acc),
                                       true,
                                       op->threshold,
@@ -165,9 +165,9 @@ static axial_reduce_kernels axial_reduce_kernels_of(const struct axial_kernels *
     return (axial_reduce_kernels){kt->reduce[dtype],
                                   kt->reduce_acc[dtype],
                                   kt->reduce_finish[dtype],
-                                  AXIAL_ENTRY_REDUCE + dtype,
-                                  AXIAL_ENTRY_REDUCE_ACC + dtype,
-                                  AXIAL_ENTRY_REDUCE_FINISH + dtype,
+                                  AXIAL_ENTRY(reduce) + dtype,
+                                  AXIAL_ENTRY(reduce_acc) + dtype,
+                                  AXIAL_ENTRY(reduce_finish) + dtype,
                                   8,
                                   false,
                                   op->threshold,
@@ -333,7 +333,7 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
     if (p->k.lse) { /* no accumulator: each tile rounds its own columns */
         if (axial__verbose_on()) {
             char note[32];
-            axial__verbose_reduce("reduce_logsumexp", p->kt, AXIAL_ENTRY_REDUCE_LSE_COLS + p->dtype,
+            axial__verbose_reduce("reduce_logsumexp", p->kt, AXIAL_ENTRY(reduce_lse_cols) + p->dtype,
                                   AXIAL_ENTRY_NONE, p->dtype, rank, shape, axes, naxes, flags,
                                   "%zu*reduce_lse_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
                                   p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,
@@ -349,8 +349,8 @@ static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executo
                            count_out * sizeof *p->acc);
     if (axial__verbose_on()) {
         char note[32];
-        axial__verbose_reduce("reduce_sum", p->kt, AXIAL_ENTRY_REDUCE_COLS + p->dtype,
-                              AXIAL_ENTRY_REDUCE_FINISH + p->dtype, p->dtype, rank, shape, axes,
+        axial__verbose_reduce("reduce_sum", p->kt, AXIAL_ENTRY(reduce_cols) + p->dtype,
+                              AXIAL_ENTRY(reduce_finish) + p->dtype, p->dtype, rank, shape, axes,
                               naxes, flags,
                               "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
                               p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,

@@ -56,7 +56,7 @@ static uint64_t axial_mod(int64_t a, uint64_t d) {
 }
 
 typedef struct {
-    axial_roll_fn kernel;
+    axial_roll_kernel *kernel;
     const char *x;
     char *y;
     size_t esize, ng, n, shift, row_bytes;
@@ -241,7 +241,7 @@ axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t ran
         size_t reps = 1;
         for (size_t k = 0; k + 2 < ng; k++)
             reps *= g[k].size;
-        axial__verbose_roll(kt, AXIAL_ENTRY_ROLL + axial__log2_size(esize), dtype, rank, shape,
+        axial__verbose_roll(kt, AXIAL_ENTRY(roll) + axial__log2_size(esize), dtype, rank, shape,
                             shift, nshift, axes, naxes, copy ? count * esize : 0, reps,
                             ng > 1 ? g[ng - 2].size : 1, ng > 1 ? g[ng - 2].shift : 0,
                             g[ng - 1].size, g[ng - 1].shift, p.lines.ntasks);

@@ -521,7 +521,7 @@ static void reduce_cell(const shard_plan *p, const struct axial_kernels *kt, con
     const uint64_t lo = a > u0 ? a : u0, hi = b < u1 ? b : u1;
     const size_t off = (size_t)(lo - u0), n = (size_t)(hi - lo);
     v_identity(p, v, p->nv);
-    const axial_reduce_acc_fn acc =
+    axial_reduce_acc_kernel *const acc =
         p->lse ? kt->reduce_lse_acc[p->dtype] : kt->reduce_acc[p->dtype];
     for (size_t o = 0; o < p->outer; o++) {
         const char *rows = x + (o * plen + off) * p->inner * es;
@@ -865,7 +865,7 @@ axial_status axial_shard_finish(const axial_shards *sh, const void *total, size_
     }
     const unsigned char *v = (const unsigned char *)total + AX_SH_HEAD + 8 * p.rank;
     const struct axial_kernels *kt = axial__kernels();
-    const axial_reduce_finish_fn fin =
+    axial_reduce_finish_kernel *const fin =
         p.lse ? kt->reduce_lse_finish[p.dtype] : kt->reduce_finish[p.dtype];
     /* R (+) P, 64 outputs at a time on the stack */
     unsigned char buf[64 * sizeof(axial_lse_acc)];

@@ -144,7 +144,7 @@ typedef struct {
     char *y;
     size_t len; /* the piece's axis length */
     size_t ntasks, units;
-    axial_cumsum_cols_run_fn cols_run; /* float columns on a SIMD ISA, or NULL */
+    axial_cumsum_cols_run_kernel *cols_run; /* float columns on a SIMD ISA, or NULL */
 } axial_push;
 
 /* One float line: the rest of a block begun, whole chunks by the kernel,
@@ -157,8 +157,8 @@ static void push_line(const axial_push *p, size_t o) {
     char *y = p->y + o * L * es;
     const bool rev = (s->flags & AXIAL_CUMSUM_REVERSE) != 0;
     const bool simd = s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR;
-    const axial_cumsum_seg_fn seg = simd ? p->kt->cumsum_seg[s->dtype] : NULL;
-    const axial_cumsum_run_fn run = simd ? p->kt->cumsum_run[s->dtype] : NULL;
+    axial_cumsum_seg_kernel *const seg = simd ? p->kt->cumsum_seg[s->dtype] : NULL;
+    axial_cumsum_run_kernel *const run = simd ? p->kt->cumsum_run[s->dtype] : NULL;
     uint64_t pos = s->pos;
     size_t k = 0;
     while (k < L) {

@@ -67,24 +67,17 @@ static void axial_append_head(struct axial_line *l, const char *op, axial_dtype 
     axial_append(l, "]");
 }
 
-/* axial_<op>_<type>__<isa> of one table entry. */
+/* "<op>_<key>" of each table entry, by index (kernels/entries.h). */
+#define AXIAL_ENTRY_NAME_SLOT_(key, slot, op) [AXIAL_ENTRY(op) + slot] = #op "_" #key,
+#define AXIAL_ENTRY_NAME_(op, type, set, cells, arg) AXIAL_##set(AXIAL_ENTRY_NAME_SLOT_, op)
+static const char *const axial_entry_names[AXIAL_NENTRY] = {
+    AXIAL_KERNEL_ENTRIES(AXIAL_ENTRY_NAME_, 0)};
+
+/* axial_<op>_<key>__<isa> of one table entry. */
 static void axial_append_kernel(struct axial_line *l, const struct axial_kernels *kt,
                                 unsigned e) {
-    static const char *const ops[] = {"cumsum",     "reduce",     "reduce_acc",
-                                      "reduce_finish", "cumsum_seg", "scan_total",
-                                      "cumsum_cols", "reduce_cols", "logcumsumexp",
-                                      "reduce_lse", "reduce_lse_acc", "reduce_lse_finish",
-                                      "logcumsumexp_cols", "reduce_lse_cols",
-                                      "logcumsumexp_seg", "lse_scan_total", "cumsum_run",
-                                      "cumsum_cols_run"};
-    const char *isa = axial__entry_isa(kt, e);
-    if (e >= AXIAL_ENTRY_ROLL && e < AXIAL_ENTRY_CUMSUM_SEG) {
-        axial_append(l, "axial_roll_b%u__%s", 1u << (e - AXIAL_ENTRY_ROLL), isa);
-    } else {
-        const unsigned k = e < AXIAL_ENTRY_ROLL ? e : e - AXIAL_NROLL; /* roll sits between */
-        axial_append(l, "axial_%s_%s__%s", ops[k / AXIAL_NDTYPE],
-                     axial_dtype_names[k % AXIAL_NDTYPE], isa);
-    }
+    const char *name = e < AXIAL_NENTRY ? axial_entry_names[e] : NULL;
+    axial_append(l, "axial_%s__%s", name ? name : "unknown", axial__entry_isa(kt, e));
 }
 
 /* " -> <plan> kernel=<names>", then the line goes out. */

@@ -17,11 +17,7 @@
 
 #include "kernels.h"
 
-AXIAL_DECLARE_ISA_KERNELS(avx512)
-AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_SPLIT_KERNELS, avx512)
-AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_KERNELS, avx512)
-AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_COLS_KERNELS, avx512)
-AXIAL_FLOAT_DTYPES(AXIAL_DECLARE_LSE_SPLIT_KERNELS, avx512)
+AXIAL_DECLARE_KERNELS(avx512)
 
 /* ---- f16 / bf16 <-> f32, 16 lanes -----------------------------------------
  * Widening is exact.  Narrowing rounds once, to nearest even: vcvtps2ph with
