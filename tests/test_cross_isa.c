@@ -85,7 +85,7 @@ typedef axial_status (*call_fn)(const void *ctx, const void *x, void *y,
 static void run_case(ax_t *t, axial_dtype dt, size_t count, size_t ocount, enum fill mode,
                      bool inplace, bool threads, call_fn call, const void *ctx,
                      const char *what) {
-    const size_t es = or_size(dt);
+    const size_t es = ax_dtype_size(dt);
     ax_buf x, y[AX_N_ARCH_ISAS];
     ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_poison(&x, 0);
@@ -171,8 +171,8 @@ static void cumsum_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
              inplace ? " in place" : "",
              X.cancel ? "cancelling" : mode == FILL_ZEROS ? "signed zeros"
                                      : mode == FILL_GENERAL ? "general" : "special");
-    run_case(t, dt, count, count, mode, inplace, count * or_size(dt) > ((size_t)512 << 10),
-             call_cumsum, &a, what);
+    run_case(t, dt, count, count, mode, inplace,
+             count * ax_dtype_size(dt) > ((size_t)512 << 10), call_cumsum, &a, what);
 }
 
 static void reduce_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
@@ -190,7 +190,7 @@ static void reduce_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
         return;
     const size_t count = or_count(rank, shape);
     run_case(t, dt, count, or_count(orank, oshape), mode, false,
-             count * or_size(dt) > ((size_t)1 << 20), call_reduce, &a, what);
+             count * ax_dtype_size(dt) > ((size_t)1 << 20), call_reduce, &a, what);
 }
 
 /* ---- families --------------------------------------------------------------- */
@@ -261,7 +261,7 @@ static void family_long(ax_t *t, axial_dtype dt) {
 }
 
 static void family_split(ax_t *t, axial_dtype dt) {
-    const int64_t es = (int64_t)or_size(dt), KiB = 1024;
+    const int64_t es = (int64_t)ax_dtype_size(dt), KiB = 1024;
     const int64_t a0[1] = {0}, a1[1] = {1}, am2[1] = {-2}, a02[2] = {0, 2}, a13[2] = {1, 3};
     /* chunked: at most 64 outputs, more than 64 KiB per output row */
     const int64_t full[1] = {(200 * KiB / es) | 1}, two[2] = {2, (150 * KiB / es) | 1};

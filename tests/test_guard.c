@@ -175,8 +175,7 @@ static bool is_lse(enum op op) { return op == OP_LCSE || op == OP_RLSE; }
 static double lse_bound(axial_dtype dt, double v, double n) {
     const double a = fabs(v), ln = log(n > 1 ? n : 1);
     if (dt == AXIAL_F64) return ldexp(4 * a + 4 * ln + 16 + n, -53);
-    const int p = dt == AXIAL_F32 ? 24 : dt == AXIAL_F16 ? 11 : 8;
-    const int emin = dt == AXIAL_F16 ? -14 : -126;
+    const int p = ax_dtype_fmt(dt).p, emin = ax_dtype_fmt(dt).emin;
     int e = a == 0 ? emin : ilogb(a);
     if (e < emin) e = emin;
     return ldexp(1.0, e - p + 1) + ldexp(4 * (a + ln + 4), -24);
@@ -231,7 +230,7 @@ static const axial_executor *guard_exec;
 static const axial_executor *exec_of(const gcase *c) { return c->big ? guard_exec : NULL; }
 
 static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
-    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    const size_t es = ax_dtype_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count, orank;
     int64_t oshape[4];
     if (is_reduce(c->op)) {
@@ -460,7 +459,7 @@ static void big_cases(ax_t *t, guard_ctx *g) {
     static const axial_dtype by_size[4] = {AXIAL_U8, AXIAL_I16, AXIAL_F32, AXIAL_I64};
     for (size_t d = 0; d < 8; d++) {
         const axial_dtype dt = fams[d];
-        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t es = (int64_t)ax_dtype_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
         const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
         const int64_t pairs[2] = {big + ax_rand_range(t, 1, 2 * V + 1), 2};
         gcase c = shape_case(OP_CUMSUM, dt, 2, segs);
@@ -527,7 +526,7 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
     const double frac = ax_scale() >= 1.0 ? 1.0 : 0.5;
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t es = (int64_t)ax_dtype_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
         const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
         const int64_t pairs[2] = {big / 2 + ax_rand_range(t, 1, 2 * V + 1), 2};
         /* rows of 2 to 16 KiB: 2 to 4 column tiles, the last ending in a partial line */
@@ -577,7 +576,7 @@ static void lse_cases(ax_t *t, guard_ctx *g) {
     reduce_op = OP_RLSE;
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const int64_t V = 64 / (int64_t)or_size(dt);
+        const int64_t V = 64 / (int64_t)ax_dtype_size(dt);
         for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 0.5));
         const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[3] = {1, V, 2 * V + 1};
         for (int b = 0; b < 3; b++) {
@@ -599,7 +598,7 @@ static void guard_cases(ax_t *t, guard_ctx *g) {
     /* every summable dtype, L = 1 .. 2V+1 */
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
-        const int64_t V = 64 / (int64_t)or_size(dt);
+        const int64_t V = 64 / (int64_t)ax_dtype_size(dt);
         for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 1.0));
         /* columns past the register tiles */
         const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[5] = {1, V - 1, V, V + 1, 2 * V + 1};
@@ -644,7 +643,7 @@ static void stream_guard_cases(ax_t *t, guard_ctx *g) {
                                       AXIAL_I64};
     for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
         const axial_dtype dt = dts[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         const int64_t V = 64 / (int64_t)es;
         for (int layout = 0; layout < 2; layout++)
             for (unsigned flags = 0; flags < 4; flags++) {

@@ -302,7 +302,7 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
     c->pool = pool_turn++ % N_POOLS;
     char what[320];
     describe(what, sizeof what, c);
-    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    const size_t es = ax_dtype_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count;
     if (c->op == P_REDUCE || c->op == P_RLSE) {
         size_t orank;
@@ -313,15 +313,15 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
             return;
         ocount = or_count(orank, oshape);
     }
-    const bool is_float = c->dt == AXIAL_F32 || c->dt == AXIAL_F64 || c->dt == AXIAL_F16 ||
-                          c->dt == AXIAL_BF16;
     ax_buf x, want, y;
     ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_alloc(&want, ocount * es, 0);
     ax_buf_alloc(&y, ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_poison(&x, 0);
     ax_fill(t, c->dt, x.p, count,
-            c->specials ? FILL_RARE_SPECIALS : is_float ? FILL_GENERAL : FILL_EXACT);
+            c->specials                ? FILL_RARE_SPECIALS
+            : ax_dtype_is_float(c->dt) ? FILL_GENERAL
+                                       : FILL_EXACT);
     ax_buf_poison(&want, 0x5a);
     void *xcopy = malloc(count * es + 1);
     if (xcopy)
@@ -386,7 +386,9 @@ out:
 }
 
 /* Elements of about `bytes` bytes of one dtype, odd, so tails are exercised. */
-static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / or_size(dt)) | 1; }
+static int64_t elems(axial_dtype dt, size_t bytes) {
+    return (int64_t)(bytes / ax_dtype_size(dt)) | 1;
+}
 
 /* The input size of the split cases: above the op's threshold (CumSum,
  * LogCumSumExp and Roll 512 KiB, ReduceSum and ReduceLogSumExp 1 MiB:
@@ -432,14 +434,10 @@ static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
                      : op == P_RLSE ? kt->reduce_lse_cols[dt] != NULL
                      : op == P_LCSE ? kt->logcumsumexp_cols[dt] != NULL
                                     : kt->cumsum_cols[dt] != NULL;
-    const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
+    const size_t rowlines = ((size_t)cols * ax_dtype_size(dt) + 63) / 64;
     const size_t least = 2 * (op == P_REDUCE || op == P_RLSE ? AXIAL_REDUCE_TILE_MIN
                                                              : AXIAL_SCAN_TILE_MIN);
     return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= least ? SPLIT_YES : SPLIT_NO;
-}
-
-static bool is_float(axial_dtype dt) {
-    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
 }
 
 /* ---- small shapes of the shared families: never split ------------------------- */
@@ -449,7 +447,7 @@ static enum pop fam_scan = P_CUMSUM, fam_red = P_REDUCE; /* or their log-space f
 
 /* Below 256 KiB of input (under every op's threshold) nothing is split. */
 static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
-    return or_count(rank, shape) * or_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
+    return or_count(rank, shape) * ax_dtype_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
 }
 
 static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
@@ -510,9 +508,9 @@ void t_parallel_cumsum(ax_t *t) {
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
-        if (is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
+        if (ax_dtype_is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
             const int64_t Q = (int64_t)AXIAL_SCAN_CHUNK;
-            const int64_t whole = ((int64_t)B / (int64_t)or_size(dt) + Q - 1) / Q * Q;
+            const int64_t whole = ((int64_t)B / (int64_t)ax_dtype_size(dt) + Q - 1) / Q * Q;
             enum { NA = 10 };
             pcase as[NA] = {
                 mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_ANY),          /* one line, each flag set, */
@@ -534,7 +532,8 @@ void t_parallel_cumsum(ax_t *t) {
                 c->inplace = ((unsigned)k + (unsigned)d) % 3 == 0;
                 if (c->split == SPLIT_ANY) /* (the shorter lines fall below the
                                             * threshold at small AXIAL_TEST_SCALE) */
-                    c->split = or_count(c->rank, c->shape) * or_size(dt) < AXIAL_CUMSUM_THRESHOLD
+                    c->split = or_count(c->rank, c->shape) * ax_dtype_size(dt) <
+                                       AXIAL_CUMSUM_THRESHOLD
                                    ? SPLIT_NO
                                    : axis_split(P_CUMSUM, dt, cols[k]);
                 if (ax_sample(t, split_frac()))
@@ -605,7 +604,7 @@ void t_parallel_reduce(ax_t *t) {
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
-        if (is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
+        if (ax_dtype_is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
             enum { NA = 5 };
             pcase as[NA] = {
                 mk(P_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(P_REDUCE, dt, 1000)),

@@ -78,7 +78,7 @@ static void *th_work(void *arg) {
     struct th_worker *w = arg;
     void *y[TH_CASES];
     for (int c = 0; c < TH_CASES; c++)
-        y[c] = malloc(th_cases[c].ocount * or_size(th_cases[c].dt) + 1);
+        y[c] = malloc(th_cases[c].ocount * ax_dtype_size(th_cases[c].dt) + 1);
     while (!atomic_load(&th_stop) || w->iters < 2) {
         for (int c = 0; c < TH_CASES; c++) {
             const struct th_case *k = &th_cases[c];
@@ -88,7 +88,7 @@ static void *th_work(void *arg) {
                 if (!w->bad_status++)
                     snprintf(w->first, sizeof w->first, "case %d: %s (%s)", c,
                              axial_status_name(st), axial_last_error());
-            } else if (memcmp(y[c], k->want, k->ocount * or_size(k->dt)) != 0) {
+            } else if (memcmp(y[c], k->want, k->ocount * ax_dtype_size(k->dt)) != 0) {
                 if (!w->bad_bits++)
                     snprintf(w->first, sizeof w->first, "case %d (%s): wrong bits", c,
                              ax_dtype_str(k->dt));
@@ -123,7 +123,7 @@ void t_threads_isa_switch(ax_t *t) {
     int prepared = 1;
     for (int c = 0; c < TH_CASES; c++) {
         struct th_case *k = &th_cases[c];
-        const size_t es = or_size(k->dt);
+        const size_t es = ax_dtype_size(k->dt);
         k->count = or_count(k->rank, k->shape);
         k->ocount = k->count;
         if (k->op == TH_REDUCE) {
