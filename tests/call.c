@@ -5,6 +5,60 @@
 #include <math.h>
 #include <string.h>
 
+const char *ax_op_name(ax_op op) {
+    static const char *const names[AX_OP_N] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
+                                               "reduce_logsumexp"};
+    return (unsigned)op < AX_OP_N ? names[op] : "?";
+}
+
+ax_op ax_op_of(axial_op op) {
+    switch (op) {
+    case AXIAL_OP_CUMSUM: return AX_OP_CUMSUM;
+    case AXIAL_OP_LOGCUMSUMEXP: return AX_OP_LCSE;
+    case AXIAL_OP_REDUCE_SUM: return AX_OP_REDUCE;
+    case AXIAL_OP_REDUCE_LOGSUMEXP: return AX_OP_RLSE;
+    }
+    return AX_OP_N;
+}
+
+axial_status ax_call_plain(const ax_call *c, const void *x, void *y) {
+    switch (c->op) {
+    case AX_OP_CUMSUM: return axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+    case AX_OP_REDUCE:
+        return axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
+    case AX_OP_ROLL:
+        return axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                          c->naxes);
+    case AX_OP_LCSE:
+        return axial_logcumsumexp(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
+    case AX_OP_RLSE:
+        return axial_reduce_logsumexp(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                      c->flags);
+    case AX_OP_N: break;
+    }
+    return AXIAL_E_ARGS;
+}
+
+axial_status ax_call_ex(const ax_call *c, const void *x, void *y, const axial_executor *ex) {
+    switch (c->op) {
+    case AX_OP_CUMSUM:
+        return axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case AX_OP_REDUCE:
+        return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags,
+                                   ex);
+    case AX_OP_ROLL:
+        return axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
+                             c->naxes, ex);
+    case AX_OP_LCSE:
+        return axial_logcumsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
+    case AX_OP_RLSE:
+        return axial_reduce_logsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
+                                         c->flags, ex);
+    case AX_OP_N: break;
+    }
+    return AXIAL_E_ARGS;
+}
+
 /* ---- dtypes ------------------------------------------------------------------ */
 
 bool ax_dtype_valid(axial_dtype dt) { return dt >= AXIAL_F32 && dt <= AXIAL_BOOL; }

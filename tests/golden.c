@@ -360,9 +360,10 @@ size_t golden_out_count(const golden_case *c) {
 }
 
 axial_status golden_call(const golden_case *c, const void *x, void *y, const axial_executor *ex) {
-    if (c->op == GOLDEN_CUMSUM)
-        return axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags, ex);
-    return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags, ex);
+    const ax_call call = {c->op == GOLDEN_CUMSUM ? AX_OP_CUMSUM : AX_OP_REDUCE,
+                          c->dt, c->rank, c->shape, c->axes[0], c->flags, c->axes, c->naxes,
+                          NULL, 0};
+    return ax_call_ex(&call, x, y, ex);
 }
 
 static int list(char *buf, size_t cap, const int64_t *v, size_t n) {

@@ -232,16 +232,9 @@ typedef struct {
 
 /* The one call of a shard case. */
 static axial_status one_call(const sh_case *c, axial_dtype dt, const void *x, void *y) {
-    switch (c->op) {
-    case AXIAL_OP_CUMSUM:
-        return axial_cumsum(dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-    case AXIAL_OP_LOGCUMSUMEXP:
-        return axial_logcumsumexp(dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-    case AXIAL_OP_REDUCE_SUM:
-        return axial_reduce_sum(dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    default:
-        return axial_reduce_logsumexp(dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    }
+    const ax_call call = {ax_op_of(c->op), dt,      c->rank,  c->shape, c->axes[0],
+                          c->flags,        c->axes, c->naxes, NULL,     0};
+    return ax_call_plain(&call, x, y);
 }
 
 /* Summaries in `groupings`: combines adjacent pairs in a random order until
