@@ -11,17 +11,12 @@
 #include <stdint.h>
 
 #include "axial.h"
-
-enum axb_op { AXB_CUMSUM, AXB_REDUCE, AXB_ROLL, AXB_LOGCUMSUMEXP, AXB_REDUCE_LSE };
+#include "../tests/call.h" /* the ops (ax_op), their calls and the dtype helpers */
 
 /* LogCumSumExp is a scan like CumSum (axis, flags), ReduceLogSumExp a
- * reduction like ReduceSum (axes, flags). */
-static inline bool axb_is_scan(enum axb_op op) { return op == AXB_CUMSUM || op == AXB_LOGCUMSUMEXP; }
-static inline bool axb_is_reduce(enum axb_op op) { return op == AXB_REDUCE || op == AXB_REDUCE_LSE; }
-static inline bool axb_is_lse(enum axb_op op) { return op == AXB_LOGCUMSUMEXP || op == AXB_REDUCE_LSE; }
-
+ * reduction like ReduceSum (axes, flags): ax_op_scan, ax_op_reduce. */
 typedef struct {
-    enum axb_op op;
+    ax_op op;
     axial_dtype dtype;
     size_t rank;
     int64_t shape[3];
@@ -36,8 +31,6 @@ typedef struct {
     char name[160];    /* "{op}/{type}/{shape}/{params}" without the impl */
 } axb_case;
 
-size_t axb_elem_size(axial_dtype dt);
-const char *axb_dtype_name(axial_dtype dt);
 size_t axb_count(const axb_case *c);
 size_t axb_out_count(const axb_case *c); /* elements of y */
 

@@ -130,7 +130,7 @@ static bool self_check(const exp_probe *p, axial_dtype dt, char *why, size_t cap
         double want = i < N ? ref[i] : sum, got = load(dt, y, i < N ? i : 0);
         if (!(fabs(got - want) <= tol * want)) {
             snprintf(why, cap, "exp_%s: self-check failed on %s %s (got %g, libm %g)",
-                     axial_isa_name(p->isa), axb_dtype_name(dt),
+                     axial_isa_name(p->isa), ax_dtype_str(dt),
                      i < N ? "element" : "sum", got, want);
             return false;
         }
@@ -141,13 +141,13 @@ static bool self_check(const exp_probe *p, axial_dtype dt, char *why, size_t cap
 static bool prepare(const exp_probe *p, const axb_case *c, void **ctx, char *why, size_t cap) {
     *ctx = (void *)p;
     const char *name = axial_isa_name(p->isa);
-    if (!axb_is_lse(c->op)) {
+    if (!ax_op_lse(c->op)) {
         snprintf(why, cap, "exp_%s: no such operation (the exp probe is for the log-space ops)",
                  name);
         return false;
     }
     if (c->dtype != AXIAL_F32 && c->dtype != AXIAL_F64 && c->dtype != AXIAL_BF16) {
-        snprintf(why, cap, "exp_%s: no %s probe", name, axb_dtype_name(c->dtype));
+        snprintf(why, cap, "exp_%s: no %s probe", name, ax_dtype_str(c->dtype));
         return false;
     }
     unsigned avail = axial_isa_available();
@@ -161,7 +161,7 @@ static bool prepare(const exp_probe *p, const axb_case *c, void **ctx, char *why
 
 static void run(void *ctx, const axb_case *c, const void *x, void *y) {
     const exp_probe *p = ctx;
-    p->loop(c->dtype, x, y, axb_count(c), axb_is_reduce(c->op));
+    p->loop(c->dtype, x, y, axb_count(c), ax_op_reduce(c->op));
 }
 
 #define AXB_EXP_PEER(ISA, K)                                                              \

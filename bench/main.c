@@ -49,7 +49,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,21 +58,6 @@
 
 /* ---- cases -------------------------------------------------------------------- */
 
-size_t axb_elem_size(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
-    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
-    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
-    default: return 1;
-    }
-}
-
-const char *axb_dtype_name(axial_dtype dt) {
-    static const char *n[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
-                              "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
-    return (unsigned)dt < 14 ? n[dt] : "?";
-}
-
 size_t axb_count(const axb_case *c) {
     size_t n = 1;
     for (size_t k = 0; k < c->rank; k++) n *= (size_t)c->shape[k];
@@ -81,7 +65,7 @@ size_t axb_count(const axb_case *c) {
 }
 
 size_t axb_out_count(const axb_case *c) {
-    if (!axb_is_reduce(c->op)) return axb_count(c);
+    if (!ax_op_reduce(c->op)) return axb_count(c);
     size_t n = 1;
     for (size_t k = 0; k < c->rank; k++) {
         bool red = c->naxes == 0;
@@ -111,7 +95,7 @@ void axb_roll_shifts(const axb_case *c, int64_t eff[3]) {
 static axb_case cases[AXB_MAX_CASES];
 static size_t ncases;
 
-static axb_case *add_case(enum axb_op op, axial_dtype dt, size_t rank, int64_t d0, int64_t d1,
+static axb_case *add_case(ax_op op, axial_dtype dt, size_t rank, int64_t d0, int64_t d1,
                           int64_t d2) {
     if (ncases == AXB_MAX_CASES) {
         fprintf(stderr, "axial-bench: more than %d cases\n", AXB_MAX_CASES);
@@ -133,20 +117,16 @@ static void append(char *buf, size_t cap, const char *fmt, long long v, int firs
     snprintf(buf + len, cap - len, first ? fmt : ",%lld", v);
 }
 
-static const char *const op_names[] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
-                                       "reduce_logsumexp"};
-
 /* "{op}/{type}/{shape}/{params}" */
 static void name_case(axb_case *c) {
-    const char *const *ops = op_names;
     char shape[64] = "", params[96] = "";
     for (size_t k = 0; k < c->rank; k++) append(shape, sizeof shape, k ? "x%lld" : "%lld",
                                                  (long long)c->shape[k], 1);
-    if (axb_is_scan(c->op)) {
+    if (ax_op_scan(c->op)) {
         snprintf(params, sizeof params, "axis:%lld", (long long)c->axis);
         if (c->flags)
             strcat(params, c->flags == 3 ? "/excl,rev" : c->flags == 1 ? "/excl" : "/rev");
-    } else if (axb_is_reduce(c->op)) {
+    } else if (ax_op_reduce(c->op)) {
         strcpy(params, "axes:");
         if (c->naxes == 0) strcat(params, "all");
         for (size_t a = 0; a < c->naxes; a++)
@@ -159,39 +139,39 @@ static void name_case(axb_case *c) {
         for (size_t s = 0; s < c->nshift; s++)
             append(params, sizeof params, "%lld", (long long)c->shift[s], s == 0);
     }
-    snprintf(c->name, sizeof c->name, "%s/%s/%s/%s%s", ops[c->op], axb_dtype_name(c->dtype),
-             shape, params, c->sweep ? "/sweep" : "");
+    snprintf(c->name, sizeof c->name, "%s/%s/%s/%s%s", ax_op_name(c->op),
+             ax_dtype_str(c->dtype), shape, params, c->sweep ? "/sweep" : "");
 }
 
 static void cumsum_cases(size_t bytes) {
     const int64_t n = (int64_t)(bytes / 4);
     axb_case *c;
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0), c->axis = 1;
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
-    c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0);
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0), c->axis = 1;
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++)
-        add_case(AXB_CUMSUM, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
+        add_case(AX_OP_CUMSUM, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);
     (void)c;
 }
 
 static void reduce_cases(size_t bytes) {
     const int64_t n = (int64_t)(bytes / 4);
     axb_case *c;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 1, n, 0, 0), c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 1024, 1024, 0), c->naxes = 1, c->axes[0] = 1;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 2, 1024, n / 1024, 0), c->naxes = 1, c->axes[0] = 0;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 2, 2, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 1, n, 0, 0), c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 1024, 1024, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, 1024, n / 1024, 0), c->naxes = 1, c->axes[0] = 0;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 2, 2, 0), c->naxes = 1, c->axes[0] = 1;
     /* rows of 3 (an RGB channel sum): the packed short rows whose width is no power of two */
-    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 3, 3, 0), c->naxes = 1, c->axes[0] = 1;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
-    c = add_case(AXB_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 3, 3, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
     c->axes[1] = 2;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++) {
-        c = add_case(AXB_REDUCE, more[t], 1, (int64_t)(bytes / axb_elem_size(more[t])), 0, 0);
+        c = add_case(AX_OP_REDUCE, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);
         c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
     }
 }
@@ -201,15 +181,15 @@ static void roll_cases(size_t bytes) {
     axb_case *c;
     const axial_dtype sizes[] = {AXIAL_F32, AXIAL_I8, AXIAL_I16, AXIAL_F64};
     for (int t = 0; t < 4; t++) {
-        int64_t m = (int64_t)(bytes / axb_elem_size(sizes[t]));
-        c = add_case(AXB_ROLL, sizes[t], 1, m, 0, 0);
+        int64_t m = (int64_t)(bytes / ax_dtype_size(sizes[t]));
+        c = add_case(AX_OP_ROLL, sizes[t], 1, m, 0, 0);
         c->naxes = c->nshift = 1, c->shift[0] = m / 3;
     }
-    c = add_case(AXB_ROLL, AXIAL_F32, 2, n / 1024, 1024, 0);
+    c = add_case(AX_OP_ROLL, AXIAL_F32, 2, n / 1024, 1024, 0);
     c->naxes = c->nshift = 1, c->axes[0] = 1, c->shift[0] = 100;
-    c = add_case(AXB_ROLL, AXIAL_F32, 2, n / 4, 4, 0);
+    c = add_case(AX_OP_ROLL, AXIAL_F32, 2, n / 4, 4, 0);
     c->naxes = c->nshift = 1, c->axes[0] = 1, c->shift[0] = 1;
-    c = add_case(AXB_ROLL, AXIAL_F32, 3, 64, n / 4096, 64);
+    c = add_case(AX_OP_ROLL, AXIAL_F32, 3, 64, n / 4096, 64);
     c->naxes = c->nshift = 3;
     c->axes[0] = 0, c->axes[1] = 1, c->axes[2] = 2;
     c->shift[0] = 5, c->shift[1] = -7, c->shift[2] = 9;
@@ -220,11 +200,11 @@ static void roll_cases(size_t bytes) {
  * [n]; the reduction of [n] over all axes. */
 static void lse_cases(size_t bytes) {
     const axial_dtype types[] = {AXIAL_F32, AXIAL_F64, AXIAL_BF16};
-    const enum axb_op ops[] = {AXB_LOGCUMSUMEXP, AXB_REDUCE_LSE};
+    const ax_op ops[] = {AX_OP_LCSE, AX_OP_RLSE};
     for (int o = 0; o < 2; o++)
         for (int t = 0; t < 3; t++) {
-            const int64_t n = (int64_t)(bytes / axb_elem_size(types[t]));
-            const bool red = ops[o] == AXB_REDUCE_LSE;
+            const int64_t n = (int64_t)(bytes / ax_dtype_size(types[t]));
+            const bool red = ops[o] == AX_OP_RLSE;
             axb_case *c = add_case(ops[o], types[t], 1, n, 0, 0);
             if (red) c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL;
             if (types[t] == AXIAL_BF16) continue;
@@ -242,52 +222,33 @@ static void lse_cases(size_t bytes) {
 static void sweep_cases(void) {
     for (size_t bytes = (size_t)4 << 10; bytes <= (size_t)4 << 20; bytes *= 2) {
         const int64_t n = (int64_t)(bytes / 4);
-        axb_case *c = add_case(AXB_CUMSUM, AXIAL_F32, 1, n, 0, 0);
+        axb_case *c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0);
         c->sweep = true;
-        c = add_case(AXB_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0);
+        c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0);
         c->axis = 1, c->sweep = true;
-        c = add_case(AXB_REDUCE, AXIAL_F32, 1, n, 0, 0);
+        c = add_case(AX_OP_REDUCE, AXIAL_F32, 1, n, 0, 0);
         c->flags = AXIAL_REDUCE_EMPTY_AXES_ALL, c->sweep = true;
-        c = add_case(AXB_ROLL, AXIAL_F32, 1, n, 0, 0);
+        c = add_case(AX_OP_ROLL, AXIAL_F32, 1, n, 0, 0);
         c->naxes = c->nshift = 1, c->shift[0] = n / 3, c->sweep = true;
     }
 }
 
 /* ---- running one case ------------------------------------------------------------- */
 
+static ax_call call_of(const axb_case *c) {
+    return (ax_call){c->op,    c->dtype, c->rank,  c->shape, c->axis,
+                     c->flags, c->axes,  c->naxes, c->shift, c->nshift};
+}
+
 static axial_status run_axial(const axb_case *c, const void *x, void *y) {
-    switch (c->op) {
-    case AXB_CUMSUM: return axial_cumsum(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags);
-    case AXB_REDUCE:
-        return axial_reduce_sum(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    case AXB_LOGCUMSUMEXP:
-        return axial_logcumsumexp(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags);
-    case AXB_REDUCE_LSE:
-        return axial_reduce_logsumexp(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
-                                      c->flags);
-    default:
-        return axial_roll(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
-                          c->naxes);
-    }
+    const ax_call call = call_of(c);
+    return ax_call_plain(&call, x, y);
 }
 
 static axial_status run_axial_ex(const axb_case *c, const void *x, void *y,
                                  const axial_executor *ex) {
-    switch (c->op) {
-    case AXB_CUMSUM:
-        return axial_cumsum_ex(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags, ex);
-    case AXB_REDUCE:
-        return axial_reduce_sum_ex(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
-                                   c->flags, ex);
-    case AXB_LOGCUMSUMEXP:
-        return axial_logcumsumexp_ex(c->dtype, x, y, c->rank, c->shape, c->axis, c->flags, ex);
-    case AXB_REDUCE_LSE:
-        return axial_reduce_logsumexp_ex(c->dtype, x, y, c->rank, c->shape, c->axes, c->naxes,
-                                         c->flags, ex);
-    default:
-        return axial_roll_ex(c->dtype, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
-                             c->naxes, ex);
-    }
+    const ax_call call = call_of(c);
+    return ax_call_ex(&call, x, y, ex);
 }
 
 static void *alloc(size_t bytes) {
@@ -300,7 +261,7 @@ static void *alloc(size_t bytes) {
     return p;
 }
 
-/* f16 bits of a normal float that f16 holds exactly (the fill's v/8), and back. */
+/* f16 bits of a normal float that f16 holds exactly (the fill's v/8). */
 static uint16_t axb_f16_bits(float f) {
     uint32_t b;
     memcpy(&b, &f, 4);
@@ -308,11 +269,6 @@ static uint16_t axb_f16_bits(float f) {
         return (uint16_t)(b >> 16);
     return (uint16_t)(((b >> 16) & 0x8000u) | ((((b >> 23) & 0xffu) - 112u) << 10) |
                       ((b >> 13) & 0x3ffu));
-}
-static double axb_f16_value(uint16_t h) {
-    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    const double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
-    return h & 0x8000u ? -v : v;
 }
 
 /* Small values: no overflow to inf, exact integer sums for a while. */
@@ -332,20 +288,6 @@ static void fill(const axb_case *c, void *x) {
         case AXIAL_I32: ((int32_t *)x)[i] = v; break;
         default: ((int64_t *)x)[i] = v; break;
         }
-    }
-}
-
-static double value(axial_dtype dt, const void *p, size_t i) {
-    switch (dt) {
-    case AXIAL_F32: return ((const float *)p)[i];
-    case AXIAL_F64: return ((const double *)p)[i];
-    case AXIAL_BF16: { uint32_t b = (uint32_t)((const uint16_t *)p)[i] << 16; float f;
-                       memcpy(&f, &b, 4); return f; }
-    case AXIAL_F16: return axb_f16_value(((const uint16_t *)p)[i]);
-    case AXIAL_I8: return ((const int8_t *)p)[i];
-    case AXIAL_I16: return ((const int16_t *)p)[i];
-    case AXIAL_I32: return ((const int32_t *)p)[i];
-    default: return (double)((const int64_t *)p)[i];
     }
 }
 
@@ -379,7 +321,7 @@ static double tolerance(axial_dtype dt) {
  * axial's scalar kernels, the oracle. */
 static void check_peer(axb_inst *in, const void *x, void *y, void *ctx) {
     const axb_case *c = in->c;
-    const size_t es = axb_elem_size(c->dtype), no = axb_out_count(c);
+    const size_t es = ax_dtype_size(c->dtype), no = axb_out_count(c);
     void *ref = alloc(no * es);
     memset(y, 0x5a, no * es); /* 0x5a5a...: 1.5e16 as f32, not a sum of this data */
     in->peer->run(ctx, c, x, y);
@@ -397,19 +339,20 @@ static void check_peer(axb_inst *in, const void *x, void *y, void *ctx) {
     }
     double worst = 0, scale = 0;
     size_t at = 0;
-    const bool bits = c->op == AXB_ROLL || tolerance(c->dtype) == 0;
+    const bool bits = c->op == AX_OP_ROLL || tolerance(c->dtype) == 0;
     for (size_t i = 0; i < no; i++) {
         if (bits) {
             if (memcmp((const char *)y + i * es, (const char *)ref + i * es, es) != 0) {
                 snprintf(in->why, sizeof in->why,
                          "check: %s differs from axial at element %zu (%g, axial %g)",
-                         in->peer->name, i, value(c->dtype, y, i), value(c->dtype, ref, i));
+                         in->peer->name, i, ax_dtype_value(c->dtype, y, i),
+                         ax_dtype_value(c->dtype, ref, i));
                 in->checked = -1;
                 break;
             }
             continue;
         }
-        double r = value(c->dtype, ref, i), d = value(c->dtype, y, i) - r;
+        double r = ax_dtype_value(c->dtype, ref, i), d = ax_dtype_value(c->dtype, y, i) - r;
         if (d < 0) d = -d;
         if (d != d) d = 1e300; /* NaN */
         if (r < 0) r = -r;
@@ -420,8 +363,8 @@ static void check_peer(axb_inst *in, const void *x, void *y, void *ctx) {
     if (in->checked == 1 && in->rel_err > tolerance(c->dtype)) {
         snprintf(in->why, sizeof in->why,
                  "check: %s differs from axial by %g at element %zu (%g, axial %g; tolerance %g)",
-                 in->peer->name, worst, at, value(c->dtype, y, at), value(c->dtype, ref, at),
-                 tolerance(c->dtype));
+                 in->peer->name, worst, at, ax_dtype_value(c->dtype, y, at),
+                 ax_dtype_value(c->dtype, ref, at), tolerance(c->dtype));
         in->checked = -1;
     }
     free(ref);
@@ -495,7 +438,7 @@ static axial_isa default_isa; /* what dispatch picked at startup */
 /* axial_*_ex on a T-thread pool, its output first checked against the plain call's. */
 static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
     const axb_case *c = in->c;
-    const size_t es = axb_elem_size(c->dtype), no = axb_out_count(c);
+    const size_t es = ax_dtype_size(c->dtype), no = axb_out_count(c);
     char why[256];
     axial_pool *pool = NULL;
     if (axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
@@ -525,7 +468,8 @@ static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
             snprintf(why, sizeof why,
                      "threads:%zu: output differs from the plain call at element %zu "
                      "(%g, plain %g)",
-                     in->threads, i, value(c->dtype, y, i), value(c->dtype, ref, i));
+                     in->threads, i, ax_dtype_value(c->dtype, y, i),
+                     ax_dtype_value(c->dtype, ref, i));
             axb_skip(s, why);
             goto done;
         }
@@ -587,14 +531,14 @@ static bool is_probe(const axb_peer *p) {
  * peers are the Python runtimes); the other ops every peer but the exp
  * probes. */
 static bool peer_applies(const axb_case *c, const axb_peer *p) {
-    if (axb_is_lse(c->op)) return is_probe(p);
+    if (ax_op_lse(c->op)) return is_probe(p);
     return !is_probe(p) || p == &axb_probe;
 }
 
 static void bench_body(axb_state *s, void *arg) {
     axb_inst *in = arg;
     const axb_case *c = in->c;
-    const size_t es = axb_elem_size(c->dtype), n = axb_count(c), no = axb_out_count(c);
+    const size_t es = ax_dtype_size(c->dtype), n = axb_count(c), no = axb_out_count(c);
     void *x = alloc(n * es), *y = alloc(no * es), *ctx = NULL;
     char why[256];
     fill(c, x);
@@ -703,7 +647,6 @@ static bool parse_threads(const char *spec) {
 }
 
 static void write_json(const char *path) {
-    const char *const *ops = op_names;
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
@@ -713,16 +656,16 @@ static void write_json(const char *path) {
     for (size_t i = 0; i < ncases; i++) {
         const axb_case *c = &cases[i];
         fprintf(f, "  {\"case\": \"%s\", \"op\": \"%s\", \"dtype\": \"%s\", \"shape\": [",
-                c->name, ops[c->op], axb_dtype_name(c->dtype));
+                c->name, ax_op_name(c->op), ax_dtype_str(c->dtype));
         for (size_t k = 0; k < c->rank; k++)
             fprintf(f, "%s%lld", k ? ", " : "", (long long)c->shape[k]);
-        fprintf(f, "], \"bytes\": %zu", axb_count(c) * axb_elem_size(c->dtype));
+        fprintf(f, "], \"bytes\": %zu", axb_count(c) * ax_dtype_size(c->dtype));
         /* the thread counts of its "/threads:T" rows (T >= 2; T = 1 is the plain row) */
         fprintf(f, ", \"threads\": [");
         for (size_t t = 0, k = 0; c->threaded && t < nthreads; t++)
             if (thread_list[t] > 1) fprintf(f, "%s%zu", k++ ? ", " : "", thread_list[t]);
         fprintf(f, "], \"sweep\": %s", c->sweep ? "true" : "false");
-        if (axb_is_scan(c->op)) {
+        if (ax_op_scan(c->op)) {
             fprintf(f, ", \"axis\": %lld, \"exclusive\": %s, \"reverse\": %s",
                     (long long)c->axis, c->flags & 1 ? "true" : "false",
                     c->flags & 2 ? "true" : "false");
@@ -731,7 +674,7 @@ static void write_json(const char *path) {
             for (size_t a = 0; a < c->naxes; a++)
                 fprintf(f, "%s%lld", a ? ", " : "", (long long)c->axes[a]);
             fprintf(f, "]");
-            if (axb_is_reduce(c->op)) fprintf(f, ", \"keep_dims\": false");
+            if (ax_op_reduce(c->op)) fprintf(f, ", \"keep_dims\": false");
             else {
                 fprintf(f, ", \"shift\": [");
                 for (size_t s = 0; s < c->nshift; s++)
@@ -804,7 +747,7 @@ int main(int argc, char **argv) {
     const bool all = tcases && strcmp(tcases, "all") == 0;
     for (size_t i = 0; i < ncases; i++)
         cases[i].threaded = all || (cases[i].dtype == AXIAL_F32 &&
-                                    !(axb_is_scan(cases[i].op) && cases[i].flags));
+                                    !(ax_op_scan(cases[i].op) && cases[i].flags));
     sweep_cases();
     for (size_t i = 0; i < ncases; i++) name_case(&cases[i]);
     char tl[AXB_MAX_THREADS * 4] = "";

@@ -104,12 +104,12 @@ void roll(Dev dev, const axb_case *c, const void *xv, void *yv) {
 template <typename T>
 bool run_typed(Dev dev, const axb_case *c, const void *x, void *y) {
     switch (c->op) {
-    case AXB_CUMSUM:
+    case AX_OP_CUMSUM:
         if (c->rank == 1) cumsum<T, 1>(dev, c, x, y);
         else if (c->rank == 2) cumsum<T, 2>(dev, c, x, y);
         else return false;
         return true;
-    case AXB_REDUCE:
+    case AX_OP_REDUCE:
         if (c->naxes == 0) {
             if (c->rank == 1) sum_all<T, 1>(dev, c, x, y);
             else return false;
@@ -126,8 +126,8 @@ bool run_typed(Dev dev, const axb_case *c, const void *x, void *y) {
 }
 
 bool dispatch(Dev dev, const axb_case *c, const void *x, void *y) {
-    if (c->op == AXB_ROLL) { // only the element size matters
-        switch (axb_elem_size(c->dtype)) {
+    if (c->op == AX_OP_ROLL) { // only the element size matters
+        switch (ax_dtype_size(c->dtype)) {
         case 1: return run_typed<int8_t>(dev, c, x, y);
         case 2: return run_typed<int16_t>(dev, c, x, y);
         case 4: return run_typed<float>(dev, c, x, y);
@@ -150,8 +150,8 @@ bool eigen_prepare(const axb_case *c, void **ctx, char *why, size_t cap) {
         std::snprintf(why, cap, "eigen: built for x86-64-v3, this CPU lacks AVX2/FMA");
         return false;
     }
-    bool ok = c->rank <= 3 && !axb_is_lse(c->op);
-    if (ok && c->op != AXB_ROLL)
+    bool ok = c->rank <= 3 && !ax_op_lse(c->op);
+    if (ok && c->op != AX_OP_ROLL)
         ok = c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
              c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16;
     if (!ok) std::snprintf(why, cap, "eigen: case not wired (%s)", c->name);

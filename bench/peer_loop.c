@@ -121,21 +121,21 @@ static bool loop_prepare(const axb_case *c, void **ctx, char *why, size_t cap) {
         snprintf(why, cap, "loop: built for x86-64-v3, this CPU lacks AVX2/FMA");
         return false;
     }
-    if (axb_is_lse(c->op)) {
+    if (ax_op_lse(c->op)) {
         snprintf(why, cap, "loop: no such operation (%s)", c->name);
         return false;
     }
     const bool ok = c->dtype == AXIAL_F32 || c->dtype == AXIAL_F64 || c->dtype == AXIAL_I32 ||
-                    c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16 || c->op == AXB_ROLL;
+                    c->dtype == AXIAL_I8 || c->dtype == AXIAL_BF16 || c->op == AX_OP_ROLL;
     if (!ok)
-        snprintf(why, cap, "loop: no %s loop", axb_dtype_name(c->dtype));
+        snprintf(why, cap, "loop: no %s loop", ax_dtype_str(c->dtype));
     return ok;
 }
 
 static void loop_run(void *ctx, const axb_case *c, const void *x, void *y) {
     (void)ctx;
     size_t outer, n, inner;
-    if (c->op == AXB_CUMSUM) {
+    if (c->op == AX_OP_CUMSUM) {
         axb_split(c, (size_t)c->axis, &outer, &n, &inner);
         switch (c->dtype) {
         case AXIAL_F32: cumsum_f32(x, y, outer, n, inner, c->flags); break;
@@ -144,7 +144,7 @@ static void loop_run(void *ctx, const axb_case *c, const void *x, void *y) {
         case AXIAL_I8: cumsum_i8(x, y, outer, n, inner, c->flags); break;
         default: cumsum_bf16(x, y, outer, n, inner, c->flags); break;
         }
-    } else if (c->op == AXB_REDUCE) {
+    } else if (c->op == AX_OP_REDUCE) {
         if (c->naxes == 2) { /* [a, b, c] over {0, 2} */
             size_t a = (size_t)c->shape[0], b = (size_t)c->shape[1], cc = (size_t)c->shape[2];
             switch (c->dtype) {
@@ -170,7 +170,7 @@ static void loop_run(void *ctx, const axb_case *c, const void *x, void *y) {
         axb_roll_shifts(c, eff);
         for (size_t k = 0; k < c->rank; k++) /* right-align into 3 dims */
             d[3 - c->rank + k] = c->shape[k], s[3 - c->rank + k] = eff[k];
-        switch (axb_elem_size(c->dtype)) {
+        switch (ax_dtype_size(c->dtype)) {
         case 1: roll_1(x, y, d, s); break;
         case 2: roll_2(x, y, d, s); break;
         case 4: roll_4(x, y, d, s); break;

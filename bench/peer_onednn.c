@@ -45,7 +45,7 @@ static void onednn_free(void *p) {
 
 static bool onednn_setup(const axb_case *c, size_t threads, void **ctxp, char *why, size_t cap) {
     *ctxp = NULL;
-    if (c->op != AXB_REDUCE) {
+    if (c->op != AX_OP_REDUCE) {
         snprintf(why, cap, "onednn: no primitive for this op");
         return false;
     }
@@ -55,7 +55,7 @@ static bool onednn_setup(const axb_case *c, size_t threads, void **ctxp, char *w
     case AXIAL_BF16: dt = dnnl_bf16; break;
     case AXIAL_I8: dt = dnnl_s8; break;
     case AXIAL_I32: dt = dnnl_s32; break;
-    default: snprintf(why, cap, "onednn: no %s reduction", axb_dtype_name(c->dtype)); return false;
+    default: snprintf(why, cap, "onednn: no %s reduction", ax_dtype_str(c->dtype)); return false;
     }
     static const dnnl_format_tag_t tags[4] = {dnnl_format_tag_undef, dnnl_a, dnnl_ab, dnnl_abc};
     dnnl_dims_t sd, dd;
@@ -88,7 +88,7 @@ static bool onednn_setup(const axb_case *c, size_t threads, void **ctxp, char *w
     if (st != dnnl_success) {
         if (st == dnnl_unimplemented)
             snprintf(why, cap, "onednn: no %s reduction on this CPU (dnnl_unimplemented)",
-                     axb_dtype_name(c->dtype));
+                     ax_dtype_str(c->dtype));
         else
             snprintf(why, cap, "onednn: setup failed (dnnl status %d)", (int)st);
         onednn_free(x);

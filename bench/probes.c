@@ -48,10 +48,10 @@ static bool probe_prepare(const axb_case *c, void **ctx, char *why, size_t cap) 
 
 static void probe_run(void *ctx, const axb_case *c, const void *x, void *y) {
     (void)ctx;
-    size_t bytes = axb_count(c) * axb_elem_size(c->dtype);
-    if (axb_is_reduce(c->op)) {
+    size_t bytes = axb_count(c) * ax_dtype_size(c->dtype);
+    if (ax_op_reduce(c->op)) {
         uint64_t s = read_sum(x, bytes);
-        memcpy(y, &s, axb_elem_size(c->dtype) < 8 ? axb_elem_size(c->dtype) : 8);
+        memcpy(y, &s, ax_dtype_size(c->dtype) < 8 ? ax_dtype_size(c->dtype) : 8);
     } else {
         memcpy(y, x, bytes);
     }
@@ -114,14 +114,14 @@ static void probe_t_run(void *ctx, const axb_case *c, const void *x, void *y) {
         return;
     }
     p->x = x, p->y = y;
-    p->bytes = axb_count(c) * axb_elem_size(c->dtype);
+    p->bytes = axb_count(c) * ax_dtype_size(c->dtype);
     p->part = ((p->bytes + p->threads - 1) / p->threads + 63) & ~(size_t)63;
-    p->read = axb_is_reduce(c->op);
+    p->read = ax_op_reduce(c->op);
     p->exec->parallel_for(p->exec->self, probe_task, p, p->threads);
     if (p->read) {
         uint64_t s = 0;
         for (size_t i = 0; i < p->threads; i++) s += p->part * i < p->bytes ? p->sums[i * 8] : 0;
-        memcpy(y, &s, axb_elem_size(c->dtype) < 8 ? axb_elem_size(c->dtype) : 8);
+        memcpy(y, &s, ax_dtype_size(c->dtype) < 8 ? ax_dtype_size(c->dtype) : 8);
     }
 }
 

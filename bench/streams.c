@@ -51,19 +51,13 @@ static float *st_data(void) {
 
 static bool is_scan(axial_op op) { return op == AXIAL_OP_CUMSUM || op == AXIAL_OP_LOGCUMSUMEXP; }
 
+/* The scans along axis 0 of [n] or [rows, cols], the sums over all of [n]. */
 static axial_status one_call(const st_inst *in, float *y) {
     const int64_t line[1] = {ST_N}, cols[2] = {ST_ROWS, ST_COLS};
-    const int64_t *shape = in->cols ? cols : line;
-    const size_t rank = in->cols ? 2 : 1;
-    switch (in->op) {
-    case AXIAL_OP_CUMSUM: return axial_cumsum(AXIAL_F32, in->x, y, rank, shape, 0, 0);
-    case AXIAL_OP_LOGCUMSUMEXP: return axial_logcumsumexp(AXIAL_F32, in->x, y, rank, shape, 0, 0);
-    case AXIAL_OP_REDUCE_SUM:
-        return axial_reduce_sum(AXIAL_F32, in->x, y, 1, line, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL);
-    default:
-        return axial_reduce_logsumexp(AXIAL_F32, in->x, y, 1, line, NULL, 0,
-                                      AXIAL_REDUCE_EMPTY_AXES_ALL);
-    }
+    const bool scan = is_scan(in->op), two = scan && in->cols;
+    const ax_call call = {ax_op_of(in->op), AXIAL_F32, two ? 2 : 1, two ? cols : line, 0,
+                          scan ? 0 : AXIAL_REDUCE_EMPTY_AXES_ALL, NULL, 0, NULL, 0};
+    return ax_call_plain(&call, in->x, y);
 }
 
 /* One stream over the whole tensor in `pieces` equal pieces. */

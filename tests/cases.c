@@ -65,8 +65,7 @@ static uint64_t general_bits(ax_t *t, axial_dtype dt) {
 /* The bits of v, a value of float format dt (f16 or bf16) exactly: the
  * oracle's table search would be slow for millions of elements. */
 static uint64_t encode_exact(axial_dtype dt, long double v) {
-    const int p = dt == AXIAL_F16 ? 11 : 8, emin = dt == AXIAL_F16 ? -14 : -126;
-    const int bias = dt == AXIAL_F16 ? 15 : 127;
+    const int p = ax_dtype_fmt(dt).p, emin = ax_dtype_fmt(dt).emin, bias = 1 - emin;
     uint64_t sign = signbit(v) ? 0x8000u : 0;
     long double a = fabsl(v);
     if (a == 0) return sign;
@@ -81,7 +80,7 @@ void ax_fill(ax_t *t, axial_dtype dt, void *p, size_t count, enum fill mode) {
     for (size_t i = 0; i < count; i++) {
         if (dt == AXIAL_BOOL) {
             or_set_u(dt, p, i, ax_rand(t) & 1);
-        } else if (!or_is_float(dt)) {
+        } else if (!ax_dtype_is_float(dt)) {
             uint64_t r = ax_rand(t);
             or_set_u(dt, p, i, (r & 1) ? r : (uint64_t)ax_rand_range(t, -100, 100));
         } else if (mode == FILL_GENERAL) {
@@ -92,13 +91,13 @@ void ax_fill(ax_t *t, axial_dtype dt, void *p, size_t count, enum fill mode) {
             if (dt == AXIAL_F16 || dt == AXIAL_BF16) or_set_u(dt, p, i, encode_exact(dt, v));
             else or_set_f(dt, p, i, v);
         } else if (mode == FILL_ZEROS) { /* the sign bit, or +0 */
-            or_set_u(dt, p, i, ax_rand(t) % 16 ? 1ull << (8 * or_size(dt) - 1) : 0);
+            or_set_u(dt, p, i, ax_rand(t) % 16 ? 1ull << (8 * ax_dtype_size(dt) - 1) : 0);
         } else {
             int64_t k = ax_rand_range(t, -64, 64);
             uint64_t r = ax_rand(t) % 64;
             uint64_t bits = r == 0 ? exact_value(dt, 0) : exact_value(dt, k);
             if (r == 0) /* -0.0: the sign bit on top of +0 */
-                bits |= 1ull << (8 * or_size(dt) - 1);
+                bits |= 1ull << (8 * ax_dtype_size(dt) - 1);
             if (mode == FILL_RARE_SPECIALS)
                 r = ax_rand(t) % 256;
             if ((mode == FILL_SPECIALS || mode == FILL_RARE_SPECIALS) && r >= 1 && r <= 3) {
@@ -130,7 +129,7 @@ int io_misalign_x = -1, io_misalign_y = -1;
 void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
               enum fill mode, bool inplace) {
     io->dt = dt;
-    io->es = or_size(dt);
+    io->es = ax_dtype_size(dt);
     io->count = count;
     io->ocount = ocount;
     io->inplace = inplace;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call.h"
+
 /* ---- numbers ---------------------------------------------------------------- */
 
 static uint64_t splitmix(uint64_t *s) {
@@ -19,10 +21,8 @@ static int64_t range(uint64_t *s, int64_t lo, int64_t hi) {
     return lo + (int64_t)(splitmix(s) % (uint64_t)(hi - lo + 1));
 }
 
-static size_t esize(axial_dtype dt) { return dt == AXIAL_F64 ? 8 : dt == AXIAL_F32 ? 4 : 2; }
-
 uint64_t golden_bits(axial_dtype dt, const void *y, size_t k) {
-    switch (esize(dt)) {
+    switch (ax_dtype_size(dt)) {
     case 8: { uint64_t v; memcpy(&v, (const char *)y + 8 * k, 8); return v; }
     case 4: { uint32_t v; memcpy(&v, (const char *)y + 4 * k, 4); return v; }
     default: { uint16_t v; memcpy(&v, (const char *)y + 2 * k, 2); return v; }
@@ -30,7 +30,7 @@ uint64_t golden_bits(axial_dtype dt, const void *y, size_t k) {
 }
 
 void golden_set_bits(axial_dtype dt, void *y, size_t k, uint64_t bits) {
-    switch (esize(dt)) {
+    switch (ax_dtype_size(dt)) {
     case 8: memcpy((char *)y + 8 * k, &bits, 8); break;
     case 4: { uint32_t v = (uint32_t)bits; memcpy((char *)y + 4 * k, &v, 4); break; }
     default: { uint16_t v = (uint16_t)bits; memcpy((char *)y + 2 * k, &v, 2); break; }
@@ -107,7 +107,7 @@ static uint64_t fnv(uint64_t h, uint64_t v, size_t bytes) {
 uint64_t golden_hash(axial_dtype dt, const void *y, size_t count) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t k = 0; k < count; k++)
-        h = fnv(h, canonical(dt, golden_bits(dt, y, k)), esize(dt));
+        h = fnv(h, canonical(dt, golden_bits(dt, y, k)), ax_dtype_size(dt));
     return h;
 }
 
@@ -115,7 +115,7 @@ uint64_t golden_check(axial_dtype dt, const void *y, const bool *keep, size_t co
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t k = 0; k < count; k++)
         if (keep[k])
-            h = fnv(fnv(h, k, 8), golden_bits(dt, y, k), esize(dt));
+            h = fnv(fnv(h, k, 8), golden_bits(dt, y, k), ax_dtype_size(dt));
     return h;
 }
 
@@ -163,7 +163,9 @@ static void reduce(builder *b, const char *family, size_t rank, const int64_t *s
 #define S(...) ((const int64_t[]){__VA_ARGS__})
 
 /* Elements of `bytes` bytes of input, odd (a tail). */
-static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / esize(dt)) | 1; }
+static int64_t elems(axial_dtype dt, size_t bytes) {
+    return (int64_t)(bytes / ax_dtype_size(dt)) | 1;
+}
 
 /*
  * The families of the differential tests (tests/cases.h), a few shapes of
@@ -358,18 +360,10 @@ size_t golden_out_count(const golden_case *c) {
 }
 
 axial_status golden_call(const golden_case *c, const void *x, void *y, const axial_executor *ex) {
-    if (c->op == GOLDEN_CUMSUM)
-        return axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags, ex);
-    return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags, ex);
-}
-
-static const char *dtype_name(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_F32: return "f32";
-    case AXIAL_F64: return "f64";
-    case AXIAL_F16: return "f16";
-    default: return "bf16";
-    }
+    const ax_call call = {c->op == GOLDEN_CUMSUM ? AX_OP_CUMSUM : AX_OP_REDUCE,
+                          c->dt, c->rank, c->shape, c->axes[0], c->flags, c->axes, c->naxes,
+                          NULL, 0};
+    return ax_call_ex(&call, x, y, ex);
 }
 
 static int list(char *buf, size_t cap, const int64_t *v, size_t n) {
@@ -387,13 +381,13 @@ const char *golden_key(const golden_case *c, char *buf, size_t cap) {
     list(sh, sizeof sh, c->shape, c->rank);
     list(ax, sizeof ax, c->axes, c->naxes);
     snprintf(buf, cap, "%s %s %s shape %s axes %s flags %u fill %s seed 0x%016" PRIx64,
-             c->op == GOLDEN_CUMSUM ? "cumsum" : "reduce_sum", dtype_name(c->dt), c->family, sh,
-             ax, c->flags, fills[c->fill], c->seed);
+             c->op == GOLDEN_CUMSUM ? "cumsum" : "reduce_sum", ax_dtype_str(c->dt), c->family,
+             sh, ax, c->flags, fills[c->fill], c->seed);
     return buf;
 }
 
 const char *golden_path(char *buf, size_t cap, const char *dir, axial_dtype dt) {
-    snprintf(buf, cap, "%s/%s.gold", dir, dtype_name(dt));
+    snprintf(buf, cap, "%s/%s.gold", dir, ax_dtype_str(dt));
     return buf;
 }
 
@@ -432,13 +426,13 @@ void golden_keep(const golden_case *c, bool *keep, size_t count) {
 
 /* ---- the file ----------------------------------------------------------------- */
 
-static int hex_digits(axial_dtype dt) { return 2 * (int)esize(dt); }
+static int hex_digits(axial_dtype dt) { return 2 * (int)ax_dtype_size(dt); }
 
 bool golden_write(FILE *f, axial_dtype dt, const golden_case *cases, size_t n,
                   void *const *outputs, const char *made_by) {
     fprintf(f, "# axial golden outputs (format %d: tests/golden/README.md)\n", GOLDEN_FORMAT);
     fprintf(f, "# made by %s\n", made_by);
-    fprintf(f, "golden %d %s %zu\n", GOLDEN_FORMAT, dtype_name(dt), n);
+    fprintf(f, "golden %d %s %zu\n", GOLDEN_FORMAT, ax_dtype_str(dt), n);
     for (size_t i = 0; i < n; i++) {
         const golden_case *c = &cases[i];
         const size_t count = golden_out_count(c);
@@ -534,9 +528,9 @@ bool golden_read(const char *path, axial_dtype dt, golden_file *gf, char *err, s
             char name[8];
             size_t n = 0;
             if (sscanf(line, "golden %d %7s %zu", &fmt, name, &n) != 3 || fmt != GOLDEN_FORMAT ||
-                strcmp(name, dtype_name(dt)) != 0 || n == 0 || n > GOLDEN_MAX_CASES)
+                strcmp(name, ax_dtype_str(dt)) != 0 || n == 0 || n > GOLDEN_MAX_CASES)
                 return FAIL("%s:%zu: not a format-%d header for %s: \"%.80s\"", path, lineno,
-                            GOLDEN_FORMAT, dtype_name(dt), line);
+                            GOLDEN_FORMAT, ax_dtype_str(dt), line);
             gf->rec = calloc(n, sizeof *gf->rec);
             if (gf->rec == NULL)
                 return FAIL("out of memory");
@@ -559,7 +553,7 @@ bool golden_read(const char *path, axial_dtype dt, golden_file *gf, char *err, s
                 r->count > ((size_t)1 << 26))
                 return FAIL("%s:%zu: bad out/hash fields", path, lineno);
             r->keep = calloc(r->count + 1, 1);
-            r->y = calloc(r->count + 1, esize(dt));
+            r->y = calloc(r->count + 1, ax_dtype_size(dt));
             if (r->keep == NULL || r->y == NULL)
                 return FAIL("out of memory");
         } else if (line[0] == '@') {

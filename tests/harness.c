@@ -150,12 +150,6 @@ const char *ax_shape_str(char *buf, size_t cap, size_t rank, const int64_t *shap
     return buf;
 }
 
-const char *ax_dtype_str(axial_dtype dt) {
-    static const char *names[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
-                                  "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
-    return (unsigned)dt < sizeof names / sizeof *names ? names[dt] : "?";
-}
-
 #ifdef AX_HAVE_SIGACTION
 static const char *ax_fw_head = "", *ax_fw_what = "";
 static struct sigaction ax_fw_old_segv, ax_fw_old_bus;

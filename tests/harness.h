@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "axial.h"
+#include "call.h"
 
 #if defined(__GNUC__)
 #define AX_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -94,7 +95,6 @@ bool ax_buf_untouched(const ax_buf *b, unsigned char fill);
 
 /* Shape as text "[2, 0, 3]" into buf (for messages). */
 const char *ax_shape_str(char *buf, size_t cap, size_t rank, const int64_t *shape);
-const char *ax_dtype_str(axial_dtype dt);
 
 /* Whether `name` is one of the comma-separated names in `list` (NULL: none):
  * the AXIAL_TEST_REQUIRE_ISA and AXIAL_TEST_SKIP lists.  Inline, so that

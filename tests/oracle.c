@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t or_size(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
-    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
-    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
-    default: return 1;
-    }
-}
-
-bool or_is_float(axial_dtype dt) {
-    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
-}
-
 bool or_is_signed(axial_dtype dt) {
     return dt == AXIAL_I8 || dt == AXIAL_I16 || dt == AXIAL_I32 || dt == AXIAL_I64;
 }
@@ -123,7 +110,7 @@ uint64_t or_get_u(axial_dtype dt, const void *p, size_t i) {
 }
 
 void or_set_u(axial_dtype dt, void *p, size_t i, uint64_t v) {
-    size_t s = or_size(dt);
+    size_t s = ax_dtype_size(dt);
     char *c = (char *)p + s * i;
     /* little-endian hosts only (x86-64, aarch64): the low bytes */
     unsigned char b[8];
@@ -143,7 +130,7 @@ void or_set_f(axial_dtype dt, void *p, size_t i, long double v) {
 
 bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib) {
     if (or_get_u(dt, a, ia) == or_get_u(dt, b, ib)) return true; /* same bits */
-    if (or_is_float(dt)) {
+    if (ax_dtype_is_float(dt)) {
         long double va = or_get_f(dt, a, ia), vb = or_get_f(dt, b, ib);
         if (isnan(va) || isnan(vb)) return isnan(va) && isnan(vb);
     }
@@ -151,8 +138,8 @@ bool or_same(axial_dtype dt, const void *a, size_t ia, const void *b, size_t ib)
 }
 
 const char *or_str(char *buf, size_t cap, axial_dtype dt, const void *p, size_t i) {
-    uint64_t bits = or_get_u(dt, p, i) & (~0ull >> (64 - 8 * or_size(dt)));
-    if (or_is_float(dt))
+    uint64_t bits = or_get_u(dt, p, i) & (~0ull >> (64 - 8 * ax_dtype_size(dt)));
+    if (ax_dtype_is_float(dt))
         snprintf(buf, cap, "%.17Lg (0x%llx)", or_get_f(dt, p, i), (unsigned long long)bits);
     else if (or_is_signed(dt))
         snprintf(buf, cap, "%lld", (long long)or_get_u(dt, p, i));
@@ -203,7 +190,7 @@ static void or_scan(axial_dtype dt, const void *x, long double *fsum, uint64_t *
                     size_t axis, bool exclusive, bool reverse) {
     size_t outer, len, inner;
     or_lines(rank, shape, axis, &outer, &len, &inner);
-    const bool fl = or_is_float(dt);
+    const bool fl = ax_dtype_is_float(dt);
     for (size_t o = 0; o < outer; o++)
         for (size_t i = 0; i < inner; i++) {
             long double fs = -0.0L, m = 0;
@@ -238,8 +225,8 @@ void or_cumsum(axial_dtype dt, const void *x, void *y, size_t rank, const int64_
                size_t axis, bool exclusive, bool reverse) {
     size_t count = or_count(rank, shape);
     if (count == 0) return;
-    long double *fs = or_is_float(dt) ? malloc(count * sizeof *fs) : NULL;
-    uint64_t *us = or_is_float(dt) ? NULL : malloc(count * sizeof *us);
+    long double *fs = ax_dtype_is_float(dt) ? malloc(count * sizeof *fs) : NULL;
+    uint64_t *us = ax_dtype_is_float(dt) ? NULL : malloc(count * sizeof *us);
     if (!fs && !us) abort();
     or_scan(dt, x, fs, us, NULL, NULL, rank, shape, axis, exclusive, reverse);
     for (size_t k = 0; k < count; k++) {
@@ -297,7 +284,7 @@ static size_t or_reduce_core(axial_dtype dt, const void *x, long double **fs_out
             for (size_t k = 0; k < rank; k++) oidx[k] = reduced[k] ? 0 : idx[k];
             size_t o = or_offset(rank, kept, oidx);
             size_t i = or_offset(rank, shape, idx);
-            if (or_is_float(dt)) {
+            if (ax_dtype_is_float(dt)) {
                 long double v = or_get_f(dt, x, i);
                 fs[o] += v;
                 mag[o] += fabsl(v);
@@ -322,7 +309,7 @@ void or_reduce(axial_dtype dt, const void *x, void *y, size_t rank, const int64_
                    empty_all, out_rank, out_shape, &ocount);
     if (!y) return;
     for (size_t o = 0; o < ocount; o++) {
-        if (or_is_float(dt)) or_set_f(dt, y, o, fs[o]);
+        if (ax_dtype_is_float(dt)) or_set_f(dt, y, o, fs[o]);
         else or_set_u(dt, y, o, us[o]);
     }
     free(fs);
@@ -354,7 +341,7 @@ static int64_t or_mod(int64_t s, int64_t d) {
 
 void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t *shape,
              const int64_t *shift, size_t nshift, const int64_t *axes, size_t naxes) {
-    size_t es = or_size(dt);
+    size_t es = ax_dtype_size(dt);
     size_t count = or_count(rank, shape);
     if (count == 0) return;
     if (naxes == 0) { /* flattened */
@@ -380,13 +367,7 @@ void or_roll(axial_dtype dt, const void *x, void *y, size_t rank, const int64_t 
 /* ---- the log semiring --------------------------------------------------------- */
 
 long double or_ulp(axial_dtype dt, long double v) {
-    int p, emin;
-    switch (dt) {
-    case AXIAL_F32: p = 24, emin = -126; break;
-    case AXIAL_F64: p = 53, emin = -1022; break;
-    case AXIAL_F16: p = 11, emin = -14; break;
-    default: p = 8, emin = -126; break;
-    }
+    const int p = ax_dtype_fmt(dt).p, emin = ax_dtype_fmt(dt).emin;
     long double a = fabsl(v);
     int e = a == 0 || isinf(a) || isnan(a) ? emin : ilogbl(a);
     return ldexpl(1.0L, (e < emin ? emin : e) - p + 1);

@@ -17,9 +17,8 @@
 #include <stdint.h>
 
 #include "axial.h"
+#include "call.h" /* the dtype helpers: ax_dtype_size, ax_dtype_is_float */
 
-size_t or_size(axial_dtype dt);
-bool or_is_float(axial_dtype dt);
 bool or_is_signed(axial_dtype dt);
 
 /* Element i of a float-typed tensor, exactly. */

@@ -79,13 +79,10 @@ static void fill(ax_t *t, axial_dtype dt, void *x, size_t count, enum fill mode)
 }
 
 /* Runs `call` once per SIMD ISA and compares the outputs with the first's. */
-typedef axial_status (*call_fn)(const void *ctx, const void *x, void *y,
-                                const axial_executor *ex);
-
-static void run_case(ax_t *t, axial_dtype dt, size_t count, size_t ocount, enum fill mode,
-                     bool inplace, bool threads, call_fn call, const void *ctx,
-                     const char *what) {
-    const size_t es = or_size(dt);
+static void run_case(ax_t *t, size_t count, size_t ocount, enum fill mode, bool inplace,
+                     bool threads, const ax_call *call, const char *what) {
+    const axial_dtype dt = call->dt;
+    const size_t es = ax_dtype_size(dt);
     ax_buf x, y[AX_N_ARCH_ISAS];
     ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_poison(&x, 0);
@@ -99,9 +96,9 @@ static void run_case(ax_t *t, axial_dtype dt, size_t count, size_t ocount, enum 
         if (st == AXIAL_OK) {
             if (inplace) {
                 memcpy(y[i].p, x.p, count * es);
-                st = call(ctx, y[i].p, y[i].p, ex);
+                st = ax_call_ex(call, y[i].p, y[i].p, ex);
             } else {
-                st = call(ctx, x.p, y[i].p, ex);
+                st = ax_call_ex(call, x.p, y[i].p, ex);
             }
         }
         X.calls++;
@@ -139,31 +136,9 @@ static void run_case(ax_t *t, axial_dtype dt, size_t count, size_t ocount, enum 
 
 /* ---- the two ops ------------------------------------------------------------ */
 
-typedef struct {
-    axial_dtype dt;
-    size_t rank;
-    const int64_t *shape;
-    int64_t axis;
-    unsigned flags;
-    const int64_t *axes;
-    size_t naxes;
-} op_args;
-
-static axial_status call_cumsum(const void *ctx, const void *x, void *y,
-                                const axial_executor *ex) {
-    const op_args *a = ctx;
-    return axial_cumsum_ex(a->dt, x, y, a->rank, a->shape, a->axis, a->flags, ex);
-}
-
-static axial_status call_reduce(const void *ctx, const void *x, void *y,
-                                const axial_executor *ex) {
-    const op_args *a = ctx;
-    return axial_reduce_sum_ex(a->dt, x, y, a->rank, a->shape, a->axes, a->naxes, a->flags, ex);
-}
-
 static void cumsum_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
                      unsigned flags, enum fill mode, bool inplace) {
-    const op_args a = {dt, rank, shape, axis, flags, NULL, 0};
+    const ax_call call = {AX_OP_CUMSUM, dt, rank, shape, axis, flags, NULL, 0, NULL, 0};
     const size_t count = or_count(rank, shape);
     char sh[160], what[300];
     snprintf(what, sizeof what, "cumsum %s %s axis %lld flags %u%s (%s data)", ax_dtype_str(dt),
@@ -171,13 +146,13 @@ static void cumsum_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
              inplace ? " in place" : "",
              X.cancel ? "cancelling" : mode == FILL_ZEROS ? "signed zeros"
                                      : mode == FILL_GENERAL ? "general" : "special");
-    run_case(t, dt, count, count, mode, inplace, count * or_size(dt) > ((size_t)512 << 10),
-             call_cumsum, &a, what);
+    run_case(t, count, count, mode, inplace, count * ax_dtype_size(dt) > ((size_t)512 << 10),
+             &call, what);
 }
 
 static void reduce_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                      const int64_t *axes, size_t naxes, unsigned flags, enum fill mode) {
-    const op_args a = {dt, rank, shape, 0, flags, axes, naxes};
+    const ax_call call = {AX_OP_REDUCE, dt, rank, shape, 0, flags, axes, naxes, NULL, 0};
     size_t orank = 0;
     int64_t oshape[AXIAL_MAX_RANK];
     char sh[160], ax[160], what[400];
@@ -189,8 +164,8 @@ static void reduce_x(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
                          AXIAL_OK, "%s: axial_reduce_sum_shape: %s", what, axial_last_error()))
         return;
     const size_t count = or_count(rank, shape);
-    run_case(t, dt, count, or_count(orank, oshape), mode, false,
-             count * or_size(dt) > ((size_t)1 << 20), call_reduce, &a, what);
+    run_case(t, count, or_count(orank, oshape), mode, false,
+             count * ax_dtype_size(dt) > ((size_t)1 << 20), &call, what);
 }
 
 /* ---- families --------------------------------------------------------------- */
@@ -261,7 +236,7 @@ static void family_long(ax_t *t, axial_dtype dt) {
 }
 
 static void family_split(ax_t *t, axial_dtype dt) {
-    const int64_t es = (int64_t)or_size(dt), KiB = 1024;
+    const int64_t es = (int64_t)ax_dtype_size(dt), KiB = 1024;
     const int64_t a0[1] = {0}, a1[1] = {1}, am2[1] = {-2}, a02[2] = {0, 2}, a13[2] = {1, 3};
     /* chunked: at most 64 outputs, more than 64 KiB per output row */
     const int64_t full[1] = {(200 * KiB / es) | 1}, two[2] = {2, (150 * KiB / es) | 1};

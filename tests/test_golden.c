@@ -148,7 +148,7 @@ void t_golden(ax_t *t) {
     const bool scalar = t->isa == AXIAL_ISA_SCALAR;
     for (int d = 0; d < 4; d++) {
         const axial_dtype dt = dts[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         char path[1024], err[512];
         golden_file gf;
         golden_path(path, sizeof path, AX_GOLDEN_DIR, dt);

@@ -133,15 +133,13 @@ static bool all_are(const unsigned char *p, size_t n, unsigned char v) {
 
 /* ---- one case --------------------------------------------------------------- */
 
-enum op { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_LCSE, OP_RLSE }; /* + logcumsumexp, reduce_logsumexp */
-
 typedef struct {
-    enum op op;
+    ax_op op;
     axial_dtype dt;
     size_t rank;
     int64_t shape[4];
     int64_t axis;   /* cumsum */
-    unsigned flags; /* cumsum */
+    unsigned flags; /* scans (0 for the reductions) */
     size_t naxes;   /* reduce, roll */
     int64_t axes[2];
     int64_t shift[2]; /* roll: one per axis */
@@ -159,24 +157,13 @@ typedef struct {
     long calls;
 } guard_ctx;
 
-static const char *op_name(enum op op) {
-    static const char *const names[] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
-                                        "reduce_logsumexp"};
-    return names[op];
-}
-
-static bool is_scan(enum op op) { return op == OP_CUMSUM || op == OP_LCSE; }
-static bool is_reduce(enum op op) { return op == OP_REDUCE || op == OP_RLSE; }
-static bool is_lse(enum op op) { return op == OP_LCSE || op == OP_RLSE; }
-
 /* The accuracy bound of the log-space ops (docs/API.md) for a result near
  * |v| of n terms: f32/f16/bf16 ulp_T(v) + 4 * 2^-24 (|v| + ln n + 4), f64
  * 2^-53 (4 |v| + 4 ln n + 16 + n). */
 static double lse_bound(axial_dtype dt, double v, double n) {
     const double a = fabs(v), ln = log(n > 1 ? n : 1);
     if (dt == AXIAL_F64) return ldexp(4 * a + 4 * ln + 16 + n, -53);
-    const int p = dt == AXIAL_F32 ? 24 : dt == AXIAL_F16 ? 11 : 8;
-    const int emin = dt == AXIAL_F16 ? -14 : -126;
+    const int p = ax_dtype_fmt(dt).p, emin = ax_dtype_fmt(dt).emin;
     int e = a == 0 ? emin : ilogb(a);
     if (e < emin) e = emin;
     return ldexp(1.0, e - p + 1) + ldexp(4 * (a + ln + 4), -24);
@@ -207,16 +194,16 @@ static void lse_compare(ax_t *t, axial_dtype dt, const void *got, const void *wa
 
 static void describe(ax_t *t, const gcase *c, bool at_end) {
     char sh[96];
-    int len = snprintf(current, sizeof current, "%s %s %s", op_name(c->op), ax_dtype_str(c->dt),
+    int len = snprintf(current, sizeof current, "%s %s %s", ax_op_name(c->op), ax_dtype_str(c->dt),
                        ax_shape_str(sh, sizeof sh, c->rank, c->shape));
-    if (is_scan(c->op))
+    if (ax_op_scan(c->op))
         len += snprintf(current + len, sizeof current - (size_t)len, " axis %lld flags %u",
                         (long long)c->axis, c->flags);
     else
         for (size_t a = 0; a < c->naxes; a++) {
             len += snprintf(current + len, sizeof current - (size_t)len, " axis %lld",
                             (long long)c->axes[a]);
-            if (c->op == OP_ROLL)
+            if (c->op == AX_OP_ROLL)
                 len += snprintf(current + len, sizeof current - (size_t)len, " shift %lld",
                                 (long long)c->shift[a]);
         }
@@ -231,10 +218,10 @@ static const axial_executor *guard_exec;
 static const axial_executor *exec_of(const gcase *c) { return c->big ? guard_exec : NULL; }
 
 static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
-    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    const size_t es = ax_dtype_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count, orank;
     int64_t oshape[4];
-    if (is_reduce(c->op)) {
+    if (ax_op_reduce(c->op)) {
         or_reduce(c->dt, NULL, NULL, c->rank, c->shape, c->axes, c->naxes, false, false, &orank,
                   oshape);
         ocount = or_count(orank, oshape);
@@ -264,78 +251,39 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
         memset(xside, 0xa5, xsl);
     }
     memset(yside, 0xa5, ysl);
+    const ax_call call = {c->op,    c->dt,   c->rank,  c->shape, c->axis,
+                          c->flags, c->axes, c->naxes, c->shift, c->naxes}; /* a shift per axis */
     axial_status st;
-    if (is_lse(c->op)) { /* the reference: the scalar kernels, src -> want */
+    if (ax_op_lse(c->op) || c->big) {
+        /* the reference: the scalar kernels on src -> want (the big calls:
+         * exact data, every ISA gives the same bits; the scalar ones are
+         * checked against the oracle by every other test), far faster than
+         * the oracle. */
         axial_isa_select(AXIAL_ISA_SCALAR);
-        st = c->op == OP_LCSE ? axial_logcumsumexp(c->dt, g->src, g->want, c->rank, c->shape,
-                                                   c->axis, c->flags)
-                              : axial_reduce_logsumexp(c->dt, g->src, g->want, c->rank,
-                                                       c->shape, c->axes, c->naxes, 0);
+        st = ax_call_plain(&call, g->src, g->want);
         axial_isa_select(t->isa);
         if (!AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
                       axial_status_name(st)))
             return;
-    } else if (c->big) {
-        /* the reference: the scalar kernels on src -> want (exact data: every
-         * ISA gives the same bits; the scalar ones are checked against the
-         * oracle by every other test), far faster than the oracle. */
-        axial_isa_select(AXIAL_ISA_SCALAR);
-        switch (c->op) {
-        case OP_CUMSUM:
-            st = axial_cumsum(c->dt, g->src, g->want, c->rank, c->shape, c->axis, c->flags);
-            break;
-        case OP_REDUCE:
-            st = axial_reduce_sum(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes,
-                                  0);
-            break;
-        default:
-            st = axial_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes,
-                            c->axes, c->naxes);
-            break;
-        }
-        axial_isa_select(t->isa);
-        if (!AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
-                      axial_status_name(st)))
-            return;
-    }
-    switch (c->op) {
-    case OP_CUMSUM:
-        if (!c->big)
-            or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
+    } else if (c->op == AX_OP_CUMSUM) {
+        or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
                   (size_t)(c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis),
                   c->flags & AXIAL_CUMSUM_EXCLUSIVE, c->flags & AXIAL_CUMSUM_REVERSE);
-        st = axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, exec_of(c));
-        break;
-    case OP_REDUCE:
-        if (!c->big)
-            or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false,
-                      false, &orank, oshape);
-        st = axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0,
-                                 exec_of(c));
-        break;
-    case OP_LCSE:
-        st = axial_logcumsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags,
-                                   exec_of(c));
-        break;
-    case OP_RLSE:
-        st = axial_reduce_logsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0,
-                                       exec_of(c));
-        break;
-    default:
-        if (!c->big)
-            or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
-                    c->naxes);
-        st = axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->naxes, c->axes,
-                           c->naxes, exec_of(c));
-        break;
+    } else if (c->op == AX_OP_REDUCE) {
+        or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false, false,
+                  &orank, oshape);
+    } else {
+        or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
+                c->naxes);
     }
+    st = ax_call_ex(&call, x, y, exec_of(c));
     g->calls++;
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", current, axial_status_name(st),
                   axial_last_error()))
         return;
-    if (is_lse(c->op)) {
+    if (ax_op_lse(c->op)) {
         const int64_t a = c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis;
-        const double n = c->op == OP_LCSE ? (double)c->shape[a]
+        const double n = c->op == AX_OP_LCSE ? (double)c->shape[a]
                                           : ocount ? (double)count / (double)ocount : 1;
         if (memcmp(y, g->want, yb) == 0)
             AX_CHECK(t, true, "%s", current);
@@ -363,7 +311,7 @@ static void run_both(ax_t *t, guard_ctx *g, gcase c, bool also_inplace) {
     }
 }
 
-static gcase shape_case(enum op op, axial_dtype dt, size_t rank, const int64_t *shape) {
+static gcase shape_case(ax_op op, axial_dtype dt, size_t rank, const int64_t *shape) {
     gcase c;
     memset(&c, 0, sizeof c);
     c.op = op;
@@ -373,7 +321,7 @@ static gcase shape_case(enum op op, axial_dtype dt, size_t rank, const int64_t *
     return c;
 }
 
-static enum op scan_op = OP_CUMSUM, reduce_op = OP_REDUCE; /* or the log-space ones */
+static ax_op scan_op = AX_OP_CUMSUM, reduce_op = AX_OP_REDUCE; /* or the log-space ones */
 
 static void cumsum_all_flags(ax_t *t, guard_ctx *g, axial_dtype dt, size_t rank,
                              const int64_t *shape, int64_t axis) {
@@ -427,17 +375,17 @@ static void roll_row(ax_t *t, guard_ctx *g, axial_dtype dt, int64_t n) {
     const int64_t shifts[5] = {0, 1, n / 2, n - 1, ax_rand_range(t, 0, n - 1)};
     const int64_t row[1] = {n}, rows[2] = {3, n};
     for (int s = 0; s < 5; s++) {
-        gcase c = shape_case(OP_ROLL, dt, 1, row);
+        gcase c = shape_case(AX_OP_ROLL, dt, 1, row);
         c.naxes = 1;
         c.shift[0] = shifts[s];
         run_both(t, g, c, s == 4);
-        c = shape_case(OP_ROLL, dt, 2, rows);
+        c = shape_case(AX_OP_ROLL, dt, 2, rows);
         c.naxes = 1;
         c.axes[0] = 1;
         c.shift[0] = shifts[s];
         run_both(t, g, c, false);
     }
-    gcase c = shape_case(OP_ROLL, dt, 2, rows);
+    gcase c = shape_case(AX_OP_ROLL, dt, 2, rows);
     c.naxes = 2;
     c.axes[0] = 0;
     c.axes[1] = 1;
@@ -460,15 +408,15 @@ static void big_cases(ax_t *t, guard_ctx *g) {
     static const axial_dtype by_size[4] = {AXIAL_U8, AXIAL_I16, AXIAL_F32, AXIAL_I64};
     for (size_t d = 0; d < 8; d++) {
         const axial_dtype dt = fams[d];
-        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t es = (int64_t)ax_dtype_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
         const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
         const int64_t pairs[2] = {big + ax_rand_range(t, 1, 2 * V + 1), 2};
-        gcase c = shape_case(OP_CUMSUM, dt, 2, segs);
+        gcase c = shape_case(AX_OP_CUMSUM, dt, 2, segs);
         c.big = true;
         c.axis = 1;
         c.flags = (unsigned)d % 4;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_REDUCE, dt, 2, pairs);
+        c = shape_case(AX_OP_REDUCE, dt, 2, pairs);
         c.big = true;
         c.naxes = 1;
         c.axes[0] = 1;
@@ -476,7 +424,7 @@ static void big_cases(ax_t *t, guard_ctx *g) {
         c.axes[0] = 0; /* [R, 2] axis 0: chunks of the reduced extent */
         if (ax_sample(t, frac)) run_both(t, g, c, false);
         const int64_t flat[1] = {pairs[0] * 2 - 1};
-        c = shape_case(OP_REDUCE, dt, 1, flat); /* a full reduction: chunks */
+        c = shape_case(AX_OP_REDUCE, dt, 1, flat); /* a full reduction: chunks */
         c.big = true;
         c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
@@ -489,15 +437,15 @@ static void big_cases(ax_t *t, guard_ctx *g) {
          * partial 64-byte line) */
         const int64_t C = V * ax_rand_range(t, 32, 260) + ax_rand_range(t, 1, V - 1);
         const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
-        c = shape_case(OP_CUMSUM, dt, 1, line);
+        c = shape_case(AX_OP_CUMSUM, dt, 1, line);
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_CUMSUM, dt, 2, cols);
+        c = shape_case(AX_OP_CUMSUM, dt, 2, cols);
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_REDUCE, dt, 2, cols);
+        c = shape_case(AX_OP_REDUCE, dt, 2, cols);
         c.big = true;
         c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
@@ -505,13 +453,13 @@ static void big_cases(ax_t *t, guard_ctx *g) {
     for (int s = 0; s < 4; s++) {
         const int64_t n = ((int64_t)4 << 20 >> s) + ax_rand_range(t, 1, (128 >> s) + 1);
         const int64_t row[1] = {n};
-        gcase c = shape_case(OP_ROLL, by_size[s], 1, row);
+        gcase c = shape_case(AX_OP_ROLL, by_size[s], 1, row);
         c.big = true;
         c.naxes = 1;
         c.shift[0] = ax_rand_range(t, 1, n - 1);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
         const int64_t rows[2] = {7, n / 7}; /* both axes: runs of rows and parts of rows */
-        c = shape_case(OP_ROLL, by_size[s], 2, rows);
+        c = shape_case(AX_OP_ROLL, by_size[s], 2, rows);
         c.big = true;
         c.naxes = 2;
         c.axes[1] = 1;
@@ -527,7 +475,7 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
     const double frac = ax_scale() >= 1.0 ? 1.0 : 0.5;
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const int64_t es = (int64_t)or_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
+        const int64_t es = (int64_t)ax_dtype_size(dt), V = 64 / es, big = ((int64_t)4 << 20) / es;
         const int64_t segs[2] = {big / 3 + ax_rand_range(t, 1, 2 * V + 1), 3};
         const int64_t pairs[2] = {big / 2 + ax_rand_range(t, 1, 2 * V + 1), 2};
         /* rows of 2 to 16 KiB: 2 to 4 column tiles, the last ending in a partial line */
@@ -535,35 +483,35 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
         const int64_t line[1] = {big + ax_rand_range(t, 1, 2 * V + 1)}, cols[2] = {big / C, C};
         const int64_t flat[1] = {big + ax_rand_range(t, 1, 2 * V + 1)};
         const int64_t wide[3] = {2, big / 6 + ax_rand_range(t, 1, V), 3};
-        gcase c = shape_case(OP_LCSE, dt, 2, segs); /* groups of whole lines */
+        gcase c = shape_case(AX_OP_LCSE, dt, 2, segs); /* groups of whole lines */
         c.big = true;
         c.axis = 1;
         c.flags = (unsigned)d % 4;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_LCSE, dt, 1, line); /* one long line */
+        c = shape_case(AX_OP_LCSE, dt, 1, line); /* one long line */
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_LCSE, dt, 2, cols); /* [R, C] axis 0: column tiles */
+        c = shape_case(AX_OP_LCSE, dt, 2, cols); /* [R, C] axis 0: column tiles */
         c.big = true;
         c.flags = (unsigned)ax_rand_range(t, 0, 3);
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_RLSE, dt, 2, cols); /* the same, reduced */
+        c = shape_case(AX_OP_RLSE, dt, 2, cols); /* the same, reduced */
         c.big = true;
         c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_RLSE, dt, 2, pairs); /* row groups */
+        c = shape_case(AX_OP_RLSE, dt, 2, pairs); /* row groups */
         c.big = true;
         c.naxes = 1;
         c.axes[0] = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
         c.axes[0] = 0; /* [R, 2] axis 0: chunks of the reduced extent */
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_RLSE, dt, 1, flat); /* a full reduction: chunks */
+        c = shape_case(AX_OP_RLSE, dt, 1, flat); /* a full reduction: chunks */
         c.big = true;
         c.naxes = 1;
         if (ax_sample(t, frac)) run_both(t, g, c, false);
-        c = shape_case(OP_RLSE, dt, 3, wide); /* several groups: the wide states */
+        c = shape_case(AX_OP_RLSE, dt, 3, wide); /* several groups: the wide states */
         c.big = true;
         c.naxes = 2;
         c.axes[1] = 2;
@@ -573,11 +521,11 @@ static void big_lse_cases(ax_t *t, guard_ctx *g) {
 
 /* The layouts of the sums for the log-space ops, the float dtypes. */
 static void lse_cases(ax_t *t, guard_ctx *g) {
-    scan_op = OP_LCSE;
-    reduce_op = OP_RLSE;
+    scan_op = AX_OP_LCSE;
+    reduce_op = AX_OP_RLSE;
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const int64_t V = 64 / (int64_t)or_size(dt);
+        const int64_t V = 64 / (int64_t)ax_dtype_size(dt);
         for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 0.5));
         const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[3] = {1, V, 2 * V + 1};
         for (int b = 0; b < 3; b++) {
@@ -590,8 +538,8 @@ static void lse_cases(ax_t *t, guard_ctx *g) {
             }
         }
     }
-    scan_op = OP_CUMSUM;
-    reduce_op = OP_REDUCE;
+    scan_op = AX_OP_CUMSUM;
+    reduce_op = AX_OP_REDUCE;
     if (t->isa != AXIAL_ISA_SCALAR) big_lse_cases(t, g);
 }
 
@@ -599,7 +547,7 @@ static void guard_cases(ax_t *t, guard_ctx *g) {
     /* every summable dtype, L = 1 .. 2V+1 */
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
-        const int64_t V = 64 / (int64_t)or_size(dt);
+        const int64_t V = 64 / (int64_t)ax_dtype_size(dt);
         for (int64_t L = 1; L <= 2 * V + 1; L++) sum_layouts(t, g, dt, L, V, ax_sample(t, 1.0));
         /* columns past the register tiles */
         const int64_t bases[3] = {8 * V, 64 * V, 4096}, tails[5] = {1, V - 1, V, V + 1, 2 * V + 1};
@@ -644,7 +592,7 @@ static void stream_guard_cases(ax_t *t, guard_ctx *g) {
                                       AXIAL_I64};
     for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
         const axial_dtype dt = dts[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         const int64_t V = 64 / (int64_t)es;
         for (int layout = 0; layout < 2; layout++)
             for (unsigned flags = 0; flags < 4; flags++) {

@@ -213,14 +213,13 @@ static uint64_t mem_available(void) {
 /* ---- the calls ------------------------------------------------------------------ */
 
 /* One op on the tensor x of shape [R, C] (R == 1 with rank 1: 1-D [C]). */
-enum kind { CUMSUM, REDUCE, ROLL };
 typedef struct {
     const char *name;
-    enum kind kind;
+    ax_op kind;
     size_t rank;
     uint64_t R, C;
     int64_t axis;     /* cumsum */
-    unsigned flags;   /* cumsum */
+    unsigned flags;   /* cumsum (0 for the others) */
     size_t naxes;     /* reduce, roll: axes {axes[0..naxes)} */
     int64_t axes[2];
     int64_t shift[2]; /* roll: shift per named axis (flattened: shift[0], naxes 0) */
@@ -240,7 +239,7 @@ static void reduced(const op_t *op, bool *r0, bool *r1) {
 }
 
 static uint64_t n_out(const op_t *op) {
-    if (op->kind != REDUCE) return op->R * op->C;
+    if (op->kind != AX_OP_REDUCE) return op->R * op->C;
     bool r0, r1;
     reduced(op, &r0, &r1);
     return (r0 ? 1 : op->R) * (r1 ? 1 : op->C);
@@ -255,7 +254,7 @@ static uint64_t mod(int64_t a, uint64_t d) {
 static uint8_t expected(const op_t *op, uint64_t p) {
     const uint64_t R = op->R, C = op->C;
     switch (op->kind) {
-    case CUMSUM: {
+    case AX_OP_CUMSUM: {
         const bool excl = op->flags & AXIAL_CUMSUM_EXCLUSIVE, rev = op->flags & AXIAL_CUMSUM_REVERSE;
         const uint64_t r = p / C, j = p % C;
         if (along_row(op, op->axis)) {
@@ -268,7 +267,7 @@ static uint8_t expected(const op_t *op, uint64_t p) {
                 s = (uint8_t)(s + xv(q * C + j));
         return s;
     }
-    case REDUCE: {
+    case AX_OP_REDUCE: {
         bool r0, r1;
         reduced(op, &r0, &r1);
         if (r0 && r1) return range_sum(0, R * C);
@@ -303,7 +302,7 @@ static size_t sample(ax_t *t, const op_t *op) {
     marks[nm++] = G31;
     marks[nm++] = G32;
     marks[nm++] = n;
-    if (op->kind != REDUCE)
+    if (op->kind != AX_OP_REDUCE)
         for (uint64_t r = 1; r <= op->R && nm < 16; r++) marks[nm++] = r * op->C;
     for (size_t m = 0; m < nm; m++)
         for (int64_t d = -64; d < 64; d++)
@@ -327,20 +326,10 @@ static void run_op(ax_t *t, const op_t *op, const uint8_t *x, uint8_t *y) {
     }
     const int64_t shape2[2] = {(int64_t)op->R, (int64_t)op->C};
     const int64_t *shape = op->rank == 1 ? shape2 + 1 : shape2;
-    axial_status st;
+    const ax_call call = {op->kind,  AXIAL_I8, op->rank,  shape,     op->axis,
+                          op->flags, op->axes, op->naxes, op->shift, op->naxes ? op->naxes : 1};
     const double t0 = now();
-    switch (op->kind) {
-    case CUMSUM:
-        st = axial_cumsum(AXIAL_I8, x, y, op->rank, shape, op->axis, op->flags);
-        break;
-    case REDUCE:
-        st = axial_reduce_sum(AXIAL_I8, x, y, op->rank, shape, op->axes, op->naxes, 0);
-        break;
-    default:
-        st = axial_roll(AXIAL_I8, x, y, op->rank, shape, op->shift, op->naxes ? op->naxes : 1,
-                        op->axes, op->naxes);
-        break;
-    }
+    const axial_status st = ax_call_plain(&call, x, y);
     const double secs = now() - t0;
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", op->name, axial_status_name(st),
                   axial_last_error()))
@@ -356,14 +345,15 @@ static void run_op(ax_t *t, const op_t *op, const uint8_t *x, uint8_t *y) {
 
 #define I64(v) ((int64_t)(v))
 /* Designated initialisers for the op table. */
-#define CUM(nm, r, R_, C_, ax, fl, sc) \
-    {.name = nm, .kind = CUMSUM, .rank = r, .R = R_, .C = C_, .axis = ax, .flags = fl, .scalar = sc}
-#define RED(nm, r, R_, C_, na, a0, a1, sc)                                                  \
-    {.name = nm, .kind = REDUCE, .rank = r, .R = R_, .C = C_, .naxes = na, .axes = {a0, a1}, \
+#define CUM(nm, r, R_, C_, ax, fl, sc)                                                   \
+    {.name = nm, .kind = AX_OP_CUMSUM, .rank = r, .R = R_, .C = C_, .axis = ax, .flags = fl, \
      .scalar = sc}
-#define ROL(nm, r, R_, C_, na, a0, a1, s0, s1, sc)                                        \
-    {.name = nm, .kind = ROLL, .rank = r, .R = R_, .C = C_, .naxes = na, .axes = {a0, a1}, \
-     .shift = {s0, s1}, .scalar = sc}
+#define RED(nm, r, R_, C_, na, a0, a1, sc)                                                 \
+    {.name = nm, .kind = AX_OP_REDUCE, .rank = r, .R = R_, .C = C_, .naxes = na,          \
+     .axes = {a0, a1}, .scalar = sc}
+#define ROL(nm, r, R_, C_, na, a0, a1, s0, s1, sc)                                         \
+    {.name = nm, .kind = AX_OP_ROLL, .rank = r, .R = R_, .C = C_, .naxes = na,            \
+     .axes = {a0, a1}, .shift = {s0, s1}, .scalar = sc}
 
 static const op_t ops[] = {
     CUM("A cumsum [3, 2^30] axis 1", 2, 3, G30, 1, 0, false),

@@ -226,7 +226,7 @@ static void scan_expect(ax_t *t, const char *label, size_t n, const long double 
                      "%s %s flags %u: y[%zu] = %.17Lg, want %.17Lg", label, ax_dtype_str(dt),
                      flags, i, or_get_f(dt, yb, i), want[i]);
         }
-        AX_CHECK(t, yb[n * or_size(dt)] == 0x5a, "%s %s: wrote past the output", label,
+        AX_CHECK(t, yb[n * ax_dtype_size(dt)] == 0x5a, "%s %s: wrote past the output", label,
                  ax_dtype_str(dt));
     }
 }
@@ -245,7 +245,7 @@ static void reduce_expect(ax_t *t, const char *label, size_t n, const long doubl
         AX_CHECK(t, st == AXIAL_OK && lse_ok(dt, yb, 0, want, n, &err, &bound),
                  "%s %s: %s, y = %.17Lg, want %.17Lg", label, ax_dtype_str(dt),
                  axial_status_name(st), or_get_f(dt, yb, 0), want);
-        AX_CHECK(t, yb[or_size(dt)] == 0x5a, "%s %s: wrote past the output", label,
+        AX_CHECK(t, yb[ax_dtype_size(dt)] == 0x5a, "%s %s: wrote past the output", label,
                  ax_dtype_str(dt));
     }
 }
@@ -331,7 +331,7 @@ void t_lse_seeds(ax_t *t) {
                              ax_dtype_str(dt), o, c, or_get_f(dt, yb, (size_t)(o * 2 + c)),
                              want);
                 }
-            AX_CHECK(t, yb[6 * or_size(dt)] == 0x5a, "ONNX example %s: wrote past y",
+            AX_CHECK(t, yb[6 * ax_dtype_size(dt)] == 0x5a, "ONNX example %s: wrote past y",
                      ax_dtype_str(dt));
         }
     }
@@ -481,7 +481,7 @@ void t_lse_empty_axes(ax_t *t) {
     const int64_t shape[3] = {2, 3, 4};
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         axial_dtype dt = ax_float_types[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         unsigned char x[24 * 8], y[25 * 8];
         ax_fill(t, dt, x, 24, FILL_GENERAL);
         or_set_f(dt, x, 5, NAN); /* copied as it is */
@@ -639,7 +639,7 @@ void t_lse_chunks(ax_t *t) {
     enum { NPAT = 10 };
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         for (int pat = 0; pat < NPAT; pat++)
             for (unsigned flags = 0; flags < 4; flags++) {
                 /* one flag per pattern and type, the others sampled (a quarter; the

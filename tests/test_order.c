@@ -82,7 +82,7 @@ static void order_simd(ax_t *t) {
     const int cases = (int)(60 * scale) + 8;
     for (size_t d = 0; d < 4; d++) {
         const axial_dtype dt = float_dtypes[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         const bool have_split = kt->cumsum_seg[dt] && kt->scan_total[dt] && kt->cumsum_cols[dt] &&
                                 kt->reduce_cols[dt];
         if (!AX_CHECK(t, have_split, "%s: the split kernels (cumsum_seg, scan_total, "
@@ -197,7 +197,7 @@ static void order_simd(ax_t *t) {
 static void order_reference_bound(ax_t *t) {
     for (size_t d = 0; d < 4; d++) {
         const axial_dtype dt = float_dtypes[d];
-        const size_t es = or_size(dt);
+        const size_t es = ax_dtype_size(dt);
         const long double u = dt == AXIAL_F64 ? ldexpl(1, -53) : ldexpl(1, -24);
         for (int c = 0; c < 20; c++) {
             const size_t n = pick_n(t), inner = pick_inner(t);

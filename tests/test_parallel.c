@@ -216,11 +216,10 @@ static void execs_free(ax_t *t, execs *E) {
 
 /* ---- one case ------------------------------------------------------------------ */
 
-enum pop { P_CUMSUM, P_REDUCE, P_ROLL, P_LCSE, P_RLSE }; /* LCSE: logcumsumexp, RLSE: reduce_logsumexp */
 enum split { SPLIT_ANY, SPLIT_NO, SPLIT_YES };
 
 typedef struct {
-    enum pop op;
+    ax_op op;
     axial_dtype dt;
     size_t rank;
     int64_t shape[4];
@@ -234,47 +233,26 @@ typedef struct {
     int pool; /* which of the pools runs it (the others are too slow here) */
 } pcase;
 
+static ax_call call_of(const pcase *c) {
+    return (ax_call){c->op, c->dt, c->rank, c->shape, c->axis,
+                     c->flags, c->axes, c->naxes, c->shift, c->nshift};
+}
+
 static axial_status pcall(const pcase *c, const void *x, void *y, const axial_executor *ex) {
-    switch (c->op) {
-    case P_CUMSUM:
-        return axial_cumsum_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
-    case P_REDUCE:
-        return axial_reduce_sum_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags,
-                                   ex);
-    case P_LCSE:
-        return axial_logcumsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axis, c->flags, ex);
-    case P_RLSE:
-        return axial_reduce_logsumexp_ex(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
-                                         c->flags, ex);
-    default:
-        return axial_roll_ex(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
-                             c->naxes, ex);
-    }
+    const ax_call call = call_of(c);
+    return ax_call_ex(&call, x, y, ex);
 }
 
 static axial_status plain_call(const pcase *c, const void *x, void *y) {
-    switch (c->op) {
-    case P_CUMSUM: return axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
-    case P_REDUCE:
-        return axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    case P_LCSE:
-        return axial_logcumsumexp(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
-    case P_RLSE:
-        return axial_reduce_logsumexp(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes,
-                                      c->flags);
-    default:
-        return axial_roll(c->dt, x, y, c->rank, c->shape, c->shift, c->nshift, c->axes,
-                          c->naxes);
-    }
+    const ax_call call = call_of(c);
+    return ax_call_plain(&call, x, y);
 }
 
 static const char *describe(char *buf, size_t cap, const pcase *c) {
-    static const char *const ops[5] = {"cumsum", "reduce_sum", "roll", "logcumsumexp",
-                                       "reduce_logsumexp"};
     char sh[96];
-    int len = snprintf(buf, cap, "%s %s %s", ops[c->op], ax_dtype_str(c->dt),
+    int len = snprintf(buf, cap, "%s %s %s", ax_op_name(c->op), ax_dtype_str(c->dt),
                        ax_shape_str(sh, sizeof sh, c->rank, c->shape));
-    if (c->op == P_CUMSUM || c->op == P_LCSE)
+    if (ax_op_scan(c->op))
         len += snprintf(buf + len, cap - (size_t)len, " axis %lld flags %u", (long long)c->axis,
                         c->flags);
     else {
@@ -283,7 +261,7 @@ static const char *describe(char *buf, size_t cap, const pcase *c) {
             len += snprintf(buf + len, cap - (size_t)len, "%s%lld", a ? ", " : "",
                             (long long)c->axes[a]);
         len += snprintf(buf + len, cap - (size_t)len, "}");
-        if (c->op == P_ROLL)
+        if (c->op == AX_OP_ROLL)
             for (size_t a = 0; a < c->nshift; a++)
                 len += snprintf(buf + len, cap - (size_t)len, " shift %lld",
                                 (long long)c->shift[a]);
@@ -302,9 +280,9 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
     c->pool = pool_turn++ % N_POOLS;
     char what[320];
     describe(what, sizeof what, c);
-    const size_t es = or_size(c->dt), count = or_count(c->rank, c->shape);
+    const size_t es = ax_dtype_size(c->dt), count = or_count(c->rank, c->shape);
     size_t ocount = count;
-    if (c->op == P_REDUCE || c->op == P_RLSE) {
+    if (ax_op_reduce(c->op)) {
         size_t orank;
         int64_t oshape[AXIAL_MAX_RANK];
         if (!AX_CHECK(t, axial_reduce_sum_shape(c->rank, c->shape, c->axes, c->naxes, c->flags,
@@ -313,15 +291,15 @@ static void run_pcase(ax_t *t, execs *E, pcase *c) {
             return;
         ocount = or_count(orank, oshape);
     }
-    const bool is_float = c->dt == AXIAL_F32 || c->dt == AXIAL_F64 || c->dt == AXIAL_F16 ||
-                          c->dt == AXIAL_BF16;
     ax_buf x, want, y;
     ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_alloc(&want, ocount * es, 0);
     ax_buf_alloc(&y, ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
     ax_buf_poison(&x, 0);
     ax_fill(t, c->dt, x.p, count,
-            c->specials ? FILL_RARE_SPECIALS : is_float ? FILL_GENERAL : FILL_EXACT);
+            c->specials                ? FILL_RARE_SPECIALS
+            : ax_dtype_is_float(c->dt) ? FILL_GENERAL
+                                       : FILL_EXACT);
     ax_buf_poison(&want, 0x5a);
     void *xcopy = malloc(count * es + 1);
     if (xcopy)
@@ -386,19 +364,20 @@ out:
 }
 
 /* Elements of about `bytes` bytes of one dtype, odd, so tails are exercised. */
-static int64_t elems(axial_dtype dt, size_t bytes) { return (int64_t)(bytes / or_size(dt)) | 1; }
+static int64_t elems(axial_dtype dt, size_t bytes) {
+    return (int64_t)(bytes / ax_dtype_size(dt)) | 1;
+}
 
 /* The input size of the split cases: above the op's threshold (CumSum,
  * LogCumSumExp and Roll 512 KiB, ReduceSum and ReduceLogSumExp 1 MiB:
  * src/internal.h; the log-space ops share their sums' planners). */
-static size_t split_bytes(enum pop op) {
-    const size_t base =
-        op == P_REDUCE || op == P_RLSE ? (size_t)1 << 20 : (size_t)512 << 10;
+static size_t split_bytes(ax_op op) {
+    const size_t base = ax_op_reduce(op) ? (size_t)1 << 20 : (size_t)512 << 10;
     return base + (ax_scale() >= 1.0 ? base / 4 : base / 8);
 }
 static double split_frac(void) { return ax_scale() >= 1.0 ? 1.0 : 0.5; }
 
-static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, int64_t c2,
+static pcase mk(ax_op op, axial_dtype dt, size_t rank, int64_t a, int64_t b, int64_t c2,
                 enum split split) {
     pcase c;
     memset(&c, 0, sizeof c);
@@ -421,35 +400,30 @@ static pcase mk(enum pop op, axial_dtype dt, size_t rank, int64_t a, int64_t b, 
  * which make two tiles (src/internal.h); the active table has the kernels for the float
  * types of a SIMD ISA (kernels/kernels.h).  The cases using this are above
  * the thresholds with fewer than 16 lines. */
-static enum split axis_split(enum pop op, axial_dtype dt, int64_t cols) {
+static enum split axis_split(ax_op op, axial_dtype dt, int64_t cols) {
     const struct axial_kernels *kt = axial__kernels();
-    if (cols == 1 && op == P_LCSE)
+    if (cols == 1 && op == AX_OP_LCSE)
         return kt->logcumsumexp_seg[dt] && kt->lse_scan_total[dt] ? SPLIT_YES : SPLIT_NO;
     if (cols == 1)
-        return AXIAL_SPLIT_SCAN_BLOCKS && op == P_CUMSUM && kt->cumsum_seg[dt] &&
+        return AXIAL_SPLIT_SCAN_BLOCKS && op == AX_OP_CUMSUM && kt->cumsum_seg[dt] &&
                        kt->scan_total[dt] ? SPLIT_YES : SPLIT_NO;
-    const bool has = op == P_REDUCE ? kt->reduce_cols[dt] != NULL
-                     : op == P_RLSE ? kt->reduce_lse_cols[dt] != NULL
-                     : op == P_LCSE ? kt->logcumsumexp_cols[dt] != NULL
-                                    : kt->cumsum_cols[dt] != NULL;
-    const size_t rowlines = ((size_t)cols * or_size(dt) + 63) / 64;
-    const size_t least = 2 * (op == P_REDUCE || op == P_RLSE ? AXIAL_REDUCE_TILE_MIN
-                                                             : AXIAL_SCAN_TILE_MIN);
+    const bool has = op == AX_OP_REDUCE ? kt->reduce_cols[dt] != NULL
+                     : op == AX_OP_RLSE ? kt->reduce_lse_cols[dt] != NULL
+                     : op == AX_OP_LCSE ? kt->logcumsumexp_cols[dt] != NULL
+                                        : kt->cumsum_cols[dt] != NULL;
+    const size_t rowlines = ((size_t)cols * ax_dtype_size(dt) + 63) / 64;
+    const size_t least = 2 * (ax_op_reduce(op) ? AXIAL_REDUCE_TILE_MIN : AXIAL_SCAN_TILE_MIN);
     return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= least ? SPLIT_YES : SPLIT_NO;
-}
-
-static bool is_float(axial_dtype dt) {
-    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
 }
 
 /* ---- small shapes of the shared families: never split ------------------------- */
 
 static execs *fam_execs;
-static enum pop fam_scan = P_CUMSUM, fam_red = P_REDUCE; /* or their log-space forms */
+static ax_op fam_scan = AX_OP_CUMSUM, fam_red = AX_OP_REDUCE; /* or their log-space forms */
 
 /* Below 256 KiB of input (under every op's threshold) nothing is split. */
 static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
-    return or_count(rank, shape) * or_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
+    return or_count(rank, shape) * ax_dtype_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
 }
 
 static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
@@ -483,20 +457,20 @@ void t_parallel_cumsum(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    fam_scan = P_CUMSUM;
-    const size_t B = split_bytes(P_CUMSUM);
+    fam_scan = AX_OP_CUMSUM;
+    const size_t B = split_bytes(AX_OP_CUMSUM);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
         const int64_t N = elems(dt, B);
         const unsigned fl = (unsigned)d % 4;
         pcase cs[7] = {
-            mk(P_CUMSUM, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* many lines */
-            mk(P_CUMSUM, dt, 2, N / 5, 5, 0, SPLIT_YES),          /* many short lines */
-            mk(P_CUMSUM, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
-            mk(P_CUMSUM, dt, 2, N / 300, 300, 0, axis_split(P_CUMSUM, dt, 300)), /* axis 0 */
-            mk(P_CUMSUM, dt, 1, N, 0, 0, axis_split(P_CUMSUM, dt, 1)),           /* one line */
-            mk(P_CUMSUM, dt, 2, N / 1001, 1001, 0, SPLIT_YES),    /* in place */
-            mk(P_CUMSUM, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* few long lines */
+            mk(AX_OP_CUMSUM, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* many lines */
+            mk(AX_OP_CUMSUM, dt, 2, N / 5, 5, 0, SPLIT_YES),          /* many short lines */
+            mk(AX_OP_CUMSUM, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
+            mk(AX_OP_CUMSUM, dt, 2, N / 300, 300, 0, axis_split(AX_OP_CUMSUM, dt, 300)), /* axis 0 */
+            mk(AX_OP_CUMSUM, dt, 1, N, 0, 0, axis_split(AX_OP_CUMSUM, dt, 1)),           /* one line */
+            mk(AX_OP_CUMSUM, dt, 2, N / 1001, 1001, 0, SPLIT_YES),    /* in place */
+            mk(AX_OP_CUMSUM, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* few long lines */
         };
         cs[0].axis = 1;
         cs[1].axis = -1;
@@ -510,21 +484,21 @@ void t_parallel_cumsum(ax_t *t) {
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
-        if (is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
+        if (ax_dtype_is_float(dt)) { /* few lines: split along them (src/cumsum.c) */
             const int64_t Q = (int64_t)AXIAL_SCAN_CHUNK;
-            const int64_t whole = ((int64_t)B / (int64_t)or_size(dt) + Q - 1) / Q * Q;
+            const int64_t whole = ((int64_t)B / (int64_t)ax_dtype_size(dt) + Q - 1) / Q * Q;
             enum { NA = 10 };
             pcase as[NA] = {
-                mk(P_CUMSUM, dt, 1, N, 0, 0, SPLIT_ANY),          /* one line, each flag set, */
-                mk(P_CUMSUM, dt, 1, N - 5003, 0, 0, SPLIT_ANY),   /* other last chunks */
-                mk(P_CUMSUM, dt, 1, N - 10006, 0, 0, SPLIT_ANY),
-                mk(P_CUMSUM, dt, 1, N - 15009, 0, 0, SPLIT_ANY),
-                mk(P_CUMSUM, dt, 1, whole, 0, 0, SPLIT_ANY),      /* whole chunks only */
-                mk(P_CUMSUM, dt, 2, 5, N / 5, 0, SPLIT_YES),      /* 5 lines */
-                mk(P_CUMSUM, dt, 2, N / 1000, 1000, 0, SPLIT_ANY), /* axis 0: tiles */
-                mk(P_CUMSUM, dt, 3, 2, N / 74, 37, SPLIT_YES),    /* 2 x 37 columns */
-                mk(P_CUMSUM, dt, 2, N / 9, 9, 0, SPLIT_ANY),      /* 9 columns */
-                mk(P_CUMSUM, dt, 2, N / 4099, 4099, 0, SPLIT_ANY), /* axis 0: 2-8 tiles */
+                mk(AX_OP_CUMSUM, dt, 1, N, 0, 0, SPLIT_ANY),          /* one line, each flag set, */
+                mk(AX_OP_CUMSUM, dt, 1, N - 5003, 0, 0, SPLIT_ANY),   /* other last chunks */
+                mk(AX_OP_CUMSUM, dt, 1, N - 10006, 0, 0, SPLIT_ANY),
+                mk(AX_OP_CUMSUM, dt, 1, N - 15009, 0, 0, SPLIT_ANY),
+                mk(AX_OP_CUMSUM, dt, 1, whole, 0, 0, SPLIT_ANY),      /* whole chunks only */
+                mk(AX_OP_CUMSUM, dt, 2, 5, N / 5, 0, SPLIT_YES),      /* 5 lines */
+                mk(AX_OP_CUMSUM, dt, 2, N / 1000, 1000, 0, SPLIT_ANY), /* axis 0: tiles */
+                mk(AX_OP_CUMSUM, dt, 3, 2, N / 74, 37, SPLIT_YES),    /* 2 x 37 columns */
+                mk(AX_OP_CUMSUM, dt, 2, N / 9, 9, 0, SPLIT_ANY),      /* 9 columns */
+                mk(AX_OP_CUMSUM, dt, 2, N / 4099, 4099, 0, SPLIT_ANY), /* axis 0: 2-8 tiles */
             };
             const int64_t cols[NA] = {1, 1, 1, 1, 1, 1, 1000, 37, 9, 4099};
             for (int k = 0; k < NA; k++) {
@@ -534,9 +508,10 @@ void t_parallel_cumsum(ax_t *t) {
                 c->inplace = ((unsigned)k + (unsigned)d) % 3 == 0;
                 if (c->split == SPLIT_ANY) /* (the shorter lines fall below the
                                             * threshold at small AXIAL_TEST_SCALE) */
-                    c->split = or_count(c->rank, c->shape) * or_size(dt) < AXIAL_CUMSUM_THRESHOLD
+                    c->split = or_count(c->rank, c->shape) * ax_dtype_size(dt) <
+                                       AXIAL_CUMSUM_THRESHOLD
                                    ? SPLIT_NO
-                                   : axis_split(P_CUMSUM, dt, cols[k]);
+                                   : axis_split(AX_OP_CUMSUM, dt, cols[k]);
                 if (ax_sample(t, split_frac()))
                     run_pcase(t, &E, c);
             }
@@ -546,10 +521,10 @@ void t_parallel_cumsum(ax_t *t) {
         cumsum_short_rows(t, dt, FILL_EXACT, fam_cumsum, 0.003, FLAGS_ONE);
     }
     if (ax_big()) { /* the full-size accuracy targets' sizes: 2^24 f32 */
-        pcase c = mk(P_CUMSUM, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        pcase c = mk(AX_OP_CUMSUM, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axis = 1;
         run_pcase(t, &E, &c);
-        c = mk(P_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(P_CUMSUM, AXIAL_F32, 1));
+        c = mk(AX_OP_CUMSUM, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(AX_OP_CUMSUM, AXIAL_F32, 1));
         run_pcase(t, &E, &c);
         /* Outputs of >= 4 MiB: the tasks stream as the plain call does
          * (AXIAL_KERNEL_STREAM), misaligned buffers: column tiles, lines of
@@ -558,8 +533,8 @@ void t_parallel_cumsum(ax_t *t) {
             {AXIAL_F32, 1027, 4099, 0}, {AXIAL_F16, 4099, 1000, 0}, {AXIAL_BF16, 2053, 2048, 0},
             {AXIAL_F64, 1031, 1024, 1}, {AXIAL_I32, 4097, 1024, 1}};
         for (int k = 0; k < 5; k++) {
-            c = mk(P_CUMSUM, big[k].dt, 2, big[k].r, big[k].c, 0,
-                   big[k].axis ? SPLIT_YES : axis_split(P_CUMSUM, big[k].dt, big[k].c));
+            c = mk(AX_OP_CUMSUM, big[k].dt, 2, big[k].r, big[k].c, 0,
+                   big[k].axis ? SPLIT_YES : axis_split(AX_OP_CUMSUM, big[k].dt, big[k].c));
             c.axis = big[k].axis;
             c.flags = (unsigned)k % 4;
             run_pcase(t, &E, &c);
@@ -573,25 +548,25 @@ void t_parallel_reduce(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    fam_red = P_REDUCE;
-    const size_t B = split_bytes(P_REDUCE);
+    fam_red = AX_OP_REDUCE;
+    const size_t B = split_bytes(AX_OP_REDUCE);
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
         const int64_t N = elems(dt, B);
         enum { NC = 12 };
         pcase cs[NC] = {
-            mk(P_REDUCE, dt, 2, N / 77, 77, 0, SPLIT_YES),            /* rows */
-            mk(P_REDUCE, dt, 1, N, 0, 0, SPLIT_YES),                  /* full: chunks */
-            mk(P_REDUCE, dt, 2, N / 2, 2, 0, SPLIT_YES),              /* [R, 2] axis 0 */
-            mk(P_REDUCE, dt, 2, N / 64, 64, 0, SPLIT_YES),            /* 64 outputs */
-            mk(P_REDUCE, dt, 2, N / 65, 65, 0, axis_split(P_REDUCE, dt, 65)), /* tiles */
-            mk(P_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
-            mk(P_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
-            mk(P_REDUCE, dt, 3, 3, N / 21, 7, SPLIT_YES),             /* {0, 2}: wide (slabs of 64 KiB pieces: src/reduce.c) */
-            mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* no axes: a copy */
-            mk(P_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* EMPTY_AXES_ALL */
-            mk(P_REDUCE, dt, 2, 3, N / 3, 0, SPLIT_YES),              /* {0, 1} merged */
-            mk(P_REDUCE, dt, 3, 5, N / 500, 100, SPLIT_YES),          /* {1} of 3-D */
+            mk(AX_OP_REDUCE, dt, 2, N / 77, 77, 0, SPLIT_YES),            /* rows */
+            mk(AX_OP_REDUCE, dt, 1, N, 0, 0, SPLIT_YES),                  /* full: chunks */
+            mk(AX_OP_REDUCE, dt, 2, N / 2, 2, 0, SPLIT_YES),              /* [R, 2] axis 0 */
+            mk(AX_OP_REDUCE, dt, 2, N / 64, 64, 0, SPLIT_YES),            /* 64 outputs */
+            mk(AX_OP_REDUCE, dt, 2, N / 65, 65, 0, axis_split(AX_OP_REDUCE, dt, 65)), /* tiles */
+            mk(AX_OP_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
+            mk(AX_OP_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
+            mk(AX_OP_REDUCE, dt, 3, 3, N / 21, 7, SPLIT_YES),             /* {0, 2}: wide (slabs of 64 KiB pieces: src/reduce.c) */
+            mk(AX_OP_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* no axes: a copy */
+            mk(AX_OP_REDUCE, dt, 2, N / 100, 100, 0, SPLIT_YES),          /* EMPTY_AXES_ALL */
+            mk(AX_OP_REDUCE, dt, 2, 3, N / 3, 0, SPLIT_YES),              /* {0, 1} merged */
+            mk(AX_OP_REDUCE, dt, 3, 5, N / 500, 100, SPLIT_YES),          /* {1} of 3-D */
         };
         const int64_t ax1[NC][3] = {{1}, {0}, {0}, {0}, {0}, {1}, {0, 2}, {2, 0},
                                     {0}, {0}, {-1, 0}, {1}};
@@ -605,14 +580,14 @@ void t_parallel_reduce(ax_t *t) {
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
         }
-        if (is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
+        if (ax_dtype_is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
             enum { NA = 5 };
             pcase as[NA] = {
-                mk(P_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(P_REDUCE, dt, 1000)),
-                mk(P_REDUCE, dt, 2, N / 100, 100, 0, axis_split(P_REDUCE, dt, 100)),
-                mk(P_REDUCE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
-                mk(P_REDUCE, dt, 3, N / 2000, 2, 1000, axis_split(P_REDUCE, dt, 2000)),
-                mk(P_REDUCE, dt, 2, N / 4099, 4099, 0, axis_split(P_REDUCE, dt, 4099)),
+                mk(AX_OP_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(AX_OP_REDUCE, dt, 1000)),
+                mk(AX_OP_REDUCE, dt, 2, N / 100, 100, 0, axis_split(AX_OP_REDUCE, dt, 100)),
+                mk(AX_OP_REDUCE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+                mk(AX_OP_REDUCE, dt, 3, N / 2000, 2, 1000, axis_split(AX_OP_REDUCE, dt, 2000)),
+                mk(AX_OP_REDUCE, dt, 2, N / 4099, 4099, 0, axis_split(AX_OP_REDUCE, dt, 4099)),
             };
             const int64_t ax2[NA][2] = {{0}, {-2}, {1}, {0}, {0}};
             for (int k = 0; k < NA; k++) {
@@ -627,10 +602,10 @@ void t_parallel_reduce(ax_t *t) {
         reduce_columns(t, dt, FILL_EXACT, fam_reduce, 0.003);
     }
     if (ax_big()) { /* the full-size accuracy targets' sizes: 2^24 f32, full and over rows */
-        pcase c = mk(P_REDUCE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        pcase c = mk(AX_OP_REDUCE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
         c.naxes = 1;
         run_pcase(t, &E, &c);
-        c = mk(P_REDUCE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        c = mk(AX_OP_REDUCE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axes[0] = 1;
         c.naxes = 1;
         run_pcase(t, &E, &c);
@@ -641,7 +616,7 @@ void t_parallel_reduce(ax_t *t) {
             {AXIAL_BF16, (1 << 21) + 9, 3}, {AXIAL_F64, (1 << 19) + 1, 3},
             {AXIAL_I32, (1 << 20) + 7, 2}};
         for (int k = 0; k < 5; k++) {
-            c = mk(P_REDUCE, big[k].dt, 2, big[k].r, big[k].c, 0, SPLIT_YES);
+            c = mk(AX_OP_REDUCE, big[k].dt, 2, big[k].r, big[k].c, 0, SPLIT_YES);
             c.axes[0] = 1;
             c.naxes = 1;
             c.flags = k % 2 ? AXIAL_REDUCE_KEEP_DIMS : 0;
@@ -664,28 +639,28 @@ void t_parallel_logcumsumexp(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    fam_scan = P_LCSE;
-    const size_t B = split_bytes(P_LCSE);
+    fam_scan = AX_OP_LCSE;
+    const size_t B = split_bytes(AX_OP_LCSE);
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
         enum { NC = 14 };
         pcase cs[NC] = {
-            mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* many lines */
-            mk(P_LCSE, dt, 2, N / 5, 5, 0, SPLIT_YES),           /* many short lines */
-            mk(P_LCSE, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
-            mk(P_LCSE, dt, 2, N / 300, 300, 0, axis_split(P_LCSE, dt, 300)), /* axis 0 */
-            mk(P_LCSE, dt, 1, N, 0, 0, axis_split(P_LCSE, dt, 1)), /* one long line */
-            mk(P_LCSE, dt, 2, N / 1001, 1001, 0, SPLIT_YES),     /* in place */
-            mk(P_LCSE, dt, 2, 3, N / 3, 0, SPLIT_YES),           /* few long lines */
-            mk(P_LCSE, dt, 1, N, 0, 0, axis_split(P_LCSE, dt, 1)), /* one line: NaN / inf */
-            mk(P_LCSE, dt, 3, 2, N / 74, 37, SPLIT_YES),         /* 2 x 37 columns */
-            mk(P_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* NaN / inf terms */
+            mk(AX_OP_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* many lines */
+            mk(AX_OP_LCSE, dt, 2, N / 5, 5, 0, SPLIT_YES),           /* many short lines */
+            mk(AX_OP_LCSE, dt, 3, 37, N / (37 * 65), 65, SPLIT_YES), /* lines of columns */
+            mk(AX_OP_LCSE, dt, 2, N / 300, 300, 0, axis_split(AX_OP_LCSE, dt, 300)), /* axis 0 */
+            mk(AX_OP_LCSE, dt, 1, N, 0, 0, axis_split(AX_OP_LCSE, dt, 1)), /* one long line */
+            mk(AX_OP_LCSE, dt, 2, N / 1001, 1001, 0, SPLIT_YES),     /* in place */
+            mk(AX_OP_LCSE, dt, 2, 3, N / 3, 0, SPLIT_YES),           /* few long lines */
+            mk(AX_OP_LCSE, dt, 1, N, 0, 0, axis_split(AX_OP_LCSE, dt, 1)), /* one line: NaN / inf */
+            mk(AX_OP_LCSE, dt, 3, 2, N / 74, 37, SPLIT_YES),         /* 2 x 37 columns */
+            mk(AX_OP_LCSE, dt, 2, N / 100, 100, 0, SPLIT_YES),       /* NaN / inf terms */
             /* few lines of wide rows: column tiles (logcumsumexp_cols) */
-            mk(P_LCSE, dt, 2, N / 1000, 1000, 0, axis_split(P_LCSE, dt, 1000)),
-            mk(P_LCSE, dt, 2, N / 4099, 4099, 0, axis_split(P_LCSE, dt, 4099)), /* NaN / inf */
-            mk(P_LCSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
-            mk(P_LCSE, dt, 2, N / 2053, 2053, 0, axis_split(P_LCSE, dt, 2053)), /* in place */
+            mk(AX_OP_LCSE, dt, 2, N / 1000, 1000, 0, axis_split(AX_OP_LCSE, dt, 1000)),
+            mk(AX_OP_LCSE, dt, 2, N / 4099, 4099, 0, axis_split(AX_OP_LCSE, dt, 4099)), /* NaN / inf */
+            mk(AX_OP_LCSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+            mk(AX_OP_LCSE, dt, 2, N / 2053, 2053, 0, axis_split(AX_OP_LCSE, dt, 2053)), /* in place */
         };
         const int64_t axis[NC] = {1, -1, 1, 0, 0, 1, 1, 0, 1, -1, 0, 0, 1, 0};
         for (int k = 0; k < NC; k++) {
@@ -701,14 +676,14 @@ void t_parallel_logcumsumexp(ax_t *t) {
         cumsum_short_rows(t, dt, FILL_GENERAL, fam_cumsum, 0.002, FLAGS_ONE);
     }
     if (ax_big()) { /* the accuracy target's size, 2^24 f32, as rows and as one line */
-        pcase c = mk(P_LCSE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
+        pcase c = mk(AX_OP_LCSE, AXIAL_F32, 2, 1 << 12, 1 << 12, 0, SPLIT_YES);
         c.axis = 1;
         run_pcase(t, &E, &c);
-        c = mk(P_LCSE, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(P_LCSE, AXIAL_F32, 1));
+        c = mk(AX_OP_LCSE, AXIAL_F32, 1, 1 << 24, 0, 0, axis_split(AX_OP_LCSE, AXIAL_F32, 1));
         c.flags = AXIAL_CUMSUM_REVERSE;
         run_pcase(t, &E, &c);
     }
-    fam_scan = P_CUMSUM;
+    fam_scan = AX_OP_CUMSUM;
     execs_free(t, &E);
 }
 
@@ -724,34 +699,34 @@ void t_parallel_logsumexp(ax_t *t) {
     if (!execs_init(t, &E))
         return;
     fam_execs = &E;
-    fam_red = P_RLSE;
-    const size_t B = split_bytes(P_RLSE);
+    fam_red = AX_OP_RLSE;
+    const size_t B = split_bytes(AX_OP_RLSE);
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
         const int64_t N = elems(dt, B);
         enum { NC = 19 };
         pcase cs[NC] = {
-            mk(P_RLSE, dt, 2, N / 77, 77, 0, SPLIT_YES),        /* rows */
-            mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
-            mk(P_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
-            mk(P_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
-            mk(P_RLSE, dt, 2, N / 65, 65, 0, axis_split(P_RLSE, dt, 65)), /* 65 outputs */
-            mk(P_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
-            mk(P_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
-            mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
-            mk(P_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* no axes: a copy */
-            mk(P_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* EMPTY_AXES_ALL */
-            mk(P_RLSE, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* {0, 1} merged */
-            mk(P_RLSE, dt, 3, 5, N / 500, 100, SPLIT_YES),      /* {1} of 3-D */
-            mk(P_RLSE, dt, 3, N / 700, 0, 7, SPLIT_NO),         /* length 0: -inf */
-            mk(P_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full, NaN / inf terms */
-            mk(P_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* wide, NaN / inf terms */
+            mk(AX_OP_RLSE, dt, 2, N / 77, 77, 0, SPLIT_YES),        /* rows */
+            mk(AX_OP_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
+            mk(AX_OP_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
+            mk(AX_OP_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
+            mk(AX_OP_RLSE, dt, 2, N / 65, 65, 0, axis_split(AX_OP_RLSE, dt, 65)), /* 65 outputs */
+            mk(AX_OP_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
+            mk(AX_OP_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
+            mk(AX_OP_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
+            mk(AX_OP_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* no axes: a copy */
+            mk(AX_OP_RLSE, dt, 2, N / 100, 100, 0, SPLIT_YES),      /* EMPTY_AXES_ALL */
+            mk(AX_OP_RLSE, dt, 2, 3, N / 3, 0, SPLIT_YES),          /* {0, 1} merged */
+            mk(AX_OP_RLSE, dt, 3, 5, N / 500, 100, SPLIT_YES),      /* {1} of 3-D */
+            mk(AX_OP_RLSE, dt, 3, N / 700, 0, 7, SPLIT_NO),         /* length 0: -inf */
+            mk(AX_OP_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full, NaN / inf terms */
+            mk(AX_OP_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* wide, NaN / inf terms */
             /* few rows of wide rows: column tiles (reduce_lse_cols) */
-            mk(P_RLSE, dt, 2, N / 1000, 1000, 0, axis_split(P_RLSE, dt, 1000)),
-            mk(P_RLSE, dt, 2, N / 4099, 4099, 0, axis_split(P_RLSE, dt, 4099)), /* NaN / inf */
-            mk(P_RLSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
+            mk(AX_OP_RLSE, dt, 2, N / 1000, 1000, 0, axis_split(AX_OP_RLSE, dt, 1000)),
+            mk(AX_OP_RLSE, dt, 2, N / 4099, 4099, 0, axis_split(AX_OP_RLSE, dt, 4099)), /* NaN / inf */
+            mk(AX_OP_RLSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
             /* rows of 8-31 lines: two tiles (the log-space ops' narrower tiles) */
-            mk(P_RLSE, dt, 2, N / 200, 200, 0, axis_split(P_RLSE, dt, 200)), /* NaN / inf */
+            mk(AX_OP_RLSE, dt, 2, N / 200, 200, 0, axis_split(AX_OP_RLSE, dt, 200)), /* NaN / inf */
         };
         const int64_t ax1[NC][3] = {{1}, {0}, {0},  {0},     {0}, {1}, {0, 2}, {2, 0},
                                     {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}, {0}, {0}, {1},
@@ -771,11 +746,11 @@ void t_parallel_logsumexp(ax_t *t) {
         reduce_columns(t, dt, FILL_GENERAL, fam_reduce, 0.002);
     }
     if (ax_big()) { /* the accuracy target's size: 2^24 f32, full (1024 chunks) */
-        pcase c = mk(P_RLSE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        pcase c = mk(AX_OP_RLSE, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
         c.naxes = 1;
         run_pcase(t, &E, &c);
     }
-    fam_red = P_REDUCE;
+    fam_red = AX_OP_REDUCE;
     execs_free(t, &E);
 }
 
@@ -785,22 +760,22 @@ void t_parallel_roll(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))
         return;
-    const size_t B = split_bytes(P_ROLL);
+    const size_t B = split_bytes(AX_OP_ROLL);
     for (size_t d = 0; d < AX_N_ROLL_TYPES; d++) {
         const axial_dtype dt = ax_roll_types[d];
         const int64_t N = elems(dt, B);
         enum { NC = 10 };
         pcase cs[NC] = {
-            mk(P_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* one row: parts */
-            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* rows, axis 1 */
-            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* both axes */
-            mk(P_ROLL, dt, 2, 3, N / 3, 0, SPLIT_YES),             /* few long rows */
-            mk(P_ROLL, dt, 3, 17, 33, N / 561, SPLIT_YES),         /* 3-D, all axes */
-            mk(P_ROLL, dt, 2, N / 50, 50, 0, SPLIT_YES),           /* flattened */
-            mk(P_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* in place */
-            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* in place, both axes */
-            mk(P_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* shift 0: a copy */
-            mk(P_ROLL, dt, 3, 5, 7, 9, SPLIT_NO),                  /* small */
+            mk(AX_OP_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* one row: parts */
+            mk(AX_OP_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* rows, axis 1 */
+            mk(AX_OP_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* both axes */
+            mk(AX_OP_ROLL, dt, 2, 3, N / 3, 0, SPLIT_YES),             /* few long rows */
+            mk(AX_OP_ROLL, dt, 3, 17, 33, N / 561, SPLIT_YES),         /* 3-D, all axes */
+            mk(AX_OP_ROLL, dt, 2, N / 50, 50, 0, SPLIT_YES),           /* flattened */
+            mk(AX_OP_ROLL, dt, 1, N, 0, 0, SPLIT_YES),                 /* in place */
+            mk(AX_OP_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* in place, both axes */
+            mk(AX_OP_ROLL, dt, 2, N / 1000, 1000, 0, SPLIT_YES),       /* shift 0: a copy */
+            mk(AX_OP_ROLL, dt, 3, 5, 7, 9, SPLIT_NO),                  /* small */
         };
         const size_t nax[NC] = {1, 1, 2, 2, 3, 0, 1, 2, 1, 3};
         for (int k = 0; k < NC; k++) {
@@ -823,7 +798,7 @@ void t_parallel_roll(ax_t *t) {
         }
     }
     if (ax_big()) { /* 2^24 f32 */
-        pcase c = mk(P_ROLL, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
+        pcase c = mk(AX_OP_ROLL, AXIAL_F32, 1, 1 << 24, 0, 0, SPLIT_YES);
         c.naxes = c.nshift = 1;
         c.shift[0] = 12345;
         run_pcase(t, &E, &c);
@@ -837,7 +812,7 @@ void t_parallel_roll(ax_t *t) {
             {AXIAL_F64, (1 << 16) + 3, 9, 0, 2, 1},       {AXIAL_BOOL, 5, 1001, 1003, 3, 3},
             {AXIAL_I32, 3, (1 << 19) + 5, 0, 2, 2}};
         for (int k = 0; k < 5; k++) {
-            c = mk(P_ROLL, big[k].dt, big[k].rank, big[k].a, big[k].b, big[k].c, SPLIT_YES);
+            c = mk(AX_OP_ROLL, big[k].dt, big[k].rank, big[k].a, big[k].b, big[k].c, SPLIT_YES);
             c.naxes = c.nshift = big[k].naxes;
             for (size_t a = 0; a < c.naxes; a++) {
                 const size_t ax = big[k].naxes == 1 ? 1 : a;
@@ -873,7 +848,7 @@ void t_parallel_errors(ax_t *t) {
     const int64_t *nullp = NULL;
     struct {
         const char *what;
-        int op; /* 0 cumsum, 1 reduce, 2 roll, 3 logcumsumexp, 4 reduce_logsumexp */
+        ax_op op; /* 0 cumsum, 1 reduce, 2 roll, 3 logcumsumexp, 4 reduce_logsumexp */
         axial_dtype dt;
         const void *x;
         void *y;
@@ -961,29 +936,9 @@ void t_parallel_errors(ax_t *t) {
             cs[k].shape = big_rank;
         memset(y, 0x5a, bytes + 8);
         const long tasks0 = atomic_load(&spy.tasks), calls0 = atomic_load(&spy.calls);
-        axial_status st;
-        switch (cs[k].op) {
-        case 0:
-            st = axial_cumsum_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape, cs[k].axis,
-                                 cs[k].flags, cs[k].ex);
-            break;
-        case 1:
-            st = axial_reduce_sum_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
-                                     cs[k].axes, cs[k].naxes, cs[k].flags, cs[k].ex);
-            break;
-        case 2:
-            st = axial_roll_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape, cs[k].shift,
-                               cs[k].nshift, cs[k].axes, cs[k].naxes, cs[k].ex);
-            break;
-        case 3:
-            st = axial_logcumsumexp_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
-                                       cs[k].axis, cs[k].flags, cs[k].ex);
-            break;
-        default:
-            st = axial_reduce_logsumexp_ex(cs[k].dt, cs[k].x, cs[k].y, cs[k].rank, cs[k].shape,
-                                           cs[k].axes, cs[k].naxes, cs[k].flags, cs[k].ex);
-            break;
-        }
+        const ax_call call = {cs[k].op,    cs[k].dt,   cs[k].rank,  cs[k].shape, cs[k].axis,
+                              cs[k].flags, cs[k].axes, cs[k].naxes, cs[k].shift, cs[k].nshift};
+        const axial_status st = ax_call_ex(&call, cs[k].x, cs[k].y, cs[k].ex);
         AX_CHECK(t, st == cs[k].want, "%s: %s, want %s (%s)", cs[k].what, axial_status_name(st),
                  axial_status_name(cs[k].want), axial_last_error());
         AX_CHECK(t, axial_last_error()[0] != '\0', "%s: no message", cs[k].what);

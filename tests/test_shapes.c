@@ -135,7 +135,7 @@ void t_roll_shape_long_rows(ax_t *t) {
     static const int64_t rs[] = {1, 2, 3, 4, 7};
     static const size_t step[5] = {7, 7, 3, 1, 1};
     for (size_t s = 0; s < COUNT(roll_sizes); s++) {
-        int64_t es = (int64_t)or_size(roll_sizes[s][0]);
+        int64_t es = (int64_t)ax_dtype_size(roll_sizes[s][0]);
         for (int64_t n = (100 + es - 1) / es; n <= 400 / es; n += (int64_t)step[s]) {
             int64_t shifts[5] = {1, n - 1, n / 2, ax_rand_range(t, 0, n - 1),
                                  ax_rand_range(t, 0, n - 1)};
@@ -210,10 +210,10 @@ void t_shape_streaming(ax_t *t) {
     const bool all = ax_big();
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
         const axial_dtype dt = ax_sum_types[d];
-        const bool fl = or_is_float(dt);
+        const bool fl = ax_dtype_is_float(dt);
         if (!fl && (!all || !or_is_signed(dt)))
             continue;
-        const int64_t es = (int64_t)or_size(dt), lane = 64 / es, big = (int64_t)nt / es;
+        const int64_t es = (int64_t)ax_dtype_size(dt), lane = 64 / es, big = (int64_t)nt / es;
         const int64_t offs[2] = {1, lane / 2 + 1};
         for (int k = fl ? 0 : (int)(d / 2) % 2; k < (fl ? 2 : (int)(d / 2) % 2 + 1); k++) {
             io_misalign_y = (int)offs[k];

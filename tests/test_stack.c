@@ -226,37 +226,23 @@ typedef struct {
 
 #define SC_PATTERN 0x5ac3a55a3ca5c35aull
 
-/* One call.  noinline: its frame is the calling frame every case shares. */
+/* The public op of each case kind (a failing call: CumSum on a bad axis). */
+static const ax_op sc_ops[OP_N] = {
+    [OP_CUMSUM] = AX_OP_CUMSUM, [OP_REDUCE] = AX_OP_REDUCE, [OP_REDUCE_ACC] = AX_OP_REDUCE,
+    [OP_ROLL] = AX_OP_ROLL,     [OP_ROLL_INPLACE] = AX_OP_ROLL, [OP_ERROR] = AX_OP_CUMSUM,
+    [OP_LCSE] = AX_OP_LCSE,     [OP_RLSE] = AX_OP_RLSE,     [OP_RLSE_ACC] = AX_OP_RLSE};
+
+/* One call.  noinline: its frame is the calling frame every case shares
+ * (ax_call_plain's small frame counts as part of the call). */
 static __attribute__((noinline)) axial_status sc_call(const sc_case *c, sc_run *run) {
     void *x = sc_x, *y = c->op == OP_ROLL_INPLACE ? sc_x : sc_y;
-    const int64_t shifts[2] = {1, 2};
-    axial_status st = AXIAL_OK;
+    const int64_t shifts[2] = {1, 2}; /* Roll: 1 (flat) or 1, 2 on the axes */
+    const ax_call call = {sc_ops[c->op], c->dt,   c->rank, c->shape, c->axes[0], c->flags,
+                          c->axes,       c->naxes, c->naxes ? shifts : shifts + 1,
+                          c->naxes ? c->naxes : 1};
     run->sp_call = sc_sp();
-    switch (c->op) {
-    case OP_CUMSUM:
-        st = axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-        break;
-    case OP_REDUCE:
-    case OP_REDUCE_ACC:
-        st = axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0);
-        break;
-    case OP_ROLL:
-    case OP_ROLL_INPLACE:
-        st = axial_roll(c->dt, x, y, c->rank, c->shape, c->naxes ? shifts : shifts + 1,
-                        c->naxes ? c->naxes : 1, c->axes, c->naxes);
-        break;
-    case OP_LCSE:
-        st = axial_logcumsumexp(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-        break;
-    case OP_RLSE:
-    case OP_RLSE_ACC:
-        st = axial_reduce_logsumexp(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, 0);
-        break;
-    default:
-        st = axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-        st = st == AXIAL_E_AXIS ? AXIAL_OK : AXIAL_E_ARGS;
-        break;
-    }
+    const axial_status st = ax_call_plain(&call, x, y);
+    if (c->op == OP_ERROR) return st == AXIAL_E_AXIS ? AXIAL_OK : AXIAL_E_ARGS;
     return st;
 }
 

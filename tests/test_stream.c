@@ -37,15 +37,6 @@
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static size_t es_of(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_F64: case AXIAL_I64: case AXIAL_U64: return 8;
-    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
-    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
-    default: return 1;
-    }
-}
-
 static size_t prod(const int64_t *s, size_t b, size_t e) {
     size_t p = 1;
     for (size_t i = b; i < e; i++)
@@ -113,7 +104,7 @@ typedef struct {
  * over random cuts; `how` picks plain, executor, bytes or in place per piece. */
 static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
                         size_t pieces, axial_pool *pool) {
-    const size_t es = es_of(dt), rank = sh->rank;
+    const size_t es = ax_dtype_size(dt), rank = sh->rank;
     size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
     const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
     const size_t outer = prod(sh->shape, 0, ax), inner = prod(sh->shape, ax + 1, rank);
@@ -241,19 +232,10 @@ typedef struct {
 
 /* The one call of a shard case. */
 static axial_status one_call(const sh_case *c, axial_dtype dt, const void *x, void *y) {
-    switch (c->op) {
-    case AXIAL_OP_CUMSUM:
-        return axial_cumsum(dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-    case AXIAL_OP_LOGCUMSUMEXP:
-        return axial_logcumsumexp(dt, x, y, c->rank, c->shape, c->axes[0], c->flags);
-    case AXIAL_OP_REDUCE_SUM:
-        return axial_reduce_sum(dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    default:
-        return axial_reduce_logsumexp(dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    }
+    const ax_call call = {ax_op_of(c->op), dt,      c->rank,  c->shape, c->axes[0],
+                          c->flags,        c->axes, c->naxes, NULL,     0};
+    return ax_call_plain(&call, x, y);
 }
-
-static double val(axial_dtype dt, const void *p, size_t i);
 
 /* Summaries in `groupings`: combines adjacent pairs in a random order until
  * one covers [first, last); returns its bytes (malloc'd). */
@@ -292,7 +274,7 @@ static unsigned char *combine_all(ax_t *t, unsigned char **sum, size_t *size, si
 }
 
 static void shard_case(ax_t *t, axial_dtype dt, const sh_case *c, bool on_grid) {
-    const size_t es = es_of(dt);
+    const size_t es = ax_dtype_size(dt);
     const size_t count = prod(c->shape, 0, c->rank);
     const axial_shards sh = {c->op, dt, c->rank, c->shape, c->axes, c->naxes, c->flags};
     char name[160], sbuf[64];
@@ -397,12 +379,12 @@ static void shard_case(ax_t *t, axial_dtype dt, const sh_case *c, bool on_grid) 
          * extra roundings), or 2^-20 of |y| + ln n for the log semiring */
         double M = 0;
         for (size_t i = 0; i < count; i++)
-            M += fabs(val(dt, x, i));
+            M += fabs(ax_dtype_value(dt, x, i));
         const double u = dt == AXIAL_F64 ? 0x1p-53 : 0x1p-24;
         const bool lse = c->op == AXIAL_OP_LOGCUMSUMEXP || c->op == AXIAL_OP_REDUCE_LOGSUMEXP;
         size_t bad = 0, first = 0;
         for (size_t i = 0; i < ocount; i++) {
-            const double g = val(dt, got, i), w = val(dt, want, i);
+            const double g = ax_dtype_value(dt, got, i), w = ax_dtype_value(dt, want, i);
             if (isnan(w) || isinf(w) || g == w)
                 continue;
             const double tol = lse ? 16 * u * (fabs(w) + log((double)n + 1) + 4) + 4 * u * fabs(w)
@@ -411,7 +393,8 @@ static void shard_case(ax_t *t, axial_dtype dt, const sh_case *c, bool on_grid) 
                 first = i;
         }
         AX_CHECK(t, bad == 0, "%s: %zu outputs outside the bound, the first %zu: %.9g, one call %.9g",
-                 name, bad, first, bad ? val(dt, got, first) : 0.0, bad ? val(dt, want, first) : 0.0);
+                 name, bad, first, bad ? ax_dtype_value(dt, got, first) : 0.0,
+                 bad ? ax_dtype_value(dt, want, first) : 0.0);
     }
     for (size_t i = 0; i < pieces; i++) {
         free(sum[i]);
@@ -425,17 +408,6 @@ static void shard_case(ax_t *t, axial_dtype dt, const sh_case *c, bool on_grid) 
     free(x);
     free(want);
     free(got);
-}
-
-static double val(axial_dtype dt, const void *p, size_t i) {
-    if (dt == AXIAL_F32) {
-        float f;
-        memcpy(&f, (const char *)p + 4 * i, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, (const char *)p + 8 * i, 8);
-    return d;
 }
 
 void t_shard_cuts(ax_t *t) {

@@ -28,10 +28,8 @@
 
 enum { TH_WORKERS = 3, TH_CASES = 12, TH_MIN_SWITCHES = 64 };
 
-enum th_op { TH_CUMSUM, TH_REDUCE, TH_ROLL };
-
 struct th_case {
-    enum th_op op;
+    ax_op op;
     axial_dtype dt;
     size_t rank;
     int64_t shape[3];
@@ -44,27 +42,24 @@ struct th_case {
 };
 
 static struct th_case th_cases[TH_CASES] = {
-    {TH_CUMSUM, AXIAL_F32, 2, {37, 300}, 1, 0, 0, {0}, {0}, 0, 0, 0, 0},
-    {TH_CUMSUM, AXIAL_I8, 2, {300, 5}, 1, AXIAL_CUMSUM_EXCLUSIVE, 0, {0}, {0}, 0, 0, 0, 0},
-    {TH_CUMSUM, AXIAL_BF16, 2, {50, 70}, 0, AXIAL_CUMSUM_REVERSE, 0, {0}, {0}, 0, 0, 0, 0},
-    {TH_CUMSUM, AXIAL_I64, 3, {4, 30, 9}, -2, 3, 0, {0}, {0}, 0, 0, 0, 0},
-    {TH_REDUCE, AXIAL_F32, 2, {64, 100}, 0, 0, 1, {1}, {0}, 0, 0, 0, 0},
-    {TH_REDUCE, AXIAL_U16, 2, {100, 64}, 0, AXIAL_REDUCE_KEEP_DIMS, 1, {0}, {0}, 0, 0, 0, 0},
-    {TH_REDUCE, AXIAL_F16, 3, {8, 9, 40}, 0, 0, 2, {0, 2}, {0}, 0, 0, 0, 0},
-    {TH_REDUCE, AXIAL_I32, 2, {300, 3}, 0, 0, 1, {1}, {0}, 0, 0, 0, 0},
-    {TH_ROLL, AXIAL_U8, 1, {2000}, 0, 0, 1, {0}, {500}, 0, 0, 0, 0},
-    {TH_ROLL, AXIAL_F64, 2, {30, 100}, 0, 0, 2, {0, 1}, {7, -33}, 0, 0, 0, 0},
-    {TH_ROLL, AXIAL_I16, 3, {5, 6, 7}, 0, 0, 3, {0, 1, 2}, {1, 2, 3}, 0, 0, 0, 0},
-    {TH_ROLL, AXIAL_BOOL, 2, {40, 17}, 0, 0, 1, {1}, {5}, 0, 0, 0, 0},
+    {AX_OP_CUMSUM, AXIAL_F32, 2, {37, 300}, 1, 0, 0, {0}, {0}, 0, 0, 0, 0},
+    {AX_OP_CUMSUM, AXIAL_I8, 2, {300, 5}, 1, AXIAL_CUMSUM_EXCLUSIVE, 0, {0}, {0}, 0, 0, 0, 0},
+    {AX_OP_CUMSUM, AXIAL_BF16, 2, {50, 70}, 0, AXIAL_CUMSUM_REVERSE, 0, {0}, {0}, 0, 0, 0, 0},
+    {AX_OP_CUMSUM, AXIAL_I64, 3, {4, 30, 9}, -2, 3, 0, {0}, {0}, 0, 0, 0, 0},
+    {AX_OP_REDUCE, AXIAL_F32, 2, {64, 100}, 0, 0, 1, {1}, {0}, 0, 0, 0, 0},
+    {AX_OP_REDUCE, AXIAL_U16, 2, {100, 64}, 0, AXIAL_REDUCE_KEEP_DIMS, 1, {0}, {0}, 0, 0, 0, 0},
+    {AX_OP_REDUCE, AXIAL_F16, 3, {8, 9, 40}, 0, 0, 2, {0, 2}, {0}, 0, 0, 0, 0},
+    {AX_OP_REDUCE, AXIAL_I32, 2, {300, 3}, 0, 0, 1, {1}, {0}, 0, 0, 0, 0},
+    {AX_OP_ROLL, AXIAL_U8, 1, {2000}, 0, 0, 1, {0}, {500}, 0, 0, 0, 0},
+    {AX_OP_ROLL, AXIAL_F64, 2, {30, 100}, 0, 0, 2, {0, 1}, {7, -33}, 0, 0, 0, 0},
+    {AX_OP_ROLL, AXIAL_I16, 3, {5, 6, 7}, 0, 0, 3, {0, 1, 2}, {1, 2, 3}, 0, 0, 0, 0},
+    {AX_OP_ROLL, AXIAL_BOOL, 2, {40, 17}, 0, 0, 1, {1}, {5}, 0, 0, 0, 0},
 };
 
 static axial_status th_call(const struct th_case *c, const void *x, void *y) {
-    switch (c->op) {
-    case TH_CUMSUM: return axial_cumsum(c->dt, x, y, c->rank, c->shape, c->axis, c->flags);
-    case TH_REDUCE:
-        return axial_reduce_sum(c->dt, x, y, c->rank, c->shape, c->axes, c->naxes, c->flags);
-    default: return axial_roll(c->dt, x, y, c->rank, c->shape, c->shifts, c->naxes, c->axes, c->naxes);
-    }
+    const ax_call call = {c->op,    c->dt,   c->rank,  c->shape,  c->axis,
+                          c->flags, c->axes, c->naxes, c->shifts, c->naxes};
+    return ax_call_plain(&call, x, y);
 }
 
 struct th_worker {
@@ -78,7 +73,7 @@ static void *th_work(void *arg) {
     struct th_worker *w = arg;
     void *y[TH_CASES];
     for (int c = 0; c < TH_CASES; c++)
-        y[c] = malloc(th_cases[c].ocount * or_size(th_cases[c].dt) + 1);
+        y[c] = malloc(th_cases[c].ocount * ax_dtype_size(th_cases[c].dt) + 1);
     while (!atomic_load(&th_stop) || w->iters < 2) {
         for (int c = 0; c < TH_CASES; c++) {
             const struct th_case *k = &th_cases[c];
@@ -88,7 +83,7 @@ static void *th_work(void *arg) {
                 if (!w->bad_status++)
                     snprintf(w->first, sizeof w->first, "case %d: %s (%s)", c,
                              axial_status_name(st), axial_last_error());
-            } else if (memcmp(y[c], k->want, k->ocount * or_size(k->dt)) != 0) {
+            } else if (memcmp(y[c], k->want, k->ocount * ax_dtype_size(k->dt)) != 0) {
                 if (!w->bad_bits++)
                     snprintf(w->first, sizeof w->first, "case %d (%s): wrong bits", c,
                              ax_dtype_str(k->dt));
@@ -123,10 +118,10 @@ void t_threads_isa_switch(ax_t *t) {
     int prepared = 1;
     for (int c = 0; c < TH_CASES; c++) {
         struct th_case *k = &th_cases[c];
-        const size_t es = or_size(k->dt);
+        const size_t es = ax_dtype_size(k->dt);
         k->count = or_count(k->rank, k->shape);
         k->ocount = k->count;
-        if (k->op == TH_REDUCE) {
+        if (k->op == AX_OP_REDUCE) {
             size_t orank;
             int64_t oshape[8];
             axial_reduce_sum_shape(k->rank, k->shape, k->axes, k->naxes, k->flags, &orank, oshape);
@@ -139,12 +134,12 @@ void t_threads_isa_switch(ax_t *t) {
         size_t orank;
         int64_t oshape[8];
         switch (k->op) {
-        case TH_CUMSUM:
+        case AX_OP_CUMSUM:
             or_cumsum(k->dt, k->x, k->want, k->rank, k->shape,
                       (size_t)(k->axis < 0 ? k->axis + (int64_t)k->rank : k->axis),
                       k->flags & AXIAL_CUMSUM_EXCLUSIVE, k->flags & AXIAL_CUMSUM_REVERSE);
             break;
-        case TH_REDUCE:
+        case AX_OP_REDUCE:
             or_reduce(k->dt, k->x, k->want, k->rank, k->shape, k->axes, k->naxes,
                       k->flags & AXIAL_REDUCE_KEEP_DIMS, false, &orank, oshape);
             break;

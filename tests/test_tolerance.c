@@ -77,13 +77,7 @@ static long double ax_err_c = 4.0L;
 
 /* The spacing of format dt at |v|. */
 static long double ulp_fmt(axial_dtype dt, long double v) {
-    int p, emin;
-    switch (dt) {
-    case AXIAL_F32: p = 24, emin = -126; break;
-    case AXIAL_F64: p = 53, emin = -1022; break;
-    case AXIAL_F16: p = 11, emin = -14; break;
-    default: p = 8, emin = -126; break;
-    }
+    const int p = ax_dtype_fmt(dt).p, emin = ax_dtype_fmt(dt).emin;
     static long double pow2[2400]; /* 2^(k - 1200), filled once: ldexpl is slow */
     if (pow2[0] == 0)
         for (int k = 0; k < 2400; k++) pow2[k] = ldexpl(1.0L, k - 1200);

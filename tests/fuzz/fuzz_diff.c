@@ -133,6 +133,7 @@
 #include <string.h>
 
 #include "axial.h"
+#include "../call.h" /* the cases as their calls, the dtype helpers */
 
 #define AX_MAX_ELEMS 8704 /* > 2 x 4100: a column block past 4096 columns */
 #define AX_MAX_AXES 16
@@ -144,6 +145,10 @@
 enum { OP_CUMSUM, OP_REDUCE, OP_ROLL, OP_SHAPE, OP_LCSE, OP_RLSE, OP_N };
 static const char *const op_names[] = {"cumsum",          "reduce_sum",   "roll",
                                        "reduce_sum_shape", "logcumsumexp", "reduce_logsumexp"};
+/* The public op of each (the shape query is no ax_op) */
+static const ax_op call_op[OP_N] = {[OP_CUMSUM] = AX_OP_CUMSUM, [OP_REDUCE] = AX_OP_REDUCE,
+                                    [OP_ROLL] = AX_OP_ROLL,     [OP_SHAPE] = AX_OP_N,
+                                    [OP_LCSE] = AX_OP_LCSE,     [OP_RLSE] = AX_OP_RLSE};
 static bool op_scan(int op) { return op == OP_CUMSUM || op == OP_LCSE; }
 static bool op_reduce(int op) { return op == OP_REDUCE || op == OP_RLSE; }
 static bool op_lse(int op) { return op == OP_LCSE || op == OP_RLSE; }
@@ -323,62 +328,9 @@ static int64_t decode_shift(fz_in *in) {
 
 /* ---- dtypes ---------------------------------------------------------------- */
 
-static bool dt_valid(axial_dtype dt) { return dt >= AXIAL_F32 && dt <= AXIAL_BOOL; }
-static bool dt_float(axial_dtype dt) {
-    return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
-}
-static size_t dt_size(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_I8: case AXIAL_U8: case AXIAL_BOOL: return 1;
-    case AXIAL_F16: case AXIAL_BF16: case AXIAL_I16: case AXIAL_U16: return 2;
-    case AXIAL_F32: case AXIAL_I32: case AXIAL_U32: return 4;
-    default: return 8;
-    }
-}
+/* ax_dtype_valid, _is_float, _size, _value and _fmt (the float formats): call.h */
 static const char *dt_name(axial_dtype dt) {
-    static const char *names[] = {"?",   "f32", "f64", "f16", "bf16", "i8",  "u8",
-                                  "i16", "u16", "i32", "u32", "i64",  "u64", "bool"};
-    return dt_valid(dt) ? names[dt] : "invalid";
-}
-
-/* Float formats: exponent and fraction bits. */
-typedef struct {
-    int ebits, mbits, p, emin;
-} fz_fmt;
-static fz_fmt fmt_of(axial_dtype dt) {
-    switch (dt) {
-    case AXIAL_F32: return (fz_fmt){8, 23, 24, -126};
-    case AXIAL_F64: return (fz_fmt){11, 52, 53, -1022};
-    case AXIAL_F16: return (fz_fmt){5, 10, 11, -14};
-    default: return (fz_fmt){8, 7, 8, -126};
-    }
-}
-
-static double f16_value(uint16_t b) {
-    const int s = b >> 15, e = (b >> 10) & 31, m = b & 1023;
-    double v;
-    if (e == 31) v = m ? NAN : INFINITY;
-    else if (e == 0) v = ldexp(m, -24);
-    else v = ldexp(1024 + m, e - 25);
-    return s ? -v : v;
-}
-
-/* Element i of a float tensor as a double (exact). */
-static double get_f(axial_dtype dt, const void *p, size_t i) {
-    const char *c = (const char *)p;
-    switch (dt) {
-    case AXIAL_F32: { float v; memcpy(&v, c + 4 * i, 4); return v; }
-    case AXIAL_F64: { double v; memcpy(&v, c + 8 * i, 8); return v; }
-    case AXIAL_F16: { uint16_t b; memcpy(&b, c + 2 * i, 2); return f16_value(b); }
-    default: {
-        uint16_t b;
-        memcpy(&b, c + 2 * i, 2);
-        uint32_t w = (uint32_t)b << 16;
-        float v;
-        memcpy(&v, &w, 4);
-        return v;
-    }
-    }
+    return ax_dtype_valid(dt) ? ax_dtype_str(dt) : "invalid";
 }
 
 static uint64_t get_bits(size_t es, const void *p, size_t i) {
@@ -390,13 +342,13 @@ static void put_bits(size_t es, void *p, size_t i, uint64_t v) {
     memcpy((char *)p + es * i, &v, es);
 }
 
-static uint64_t fmt_bits(fz_fmt f, unsigned sign, uint64_t efield, uint64_t mant) {
+static uint64_t fmt_bits(ax_float_fmt f, unsigned sign, uint64_t efield, uint64_t mant) {
     const uint64_t mmask = ((uint64_t)1 << f.mbits) - 1;
     return ((uint64_t)sign << (f.ebits + f.mbits)) | (efield << f.mbits) | (mant & mmask);
 }
 
 /* An exactly representable normal double (|v| in [2^-8, 2^8)) in format f. */
-static uint64_t fmt_exact(fz_fmt f, double v) {
+static uint64_t fmt_exact(ax_float_fmt f, double v) {
     uint64_t b;
     memcpy(&b, &v, 8);
     const unsigned sign = (unsigned)(b >> 63);
@@ -408,7 +360,7 @@ static uint64_t fmt_exact(fz_fmt f, double v) {
 
 /* One float element from class byte c, value byte v and random bits r. */
 static uint64_t make_float(axial_dtype dt, uint8_t c, uint8_t v, uint64_t r) {
-    const fz_fmt f = fmt_of(dt);
+    const ax_float_fmt f = ax_dtype_fmt(dt);
     const int bias = (1 << (f.ebits - 1)) - 1;
     const uint64_t emaxf = ((uint64_t)1 << f.ebits) - 2; /* largest finite exponent field */
     const unsigned sign = v & 1;
@@ -633,7 +585,7 @@ static ptrdiff_t buf_diff(const fz_buf *b, const void *content, unsigned char po
 
 /* ---- the float comparison -------------------------------------------------------- */
 
-static double ulp_of(fz_fmt f, double v) {
+static double ulp_of(ax_float_fmt f, double v) {
     const double a = fabs(v);
     int e = a == 0 || !isfinite(a) ? f.emin : ilogb(a);
     if (e < f.emin) e = f.emin;
@@ -641,7 +593,7 @@ static double ulp_of(fz_fmt f, double v) {
 }
 
 /* The midpoint above the largest finite value: sums at or past it round to inf. */
-static double overflow_threshold(fz_fmt f) {
+static double overflow_threshold(ax_float_fmt f) {
     const int emax = (1 << (f.ebits - 1)) - 1;
     if (f.ebits == 11) return INFINITY; /* 2^1024 - 2^970 is not a double; inf stands in */
     return ldexp(2.0 - ldexp(1.0, -f.p), emax);
@@ -667,8 +619,9 @@ static void print_stats(void) {
 }
 
 static void print_float(axial_dtype dt, const void *p, size_t i, char *buf, size_t cap) {
-    snprintf(buf, cap, "%.17g (bits 0x%0*llx)", get_f(dt, p, i), (int)(2 * dt_size(dt)),
-             (unsigned long long)get_bits(dt_size(dt), p, i));
+    const size_t es = ax_dtype_size(dt);
+    snprintf(buf, cap, "%.17g (bits 0x%0*llx)", ax_dtype_value(dt, p, i), (int)(2 * es),
+             (unsigned long long)get_bits(es, p, i));
 }
 
 /* ---- one case ------------------------------------------------------------------------ */
@@ -721,30 +674,16 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
 
     axial_status st = AXIAL_OK;
     res->orank = 99;
-    switch (c->op) {
-    case OP_CUMSUM:
-        st = axial_cumsum(c->dtype, px, py, c->rank, shape, c->axis, c->flags);
-        break;
-    case OP_REDUCE:
-        st = axial_reduce_sum(c->dtype, px, py, c->rank, shape, axes, c->naxes, c->flags);
-        break;
-    case OP_LCSE:
-        st = axial_logcumsumexp(c->dtype, px, py, c->rank, shape, c->axis, c->flags);
-        break;
-    case OP_RLSE:
-        st = axial_reduce_logsumexp(c->dtype, px, py, c->rank, shape, axes, c->naxes, c->flags);
-        break;
-    case OP_ROLL:
-        st = axial_roll(c->dtype, px, py, c->rank, shape, shift, c->nshift, axes, c->naxes);
-        break;
-    case OP_SHAPE: {
+    if (c->op == OP_SHAPE) {
         const bool ornull = c->special == SP_OUT_NULL && !(c->special_arg & 8);
         const bool osnull = c->special == SP_OUT_NULL && (c->special_arg & 8);
         for (size_t k = 0; k <= AX_RANK_BAD; k++) res->oshape[k] = -7;
         st = axial_reduce_sum_shape(c->rank, shape, axes, c->naxes, c->flags,
                                     ornull ? NULL : &res->orank, osnull ? NULL : res->oshape);
-        break;
-    }
+    } else {
+        const ax_call call = {call_op[c->op], c->dtype, c->rank,  shape, c->axis,
+                              c->flags,       axes,     c->naxes, shift, c->nshift};
+        st = ax_call_plain(&call, px, py);
     }
     buf_guard(&xb, false);
     buf_guard(&yb, false);
@@ -780,14 +719,15 @@ static void run_one(const fz_case *c, axial_isa isa, const void *x0, fz_result *
         if (ybytes) memcpy(res->out, c->inplace ? (unsigned char *)px : yb.body, ybytes);
         if (inject == INJ_OUTPUT && isa != AXIAL_ISA_SCALAR && ybytes)
             for (size_t b = 0; b < es; b++) res->out[b] ^= 0xFF;
-        if (inject == INJ_BOUND && isa != AXIAL_ISA_SCALAR && ybytes && dt_float(c->dtype) &&
-            c->op != OP_ROLL) {
-            const double v = get_f(c->dtype, res->out, 0);
+        if (inject == INJ_BOUND && isa != AXIAL_ISA_SCALAR && ybytes &&
+            ax_dtype_is_float(c->dtype) && c->op != OP_ROLL) {
+            const double v = ax_dtype_value(c->dtype, res->out, 0);
             if (op_lse(c->op)) {
                 /* the log-space bound is mostly absolute: 1/16 of |v| for |v| >= 1/4 */
                 if (isfinite(v) && fabs(v) >= 0.25 && fabs(v) < 1e30)
                     put_bits(es, res->out, 0,
-                             get_bits(es, res->out, 0) + ((uint64_t)1 << (fmt_of(c->dtype).mbits - 4)));
+                             get_bits(es, res->out, 0) +
+                                 ((uint64_t)1 << (ax_dtype_fmt(c->dtype).mbits - 4)));
             } else if (isfinite(v) && v != 0 && fabs(v) < 1e30) {
                 put_bits(es, res->out, 0, get_bits(es, res->out, 0) + 64);
             }
@@ -805,7 +745,7 @@ static double *magnitudes(const fz_case *c, const void *x0, double *maxabs) {
     if (!ax || !m) abort();
     *maxabs = 0;
     for (size_t i = 0; i < c->count_in; i++) {
-        const double v = fabs(get_f(c->dtype, x0, i));
+        const double v = fabs(ax_dtype_value(c->dtype, x0, i));
         ax[i] = isfinite(v) ? v : 0;
         if (ax[i] > *maxabs) *maxabs = ax[i];
     }
@@ -816,10 +756,10 @@ static double *magnitudes(const fz_case *c, const void *x0, double *maxabs) {
         return m;
     }
     if (axial_isa_select(AXIAL_ISA_SCALAR) != AXIAL_OK) abort();
-    axial_status st = c->op == OP_CUMSUM
-                          ? axial_cumsum(AXIAL_F64, ax, m, c->rank, c->shape, c->axis, c->flags)
-                          : axial_reduce_sum(AXIAL_F64, ax, m, c->rank, c->shape, c->axes,
-                                             c->naxes, c->flags);
+    const ax_call call = {c->op == OP_CUMSUM ? AX_OP_CUMSUM : AX_OP_REDUCE,
+                          AXIAL_F64, c->rank, c->shape, c->axis, c->flags, c->axes, c->naxes,
+                          NULL, 0};
+    axial_status st = ax_call_plain(&call, ax, m);
     if (st != AXIAL_OK)
         fail(AXIAL_ISA_SCALAR, "the f64 run on |x| failed: %s (%s)", axial_status_name(st),
              axial_last_error());
@@ -830,7 +770,7 @@ static double *magnitudes(const fz_case *c, const void *x0, double *maxabs) {
 static void compare_float(const fz_case *c, axial_isa isa, const void *a, const void *b,
                           const double *mag, double maxabs) {
     const axial_dtype dt = c->dtype;
-    const fz_fmt f = fmt_of(dt);
+    const ax_float_fmt f = ax_dtype_fmt(dt);
     /* The documented constants (docs/API.md): ReduceSum c = 4, CumSum c = 7 in
      * the plain form (C = 6 with the final rounding on top). */
     const double u = ldexp(1.0, -24), C = c->op == OP_CUMSUM ? 6.0 : 4.0;
@@ -851,7 +791,7 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
                                (dt == AXIAL_F32 || dt == AXIAL_BF16) && maxabs >= 0x1p124;
     bool used = false;
     for (size_t k = 0; k < c->count_out; k++) {
-        const double va = get_f(dt, a, k), vb = get_f(dt, b, k);
+        const double va = ax_dtype_value(dt, a, k), vb = ax_dtype_value(dt, b, k);
         /* M from an f64 sequential sum of m terms: inflate for its own error */
         const double M = mag[k] * (1 + (m + 2) * 0x1p-52);
         double e;
@@ -906,7 +846,7 @@ static void compare_float(const fz_case *c, axial_isa isa, const void *a, const 
 static double lse_bound(axial_dtype dt, double v, double n) {
     const double a = fabs(v), ln = log(n > 1 ? n : 1);
     if (dt == AXIAL_F64) return ldexp(4 * a + 4 * ln + 16 + n, -53);
-    return ulp_of(fmt_of(dt), a) + ldexp(4 * (a + ln + 4), -24);
+    return ulp_of(ax_dtype_fmt(dt), a) + ldexp(4 * (a + ln + 4), -24);
 }
 
 static void compare_lse(const fz_case *c, axial_isa isa, const void *a, const void *b) {
@@ -919,7 +859,7 @@ static void compare_lse(const fz_case *c, axial_isa isa, const void *a, const vo
         n = (double)(c->count_in / c->count_out);
     }
     for (size_t k = 0; k < c->count_out; k++) {
-        const double va = get_f(dt, a, k), vb = get_f(dt, b, k);
+        const double va = ax_dtype_value(dt, a, k), vb = ax_dtype_value(dt, b, k);
         const char *why = NULL;
         double bound = 0;
         if (isnan(va) || isnan(vb)) {
@@ -993,7 +933,7 @@ static void decode(fz_in *in, fz_case *c) {
 
 /* Element counts, clamping the shape where the call could succeed. */
 static void size_case(fz_case *c) {
-    c->esize = dt_valid(c->dtype) ? dt_size(c->dtype) : 8;
+    c->esize = ax_dtype_valid(c->dtype) ? ax_dtype_size(c->dtype) : 8;
     c->count_in = c->count_out = 0;
     if (c->op == OP_SHAPE || c->rank > AXIAL_MAX_RANK) return;
     bool neg = false;
@@ -1042,7 +982,7 @@ static void size_case(fz_case *c) {
 }
 
 static void fill_data(fz_in *in, const fz_case *c, void *x) {
-    const bool is_float = dt_float(c->dtype);
+    const bool is_float = ax_dtype_is_float(c->dtype);
     for (size_t i = 0; i < c->count_in; i++) {
         uint8_t cls, v;
         if (in_left(in, 2)) {
@@ -1099,7 +1039,8 @@ static size_t first_diff(const fz_case *c, const void *a, const void *b, size_t 
     const size_t es = c->esize;
     for (size_t k = 0; k < count; k++) {
         if (get_bits(es, a, k) == get_bits(es, b, k)) continue;
-        if (dt_float(c->dtype) && isnan(get_f(c->dtype, a, k)) && isnan(get_f(c->dtype, b, k)))
+        if (ax_dtype_is_float(c->dtype) && isnan(ax_dtype_value(c->dtype, a, k)) &&
+            isnan(ax_dtype_value(c->dtype, b, k)))
             continue;
         return k;
     }
@@ -1108,7 +1049,7 @@ static size_t first_diff(const fz_case *c, const void *a, const void *b, size_t 
 
 static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const void *want,
                          fz_in *in) {
-    if (c->special != SP_NONE || c->count_in == 0 || !dt_valid(c->dtype) ||
+    if (c->special != SP_NONE || c->count_in == 0 || !ax_dtype_valid(c->dtype) ||
         c->dtype == AXIAL_BOOL || c->op == OP_ROLL || c->op == OP_SHAPE)
         return;
     const size_t es = c->esize;
@@ -1316,18 +1257,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fail(AXIAL_ISA_SCALAR, "x and y overlap partially (y = x %+td elements), status OK",
              c.overlap_off);
     if (op_reduce(c.op) && c.inplace && c.count_in > 0 && c.count_out > 0 &&
-        dt_valid(c.dtype) && c.dtype != AXIAL_BOOL && s->st == AXIAL_OK)
+        ax_dtype_valid(c.dtype) && c.dtype != AXIAL_BOOL && s->st == AXIAL_OK)
         fail(AXIAL_ISA_SCALAR, "%s with y == x returned OK", op_names[c.op]);
     /* the log-space ops: a non-float dtype is refused before anything else */
-    if (op_lse(c.op) && !dt_float(c.dtype) && s->st != AXIAL_E_DTYPE)
+    if (op_lse(c.op) && !ax_dtype_is_float(c.dtype) && s->st != AXIAL_E_DTYPE)
         fail(AXIAL_ISA_SCALAR, "%s of a non-float dtype: status %s, want AXIAL_E_DTYPE",
              op_names[c.op], axial_status_name(s->st));
-    if (op_lse(c.op) && !dt_float(c.dtype) && dt_valid(c.dtype) &&
+    if (op_lse(c.op) && !ax_dtype_is_float(c.dtype) && ax_dtype_valid(c.dtype) &&
         !strstr(axial_last_error(), c.dtype == AXIAL_BOOL ? "BOOL" : "integer"))
         fail(AXIAL_ISA_SCALAR, "%s of %s: the message does not say so: %s", op_names[c.op],
              dt_name(c.dtype), axial_last_error());
-    if (c.op == OP_SHAPE || (c.op == OP_REDUCE && dt_valid(c.dtype) && c.dtype != AXIAL_BOOL) ||
-        (c.op == OP_RLSE && dt_float(c.dtype))) {
+    if (c.op == OP_SHAPE ||
+        (c.op == OP_REDUCE && ax_dtype_valid(c.dtype) && c.dtype != AXIAL_BOOL) ||
+        (c.op == OP_RLSE && ax_dtype_is_float(c.dtype))) {
         size_t orank = 0;
         int64_t oshape[AX_RANK_BAD + 1];
         const bool ornull = c.op == OP_SHAPE && c.special == SP_OUT_NULL && !(c.special_arg & 8);
@@ -1381,7 +1323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r->st != AXIAL_OK || c.count_out == 0) continue;
         if (op_lse(c.op)) {
             compare_lse(&c, isa, s->out, r->out);
-        } else if (dt_float(c.dtype) && c.op != OP_ROLL) {
+        } else if (ax_dtype_is_float(c.dtype) && c.op != OP_ROLL) {
             if (!mag) mag = magnitudes(&c, x0, &maxabs);
             compare_float(&c, isa, s->out, r->out, mag, maxabs);
         } else {
