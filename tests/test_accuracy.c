@@ -11,8 +11,8 @@
  *     *_spec_target run it at the target's 2^24);
  *   - every CumSum f32 prefix of the same data: relative error <= 2.5e-7;
  *   - signed data, strided axes, f32 and f64, both ops: |error| <=
- *     0.5 ulp(result) + C * eps * sum|x| with C = AX_ERR_C (the bound; each
- *     kernel's header says why it holds for it);
+ *     0.5 ulp(result) + C * eps * sum|x| with C = AX_ERR_C (the bound;
+ *     docs/API.md, section 7, says why it holds);
  *   - cumsum of 2^24 + 4096 f32 ones ends at 2^24 + 4096 (a plain f32
  *     running sum sticks at 2^24);
  *   - cumsum of 4096 f16 / bf16 ones: every output is the once-rounded prefix;

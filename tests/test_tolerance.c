@@ -25,8 +25,8 @@
  * next binade 2^k > |S|, either y = 2^k (|y - S| <= d) or |s| > 2^k + ulp_F(S),
  * so d > ulp_F(S) and |y - S| <= d + ulp_F(S) < 0.5 ulp_F(S) + 1.5 d.)
  *
- * f32.  The contract: |y - S| <= c u M with a constant c the kernel documents.  The
- kernels' headers claim c <= 4 for ReduceSum and c <= 7 for CumSum (scalar:
+ * f32.  The contract: |y - S| <= c u M with a constant c that docs/API.md (section 7)
+ * derives: c <= 4 for ReduceSum and c <= 7 for CumSum (scalar:
  * sums in f64, c <= 2; SIMD: each term passes a few f32 roundings in trees or
  * block scans, each costing at most u times the sum of |x| below it, then the
  * blocks combine in f64 at m * 2^-53 M, then one rounding to f32).  The test
