@@ -10,7 +10,7 @@ set -euo pipefail
 pkgs_test=(meson ninja-build pkg-config gcc libcriterion-dev
            qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
            valgrind clang libclang-rt-14-dev cmake libpthreadpool-dev libsleef-dev
-           dpkg-cross python3 python3-venv python3-dev)
+           dpkg-cross python3 python3-venv python3-dev libsimde-dev)
 pkgs_bench=(meson ninja-build pkg-config gcc g++ libbenchmark-dev
             libeigen3-dev libdnnl-dev python3 python3-numpy libpthreadpool-dev
             libsleef-dev python3-venv python3-dev)

@@ -42,6 +42,14 @@
 #             alone), then pytest on tests/python: numpy and a long double
 #             oracle, hypothesis properties, bad input, thread counts,
 #             streams, and axial.dask on a 2-process LocalCluster.
+# One more stage runs only when named, as it takes a quarter of an hour of
+# compiling:
+#   avx512-emu the AVX-512 kernels compiled against SIMDe's emulation
+#             (meson -Davx512_emulation=true, tests/emu/avx512.h) and the TAP
+#             driver's AVX-512 tests on an AVX2 CPU, AVX-512 required: their
+#             bits against the golden files, the other ISAs and the oracles,
+#             on a machine without AVX-512 (speed means nothing there; the
+#             stack test is left out: SIMDe's frames are not the kernels').
 # The test builds are debugoptimized (the default buildtype is release).
 # `bash scripts/test.sh STAGE...` runs only the stages named, in order.  The
 # whole suite (no stage named) runs in two lanes at once on a machine of 2 or
@@ -58,7 +66,8 @@ all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers python)
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
-  [[ " ${all_stages[*]} " == *" $s "* ]] || { echo "test.sh: unknown stage $s (${all_stages[*]})" >&2; exit 2; }
+  [[ " ${all_stages[*]} avx512-emu " == *" $s "* ]] ||
+    { echo "test.sh: unknown stage $s (${all_stages[*]} avx512-emu)" >&2; exit 2; }
 done
 
 # meson setup runs `cmake --system-information` (the CMake module) in its
@@ -295,6 +304,17 @@ stage_python() {
   echo "== Python package: pip install . into build-python/venv, pytest tests/python"
   bash scripts/python-venv.sh
   ( cd build-python && venv/bin/python -m pytest -q -p no:cacheprovider -p no:logging ../tests/python )
+}
+
+stage_avx512-emu() {
+  echo "== AVX-512 kernels emulated on AVX2 (SIMDe): their bits where no AVX-512 CPU is at hand"
+  setup build-emu "" -Dbenchmarks=false -Davx512_emulation=true
+  ninja -C build-emu -j "$jobs" tests/axial-tap
+  AXIAL_TEST_REQUIRE_ISA=avx512 AXIAL_TEST_BIG=0 AXIAL_TEST_SKIP=stack \
+    build-emu/tests/axial-tap --isa=avx512 > build-emu/avx512.tap ||
+    { grep -E '^(not ok|Bail out)' build-emu/avx512.tap; echo "FAILED: emulated AVX-512"; exit 1; }
+  grep -E ' # SKIP ' build-emu/avx512.tap | sed 's/.* # SKIP /  skipped: /' | sort | uniq -c || true
+  tail -n 1 build-emu/avx512.tap
 }
 
 run_stages() { # stage...

@@ -88,6 +88,12 @@ static unsigned axial_cpu_runs(void) {
         mask |= 1u << AXIAL_ISA_AVX2;
     if (os_ymm && os_zmm && avx2 && fma && f16c && f && dq && bw && vl)
         mask |= 1u << AXIAL_ISA_AVX512;
+#ifdef AXIAL_AVX512_EMULATED
+    /* a test build (meson -Davx512_emulation=true): its AVX-512 kernels are
+     * SIMDe's emulation on AVX2 */
+    if (mask & (1u << AXIAL_ISA_AVX2))
+        mask |= 1u << AXIAL_ISA_AVX512;
+#endif
 #elif defined(AXIAL_ARM64) && defined(__linux__)
     if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
         mask |= 1u << AXIAL_ISA_NEON;

@@ -7,7 +7,8 @@
 #ifndef AXIAL_AVX512_H
 #define AXIAL_AVX512_H
 
-#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512BW__) || !defined(__AVX512DQ__)
+#if !defined(AXIAL_AVX512_EMULATED) && (!defined(__AVX512F__) || !defined(__AVX512VL__) || \
+                                     !defined(__AVX512BW__) || !defined(__AVX512DQ__))
 #error "kernels/avx512/ must be built with -mavx512f -mavx512vl -mavx512bw -mavx512dq"
 #endif
 
@@ -16,6 +17,15 @@
 #include <stdint.h>
 
 #include "kernels.h"
+
+/* An empty asm operand that makes a vector opaque to the optimiser (kept in
+ * a register; in memory in the emulated test build, whose vectors are
+ * structs). */
+#ifdef AXIAL_AVX512_EMULATED
+#define AXIAL_AVX512_OPAQUE(v) "+m"(v)
+#else
+#define AXIAL_AVX512_OPAQUE(v) "+v"(v)
+#endif
 
 AXIAL_DECLARE_KERNELS(avx512)
 

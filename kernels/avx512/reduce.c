@@ -753,11 +753,11 @@ R512_INLINE r512_sv_pd r512_svld_f64(const double *p) {
  * slower than plain ones on Zen 5.  The empty asm keeps GCC from folding
  * the load into a masked move's memory form (a masked load again). */
 R512_INLINE __m512 r512_plain_ps(__m512 v) {
-    __asm__("" : "+v"(v));
+    __asm__("" : AXIAL_AVX512_OPAQUE(v));
     return v;
 }
 R512_INLINE __m512d r512_plain_pd(__m512d v) {
-    __asm__("" : "+v"(v));
+    __asm__("" : AXIAL_AVX512_OPAQUE(v));
     return v;
 }
 #define r512_svldf_f32(p, k)                                                                      \
