@@ -472,8 +472,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 const size_t r = 8 * h + rr;                                                      \
                 r512_dv_##D t[8];                                                                 \
                 R512_UNROLL                                                                       \
-                for (size_t k = 0; k < M; k++)                                                    \
-                    t[k] = r >= rows                ? r512_did_##D()                              \
+                for (size_t k = 0; k < 8; k++) /* (past M: for a runtime M's warnings) */         \
+                    t[k] = r >= rows || k >= M     ? r512_did_##D()                               \
                          : k + 1 < M || n == M * DL ? r512_dfl_##S(x + r * n + k * DL)            \
                                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL); \
                 R512_UNROLL                                                                       \
@@ -497,6 +497,14 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         for (size_t s = 0; s < g; s += DL)                                                        \
             r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread, buf + s);  \
     }                                                                                             \
+    /* The head and tail groups of r512_short (fewer than 16 rows, once per call): one            \
+     * copy for every Q and M. */                                                                 \
+    __attribute__((noinline)) static void r512_sgroups_any_##S(const T *x, size_t r0, size_t g,   \
+                                                            size_t n, size_t Q, size_t M,         \
+                                                            uint64_t spread,                      \
+                                                            r512_w_##S *buf) {                    \
+        r512_sgroups_##S(x, r0, g, n, Q, M, spread, buf);                                         \
+    }                                                                                             \
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
      * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
@@ -510,7 +518,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
-                r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
+                r512_sgroups_any_##S(x, 0, h, n, Q, M, spread, buf);                              \
                 r512_emit_##S(dst, 0, buf, h, 0);                                                 \
                 r0 = h;                                                                           \
             }                                                                                     \
@@ -527,7 +535,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            r512_sgroups_##S(x, r0, outer - r0, n, Q, M, spread, buf);                            \
+            r512_sgroups_any_##S(x, r0, outer - r0, n, Q, M, spread, buf);                        \
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
@@ -1102,8 +1110,9 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M, int far) {                \
         r512_sv_##F v[8];                                                                         \
         R512_UNROLL                                                                               \
-        for (size_t k = 0; k < M; k++)                                                            \
-            v[k] = k + 1 < M || n == 16 * M ? r512_svld_##S(p + 16 * k)                           \
+        for (size_t k = 0; k < 8; k++) /* (past M: the identity, for a runtime M's warnings) */   \
+            v[k] = k >= M                   ? r512_svid_##F()                                     \
+                 : k + 1 < M || n == 16 * M ? r512_svld_##S(p + 16 * k)                           \
                  : far && M == 1            ? r512_svldf_##S(p + 16 * k, n - 16 * k)              \
                                             : r512_svldk_##S(p + 16 * k, n - 16 * k);             \
         R512_UNROLL                                                                               \
@@ -1179,10 +1188,17 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             _mm512_storeu_pd(out + h, r512_fold8x8(r));                                           \
         }                                                                                         \
     }                                                                                             \
-    /* All rows (inner == 1), 16 at a time.  A reduce writing at least R512_NT bytes         \
-     * streams its 16-aligned groups of 16 outputs (see r512_stream16).  P (a constant):    \
-     * rows n < Q or of one masked vector, whose full loads may be plain (r512_fpack_*,      \
-     * r512_frowm_*) where a vector past the group of 16 rows is still in x. */             \
+    /* The head and tail groups of r512_frun (fewer than 16 rows, once per call):                 \
+     * one copy for every Q and M, not one per constant pair. */                                  \
+    __attribute__((noinline)) static void r512_fgroup_any_##S(const T *x, size_t rows, size_t n,  \
+                                                           size_t Q, size_t M,                    \
+                                                           uint64_t spread, double *out) {        \
+        r512_fgroup_##S(x, rows, n, Q, M, spread, 0, out);                                        \
+    }                                                                                             \
+    /* All rows (inner == 1), 16 at a time.  NT (r512_frows_nt_*): streams its 16-aligned         \
+     * groups of 16 outputs (see r512_stream16).  P (a constant): rows n < Q or of one            \
+     * masked vector, whose full loads may be plain (r512_fpack_*, r512_frowm_*) where a          \
+     * vector past the group of 16 rows is still in x. */                                         \
     R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
                                    size_t M, int acc, int P, int NT) {                            \
         double buf[16];                                                                           \
@@ -1192,10 +1208,10 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         size_t r0 = 0;                                                                            \
         const int pf = n * sizeof(T) <= R512_PF_ROW &&                                            \
                        outer * n * sizeof(T) >= AXIAL_ROWS_PF_MIN;                                \
-        if (!acc && (NT || outer * sizeof(T) >= R512_NT)) {                                       \
+        if (NT) { /* (r512_frows_nt_*: never with acc) */                                         \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
-                r512_fgroup_##S(x, h, n, Q, M, spread, 0, buf);                                   \
+                r512_fgroup_any_##S(x, h, n, Q, M, spread, buf);                                  \
                 r512_emit_##S(dst, 0, buf, h, 0);                                                 \
                 r0 = h;                                                                           \
             }                                                                                     \
@@ -1214,7 +1230,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            r512_fgroup_##S(x + r0 * n, outer - r0, n, Q, M, spread, 0, buf);                     \
+            r512_fgroup_any_##S(x + r0 * n, outer - r0, n, Q, M, spread, buf);                    \
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
@@ -1267,10 +1283,10 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     static void r512_frows_##S(const T *x, void *dst, size_t outer, size_t n, int acc) {         \
         r512_frows_body_##S(x, dst, outer, n, acc, 0);                                            \
     }                                                                                             \
-    /* A split call's task of a streaming output (its own smaller than R512_NT; the caller   \
-     * checks outer >= 16, more than the head rows before y's first 16-byte boundary).  A   \
-     * second instance with NT a constant, so that the plain calls' code does not carry     \
-     * the test (a runtime argument would slow them). */                                     \
+    /* A reduce that streams: writing at least R512_NT bytes, or a split call's task of           \
+     * such an output (the caller checks outer >= 16, more than the head rows before y's          \
+     * first 16-byte boundary).  Its own instance with NT a constant, so that the plain           \
+     * calls' code does not carry the test (a runtime argument would slow them). */               \
     __attribute__((noinline)) static void r512_frows_nt_##S(const T *x, void *dst, size_t outer,  \
                                                              size_t n) {                          \
         r512_frows_body_##S(x, dst, outer, n, 0, 1);                                              \
@@ -1284,7 +1300,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             return;                                                                               \
         }                                                                                         \
         if (inner == 1) {                                                                         \
-            if (stream && !acc && outer >= 16 && outer * sizeof(T) < R512_NT)                     \
+            if (!acc && outer >= 16 && (stream || outer * sizeof(T) >= R512_NT))                  \
                 r512_frows_nt_##S(x, dst, outer, n);                                              \
             else                                                                                  \
                 r512_frows_##S(x, dst, outer, n, acc);                                            \
