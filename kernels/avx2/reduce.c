@@ -338,14 +338,10 @@ AXIAL_INLINE void f_group16(int k, const void *p, __m256d A[4], const int m, con
 #undef AXIAL_IN_ORDER
 }
 
-#define AXIAL_TAIL16(M)                                                                  \
-    case M:                                                                              \
-        f_group16(k, p, A, M, 1, R - 8 * (M - 1), end);                                  \
-        break;
-
 /* A[0..4) (from -0.0) += the 16 position sums of the flat run x[0..N):
- * whole groups of 128 elements, then the last group (padded).  end: the end
- * of the tensor (over-reads stay before it). */
+ * whole groups of 128 elements, then the last group (padded; its chunk count
+ * is a runtime value: one copy of the group serves every tail).  end: the
+ * end of the tensor (over-reads stay before it). */
 AXIAL_INLINE void f_flat16(int k, const void *x, size_t N, const void *end, __m256d A[4]) {
     size_t q = 0;
     for (; q + 128 <= N; q += 128)
@@ -353,14 +349,8 @@ AXIAL_INLINE void f_flat16(int k, const void *x, size_t N, const void *end, __m2
     if (q == N)
         return;
     const size_t R = N - q;
-    const void *p = f_at(k, x, q);
-    switch ((R + 7) / 8) {
-        AXIAL_TAIL16(1) AXIAL_TAIL16(2) AXIAL_TAIL16(3) AXIAL_TAIL16(4)
-        AXIAL_TAIL16(5) AXIAL_TAIL16(6) AXIAL_TAIL16(7) AXIAL_TAIL16(8)
-        AXIAL_TAIL16(9) AXIAL_TAIL16(10) AXIAL_TAIL16(11) AXIAL_TAIL16(12)
-        AXIAL_TAIL16(13) AXIAL_TAIL16(14) AXIAL_TAIL16(15)
-    default: f_group16(k, p, A, 16, 1, R - 120, end); break;
-    }
+    const int m = (int)((R + 7) / 8);
+    f_group16(k, f_at(k, x, q), A, m, 1, R - 8 * (size_t)(m - 1), end);
 }
 
 /* The first two halvings of the fold: A[p] += A[p + 8], then A[p] += A[p + 4]:
@@ -387,6 +377,7 @@ AXIAL_INLINE void f_rows_from(int k, const void *x, void *y, double *acc, size_t
     for (; o0 < outer; o0 += 8) {
         const size_t cnt = AXIAL_MIN(8, outer - o0);
         __m256d c[8];
+        #pragma GCC unroll 1
         for (size_t r = 0; r < 8; r++) {
             __m256d A[4] = {nz, nz, nz, nz};
             if (r < cnt)
@@ -399,8 +390,9 @@ AXIAL_INLINE void f_rows_from(int k, const void *x, void *y, double *acc, size_t
 }
 /* Rows whose last group is m whole chunks (n % 8 == 0, m = n % 128 / 8
  * constant): no per-row dispatch of the tail; steps of 4 rows (one fold
- * transpose: the planner's tasks may hand over as few as 4 rows). */
-AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_t outer,
+ * transpose: the planner's tasks may hand over as few as 4 rows).  Returns
+ * the rows done (f_rows_from takes the rest). */
+AXIAL_INLINE size_t f_rows_fixed(int k, const void *x, void *y, double *acc, size_t outer,
                                size_t n, const int m) {
     const __m256d nz = _mm256_set1_pd(-0.0);
     const size_t G = n / 128;
@@ -423,18 +415,21 @@ AXIAL_INLINE void f_rows_fixed(int k, const void *x, void *y, double *acc, size_
         else
             f_emit(k, y, NULL, o0, e, nz, 4, 0);
     }
-    if (o0 < outer)
-        f_rows_from(k, x, y, acc, o0, outer, n);
+    return o0;
 }
-/* Rows (inner == 1, n > 16), 8 rows per output step. */
+/* Rows (inner == 1, n > 16): f_rows_fixed where the last group is 0, 2, 4 or 8
+ * whole chunks, f_rows_from for the rest. */
 AXIAL_INLINE void f_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n) {
+    size_t done = 0;
     switch (n % 8 ? 1 : n % 128) {
-    case 0: f_rows_fixed(k, x, y, acc, outer, n, 0); break;
-    case 16: f_rows_fixed(k, x, y, acc, outer, n, 2); break;
-    case 32: f_rows_fixed(k, x, y, acc, outer, n, 4); break;
-    case 64: f_rows_fixed(k, x, y, acc, outer, n, 8); break;
-    default: f_rows_from(k, x, y, acc, 0, outer, n); break;
+    case 0: done = f_rows_fixed(k, x, y, acc, outer, n, 0); break;
+    case 16: done = f_rows_fixed(k, x, y, acc, outer, n, 2); break;
+    case 32: done = f_rows_fixed(k, x, y, acc, outer, n, 4); break;
+    case 64: done = f_rows_fixed(k, x, y, acc, outer, n, 8); break;
+    default: break;
     }
+    if (done < outer)
+        f_rows_from(k, x, y, acc, done, outer, n);
 }
 
 /* ---- short rows (inner == 1, n <= 16): the row is one super-row ----------
