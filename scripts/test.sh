@@ -311,8 +311,9 @@ stage_avx512-emu() {
   setup build-emu "" -Dbenchmarks=false -Davx512_emulation=true
   ninja -C build-emu -j "$jobs" tests/axial-tap
   AXIAL_TEST_REQUIRE_ISA=avx512 AXIAL_TEST_BIG=0 AXIAL_TEST_SKIP=stack \
-    build-emu/tests/axial-tap --isa=avx512 > build-emu/avx512.tap ||
-    { grep -E '^(not ok|Bail out)' build-emu/avx512.tap; echo "FAILED: emulated AVX-512"; exit 1; }
+    build-emu/tests/axial-tap --isa=avx512 > build-emu/avx512.tap 2> build-emu/avx512.log ||
+    { tail -n 20 build-emu/avx512.log; grep -E '^(not ok|Bail out)' build-emu/avx512.tap
+      echo "FAILED: emulated AVX-512"; exit 1; }
   grep -E ' # SKIP ' build-emu/avx512.tap | sed 's/.* # SKIP /  skipped: /' | sort | uniq -c || true
   tail -n 1 build-emu/avx512.tap
 }
