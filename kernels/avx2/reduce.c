@@ -530,9 +530,18 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
     }
 }
 /* One loop per common n, so that its group code is straight-line. */
+/* The f32 reduce of [R, 2] rows: its own function, so that its short loop
+ * starts where the function does, whatever the rest of the file compiles to
+ * (its speed depends on that placement). */
+static __attribute__((noinline)) void f_pairs_f32(const void *x, void *y, size_t outer,
+                                                  int stream) {
+    f_short_n(FK_F32, x, y, NULL, outer, 2, stream);
+}
 AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                           int stream) {
-    if (n == 2)
+    if (n == 2 && k == FK_F32 && !acc)
+        f_pairs_f32(x, y, outer, stream);
+    else if (n == 2)
         f_short_n(k, x, y, acc, outer, 2, stream);
     else if (n == 4)
         f_short_n(k, x, y, acc, outer, 4, stream);
