@@ -14,7 +14,10 @@
  * counts from the back.  x is the input, y the output; a tensor pointer may be
  * NULL only when the tensor has no elements, and needs only element alignment.
  *
- * Every function is reentrant and thread-safe, and runs on the calling thread.
+ * Every function is reentrant and thread-safe.  The plain forms run on the
+ * calling thread; an _ex form runs its tasks on the executor it is given
+ * (the host's, or axial's pool) and returns when they are done.  No function
+ * but axial_pool_create starts a thread.
  * On any error nothing is written to the output and axial_last_error() says
  * why, naming the values.
  */
