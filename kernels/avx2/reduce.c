@@ -529,7 +529,6 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
         f_short_group(k, buf, n, y, acc, o0, cnt, 0);
     }
 }
-/* One loop per common n, so that its group code is straight-line. */
 /* The f32 reduce of [R, 2] rows: its own function, so that its short loop
  * starts where the function does, whatever the rest of the file compiles to
  * (its speed depends on that placement). */
@@ -537,6 +536,7 @@ static __attribute__((noinline)) void f_pairs_f32(const void *x, void *y, size_t
                                                   int stream) {
     f_short_n(FK_F32, x, y, NULL, outer, 2, stream);
 }
+/* One loop per common n, so that its group code is straight-line. */
 AXIAL_INLINE void f_short(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                           int stream) {
     if (n == 2 && k == FK_F32 && !acc)

@@ -472,8 +472,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                 const size_t r = 8 * h + rr;                                                      \
                 r512_dv_##D t[8];                                                                 \
                 R512_UNROLL                                                                       \
-                for (size_t k = 0; k < 8; k++) /* (past M: for a runtime M's warnings) */         \
-                    t[k] = r >= rows || k >= M     ? r512_did_##D()                               \
+                for (size_t k = 0; k < M; k++)                                                    \
+                    t[k] = r >= rows                ? r512_did_##D()                              \
                          : k + 1 < M || n == M * DL ? r512_dfl_##S(x + r * n + k * DL)            \
                                                     : r512_dld_##S(x + r * n + k * DL, n - k * DL); \
                 R512_UNROLL                                                                       \
@@ -497,14 +497,6 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         for (size_t s = 0; s < g; s += DL)                                                        \
             r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread, buf + s);  \
     }                                                                                             \
-    /* The head and tail groups of r512_short (fewer than 16 rows, once per call): one            \
-     * copy for every Q and M. */                                                                 \
-    __attribute__((noinline)) static void r512_sgroups_any_##S(const T *x, size_t r0, size_t g,   \
-                                                            size_t n, size_t Q, size_t M,         \
-                                                            uint64_t spread,                      \
-                                                            r512_w_##S *buf) {                    \
-        r512_sgroups_##S(x, r0, g, n, Q, M, spread, buf);                                         \
-    }                                                                                             \
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
      * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
     R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
@@ -518,7 +510,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         if (!acc && outer * sizeof(T) >= R512_NT) {                                               \
             const size_t h = (16 - (uintptr_t)dst % 16) % 16 / sizeof(T); /* to 16 bytes */      \
             if (h) {                                                                              \
-                r512_sgroups_any_##S(x, 0, h, n, Q, M, spread, buf);                              \
+                r512_sgroups_##S(x, 0, h, n, Q, M, spread, buf);                                  \
                 r512_emit_##S(dst, 0, buf, h, 0);                                                 \
                 r0 = h;                                                                           \
             }                                                                                     \
@@ -535,7 +527,7 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             r512_emit_##S(dst, r0, buf, 16, acc);                                                 \
         }                                                                                         \
         if (r0 < outer) {                                                                         \
-            r512_sgroups_any_##S(x, r0, outer - r0, n, Q, M, spread, buf);                        \
+            r512_sgroups_##S(x, r0, outer - r0, n, Q, M, spread, buf);                            \
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
