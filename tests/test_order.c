@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "internal.h"
 #include "kernels.h"
 #include "oracle.h"
@@ -199,7 +200,7 @@ static void order_reference_bound(ax_t *t) {
         const axial_dtype dt = float_dtypes[d];
         const size_t es = ax_dtype_size(dt);
         const long double u = dt == AXIAL_F64 ? ldexpl(1, -53) : ldexpl(1, -24);
-        for (int c = 0; c < 20; c++) {
+        for (int c = 0; c < ax_iters(20); c++) {
             const size_t n = pick_n(t), inner = pick_inner(t);
             const size_t count = n * inner;
             void *x = malloc(count * es), *y = malloc(count * es);
