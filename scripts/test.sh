@@ -18,7 +18,9 @@
 #   aarch64   cross build, whole suite under qemu-aarch64 for the neon and
 #             the scalar ISA (neon is required: a missing one fails);
 #   asan      the suite built with clang's ASan + UBSan (-fno-sanitize-recover),
-#             in build-asan/, which the fuzz stage reuses;
+#             in build-asan/, which the fuzz stage reuses (big tests are the
+#             native stage's; the AVX-512 kernels are built there only where
+#             the CPU runs them, scripts/fuzz.sh);
 #   tsan      the API tests (threads calling every op while one switches
 #             the ISA; the pool, the adapters, several threads submitting to
 #             one pool) and the parallel tests of every ISA (the _ex forms on
@@ -52,12 +54,10 @@
 #             stack test is left out: SIMDe's frames are not the kernels').
 # The test builds are debugoptimized (the default buildtype is release).
 # `bash scripts/test.sh STAGE...` runs only the stages named, in order.  The
-# whole suite (no stage named) runs in two lanes at once on a machine of 2 or
-# more CPUs, each lane's stages in order, each output line prefixed with its
-# lane: [a] native qemu-x86 aarch64 valgrind consumers (which share build/),
-# [b] asan tsan fuzz python.  Much of each stage is one process (a test
+# whole suite (no stage named) runs on two workers at once on a machine of 2
+# or more CPUs (queue_order below): much of each stage is one process (a test
 # driver, qemu, valgrind, the fuzzer) or a build waiting on its largest file,
-# so the lanes fill the second CPU.
+# so two fill the CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -92,15 +92,25 @@ setup() { # dir, c_args (after test_cflags), extra meson args...
   else msetup "$dir" -Dbuildtype=debugoptimized "-Dc_args=$cargs" "$@"; fi
 }
 
+# hold NAME: this stage holds the lock NAME until it ends (each stage runs in
+# a subshell of its own): the workers below run stages side by side.
+hold() { local fd; exec {fd}> "$AXIAL_SETUP_LOCK.$1"; flock "$fd"; }
 # build/: the native, qemu-x86, valgrind and consumers stages share it, so
-# they must set it up alike (any difference would reconfigure and rebuild it)
-setup_build() { setup build "" -Dbenchmarks=false -Dwerror=true; }
+# they must set it up alike (any difference would reconfigure and rebuild it).
+# The native stage holds its lock throughout (its build and its suite); the
+# others while they set it up and build it (in a subshell: the lock goes
+# with it).
+build_native_unlocked() { # ninja targets...
+  setup build "" -Dbenchmarks=false -Dwerror=true
+  ninja -C build -j "$jobs" "$@"
+}
+build_native() { ( hold build; build_native_unlocked "$@" ); }
 
 stage_native() {
   echo "== native build and suite"
   bash scripts/check-tree.sh   # SPDX lines; nothing points outside the repository
-  setup_build
-  ninja -C build -j "$jobs"
+  hold build
+  build_native_unlocked
   meson test -C build --print-errorlogs --num-processes 1
 }
 
@@ -119,8 +129,7 @@ qemu_cpu() { # cpu, require, isa...
 
 stage_qemu-x86() {
   echo "== x86-64 under qemu-user: without AVX-512 (Haswell) and without AVX (Nehalem), at once"
-  setup_build
-  ninja -C build -j "$jobs" tests/axial-tap
+  build_native tests/axial-tap
   # The scalar kernels run under Nehalem only and the AVX2 ones under Haswell
   # only: the same code under both CPUs would double the stage.  Every test
   # runs, on a quarter of the random cases (AXIAL_TEST_SCALE=0.25): the native
@@ -161,11 +170,15 @@ stage_asan() {
   echo "== ASan + UBSan build (clang, shared with the fuzzer) and suite"
   # One clang ASan + UBSan build, build-asan/, serves this stage and the fuzz
   # stage (scripts/fuzz.sh configures it); here it builds everything.
+  hold asan
   AXIAL_FUZZ_SETUP_ONLY=1 bash scripts/fuzz.sh
   ninja -C build-asan -j "$jobs"
   # allocator_may_return_null: the NOMEM test asks for more than RAM + swap.
   # The fuzz suite (seed replay, fault-injection self-tests) runs in the fuzz stage.
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  # The full-size accuracy targets and the > 2^31-element tensors
+  # (AXIAL_TEST_BIG) run in the native stage only: half of this suite's
+  # time under ASan, for kernels and planning the other tests cover.
+  AXIAL_TEST_BIG=0 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     meson test -C build-asan --no-suite fuzz --print-errorlogs --num-processes 1 -t 4
 }
 
@@ -189,8 +202,7 @@ stage_valgrind() {
   # tolerance tests are left out (~100x slower under valgrind); big tests too.
   # So is the stack test: it fills and reads the stack below the stack pointer
   # (its measurement), which memcheck reports; and valgrind is no CPU to bound.
-  setup_build
-  ninja -C build -j "$jobs" tests/axial-tap
+  build_native tests/axial-tap
   AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     build/tests/axial-tap > build/valgrind.tap 2> build/valgrind.log \
@@ -201,6 +213,7 @@ stage_valgrind() {
 
 stage_fuzz() {
   echo "== differential fuzzer, ${AXIAL_FUZZ_SECONDS:-90} s"
+  hold asan # (build-asan/: the asan stage's)
   bash scripts/fuzz.sh "${AXIAL_FUZZ_SECONDS:-90}"
   # the seed replay and the self-tests that inject faults (the checks can fail)
   meson test -C build-asan --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
@@ -209,8 +222,7 @@ stage_fuzz() {
 stage_consumers() {
   echo "== consumers: install, pkg-config, CMake package, meson wrap subproject (shared and static)"
   # The library installed is the native stage's build (no rebuild after it).
-  setup_build
-  ninja -C build -j "$jobs" >/dev/null
+  build_native >/dev/null
   local top=$PWD dir=build-consumers
   rm -rf "$dir"; mkdir -p "$dir"
   meson install -C build --destdir "$top/$dir/dest" --quiet >/dev/null
@@ -322,23 +334,49 @@ run_stages() { # stage...
   local s t0
   for s in "$@"; do
     t0=$(date +%s)
-    "stage_$s"
+    ( set -e; "stage_$s" )
+    echo "-- stage $s passed in $(( $(date +%s) - t0 )) s"
+  done
+}
+
+# The whole suite on 2 or more CPUs: two workers take the stages from one
+# queue, each the next when it is done with one (the order below: the long
+# and the depended-on first), each output line prefixed with its worker.
+# The shared build directories are locked: build/ for the native stage
+# (build and suite), then for each other stage's setup and build of it;
+# build-asan/ for the whole asan and fuzz stages.  After a failure the
+# workers take no new stage.
+queue_order=(native asan aarch64 python tsan valgrind qemu-x86 fuzz consumers)
+worker() { # queue file
+  local q=$1 s t0 rc
+  while :; do
+    s=$(flock "$q.lock" bash -c '[ -e "$1.failed" ] || { head -n 1 "$1"; sed -i 1d "$1"; }' _ "$q")
+    [ -n "$s" ] || return 0
+    t0=$(date +%s)
+    set +e; ( set -e; "stage_$s" ); rc=$?; set -e
+    if [ "$rc" -ne 0 ]; then
+      touch "$q.failed"; echo "-- stage $s FAILED (exit status $rc)"; return 1
+    fi
     echo "-- stage $s passed in $(( $(date +%s) - t0 )) s"
   done
 }
 
 t_all=$(date +%s)
 if [ $# -eq 0 ] && [ "$jobs" -ge 2 ]; then
-  echo "== two lanes at once: [a] native qemu-x86 aarch64 valgrind consumers, [b] asan tsan fuzz python"
-  ( set -o pipefail; run_stages native qemu-x86 aarch64 valgrind consumers 2>&1 | sed -u 's/^/[a] /' ) &
-  lane_a=$!
-  ( set -o pipefail; run_stages asan tsan fuzz python 2>&1 | sed -u 's/^/[b] /' ) &
-  lane_b=$!
+  echo "== two workers, one queue: ${queue_order[*]}"
+  queue=$(mktemp "${TMPDIR:-/tmp}/axial-stages.XXXXXX")
+  printf '%s\n' "${queue_order[@]}" > "$queue"
+  ( set -o pipefail; worker "$queue" 2>&1 | sed -u 's/^/[a] /' ) &
+  wa=$!
+  ( set -o pipefail; worker "$queue" 2>&1 | sed -u 's/^/[b] /' ) &
+  wb=$!
   rc_a=0 rc_b=0
-  wait "$lane_a" || rc_a=$?
-  wait "$lane_b" || rc_b=$?
+  wait "$wa" || rc_a=$?
+  wait "$wb" || rc_b=$?
+  left=$(tr '\n' ' ' < "$queue")
+  rm -f "$queue" "$queue.lock" "$queue.failed"
   if [ "$rc_a" -ne 0 ] || [ "$rc_b" -ne 0 ]; then
-    echo "== FAILED: lane a exit status $rc_a, lane b exit status $rc_b"
+    echo "== FAILED (worker exit status $rc_a and $rc_b)${left:+; not run: $left}"
     exit 1
   fi
 else
