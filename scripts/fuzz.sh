@@ -31,10 +31,7 @@ bash scripts/deps.sh test # clang and libclang-rt-14-dev (libFuzzer) are among t
 # flags dispatch requires): elsewhere no test could run them under ASan, and
 # clang's ASan build of them is the longest part of the suite.  The other
 # builds (native, Python, consumers) always compile them.
-avx512=auto
-for f in avx512f avx512dq avx512bw avx512vl; do
-  grep -qw "$f" /proc/cpuinfo 2>/dev/null || avx512=disabled
-done
+avx512=$(bash scripts/avx512-option.sh)
 [ "$avx512" = auto ] || echo "fuzz.sh: build-asan without the AVX-512 kernels (this CPU cannot run them)"
 opts=(-Dbuildtype=debugoptimized "-Davx512=$avx512" -Dbenchmarks=false -Dfuzz=enabled -Db_sanitize=address,undefined -Db_lundef=false
       "-Dc_args=-g1 -fsanitize=fuzzer-no-link -fno-sanitize-recover=all")

@@ -185,11 +185,8 @@ stage_asan() {
 stage_tsan() {
   echo "== ThreadSanitizer: the API tests (threads calling every op while one switches the ISA)"
   # (the AVX-512 kernels only where the CPU runs them, as in build-asan)
-  local avx512=auto f
-  for f in avx512f avx512dq avx512bw avx512vl; do
-    grep -qw "$f" /proc/cpuinfo 2>/dev/null || avx512=disabled
-  done
-  setup build-tsan "" -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false "-Davx512=$avx512"
+  setup build-tsan "" -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false \
+    "-Davx512=$(bash scripts/avx512-option.sh)"
   ninja -C build-tsan -j "$jobs" tests/axial-tap
   TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 build-tsan/tests/axial-tap --isa=api
   # the split ops on the pool and the test executors, every ISA, a quarter of the cases
