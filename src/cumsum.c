@@ -2,7 +2,9 @@
 /*
  * cumsum.c: axial_cumsum and axial_cumsum_ex: checks, then kernel calls on
  * (outer, n, inner): the dimensions before the axis merge into `outer`,
- * those after into `inner`.
+ * those after into `inner`.  A call is planned (axial_scan_plan: which of
+ * the ways below, on what pieces), described once (AXIAL_VERBOSE), then run
+ * (axial_scan_run), which alone allocates and calls kernels.
  *
  * Split (with an executor, above AXIAL_CUMSUM_THRESHOLD; a function of
  * dtype, shape and flags only, never of the executor):
@@ -69,37 +71,55 @@ typedef struct {
     double total_speed;
 } axial_scan_op;
 
+/* How a call runs (axial_scan_plan): */
+typedef enum {
+    AXIAL_SCAN_EMPTY,   /* no element: nothing to do */
+    AXIAL_SCAN_LINES,   /* groups of whole lines, one scan kernel call each */
+    AXIAL_SCAN_BLOCKED, /* few long lines along the innermost axis: the blocked scan */
+    AXIAL_SCAN_TILES,   /* few lines along an outer axis: column tiles */
+} axial_scan_kind;
+
+/* A call's plan: axial_scan_plan fills it from the op, dtype, shape, axis,
+ * flags, kernel table and whether an executor runs it, axial_scan_describe
+ * prints it (AXIAL_VERBOSE) and axial_scan_run runs it.  The fields after
+ * `workspace` are the runner's. */
 typedef struct {
+    axial_scan_kind kind;
+    const axial_scan_op *op;
     const struct axial_kernels *kt;
-    axial_cumsum_kernel *scan; /* the table's cumsum or logcumsumexp entry */
     axial_dtype dtype;
+    /* the call, as given (for AXIAL_VERBOSE) */
+    size_t rank;
+    const int64_t *shape;
+    int64_t axis;
     const char *x;
     char *y;
     size_t esize, outer, n, inner, line_bytes, ntasks;
     size_t align; /* lines per task boundary: axial__unit_align */
-    unsigned flags;
-    /* blocked scan: `nchunks` chunks per line in `ngroups` groups of `group`
-     * chunks; carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2
-     * (LogCumSumExp: lcarry, the states T_h and R_h) */
+    unsigned flags; /* the kernels' flags: the call's, and AXIAL_KERNEL_STREAM */
+    axial_cumsum_kernel *scan; /* lines: the table's cumsum or logcumsumexp entry */
+    /* blocked scan: `nchunks` chunks per line in `ngroups` groups of `group` chunks */
     size_t nchunks, group, ngroups;
-    double *carry;
-    axial_lse_acc *lcarry;
-    /* per group k (as the tasks): the carry after it (LogCumSumExp: glcarry)
-     * and whether pass 1 scanned it (then pass 2 skips it) */
-    double *gcarry;
-    axial_lse_acc *glcarry;
+    /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
+     * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
+    size_t rowlines, ntiles;
+    axial_cumsum_cols_kernel *cols;
+
+    /* workspace of the blocked scan (axial_scan_blocked_workspace), on the
+     * heap: carry[o * nchunks + h]: S_h after pass 1, R_h for pass 2
+     * (LogCumSumExp: lcarry, the states T_h and R_h); per group k (as the
+     * tasks) the carry after it (gcarry, glcarry) and whether pass 1
+     * scanned it (then pass 2 skips it) */
+    void *workspace;
+    double *carry, *gcarry;
+    axial_lse_acc *lcarry, *glcarry;
     atomic_uchar *state;
-    bool lse;
     /* one line (axial_scan_line_task): the front's flag, the flag set where
      * the totals met the front, the totals' cursor (from back0 down); pass 2:
      * task j scans the groups [run[2j], run[2j + 1]) */
     atomic_uchar *front, *met;
     atomic_size_t *back;
     size_t back0, *run;
-    /* column tiles: `ntiles` per line over the `rowlines` 64-byte lines of a
-     * row, each scanned by `cols` (the table's cumsum_cols or logcumsumexp_cols) */
-    size_t rowlines, ntiles;
-    axial_cumsum_cols_kernel *cols;
 } axial_cumsum_plan;
 
 static void axial_cumsum_task(void *arg, size_t k) {
@@ -139,7 +159,7 @@ static void axial_group_scan(const axial_cumsum_plan *p, size_t k, double *d, ax
     const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
     size_t len;
     const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
-    if (p->lse)
+    if (p->op->lse)
         *l = p->glcarry[k] = p->kt->logcumsumexp_seg[p->dtype](
             p->x + at, p->y + at, len, p->flags, g == 0 ? AXIAL_LSE_EMPTY : *l);
     else
@@ -157,7 +177,7 @@ static void axial_group_total(const axial_cumsum_plan *p, size_t k) {
     for (size_t h = h0; h < h1; h++) {
         size_t len;
         const size_t at = axial_chunks_at(p, h, h + 1, &len) * p->esize;
-        if (p->lse)
+        if (p->op->lse)
             p->lcarry[o * p->nchunks + h] = p->kt->lse_scan_total[p->dtype](line + at, len, p->flags);
         else
             p->carry[o * p->nchunks + h] = p->kt->scan_total[p->dtype](line + at, len, p->flags);
@@ -180,7 +200,7 @@ static void axial_scan_total_task(void *arg, size_t k) {
         atomic_load_explicit(&p->state[k - 1], memory_order_acquire) == AXIAL_GROUP_SCANNED) {
         double d = -0.0;
         axial_lse_acc l = AXIAL_LSE_EMPTY;
-        if (g > 0 && p->lse)
+        if (g > 0 && p->op->lse)
             l = p->glcarry[k - 1];
         else if (g > 0)
             d = p->gcarry[k - 1];
@@ -255,7 +275,7 @@ static void axial_cumsum_run_task(void *arg, size_t j) {
     for (size_t k = p->run[2 * j]; k < p->run[2 * j + 1]; k++) {
         if (k == p->run[2 * j] && k % p->ngroups != 0) { /* its carry R */
             const size_t h = (k / p->ngroups) * p->nchunks + (k % p->ngroups) * p->group;
-            if (p->lse)
+            if (p->op->lse)
                 l = p->lcarry[h];
             else
                 d = p->carry[h];
@@ -275,14 +295,14 @@ static void axial_cumsum_run_task(void *arg, size_t j) {
  * alone (any thread may take any of them).  Returns the number of tasks. */
 static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
     for (size_t o = 0; o < p->outer; o++) {
-        double *c = p->lse ? NULL : p->carry + o * p->nchunks, R = -0.0;
-        axial_lse_acc *lc = p->lse ? p->lcarry + o * p->nchunks : NULL, LR = AXIAL_LSE_EMPTY;
+        double *c = p->op->lse ? NULL : p->carry + o * p->nchunks, R = -0.0;
+        axial_lse_acc *lc = p->op->lse ? p->lcarry + o * p->nchunks : NULL, LR = AXIAL_LSE_EMPTY;
         bool known = true;
         for (size_t g = 0; g < p->ngroups; g++) {
             const size_t k = o * p->ngroups + g, h0 = g * p->group;
             const int s = atomic_load_explicit(&p->state[k], memory_order_acquire);
             if (s == AXIAL_GROUP_SCANNED) {
-                if (p->lse)
+                if (p->op->lse)
                     LR = p->glcarry[k];
                 else
                     R = p->gcarry[k];
@@ -292,7 +312,7 @@ static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
             if (s != AXIAL_GROUP_TOTALLED) { /* untaken: R at its start only */
                 if (!known)
                     atomic_store_explicit(&p->state[k], AXIAL_GROUP_CHAINED, memory_order_relaxed);
-                else if (p->lse)
+                else if (p->op->lse)
                     lc[h0] = LR;
                 else
                     c[h0] = R;
@@ -301,7 +321,7 @@ static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
             }
             const size_t h1 = h0 + p->group < p->nchunks ? h0 + p->group : p->nchunks;
             for (size_t h = h0; h < h1; h++) {
-                if (p->lse) {
+                if (p->op->lse) {
                     const axial_lse_acc T = lc[h];
                     lc[h] = LR;
                     if (h + 1 < p->nchunks)
@@ -334,20 +354,20 @@ static size_t axial_cumsum_runs(axial_cumsum_plan *p) {
     return tasks;
 }
 
-static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_executor *exec,
-                                         double total_speed, size_t rank, const int64_t *shape,
-                                         int64_t axis) {
+/* The blocked scan's workspace, on the heap: the chunk carries and per group
+ * its carry out, the runs of pass 2, the totals' cursor, per group its state,
+ * the front's and the meeting flags; and where the totals start along one
+ * line (axial_scan_line_task: T only shares out the work, never a bit). */
+static axial_status axial_scan_blocked_workspace(axial_cumsum_plan *p, size_t concurrency) {
     const size_t count = p->outer * p->nchunks;
-    /* the chunk carries and per group its carry out, the runs of pass 2, the
-     * totals' cursor, per group its state, the front's and the meeting flags */
-    const size_t csize = p->lse ? sizeof *p->lcarry : sizeof *p->carry;
+    const size_t csize = p->op->lse ? sizeof *p->lcarry : sizeof *p->carry;
     const size_t bytes = (count + p->ntasks) * csize + 2 * p->ntasks * sizeof *p->run +
                          sizeof *p->back + p->ntasks + 2;
-    char *mem = malloc(bytes);
+    char *mem = p->workspace = malloc(bytes);
     if (mem == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of chunk carries",
-                           p->lse ? "axial_logcumsumexp" : "axial_cumsum", bytes);
-    if (p->lse) {
+                           p->op->fn, bytes);
+    if (p->op->lse) {
         p->lcarry = (axial_lse_acc *)(void *)mem;
         p->glcarry = p->lcarry + count;
     } else {
@@ -361,32 +381,13 @@ static axial_status axial_cumsum_blocked(axial_cumsum_plan *p, const axial_execu
     p->met = p->front + 1;
     for (size_t k = 0; k < p->ntasks + 2; k++)
         atomic_init(&p->state[k], 0);
-    /* one line: where the totals start (axial_scan_line_task); T only shares
-     * out the work, never a bit */
-    const double T = (double)exec->concurrency, q = 1.0 + total_speed * (T - 1.0);
-    p->back0 = p->outer == 1 && exec->concurrency > 1
+    const double T = (double)concurrency, q = 1.0 + p->op->total_speed * (T - 1.0);
+    p->back0 = p->outer == 1 && concurrency > 1
                    ? (size_t)((double)p->ngroups * (T - 1.0) * q / (T * q - 1.0))
                    : 0;
     atomic_init(p->back, p->back0);
-    if (axial__verbose_on()) {
-        char note[32];
-        axial__verbose_cumsum(p->lse ? "logcumsumexp" : "cumsum", p->kt,
-                              (p->lse ? AXIAL_ENTRY(lse_scan_total) : AXIAL_ENTRY(scan_total)) + p->dtype,
-                              (p->lse ? AXIAL_ENTRY(logcumsumexp_seg) : AXIAL_ENTRY(cumsum_seg)) + p->dtype,
-                              p->dtype, rank, shape, axis, p->flags & AXIAL_CUMSUM_FLAGS,
-                              "%zu*%s(n=%zu)+%zu*%s(n<=%zu)%s", p->outer * (p->nchunks - 1),
-                              p->lse ? "lse_scan_total" : "scan_total", AXIAL_SCAN_CHUNK, p->ntasks,
-                              p->lse ? "logcumsumexp_seg" : "cumsum_seg",
-                              p->group * AXIAL_SCAN_CHUNK, axial__tasks_note(note, p->ntasks));
-    }
-    axial__run(exec, p->ntasks, p->outer == 1 ? axial_scan_line_task : axial_scan_total_task, p);
-    const size_t tasks = axial_cumsum_runs(p);
-    if (tasks > 0)
-        axial__run(exec, tasks, axial_cumsum_run_task, p);
-    free(mem);
     return AXIAL_OK;
 }
-
 
 /* ---- column tiles along an outer axis --------------------------------------- */
 
@@ -398,14 +399,18 @@ static void axial_cumsum_cols_task(void *arg, size_t k) {
     p->cols(p->x + at, p->y + at, p->n, c1 - c0, p->inner, p->flags);
 }
 
-static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, const void *x,
-                                  void *y, size_t rank, const int64_t *shape, int64_t axis,
-                                  unsigned flags, const axial_executor *exec) {
+/* ---- plan, describe, run ---------------------------------------------------- */
+
+/* Checks the call and fills *p: which of the ways above it runs (see the top
+ * of the file), with what kernels on what pieces.  `split`: an executor runs
+ * it (the axis splits are only taken then; groups of lines change no bit). */
+static axial_status axial_scan_plan(const axial_scan_op *op, axial_dtype dtype, const void *x,
+                                    void *y, size_t rank, const int64_t *shape, int64_t axis,
+                                    unsigned flags, bool split, axial_cumsum_plan *p) {
     const char *fn = op->fn;
     size_t esize, count, ax;
     axial_status st;
-    if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
-        (st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
+    if ((st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
                       : axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
         (st = axial__check_rank(fn, rank, shape, 1)) != AXIAL_OK ||
         (st = axial__check_shape(fn, rank, shape, esize, &count)) != AXIAL_OK ||
@@ -416,77 +421,140 @@ static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, co
                            flags & ~AXIAL_CUMSUM_FLAGS);
     if ((st = axial__check_buffers(fn, x, count * esize, y, count * esize, true)) != AXIAL_OK)
         return st;
-    if (count == 0) {
-        if (axial__verbose_on())
-            axial__verbose_cumsum(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
-                                  axis, flags, "empty");
+    *p = (axial_cumsum_plan){.kind = AXIAL_SCAN_EMPTY, .op = op, .dtype = dtype, .rank = rank,
+                             .shape = shape, .axis = axis, .x = x, .y = y, .esize = esize,
+                             .flags = flags};
+    if (count == 0)
         return AXIAL_OK;
-    }
-    const struct axial_kernels *kt = axial__kernels();
-    axial_cumsum_plan p = {kt,    op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype],
-                           dtype, (const char *)x, (char *)y, esize, 1, (size_t)shape[ax],
-                           1, 0, 1, 1, flags, 0, 1, 1, NULL, NULL, NULL, NULL, NULL, op->lse,
-                           NULL, NULL, NULL, 0, NULL, 0, 1, NULL};
-    p.outer = axial__product(shape, 0, ax);
-    p.inner = axial__product(shape, ax + 1, rank);
+    const struct axial_kernels *kt = p->kt = axial__kernels();
+    p->outer = axial__product(shape, 0, ax);
+    p->n = (size_t)shape[ax];
+    p->inner = axial__product(shape, ax + 1, rank);
+    p->line_bytes = p->n * p->inner * esize;
     if (!op->lse) /* (the log-space scans never stream) */
-        p.flags |= axial__stream_flag(count * esize);
-    p.line_bytes = p.n * p.inner * esize;
-    p.ntasks = axial__ntasks(p.outer, p.line_bytes, op->threshold);
-    if (p.flags & AXIAL_KERNEL_STREAM)
-        p.ntasks = axial__stream_tasks(p.ntasks, count * esize);
+        p->flags |= axial__stream_flag(count * esize);
+    p->ntasks = axial__ntasks(p->outer, p->line_bytes, op->threshold);
+    if (p->flags & AXIAL_KERNEL_STREAM)
+        p->ntasks = axial__stream_tasks(p->ntasks, count * esize);
     /* Few lines: split each line (only with an executor; the plain call stays
      * one kernel call per line, with the same bits). */
-    p.cols = op->lse ? kt->logcumsumexp_cols[dtype] : kt->cumsum_cols[dtype];
-    if (exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES && count * esize >= op->threshold) {
-        if (p.inner == 1 && (op->lse ? kt->logcumsumexp_seg[dtype] && kt->lse_scan_total[dtype]
-                                     : AXIAL_SPLIT_SCAN_BLOCKS && kt->cumsum_seg[dtype] &&
-                                           kt->scan_total[dtype])) {
+    p->cols = op->lse ? kt->logcumsumexp_cols[dtype] : kt->cumsum_cols[dtype];
+    if (split && p->outer < AXIAL_SPLIT_FEW_LINES && count * esize >= op->threshold) {
+        if (p->inner == 1 && (op->lse ? kt->logcumsumexp_seg[dtype] && kt->lse_scan_total[dtype]
+                                      : AXIAL_SPLIT_SCAN_BLOCKS && kt->cumsum_seg[dtype] &&
+                                            kt->scan_total[dtype])) {
             const size_t chunk_bytes = AXIAL_SCAN_CHUNK * esize;
             /* a streaming output's tasks write AXIAL_STREAM_TASK bytes (one
              * fence each, as axial__stream_tasks) */
-            const size_t grain = p.flags & AXIAL_KERNEL_STREAM ? AXIAL_STREAM_TASK : AXIAL_GRAIN;
-            p.group = chunk_bytes >= grain ? 1 : grain / chunk_bytes;
-            p.nchunks = (p.n - 1) / AXIAL_SCAN_CHUNK + 1;
-            p.ngroups = (p.nchunks - 1) / p.group + 1;
-            if (p.ngroups >= 2) {
-                p.ntasks = p.outer * p.ngroups;
-                return axial_cumsum_blocked(&p, exec, op->total_speed, rank, shape, axis);
+            const size_t grain = p->flags & AXIAL_KERNEL_STREAM ? AXIAL_STREAM_TASK : AXIAL_GRAIN;
+            p->group = chunk_bytes >= grain ? 1 : grain / chunk_bytes;
+            p->nchunks = (p->n - 1) / AXIAL_SCAN_CHUNK + 1;
+            p->ngroups = (p->nchunks - 1) / p->group + 1;
+            if (p->ngroups >= 2) {
+                p->kind = AXIAL_SCAN_BLOCKED;
+                p->ntasks = p->outer * p->ngroups;
+                return AXIAL_OK;
             }
-        } else if (AXIAL_SPLIT_COLUMN_TILES && p.inner > 1 && p.cols != NULL) {
-            p.ntiles = axial__tiles(count * esize, p.outer, p.inner * esize,
-                                    op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
-                                    AXIAL_SCAN_TILE_MIN, &p.rowlines);
-            if (p.ntiles >= 2) {
-                p.ntasks = p.outer * p.ntiles;
-                if (axial__verbose_on()) {
-                    char note[32];
-                    axial__verbose_cumsum(op->op, kt,
-                                          (op->lse ? AXIAL_ENTRY(logcumsumexp_cols)
-                                                   : AXIAL_ENTRY(cumsum_cols)) + dtype,
-                                          AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags,
-                                          "%zu*%s(n=%zu,ncols<=%zu,stride=%zu)%s", p.ntasks,
-                                          op->lse ? "logcumsumexp_cols" : "cumsum_cols", p.n,
-                                          axial__tile_max_cols(p.rowlines, p.ntiles, esize, p.inner), p.inner,
-                                          axial__tasks_note(note, p.ntasks));
-                }
-                axial__run(exec, p.ntasks, axial_cumsum_cols_task, &p);
+        } else if (AXIAL_SPLIT_COLUMN_TILES && p->inner > 1 && p->cols != NULL) {
+            p->ntiles = axial__tiles(count * esize, p->outer, p->inner * esize,
+                                     op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
+                                     AXIAL_SCAN_TILE_MIN, &p->rowlines);
+            if (p->ntiles >= 2) {
+                p->kind = AXIAL_SCAN_TILES;
+                p->ntasks = p->outer * p->ntiles;
                 return AXIAL_OK;
             }
         }
     }
-    if (exec == NULL) /* groups of whole lines change no bit: the plain call is one call */
-        p.ntasks = 1;
-    p.align = axial__unit_align(p.outer, p.ntasks, p.line_bytes, p.line_bytes);
-    if (axial__verbose_on()) {
-        char note[32];
-        axial__verbose_cumsum(op->op, kt,
-                              (op->lse ? AXIAL_ENTRY(logcumsumexp) : AXIAL_ENTRY(cumsum)) + dtype,
-                              AXIAL_ENTRY_NONE, dtype, rank, shape, axis, flags, "scan(outer=%zu,n=%zu,inner=%zu)%s", p.outer,
-                              p.n, p.inner, axial__tasks_note(note, p.ntasks));
-    }
-    axial__run(exec, p.ntasks, axial_cumsum_task, &p);
+    p->kind = AXIAL_SCAN_LINES;
+    p->scan = op->lse ? kt->logcumsumexp[dtype] : kt->cumsum[dtype];
+    if (!split) /* groups of whole lines change no bit: the plain call is one call */
+        p->ntasks = 1;
+    p->align = axial__unit_align(p->outer, p->ntasks, p->line_bytes, p->line_bytes);
     return AXIAL_OK;
+}
+
+/* The plan's AXIAL_VERBOSE line: the kernel calls it makes. */
+static void axial_scan_describe(const axial_cumsum_plan *p) {
+    const bool lse = p->op->lse;
+    const axial_dtype dt = p->dtype;
+    const unsigned flags = p->flags & AXIAL_CUMSUM_FLAGS;
+    char note[32];
+    axial__tasks_note(note, p->ntasks);
+    switch (p->kind) {
+    case AXIAL_SCAN_EMPTY:
+        axial__verbose_cumsum(p->op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dt, p->rank,
+                              p->shape, p->axis, flags, "empty");
+        break;
+    case AXIAL_SCAN_LINES:
+        axial__verbose_cumsum(p->op->op, p->kt,
+                              (lse ? AXIAL_ENTRY(logcumsumexp) : AXIAL_ENTRY(cumsum)) + dt,
+                              AXIAL_ENTRY_NONE, dt, p->rank, p->shape, p->axis, flags,
+                              "scan(outer=%zu,n=%zu,inner=%zu)%s", p->outer, p->n, p->inner,
+                              note);
+        break;
+    case AXIAL_SCAN_BLOCKED:
+        axial__verbose_cumsum(p->op->op, p->kt,
+                              (lse ? AXIAL_ENTRY(lse_scan_total) : AXIAL_ENTRY(scan_total)) + dt,
+                              (lse ? AXIAL_ENTRY(logcumsumexp_seg) : AXIAL_ENTRY(cumsum_seg)) + dt,
+                              dt, p->rank, p->shape, p->axis, flags,
+                              "%zu*%s(n=%zu)+%zu*%s(n<=%zu)%s", p->outer * (p->nchunks - 1),
+                              lse ? "lse_scan_total" : "scan_total", AXIAL_SCAN_CHUNK, p->ntasks,
+                              lse ? "logcumsumexp_seg" : "cumsum_seg",
+                              p->group * AXIAL_SCAN_CHUNK, note);
+        break;
+    case AXIAL_SCAN_TILES:
+        axial__verbose_cumsum(p->op->op, p->kt,
+                              (lse ? AXIAL_ENTRY(logcumsumexp_cols) : AXIAL_ENTRY(cumsum_cols)) + dt,
+                              AXIAL_ENTRY_NONE, dt, p->rank, p->shape, p->axis, flags,
+                              "%zu*%s(n=%zu,ncols<=%zu,stride=%zu)%s", p->ntasks,
+                              lse ? "logcumsumexp_cols" : "cumsum_cols", p->n,
+                              axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner),
+                              p->inner, note);
+        break;
+    }
+}
+
+/* Runs a plan on exec (NULL: the calling thread). */
+static axial_status axial_scan_run(axial_cumsum_plan *p, const axial_executor *exec) {
+    axial_status st;
+    if (p->kind == AXIAL_SCAN_BLOCKED &&
+        (st = axial_scan_blocked_workspace(p, exec->concurrency)) != AXIAL_OK)
+        return st;
+    if (axial__verbose_on())
+        axial_scan_describe(p);
+    switch (p->kind) {
+    case AXIAL_SCAN_EMPTY:
+        break;
+    case AXIAL_SCAN_LINES:
+        axial__run(exec, p->ntasks, axial_cumsum_task, p);
+        break;
+    case AXIAL_SCAN_BLOCKED: {
+        axial__run(exec, p->ntasks, p->outer == 1 ? axial_scan_line_task : axial_scan_total_task,
+                   p);
+        const size_t tasks = axial_cumsum_runs(p);
+        if (tasks > 0)
+            axial__run(exec, tasks, axial_cumsum_run_task, p);
+        free(p->workspace);
+        break;
+    }
+    case AXIAL_SCAN_TILES:
+        axial__run(exec, p->ntasks, axial_cumsum_cols_task, p);
+        break;
+    }
+    return AXIAL_OK;
+}
+
+static axial_status axial_scan_ex(const axial_scan_op *op, axial_dtype dtype, const void *x,
+                                  void *y, size_t rank, const int64_t *shape, int64_t axis,
+                                  unsigned flags, const axial_executor *exec) {
+    axial_cumsum_plan p;
+    axial_status st;
+    if ((st = axial__check_exec(op->fn, exec)) != AXIAL_OK ||
+        (st = axial_scan_plan(op, dtype, x, y, rank, shape, axis, flags, exec != NULL, &p)) !=
+            AXIAL_OK)
+        return st;
+    return axial_scan_run(&p, exec);
 }
 
 /* total_speed, from timing f32 on two threads (groups totalled by the other

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reduce.c: axial_reduce_sum and axial_reduce_sum_shape.
+ * reduce.c: axial_reduce_sum and axial_reduce_sum_shape.  A call is planned
+ * (axial_reduce_plan_call: which of the ways below, on what pieces),
+ * described once (AXIAL_VERBOSE), then run (axial_reduce_run), which alone
+ * allocates and calls kernels.
  *
  * Planning: dimensions of size 1 are dropped (reduced or kept, they do not
  * change the layout), then adjacent dimensions that are all reduced or all
@@ -223,40 +226,225 @@ static void axial_wide_add(const axial_reduce_kernels *k, void *accv, const void
     }
 }
 
-/* ---- one reduced group (outer, n, inner) ---------------------------------- */
+/* ---- the plan ---------------------------------------------------------------- */
 
+/* How a call runs (see the top of the file): */
+typedef enum {
+    AXIAL_REDUCE_EMPTY,   /* no output */
+    AXIAL_REDUCE_FILL,    /* a reduced axis of length 0: every sum is empty */
+    AXIAL_REDUCE_COPY,    /* no reduced group */
+    AXIAL_REDUCE_ROWS,    /* one reduced group: groups of whole rows, one `reduce` call each */
+    AXIAL_REDUCE_CHUNKED, /* one reduced group, few outputs: fixed chunks */
+    AXIAL_REDUCE_TILES,   /* one reduced group, few rows of many columns: column tiles */
+    AXIAL_REDUCE_WIDE,    /* several reduced groups: a wide accumulator */
+} axial_reduce_kind;
+
+/* A call's plan: axial_reduce_plan_call fills it from the op, dtype, shape,
+ * axes, flags, kernel table and whether an executor runs it,
+ * axial_reduce_describe prints it (AXIAL_VERBOSE) and axial_reduce_run runs
+ * it.  The shards' summary (axial__reduce_wide_acc) runs its layout
+ * serially into an accumulator of theirs. */
 typedef struct {
+    axial_reduce_kind kind;
+    const axial_reduce_op *op;
     const struct axial_kernels *kt;
     axial_reduce_kernels k;
     axial_dtype dtype;
+    /* the call, as given (for AXIAL_VERBOSE) */
+    size_t rank, naxes;
+    const int64_t *shape, *axes;
+    unsigned flags;
     const char *x;
     char *y;
-    size_t esize, outer, n, inner, ntasks, align; /* align: axial__unit_align of the rows */
+    size_t esize, count_in, count_out;
+    /* the groups (axial_reduce_layout): ng of them, g[d] long, r[d] reduced;
+     * q: the reduced one (ROWS, CHUNKED, TILES) or the last reduced one
+     * (WIDE), over (outer, n, inner) = (the groups before it, or only the
+     * kept one right before it (WIDE); it; the group after it) */
+    size_t ng, g[AXIAL_MAX_RANK];
+    bool r[AXIAL_MAX_RANK];
+    size_t q, outer, n, inner;
+    size_t ntasks, align; /* align: axial__unit_align of the rows (ROWS) */
     unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
-    /* chunked: chunks of `chunk` rows of the reduced extent, per outer index */
+    /* CHUNKED: chunks of `chunk` rows of the reduced extent, per outer index */
     size_t chunk, nchunks;
-    char *part; /* ntasks * inner partial sums (k.wide bytes each), task-indexed */
-    /* column tiles: `ntiles` per outer row over the `rowlines` 64-byte lines
-     * of a row, summed into acc (outer * inner doubles) */
+    /* TILES: `ntiles` per outer row over the `rowlines` 64-byte lines of a row */
     size_t rowlines, ntiles;
-    double *acc;
+    /* WIDE: each group's stride in x and in the wide accumulator (the odometer) */
+    size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
+    /* the runner's heap workspace: CHUNKED the partials (ntasks * inner wide
+     * states, task-indexed), TILES the f64 sums (outer * inner), WIDE the
+     * accumulator (count_out wide states) */
+    void *workspace;
 } axial_reduce_plan;
+
+/* The groups of p->shape over `reduced` (dimensions of size 1 dropped,
+ * adjacent ones alike merged), and the kind and (outer, n, inner) they make
+ * without a split: COPY, ROWS, CHUNKED or WIDE.  Needs count_in > 0 and
+ * count_out > 0. */
+static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
+    size_t nreduced = 0;
+    p->ng = 0;
+    for (size_t d = 0; d < p->rank; d++) {
+        if (p->shape[d] == 1)
+            continue;
+        if (p->ng > 0 && p->r[p->ng - 1] == reduced[d]) {
+            p->g[p->ng - 1] *= (size_t)p->shape[d];
+        } else {
+            p->g[p->ng] = (size_t)p->shape[d];
+            p->r[p->ng] = reduced[d];
+            nreduced += reduced[d];
+            p->ng++;
+        }
+    }
+    p->outer = p->n = p->inner = p->ntasks = 1;
+    if (nreduced == 0) {
+        p->kind = AXIAL_REDUCE_COPY;
+        return;
+    }
+    p->q = p->ng - 1;
+    while (!p->r[p->q])
+        p->q--;
+    const size_t q = p->q;
+    p->n = p->g[q];
+    p->inner = q + 1 < p->ng ? p->g[q + 1] : 1; /* (groups alternate) */
+    if (nreduced == 1) {
+        for (size_t d = 0; d < q; d++)
+            p->outer *= p->g[d];
+        const size_t row_bytes = p->inner * p->esize;
+        p->kind = AXIAL_REDUCE_ROWS;
+        if (p->count_out <= AXIAL_REDUCE_FEW && p->n * row_bytes > AXIAL_REDUCE_CHUNK) {
+            p->kind = AXIAL_REDUCE_CHUNKED;
+            p->chunk = AXIAL_REDUCE_CHUNK / row_bytes; /* >= 1: inner <= FEW */
+            p->nchunks = (p->n - 1) / p->chunk + 1;
+        }
+        return;
+    }
+    /* several: the last reduced group has a kept group before it (groups
+     * alternate and there is more than one reduced group) */
+    p->kind = AXIAL_REDUCE_WIDE;
+    p->outer = p->g[q - 1];
+    size_t xs = 1, as = 1;
+    for (size_t d = p->ng; d-- > 0;) {
+        p->xstride[d] = xs;
+        p->astride[d] = p->r[d] ? 0 : as;
+        xs *= p->g[d];
+        if (!p->r[d])
+            as *= p->g[d];
+    }
+}
+
+/* Checks the call and plans it (see the top of the file).  `split`: an
+ * executor runs it. */
+static axial_status axial_reduce_plan_call(const axial_reduce_op *op, axial_dtype dtype,
+                                           const void *x, void *y, size_t rank,
+                                           const int64_t *shape, const int64_t *axes,
+                                           size_t naxes, unsigned flags, bool split,
+                                           axial_reduce_plan *p) {
+    const char *fn = op->fn;
+    axial_reduce_dims dims;
+    size_t esize, count_in;
+    axial_status st;
+    if ((st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
+                      : axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
+        (st = axial_reduce_prepare(fn, rank, shape, axes, naxes, flags, esize, &count_in,
+                                   &dims)) != AXIAL_OK)
+        return st;
+    /* The output's dimensions are a subset of the input's (or 1s): no overflow. */
+    const size_t count_out = axial__product(dims.out_shape, 0, dims.out_rank);
+    if ((st = axial__check_buffers(fn, x, count_in * esize, y, count_out * esize, false)) !=
+        AXIAL_OK)
+        return st;
+    p->kind = AXIAL_REDUCE_EMPTY;
+    p->op = op;
+    p->kt = NULL;
+    p->dtype = dtype;
+    p->rank = rank;
+    p->naxes = naxes;
+    p->shape = shape;
+    p->axes = axes;
+    p->flags = flags;
+    p->x = x;
+    p->y = y;
+    p->esize = esize;
+    p->count_in = count_in;
+    p->count_out = count_out;
+    p->ntasks = 1;
+    p->workspace = NULL;
+    if (count_out == 0)
+        return AXIAL_OK;
+    const struct axial_kernels *kt = p->kt = axial__kernels();
+    p->k = axial_reduce_kernels_of(kt, op, dtype);
+    if (count_in == 0) {
+        p->kind = AXIAL_REDUCE_FILL;
+        return AXIAL_OK;
+    }
+    axial_reduce_layout(p, dims.reduced);
+    const size_t row_bytes = p->inner * esize;
+    switch (p->kind) {
+    case AXIAL_REDUCE_CHUNKED:
+        if (split && count_in * esize >= op->threshold)
+            p->ntasks = p->outer * p->nchunks;
+        break;
+    case AXIAL_REDUCE_ROWS:
+        p->kflags = axial__stream_flag(count_out * esize);
+        p->ntasks = axial__stream_tasks(axial__ntasks(p->outer, p->n * row_bytes, op->threshold),
+                                        count_out * esize);
+        if (AXIAL_SPLIT_COLUMN_TILES && split && p->outer < AXIAL_SPLIT_FEW_LINES &&
+            p->inner >= AXIAL_ORDER_LANES &&
+            (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
+            count_in * esize >= op->threshold) {
+            p->ntiles = axial__tiles(count_in * esize, p->outer, row_bytes,
+                                     op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
+                                     AXIAL_REDUCE_TILE_MIN, &p->rowlines);
+            if (p->ntiles >= 2) {
+                p->kind = AXIAL_REDUCE_TILES;
+                p->ntasks = p->outer * p->ntiles;
+                break;
+            }
+        }
+        if (!split) /* groups of rows change no bit: the plain call is one call, */
+            p->ntasks = 1; /* (the kernel streams a large output itself) */
+        p->align = axial__unit_align(p->outer, p->ntasks, p->n * row_bytes, row_bytes);
+        break;
+    case AXIAL_REDUCE_WIDE: {
+        /* Each output's terms are added in odometer order whatever the row
+         * ranges, so the plain call runs all rows as one task: per odometer
+         * index, one kernel call over every row (many calls of a few rows
+         * each, reading slabs far apart, are much slower than whole-slab
+         * calls); a split's tasks take pieces of at least AXIAL_WIDE_PIECE
+         * bytes of each slab (lse: compute-bound, any piece). */
+        if (!split)
+            break;
+        p->ntasks = axial__ntasks(p->outer, count_in / p->outer * esize, op->threshold);
+        const size_t pieces = p->outer * p->n * p->inner * esize / AXIAL_WIDE_PIECE;
+        if (!op->lse && p->ntasks > pieces)
+            p->ntasks = pieces > 1 ? pieces : 1;
+        break;
+    }
+    default:
+        break;
+    }
+    return AXIAL_OK;
+}
+
+/* ---- the tasks ------------------------------------------------------------------- */
 
 static void axial_reduce_rows_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t b, e;
     axial__task_range_aligned(p->outer, p->ntasks, p->align, k, &b, &e);
-    p->k.reduce(p->x + b * p->n * p->inner * p->esize,
-                            p->y + b * p->inner * p->esize, e - b, p->n, p->inner, p->kflags);
+    p->k.reduce(p->x + b * p->n * p->inner * p->esize, p->y + b * p->inner * p->esize, e - b,
+                p->n, p->inner, p->kflags);
 }
 
 /* Task k = (outer row o, tile j): columns [c0, c1) of row o, from -0.0, into
- * their part of acc, then rounded to y. */
+ * their part of the f64 sums, then rounded to y. */
 static void axial_reduce_cols_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t c0, c1;
     const size_t o = axial__tile_cols(p->rowlines, p->ntiles, k, p->esize, p->inner, &c0, &c1);
-    double *acc = p->acc + o * p->inner + c0;
+    double *acc = (double *)p->workspace + o * p->inner + c0;
     for (size_t c = 0; c < c1 - c0; c++)
         acc[c] = -0.0;
     p->kt->reduce_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize, acc, p->n,
@@ -274,115 +462,38 @@ static void axial_reduce_lse_cols_task(void *arg, size_t k) {
                                      p->inner);
 }
 
-/* Chunk t = (o, c) of a chunked reduction into part (inner wide sums). */
+/* Chunk t = (o, c) of a chunked reduction into part (inner wide states). */
 static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, void *part) {
     const size_t o = t / p->nchunks, c = t % p->nchunks;
     const size_t j0 = c * p->chunk, len = p->n - j0 < p->chunk ? p->n - j0 : p->chunk;
     axial_wide_zero(&p->k, part, p->inner);
-    p->k.acc(p->x + (o * p->n + j0) * p->inner * p->esize, part, 1, len,
-                                p->inner);
+    p->k.acc(p->x + (o * p->n + j0) * p->inner * p->esize, part, 1, len, p->inner);
 }
 
 static void axial_reduce_chunk_task(void *arg, size_t t) {
     const axial_reduce_plan *p = arg;
-    axial_reduce_chunk(p, t, p->part + t * p->inner * p->k.wide);
+    axial_reduce_chunk(p, t, (char *)p->workspace + t * p->inner * p->k.wide);
 }
 
-/*
- * Few outputs, long reduced extent: fixed chunks of AXIAL_REDUCE_CHUNK bytes
- * of whole rows of the reduced extent, each summed by reduce_acc into its own
- * wide partials, the partials added in chunk order (from -0.0 / 0), then
- * rounded once by reduce_finish.  Without an executor (or below the
- * threshold) the chunks run in order into one stack buffer, each added as it
- * is done: the same additions in the same order, so the same bits.
- */
-static axial_status axial_reduce_chunked(axial_reduce_plan *p, const axial_executor *exec,
-                                         const char *fn) {
-    const size_t count_out = p->outer * p->inner, w = p->k.wide; /* count_out <= FEW */
-    axial_lse_acc total[AXIAL_REDUCE_FEW]; /* 16 bytes per output: room for either state */
-    axial_wide_zero(&p->k, total, count_out);
-    char *tot = (char *)total;
-    const size_t ntasks = p->outer * p->nchunks;
-    if (exec == NULL || p->outer * p->n * p->inner * p->esize < p->k.threshold) {
-        axial_lse_acc part[AXIAL_REDUCE_FEW];
-        for (size_t t = 0; t < ntasks; t++) {
-            axial_reduce_chunk(p, t, part);
-            axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * w, part, p->inner);
-        }
-    } else {
-        p->part = malloc(ntasks * p->inner * w);
-        if (p->part == NULL)
-            return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of partial sums",
-                               fn, ntasks * p->inner * w);
-        axial__run(exec, ntasks, axial_reduce_chunk_task, p);
-        for (size_t t = 0; t < ntasks; t++)
-            axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * w,
-                           p->part + t * p->inner * w, p->inner);
-        free(p->part);
+/* Every chunk in order, each added to tot (outer * inner wide states) as it
+ * is done: the additions of the split, in the same order. */
+static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot) {
+    axial_lse_acc part[AXIAL_REDUCE_FEW]; /* 16 bytes per output: room for either state */
+    for (size_t t = 0; t < p->outer * p->nchunks; t++) {
+        axial_reduce_chunk(p, t, part);
+        axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * p->k.wide, part, p->inner);
     }
-    p->k.finish(total, p->y, count_out);
-    return AXIAL_OK;
 }
-
-/* Few outer rows of many columns: column tiles (see the top of the file). */
-static axial_status axial_reduce_tiles(axial_reduce_plan *p, const axial_executor *exec,
-                                       size_t rank, const int64_t *shape, const int64_t *axes,
-                                       size_t naxes, unsigned flags) {
-    const size_t count_out = p->outer * p->inner;
-    p->ntasks = p->outer * p->ntiles;
-    if (p->k.lse) { /* no accumulator: each tile rounds its own columns */
-        if (axial__verbose_on()) {
-            char note[32];
-            axial__verbose_reduce("reduce_logsumexp", p->kt, AXIAL_ENTRY(reduce_lse_cols) + p->dtype,
-                                  AXIAL_ENTRY_NONE, p->dtype, rank, shape, axes, naxes, flags,
-                                  "%zu*reduce_lse_cols(n=%zu,ncols<=%zu,stride=%zu)%s",
-                                  p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,
-                                  axial__tasks_note(note, p->ntasks));
-        }
-        axial__run(exec, p->ntasks, axial_reduce_lse_cols_task, p);
-        return AXIAL_OK;
-    }
-    p->acc = malloc(count_out * sizeof *p->acc);
-    if (p->acc == NULL)
-        return axial__fail(AXIAL_E_NOMEM,
-                           "axial_reduce_sum: cannot allocate the %zu-byte accumulator",
-                           count_out * sizeof *p->acc);
-    if (axial__verbose_on()) {
-        char note[32];
-        axial__verbose_reduce("reduce_sum", p->kt, AXIAL_ENTRY(reduce_cols) + p->dtype,
-                              AXIAL_ENTRY(reduce_finish) + p->dtype, p->dtype, rank, shape, axes,
-                              naxes, flags,
-                              "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
-                              p->ntasks, p->n, axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner), p->inner,
-                              axial__tasks_note(note, p->ntasks));
-    }
-    axial__run(exec, p->ntasks, axial_reduce_cols_task, p);
-    free(p->acc);
-    return AXIAL_OK;
-}
-
-/* ---- several reduced groups ------------------------------------------------- */
-
-typedef struct {
-    const axial_reduce_kernels *k;
-    const char *x;
-    char *acc; /* k->wide bytes per output */
-    size_t esize, ng, q, rows, inner, ntasks;
-    const size_t *g, *xstride, *astride;
-} axial_wide_plan;
 
 /* Rows [b, e) of the kept group before the last reduced one, for every index
- * of the groups before it (an odometer): each output's terms are added in
- * the same order as by one task over all rows. */
-static void axial_wide_task(void *arg, size_t k) {
-    const axial_wide_plan *p = arg;
-    size_t b, e;
-    axial__task_range(p->rows, p->ntasks, k, &b, &e);
-    const size_t q = p->q, n = p->g[q], inner = p->inner;
+ * of the groups before it (an odometer), into the wide accumulator acc: each
+ * output's terms are added in the same order as by one task over all rows. */
+static void axial_wide_rows(const axial_reduce_plan *p, size_t b, size_t e, char *acc) {
+    const size_t q = p->q, n = p->n, inner = p->inner;
     size_t idx[AXIAL_MAX_RANK] = {0};
     size_t xoff = b * n * inner, aoff = b * inner;
     for (;;) {
-        p->k->acc(p->x + xoff * p->esize, p->acc + aoff * p->k->wide, e - b, n, inner);
+        p->k.acc(p->x + xoff * p->esize, acc + aoff * p->k.wide, e - b, n, inner);
         size_t d = q - 1;
         while (d-- > 0) {
             if (++idx[d] < p->g[d]) {
@@ -399,57 +510,11 @@ static void axial_wide_task(void *arg, size_t k) {
     }
 }
 
-/* The odometer of several reduced groups: the last reduced group q (it has
- * a kept group before it: groups alternate and there is more than one
- * reduced group, and at most one after it), and each group's strides in x
- * and in the wide accumulator.  One task, no accumulator yet. */
-static void axial_wide_init(axial_wide_plan *p, const axial_reduce_kernels *k, const char *x,
-                            size_t esize, size_t ng, const size_t *g, const bool *r,
-                            size_t *xstride, size_t *astride) {
-    size_t q = ng - 1;
-    while (!r[q])
-        q--;
-    size_t xs = 1, as = 1;
-    for (size_t d = ng; d-- > 0;) {
-        xstride[d] = xs;
-        astride[d] = r[d] ? 0 : as;
-        xs *= g[d];
-        if (!r[d])
-            as *= g[d];
-    }
-    *p = (axial_wide_plan){k, x, NULL, esize, ng, q, g[q - 1], q + 1 < ng ? g[q + 1] : 1, 1,
-                           g, xstride, astride};
-}
-
-/* Several reduced groups: accumulate into a wide buffer, then round once. */
-static axial_status axial_reduce_wide(const axial_reduce_kernels *k, const char *fn,
-                                      const char *x, void *y, size_t esize, size_t ng,
-                                      const size_t *g, const bool *r, size_t count_in,
-                                      size_t count_out, const axial_executor *exec) {
-    size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
-    axial_wide_plan p;
-    axial_wide_init(&p, k, x, esize, ng, g, r, xstride, astride);
-    p.acc = malloc(count_out * k->wide);
-    if (p.acc == NULL)
-        return axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate the %zu-byte accumulator", fn,
-                           count_out * k->wide);
-    axial_wide_zero(k, p.acc, count_out);
-    /* Each output's terms are added in odometer order whatever the row ranges,
-     * so the plain call runs all rows as one task: per odometer index, one
-     * kernel call over every row (many calls of a few rows each, reading
-     * slabs far apart, are much slower than whole-slab calls); a split's tasks
-     * take pieces of at least AXIAL_WIDE_PIECE bytes of each slab. */
-    p.ntasks = exec == NULL ? 1
-                            : axial__ntasks(p.rows, count_in / p.rows * esize,
-                                            k->threshold);
-    /* pieces of a slab (the bytes of one odometer index); lse: compute-bound */
-    const size_t pieces = p.rows * g[p.q] * p.inner * esize / AXIAL_WIDE_PIECE;
-    if (!k->lse && p.ntasks > pieces)
-        p.ntasks = pieces > 1 ? pieces : 1;
-    axial__run(exec, p.ntasks, axial_wide_task, &p);
-    k->finish(p.acc, y, count_out);
-    free(p.acc);
-    return AXIAL_OK;
+static void axial_wide_task(void *arg, size_t k) {
+    const axial_reduce_plan *p = arg;
+    size_t b, e;
+    axial__task_range(p->outer, p->ntasks, k, &b, &e);
+    axial_wide_rows(p, b, e, p->workspace);
 }
 
 /* Every output of the log semiring over no term: -inf, through the finish
@@ -462,130 +527,144 @@ static void axial_fill_empty(const axial_reduce_kernels *k, char *y, size_t esiz
         k->finish(empty, y + i * esize, count - i < 64 ? count - i : 64);
 }
 
+/* ---- describe, run ----------------------------------------------------------------- */
+
+/* The plan's AXIAL_VERBOSE line: the kernel calls it makes. */
+static void axial_reduce_describe(const axial_reduce_plan *p) {
+    const bool lse = p->op->lse;
+    const char *acc = lse ? "reduce_lse_acc" : "reduce_acc";
+    const char *finish = lse ? "reduce_lse_finish" : "reduce_finish";
+    const size_t maxcols = p->kind == AXIAL_REDUCE_TILES
+                               ? axial__tile_max_cols(p->rowlines, p->ntiles, p->esize, p->inner)
+                               : 0;
+    char note[32];
+    axial__tasks_note(note, p->ntasks);
+#define AXIAL_REDUCE_LINE(kt, e1, e2, ...)                                                        \
+    axial__verbose_reduce(p->op->op, kt, e1, e2, p->dtype, p->rank, p->shape, p->axes, p->naxes, \
+                          p->flags, __VA_ARGS__)
+    switch (p->kind) {
+    case AXIAL_REDUCE_EMPTY:
+        AXIAL_REDUCE_LINE(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, "empty");
+        break;
+    case AXIAL_REDUCE_FILL:
+        AXIAL_REDUCE_LINE(lse ? p->kt : NULL, lse ? p->k.e_finish : AXIAL_ENTRY_NONE,
+                          AXIAL_ENTRY_NONE,
+                          lse ? "fill-neg-inf(count=%zu)" : "zero-fill(count=%zu)", p->count_out);
+        break;
+    case AXIAL_REDUCE_COPY:
+        AXIAL_REDUCE_LINE(NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, "copy(count=%zu)",
+                          p->count_in);
+        break;
+    case AXIAL_REDUCE_ROWS:
+        AXIAL_REDUCE_LINE(p->kt, p->k.e_reduce, AXIAL_ENTRY_NONE,
+                          "%s(outer=%zu,n=%zu,inner=%zu)%s", lse ? "reduce_lse" : "reduce",
+                          p->outer, p->n, p->inner, note);
+        break;
+    case AXIAL_REDUCE_CHUNKED:
+        AXIAL_REDUCE_LINE(p->kt, p->k.e_acc, p->k.e_finish,
+                          "%zu*%s(outer=1,n<=%zu,inner=%zu)+%s(count=%zu)",
+                          p->outer * p->nchunks, acc, p->chunk, p->inner, finish, p->count_out);
+        break;
+    case AXIAL_REDUCE_TILES:
+        if (lse)
+            AXIAL_REDUCE_LINE(p->kt, AXIAL_ENTRY(reduce_lse_cols) + p->dtype, AXIAL_ENTRY_NONE,
+                              "%zu*reduce_lse_cols(n=%zu,ncols<=%zu,stride=%zu)%s", p->ntasks,
+                              p->n, maxcols, p->inner, note);
+        else
+            AXIAL_REDUCE_LINE(p->kt, AXIAL_ENTRY(reduce_cols) + p->dtype,
+                              AXIAL_ENTRY(reduce_finish) + p->dtype,
+                              "%zu*(reduce_cols(n=%zu,ncols<=%zu,stride=%zu)+reduce_finish)%s",
+                              p->ntasks, p->n, maxcols, p->inner, note);
+        break;
+    case AXIAL_REDUCE_WIDE: {
+        size_t calls = 1; /* one kernel call per odometer index */
+        for (size_t d = 0; d + 1 < p->q; d++)
+            calls *= p->g[d];
+        AXIAL_REDUCE_LINE(p->kt, p->k.e_acc, p->k.e_finish,
+                          "%zu*%s(outer=%zu,n=%zu,inner=%zu)+%s(count=%zu)", calls, acc,
+                          p->outer, p->n, p->inner, finish, p->count_out);
+        break;
+    }
+    }
+#undef AXIAL_REDUCE_LINE
+}
+
+/* Runs a plan on exec (NULL: the calling thread). */
+static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor *exec) {
+    /* the workspace, on the heap (nothing written when it fails) */
+    size_t bytes = 0;
+    if (p->kind == AXIAL_REDUCE_CHUNKED && p->ntasks > 1)
+        bytes = p->ntasks * p->inner * p->k.wide;
+    else if (p->kind == AXIAL_REDUCE_TILES && !p->op->lse)
+        bytes = p->count_out * sizeof(double);
+    else if (p->kind == AXIAL_REDUCE_WIDE)
+        bytes = p->count_out * p->k.wide;
+    if (bytes > 0 && (p->workspace = malloc(bytes)) == NULL)
+        return p->kind == AXIAL_REDUCE_CHUNKED
+                   ? axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of partial sums",
+                                 p->op->fn, bytes)
+                   : axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate the %zu-byte accumulator",
+                                 p->op->fn, bytes);
+    if (axial__verbose_on())
+        axial_reduce_describe(p);
+    switch (p->kind) {
+    case AXIAL_REDUCE_EMPTY:
+        break;
+    case AXIAL_REDUCE_FILL:
+        if (p->op->lse)
+            axial_fill_empty(&p->k, p->y, p->esize, p->count_out);
+        else
+            memset(p->y, 0, p->count_out * p->esize); /* +0 in every dtype is all-zero bits */
+        break;
+    case AXIAL_REDUCE_COPY:
+        axial__copy(exec, p->y, p->x, p->count_in * p->esize);
+        break;
+    case AXIAL_REDUCE_ROWS:
+        axial__run(exec, p->ntasks, axial_reduce_rows_task, p);
+        break;
+    case AXIAL_REDUCE_CHUNKED: {
+        /* the chunks' partials added in chunk order (from the identity), then
+         * rounded once: with a split, each chunk a task into its own partials */
+        axial_lse_acc total[AXIAL_REDUCE_FEW]; /* count_out <= FEW */
+        axial_wide_zero(&p->k, total, p->count_out);
+        char *tot = (char *)total;
+        if (p->ntasks == 1) {
+            axial_reduce_chunks_into(p, tot);
+        } else {
+            axial__run(exec, p->ntasks, axial_reduce_chunk_task, p);
+            const size_t w = p->inner * p->k.wide;
+            for (size_t t = 0; t < p->ntasks; t++)
+                axial_wide_add(&p->k, tot + t / p->nchunks * w, (char *)p->workspace + t * w,
+                               p->inner);
+        }
+        p->k.finish(total, p->y, p->count_out);
+        break;
+    }
+    case AXIAL_REDUCE_TILES:
+        axial__run(exec, p->ntasks, p->op->lse ? axial_reduce_lse_cols_task : axial_reduce_cols_task,
+                   p);
+        break;
+    case AXIAL_REDUCE_WIDE:
+        axial_wide_zero(&p->k, p->workspace, p->count_out);
+        axial__run(exec, p->ntasks, axial_wide_task, p);
+        p->k.finish(p->workspace, p->y, p->count_out);
+        break;
+    }
+    free(p->workspace);
+    return AXIAL_OK;
+}
+
 static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype,
                                     const void *x, void *y, size_t rank, const int64_t *shape,
                                     const int64_t *axes, size_t naxes, unsigned flags,
                                     const axial_executor *exec) {
-    const char *fn = op->fn;
-    axial_reduce_dims dims;
-    size_t esize, count_in;
+    axial_reduce_plan p;
     axial_status st;
-    if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
-        (st = op->lse ? axial__check_float_dtype(fn, dtype, &esize)
-                      : axial__check_dtype(fn, dtype, false, &esize)) != AXIAL_OK ||
-        (st = axial_reduce_prepare(fn, rank, shape, axes, naxes, flags, esize, &count_in,
-                                   &dims)) != AXIAL_OK)
+    if ((st = axial__check_exec(op->fn, exec)) != AXIAL_OK ||
+        (st = axial_reduce_plan_call(op, dtype, x, y, rank, shape, axes, naxes, flags,
+                                     exec != NULL, &p)) != AXIAL_OK)
         return st;
-    /* The output's dimensions are a subset of the input's (or 1s): no overflow. */
-    const size_t count_out = axial__product(dims.out_shape, 0, dims.out_rank);
-    if ((st = axial__check_buffers(fn, x, count_in * esize, y, count_out * esize, false)) !=
-        AXIAL_OK)
-        return st;
-    if (count_out == 0) {
-        if (axial__verbose_on())
-            axial__verbose_reduce(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank,
-                                  shape, axes, naxes, flags, "empty");
-        return AXIAL_OK;
-    }
-    const struct axial_kernels *kt = axial__kernels();
-    const axial_reduce_kernels k = axial_reduce_kernels_of(kt, op, dtype);
-    if (count_in == 0) { /* a reduced axis of length 0: every sum is empty */
-        if (axial__verbose_on())
-            axial__verbose_reduce(op->op, op->lse ? kt : NULL,
-                                  op->lse ? k.e_finish : AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE,
-                                  dtype, rank, shape, axes, naxes, flags,
-                                  op->lse ? "fill-neg-inf(count=%zu)" : "zero-fill(count=%zu)",
-                                  count_out);
-        if (op->lse)
-            axial_fill_empty(&k, y, esize, count_out);
-        else
-            memset(y, 0, count_out * esize); /* +0 in every dtype is all-zero bits */
-        return AXIAL_OK;
-    }
-
-    size_t g[AXIAL_MAX_RANK], ng = 0, nreduced = 0;
-    bool r[AXIAL_MAX_RANK];
-    for (size_t k = 0; k < rank; k++) {
-        if (shape[k] == 1)
-            continue;
-        if (ng > 0 && r[ng - 1] == dims.reduced[k]) {
-            g[ng - 1] *= (size_t)shape[k];
-        } else {
-            g[ng] = (size_t)shape[k];
-            r[ng] = dims.reduced[k];
-            nreduced += r[ng];
-            ng++;
-        }
-    }
-    if (nreduced == 0) {
-        if (axial__verbose_on())
-            axial__verbose_reduce(op->op, NULL, AXIAL_ENTRY_NONE, AXIAL_ENTRY_NONE, dtype, rank, shape,
-                                  axes, naxes, flags, "copy(count=%zu)", count_in);
-        axial__copy(exec, y, x, count_in * esize);
-        return AXIAL_OK;
-    }
-    if (nreduced == 1) {
-        size_t q = 0;
-        while (!r[q])
-            q++;
-        axial_reduce_plan p = {kt, k, dtype, (const char *)x, (char *)y, esize, 1, g[q], 1, 1, 1,
-                               0, 0, 0, NULL, 0, 1, NULL};
-        p.kflags = axial__stream_flag(count_out * esize);
-        for (size_t k = 0; k < q; k++)
-            p.outer *= g[k];
-        for (size_t k = q + 1; k < ng; k++)
-            p.inner *= g[k];
-        const size_t row_bytes = p.inner * esize;
-        if (count_out <= AXIAL_REDUCE_FEW && p.n * row_bytes > AXIAL_REDUCE_CHUNK) {
-            p.chunk = AXIAL_REDUCE_CHUNK / row_bytes; /* >= 1: inner <= FEW */
-            p.nchunks = (p.n - 1) / p.chunk + 1;
-            if (axial__verbose_on())
-                axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape,
-                                      axes, naxes, flags,
-                                      "%zu*%s(outer=1,n<=%zu,inner=%zu)+%s(count=%zu)",
-                                      p.outer * p.nchunks, k.lse ? "reduce_lse_acc" : "reduce_acc",
-                                      p.chunk, p.inner,
-                                      k.lse ? "reduce_lse_finish" : "reduce_finish", count_out);
-            return axial_reduce_chunked(&p, exec, fn);
-        }
-        p.ntasks = axial__stream_tasks(axial__ntasks(p.outer, p.n * row_bytes, op->threshold),
-                                       count_out * esize);
-        if (AXIAL_SPLIT_COLUMN_TILES && exec != NULL && p.outer < AXIAL_SPLIT_FEW_LINES &&
-            p.inner >= AXIAL_ORDER_LANES &&
-            (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
-            count_in * esize >= op->threshold) {
-            p.ntiles = axial__tiles(count_in * esize, p.outer, row_bytes,
-                                    op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
-                                    AXIAL_REDUCE_TILE_MIN, &p.rowlines);
-            if (p.ntiles >= 2)
-                return axial_reduce_tiles(&p, exec, rank, shape, axes, naxes, flags);
-        }
-        if (exec == NULL) /* groups of rows change no bit: the plain call is one call, */
-            p.ntasks = 1; /* (the kernel streams a large output itself) */
-        p.align = axial__unit_align(p.outer, p.ntasks, p.n * row_bytes, row_bytes);
-        if (axial__verbose_on()) {
-            char note[32];
-            axial__verbose_reduce(op->op, kt, k.e_reduce, AXIAL_ENTRY_NONE, dtype, rank,
-                                  shape, axes, naxes, flags, "%s(outer=%zu,n=%zu,inner=%zu)%s",
-                                  k.lse ? "reduce_lse" : "reduce", p.outer, p.n, p.inner, axial__tasks_note(note, p.ntasks));
-        }
-        axial__run(exec, p.ntasks, axial_reduce_rows_task, &p);
-        return AXIAL_OK;
-    }
-    if (axial__verbose_on()) { /* the calls axial_reduce_wide makes */
-        size_t q = ng - 1, calls = 1;
-        while (!r[q])
-            q--;
-        for (size_t d = 0; d + 1 < q; d++)
-            calls *= g[d];
-        axial__verbose_reduce(op->op, kt, k.e_acc, k.e_finish, dtype, rank, shape, axes, naxes,
-                              flags, "%zu*%s(outer=%zu,n=%zu,inner=%zu)+%s(count=%zu)", calls,
-                              k.lse ? "reduce_lse_acc" : "reduce_acc", g[q - 1], g[q],
-                              q + 1 < ng ? g[q + 1] : 1, k.lse ? "reduce_lse_finish" : "reduce_finish",
-                              count_out);
-    }
-    return axial_reduce_wide(&k, fn, (const char *)x, y, esize, ng, g, r, count_in,
-                             count_out, exec);
+    return axial_reduce_run(&p, exec);
 }
 
 /* The shards' summary of a piece without cells (src/shard.c): the wide
@@ -596,60 +675,36 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
 axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, size_t rank,
                                     const int64_t *shape, const bool *reduced, void *acc,
                                     size_t count_out) {
-    const axial_reduce_op op = {"axial_shard_summarize", "shard", lse, 0};
-    const axial_reduce_kernels k = axial_reduce_kernels_of(axial__kernels(), &op, dtype);
-    const size_t esize = axial__dtype_size(dtype);
-    axial_wide_zero(&k, acc, count_out);
-    size_t g[AXIAL_MAX_RANK], ng = 0, nreduced = 0, count_in = 1;
-    bool r[AXIAL_MAX_RANK];
-    for (size_t d = 0; d < rank; d++) {
-        count_in *= (size_t)shape[d];
-        if (shape[d] == 1)
-            continue;
-        if (ng > 0 && r[ng - 1] == reduced[d]) {
-            g[ng - 1] *= (size_t)shape[d];
-        } else {
-            g[ng] = (size_t)shape[d];
-            r[ng] = reduced[d];
-            nreduced += r[ng];
-            ng++;
-        }
-    }
-    if (count_in == 0 || count_out == 0)
+    static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
+                                           {"axial_shard_summarize", "shard", true, 0}};
+    axial_reduce_plan p;
+    p.op = &ops[lse];
+    p.dtype = dtype;
+    p.k = axial_reduce_kernels_of(axial__kernels(), p.op, dtype);
+    p.rank = rank;
+    p.shape = shape;
+    p.x = x;
+    p.esize = axial__dtype_size(dtype);
+    p.count_in = axial__product(shape, 0, rank);
+    p.count_out = count_out;
+    axial_wide_zero(&p.k, acc, count_out);
+    if (p.count_in == 0 || count_out == 0)
         return AXIAL_OK;
-    if (nreduced == 0) { /* every reduced dimension is 1 here: each term alone */
-        k.acc(x, acc, 1, 1, count_in);
-        return AXIAL_OK;
+    axial_reduce_layout(&p, reduced);
+    switch (p.kind) {
+    case AXIAL_REDUCE_COPY: /* every reduced dimension is 1 here: each term alone */
+        p.k.acc(x, acc, 1, 1, p.count_in);
+        break;
+    case AXIAL_REDUCE_CHUNKED:
+        axial_reduce_chunks_into(&p, acc);
+        break;
+    case AXIAL_REDUCE_WIDE:
+        axial_wide_rows(&p, 0, p.outer, acc);
+        break;
+    default: /* ROWS */
+        p.k.acc(x, acc, p.outer, p.n, p.inner);
+        break;
     }
-    if (nreduced == 1) {
-        size_t q = 0, outer = 1, inner = 1;
-        while (!r[q])
-            q++;
-        for (size_t d = 0; d < q; d++)
-            outer *= g[d];
-        for (size_t d = q + 1; d < ng; d++)
-            inner *= g[d];
-        const size_t n = g[q], row_bytes = inner * esize;
-        if (count_out <= AXIAL_REDUCE_FEW && n * row_bytes > AXIAL_REDUCE_CHUNK) {
-            const size_t chunk = AXIAL_REDUCE_CHUNK / row_bytes;
-            axial_lse_acc part[AXIAL_REDUCE_FEW];
-            for (size_t o = 0; o < outer; o++)
-                for (size_t j0 = 0; j0 < n; j0 += chunk) {
-                    axial_wide_zero(&k, part, inner);
-                    k.acc((const char *)x + (o * n + j0) * inner * esize, part, 1,
-                          n - j0 < chunk ? n - j0 : chunk, inner);
-                    axial_wide_add(&k, (char *)acc + o * inner * k.wide, part, inner);
-                }
-            return AXIAL_OK;
-        }
-        k.acc(x, acc, outer, n, inner);
-        return AXIAL_OK;
-    }
-    size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
-    axial_wide_plan p;
-    axial_wide_init(&p, &k, x, esize, ng, g, r, xstride, astride);
-    p.acc = acc;
-    axial_wide_task(&p, 0);
     return AXIAL_OK;
 }
 

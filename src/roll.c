@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * roll.c: axial_roll.
+ * roll.c: axial_roll.  A call is planned (axial_roll_plan_call), described
+ * once (AXIAL_VERBOSE), then run (axial_roll_run), which alone allocates and
+ * calls kernels.
  *
  * Planning: every axis gets a total shift in [0, d) (repeated axes add,
  * modulo d, with no int64 overflow).  Walking the dimensions outward-in,
@@ -55,14 +57,24 @@ static uint64_t axial_mod(int64_t a, uint64_t d) {
     return d - 1 - m;
 }
 
+/* A call's plan: axial_roll_plan_call fills it from the dtype, shape,
+ * shifts, axes, kernel table and whether an executor runs it,
+ * axial_roll_describe prints it (AXIAL_VERBOSE) and axial_roll_run runs it. */
 typedef struct {
+    bool empty; /* no element: nothing to do */
+    /* the call, as given (for AXIAL_VERBOSE) */
+    axial_dtype dtype;
+    size_t rank, nshift, naxes;
+    const int64_t *shape, *shift_arg, *axes;
+    const struct axial_kernels *kt;
     axial_roll_kernel *kernel;
-    const char *x;
+    const char *x; /* in place: the copy of x (the runner's) */
     char *y;
-    size_t esize, ng, n, shift, row_bytes;
+    size_t esize, count, ng, n, shift, row_bytes;
     unsigned flags; /* AXIAL_KERNEL_STREAM when the whole output streams */
-    const axial_roll_group *g;
+    axial_roll_group g[AXIAL_MAX_RANK + 1];
     axial_lines lines;
+    void *copy; /* in place (y == x): the runner's copy of x */
 } axial_roll_plan;
 
 /* The input row of output row r: every group before the last maps its index
@@ -143,14 +155,16 @@ static void axial_roll_task(void *arg, size_t k) {
     }
 }
 
-axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
-                           const int64_t *shape, const int64_t *shift, size_t nshift,
-                           const int64_t *axes, size_t naxes, const axial_executor *exec) {
+/* Checks the call and plans it (see the top of the file).  `split`: an
+ * executor runs it. */
+static axial_status axial_roll_plan_call(axial_dtype dtype, const void *x, void *y, size_t rank,
+                                         const int64_t *shape, const int64_t *shift,
+                                         size_t nshift, const int64_t *axes, size_t naxes,
+                                         bool split, axial_roll_plan *p) {
     static const char fn[] = "axial_roll";
     size_t esize, count;
     axial_status st;
-    if ((st = axial__check_exec(fn, exec)) != AXIAL_OK ||
-        (st = axial__check_dtype(fn, dtype, true, &esize)) != AXIAL_OK ||
+    if ((st = axial__check_dtype(fn, dtype, true, &esize)) != AXIAL_OK ||
         (st = axial__check_rank(fn, rank, shape, naxes == 0 ? 0 : 1)) != AXIAL_OK ||
         (st = axial__check_shape(fn, rank, shape, esize, &count)) != AXIAL_OK)
         return st;
@@ -181,19 +195,27 @@ axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t ran
     }
     if ((st = axial__check_buffers(fn, x, count * esize, y, count * esize, true)) != AXIAL_OK)
         return st;
-    if (count == 0) {
-        if (axial__verbose_on())
-            axial__verbose_roll(NULL, AXIAL_ENTRY_NONE, dtype, rank, shape, shift, nshift, axes,
-                                naxes, 0, 0, 0, 0, 0, 0, 0);
+    p->empty = count == 0;
+    p->dtype = dtype;
+    p->rank = rank;
+    p->nshift = nshift;
+    p->naxes = naxes;
+    p->shape = shape;
+    p->shift_arg = shift;
+    p->axes = axes;
+    p->x = x;
+    p->y = y;
+    p->esize = esize;
+    p->count = count;
+    p->copy = NULL;
+    if (p->empty)
         return AXIAL_OK;
-    }
     if (naxes == 0) {
         nd = 1;
         dim[0] = count;
         sh[0] = (size_t)axial_mod(shift[0], count);
     }
-
-    axial_roll_group g[AXIAL_MAX_RANK + 1];
+    axial_roll_group *g = p->g;
     size_t ng = 0;
     for (size_t k = 0; k < nd; k++) {
         if (dim[k] == 1)
@@ -212,43 +234,66 @@ axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t ran
         g[0].shift = 0;
         ng = 1;
     }
-    const void *src = x;
-    void *copy = NULL;
-    if (x == y) {
-        copy = malloc(count * esize);
-        if (copy == NULL)
+    p->kt = axial__kernels();
+    p->kernel = p->kt->roll[axial__log2_size(esize)];
+    p->ng = ng;
+    p->n = g[ng - 1].size;
+    p->shift = g[ng - 1].shift;
+    p->row_bytes = p->n * esize;
+    p->flags = axial__stream_flag(count * esize);
+    axial__lines_plan(&p->lines, y, esize, count, AXIAL_ROLL_THRESHOLD);
+    p->lines.ntasks = split ? axial__stream_tasks(p->lines.ntasks, count * esize) : 1;
+    return AXIAL_OK;
+}
+
+/* The plan's AXIAL_VERBOSE line: the calls one task over everything makes. */
+static void axial_roll_describe(const axial_roll_plan *p) {
+    if (p->empty) {
+        axial__verbose_roll(NULL, AXIAL_ENTRY_NONE, p->dtype, p->rank, p->shape, p->shift_arg,
+                            p->nshift, p->axes, p->naxes, 0, 0, 0, 0, 0, 0, 0);
+        return;
+    }
+    const axial_roll_group *g = p->g;
+    const size_t ng = p->ng;
+    size_t reps = 1;
+    for (size_t k = 0; k + 2 < ng; k++)
+        reps *= g[k].size;
+    axial__verbose_roll(p->kt, AXIAL_ENTRY(roll) + axial__log2_size(p->esize), p->dtype, p->rank,
+                        p->shape, p->shift_arg, p->nshift, p->axes, p->naxes,
+                        p->copy ? p->count * p->esize : 0, reps, ng > 1 ? g[ng - 2].size : 1,
+                        ng > 1 ? g[ng - 2].shift : 0, g[ng - 1].size, g[ng - 1].shift,
+                        p->lines.ntasks);
+}
+
+/* Runs a plan on exec (NULL: the calling thread). */
+static axial_status axial_roll_run(axial_roll_plan *p, const axial_executor *exec) {
+    if (!p->empty && p->x == p->y) {
+        p->copy = malloc(p->count * p->esize);
+        if (p->copy == NULL)
             return axial__fail(AXIAL_E_NOMEM,
                                "axial_roll: cannot allocate %zu bytes for an in-place roll",
-                               count * esize);
-        axial__copy(exec, copy, x, count * esize);
-        src = copy;
+                               p->count * p->esize);
+        axial__copy(exec, p->copy, p->x, p->count * p->esize);
+        p->x = p->copy;
     }
-    const struct axial_kernels *kt = axial__kernels();
-    axial_roll_plan p;
-    p.kernel = kt->roll[axial__log2_size(esize)];
-    p.x = (const char *)src;
-    p.y = (char *)y;
-    p.esize = esize;
-    p.ng = ng;
-    p.g = g;
-    p.n = g[ng - 1].size;
-    p.shift = g[ng - 1].shift;
-    p.row_bytes = p.n * esize;
-    p.flags = axial__stream_flag(count * esize);
-    axial__lines_plan(&p.lines, y, esize, count, AXIAL_ROLL_THRESHOLD);
-    p.lines.ntasks = exec == NULL ? 1 : axial__stream_tasks(p.lines.ntasks, count * esize);
-    if (axial__verbose_on()) { /* the calls one task over everything makes */
-        size_t reps = 1;
-        for (size_t k = 0; k + 2 < ng; k++)
-            reps *= g[k].size;
-        axial__verbose_roll(kt, AXIAL_ENTRY(roll) + axial__log2_size(esize), dtype, rank, shape,
-                            shift, nshift, axes, naxes, copy ? count * esize : 0, reps,
-                            ng > 1 ? g[ng - 2].size : 1, ng > 1 ? g[ng - 2].shift : 0,
-                            g[ng - 1].size, g[ng - 1].shift, p.lines.ntasks);
-    }
-    axial__run(exec, p.lines.ntasks, axial_roll_task, &p);
-    free(copy);
+    if (axial__verbose_on())
+        axial_roll_describe(p);
+    if (!p->empty)
+        axial__run(exec, p->lines.ntasks, axial_roll_task, p);
+    free(p->copy);
     return AXIAL_OK;
+}
+
+axial_status axial_roll_ex(axial_dtype dtype, const void *x, void *y, size_t rank,
+                           const int64_t *shape, const int64_t *shift, size_t nshift,
+                           const int64_t *axes, size_t naxes, const axial_executor *exec) {
+    axial_roll_plan p;
+    axial_status st;
+    if ((st = axial__check_exec("axial_roll", exec)) != AXIAL_OK ||
+        (st = axial_roll_plan_call(dtype, x, y, rank, shape, shift, nshift, axes, naxes,
+                                   exec != NULL, &p)) != AXIAL_OK)
+        return st;
+    return axial_roll_run(&p, exec);
 }
 
 axial_status axial_roll(axial_dtype dtype, const void *x, void *y, size_t rank,
