@@ -166,28 +166,13 @@ R512_INLINE __m512d r512_id_pd(void) { return _mm512_set1_pd(-0.0); }
 #define r512_id_e32 _mm512_setzero_si512
 #define r512_id_e64 _mm512_setzero_si512
 
-R512_INLINE r512_wr_ps r512_wrz_ps(void) { return (r512_wr_ps){r512_id_pd(), r512_id_pd()}; }
+/* Float families: the widening add of a vector into the f64 register sums. */
 R512_INLINE r512_wr_ps r512_wradd_ps(r512_wr_ps w, __m512 v) {
     w.lo = _mm512_add_pd(w.lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
     w.hi = _mm512_add_pd(w.hi, _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)));
     return w;
 }
-R512_INLINE r512_wr_ps r512_wrmerge_ps(r512_wr_ps a, r512_wr_ps b) {
-    return (r512_wr_ps){_mm512_add_pd(a.lo, b.lo), _mm512_add_pd(a.hi, b.hi)};
-}
-R512_INLINE double r512_wrsum_ps(r512_wr_ps w) { return _mm512_reduce_add_pd(_mm512_add_pd(w.lo, w.hi)); }
-R512_INLINE void r512_caadd_ps(double *ca, r512_wr_ps w) {
-    _mm512_storeu_pd(ca, _mm512_add_pd(_mm512_loadu_pd(ca), w.lo));
-    _mm512_storeu_pd(ca + 8, _mm512_add_pd(_mm512_loadu_pd(ca + 8), w.hi));
-}
-
-R512_INLINE __m512d r512_wrz_pd(void) { return r512_id_pd(); }
 R512_INLINE __m512d r512_wradd_pd(__m512d w, __m512d v) { return _mm512_add_pd(w, v); }
-R512_INLINE __m512d r512_wrmerge_pd(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
-R512_INLINE double r512_wrsum_pd(__m512d w) { return _mm512_reduce_add_pd(w); }
-R512_INLINE void r512_caadd_pd(double *ca, __m512d w) {
-    _mm512_storeu_pd(ca, _mm512_add_pd(_mm512_loadu_pd(ca), w));
-}
 
 /* Integer families: the register accumulator is the vector itself. */
 #define R512_INT_FAMILY(F, CAT, HSUM)                                                       \
