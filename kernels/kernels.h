@@ -48,6 +48,12 @@
 #define AXIAL_STREAM_BYTES ((size_t)4 << 20)
 #define AXIAL_KERNEL_STREAM 0x200u
 
+/* The kernels' one spelling of forced inlining, and of its opposite: a
+ * helper that must become part of its caller's loop (a body over a const
+ * kind, a vector load or store), and a path that must stay one copy. */
+#define AXIAL_INLINE static inline __attribute__((always_inline))
+#define AXIAL_NOINLINE static __attribute__((noinline))
+
 /* Row prefetch: the row-reduction loops prefetch each group's lines
  * AXIAL_ROWS_PF_AHEAD bytes ahead, in inputs of AXIAL_ROWS_PF_MIN bytes or
  * more (left to the hardware prefetchers, these loops, which read several
@@ -58,8 +64,7 @@
 #ifndef AXIAL_ROWS_PF_MIN /* (overridable only for measurements) */
 #define AXIAL_ROWS_PF_MIN ((size_t)256 << 10)
 #endif
-static inline __attribute__((always_inline)) void axial_prefetch_ahead(const void *p,
-                                                                        size_t bytes) {
+AXIAL_INLINE void axial_prefetch_ahead(const void *p, size_t bytes) {
     for (size_t o = 0; o < bytes; o += 64)
         __builtin_prefetch((const char *)p + AXIAL_ROWS_PF_AHEAD + o, 0, 3);
 }

@@ -33,18 +33,16 @@
 #include "avx2.h"
 #include "cols_run.h"
 
-#define AX_INLINE static inline __attribute__((always_inline))
-
 /* Kinds of lanes (compile-time constants after inlining). */
 enum { K_F64, K_F32, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
 
-AX_INLINE int k_float(int k) { return k <= K_BF16; }
-AX_INLINE int k_esize(int k) {
+AXIAL_INLINE int k_float(int k) { return k <= K_BF16; }
+AXIAL_INLINE int k_esize(int k) {
     return k == K_I8 ? 1 : k == K_I16 ? 2 : k == K_I32 ? 4 : 8;
 }
-AX_INLINE size_t k_lanes(int k) { return (size_t)(32 / k_esize(k)); }
+AXIAL_INLINE size_t k_lanes(int k) { return (size_t)(32 / k_esize(k)); }
 /* bytes of one element in memory */
-AX_INLINE size_t k_msize(int k) {
+AXIAL_INLINE size_t k_msize(int k) {
     return k == K_F32 ? 4 : (k == K_F16 || k == K_BF16) ? 2 : (size_t)k_esize(k);
 }
 
@@ -52,11 +50,11 @@ AX_INLINE size_t k_msize(int k) {
 #define AX_SI(v) _mm256_castpd_si256(v)
 
 /* The identity of addition in every lane: -0.0 for floats, 0 for integers. */
-AX_INLINE __m256i v_ident(int k) {
+AXIAL_INLINE __m256i v_ident(int k) {
     return k_float(k) ? AX_SI(_mm256_set1_pd(-0.0)) : _mm256_setzero_si256();
 }
 
-AX_INLINE __m256i v_add(int k, __m256i a, __m256i b) {
+AXIAL_INLINE __m256i v_add(int k, __m256i a, __m256i b) {
     switch (k) {
     case K_I8: return _mm256_add_epi8(a, b);
     case K_I16: return _mm256_add_epi16(a, b);
@@ -66,7 +64,7 @@ AX_INLINE __m256i v_add(int k, __m256i a, __m256i b) {
     }
 }
 
-AX_INLINE __m256i v_set1(int k, int64_t c) {
+AXIAL_INLINE __m256i v_set1(int k, int64_t c) {
     switch (k_esize(k)) {
     case 1: return _mm256_set1_epi8((char)c);
     case 2: return _mm256_set1_epi16((short)c);
@@ -76,7 +74,7 @@ AX_INLINE __m256i v_set1(int k, int64_t c) {
 }
 
 /* Signed lane compare a > b (all-ones where true), lanes of the kind's width. */
-AX_INLINE __m256i v_cmpgt(int k, __m256i a, __m256i b) {
+AXIAL_INLINE __m256i v_cmpgt(int k, __m256i a, __m256i b) {
     switch (k_esize(k)) {
     case 1: return _mm256_cmpgt_epi8(a, b);
     case 2: return _mm256_cmpgt_epi16(a, b);
@@ -87,7 +85,7 @@ AX_INLINE __m256i v_cmpgt(int k, __m256i a, __m256i b) {
 
 /* ---- loads and stores: W elements <-> one vector of lanes ------------------ */
 
-AX_INLINE __m256i v_load(int k, const void *p) {
+AXIAL_INLINE __m256i v_load(int k, const void *p) {
     switch (k) {
     case K_F64: return AX_SI(_mm256_loadu_pd((const double *)p));
     case K_F32: return AX_SI(_mm256_cvtps_pd(_mm_loadu_ps((const float *)p)));
@@ -106,7 +104,7 @@ AX_INLINE __m256i v_load(int k, const void *p) {
  * to a format with >= 2 fewer significand bits equals a single RNE rounding
  * of the f64 value.  NaN stays NaN; beyond FLT_MAX it gives FLT_MAX | odd,
  * which the narrower format rounds to infinity as it should. */
-AX_INLINE __m128 f64_to_f32_odd(__m256d v) {
+AXIAL_INLINE __m128 f64_to_f32_odd(__m256d v) {
     const __m128 r = _mm256_cvtpd_ps(v);
     const __m256d b = _mm256_cvtps_pd(r);
     const __m256d abs = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
@@ -121,7 +119,7 @@ AX_INLINE __m128 f64_to_f32_odd(__m256d v) {
     return _mm_castsi128_ps(u);
 }
 
-AX_INLINE void v_store(int k, void *p, __m256i v) {
+AXIAL_INLINE void v_store(int k, void *p, __m256i v) {
     switch (k) {
     case K_F64: _mm256_storeu_pd((double *)p, AX_PD(v)); break;
     case K_F32: _mm_storeu_ps((float *)p, _mm256_cvtpd_ps(AX_PD(v))); break;
@@ -141,12 +139,12 @@ AX_INLINE void v_store(int k, void *p, __m256i v) {
 
 /* A partial vector through a stack buffer: elements p[0..cnt) <-> lanes
  * off..off+cnt-1 (other lanes are 0 and their results dropped). */
-AX_INLINE __m256i v_load_part(int k, const void *p, size_t cnt, size_t off) {
+AXIAL_INLINE __m256i v_load_part(int k, const void *p, size_t cnt, size_t off) {
     _Alignas(32) unsigned char buf[32] = {0};
     memcpy(buf + off * k_msize(k), p, cnt * k_msize(k));
     return v_load(k, buf);
 }
-AX_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
+AXIAL_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
     _Alignas(32) unsigned char buf[32];
     v_store(k, buf, v);
     memcpy(p, buf + off * k_msize(k), cnt * k_msize(k));
@@ -158,7 +156,7 @@ AX_INLINE void v_store_part(int k, void *p, __m256i v, size_t cnt, size_t off) {
 
 /* vpshufb indices: broadcast the last (forward) / first (reverse) element of
  * each 128-bit half, for elements of e bytes. */
-AX_INLINE __m256i idx_end(int e, int rev) {
+AXIAL_INLINE __m256i idx_end(int e, int rev) {
     static const _Alignas(32) unsigned char t[2][4][32] = {
         {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
           15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
@@ -181,7 +179,7 @@ AX_INLINE __m256i idx_end(int e, int rev) {
 }
 
 /* Shift each 128-bit half by b bytes (b < 16), the identity shifted in. */
-AX_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
+AXIAL_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
     switch (b) {
     case 1: return rev ? _mm256_srli_si256(v, 1) : _mm256_slli_si256(v, 1);
     case 2: return rev ? _mm256_srli_si256(v, 2) : _mm256_slli_si256(v, 2);
@@ -195,7 +193,7 @@ AX_INLINE __m256i v_shift_inlane(int k, __m256i v, int b, int rev) {
 
 /* Shift the whole vector by b bytes (b in 1, 2, 4, 8, 16), lanes of the
  * uniform vector f shifted in. */
-AX_INLINE __m256i v_shift(__m256i v, __m256i f, int b, int rev) {
+AXIAL_INLINE __m256i v_shift(__m256i v, __m256i f, int b, int rev) {
     if (!rev) {
         const __m256i t = _mm256_permute2x128_si256(v, f, 0x02); /* [f.lo | v.lo] */
         switch (b) {
@@ -217,7 +215,7 @@ AX_INLINE __m256i v_shift(__m256i v, __m256i f, int b, int rev) {
 }
 
 /* The last lane (forward) / first lane (reverse) in every lane. */
-AX_INLINE __m256i v_bcast_end(int k, __m256i s, int rev) {
+AXIAL_INLINE __m256i v_bcast_end(int k, __m256i s, int rev) {
     const int e = k_esize(k);
     if (e == 8)
         return rev ? _mm256_permute4x64_epi64(s, 0x00) : _mm256_permute4x64_epi64(s, 0xFF);
@@ -227,7 +225,7 @@ AX_INLINE __m256i v_bcast_end(int k, __m256i s, int rev) {
 
 /* Inclusive scan of one vector (forward: lane l gets lanes 0..l; reverse:
  * lanes l..W-1): log2(16/e) in-lane steps, then one step across the halves. */
-AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
+AXIAL_INLINE __m256i v_scan(int k, __m256i v, int rev) {
     const int e = k_esize(k);
     for (int b = e; b < 16; b *= 2)
         v = v_add(k, v, v_shift_inlane(k, v, b, rev));
@@ -246,13 +244,13 @@ AX_INLINE __m256i v_scan(int k, __m256i v, int rev) {
 /* Output of a scanned vector s given the carry of everything before it;
  * exclusive: s moves one lane on, `fill` (the sum just before s's first lane,
  * apart from the carry) comes in. */
-AX_INLINE __m256i row_out(int k, __m256i s, __m256i carry, __m256i fill, int excl, int rev) {
+AXIAL_INLINE __m256i row_out(int k, __m256i s, __m256i carry, __m256i fill, int excl, int rev) {
     if (excl)
         s = v_shift(s, fill, k_esize(k), rev);
     return v_add(k, carry, s);
 }
 
-AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int rev) {
+AXIAL_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k);
     __m256i carry = v_ident(k);
     size_t j = 0;
@@ -287,8 +285,8 @@ AX_INLINE void scan_row(int k, const char *x, char *y, size_t n, int excl, int r
 /* One vector of the flat run.  R: each lane's index within its row (in scan
  * order), L: each lane's index within the vector (in scan order), *carry:
  * the inclusive sum at the last lane of the previous vector. */
-AX_INLINE __m256i seg_vec(int k, __m256i v, __m256i R, __m256i L, __m256i *carry, size_t n,
-                          int cross, int excl, int rev) {
+AXIAL_INLINE __m256i seg_vec(int k, __m256i v, __m256i R, __m256i L, __m256i *carry, size_t n,
+                             int cross, int excl, int rev) {
     const size_t W = k_lanes(k);
     const int e = k_esize(k);
     const __m256i id = v_ident(k);
@@ -317,8 +315,8 @@ AX_INLINE __m256i seg_vec(int k, __m256i v, __m256i R, __m256i L, __m256i *carry
 /* Flat run of `total` elements in rows of n <= 15.  The row indices of a
  * vector repeat with period P = n / gcd(n, W) vectors: they come from a table
  * of P vectors (a computed update would be a loop-carried chain). */
-AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, int excl,
-                        int rev) {
+AXIAL_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, int excl,
+                           int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k), e = (size_t)k_esize(k);
     size_t P = 1; /* the smallest P with n | P W: P <= n <= 15 */
     while ((P * W) % n != 0)
@@ -363,7 +361,7 @@ AX_INLINE void scan_seg(int k, const char *x, char *y, size_t total, size_t n, i
 #define AX_TILE 64 /* vectors of column accumulators in the L1 tile */
 
 /* One column vector of one row: acc += x; y = inclusive or exclusive value. */
-AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) {
+AXIAL_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) {
     const __m256i a = *acc;
     *acc = v_add(k, a, v);
     return excl ? (first ? _mm256_setzero_si256() : a) : *acc;
@@ -375,8 +373,8 @@ AX_INLINE __m256i col_step(int k, __m256i *acc, __m256i v, int excl, int first) 
  * row's stores, and writes the overlapped columns again with the same bits,
  * as its accumulator lanes add the same terms in the same order).  Narrow
  * tiles (cols <= 4 W) keep the accumulators in registers. */
-AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
-                         int excl, int rev, __m256i *tile) {
+AXIAL_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, size_t cols,
+                            int excl, int rev, __m256i *tile) {
     const size_t W = k_lanes(k), ms = k_msize(k), nv = cols / W, ov = (cols - W) * ms;
     const int rem = cols % W != 0, narrow = cols <= 4 * W;
     __m256i reg[4];
@@ -437,15 +435,15 @@ AX_INLINE void cols_tile(int k, const char *x, char *y, size_t n, size_t inner, 
  * clobbered row was read already and is stored again, correctly, later.  The
  * last D rows in scan order (whose vector would leave the slice) go through
  * the buffer. */
-AX_INLINE __m256i small_row(int k, const char *x, size_t n, size_t inner, size_t t,
-                            size_t full, int rev) {
+AXIAL_INLINE __m256i small_row(int k, const char *x, size_t n, size_t inner, size_t t,
+                               size_t full, int rev) {
     const size_t ms = k_msize(k), off = rev ? k_lanes(k) - inner : 0; /* row's first lane */
     const char *xr = x + (rev ? n - 1 - t : t) * inner * ms;
     return t < full ? v_load(k, xr - off * ms) : v_load_part(k, xr, inner, off);
 }
 
-AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner, int excl,
-                          int rev) {
+AXIAL_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner, int excl,
+                             int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k), D = (W + inner - 1) / inner - 1;
     const size_t full = n > D ? n - D : 0; /* rows (in scan order) stored whole */
     const size_t off = rev ? W - inner : 0;  /* the row's first lane */
@@ -474,8 +472,8 @@ AX_INLINE void cols_small(int k, const char *x, char *y, size_t n, size_t inner,
  * rows `stride` elements apart; fewer than W columns of wider rows (a split
  * tile) go through the stack buffer, a vector per row, so that nothing
  * outside the tile is read or written. */
-AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
-                         int excl, int rev) {
+AXIAL_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                            int excl, int rev) {
     const size_t W = k_lanes(k), ms = k_msize(k);
     if (ncols < W && ncols == stride) {
         cols_small(k, x, y, n, ncols, excl, rev);
@@ -522,14 +520,14 @@ AX_INLINE void scan_cols(int k, const char *x, char *y, size_t n, size_t ncols, 
 #define AX_SIS(v) _mm256_castps_si256(v)
 
 /* 8 elements of T <-> 8 f32 lanes (widening exact, narrowing RNE once). */
-AX_INLINE __m256 f_load(int k, const void *p) {
+AXIAL_INLINE __m256 f_load(int k, const void *p) {
     switch (k) {
     case K_F16: return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
     case K_BF16: return axial_avx2_widen_bf16(_mm_loadu_si128((const __m128i *)p));
     default: return _mm256_loadu_ps((const float *)p);
     }
 }
-AX_INLINE void f_store(int k, void *p, __m256 v) {
+AXIAL_INLINE void f_store(int k, void *p, __m256 v) {
     switch (k) {
     case K_F16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_f16(v)); break;
     case K_BF16: _mm_storeu_si128((__m128i *)p, axial_avx2_f32_to_bf16(v)); break;
@@ -540,7 +538,7 @@ AX_INLINE void f_store(int k, void *p, __m256 v) {
 /* 16 f32 -> 16 bf16 in one store (lo then hi in memory): the rounding of
  * axial_avx2_f32_to_bf16 (to nearest even, NaN kept NaN), with one pack and
  * one vpermq for both halves instead of one each. */
-AX_INLINE __m256i bf16_round_bits(__m256 v) {
+AXIAL_INLINE __m256i bf16_round_bits(__m256 v) {
     const __m256i u = _mm256_castps_si256(v);
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
     const __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
@@ -548,14 +546,14 @@ AX_INLINE __m256i bf16_round_bits(__m256 v) {
     return _mm256_srli_epi32(
         _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)), nan), 16);
 }
-AX_INLINE void bf16_store16(void *p, __m256 lo, __m256 hi) {
+AXIAL_INLINE void bf16_store16(void *p, __m256 lo, __m256 hi) {
     const __m256i w = _mm256_packus_epi32(bf16_round_bits(lo), bf16_round_bits(hi));
     _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(w, 0xD8));
 }
 
 /* In each quad, every lane takes the value one (b = 4) or two (b = 8) lanes
  * earlier in k order; -0.0 comes in. */
-AX_INLINE __m256 q_shift(__m256 v, int b, int rev) {
+AXIAL_INLINE __m256 q_shift(__m256 v, int b, int rev) {
     const __m256i z = AX_SIS(AX_NEGZ), u = AX_SIS(v);
     if (rev)
         return AX_PS(b == 4 ? _mm256_alignr_epi8(z, u, 4) : _mm256_alignr_epi8(z, u, 8));
@@ -564,7 +562,7 @@ AX_INLINE __m256 q_shift(__m256 v, int b, int rev) {
 
 /* The 16 lanes (A, B) moved one lane on in k order, `prev`'s last k lane
  * (a uniform -0.0 for A) coming into the first: e_i = p_{i-1}. */
-AX_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
+AXIAL_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
     const __m256i u = AX_SIS(v);
     if (rev)
         return AX_PS(_mm256_alignr_epi8(AX_SIS(_mm256_permute2f128_ps(v, prev, 0x21)), u, 4));
@@ -572,7 +570,7 @@ AX_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
 }
 
 /* The block prefix p (A, B) of one block. */
-AX_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
+AXIAL_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
     /* quads: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
     __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
     __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
@@ -593,7 +591,7 @@ AX_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
 /* t = p_15 as f64: reverse, lane 0 of B (free); forward, lane 7, read back
  * from a stack copy of B (a store and a load instead of two shuffle-port
  * uops; the value feeds only the f64 chains, which run behind). */
-AX_INLINE double f_total(__m256 B, int rev) {
+AXIAL_INLINE double f_total(__m256 B, int rev) {
     if (rev)
         return (double)_mm256_cvtss_f32(B);
     _Alignas(32) float buf[8];
@@ -605,7 +603,7 @@ AX_INLINE double f_total(__m256 B, int rev) {
 
 /* One block at `xb` (its lowest address) -> outputs at yb, from the carry
  * rounded to C; returns t.  In place: both halves are loaded first. */
-AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
+AXIAL_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl, int rev) {
     const size_t h = 8 * k_msize(k);
     __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
     f_block(&A, &B, rev);
@@ -637,7 +635,7 @@ AX_INLINE double f_block_io(int k, const char *xb, char *yb, float dc, int excl,
  * Z1 + Z0 = [E0|E2], EB' = (bA' + Z1) + Z0 = [E1|E3]; p_15 stays in lane 7
  * of B' (forward) or lane 0 (reverse); and the rounded outputs pack back
  * into memory order with one in-lane vpackusdw. */
-AX_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
+AXIAL_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)xb);
     const __m256i z = _mm256_setzero_si256();
     const __m256 lo = AX_PS(_mm256_unpacklo_epi16(z, v)), hi = AX_PS(_mm256_unpackhi_epi16(z, v));
@@ -645,7 +643,7 @@ AX_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
     *B = rev ? lo : hi;
 }
 
-AX_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
+AXIAL_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
     __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
     __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
     sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
@@ -660,7 +658,7 @@ AX_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
     *B = _mm256_add_ps(sB, _mm256_add_ps(_mm256_add_ps(bA, Z1), Z0));
 }
 
-AX_INLINE double bf_block_io(const char *xb, char *yb, float dc, int excl, int rev) {
+AXIAL_INLINE double bf_block_io(const char *xb, char *yb, float dc, int excl, int rev) {
     __m256 A, B;
     bf_load(xb, &A, &B, rev);
     bf_block(&A, &B, rev);
@@ -694,14 +692,14 @@ AX_INLINE double bf_block_io(const char *xb, char *yb, float dc, int excl, int r
     return t;
 }
 
-AX_INLINE double bf_block_t(const char *xb, int rev) {
+AXIAL_INLINE double bf_block_t(const char *xb, int rev) {
     __m256 A, B;
     bf_load(xb, &A, &B, rev);
     bf_block(&A, &B, rev);
     return f_total(B, rev);
 }
 
-AX_INLINE double f_block_t(int k, const char *xb, int rev) {
+AXIAL_INLINE double f_block_t(int k, const char *xb, int rev) {
     const size_t h = 8 * k_msize(k);
     __m256 A = f_load(k, xb + (rev ? h : 0)), B = f_load(k, xb + (rev ? 0 : h));
     f_block(&A, &B, rev);
@@ -710,7 +708,7 @@ AX_INLINE double f_block_t(int k, const char *xb, int rev) {
 
 /* ---- the same network in f64: one quad per register ---- */
 
-AX_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
+AXIAL_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
     /* one lane on in k order; fill's k-last lane comes in */
     const __m256i u = AX_SI(v);
     if (rev)
@@ -721,7 +719,7 @@ AX_INLINE __m256d d_shift1(__m256d v, __m256d fill, int rev) {
 /* a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} in one quad (one register);
  * the one-lane move is a vpermpd and a blend of -0.0 (a blend runs on any
  * vector port, a second shuffle would not). */
-AX_INLINE __m256d d_qscan(__m256d v, int rev) {
+AXIAL_INLINE __m256d d_qscan(__m256d v, int rev) {
     const __m256d a = _mm256_add_pd(
         v, rev ? _mm256_blend_pd(_mm256_permute4x64_pd(v, 0xF9), AX_NEGZD, 0x8)
                : _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), AX_NEGZD, 0x1));
@@ -729,12 +727,12 @@ AX_INLINE __m256d d_qscan(__m256d v, int rev) {
                                 : _mm256_permute2f128_pd(a, AX_NEGZD, 0x02));
 }
 
-AX_INLINE __m256d d_bcast_end(__m256d s, int rev) {
+AXIAL_INLINE __m256d d_bcast_end(__m256d s, int rev) {
     return rev ? _mm256_permute4x64_pd(s, 0x00) : _mm256_permute4x64_pd(s, 0xFF);
 }
 
 /* Quads q[0..3] (k order) -> the block prefix p in q. */
-AX_INLINE void d_block(__m256d q[4], int rev) {
+AXIAL_INLINE void d_block(__m256d q[4], int rev) {
     for (int i = 0; i < 4; i++)
         q[i] = d_qscan(q[i], rev);
     const __m256d T0 = d_bcast_end(q[0], rev), T1 = d_bcast_end(q[1], rev),
@@ -748,7 +746,7 @@ AX_INLINE void d_block(__m256d q[4], int rev) {
 
 /* t = p_15: reverse lane 0 of q[3]; forward lane 3, read back from a stack
  * copy (as f_total). */
-AX_INLINE double d_total(__m256d q3, int rev) {
+AXIAL_INLINE double d_total(__m256d q3, int rev) {
     if (rev)
         return _mm256_cvtsd_f64(q3);
     _Alignas(32) double buf[4];
@@ -758,13 +756,13 @@ AX_INLINE double d_total(__m256d q3, int rev) {
     return td;
 }
 
-AX_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
+AXIAL_INLINE void d_load4(const char *xb, __m256d q[4], int rev) {
     const double *p = (const double *)(const void *)xb;
     for (int i = 0; i < 4; i++)
         q[i] = _mm256_loadu_pd(p + (rev ? 12 - 4 * i : 4 * i));
 }
 
-AX_INLINE double d_block_io(const char *xb, char *yb, double D, int excl, int rev) {
+AXIAL_INLINE double d_block_io(const char *xb, char *yb, double D, int excl, int rev) {
     __m256d q[4];
     d_load4(xb, q, rev);
     d_block(q, rev);
@@ -782,7 +780,7 @@ AX_INLINE double d_block_io(const char *xb, char *yb, double D, int excl, int re
     return t;
 }
 
-AX_INLINE double d_block_t(const char *xb, int rev) {
+AXIAL_INLINE double d_block_t(const char *xb, int rev) {
     __m256d q[4];
     d_load4(xb, q, rev);
     d_block(q, rev);
@@ -794,7 +792,7 @@ AX_INLINE double d_block_t(const char *xb, int rev) {
  * the chunk carry R.  Blocks of 16 in k order; the last, partial block goes
  * through a 16-element stack buffer padded with -0.0 (forward: the
  * elements at its start; reverse: at its end). */
-AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int rev) {
+AXIAL_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int rev) {
     const size_t ms = k_msize(k);
     for (size_t i = 0; i < 16; i++) {
         if (k == K_F64) {
@@ -814,8 +812,8 @@ AX_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int re
 /* Returns R after the segment (scan_total; cumsum_seg, kernels.h).  With
  * out, a partial last chunk (one that ends its line: no carry follows it)
  * does not keep S, so R after it is meaningless. */
-AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
-                          int start, double R, int out) {
+AXIAL_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, int rev,
+                             int start, double R, int out) {
     const size_t ms = k_msize(k);
     for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
         const size_t hend = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
@@ -876,8 +874,8 @@ AX_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl, i
 }
 /* Whole blocks inside one chunk from the carries ds = {D, S} (kernels.h:
  * cumsum_run): line_seg's block loop, without its chunk ends. */
-AX_INLINE void line_run(int k, const char *x, char *y, size_t len, int excl, int rev, int start,
-                        double *ds) {
+AXIAL_INLINE void line_run(int k, const char *x, char *y, size_t len, int excl, int rev, int start,
+                           double *ds) {
     const size_t ms = k_msize(k);
     double D = ds[0], S = ds[1];
     for (size_t b = 0; b + 16 <= len; b += 16) {
@@ -902,8 +900,8 @@ AX_INLINE void line_run(int k, const char *x, char *y, size_t len, int excl, int
  * 8 (two quads, E1 = T0); a ymm of f64 one line of 4.  Exclusive: p moved
  * one lane on, the line's first output +0.0 shifted in.  Lines left over (an
  * odd count of 4-lines) take the general code. */
-AX_INLINE void short_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
-                           int rev) {
+AXIAL_INLINE void short_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
+                              int rev) {
     const size_t ms = k_msize(k), per = (k == K_F64 ? 4 : 8) / n;
     size_t o = 0;
     for (; o + per <= outer; o += per) {
@@ -935,8 +933,8 @@ AX_INLINE void short_lines(int k, const char *x, char *y, size_t outer, size_t n
         line_seg(k, x + o * n * ms, y + o * n * ms, n, excl, rev, 1, -0.0, 1);
 }
 
-AX_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
-                          int excl, int rev) {
+AXIAL_INLINE void cumsum_dir(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
+                             int excl, int rev) {
     const size_t ms = k_msize(k);
     if (inner == 1 && k_float(k) && (n == 4 || (n == 8 && k != K_F64))) {
         short_lines(k, x, y, outer, n, excl, rev);

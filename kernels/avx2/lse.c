@@ -34,8 +34,6 @@
 #include "avx2.h"
 #include "scalar/convert.h"
 
-#define AX_INLINE static inline __attribute__((always_inline))
-
 enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 
 #define LSE_ROWS 16     /* rows of an f64 reduction block; an f32 sum of the column scan */
@@ -46,7 +44,7 @@ enum { LSE_F32, LSE_F16, LSE_BF16, LSE_F64 };
 #define LSE_SCAN_ROWS 8 /* rows of a column-scan block checked at once */
 #define LSE_SCAN_PF 16  /* rows ahead that a column scan prefetches */
 
-AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
+AXIAL_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2; }
 
 /* Column walks over more bytes than this prefetch ahead (lse_pf): the
  * reduction each group's lines of the next row block, the scan x and y
@@ -58,7 +56,7 @@ AX_INLINE size_t lse_es(int k) { return k == LSE_F64 ? 8 : k == LSE_F32 ? 4 : 2;
  * end with rev: rows i, i - stride, ...) into L1: the rows a column walk
  * reads next, far apart, whose lines the hardware prefetch met out of order
  * or too late (changes no arithmetic). */
-AX_INLINE void lse_pf(int k, const void *x, size_t i, size_t stride, size_t rows, int rev) {
+AXIAL_INLINE void lse_pf(int k, const void *x, size_t i, size_t stride, size_t rows, int rev) {
     const char *p = (const char *)x + i * lse_es(k);
     const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * lse_es(k));
     for (size_t r = 0; r < rows; r++, p += step)
@@ -66,7 +64,7 @@ AX_INLINE void lse_pf(int k, const void *x, size_t i, size_t stride, size_t rows
 }
 
 /* ---- scalar bits: element <-> double, the scalar step ------------------- */
-AX_INLINE double lse_ld1(int k, const void *x, size_t i) {
+AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
     if (k == LSE_F32)
         return (double)((const float *)x)[i];
     if (k == LSE_F64)
@@ -75,7 +73,7 @@ AX_INLINE double lse_ld1(int k, const void *x, size_t i) {
         return axial_f16_to_double(((const uint16_t *)x)[i]);
     return axial_bf16_to_double(((const uint16_t *)x)[i]);
 }
-AX_INLINE void lse_st1(int k, void *y, size_t i, double v) {
+AXIAL_INLINE void lse_st1(int k, void *y, size_t i, double v) {
     if (k == LSE_F32)
         ((float *)y)[i] = (float)v;
     else if (k == LSE_F64)
@@ -113,7 +111,7 @@ static axial_lse_acc lse_special(int k, const void *x, size_t i0, size_t n, size
 }
 
 /* ---- 8 lanes of f32 ------------------------------------------------------ */
-AX_INLINE __m256 lse_ld8(int k, const void *x, size_t i) {
+AXIAL_INLINE __m256 lse_ld8(int k, const void *x, size_t i) {
     const char *p = (const char *)x + i * lse_es(k);
     if (k == LSE_F32)
         return _mm256_loadu_ps((const float *)(const void *)p);
@@ -121,7 +119,7 @@ AX_INLINE __m256 lse_ld8(int k, const void *x, size_t i) {
         return axial_avx2_load_f16((const uint16_t *)(const void *)p);
     return axial_avx2_load_bf16((const uint16_t *)(const void *)p);
 }
-AX_INLINE void lse_st8(int k, void *y, size_t i, __m256 v) {
+AXIAL_INLINE void lse_st8(int k, void *y, size_t i, __m256 v) {
     char *p = (char *)y + i * lse_es(k);
     if (k == LSE_F32)
         _mm256_storeu_ps((float *)(void *)p, v);
@@ -154,39 +152,39 @@ static void lse_st8_part(int k, void *y, size_t base, int cnt, int rev, __m256 v
     for (int l = 0; l < cnt; l++)
         memcpy((char *)y + (base + (size_t)(rev ? cnt - 1 - l : l)) * es, b + l * es, es);
 }
-AX_INLINE __m256 lse_ldr(int k, const void *x, size_t i, int cnt) {
+AXIAL_INLINE __m256 lse_ldr(int k, const void *x, size_t i, int cnt) {
     return cnt == 8 ? lse_ld8(k, x, i) : lse_ld8_part(k, x, i, cnt, 0);
 }
-AX_INLINE __m256 lse_rev8(__m256 v) {
+AXIAL_INLINE __m256 lse_rev8(__m256 v) {
     return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
 }
-AX_INLINE float lse_hmax8(__m256 v) {
+AXIAL_INLINE float lse_hmax8(__m256 v) {
     __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     h = _mm_max_ps(h, _mm_permute_ps(h, 0x4e));
     h = _mm_max_ps(h, _mm_permute_ps(h, 0xb1));
     return _mm_cvtss_f32(h);
 }
 /* Inclusive prefix sum of 8 lanes. */
-AX_INLINE __m256 lse_pfx8(__m256 e) {
+AXIAL_INLINE __m256 lse_pfx8(__m256 e) {
     e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 4)));
     e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 8)));
     const __m256 t = _mm256_permute_ps(e, 0xff);
     return _mm256_add_ps(e, _mm256_permute2f128_ps(t, t, 0x08));
 }
 /* Lanes shifted up by one, lane 0 = f. */
-AX_INLINE __m256 lse_up1(__m256 v, __m256 f) {
+AXIAL_INLINE __m256 lse_up1(__m256 v, __m256 f) {
     return _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)),
                            f, 0x01);
 }
-AX_INLINE float lse_lane7(__m256 v) {
+AXIAL_INLINE float lse_lane7(__m256 v) {
     return _mm_cvtss_f32(_mm_permute_ps(_mm256_extractf128_ps(v, 1), 0xff));
 }
-AX_INLINE __m256d lse_lo_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
-AX_INLINE __m256d lse_hi_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
-AX_INLINE __m256d lse_mask_lo(__m256 m) {
+AXIAL_INLINE __m256d lse_lo_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
+AXIAL_INLINE __m256d lse_hi_pd(__m256 v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
+AXIAL_INLINE __m256d lse_mask_lo(__m256 m) {
     return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(_mm256_castps_si256(m))));
 }
-AX_INLINE __m256d lse_mask_hi(__m256 m) {
+AXIAL_INLINE __m256d lse_mask_hi(__m256 m) {
     return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(_mm256_castps_si256(m), 1)));
 }
 
@@ -215,8 +213,8 @@ static void lse_rescale8(__m256 mo, __m256 mn, __m256 rose, __m256d s[2]) {
  *
  * One reduction block: rows r < rows (<= LSE_RED_ROWS) at x[i0 + r * stride],
  * cnt lanes each, into the lane states (m, s). */
-AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t rows, int cnt,
-                          __m256 *m, __m256d s[2]) {
+AXIAL_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t rows, int cnt,
+                             __m256 *m, __m256d s[2]) {
     const __m256 ninf = _mm256_set1_ps(-INFINITY);
     __m256 b0 = ninf, b1 = ninf, b2 = ninf, b3 = ninf;
     size_t r = 0;
@@ -250,8 +248,8 @@ AX_INLINE void lse_block8(int k, const void *x, size_t i0, size_t stride, size_t
 }
 
 /* The lane states of `len` rows at x[i0 + r * stride] (cnt lanes). */
-AX_INLINE void lse_rows8(int k, const void *x, size_t i0, size_t stride, size_t len, int cnt,
-                         __m256 *m, __m256d s[2]) {
+AXIAL_INLINE void lse_rows8(int k, const void *x, size_t i0, size_t stride, size_t len, int cnt,
+                            __m256 *m, __m256d s[2]) {
     *m = _mm256_set1_ps(-INFINITY);
     s[0] = s[1] = _mm256_setzero_pd();
     size_t r = 0;
@@ -338,23 +336,23 @@ static void lse_st4_part(double *y, size_t base, int cnt, int rev, __m256d v) {
     for (int l = 0; l < cnt; l++)
         y[base + (size_t)(rev ? cnt - 1 - l : l)] = b[l];
 }
-AX_INLINE __m256d lse_ldr4(const double *x, size_t i, int cnt) {
+AXIAL_INLINE __m256d lse_ldr4(const double *x, size_t i, int cnt) {
     return cnt == 4 ? _mm256_loadu_pd(x + i) : lse_ld4_part(x, i, cnt, 0);
 }
-AX_INLINE __m256d lse_rev4(__m256d v) { return _mm256_permute4x64_pd(v, 0x1b); }
-AX_INLINE double lse_hmax4(__m256d v) {
+AXIAL_INLINE __m256d lse_rev4(__m256d v) { return _mm256_permute4x64_pd(v, 0x1b); }
+AXIAL_INLINE double lse_hmax4(__m256d v) {
     __m128d h = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
     h = _mm_max_sd(h, _mm_unpackhi_pd(h, h));
     return _mm_cvtsd_f64(h);
 }
-AX_INLINE __m256d lse_pfx4(__m256d e) {
+AXIAL_INLINE __m256d lse_pfx4(__m256d e) {
     const __m256d z = _mm256_setzero_pd();
     e = _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1));
     return _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x40), z, 0x3));
 }
 
-AX_INLINE void lse_block4(const double *x, size_t i0, size_t stride, size_t rows, int cnt,
-                          __m256d *m, __m256d *s) {
+AXIAL_INLINE void lse_block4(const double *x, size_t i0, size_t stride, size_t rows, int cnt,
+                             __m256d *m, __m256d *s) {
     const __m256d ninf = _mm256_set1_pd(-INFINITY);
     __m256d b0 = ninf, b1 = ninf, b2 = ninf, b3 = ninf;
     size_t r = 0;
@@ -391,8 +389,8 @@ AX_INLINE void lse_block4(const double *x, size_t i0, size_t stride, size_t rows
     *s = _mm256_add_pd(*s, _mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
 }
 
-AX_INLINE void lse_rows4(const double *x, size_t i0, size_t stride, size_t len, int cnt,
-                         __m256d *m, __m256d *s) {
+AXIAL_INLINE void lse_rows4(const double *x, size_t i0, size_t stride, size_t len, int cnt,
+                            __m256d *m, __m256d *s) {
     *m = _mm256_set1_pd(-INFINITY);
     *s = _mm256_setzero_pd();
     size_t r = 0;
@@ -457,8 +455,8 @@ static void lse_cols4(const double *x, size_t i0, size_t n, size_t stride, size_
  * elements apart; the whole-shape entries pass ncols = stride = inner, the
  * cols entry outer = 1 and a tile).  acc == NULL: y[o][c] = value; else
  * acc[o][c] (+)= state (y and acc hold ncols outputs per block). */
-AX_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
-                          size_t n, size_t ncols, size_t stride) {
+AXIAL_INLINE void lse_reduce(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
+                             size_t n, size_t ncols, size_t stride) {
     axial_lse_acc st[LSE_WIN];
     for (size_t o = 0; o < outer; o++) {
         if (stride == 1) { /* a line (ncols == 1) */
@@ -501,7 +499,7 @@ static lse_mix lse_mix_of(axial_lse_acc R, double m) {
     return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
 }
 /* The value of R followed by the state a. */
-AX_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc a) {
+AXIAL_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc a) {
     axial_lse_add(&R, a.m, a.s);
     return axial_lse_value(R);
 }
@@ -542,9 +540,9 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t base, size_t n
  * One vector of a line, C = f32: scan-order terms t0 .. t0+cnt-1 (cnt <= 8),
  * from and into the state (m, S).  Returns 1 when it finished the line
  * (a NaN or +inf: the scalar step did the rest). */
-AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
-                            int cnt, int excl, int rev, float *mp, double *Sp, axial_lse_acc R,
-                            int emit, int mixed, lse_mix *mx) {
+AXIAL_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n, size_t t0,
+                               int cnt, int excl, int rev, float *mp, double *Sp, axial_lse_acc R,
+                               int emit, int mixed, lse_mix *mx) {
     const __m256 ninf = _mm256_set1_ps(-INFINITY), pinf = _mm256_set1_ps(INFINITY);
     float m = *mp;
     double S = *Sp;
@@ -664,8 +662,8 @@ AX_INLINE int lse_scan_vec8(int k, const void *x, void *y, size_t base, size_t n
  * chunk's own final state: the same with or without emit, whatever R.
  * mixed: R is not empty (else a = 0, b = 1 and the outputs are the state's
  * alone, computed without them).  A NaN or +inf carry runs the scalar step. */
-AX_INLINE axial_lse_acc lse_chunk8(int k, const void *x, void *y, size_t base, size_t n,
-                                   int excl, int rev, axial_lse_acc R, int emit, int mixed) {
+AXIAL_INLINE axial_lse_acc lse_chunk8(int k, const void *x, void *y, size_t base, size_t n,
+                                      int excl, int rev, axial_lse_acc R, int emit, int mixed) {
     float m = -INFINITY;
     double S = 0.0;
     size_t t0 = 0;
@@ -739,8 +737,8 @@ AX_INLINE axial_lse_acc lse_chunk8(int k, const void *x, void *y, size_t base, s
 
 /* One chunk of a line, f64 (the flags as constants in each copy): as
  * lse_chunk8. */
-AX_INLINE axial_lse_acc lse_chunk4(const double *x, double *y, size_t base, size_t n, int excl,
-                                   int rev, axial_lse_acc R, int emit, int mixed) {
+AXIAL_INLINE axial_lse_acc lse_chunk4(const double *x, double *y, size_t base, size_t n, int excl,
+                                      int rev, axial_lse_acc R, int emit, int mixed) {
     const __m256d ninf = _mm256_set1_pd(-INFINITY), pinf = _mm256_set1_pd(INFINITY);
     const __m256d z = _mm256_setzero_pd();
     double m = -INFINITY, S = 0.0;
@@ -862,8 +860,8 @@ AX_INLINE axial_lse_acc lse_chunk4(const double *x, double *y, size_t base, size
  * scan's first output of the chunk (no term of its own) is R's value,
  * rounded once: the vector paths would give ref + log(a), and a underflows
  * when the chunk's m lies far above the carry. */
-AX_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base, size_t n, int excl,
-                                  int rev, axial_lse_acc R, int emit) {
+AXIAL_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base, size_t n, int excl,
+                                     int rev, axial_lse_acc R, int emit) {
     const int mixed = R.m != -INFINITY;
     axial_lse_acc T;
     if (k == LSE_F64)
@@ -881,8 +879,8 @@ AX_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base, si
  * logcumsumexp_seg): chunks of AXIAL_SCAN_CHUNK from the carry R, R (+)= each
  * chunk's total (the flags as constants in each copy); returns R after the
  * segment (kept only after a whole chunk: a partial one ends its line). */
-AX_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl,
-                                int rev, axial_lse_acc R) {
+AXIAL_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl,
+                                   int rev, axial_lse_acc R) {
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
         const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
         const axial_lse_acc T =
@@ -893,8 +891,8 @@ AX_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, size
     return R;
 }
 /* The flags as constants. */
-AX_INLINE axial_lse_acc lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len,
-                                      unsigned flags, axial_lse_acc R) {
+AXIAL_INLINE axial_lse_acc lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len,
+                                         unsigned flags, axial_lse_acc R) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     if (!excl && !rev)
@@ -905,7 +903,7 @@ AX_INLINE axial_lse_acc lse_seg_flags(int k, const void *x, void *y, size_t base
         return lse_seg(k, x, y, base, len, 0, 1, R);
     return lse_seg(k, x, y, base, len, 1, 1, R);
 }
-AX_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsigned flags) {
+AXIAL_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     if (!excl && !rev)
@@ -928,7 +926,7 @@ AX_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsign
  * kept in M, y = M where M is not finite: no branch, no fallback.
  *
  * Columns c .. c+cnt-1 (cnt <= 8) of one (n, stride) block, C = f32. */
-AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
+AXIAL_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
     const __m256 sf = _mm256_set_m128(_mm256_cvtpd_ps(s[1]), _mm256_cvtpd_ps(s[0]));
     const __m256 v = _mm256_add_ps(_mm256_max_ps(m, _mm256_set1_ps(-FLT_MAX)), Sleef_logf8_u10avx2(sf));
     const __m256 absm = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
@@ -937,11 +935,11 @@ AX_INLINE __m256 lse_col_value8(__m256 m, const __m256d s[2]) {
 /* The fast rows (no NaN or +inf met yet in these columns): the sum since
  * the last flush in f32 (<= LSE_ROWS terms per lane), flushed into the f64
  * S every LSE_ROWS rows; y = m + log((float)S + s). */
-AX_INLINE __m256 lse_fast_value8(__m256 me, __m256 S32, __m256 s) {
+AXIAL_INLINE __m256 lse_fast_value8(__m256 me, __m256 S32, __m256 s) {
     return _mm256_add_ps(me, Sleef_logf8_u10avx2(_mm256_add_ps(S32, s)));
 }
-AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t n,
-                              size_t stride, int cnt, int excl, int rev) {
+AXIAL_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t n,
+                                 size_t stride, int cnt, int excl, int rev) {
     const __m256 pinf = _mm256_set1_ps(INFINITY), lo = _mm256_set1_ps(-FLT_MAX);
     __m256 m = _mm256_set1_ps(-INFINITY), me = lo, S32 = _mm256_setzero_ps();
     __m256 sf = _mm256_setzero_ps();
@@ -1065,13 +1063,13 @@ AX_INLINE void lse_scan_cols8(int k, const void *x, void *y, size_t base, size_t
     }
 }
 
-AX_INLINE __m256d lse_col_value4(__m256d m, __m256d s) {
+AXIAL_INLINE __m256d lse_col_value4(__m256d m, __m256d s) {
     const __m256d v = _mm256_add_pd(_mm256_max_pd(m, _mm256_set1_pd(-DBL_MAX)), Sleef_logd4_u10avx2(s));
     const __m256d absm = _mm256_andnot_pd(_mm256_set1_pd(-0.0), m);
     return _mm256_blendv_pd(m, v, _mm256_cmp_pd(absm, _mm256_set1_pd(INFINITY), _CMP_LT_OQ));
 }
-AX_INLINE void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, size_t stride,
-                              int cnt, int excl, int rev) {
+AXIAL_INLINE void lse_scan_cols4(const double *x, double *y, size_t base, size_t n, size_t stride,
+                                 int cnt, int excl, int rev) {
     const __m256d lo = _mm256_set1_pd(-DBL_MAX);
     __m256d m = _mm256_set1_pd(-INFINITY), s = _mm256_setzero_pd();
     const int pf = n * stride * 8 > LSE_PF_MIN;
@@ -1113,8 +1111,8 @@ AX_INLINE void lse_scan_cols4(const double *x, double *y, size_t base, size_t n,
 /* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
  * x (the whole-shape entry passes ncols = stride = inner, the cols entry
  * outer = 1 and a tile); stride == 1 is a line (ncols == 1). */
-AX_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
-                        size_t stride, unsigned flags) {
+AXIAL_INLINE void lse_scan(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
+                           size_t stride, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const size_t w = k == LSE_F64 ? 4 : 8;

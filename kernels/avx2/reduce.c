@@ -30,7 +30,6 @@
 
 #include "avx2.h"
 
-#define AXIAL_INLINE static inline __attribute__((always_inline))
 #define AXIAL_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* Columns are reduced in chunks: long runs of each row for the prefetchers,
@@ -532,8 +531,8 @@ AXIAL_INLINE void f_short_n(int k, const void *x, void *y, double *acc, size_t o
 /* The f32 reduce of [R, 2] rows: its own function, so that its short loop
  * starts where the function does, whatever the rest of the file compiles to
  * (its speed depends on that placement). */
-static __attribute__((noinline)) void f_pairs_f32(const void *x, void *y, size_t outer,
-                                                  int stream) {
+AXIAL_NOINLINE void f_pairs_f32(const void *x, void *y, size_t outer,
+                                int stream) {
     f_short_n(FK_F32, x, y, NULL, outer, 2, stream);
 }
 /* One loop per common n, so that its group code is straight-line. */

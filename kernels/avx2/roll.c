@@ -78,8 +78,8 @@ static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
 }
 
 /* `steps` unrolled steps of 4 vectors, stores aligned to d. */
-static inline __attribute__((always_inline)) void axial_roll_steps(char *d, const char *s,
-                                                                   size_t steps, int nt) {
+AXIAL_INLINE void axial_roll_steps(char *d, const char *s,
+                                   size_t steps, int nt) {
     for (; steps > 0; steps--, d += 128, s += 128) {
         const __m256i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 32);
         const __m256i v2 = axial_roll_ld(s + 64), v3 = axial_roll_ld(s + 96);
@@ -142,8 +142,8 @@ static inline void axial_roll_row(const char *x, char *y, size_t nb, size_t sb, 
  * last one overlapping: no alignment peeling, for the short copies of rows
  * in cache, where peeling each copy costs more than the misaligned vectors
  * it saves. */
-static inline __attribute__((always_inline)) void axial_roll_run(char *d, const char *s,
-                                                                 size_t len) {
+AXIAL_INLINE void axial_roll_run(char *d, const char *s,
+                                 size_t len) {
     size_t q = 0;
     for (; q + 128 <= len; q += 128) {
         const __m256i v0 = axial_roll_ld(s + q), v1 = axial_roll_ld(s + q + 32);
@@ -160,8 +160,8 @@ static inline __attribute__((always_inline)) void axial_roll_run(char *d, const 
 }
 
 /* One row (nb >= 128 bytes) in cache: its two parts as runs. */
-static inline __attribute__((always_inline)) void axial_roll_row_run(const char *x, char *y,
-                                                                     size_t nb, size_t sb) {
+AXIAL_INLINE void axial_roll_row_run(const char *x, char *y,
+                                     size_t nb, size_t sb) {
     if (sb >= 32)
         axial_roll_run(y, x + nb - sb, sb);
     else
@@ -175,7 +175,7 @@ static inline __attribute__((always_inline)) void axial_roll_row_run(const char 
 /* ---- rows that tile the vector: one permute per vector ------------------------ */
 
 /* u: the permute's unit in bytes (1 vpshufb, 4 vpermd). */
-static inline __attribute__((always_inline)) __m256i axial_roll_perm(__m256i v, __m256i idx,
+AXIAL_INLINE __m256i axial_roll_perm(__m256i v, __m256i idx,
                                                                     int u) {
     return u == 1 ? _mm256_shuffle_epi8(v, idx) : _mm256_permutevar8x32_epi32(v, idx);
 }
@@ -202,7 +202,7 @@ static __m256i axial_roll_index(size_t nb, size_t sb, int u) {
 /* T bytes of rows of nb bytes, nb | 16 (u = 1) or nb | 32 (u = 4); a streaming
  * call comes here only with y 32-byte aligned.  The tail (whole rows) is one
  * vpmaskmovd for vpermd; for vpshufb one 16-byte step, then row by row. */
-static inline __attribute__((always_inline)) void
+AXIAL_INLINE void
 axial_roll_tiled(const char *x, char *y, size_t T, size_t nb, size_t sb, int u, int nt) {
     const __m256i idx = axial_roll_index(nb, sb, u);
     size_t p = 0;
@@ -311,7 +311,7 @@ static void axial_roll_blended(const char *x, char *y, size_t outer, size_t nb, 
 
 /* ---- the kernel ------------------------------------------------------------------ */
 
-static inline __attribute__((always_inline)) void
+AXIAL_INLINE void
 axial_roll_avx2(const void *xv, void *yv, size_t outer, size_t n, size_t shift, size_t E,
                 unsigned flags) {
     const char *x = (const char *)xv;

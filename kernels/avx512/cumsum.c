@@ -26,7 +26,6 @@
  */
 #include "avx512.h"
 
-#define AXIAL_AI static inline __attribute__((always_inline))
 /* The short loops over the 4 or 8 vectors of one step must be unrolled, so
  * that their arrays live in registers. */
 #define AXIAL_UNROLL _Pragma("GCC unroll 8")
@@ -42,9 +41,9 @@
 /* What a lane holds: the dtype's storage and the scan's arithmetic. */
 enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
 
-AXIAL_AI int k_float(enum axial_kind k) { return k <= K_BF16; }
+AXIAL_INLINE int k_float(enum axial_kind k) { return k <= K_BF16; }
 /* Bytes of one element in memory. */
-AXIAL_AI size_t k_es(enum axial_kind k) {
+AXIAL_INLINE size_t k_es(enum axial_kind k) {
     switch (k) {
     case K_I8: return 1;
     case K_F16: case K_BF16: case K_I16: return 2;
@@ -53,11 +52,11 @@ AXIAL_AI size_t k_es(enum axial_kind k) {
     }
 }
 /* Bytes of one lane in a register (floats are scanned in f64), lanes per vector. */
-AXIAL_AI size_t k_ls(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
-AXIAL_AI size_t k_vl(enum axial_kind k) { return 64 / k_ls(k); }
+AXIAL_INLINE size_t k_ls(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
+AXIAL_INLINE size_t k_vl(enum axial_kind k) { return 64 / k_ls(k); }
 
 /* The identity every sum starts from: -0.0 for floats, 0 for integers. */
-AXIAL_AI __m512i v_ident(enum axial_kind k) {
+AXIAL_INLINE __m512i v_ident(enum axial_kind k) {
     return k_float(k) ? _mm512_castpd_si512(_mm512_set1_pd(-0.0)) : _mm512_setzero_si512();
 }
 
@@ -65,19 +64,19 @@ AXIAL_AI __m512i v_ident(enum axial_kind k) {
  * Round to f32 toward zero and set the lsb when that was inexact (round to
  * odd): the f32 keeps enough bits that the following nearest-even rounding to
  * f16 / bf16 gives the correctly rounded f64 value.  NaN stays NaN. */
-AXIAL_AI __m256 f64_to_f32_odd(__m512d d) {
+AXIAL_INLINE __m256 f64_to_f32_odd(__m512d d) {
     const __m256 t = _mm512_cvt_roundpd_ps(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(t), d, _CMP_NEQ_UQ);
     const __m256i u = _mm256_castps_si256(t);
     return _mm256_castsi256_ps(_mm256_mask_or_epi32(u, inexact, u, _mm256_set1_epi32(1)));
 }
 /* avx512.h's 16-lane nearest-even narrowing on 8 lanes (the upper 8 are zero). */
-AXIAL_AI __m128i f32_to_bf16_8(__m256 f) {
+AXIAL_INLINE __m128i f32_to_bf16_8(__m256 f) {
     return _mm256_castsi256_si128(axial_avx512_f32_to_bf16(_mm512_zextps256_ps512(f)));
 }
 
 /* ---- loads and stores: lanes outside the mask load as the identity --------- */
-AXIAL_AI __m512i v_load(enum axial_kind k, const char *p, __mmask64 m) {
+AXIAL_INLINE __m512i v_load(enum axial_kind k, const char *p, __mmask64 m) {
     const __mmask8 m8 = (__mmask8)m;
     const __m128i negz16 = _mm_set1_epi16((short)0x8000);
     switch (k) {
@@ -98,7 +97,7 @@ AXIAL_AI __m512i v_load(enum axial_kind k, const char *p, __mmask64 m) {
     default: return _mm512_maskz_loadu_epi64(m8, p);
     }
 }
-AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
+AXIAL_INLINE void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
     const __mmask8 m8 = (__mmask8)m;
     const __m512d d = _mm512_castsi512_pd(v);
     switch (k) {
@@ -120,7 +119,7 @@ AXIAL_AI void v_store(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
  * aligned address: streaming (nt) or plain.  Streaming stores are whole lines
  * (64 bytes): f32 outputs go two vectors, f16 / bf16 four vectors to a
  * line, as streaming half lines is slow. */
-AXIAL_AI void v_store4(enum axial_kind k, char *p, const __m512i o[4], int nt) {
+AXIAL_INLINE void v_store4(enum axial_kind k, char *p, const __m512i o[4], int nt) {
     const size_t vb = k_vl(k) * k_es(k);
     if (!nt) {
         AXIAL_UNROLL
@@ -161,7 +160,7 @@ AXIAL_AI void v_store4(enum axial_kind k, char *p, const __m512i o[4], int nt) {
 }
 /* Elements from p to the next 64-byte boundary (0 when aligned); SIZE_MAX when
  * p is not element-aligned (never streamed then). */
-AXIAL_AI size_t to_line(enum axial_kind k, const char *p) {
+AXIAL_INLINE size_t to_line(enum axial_kind k, const char *p) {
     const size_t a = (size_t)(-(uintptr_t)p & 63);
     return a % k_es(k) ? SIZE_MAX : a / k_es(k);
 }
@@ -170,13 +169,13 @@ AXIAL_AI size_t to_line(enum axial_kind k, const char *p) {
  * slower from memory than either alone), else masked.  The lanes past m then
  * hold neighbouring elements (possibly outputs already written, in place),
  * which the caller never lets reach a lane inside m. */
-AXIAL_AI __m512i v_load_some(enum axial_kind k, const char *p, __mmask64 m, const char *end) {
+AXIAL_INLINE __m512i v_load_some(enum axial_kind k, const char *p, __mmask64 m, const char *end) {
     if (end && (size_t)(end - p) >= k_vl(k) * k_es(k))
         return v_load(k, p, axial_avx512_mask64(k_vl(k)));
     return v_load(k, p, m);
 }
 /* A plain store when m is every lane. */
-AXIAL_AI void v_store_some(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
+AXIAL_INLINE void v_store_some(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
     if (m == axial_avx512_mask64(k_vl(k)))
         v_store(k, p, axial_avx512_mask64(k_vl(k)), v);
     else
@@ -184,7 +183,7 @@ AXIAL_AI void v_store_some(enum axial_kind k, char *p, __mmask64 m, __m512i v) {
 }
 
 /* ---- lane arithmetic ---------------------------------------------------- */
-AXIAL_AI __m512i v_add(enum axial_kind k, __m512i a, __m512i b) {
+AXIAL_INLINE __m512i v_add(enum axial_kind k, __m512i a, __m512i b) {
     if (k_float(k))
         return _mm512_castpd_si512(_mm512_add_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
     switch (k_ls(k)) {
@@ -195,7 +194,7 @@ AXIAL_AI __m512i v_add(enum axial_kind k, __m512i a, __m512i b) {
     }
 }
 /* a - b, integers only (exact modulo 2^bits). */
-AXIAL_AI __m512i v_sub(enum axial_kind k, __m512i a, __m512i b) {
+AXIAL_INLINE __m512i v_sub(enum axial_kind k, __m512i a, __m512i b) {
     switch (k_ls(k)) {
     case 1: return _mm512_sub_epi8(a, b);
     case 2: return _mm512_sub_epi16(a, b);
@@ -204,7 +203,7 @@ AXIAL_AI __m512i v_sub(enum axial_kind k, __m512i a, __m512i b) {
     }
 }
 /* Lanes in m: a + b; the others: a. */
-AXIAL_AI __m512i v_mask_add(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
+AXIAL_INLINE __m512i v_mask_add(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
     if (k_float(k))
         return _mm512_castpd_si512(_mm512_mask_add_pd(_mm512_castsi512_pd(a), (__mmask8)m,
                                                       _mm512_castsi512_pd(a), _mm512_castsi512_pd(b)));
@@ -216,7 +215,7 @@ AXIAL_AI __m512i v_mask_add(enum axial_kind k, __m512i a, __mmask64 m, __m512i b
     }
 }
 /* Lanes in m: b; the others: a. */
-AXIAL_AI __m512i v_blend(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
+AXIAL_INLINE __m512i v_blend(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
     switch (k_ls(k)) {
     case 1: return _mm512_mask_mov_epi8(a, m, b);
     case 2: return _mm512_mask_mov_epi16(a, (__mmask32)m, b);
@@ -230,7 +229,7 @@ AXIAL_AI __m512i v_blend(enum axial_kind k, __m512i a, __mmask64 m, __m512i b) {
  * Down: byte i takes byte i + b, the top b bytes from the bottom of `fill`.
  * Shifts below 4 bytes cross 128-bit lanes in two steps (valignq by one lane,
  * then vpalignr).  A switch keeps every immediate a literal at any -O level. */
-AXIAL_AI __m512i shift_up_bytes(__m512i v, __m512i fill, size_t b) {
+AXIAL_INLINE __m512i shift_up_bytes(__m512i v, __m512i fill, size_t b) {
     switch (b) {
     case 1: return _mm512_alignr_epi8(v, _mm512_alignr_epi64(v, fill, 6), 15);
     case 2: return _mm512_alignr_epi8(v, _mm512_alignr_epi64(v, fill, 6), 14);
@@ -240,7 +239,7 @@ AXIAL_AI __m512i shift_up_bytes(__m512i v, __m512i fill, size_t b) {
     default: return _mm512_alignr_epi64(v, fill, 4); /* 32 */
     }
 }
-AXIAL_AI __m512i shift_down_bytes(__m512i v, __m512i fill, size_t b) {
+AXIAL_INLINE __m512i shift_down_bytes(__m512i v, __m512i fill, size_t b) {
     switch (b) {
     case 1: return _mm512_alignr_epi8(_mm512_alignr_epi64(fill, v, 2), v, 1);
     case 2: return _mm512_alignr_epi8(_mm512_alignr_epi64(fill, v, 2), v, 2);
@@ -251,14 +250,14 @@ AXIAL_AI __m512i shift_down_bytes(__m512i v, __m512i fill, size_t b) {
     }
 }
 /* Shift by s lanes toward the scan direction, filling the identity. */
-AXIAL_AI __m512i v_shift(enum axial_kind k, __m512i v, size_t s, int rev) {
+AXIAL_INLINE __m512i v_shift(enum axial_kind k, __m512i v, size_t s, int rev) {
     return rev ? shift_down_bytes(v, v_ident(k), s * k_ls(k))
                : shift_up_bytes(v, v_ident(k), s * k_ls(k));
 }
 
 /* In-vector inclusive scan with stride g (a power of two): lane i gets the sum
  * of lanes i, i-g, i-2g, ... (i+g, ... in reverse).  Levels s < g are skipped. */
-AXIAL_AI __m512i scan_local(enum axial_kind k, __m512i v, size_t g, int rev) {
+AXIAL_INLINE __m512i scan_local(enum axial_kind k, __m512i v, size_t g, int rev) {
     const size_t vl = k_vl(k);
 #define AXIAL_SCAN_LEVEL(s)                                                    \
     if ((s) < vl && (s) >= g)                                                  \
@@ -285,7 +284,7 @@ struct axial_scan_plan {
     size_t g;
 };
 
-AXIAL_AI struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) {
+AXIAL_INLINE struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) {
     struct axial_scan_plan P;
     const size_t ls = k_ls(k), vl = k_vl(k), gb = g * ls; /* gb: bytes of one group */
     union {
@@ -317,7 +316,7 @@ AXIAL_AI struct axial_scan_plan plan_make(enum axial_kind k, size_t g, int rev) 
     return P;
 }
 /* Every lane of group r gets lane r of the last (first, reverse) group. */
-AXIAL_AI __m512i bcast_group(enum axial_kind k, const struct axial_scan_plan *P, __m512i v) {
+AXIAL_INLINE __m512i bcast_group(enum axial_kind k, const struct axial_scan_plan *P, __m512i v) {
     switch (k_ls(k)) {
     case 1: return _mm512_shuffle_epi8(_mm512_permutexvar_epi64(P->lidx, v), P->bidx);
     case 2: return _mm512_permutexvar_epi16(P->lidx, v);
@@ -326,8 +325,8 @@ AXIAL_AI __m512i bcast_group(enum axial_kind k, const struct axial_scan_plan *P,
     }
 }
 /* The exclusive outputs from the carry c, the in-vector inclusive prefix p and x. */
-AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __m512i c,
-                          __m512i p, __m512i x) {
+AXIAL_INLINE __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __m512i c,
+                              __m512i p, __m512i x) {
     if (k_float(k))
         return v_add(k, c, _mm512_mask_permutexvar_epi64(v_ident(k), P->smask, P->sidx, p));
     return v_sub(k, v_add(k, c, p), x);
@@ -338,8 +337,8 @@ AXIAL_AI __m512i excl_out(enum axial_kind k, const struct axial_scan_plan *P, __
  * flat array, a vector at a time, a log-step scan with strides g, 2g, ...
  * plus the carry broadcast from the previous vector; four vectors a step.
  * Exclusive is inclusive - x, exact modulo 2^bits. */
-AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
-                        const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
+AXIAL_INLINE void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
+                            const struct axial_scan_plan *P, const char *xend, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g;
     const __mmask64 all = axial_avx512_mask64(vl);
     const __m512i zero = _mm512_setzero_si512();
@@ -403,8 +402,8 @@ AXIAL_AI void flat_scan(enum axial_kind k, const char *x, char *y, size_t N,
 /* The lanes [0, len) of slabs of n rows x g columns: lev[i], those that add
  * the lane 2^i away (same slab, same column); keep, those not in a first row
  * (exclusive keeps a sum there). */
-AXIAL_AI void seg_masks(size_t n, size_t g, size_t len, int rev, __mmask64 lev[6],
-                        __mmask64 *keep) {
+AXIAL_INLINE void seg_masks(size_t n, size_t g, size_t len, int rev, __mmask64 lev[6],
+                            __mmask64 *keep) {
     const size_t L = n * g;
     *keep = 0;
     for (size_t i = 0; i < 6; i++)
@@ -421,8 +420,8 @@ AXIAL_AI void seg_masks(size_t n, size_t g, size_t len, int rev, __mmask64 lev[6
 
 /* The scan of one vector of whole slabs.  lev[i]: lanes that add the lane 2^i
  * away (same slab, same column); keep: lanes not in a first row. */
-AXIAL_AI __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], __mmask64 keep,
-                         const struct axial_scan_plan *P, int excl, int rev) {
+AXIAL_INLINE __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], __mmask64 keep,
+                             const struct axial_scan_plan *P, int excl, int rev) {
     __m512i p = xv;
 #define AXIAL_SEG_LEVEL(i)                                                     \
     if (lev[i])                                                                \
@@ -440,8 +439,8 @@ AXIAL_AI __m512i seg_vec(enum axial_kind k, __m512i xv, const __mmask64 lev[6], 
                       : v_sub(k, p, xv);
 }
 
-AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
-                       const struct axial_scan_plan *P, int excl, int rev) {
+AXIAL_INLINE void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
+                           const struct axial_scan_plan *P, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
     const size_t per = vl / L; /* slabs per vector */
     __mmask64 lev[6], keep;
@@ -459,8 +458,8 @@ AXIAL_AI void seg_scan(enum axial_kind k, const char *x, char *y, size_t count, 
 /* Streaming (whole vectors of slabs only, per * L == lanes): the slabs
  * before the first 64-byte boundary and the last ones go through seg_scan,
  * plainly; between them four vectors a step, streamed. */
-AXIAL_AI void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
-                          const struct axial_scan_plan *P, int excl, int rev) {
+AXIAL_INLINE void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t count, size_t n,
+                              const struct axial_scan_plan *P, int excl, int rev) {
     const size_t vl = k_vl(k), es = k_es(k), g = P->g, L = n * g;
     const size_t per = vl / L, h = to_line(k, y);
     if (per * L != vl || h == SIZE_MAX || h % L != 0 || h / L + 4 * per > count) {
@@ -498,8 +497,8 @@ AXIAL_AI void seg_scan_nt(enum axial_kind k, const char *x, char *y, size_t coun
  * row of the tile per page.  Wider rows go g tiles at a time, accumulators
  * in L1 (8 KiB): one tile walking down rows far apart touches a new page per
  * row, which the hardware prefetchers do not follow and the TLB misses. */
-AXIAL_AI void cols_tiles(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                         size_t g, int excl, int rev, int nt, size_t h) {
+AXIAL_INLINE void cols_tiles(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
+                             size_t g, int excl, int rev, int nt, size_t h) {
     const size_t vl = k_vl(k), vb = vl * k_es(k); /* bytes of one vector's columns */
     const __mmask64 all = axial_avx512_mask64(vl);
     const size_t hv = (h + vl - 1) / vl, hb = h * k_es(k);
@@ -545,8 +544,8 @@ AXIAL_AI void cols_tiles(enum axial_kind k, const char *x, char *y, size_t n, si
  * vector's lanes m): one walk down the rows with every vector's accumulator
  * in a register, stored plainly.  One walk for all of them, not one per
  * vector, so that each row's last lines are read from memory once. */
-AXIAL_AI void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
-                        size_t w, const char *xend, int excl, int rev) {
+AXIAL_INLINE void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, size_t stride,
+                            size_t w, const char *xend, int excl, int rev) {
     const size_t vl = k_vl(k), vb = vl * k_es(k), nv = (w - 1) / vl + 1;
     const __mmask64 all = axial_avx512_mask64(vl), m = axial_avx512_mask64(w - (nv - 1) * vl);
     __m512i acc[AXIAL_TILE];
@@ -580,8 +579,8 @@ AXIAL_AI void cols_tail(enum axial_kind k, const char *x, char *y, size_t n, siz
  * columns before y's first 64-byte boundary ride along with the first tile
  * (one walk down the rows; up to 15 f32 / 31 f16 columns, which can take
  * more than one vector of f64 lanes); then every row's tiles are aligned. */
-AXIAL_AI void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
-                          size_t stride, const char *xend, int excl, int rev, int nt) {
+AXIAL_INLINE void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                              size_t stride, const char *xend, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k);
     size_t head = nt ? to_line(k, y) : 0;
     if (stride % 64 != 0 || head >= ncols || ncols - head < AXIAL_TILE * vl)
@@ -600,8 +599,8 @@ AXIAL_AI void cols_matrix(enum axial_kind k, const char *x, char *y, size_t n, s
 }
 
 /* ---- the kernel body ---------------------------------------------------------- */
-AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                          size_t inner, int excl, int rev, int nt) {
+AXIAL_INLINE void cumsum_body(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                              size_t inner, int excl, int rev, int nt) {
     const size_t vl = k_vl(k), es = k_es(k);
     const char *xend = x + outer * n * inner * es;
     if (inner < vl && (inner & (inner - 1)) == 0) {
@@ -627,8 +626,8 @@ AXIAL_AI void cumsum_body(enum axial_kind k, const char *x, char *y, size_t oute
  * for the caller; the output would only evict its input), and the tasks of
  * split calls that do (`stream`: AXIAL_KERNEL_STREAM), stream; smaller ones
  * store plainly.  Tails are never streamed. */
-AXIAL_AI void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                           size_t inner, int excl, int rev, int stream) {
+AXIAL_INLINE void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                               size_t inner, int excl, int rev, int stream) {
     if (stream || outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
         cumsum_body(k, x, y, outer, n, inner, excl, rev, 1);
         _mm_sfence(); /* order the streaming stores before whatever follows */
@@ -638,8 +637,8 @@ AXIAL_AI void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t out
 }
 
 /* Four specialisations per kind: the flags become constants. */
-AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t outer, size_t n,
-                          size_t inner, unsigned flags) {
+AXIAL_INLINE void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t outer, size_t n,
+                              size_t inner, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
@@ -656,20 +655,20 @@ AXIAL_AI void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t oute
 /* f32-family kinds (F32, F16, BF16; C = f32): 16 elements <-> 16 f32 lanes,
  * widened exactly; lanes outside a mask load as -0.0. */
 /* bf16 -> f32: each word to the high half of its dword, one vpermw. */
-AXIAL_AI __m512 widen_bf16(__m256i h) {
+AXIAL_INLINE __m512 widen_bf16(__m256i h) {
     const __m512i idx = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, 7,
                                          0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
     return _mm512_castsi512_ps(
         _mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, idx, _mm512_castsi256_si512(h)));
 }
-AXIAL_AI __m512 l_load(enum axial_kind k, const char *p) {
+AXIAL_INLINE __m512 l_load(enum axial_kind k, const char *p) {
     switch (k) {
     case K_F32: return _mm512_loadu_ps(p);
     case K_F16: return axial_avx512_load_f16((const uint16_t *)(const void *)p);
     default: return widen_bf16(_mm256_loadu_si256((const __m256i *)(const void *)p));
     }
 }
-AXIAL_AI __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
+AXIAL_INLINE __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
     if (k == K_F32)
         return _mm512_mask_loadu_ps(_mm512_set1_ps(-0.0f), m, p);
     const __m256i h = _mm256_mask_loadu_epi16(_mm256_set1_epi16((short)0x8000), m, p);
@@ -677,48 +676,48 @@ AXIAL_AI __m512 l_load_mask(enum axial_kind k, const char *p, __mmask16 m) {
 }
 /* f32 -> bf16 to nearest even, in the high half of each dword (avx512.h's
  * rounding: NaN stays NaN), and two such vectors packed into 32 words. */
-AXIAL_AI __m512i bf16_hi(__m512 v) {
+AXIAL_INLINE __m512i bf16_hi(__m512 v) {
     const __m512i u = _mm512_castps_si512(v);
     const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
     const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
     const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
     return _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x400000));
 }
-AXIAL_AI __m512i bf16_pack2(__m512 lo, __m512 hi) {
+AXIAL_INLINE __m512i bf16_pack2(__m512 lo, __m512 hi) {
     const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37,
                                          35, 33, 31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7,
                                          5, 3, 1);
     return _mm512_permutex2var_epi16(bf16_hi(lo), idx, bf16_hi(hi));
 }
 /* f32 -> T, once, to nearest even. */
-AXIAL_AI __m256i l_narrow(enum axial_kind k, __m512 v) {
+AXIAL_INLINE __m256i l_narrow(enum axial_kind k, __m512 v) {
     return k == K_F16 ? axial_avx512_f32_to_f16(v) : axial_avx512_f32_to_bf16(v);
 }
-AXIAL_AI void l_store(enum axial_kind k, char *p, __m512 v) {
+AXIAL_INLINE void l_store(enum axial_kind k, char *p, __m512 v) {
     if (k == K_F32)
         _mm512_storeu_ps(p, v);
     else
         _mm256_storeu_si256((__m256i *)(void *)p, l_narrow(k, v));
 }
-AXIAL_AI void l_store_mask(enum axial_kind k, char *p, __mmask16 m, __m512 v) {
+AXIAL_INLINE void l_store_mask(enum axial_kind k, char *p, __mmask16 m, __m512 v) {
     if (k == K_F32)
         _mm512_mask_storeu_ps(p, m, v);
     else
         _mm256_mask_storeu_epi16(p, m, l_narrow(k, v));
 }
 
-AXIAL_AI __m512 bsl_ps(__m512 v, int bytes) {
+AXIAL_INLINE __m512 bsl_ps(__m512 v, int bytes) {
     return bytes == 4 ? _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(v), 4))
                       : _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(v), 8));
 }
 /* Lane i takes lane i - 1, lane 0 takes lane 15 of `fill`. */
-AXIAL_AI __m512 up1_ps(__m512 v, __m512 fill) {
+AXIAL_INLINE __m512 up1_ps(__m512 v, __m512 fill) {
     return _mm512_castsi512_ps(
         _mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(fill), 15));
 }
 /* The lane-reversal index of the low cnt lanes: lane i <- lane (cnt-1-i) mod 16
  * (the lanes at and above cnt read lanes at and above cnt). */
-AXIAL_AI __m512i rev_idx(size_t cnt) {
+AXIAL_INLINE __m512i rev_idx(size_t cnt) {
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     return _mm512_and_si512(_mm512_sub_epi32(_mm512_set1_epi32((int)cnt - 1), iota),
                             _mm512_set1_epi32(15));
@@ -726,13 +725,13 @@ AXIAL_AI __m512i rev_idx(size_t cnt) {
 
 /* The quad scans of a block (f32): s0 = v0, s1 = v1+v0, s2 = (v2+v1)+v0,
  * s3 = (v3+v2)+(v1+v0) in every 128-bit lane (one quad). */
-AXIAL_AI __m512 quads_f32(__m512 v) {
+AXIAL_INLINE __m512 quads_f32(__m512 v) {
     const __m512 a = _mm512_mask_add_ps(v, 0xEEEE, v, bsl_ps(v, 4));
     return _mm512_mask_add_ps(a, 0xCCCC, a, bsl_ps(a, 8));
 }
 /* The block's inclusive prefix p = s + E (E_0 = -0, E_1 = T0, E_2 = T1+T0,
  * E_3 = (T2+T1)+T0, T_q = s_{4q+3}). */
-AXIAL_AI __m512 net_f32(__m512 v) {
+AXIAL_INLINE __m512 net_f32(__m512 v) {
     const __m512 negz = _mm512_set1_ps(-0.0f);
     const __m512 s = quads_f32(v);
     const __m512 u = _mm512_mask_permutexvar_ps(
@@ -742,7 +741,7 @@ AXIAL_AI __m512 net_f32(__m512 v) {
     const __m512 z = _mm512_mask_permutexvar_ps(negz, 0xF000, _mm512_set1_epi32(3), s);
     return _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(u, w), z));
 }
-AXIAL_AI double lane15_f32(__m512 p) {
+AXIAL_INLINE double lane15_f32(__m512 p) {
     return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
 }
 
@@ -752,11 +751,11 @@ AXIAL_AI double lane15_f32(__m512 p) {
  * blocks are gathered into one vector (block u in lanes 4u .. 4u+3, k
  * order), whose own quad scan is E: Q_0 = T0 = E_1, Q_1 = T1+T0 = E_2,
  * Q_2 = (T2+T1)+T0 = E_3, and t = T3 + Q_2 (p_15 = s_15 + E_3). */
-AXIAL_AI __m512 bsr_ps(__m512 v, int bytes) {
+AXIAL_INLINE __m512 bsr_ps(__m512 v, int bytes) {
     return bytes == 4 ? _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 4))
                       : _mm512_castsi512_ps(_mm512_bsrli_epi128(_mm512_castps_si512(v), 8));
 }
-AXIAL_AI __m512 quads_dir(__m512 v, int rev) {
+AXIAL_INLINE __m512 quads_dir(__m512 v, int rev) {
     if (!rev)
         return quads_f32(v);
     const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, bsr_ps(v, 4));
@@ -764,7 +763,7 @@ AXIAL_AI __m512 quads_dir(__m512 v, int rev) {
 }
 /* F32: the first level's neighbours come from a masked load one element
  * off (lanes inside the block only), which spares a shuffle. */
-AXIAL_AI __m512 quads_dir_mem(__m512 v, const char *p, int rev) {
+AXIAL_INLINE __m512 quads_dir_mem(__m512 v, const char *p, int rev) {
     if (!rev) {
         const __m512 l = _mm512_maskz_loadu_ps(0xEEEE, (const void *)((uintptr_t)p - 4));
         const __m512 a = _mm512_mask_add_ps(v, 0xEEEE, v, l);
@@ -773,8 +772,8 @@ AXIAL_AI __m512 quads_dir_mem(__m512 v, const char *p, int rev) {
     const __m512 a = _mm512_mask_add_ps(v, 0x7777, v, _mm512_maskz_loadu_ps(0x7777, p + 4));
     return _mm512_mask_add_ps(a, 0x3333, a, bsr_ps(a, 8));
 }
-AXIAL_AI __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *const ptr[4],
-                          __m512 p[4], int rev) {
+AXIAL_INLINE __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *const ptr[4],
+                              __m512 p[4], int rev) {
     const __m512 negz = _mm512_set1_ps(-0.0f);
     __m512 s[4];
     AXIAL_UNROLL
@@ -805,21 +804,22 @@ AXIAL_AI __m256d net4_f32(enum axial_kind k, const __m512 v[4], const char *cons
 /* A full block of k-space at b (16 elements), in k order.  REVERSE: the lanes
  * are reversed here (the four-block path mirrors its network instead: the
  * same bits). */
-AXIAL_AI __m512 blk_in(enum axial_kind k, const char *x, size_t len, size_t b, int rev) {
+AXIAL_INLINE __m512 blk_in(enum axial_kind k, const char *x, size_t len, size_t b, int rev) {
     if (!rev)
         return l_load(k, x + b * k_es(k));
     return _mm512_permutexvar_ps(rev_idx(16), l_load(k, x + (len - b - 16) * k_es(k)));
 }
 /* cnt < 16 elements of k-space at b, padded with -0.0. */
-AXIAL_AI __m512 blk_in_part(enum axial_kind k, const char *x, size_t len, size_t b, size_t cnt,
-                            int rev) {
+AXIAL_INLINE __m512 blk_in_part(enum axial_kind k, const char *x, size_t len, size_t b, size_t cnt,
+                                int rev) {
     const __mmask16 m = (__mmask16)((1u << cnt) - 1);
     if (!rev)
         return l_load_mask(k, x + b * k_es(k), m);
     return _mm512_permutexvar_ps(rev_idx(cnt), l_load_mask(k, x + (len - b - cnt) * k_es(k), m));
 }
-AXIAL_AI void blk_out_part(enum axial_kind k, char *y, size_t len, size_t b, size_t cnt, int rev,
-                           __m512 o) {
+AXIAL_INLINE void blk_out_part(enum axial_kind k, char *y, size_t len, size_t b, size_t cnt,
+                               int rev,
+                               __m512 o) {
     const __mmask16 m = (__mmask16)(cnt >= 16 ? 0xffffu : (1u << cnt) - 1);
     if (!rev)
         l_store_mask(k, y + b * k_es(k), m, o);
@@ -828,8 +828,8 @@ AXIAL_AI void blk_out_part(enum axial_kind k, char *y, size_t len, size_t b, siz
 }
 /* Four full blocks at b .. b + 63 of k-space, o[0] first, each in memory
  * order: streamed (whole aligned lines) or plain. */
-AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev, __m512 o[4],
-                       int nt) {
+AXIAL_INLINE void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev, __m512 o[4],
+                           int nt) {
     const size_t es = k_es(k);
     __m512 m[4]; /* memory order, lowest address first */
     AXIAL_UNROLL
@@ -862,8 +862,8 @@ AXIAL_AI void blk_out4(enum axial_kind k, char *y, size_t len, size_t b, int rev
  * the order's names: per chunk of AXIAL_SCAN_CHUNK elements D starts at R;
  * per block, with t its total p_15, D += t and S += t in f64; R += S at the
  * chunk's end.  Returns R. */
-AXIAL_AI double line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl,
-                          int rev, int cont, double R, int nt) {
+AXIAL_INLINE double line_f32c(enum axial_kind k, const char *x, char *y, size_t len, int excl,
+                              int rev, int cont, double R, int nt) {
     const size_t es = k_es(k);
     const __m512 negz = _mm512_set1_ps(-0.0f);
     __mmask16 z0 = excl && !cont ? 1 : 0; /* the line's first output: +0.0 */
@@ -930,7 +930,7 @@ AXIAL_AI double line_f32c(enum axial_kind k, const char *x, char *y, size_t len,
 }
 
 /* S of one chunk of len elements (a multiple of 16), f32 family. */
-AXIAL_AI double total_f32c(enum axial_kind k, const char *x, size_t len, int rev) {
+AXIAL_INLINE double total_f32c(enum axial_kind k, const char *x, size_t len, int rev) {
     double S = -0.0;
     size_t b = 0;
     for (; len - b >= 64; b += 64) {
@@ -956,8 +956,8 @@ AXIAL_AI double total_f32c(enum axial_kind k, const char *x, size_t len, int rev
  * The lines sit in groups of P lanes (P the power of two >= n), 16 / P of
  * them per vector (expanded when n < P); the network's levels that stay
  * inside a group are the block's own. */
-AXIAL_AI void short_f32c(enum axial_kind k, const char *x, char *y, size_t lines, size_t n,
-                         int excl, int rev, int nt) {
+AXIAL_INLINE void short_f32c(enum axial_kind k, const char *x, char *y, size_t lines, size_t n,
+                             int excl, int rev, int nt) {
     const size_t es = k_es(k);
     const size_t P = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P;
     const __m512 negz = _mm512_set1_ps(-0.0f);
@@ -1017,20 +1017,20 @@ AXIAL_AI void short_f32c(enum axial_kind k, const char *x, char *y, size_t lines
 struct blk64 {
     __m512d lo, hi;
 };
-AXIAL_AI __m512i rev_idx64(size_t cnt, int hi) {
+AXIAL_INLINE __m512i rev_idx64(size_t cnt, int hi) {
     const __m512i iota = hi ? _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15)
                             : _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     return _mm512_and_si512(_mm512_sub_epi64(_mm512_set1_epi64((long long)cnt - 1), iota),
                             _mm512_set1_epi64(15));
 }
 /* In k order: lane i <- memory lane (cnt-1-i) mod 16, and back (the same). */
-AXIAL_AI struct blk64 rev64(struct blk64 m, size_t cnt) {
+AXIAL_INLINE struct blk64 rev64(struct blk64 m, size_t cnt) {
     struct blk64 r;
     r.lo = _mm512_permutex2var_pd(m.lo, rev_idx64(cnt, 0), m.hi);
     r.hi = _mm512_permutex2var_pd(m.lo, rev_idx64(cnt, 1), m.hi);
     return r;
 }
-AXIAL_AI struct blk64 blk64_in(const char *x, size_t len, size_t b, size_t cnt, int rev) {
+AXIAL_INLINE struct blk64 blk64_in(const char *x, size_t len, size_t b, size_t cnt, int rev) {
     const char *p = x + (rev ? len - b - cnt : b) * 8;
     const __m512d negz = _mm512_set1_pd(-0.0);
     struct blk64 m;
@@ -1044,8 +1044,8 @@ AXIAL_AI struct blk64 blk64_in(const char *x, size_t len, size_t b, size_t cnt, 
     }
     return rev ? rev64(m, cnt) : m;
 }
-AXIAL_AI void blk64_out(char *y, size_t len, size_t b, size_t cnt, int rev, struct blk64 o,
-                        int nt) {
+AXIAL_INLINE void blk64_out(char *y, size_t len, size_t b, size_t cnt, int rev, struct blk64 o,
+                            int nt) {
     char *p = y + (rev ? len - b - cnt : b) * 8;
     if (rev)
         o = rev64(o, cnt);
@@ -1061,7 +1061,7 @@ AXIAL_AI void blk64_out(char *y, size_t len, size_t b, size_t cnt, int rev, stru
         _mm512_mask_storeu_pd(p + 64, (__mmask8)(mm >> 8), o.hi);
     }
 }
-AXIAL_AI struct blk64 net_f64(struct blk64 v) {
+AXIAL_INLINE struct blk64 net_f64(struct blk64 v) {
     const __m512d negz = _mm512_set1_pd(-0.0);
     struct blk64 s, p;
     /* quads are the 256-bit halves: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
@@ -1077,7 +1077,7 @@ AXIAL_AI struct blk64 net_f64(struct blk64 v) {
     p.hi = _mm512_add_pd(s.hi, _mm512_add_pd(_mm512_add_pd(u, w), elo));
     return p;
 }
-AXIAL_AI struct blk64 excl64(struct blk64 p) {
+AXIAL_INLINE struct blk64 excl64(struct blk64 p) {
     struct blk64 e;
     e.lo = _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(p.lo),
                                                    _mm512_castpd_si512(_mm512_set1_pd(-0.0)), 7));
@@ -1085,12 +1085,12 @@ AXIAL_AI struct blk64 excl64(struct blk64 p) {
         _mm512_alignr_epi64(_mm512_castpd_si512(p.hi), _mm512_castpd_si512(p.lo), 7));
     return e;
 }
-AXIAL_AI double lane15_f64(struct blk64 p) {
+AXIAL_INLINE double lane15_f64(struct blk64 p) {
     return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(p.hi, 3), _mm512_extractf64x2_pd(p.hi, 3)));
 }
 
-AXIAL_AI double line_f64(const char *x, char *y, size_t len, int excl, int rev, int cont,
-                         double R, int nt) {
+AXIAL_INLINE double line_f64(const char *x, char *y, size_t len, int excl, int rev, int cont,
+                             double R, int nt) {
     __mmask8 z0 = excl && !cont ? 1 : 0;
     if (nt)
         nt = (((uintptr_t)(rev ? y + len * 8 : y)) & 63) == 0;
@@ -1118,7 +1118,7 @@ AXIAL_AI double line_f64(const char *x, char *y, size_t len, int excl, int rev, 
     }
     return R;
 }
-AXIAL_AI double total_f64(const char *x, size_t len, int rev) {
+AXIAL_INLINE double total_f64(const char *x, size_t len, int rev) {
     double S = -0.0;
     for (size_t b = 0; b < len; b += 16)
         S += lane15_f64(net_f64(blk64_in(x, len, b, 16, rev)));
@@ -1127,15 +1127,15 @@ AXIAL_AI double total_f64(const char *x, size_t len, int rev) {
 
 /* ---- float entry points -------------------------------------------------------- */
 /* Returns R after the segment (kernels.h: cumsum_seg). */
-AXIAL_AI double seg_float(enum axial_kind k, const char *x, char *y, size_t len, int excl,
-                          int rev, int cont, double carry, int nt) {
+AXIAL_INLINE double seg_float(enum axial_kind k, const char *x, char *y, size_t len, int excl,
+                              int rev, int cont, double carry, int nt) {
     if (k == K_F64)
         return line_f64(x, y, len, excl, rev, cont, carry, nt);
     return line_f32c(k, x, y, len, excl, rev, cont, carry, nt);
 }
 
-AXIAL_AI void cumsum_float(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
-                           size_t inner, int excl, int rev, int stream) {
+AXIAL_INLINE void cumsum_float(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                               size_t inner, int excl, int rev, int stream) {
     const size_t es = k_es(k);
     const int nt = stream || outer * n * inner * es >= AXIAL_CUMSUM_NT;
     if (inner == 1 && n <= 16 && k != K_F64) {
@@ -1153,8 +1153,8 @@ AXIAL_AI void cumsum_float(enum axial_kind k, const char *x, char *y, size_t out
         _mm_sfence();
 }
 
-AXIAL_AI void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size_t outer,
-                                 size_t n, size_t inner, unsigned flags) {
+AXIAL_INLINE void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size_t outer,
+                                     size_t n, size_t inner, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
@@ -1166,8 +1166,8 @@ AXIAL_AI void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size
     }
 }
 
-AXIAL_AI double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
-                                unsigned flags, double carry) {
+AXIAL_INLINE double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
+                                    unsigned flags, double carry) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const int cont = (flags & AXIAL_SCAN_CONTINUE) != 0;
@@ -1184,7 +1184,7 @@ AXIAL_AI double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_
     return R;
 }
 
-AXIAL_AI double scan_total_kind(enum axial_kind k, const void *x, size_t len, unsigned flags) {
+AXIAL_INLINE double scan_total_kind(enum axial_kind k, const void *x, size_t len, unsigned flags) {
     const char *xc = (const char *)x;
     if (flags & AXIAL_CUMSUM_REVERSE)
         return k == K_F64 ? total_f64(xc, len, 1) : total_f32c(k, xc, len, 1);
@@ -1193,8 +1193,9 @@ AXIAL_AI double scan_total_kind(enum axial_kind k, const void *x, size_t len, un
 
 /* A column tile of a split: tails are always masked (the columns past ncols
  * may belong to another tile). */
-AXIAL_AI void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, size_t n, size_t ncols,
-                               size_t stride, unsigned flags) {
+AXIAL_INLINE void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, size_t n,
+                                   size_t ncols,
+                                   size_t stride, unsigned flags) {
     const char *xc = (const char *)x;
     char *yc = (char *)y;
     const size_t es = k_es(k);

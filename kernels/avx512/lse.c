@@ -31,8 +31,6 @@
 #include "avx512.h"
 #include "scalar/convert.h"
 
-#define AXIAL_AI static inline __attribute__((always_inline))
-
 /* The f32-computed dtypes. */
 enum lse_dt { D_F32, D_F16, D_BF16 };
 
@@ -74,14 +72,14 @@ enum lse_dt { D_F32, D_F16, D_BF16 };
 
 /* ---- scalar helpers (fallbacks, rescans, final roundings) ---------------- */
 
-AXIAL_AI double ld1(const void *p, size_t i, enum lse_dt dt) {
+AXIAL_INLINE double ld1(const void *p, size_t i, enum lse_dt dt) {
     switch (dt) {
     case D_F32: return (double)((const float *)p)[i];
     case D_F16: return axial_f16_to_double(((const uint16_t *)p)[i]);
     default: return axial_bf16_to_double(((const uint16_t *)p)[i]);
     }
 }
-AXIAL_AI void st1(void *p, size_t i, double v, enum lse_dt dt) {
+AXIAL_INLINE void st1(void *p, size_t i, double v, enum lse_dt dt) {
     switch (dt) {
     case D_F32: ((float *)p)[i] = (float)v; break;
     case D_F16: ((uint16_t *)p)[i] = axial_double_to_f16(v); break;
@@ -92,7 +90,7 @@ AXIAL_AI void st1(void *p, size_t i, double v, enum lse_dt dt) {
 /* The one scalar step of a state (m, s) in double, the canonical form of
  * kernels.h (empty: m = -inf): the special values of the contract (a NaN
  * term makes the state NaN for good, even after +inf; else +inf sticks). */
-AXIAL_AI void lse_step(double *m, double *s, double v) {
+AXIAL_INLINE void lse_step(double *m, double *s, double v) {
     if (isnan(*m) || v == -INFINITY)
         return;
     if (isnan(v)) {
@@ -110,7 +108,6 @@ AXIAL_AI void lse_step(double *m, double *s, double v) {
         *s += exp(v - *m);
     }
 }
-AXIAL_AI double lse_val(double m, double s) { return isfinite(m) ? m + log(s) : m; }
 
 /* The value of a reduction whose lane sums were not finite: its terms hold
  * NaN or +inf (nothing else can overflow a sum of exp(x - m), x <= m). */
@@ -128,7 +125,7 @@ static double lse_rescan(const void *x, size_t n, size_t stride, int f64, enum l
 /* ===================== f32 compute: F32, F16, BF16 ====================== */
 
 /* 16 elements at p[i..], lanes outside k are -inf. */
-AXIAL_AI __m512 ldm(const void *p, size_t i, __mmask16 k, enum lse_dt dt) {
+AXIAL_INLINE __m512 ldm(const void *p, size_t i, __mmask16 k, enum lse_dt dt) {
     const __m512 ninf = _mm512_set1_ps(-INFINITY);
     if (dt == D_F32)
         return _mm512_mask_loadu_ps(ninf, k, (const float *)p + i);
@@ -136,13 +133,13 @@ AXIAL_AI __m512 ldm(const void *p, size_t i, __mmask16 k, enum lse_dt dt) {
     const __m512 v = dt == D_F16 ? axial_avx512_widen_f16(h) : axial_avx512_widen_bf16(h);
     return _mm512_mask_mov_ps(ninf, k, v);
 }
-AXIAL_AI __m512 ldf(const void *p, size_t i, enum lse_dt dt) {
+AXIAL_INLINE __m512 ldf(const void *p, size_t i, enum lse_dt dt) {
     if (dt == D_F32)
         return _mm512_loadu_ps((const float *)p + i);
     return dt == D_F16 ? axial_avx512_load_f16((const uint16_t *)p + i)
                        : axial_avx512_load_bf16((const uint16_t *)p + i);
 }
-AXIAL_AI void stm(void *p, size_t i, __m512 v, __mmask16 k, enum lse_dt dt) {
+AXIAL_INLINE void stm(void *p, size_t i, __m512 v, __mmask16 k, enum lse_dt dt) {
     if (dt == D_F32)
         _mm512_mask_storeu_ps((float *)p + i, k, v);
     else
@@ -150,14 +147,14 @@ AXIAL_AI void stm(void *p, size_t i, __m512 v, __mmask16 k, enum lse_dt dt) {
                                  dt == D_F16 ? axial_avx512_f32_to_f16(v)
                                              : axial_avx512_f32_to_bf16(v));
 }
-AXIAL_AI __mmask16 mask16(size_t k) { return (__mmask16)(k >= 16 ? 0xffffu : (1u << k) - 1); }
-AXIAL_AI __m512d lo_pd(__m512 v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
-AXIAL_AI __m512d hi_pd(__m512 v) { return _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)); }
-AXIAL_AI __m512 pd_to_ps(__m512d a, __m512d b) {
+AXIAL_INLINE __mmask16 mask16(size_t k) { return (__mmask16)(k >= 16 ? 0xffffu : (1u << k) - 1); }
+AXIAL_INLINE __m512d lo_pd(__m512 v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
+AXIAL_INLINE __m512d hi_pd(__m512 v) { return _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)); }
+AXIAL_INLINE __m512 pd_to_ps(__m512d a, __m512d b) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(a)), _mm512_cvtpd_ps(b), 1);
 }
 /* Lane l of v moved to lane l + sh (lanes below sh: 0). */
-AXIAL_AI __m512 up_ps(__m512 v, int sh) {
+AXIAL_INLINE __m512 up_ps(__m512 v, int sh) {
     const __m512i z = _mm512_setzero_si512(), u = _mm512_castps_si512(v);
     switch (sh) {
     case 1: return _mm512_castsi512_ps(_mm512_alignr_epi32(u, z, 15));
@@ -166,13 +163,13 @@ AXIAL_AI __m512 up_ps(__m512 v, int sh) {
     default: return _mm512_castsi512_ps(_mm512_alignr_epi32(u, z, 8));
     }
 }
-AXIAL_AI __m512 prefix_ps(__m512 e) {
+AXIAL_INLINE __m512 prefix_ps(__m512 e) {
     e = _mm512_add_ps(e, up_ps(e, 1));
     e = _mm512_add_ps(e, up_ps(e, 2));
     e = _mm512_add_ps(e, up_ps(e, 4));
     return _mm512_add_ps(e, up_ps(e, 8));
 }
-AXIAL_AI __m512d up_pd(__m512d v, int sh) {
+AXIAL_INLINE __m512d up_pd(__m512d v, int sh) {
     const __m512i z = _mm512_setzero_si512(), u = _mm512_castpd_si512(v);
     switch (sh) {
     case 1: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 7));
@@ -180,7 +177,7 @@ AXIAL_AI __m512d up_pd(__m512d v, int sh) {
     default: return _mm512_castsi512_pd(_mm512_alignr_epi64(u, z, 4));
     }
 }
-AXIAL_AI __m512d prefix_pd(__m512d e) {
+AXIAL_INLINE __m512d prefix_pd(__m512d e) {
     e = _mm512_add_pd(e, up_pd(e, 1));
     e = _mm512_add_pd(e, up_pd(e, 2));
     return _mm512_add_pd(e, up_pd(e, 4));
@@ -194,7 +191,7 @@ AXIAL_AI __m512d prefix_pd(__m512d e) {
  * more than LSE_REDUCE_LAG to b + LSE_REDUCE_LAG (room for a further rise of
  * twice the lag before the next rescale; terms stay <= e^2), rescaling their sums in f64 (no SLEEF call
  * when those lanes are still empty). */
-AXIAL_AI void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
+AXIAL_INLINE void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
     const __mmask16 up =
         _mm512_cmp_ps_mask(b, _mm512_add_ps(*m, _mm512_set1_ps(LSE_REDUCE_LAG)), _CMP_GT_OQ);
     /* (b = +inf gives m = +inf: the sum turns NaN and the line is rescanned) */
@@ -218,8 +215,8 @@ AXIAL_AI void rl_raise(__m512 b, __m512 *m, __m512d *s0, __m512d *s1) {
  * block of nv vectors (nv <= 4), cnt elements from x[j]: the lane maxima b
  * raise the references (rl_raise), then exp(x - m) of the block is summed in
  * C by a tree (4 terms a lane), widened and added to s. */
-AXIAL_AI void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_dt dt,
-                       __m512 *m, __m512d *s0, __m512d *s1) {
+AXIAL_INLINE void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_dt dt,
+                           __m512 *m, __m512d *s0, __m512d *s1) {
     __m512 v[4];
     _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) {
         if (full)
@@ -239,7 +236,7 @@ AXIAL_AI void rl_block(const void *x, size_t j, size_t cnt, int full, enum lse_d
 
 /* Merge per-lane states (m in f64 halves, s) into one canonical state: M the
  * largest m of a lane with s > 0, S = sum of s_l exp(m_l - M). */
-AXIAL_AI axial_lse_acc merge_lanes(__m512d m0, __m512d m1, __m512d s0, __m512d s1) {
+AXIAL_INLINE axial_lse_acc merge_lanes(__m512d m0, __m512d m1, __m512d s0, __m512d s1) {
     const __m512d zero = _mm512_setzero_pd();
     const __mmask8 n0 = _mm512_cmp_pd_mask(s0, zero, _CMP_GT_OQ);
     const __mmask8 n1 = _mm512_cmp_pd_mask(s1, zero, _CMP_GT_OQ);
@@ -260,7 +257,7 @@ AXIAL_AI axial_lse_acc merge_lanes(__m512d m0, __m512d m1, __m512d s0, __m512d s
 
 /* A line whose lane sums are not finite (only NaN or +inf terms make them
  * so) is rescanned for NaN (NaN, else +inf); -inf terms add exp(-inf) = 0. */
-AXIAL_AI axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
+AXIAL_INLINE axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
     __m512 m = _mm512_set1_ps(-FLT_MAX);
     __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
     size_t j = 0;
@@ -284,8 +281,8 @@ AXIAL_AI axial_lse_acc rl_line(const void *x, size_t n, enum lse_dt dt) {
  * prefetcher does not follow them.  Called per tile, one block ahead, so the
  * requests are spread over the block's work.  Prefetching changes no
  * arithmetic. */
-AXIAL_AI void pf_tile(const void *p, size_t n, size_t t, size_t inner, size_t c, int rev,
-                      size_t es) {
+AXIAL_INLINE void pf_tile(const void *p, size_t n, size_t t, size_t inner, size_t c, int rev,
+                          size_t es) {
     if (n * inner * es <= LSE_PF_MIN)
         return;
     for (size_t q = 0; q < 8 && t + q < n; q++)
@@ -298,8 +295,8 @@ AXIAL_AI void pf_tile(const void *p, size_t n, size_t t, size_t inner, size_t c,
 /* Rows [j, j + r) (r <= 8) of the tile of columns [c, c + popcount(k)): the
  * lanes are columns, the block's lane maxima raise the references as in a
  * line (rl_raise), and its exps are summed in C, then added to s in f64. */
-AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c, __mmask16 k,
-                      enum lse_dt dt, __m512 *m, __m512d *s0, __m512d *s1) {
+AXIAL_INLINE void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c, __mmask16 k,
+                          enum lse_dt dt, __m512 *m, __m512d *s0, __m512d *s1) {
     __m512 b = ldm(x, j * inner + c, k, dt);
     for (size_t q = 1; q < r; q++)
         b = _mm512_max_ps(b, ldm(x, (j + q) * inner + c, k, dt));
@@ -318,8 +315,8 @@ AXIAL_AI void rc_rows(const void *x, size_t j, size_t r, size_t inner, size_t c,
  * waits on memory).  Each column's arithmetic is that of its tile alone.
  * y = m + log(s) in f64, rounded once, or (m, s) merged into acc; a column
  * whose sum is not finite is rescanned (lse_rescan). */
-AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer, size_t n,
-                     size_t inner, size_t ncols, enum lse_dt dt) {
+AXIAL_INLINE void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer, size_t n,
+                         size_t inner, size_t ncols, enum lse_dt dt) {
     const size_t es = dt == D_F32 ? 4 : 2;
     for (size_t o = 0; o < outer; o++) {
         const char *x = (const char *)xv + o * n * inner * es;
@@ -373,8 +370,8 @@ AXIAL_AI void rc_run(const void *xv, void *yv, axial_lse_acc *acc, size_t outer,
     }
 }
 
-AXIAL_AI void reduce_lse_f(const void *x, void *y, axial_lse_acc *acc, size_t outer, size_t n,
-                           size_t inner, enum lse_dt dt) {
+AXIAL_INLINE void reduce_lse_f(const void *x, void *y, axial_lse_acc *acc, size_t outer, size_t n,
+                               size_t inner, enum lse_dt dt) {
     if (inner > 1) {
         rc_run(x, y, acc, outer, n, inner, inner, dt);
         return;
@@ -399,7 +396,7 @@ AXIAL_AI void reduce_lse_f(const void *x, void *y, axial_lse_acc *acc, size_t ou
 typedef struct {
     double ref, a, b;
 } lse_mix;
-AXIAL_AI lse_mix mix_of(axial_lse_acc R, double mr) {
+AXIAL_INLINE lse_mix mix_of(axial_lse_acc R, double mr) {
     if (R.m == -INFINITY)
         return (lse_mix){mr, 0.0, 1.0};
     const double ref = R.m > mr ? R.m : mr;
@@ -407,11 +404,11 @@ AXIAL_AI lse_mix mix_of(axial_lse_acc R, double mr) {
 }
 /* a + b s (mixed: a carry is there), else s: the same bits when a = 0 and
  * b = 1, without the two operations per output where no carry is. */
-AXIAL_AI __m512d mix_pd(int mixed, __m512d va, __m512d vb, __m512d s) {
+AXIAL_INLINE __m512d mix_pd(int mixed, __m512d va, __m512d vb, __m512d s) {
     return mixed ? _mm512_add_pd(va, _mm512_mul_pd(vb, s)) : s;
 }
 /* The value of the carry R followed by the local state (m, s). */
-AXIAL_AI double lse_val_from(axial_lse_acc R, double m, double s) {
+AXIAL_INLINE double lse_val_from(axial_lse_acc R, double m, double s) {
     axial_lse_add(&R, m, s);
     return axial_lse_value(R);
 }
@@ -419,8 +416,8 @@ AXIAL_AI double lse_val_from(axial_lse_acc R, double m, double s) {
 /* The scalar fallback for the lanes [0, k) of a block (positions from base,
  * lane order reversed with rev), local state in canonical form; outputs
  * (with emit) those of the carry R followed by the local state. */
-AXIAL_AI void cl_scalar(const void *x, void *y, size_t base, size_t k, int excl, int rev,
-                        double *m, double *s, enum lse_dt dt, axial_lse_acc R, int emit) {
+AXIAL_INLINE void cl_scalar(const void *x, void *y, size_t base, size_t k, int excl, int rev,
+                            double *m, double *s, enum lse_dt dt, axial_lse_acc R, int emit) {
     for (size_t l = 0; l < k; l++) {
         const size_t j = rev ? base + k - 1 - l : base + l;
         const double v = ld1(x, j, dt);
@@ -445,8 +442,8 @@ AXIAL_AI void cl_scalar(const void *x, void *y, size_t base, size_t k, int excl,
  * time, with the vector's own maximum: a rise beyond LSE_SCAN_RISE in f64,
  * beyond LSE_SCAN_WIDE by the scalar step; NaN or +inf, and a NaN or +inf
  * carry, send the rest of the chunk to the scalar step. */
-AXIAL_AI axial_lse_acc cl_chunk_run(const void *x, void *y, size_t n, unsigned flags,
-                                    enum lse_dt dt, axial_lse_acc R, int emit, int mixed) {
+AXIAL_INLINE axial_lse_acc cl_chunk_run(const void *x, void *y, size_t n, unsigned flags,
+                                        enum lse_dt dt, axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
@@ -624,8 +621,8 @@ AXIAL_AI axial_lse_acc cl_chunk_run(const void *x, void *y, size_t n, unsigned f
  * of its own) is the carry's value, rounded once: the vector paths would
  * give R.m + log(a) with a = R.s exp(R.m - mr), which underflows f32 when
  * the chunk's reference mr lies far above the carry. */
-AXIAL_AI axial_lse_acc cl_chunk(const void *x, void *y, size_t n, unsigned flags,
-                                enum lse_dt dt, axial_lse_acc R, int emit) {
+AXIAL_INLINE axial_lse_acc cl_chunk(const void *x, void *y, size_t n, unsigned flags,
+                                    enum lse_dt dt, axial_lse_acc R, int emit) {
     /* (R empty: a = 0, b = 1, an instance without them) */
     const axial_lse_acc T = R.m == -INFINITY ? cl_chunk_run(x, y, n, flags, dt, R, emit, 0)
                                              : cl_chunk_run(x, y, n, flags, dt, R, emit, 1);
@@ -639,8 +636,9 @@ AXIAL_AI axial_lse_acc cl_chunk(const void *x, void *y, size_t n, unsigned flags
  * the segment's first element is x[len - 1]), from the carry R: each chunk
  * from R, then R (+)= the chunk's total; returns R after the segment (kept
  * only after a whole chunk: a partial one ends its line). */
-AXIAL_AI axial_lse_acc cl_seg(const void *x, void *y, size_t len, unsigned flags, enum lse_dt dt,
-                              axial_lse_acc R) {
+AXIAL_INLINE axial_lse_acc cl_seg(const void *x, void *y, size_t len, unsigned flags,
+                                  enum lse_dt dt,
+                                  axial_lse_acc R) {
     const size_t es = dt == D_F32 ? 4 : 2;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
@@ -656,16 +654,16 @@ AXIAL_AI axial_lse_acc cl_seg(const void *x, void *y, size_t len, unsigned flags
 
 /* ---- LogCumSumExp of a tile of <= 16 columns (inner > 1) ------------------ */
 
-AXIAL_AI __m512 cc_out(__m512 m, __m512d s0, __m512d s1, __mmask16 kio) {
+AXIAL_INLINE __m512 cc_out(__m512 m, __m512d s0, __m512d s1, __mmask16 kio) {
     const __m512 y = _mm512_add_ps(m, Sleef_logf16_u10avx512f(pd_to_ps(s0, s1)));
     return _mm512_mask_mov_ps(y, kio, _mm512_set1_ps(INFINITY));
 }
 
 /* One row of a column tile: the running maximum, per lane (exact: the scan
  * needs every output referred to its own prefix maximum). */
-AXIAL_AI void cc_row(const void *x, void *y, size_t off, __mmask16 k, int excl, enum lse_dt dt,
-                     __m512 *m, __m512d *s0, __m512d *s1, __mmask16 *knan, __mmask16 *kinf,
-                     __mmask16 *kio) {
+AXIAL_INLINE void cc_row(const void *x, void *y, size_t off, __mmask16 k, int excl, enum lse_dt dt,
+                         __m512 *m, __m512d *s0, __m512d *s1, __mmask16 *knan, __mmask16 *kinf,
+                         __mmask16 *kio) {
     const __m512 v = ldm(x, off, k, dt);
     if (excl)
         stm(y, off, cc_out(*m, *s0, *s1, *kio), k, dt);
@@ -703,8 +701,8 @@ typedef struct {
  * LSE_SCAN_RISE the maximum of its first output's terms takes it as
  * reference at once) runs its exps, then its sums, then its logs; any other
  * block runs row by row. */
-AXIAL_AI void cc_block(const void *x, void *y, size_t n, size_t t, size_t inner, size_t c,
-                       __mmask16 k, int excl, int rev, enum lse_dt dt, cc_state *st) {
+AXIAL_INLINE void cc_block(const void *x, void *y, size_t n, size_t t, size_t inner, size_t c,
+                           __mmask16 k, int excl, int rev, enum lse_dt dt, cc_state *st) {
     __m512 m = st->m;
     __m512d s0 = st->s0, s1 = st->s1;
     __mmask16 knan = st->knan, kinf = st->kinf, kio = st->kio;
@@ -768,8 +766,8 @@ AXIAL_AI void cc_block(const void *x, void *y, size_t n, size_t t, size_t inner,
 
 /* Columns in blocks of LSE_COLS_W (states on the stack), each block's rows
  * LSE_SCAN_BLOCK at a time across its whole width (as rc_run). */
-AXIAL_AI void cc_run(const void *x, void *y, size_t n, size_t inner, size_t ncols, int excl,
-                     int rev, enum lse_dt dt) {
+AXIAL_INLINE void cc_run(const void *x, void *y, size_t n, size_t inner, size_t ncols, int excl,
+                         int rev, enum lse_dt dt) {
     for (size_t c0 = 0; c0 < ncols; c0 += LSE_COLS_W) {
         const size_t cw = ncols - c0 < LSE_COLS_W ? ncols - c0 : LSE_COLS_W;
         const size_t nt = (cw + 15) / 16, es = dt == D_F32 ? 4 : 2;
@@ -791,8 +789,8 @@ AXIAL_AI void cc_run(const void *x, void *y, size_t n, size_t inner, size_t ncol
     }
 }
 
-AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, size_t inner,
-                             unsigned flags, enum lse_dt dt) {
+AXIAL_INLINE void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, size_t inner,
+                                 unsigned flags, enum lse_dt dt) {
     const size_t es = dt == D_F32 ? 4 : 2;
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
@@ -809,14 +807,14 @@ AXIAL_AI void logcumsumexp_f(const void *x, void *y, size_t outer, size_t n, siz
 
 /* ============================ f64 compute: F64 ============================ */
 
-AXIAL_AI __mmask8 mask8(size_t k) { return (__mmask8)(k >= 8 ? 0xffu : (1u << k) - 1); }
-AXIAL_AI __m512d ldm_d(const double *p, __mmask8 k) {
+AXIAL_INLINE __mmask8 mask8(size_t k) { return (__mmask8)(k >= 8 ? 0xffu : (1u << k) - 1); }
+AXIAL_INLINE __m512d ldm_d(const double *p, __mmask8 k) {
     return _mm512_mask_loadu_pd(_mm512_set1_pd(-INFINITY), k, p);
 }
 /* Reduce: a block of 4 vectors (32 elements) of a line, or 8 rows of a
  * column tile; m, s per lane.  F64 raises a reference to the block maximum
  * itself (no lag). */
-AXIAL_AI void d_rescale(__m512d b, __m512d *m, __m512d *s) {
+AXIAL_INLINE void d_rescale(__m512d b, __m512d *m, __m512d *s) {
     const __mmask8 up = _mm512_cmp_pd_mask(b, *m, _CMP_GT_OQ);
     if (up) {
         const __m512d nm = _mm512_mask_mov_pd(*m, up, b);
@@ -847,8 +845,9 @@ static axial_lse_acc rl_line_d(const double *x, size_t n) {
 }
 
 /* Rows [j, j + r) (r <= 8) of a tile of 8 columns (x at its first). */
-AXIAL_AI void rc_rows_d(const double *x, size_t j, size_t r, size_t inner, __mmask8 k, __m512d *m,
-                        __m512d *s) {
+AXIAL_INLINE void rc_rows_d(const double *x, size_t j, size_t r, size_t inner, __mmask8 k,
+                            __m512d *m,
+                            __m512d *s) {
     __m512d b = ldm_d(x + j * inner, k);
     for (size_t q = 1; q < r; q++)
         b = _mm512_max_pd(b, ldm_d(x + (j + q) * inner, k));
@@ -925,8 +924,8 @@ static void cl_scalar_d(const double *x, double *y, size_t base, size_t k, int e
 
 /* As cl_chunk, for F64 (the outputs' a + b s and log in f64; a rise beyond
  * LSE_SCAN_RISE takes the scalar step, there is no wider step). */
-AXIAL_AI axial_lse_acc cl_chunk_d_run(const double *x, double *y, size_t n, unsigned flags,
-                                      axial_lse_acc R, int emit, int mixed) {
+AXIAL_INLINE axial_lse_acc cl_chunk_d_run(const double *x, double *y, size_t n, unsigned flags,
+                                          axial_lse_acc R, int emit, int mixed) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -1049,8 +1048,8 @@ AXIAL_AI axial_lse_acc cl_chunk_d_run(const double *x, double *y, size_t n, unsi
 }
 
 /* As cl_chunk (in f64, a would underflow for a chunk 745 above its carry). */
-AXIAL_AI axial_lse_acc cl_chunk_d(const double *x, double *y, size_t n, unsigned flags,
-                                  axial_lse_acc R, int emit) {
+AXIAL_INLINE axial_lse_acc cl_chunk_d(const double *x, double *y, size_t n, unsigned flags,
+                                      axial_lse_acc R, int emit) {
     const axial_lse_acc T = R.m == -INFINITY ? cl_chunk_d_run(x, y, n, flags, R, emit, 0)
                                              : cl_chunk_d_run(x, y, n, flags, R, emit, 1);
     if (emit && (flags & AXIAL_CUMSUM_EXCLUSIVE) && n > 0)
@@ -1072,7 +1071,7 @@ static axial_lse_acc cl_seg_d(const double *x, double *y, size_t len, unsigned f
     return R;
 }
 
-AXIAL_AI __m512d cc_out_d(__m512d m, __m512d s, __mmask8 kio) {
+AXIAL_INLINE __m512d cc_out_d(__m512d m, __m512d s, __mmask8 kio) {
     return _mm512_mask_mov_pd(_mm512_add_pd(m, Sleef_logd8_u10avx512f(s)), kio,
                               _mm512_set1_pd(INFINITY));
 }
@@ -1100,8 +1099,9 @@ typedef struct {
 } cc_state_d;
 
 /* As cc_block, in f64 (x, y at the tile's first column). */
-AXIAL_AI void cc_block_d(const double *x, double *y, size_t n, size_t t, size_t inner, __mmask8 k,
-                         int excl, int rev, cc_state_d *st) {
+AXIAL_INLINE void cc_block_d(const double *x, double *y, size_t n, size_t t, size_t inner,
+                             __mmask8 k,
+                             int excl, int rev, cc_state_d *st) {
     __m512d m = st->m, s = st->s;
     __mmask8 knan = st->knan, kinf = st->kinf, kio = st->kio;
     if (t + LSE_SCAN_BLOCK > n) {

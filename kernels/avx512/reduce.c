@@ -32,7 +32,6 @@
 #define R512_RB 32   /* rows summed in registers before the block sums in memory */
 #define R512_SHORT 64 /* integers: inner == 1 and n <= this: the transposing short-row path */
 
-#define R512_INLINE static inline __attribute__((always_inline))
 /* Float rows of at most R512_PF_ROW bytes prefetch (axial_prefetch_ahead,
  * kernels.h: AXIAL_ROWS_PF_AHEAD bytes ahead) per group of 16 rows, in inputs
  * of at least AXIAL_ROWS_PF_MIN bytes; long rows of at least R512_PF_ROW bytes
@@ -153,47 +152,47 @@ typedef uint64_t r512_ca_e64;
 #define R512_L_e32 16
 #define R512_L_e64 8
 
-R512_INLINE __m512 r512_add_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
-R512_INLINE __m512d r512_add_pd(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
-R512_INLINE __m512i r512_add_e8(__m512i a, __m512i b) { return _mm512_add_epi8(a, b); }
-R512_INLINE __m512i r512_add_e16(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
-R512_INLINE __m512i r512_add_e32(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
-R512_INLINE __m512i r512_add_e64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
-R512_INLINE __m512 r512_id_ps(void) { return _mm512_set1_ps(-0.0f); }
-R512_INLINE __m512d r512_id_pd(void) { return _mm512_set1_pd(-0.0); }
+AXIAL_INLINE __m512 r512_add_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+AXIAL_INLINE __m512d r512_add_pd(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+AXIAL_INLINE __m512i r512_add_e8(__m512i a, __m512i b) { return _mm512_add_epi8(a, b); }
+AXIAL_INLINE __m512i r512_add_e16(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
+AXIAL_INLINE __m512i r512_add_e32(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+AXIAL_INLINE __m512i r512_add_e64(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
+AXIAL_INLINE __m512 r512_id_ps(void) { return _mm512_set1_ps(-0.0f); }
+AXIAL_INLINE __m512d r512_id_pd(void) { return _mm512_set1_pd(-0.0); }
 #define r512_id_e8 _mm512_setzero_si512
 #define r512_id_e16 _mm512_setzero_si512
 #define r512_id_e32 _mm512_setzero_si512
 #define r512_id_e64 _mm512_setzero_si512
 
 /* Float families: the widening add of a vector into the f64 register sums. */
-R512_INLINE r512_wr_ps r512_wradd_ps(r512_wr_ps w, __m512 v) {
+AXIAL_INLINE r512_wr_ps r512_wradd_ps(r512_wr_ps w, __m512 v) {
     w.lo = _mm512_add_pd(w.lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
     w.hi = _mm512_add_pd(w.hi, _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)));
     return w;
 }
-R512_INLINE __m512d r512_wradd_pd(__m512d w, __m512d v) { return _mm512_add_pd(w, v); }
+AXIAL_INLINE __m512d r512_wradd_pd(__m512d w, __m512d v) { return _mm512_add_pd(w, v); }
 
 /* Integer families: the register accumulator is the vector itself. */
 #define R512_INT_FAMILY(F, CAT, HSUM)                                                       \
-    R512_INLINE __m512i r512_wrz_##F(void) { return _mm512_setzero_si512(); }              \
-    R512_INLINE __m512i r512_wradd_##F(__m512i w, __m512i v) { return r512_add_##F(w, v); } \
-    R512_INLINE __m512i r512_wrmerge_##F(__m512i a, __m512i b) { return r512_add_##F(a, b); } \
-    R512_INLINE uint64_t r512_wrsum_##F(__m512i w) { return (uint64_t)(HSUM); }           \
-    R512_INLINE void r512_caadd_##F(CAT *ca, __m512i w) {                                  \
+    AXIAL_INLINE __m512i r512_wrz_##F(void) { return _mm512_setzero_si512(); }             \
+    AXIAL_INLINE __m512i r512_wradd_##F(__m512i w, __m512i v) { return r512_add_##F(w, v); } \
+    AXIAL_INLINE __m512i r512_wrmerge_##F(__m512i a, __m512i b) { return r512_add_##F(a, b); } \
+    AXIAL_INLINE uint64_t r512_wrsum_##F(__m512i w) { return (uint64_t)(HSUM); }          \
+    AXIAL_INLINE void r512_caadd_##F(CAT *ca, __m512i w) {                                 \
         _mm512_storeu_si512(ca, r512_add_##F(_mm512_loadu_si512(ca), w));                 \
     }
 /* Horizontal sums of 32- and 64-bit lanes, wrapping.  Not the compiler's
  * _mm512_reduce_add_epi32/64: GCC writes their last step as a signed scalar
  * add, which is undefined on overflow (UBSan reports it). */
-R512_INLINE uint32_t r512_hsum_u32(__m512i w) {
+AXIAL_INLINE uint32_t r512_hsum_u32(__m512i w) {
     __m256i h = _mm256_add_epi32(_mm512_castsi512_si256(w), _mm512_extracti64x4_epi64(w, 1));
     __m128i q = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     q = _mm_add_epi32(q, _mm_unpackhi_epi64(q, q));
     q = _mm_add_epi32(q, _mm_srli_epi64(q, 32));
     return (uint32_t)_mm_cvtsi128_si32(q);
 }
-R512_INLINE uint64_t r512_hsum_u64(__m512i w) {
+AXIAL_INLINE uint64_t r512_hsum_u64(__m512i w) {
     __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(w), _mm512_extracti64x4_epi64(w, 1));
     __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     q = _mm_add_epi64(q, _mm_unpackhi_epi64(q, q));
@@ -209,34 +208,35 @@ R512_INT_FAMILY(e64, uint64_t, r512_hsum_u64(w))
 /* ---- loads, per storage type --------------------------------------------------
  * ld: a full vector of the family; ldm: masked, the other lanes the identity;
  * dld: the short-row domain (16 x 32-bit lanes, or 8 x 64-bit), k elements. */
-R512_INLINE __m512 r512_ld_f32(const float *p) { return _mm512_loadu_ps(p); }
-R512_INLINE __m512 r512_ldm_f32(const float *p, __mmask64 m) {
+AXIAL_INLINE __m512 r512_ld_f32(const float *p) { return _mm512_loadu_ps(p); }
+AXIAL_INLINE __m512 r512_ldm_f32(const float *p, __mmask64 m) {
     return _mm512_mask_loadu_ps(r512_id_ps(), (__mmask16)m, p);
 }
-R512_INLINE __m512 r512_ld_f16(const uint16_t *p) { return axial_avx512_load_f16(p); }
-R512_INLINE __m512 r512_ldm_f16(const uint16_t *p, __mmask64 m) { /* 0x8000: -0.0 */
+AXIAL_INLINE __m512 r512_ld_f16(const uint16_t *p) { return axial_avx512_load_f16(p); }
+AXIAL_INLINE __m512 r512_ldm_f16(const uint16_t *p, __mmask64 m) { /* 0x8000: -0.0 */
     return axial_avx512_widen_f16(_mm256_mask_loadu_epi16(_mm256_set1_epi16(-0x8000), (__mmask16)m, p));
 }
-R512_INLINE __m512 r512_ld_bf16(const uint16_t *p) { return axial_avx512_load_bf16(p); }
-R512_INLINE __m512 r512_ldm_bf16(const uint16_t *p, __mmask64 m) {
+AXIAL_INLINE __m512 r512_ld_bf16(const uint16_t *p) { return axial_avx512_load_bf16(p); }
+AXIAL_INLINE __m512 r512_ldm_bf16(const uint16_t *p, __mmask64 m) {
     return axial_avx512_widen_bf16(_mm256_mask_loadu_epi16(_mm256_set1_epi16(-0x8000), (__mmask16)m, p));
 }
-R512_INLINE __m512d r512_ld_f64(const double *p) { return _mm512_loadu_pd(p); }
-R512_INLINE __m512d r512_ldm_f64(const double *p, __mmask64 m) {
+AXIAL_INLINE __m512d r512_ld_f64(const double *p) { return _mm512_loadu_pd(p); }
+AXIAL_INLINE __m512d r512_ldm_f64(const double *p, __mmask64 m) {
     return _mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)m, p);
 }
-R512_INLINE __m512i r512_ld_b8(const uint8_t *p) { return _mm512_loadu_si512(p); }
-R512_INLINE __m512i r512_ldm_b8(const uint8_t *p, __mmask64 m) { return _mm512_maskz_loadu_epi8(m, p); }
-R512_INLINE __m512i r512_ld_b16(const uint16_t *p) { return _mm512_loadu_si512(p); }
-R512_INLINE __m512i r512_ldm_b16(const uint16_t *p, __mmask64 m) {
+AXIAL_INLINE __m512i r512_ld_b8(const uint8_t *p) { return _mm512_loadu_si512(p); }
+AXIAL_INLINE __m512i r512_ldm_b8(const uint8_t *p, __mmask64 m) { return _mm512_maskz_loadu_epi8(m,
+                                 p); }
+AXIAL_INLINE __m512i r512_ld_b16(const uint16_t *p) { return _mm512_loadu_si512(p); }
+AXIAL_INLINE __m512i r512_ldm_b16(const uint16_t *p, __mmask64 m) {
     return _mm512_maskz_loadu_epi16((__mmask32)m, p);
 }
-R512_INLINE __m512i r512_ld_b32(const uint32_t *p) { return _mm512_loadu_si512(p); }
-R512_INLINE __m512i r512_ldm_b32(const uint32_t *p, __mmask64 m) {
+AXIAL_INLINE __m512i r512_ld_b32(const uint32_t *p) { return _mm512_loadu_si512(p); }
+AXIAL_INLINE __m512i r512_ldm_b32(const uint32_t *p, __mmask64 m) {
     return _mm512_maskz_loadu_epi32((__mmask16)m, p);
 }
-R512_INLINE __m512i r512_ld_b64(const uint64_t *p) { return _mm512_loadu_si512(p); }
-R512_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
+AXIAL_INLINE __m512i r512_ld_b64(const uint64_t *p) { return _mm512_loadu_si512(p); }
+AXIAL_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
     return _mm512_maskz_loadu_epi64((__mmask8)m, p);
 }
 #define r512_dld_f32(p, k) r512_ldm_f32(p, axial_avx512_mask64(k))
@@ -255,10 +255,10 @@ R512_INLINE __m512i r512_ldm_b64(const uint64_t *p, __mmask64 m) {
 #define r512_dfl_b64(p) _mm512_loadu_si512(p)
 #define r512_dfl_b8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define r512_dfl_b16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
-R512_INLINE __m512i r512_dld_b8(const uint8_t *p, size_t k) {
+AXIAL_INLINE __m512i r512_dld_b8(const uint8_t *p, size_t k) {
     return _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)axial_avx512_mask64(k), p));
 }
-R512_INLINE __m512i r512_dld_b16(const uint16_t *p, size_t k) {
+AXIAL_INLINE __m512i r512_dld_b16(const uint16_t *p, size_t k) {
     return _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((__mmask16)axial_avx512_mask64(k), p));
 }
 
@@ -277,11 +277,11 @@ typedef __m512i r512_dv_d32i, r512_dv_d64i;
 #define R512_DL_d32i 16
 #define R512_DL_d64i 8
 
-R512_INLINE __m512i r512_lvl_d32i(__m512i a, __m512i b) {
+AXIAL_INLINE __m512i r512_lvl_d32i(__m512i a, __m512i b) {
     return _mm512_add_epi32(_mm512_permutex2var_epi32(a, R512_IDX(r512_even32), b),
                             _mm512_permutex2var_epi32(a, R512_IDX(r512_odd32), b));
 }
-R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
+AXIAL_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
     return _mm512_add_epi64(_mm512_permutex2var_epi64(a, R512_IDX(r512_even64), b),
                             _mm512_permutex2var_epi64(a, R512_IDX(r512_odd64), b));
 }
@@ -298,7 +298,7 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
 
 /* The exact domains: every level in the lane type. */
 #define R512_FOLD_ALL(D, VT)                                                                      \
-    R512_INLINE VT r512_foldv_##D(VT *v, size_t q) {                                             \
+    AXIAL_INLINE VT r512_foldv_##D(VT *v, size_t q) {                                            \
         const unsigned lq = R512_LOG2(q);                                                         \
         R512_UNROLL                                                                               \
         for (unsigned l = 0; l < lq; l++)                                                         \
@@ -309,13 +309,13 @@ R512_INLINE __m512i r512_lvl_d64i(__m512i a, __m512i b) {
     }
 R512_FOLD_ALL(d32i, __m512i)
 R512_FOLD_ALL(d64i, __m512i)
-R512_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
+AXIAL_INLINE void r512_fold_d32i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
     const __m512i s = r512_foldv_d32i(v, q);
     _mm512_storeu_si512(out, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));
     _mm512_storeu_si512(out + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s, 1)));
 }
-R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
+AXIAL_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *out) {
     (void)depth;
     _mm512_storeu_si512(out, r512_foldv_d64i(v, q));
 }
@@ -326,13 +326,13 @@ R512_INLINE void r512_fold_d64i(__m512i *v, size_t q, unsigned depth, uint64_t *
  * within 128-bit blocks, then two vshuff64x2 levels pair the blocks.  The
  * shuffles are cheap in-lane or 128-bit-block ones, unlike vpermt2. */
 typedef __m512i r512_wv_d32i, r512_wv_d64i;
-R512_INLINE __m512i r512_wide8_d32i(__m512i v) { /* wrapping, then zero-extended */
+AXIAL_INLINE __m512i r512_wide8_d32i(__m512i v) { /* wrapping, then zero-extended */
     return _mm512_cvtepu32_epi64(
         _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
 }
-R512_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
+AXIAL_INLINE __m512i r512_wide8_d64i(__m512i v) { return v; }
 #define R512_T8(D, VT, ADD, LO, HI, SHUF)                                                         \
-    R512_INLINE VT r512_t8_##D(const VT *w) {                                                     \
+    AXIAL_INLINE VT r512_t8_##D(const VT *w) {                                                    \
         VT p[4], q[2];                                                                            \
         R512_UNROLL                                                                               \
         for (int i = 0; i < 4; i++)                                                               \
@@ -376,8 +376,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     }                                                                                             \
                                                                                                   \
     /* Pairwise tree over rows p, p + stride, ... (cnt <= 8 of them, lanes m). */                 \
-    R512_INLINE r512_v_##F r512_sum8_##S(const T *p, size_t stride, size_t cnt, __mmask64 m,     \
-                                         int full) {                                              \
+    AXIAL_INLINE r512_v_##F r512_sum8_##S(const T *p, size_t stride, size_t cnt, __mmask64 m,    \
+                                          int full) {                                             \
         r512_v_##F v[8];                                                                          \
         R512_UNROLL                                                                               \
         for (size_t i = 0; i < 8; i++)                                                            \
@@ -429,8 +429,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
      * Q: lanes per row after loading (a power of two; DL when n > DL), M: vectors          \
      * per row (n > DL only), both constants in each instance so the trees stay in          \
      * registers; spread: the vexpand mask (lanes l % Q < n). */                             \
-    R512_INLINE void r512_group_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,      \
-                                    uint64_t spread, r512_w_##S *out) {                         \
+    AXIAL_INLINE void r512_group_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,     \
+                                     uint64_t spread, r512_w_##S *out) {                        \
         enum { DL = R512_DL_##D };                                                                \
         r512_dv_##D v[DL];                                                                        \
         if (M == 0) {                                                                             \
@@ -476,16 +476,16 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     }                                                                                             \
                                                                                                   \
     /* Rows [r0, r0 + g) of inner == 1, n <= 64 (g <= 16) -> their wide sums in buf. */       \
-    R512_INLINE void r512_sgroups_##S(const T *x, size_t r0, size_t g, size_t n, size_t Q,       \
-                                      size_t M, uint64_t spread, r512_w_##S *buf) {              \
+    AXIAL_INLINE void r512_sgroups_##S(const T *x, size_t r0, size_t g, size_t n, size_t Q,      \
+                                       size_t M, uint64_t spread, r512_w_##S *buf) {             \
         enum { DL = R512_DL_##D };                                                                \
         for (size_t s = 0; s < g; s += DL)                                                        \
             r512_group_##S(x + (r0 + s) * n, g - s < DL ? g - s : DL, n, Q, M, spread, buf + s);  \
     }                                                                                             \
     /* All rows of inner == 1, n <= 64, for one (Q, M) instance.  A reduce writing at least  \
      * R512_NT bytes streams its 16-aligned groups of 16 outputs (see r512_stream16). */     \
-    R512_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                    size_t M, int acc) {                                          \
+    AXIAL_INLINE void r512_short_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,     \
+                                     size_t M, int acc) {                                         \
         enum { DL = R512_DL_##D };                                                                \
         r512_w_##S buf[16];                                                                       \
         uint64_t spread = 0;                                                                      \
@@ -541,8 +541,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     }                                                                                             \
                                                                                                   \
     /* Rows of the column tile [c, c + tv*L) (lanes m of each vector), rb rows. */                \
-    R512_INLINE void r512_tile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full,  \
-                                   int tv, r512_ca_##F *ca) {                                     \
+    AXIAL_INLINE void r512_tile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full, \
+                                    int tv, r512_ca_##F *ca) {                                    \
         enum { L = R512_L_##F };                                                                  \
         r512_wr_##F a[4];                                                                         \
         R512_UNROLL                                                                               \
@@ -566,8 +566,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
                                                                                                   \
     /* ca[c] += sum over j < nrows of x[j*stride + c], c < w, in blocks of rbmax rows; \
      * ca must have room for w rounded up to whole vectors. */                                \
-    R512_INLINE void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w, size_t rbmax, \
-                                r512_ca_##F *ca) {                                                \
+    AXIAL_INLINE void r512_colacc_##S(const T *x, size_t stride, size_t nrows, size_t w,          \
+                                      size_t rbmax, r512_ca_##F *ca) {                            \
         enum { L = R512_L_##F };                                                                  \
         for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
             const size_t rb = nrows - j0 < rbmax ? nrows - j0 : rbmax;                            \
@@ -620,8 +620,8 @@ static inline size_t r512_gcd(size_t a, size_t b) {
             }                                                                                     \
     }                                                                                             \
     /* inner == 1, n > 64: row sums, R512_CB rows at a time. */                                \
-    __attribute__((noinline)) static void r512_rows_##S(const T *x, void *dst, size_t outer,     \
-                                                        size_t n, int acc) {                      \
+    AXIAL_NOINLINE void r512_rows_##S(const T *x, void *dst, size_t outer,                       \
+                                      size_t n, int acc) {                                        \
         r512_w_##S buf[R512_CB];                                                                  \
         for (size_t r0 = 0; r0 < outer; r0 += R512_CB) {                                          \
             const size_t g = outer - r0 < R512_CB ? outer - r0 : R512_CB;                         \
@@ -633,9 +633,9 @@ static inline size_t r512_gcd(size_t a, size_t b) {
     /* Super rows of x[o] (lcm <= R512_CB elements, per = lcm / inner >= 2 rows each): the     \
      * lcm column sums, folded mod inner in place (buf[0..inner) += buf[k*inner..]), then the  \
      * n mod per left-over rows summed into buf[inner..] (free again) and added. */             \
-    __attribute__((noinline)) static void r512_super_##S(const T *xo, void *dst, size_t off,     \
-                                                         size_t n, size_t inner, size_t lcm,     \
-                                                         int acc) {                               \
+    AXIAL_NOINLINE void r512_super_##S(const T *xo, void *dst, size_t off,                       \
+                                       size_t n, size_t inner, size_t lcm,                       \
+                                       int acc) {                                                 \
         enum { L = R512_L_##F };                                                                  \
         r512_w_##S buf[R512_CB];                                                                  \
         const size_t per = lcm / inner, ns = n / per;                                             \
@@ -650,9 +650,9 @@ static inline size_t r512_gcd(size_t a, size_t b) {
         r512_emit_##S(dst, off, buf, inner, acc);                                                 \
     }                                                                                             \
     /* Columns [i0, inner) of x[o] in blocks of R512_CB, R512_RB rows in registers. */          \
-    __attribute__((noinline)) static void r512_blocks_##S(const T *xo, void *dst, size_t off,    \
-                                                          size_t n, size_t i0, size_t inner,     \
-                                                          int acc) {                              \
+    AXIAL_NOINLINE void r512_blocks_##S(const T *xo, void *dst, size_t off,                      \
+                                        size_t n, size_t i0, size_t inner,                       \
+                                        int acc) {                                                \
         r512_w_##S buf[R512_CB];                                                                  \
         for (; i0 < inner; i0 += R512_CB) {                                                       \
             const size_t w = inner - i0 < R512_CB ? inner - i0 : R512_CB;                         \
@@ -711,18 +711,18 @@ R512_DEFINE_INT(b64, uint64_t, e64, d64i, u)
  * FLT_MAX). */
 typedef __m512 r512_sv_ps;
 typedef r512_wr_ps r512_sv_pd; /* two f64 zmm */
-R512_INLINE __m512 r512_svadd_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
-R512_INLINE r512_sv_pd r512_svadd_pd(r512_sv_pd a, r512_sv_pd b) {
+AXIAL_INLINE __m512 r512_svadd_ps(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+AXIAL_INLINE r512_sv_pd r512_svadd_pd(r512_sv_pd a, r512_sv_pd b) {
     return (r512_sv_pd){_mm512_add_pd(a.lo, b.lo), _mm512_add_pd(a.hi, b.hi)};
 }
-R512_INLINE __m512 r512_svid_ps(void) { return r512_id_ps(); }
-R512_INLINE r512_sv_pd r512_svid_pd(void) { return (r512_sv_pd){r512_id_pd(), r512_id_pd()}; }
+AXIAL_INLINE __m512 r512_svid_ps(void) { return r512_id_ps(); }
+AXIAL_INLINE r512_sv_pd r512_svid_pd(void) { return (r512_sv_pd){r512_id_pd(), r512_id_pd()}; }
 /* A virtual vector in f64 (exact). */
-R512_INLINE r512_wr_ps r512_svwide_ps(__m512 v) {
+AXIAL_INLINE r512_wr_ps r512_svwide_ps(__m512 v) {
     return (r512_wr_ps){_mm512_cvtps_pd(_mm512_castps512_ps256(v)),
                         _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1))};
 }
-R512_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
+AXIAL_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
 /* Loads of 16 elements, or of k < 16 (the other lanes -0.0). */
 #define r512_svld_f32(p) r512_ld_f32(p)
 #define r512_svld_f16(p) r512_ld_f16(p)
@@ -730,18 +730,18 @@ R512_INLINE r512_wr_ps r512_svwide_pd(r512_sv_pd v) { return v; }
 #define r512_svldk_f32(p, k) r512_ldm_f32(p, axial_avx512_mask64(k))
 #define r512_svldk_f16(p, k) r512_ldm_f16(p, axial_avx512_mask64(k))
 #define r512_svldk_bf16(p, k) r512_ldm_bf16(p, axial_avx512_mask64(k))
-R512_INLINE r512_sv_pd r512_svld_f64(const double *p) {
+AXIAL_INLINE r512_sv_pd r512_svld_f64(const double *p) {
     return (r512_sv_pd){_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)};
 }
 /* The same k < 16 elements by a plain load of 16 (all of them in x), the
  * other lanes then set to -0.0: masked loads that miss the caches are much
  * slower than plain ones on Zen 5.  The empty asm keeps GCC from folding
  * the load into a masked move's memory form (a masked load again). */
-R512_INLINE __m512 r512_plain_ps(__m512 v) {
+AXIAL_INLINE __m512 r512_plain_ps(__m512 v) {
     __asm__("" : AXIAL_AVX512_OPAQUE(v));
     return v;
 }
-R512_INLINE __m512d r512_plain_pd(__m512d v) {
+AXIAL_INLINE __m512d r512_plain_pd(__m512d v) {
     __asm__("" : AXIAL_AVX512_OPAQUE(v));
     return v;
 }
@@ -751,13 +751,13 @@ R512_INLINE __m512d r512_plain_pd(__m512d v) {
     _mm512_mask_mov_ps(r512_id_ps(), (__mmask16)axial_avx512_mask64(k), r512_plain_ps(r512_ld_f16(p)))
 #define r512_svldf_bf16(p, k)                                                                     \
     _mm512_mask_mov_ps(r512_id_ps(), (__mmask16)axial_avx512_mask64(k), r512_plain_ps(r512_ld_bf16(p)))
-R512_INLINE r512_sv_pd r512_svldf_f64(const double *p, size_t k) {
+AXIAL_INLINE r512_sv_pd r512_svldf_f64(const double *p, size_t k) {
     const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
     return (r512_sv_pd){
         _mm512_mask_mov_pd(r512_id_pd(), (__mmask8)m, r512_plain_pd(_mm512_loadu_pd(p))),
         _mm512_mask_mov_pd(r512_id_pd(), (__mmask8)(m >> 8), r512_plain_pd(_mm512_loadu_pd(p + 8)))};
 }
-R512_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
+AXIAL_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
     const __mmask16 m = (__mmask16)axial_avx512_mask64(k);
     return (r512_sv_pd){_mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)m, p),
                         _mm512_mask_loadu_pd(r512_id_pd(), (__mmask8)(m >> 8), p + 8)};
@@ -765,13 +765,13 @@ R512_INLINE r512_sv_pd r512_svldk_f64(const double *p, size_t k) {
 
 /* The f64 accumulators of a column tile of one vector (L columns; lanes m
  * unless full): loaded from and stored back to memory. */
-R512_INLINE r512_wr_ps r512_wrld_ps(const double *ca, __mmask64 m, int full) {
+AXIAL_INLINE r512_wr_ps r512_wrld_ps(const double *ca, __mmask64 m, int full) {
     if (full)
         return (r512_wr_ps){_mm512_loadu_pd(ca), _mm512_loadu_pd(ca + 8)};
     return (r512_wr_ps){_mm512_maskz_loadu_pd((__mmask8)m, ca),
                         _mm512_maskz_loadu_pd((__mmask8)(m >> 8), ca + 8)};
 }
-R512_INLINE void r512_wrst_ps(double *ca, r512_wr_ps a, __mmask64 m, int full) {
+AXIAL_INLINE void r512_wrst_ps(double *ca, r512_wr_ps a, __mmask64 m, int full) {
     if (full) {
         _mm512_storeu_pd(ca, a.lo);
         _mm512_storeu_pd(ca + 8, a.hi);
@@ -780,10 +780,10 @@ R512_INLINE void r512_wrst_ps(double *ca, r512_wr_ps a, __mmask64 m, int full) {
         _mm512_mask_storeu_pd(ca + 8, (__mmask8)(m >> 8), a.hi);
     }
 }
-R512_INLINE __m512d r512_wrld_pd(const double *ca, __mmask64 m, int full) {
+AXIAL_INLINE __m512d r512_wrld_pd(const double *ca, __mmask64 m, int full) {
     return full ? _mm512_loadu_pd(ca) : _mm512_maskz_loadu_pd((__mmask8)m, ca);
 }
-R512_INLINE void r512_wrst_pd(double *ca, __m512d a, __mmask64 m, int full) {
+AXIAL_INLINE void r512_wrst_pd(double *ca, __m512d a, __mmask64 m, int full) {
     if (full) _mm512_storeu_pd(ca, a);
     else _mm512_mask_storeu_pd(ca, (__mmask8)m, a);
 }
@@ -792,7 +792,7 @@ R512_INLINE void r512_wrst_pd(double *ca, __m512d a, __mmask64 m, int full) {
  * row folded in halves: lane p += lane p + 4, then p + 2, then p + 1.  Fed in
  * the order 0,2,4,6,1,3,5,7, the three levels (two vshuff64x2 levels, then
  * unpacklo/hi) leave the sums in row order. */
-R512_INLINE __m512d r512_fold8x8(const __m512d *r) {
+AXIAL_INLINE __m512d r512_fold8x8(const __m512d *r) {
     const __m512d w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
     __m512d u[4], v[2];
     R512_UNROLL
@@ -814,7 +814,7 @@ static const int64_t r512_half_lo[3][8] = {{0, 2, 4, 6, 8, 10, 12, 14},
 static const int64_t r512_half_hi[3][8] = {{1, 3, 5, 7, 9, 11, 13, 15},
                                            {2, 3, 6, 7, 10, 11, 14, 15},
                                            {4, 5, 6, 7, 12, 13, 14, 15}};
-R512_INLINE __m512d r512_half(__m512d a, __m512d b, size_t q) {
+AXIAL_INLINE __m512d r512_half(__m512d a, __m512d b, size_t q) {
     if (q == 8)
         return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
     const unsigned l = q == 2 ? 0 : 1;
@@ -822,7 +822,7 @@ R512_INLINE __m512d r512_half(__m512d a, __m512d b, size_t q) {
                          _mm512_permutex2var_pd(a, R512_IDX(r512_half_hi[l]), b));
 }
 /* d[0..cnt): rows of q lanes -> halving levels down to one lane per row. */
-R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
+AXIAL_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
     R512_UNROLL
     for (; q > 1; q /= 2, cnt /= 2)
         R512_UNROLL
@@ -850,8 +850,8 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
 #define R512_IOTA32 _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define R512_IOTA64 _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)
 #define R512_FPACK_ps(S, T)                                                                       \
-    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
-                                    int far, double *out) {                                       \
+    AXIAL_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                     int far, double *out) {                                      \
         const size_t rpv = 16 / Q;                                                                \
         const __m512i idx = R512_SPREAD_ps(n, Q);                                                 \
         __m512d d[16];                                                                            \
@@ -871,8 +871,8 @@ R512_INLINE void r512_halves(__m512d *d, size_t cnt, size_t q) {
         _mm512_storeu_pd(out + 8, d[1]);                                                          \
     }
 #define R512_FPACK_pd(S, T)                                                                       \
-    R512_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
-                                    int far, double *out) {                                       \
+    AXIAL_INLINE void r512_fpack_##S(const T *x, size_t rows, size_t n, size_t Q, uint64_t spread, \
+                                     int far, double *out) {                                      \
         const size_t rpv = 8 / Q;                                                                 \
         const __m512i idx = R512_SPREAD_pd(n, Q);                                                 \
         R512_UNROLL                                                                               \
@@ -907,19 +907,19 @@ static inline void r512_neg0(double *p, size_t k) {
  * is innocuous for a sum: 53 >= 2 * 24 + 2), so 16 rows are an even/odd split
  * of 32 elements and one f32 add.  Writing >= R512_NT bytes, the 64-byte
  * aligned stores are streaming ones (then sfence). */
-R512_INLINE __m512 r512_pair16(__m512 a, __m512 b) {
+AXIAL_INLINE __m512 r512_pair16(__m512 a, __m512 b) {
     return _mm512_add_ps(_mm512_permutex2var_ps(a, R512_IDX(r512_even32), b),
                          _mm512_permutex2var_ps(a, R512_IDX(r512_odd32), b));
 }
 /* k < 16 rows of 2 at x -> y[0..k), masked. */
-R512_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
+AXIAL_INLINE void r512_pairs_tail(const float *x, float *y, size_t k) {
     const __m512 a = _mm512_maskz_loadu_ps((__mmask16)axial_avx512_mask64(2 * k), x);
     const __m512 b = _mm512_maskz_loadu_ps((__mmask16)axial_avx512_mask64(k > 8 ? 2 * k - 16 : 0),
                                            x + 16);
     _mm512_mask_storeu_ps(y, (__mmask16)axial_avx512_mask64(k), r512_pair16(a, b));
 }
-__attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, size_t outer,
-                                                     int nt) {
+AXIAL_NOINLINE void r512_pairs_f32(const float *x, float *y, size_t outer,
+                                   int nt) {
     size_t r = 0;
     const int pf = outer * 2 * sizeof(float) >= AXIAL_ROWS_PF_MIN;
     if (nt || outer * sizeof(float) >= R512_NT) {
@@ -958,8 +958,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
                                                                                                   \
     /* The column order on a tile of tv vectors of columns (lanes m unless full): the f64     \
      * sums ca[] loaded, one 8-row tree per group added to them in group order, stored. */      \
-    R512_INLINE void r512_ftile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full, \
-                                    int tv, double *ca) {                                         \
+    AXIAL_INLINE void r512_ftile_##S(const T *x, size_t stride, size_t rb, __mmask64 m, int full, \
+                                     int tv, double *ca) {                                        \
         enum { L = R512_L_##F };                                                                  \
         r512_wr_##F a[4];                                                                         \
         R512_UNROLL                                                                               \
@@ -981,7 +981,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_wrst_##F(ca + t * L, a[t], m, full);                                             \
     }                                                                                             \
     /* One pass of rb rows over columns [0, w) of x, sums ca[0..w). */                       \
-    R512_INLINE void r512_fpass_##S(const T *xr, size_t stride, size_t rb, size_t w, double *ca) {  \
+    AXIAL_INLINE void r512_fpass_##S(const T *xr, size_t stride, size_t rb, size_t w,             \
+                                     double *ca) {                                                \
         enum { L = R512_L_##F };                                                                  \
         size_t c = 0;                                                                             \
         for (; c + 4 * L <= w; c += 4 * L)                                                        \
@@ -1000,9 +1001,9 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * order; the sums of columns [0, h) are ca, those of [h, w) ca2[0..w-h).  Up to 4       \
      * vectors of columns: all rows in registers (one stream); wider: 8 rows per pass over   \
      * the whole width (long runs of each row). */                                          \
-    __attribute__((noinline)) static void r512_fcolacc2_##S(const T *x, size_t stride,           \
-                                                            size_t nrows, size_t w, size_t h,    \
-                                                            double *ca, double *ca2) {           \
+    AXIAL_NOINLINE void r512_fcolacc2_##S(const T *x, size_t stride,                             \
+                                          size_t nrows, size_t w, size_t h,                      \
+                                          double *ca, double *ca2) {                             \
         enum { L = R512_L_##F };                                                                  \
         const size_t rbmax = w <= 4 * L ? nrows : 8;                                              \
         for (size_t j0 = 0; j0 < nrows; j0 += rbmax) {                                            \
@@ -1029,8 +1030,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * in ascending order, each output written only over sums already read (y[c] lies in   \
      * the sum of column c * sizeof(T) / 8 <= c; the library is built with                  \
      * -fno-strict-aliasing). */                                                             \
-    __attribute__((noinline)) static void r512_fwhole_##S(const T *xo, T *y, size_t n,           \
-                                                          size_t inner) {                         \
+    AXIAL_NOINLINE void r512_fwhole_##S(const T *xo, T *y, size_t n,                             \
+                                        size_t inner) {                                           \
         enum { WB = R512_ROWBUF * 8 / (8 - sizeof(T) % 8) }; /* (f64: unused) */               \
         double row[R512_ROWBUF];                                                                  \
         for (size_t c0 = 0; c0 < inner; c0 += WB) {                                               \
@@ -1048,8 +1049,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * super-rows' positions are columns of stride P: the full groups of 8 super-rows,        \
      * then the last group (its full super-rows and the partial one's rem elements; the      \
      * positions past rem end one row earlier, the same as -0.0 pads). */                    \
-    __attribute__((noinline)) static void r512_fper_##S(const T *xo, size_t n, size_t inner,     \
-                                                        double *A) {                              \
+    AXIAL_NOINLINE void r512_fper_##S(const T *xo, size_t n, size_t inner,                       \
+                                      double *A) {                                                \
         const size_t P = inner / r512_gcd(inner, 16) * 16, N = n * inner;                         \
         const size_t ns = N / P, rem = N % P, ng = ns / 8 * 8;                                    \
         if (P == 16) { /* inner 2, 4, 8: the order of a row of N elements, before its fold */    \
@@ -1071,8 +1072,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             for (size_t p = 0; p < len / 2; p++)                                                  \
                 A[p] += A[p + len / 2];                                                           \
     }                                                                                             \
-    __attribute__((noinline)) static void r512_fpers_##S(const T *x, void *dst, size_t outer,    \
-                                                         size_t n, size_t inner, int acc) {       \
+    AXIAL_NOINLINE void r512_fpers_##S(const T *x, void *dst, size_t outer,                      \
+                                       size_t n, size_t inner, int acc) {                         \
         double A[240]; /* P = lcm(inner, 16) <= 240 */                                            \
         for (size_t o = 0; o < outer; o++) {                                                      \
             r512_fper_##S(x + o * n * inner, n, inner, A);                                        \
@@ -1084,7 +1085,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * vectors, its tree (a missing right operand: the left one, as with -0.0 pads),          \
      * widened: A; returns A's halving level 16 -> 8 (lane p + lane p + 8). */                \
     /* far: 16 elements past the row's last vector are in x (a plain load). */                \
-    R512_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M, int far) {                \
+    AXIAL_INLINE __m512d r512_frowm_##S(const T *p, size_t n, size_t M, int far) {               \
         r512_sv_##F v[8];                                                                         \
         R512_UNROLL                                                                               \
         for (size_t k = 0; k < 8; k++) /* (past M: the identity, for a runtime M's warnings) */   \
@@ -1104,7 +1105,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         return _mm512_add_pd(a.lo, a.hi);                                                         \
     }                                                                                             \
     /* A long row: groups of 8 virtual vectors (128 elements) into its 16 f64 lanes A. */   \
-    __attribute__((noinline)) static r512_wr_ps r512_frowv_##S(const T *p, size_t n) {           \
+    AXIAL_NOINLINE r512_wr_ps r512_frowv_##S(const T *p, size_t n) {                             \
         r512_wr_ps a = r512_svid_pd();                                                            \
         r512_sv_##F v[8];                                                                         \
         size_t j = 0;                                                                             \
@@ -1143,14 +1144,14 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
         return a;                                                                                 \
     }                                                                                             \
     /* ... and its halving level 16 -> 8. */                                                      \
-    R512_INLINE __m512d r512_frowl_##S(const T *p, size_t n) {                                    \
+    AXIAL_INLINE __m512d r512_frowl_##S(const T *p, size_t n) {                                   \
         const r512_wr_ps a = r512_frowv_##S(p, n);                                                \
         return _mm512_add_pd(a.lo, a.hi);                                                         \
     }                                                                                             \
     /* rows <= 16 rows of n elements -> their 16 f64 sums in out (the first rows valid):     \
      * packed (Q lanes per row, Q != 0) or per row (M vectors per row; 0: long rows). */    \
-    R512_INLINE void r512_fgroup_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,     \
-                                     uint64_t spread, int far, double *out) {                     \
+    AXIAL_INLINE void r512_fgroup_##S(const T *x, size_t rows, size_t n, size_t Q, size_t M,    \
+                                      uint64_t spread, int far, double *out) {                    \
         if (Q) {                                                                                  \
             r512_fpack_##S(x, rows, n, Q, spread, far, out);                                      \
             return;                                                                               \
@@ -1167,7 +1168,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
     }                                                                                             \
     /* The head and tail groups of r512_frun (fewer than 16 rows, once per call):                 \
      * one copy for every Q and M, not one per constant pair. */                                  \
-    __attribute__((noinline)) static void r512_fgroup_any_##S(const T *x, size_t rows, size_t n,  \
+    AXIAL_NOINLINE void r512_fgroup_any_##S(const T *x, size_t rows, size_t n,                    \
                                                            size_t Q, size_t M,                    \
                                                            uint64_t spread, double *out) {        \
         r512_fgroup_##S(x, rows, n, Q, M, spread, 0, out);                                        \
@@ -1176,8 +1177,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * groups of 16 outputs (see r512_stream16).  P (a constant): rows n < Q or of one            \
      * masked vector, whose full loads may be plain (r512_fpack_*, r512_frowm_*) where a          \
      * vector past the group of 16 rows is still in x. */                                         \
-    R512_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,      \
-                                   size_t M, int acc, int P, int NT) {                            \
+    AXIAL_INLINE void r512_frun_##S(const T *x, void *dst, size_t outer, size_t n, size_t Q,     \
+                                    size_t M, int acc, int P, int NT) {                           \
         double buf[16];                                                                           \
         uint64_t spread = 0;                                                                      \
         for (size_t l = 0; Q && l < R512_FDL_##F; l++)                                            \
@@ -1211,8 +1212,8 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
             r512_emit_##S(dst, r0, buf, outer - r0, acc);                                         \
         }                                                                                         \
     }                                                                                             \
-    R512_INLINE void r512_frows_body_##S(const T *x, void *dst, size_t outer, size_t n, int acc,  \
-                                         int NT) {                                                \
+    AXIAL_INLINE void r512_frows_body_##S(const T *x, void *dst, size_t outer, size_t n, int acc, \
+                                          int NT) {                                               \
         switch (n <= 8 ? 0 : n <= 128 ? (n + 15) / 16 : 9) {                                      \
         case 1:                                                                                  \
             if (n == 16) r512_frun_##S(x, dst, outer, 16, 0, 1, acc, 0, NT); /* no masks */       \
@@ -1264,7 +1265,7 @@ __attribute__((noinline)) static void r512_pairs_f32(const float *x, float *y, s
      * such an output (the caller checks outer >= 16, more than the head rows before y's          \
      * first 16-byte boundary).  Its own instance with NT a constant, so that the plain           \
      * calls' code does not carry the test (a runtime argument would slow them). */               \
-    __attribute__((noinline)) static void r512_frows_nt_##S(const T *x, void *dst, size_t outer,  \
+    AXIAL_NOINLINE void r512_frows_nt_##S(const T *x, void *dst, size_t outer,                    \
                                                              size_t n) {                          \
         r512_frows_body_##S(x, dst, outer, n, 0, 1);                                              \
     }                                                                                             \

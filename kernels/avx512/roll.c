@@ -90,8 +90,8 @@ static inline void axial_roll_copy_short(char *d, const char *s, size_t len) {
 }
 
 /* `steps` unrolled steps of 4 vectors, stores aligned to d. */
-static inline __attribute__((always_inline)) void axial_roll_steps(char *d, const char *s,
-                                                                   size_t steps, int nt) {
+AXIAL_INLINE void axial_roll_steps(char *d, const char *s,
+                                   size_t steps, int nt) {
     for (; steps > 0; steps--, d += 256, s += 256) {
         const __m512i v0 = axial_roll_ld(s), v1 = axial_roll_ld(s + 64);
         const __m512i v2 = axial_roll_ld(s + 128), v3 = axial_roll_ld(s + 192);
@@ -165,8 +165,8 @@ static inline void axial_roll_copy(char *d, const char *s, size_t len, int nt) {
         if (q < len)                                                                     \
             ST(d + len - (W), LD(s + len - (W)));                                        \
     } while (0)
-static inline __attribute__((always_inline)) void axial_roll_run(char *d, const char *s,
-                                                                 size_t len, size_t W) {
+AXIAL_INLINE void axial_roll_run(char *d, const char *s,
+                                 size_t len, size_t W) {
     if (W == 64)
         AXIAL_ROLL_RUN(__m512i, axial_roll_ld, axial_roll_st, 64);
     else
@@ -181,8 +181,8 @@ static inline __attribute__((always_inline)) void axial_roll_run(char *d, const 
  * half the time, which is faster on Zen 5; peeling to aligned stores with
  * misaligned loads is no faster in cache.  Longer rows take the copies with
  * aligned stores (axial_roll_copy_long). */
-static inline __attribute__((always_inline)) void axial_roll_row(const char *x, char *y,
-                                                                 size_t nb, size_t sb, size_t W) {
+AXIAL_INLINE void axial_roll_row(const char *x, char *y,
+                                 size_t nb, size_t sb, size_t W) {
     if (sb >= W)
         axial_roll_run(y, x + nb - sb, sb, W);
     else
@@ -196,7 +196,7 @@ static inline __attribute__((always_inline)) void axial_roll_row(const char *x, 
 /* ---- rows that tile the vector: one permute per vector ------------------------ */
 
 /* u: the permute's unit in bytes (1 vpshufb, 2 vpermw, 4 vpermd). */
-static inline __attribute__((always_inline)) __m512i axial_roll_perm(__m512i v, __m512i idx,
+AXIAL_INLINE __m512i axial_roll_perm(__m512i v, __m512i idx,
                                                                     int u) {
     return u == 1   ? _mm512_shuffle_epi8(v, idx)
            : u == 2 ? _mm512_permutexvar_epi16(idx, v)
@@ -225,7 +225,7 @@ static __m512i axial_roll_index(size_t nb, size_t sb, int u) {
     return idx.v;
 }
 
-static inline __attribute__((always_inline)) void
+AXIAL_INLINE void
 axial_roll_tiled(const char *x, char *y, size_t T, size_t nb, size_t sb, int u, int nt) {
     const __m512i idx = axial_roll_index(nb, sb, u);
     size_t p = 0;
@@ -317,7 +317,7 @@ static void axial_roll_selected(const char *x, char *y, size_t outer, size_t nb,
 
 /* ---- the kernel ------------------------------------------------------------------ */
 
-static inline __attribute__((always_inline)) void
+AXIAL_INLINE void
 axial_roll_avx512(const void *xv, void *yv, size_t outer, size_t n, size_t shift, size_t E,
                 unsigned flags) {
     const char *x = (const char *)xv;

@@ -32,7 +32,6 @@
 #include "neon.h"
 #include "cols_run.h"
 
-#define AXIAL_AI static inline __attribute__((always_inline))
 /* Short loops over the registers of one step must unroll (arrays -> registers). */
 #define AXIAL_UNROLL _Pragma("GCC unroll 16")
 /* Vectors per register tile of the column path. */
@@ -40,9 +39,9 @@
 
 enum axial_kind { K_F32, K_F64, K_F16, K_BF16, K_I8, K_I16, K_I32, K_I64 };
 
-AXIAL_AI int k_float(enum axial_kind k) { return k <= K_BF16; }
+AXIAL_INLINE int k_float(enum axial_kind k) { return k <= K_BF16; }
 /* Bytes of one element in memory. */
-AXIAL_AI size_t k_es(enum axial_kind k) {
+AXIAL_INLINE size_t k_es(enum axial_kind k) {
     switch (k) {
     case K_I8: return 1;
     case K_F16: case K_BF16: case K_I16: return 2;
@@ -51,7 +50,7 @@ AXIAL_AI size_t k_es(enum axial_kind k) {
     }
 }
 /* Lanes of one logical vector. */
-AXIAL_AI size_t k_w(enum axial_kind k) {
+AXIAL_INLINE size_t k_w(enum axial_kind k) {
     switch (k) {
     case K_F32: case K_F64: return 2;
     case K_F16: case K_BF16: return 4;
@@ -59,11 +58,11 @@ AXIAL_AI size_t k_w(enum axial_kind k) {
     }
 }
 /* Registers of one logical vector (f16 / bf16: two f64 registers). */
-AXIAL_AI int k_nr(enum axial_kind k) { return k == K_F16 || k == K_BF16 ? 2 : 1; }
+AXIAL_INLINE int k_nr(enum axial_kind k) { return k == K_F16 || k == K_BF16 ? 2 : 1; }
 /* Bytes of one lane in registers. */
-AXIAL_AI size_t k_lb(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
+AXIAL_INLINE size_t k_lb(enum axial_kind k) { return k_float(k) ? 8 : k_es(k); }
 /* Bytes of one vector in memory. */
-AXIAL_AI size_t k_vb(enum axial_kind k) { return k_w(k) * k_es(k); }
+AXIAL_INLINE size_t k_vb(enum axial_kind k) { return k_w(k) * k_es(k); }
 
 /* A logical vector: r[0] (and r[1] for f16 / bf16: lanes 2 and 3). */
 typedef struct {
@@ -75,7 +74,7 @@ typedef struct {
 
 /* ---- byte shuffles with literal immediates ---------------------------------- */
 /* vextq_u8(a, b, n): bytes n..15 of a, then 0..n-1 of b. */
-AXIAL_AI uint8x16_t ext_b(uint8x16_t a, uint8x16_t b, size_t n) {
+AXIAL_INLINE uint8x16_t ext_b(uint8x16_t a, uint8x16_t b, size_t n) {
     switch (n) {
     case 0: return a;
     case 1: return vextq_u8(a, b, 1);
@@ -98,19 +97,19 @@ AXIAL_AI uint8x16_t ext_b(uint8x16_t a, uint8x16_t b, size_t n) {
 }
 
 /* ---- lane arithmetic ------------------------------------------------------ */
-AXIAL_AI V v_splat(uint8x16_t z) {
+AXIAL_INLINE V v_splat(uint8x16_t z) {
     V v;
     v.r[0] = v.r[1] = z;
     return v;
 }
 /* The identity every sum starts from: -0.0 for floats, 0 for integers. */
-AXIAL_AI V v_ident(enum axial_kind k) {
+AXIAL_INLINE V v_ident(enum axial_kind k) {
     return v_splat(k_float(k) ? AXU(vdupq_n_f64(-0.0)) : vdupq_n_u8(0));
 }
 /* All bits zero: +0.0 (an empty float sum) or 0. */
-AXIAL_AI V v_zero(void) { return v_splat(vdupq_n_u8(0)); }
+AXIAL_INLINE V v_zero(void) { return v_splat(vdupq_n_u8(0)); }
 
-AXIAL_AI uint8x16_t add_r(enum axial_kind k, uint8x16_t a, uint8x16_t b) {
+AXIAL_INLINE uint8x16_t add_r(enum axial_kind k, uint8x16_t a, uint8x16_t b) {
     if (k_float(k))
         return AXU(vaddq_f64(AXF(a), AXF(b)));
     switch (k_es(k)) {
@@ -120,7 +119,7 @@ AXIAL_AI uint8x16_t add_r(enum axial_kind k, uint8x16_t a, uint8x16_t b) {
     default: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
     }
 }
-AXIAL_AI V v_add(enum axial_kind k, V a, V b) {
+AXIAL_INLINE V v_add(enum axial_kind k, V a, V b) {
     V o = a;
     o.r[0] = add_r(k, a.r[0], b.r[0]);
     if (k_nr(k) == 2)
@@ -128,7 +127,7 @@ AXIAL_AI V v_add(enum axial_kind k, V a, V b) {
     return o;
 }
 /* a - b, integers only (exact modulo 2^bits). */
-AXIAL_AI V v_sub(enum axial_kind k, V a, V b) {
+AXIAL_INLINE V v_sub(enum axial_kind k, V a, V b) {
     V o = a;
     switch (k_es(k)) {
     case 1: o.r[0] = vsubq_u8(a.r[0], b.r[0]); break;
@@ -145,14 +144,14 @@ AXIAL_AI V v_sub(enum axial_kind k, V a, V b) {
     return o;
 }
 /* Lanes where m is set: a; elsewhere b. */
-AXIAL_AI V v_bsl(enum axial_kind k, V m, V a, V b) {
+AXIAL_INLINE V v_bsl(enum axial_kind k, V m, V a, V b) {
     V o = a;
     o.r[0] = vbslq_u8(m.r[0], a.r[0], b.r[0]);
     if (k_nr(k) == 2)
         o.r[1] = vbslq_u8(m.r[1], a.r[1], b.r[1]);
     return o;
 }
-AXIAL_AI V v_and(enum axial_kind k, V a, V m) {
+AXIAL_INLINE V v_and(enum axial_kind k, V a, V m) {
     V o = a;
     o.r[0] = vandq_u8(a.r[0], m.r[0]);
     if (k_nr(k) == 2)
@@ -162,7 +161,7 @@ AXIAL_AI V v_and(enum axial_kind k, V a, V m) {
 
 /* Lane i takes lane i - s (up) or i + s (down); the s lanes shifted in come
  * from `fill` (its top lanes going up, its bottom lanes going down). */
-AXIAL_AI V v_up(enum axial_kind k, V v, size_t s, V fill) {
+AXIAL_INLINE V v_up(enum axial_kind k, V v, size_t s, V fill) {
     const size_t sb = s * k_lb(k);
     V o = v;
     if (k_nr(k) == 1) {
@@ -176,7 +175,7 @@ AXIAL_AI V v_up(enum axial_kind k, V v, size_t s, V fill) {
     }
     return o;
 }
-AXIAL_AI V v_down(enum axial_kind k, V v, size_t s, V fill) {
+AXIAL_INLINE V v_down(enum axial_kind k, V v, size_t s, V fill) {
     const size_t sb = s * k_lb(k);
     V o = v;
     if (k_nr(k) == 1) {
@@ -191,11 +190,11 @@ AXIAL_AI V v_down(enum axial_kind k, V v, size_t s, V fill) {
     return o;
 }
 /* Shift s lanes along the scan direction. */
-AXIAL_AI V v_sh(enum axial_kind k, V v, size_t s, V fill, int rev) {
+AXIAL_INLINE V v_sh(enum axial_kind k, V v, size_t s, V fill, int rev) {
     return rev ? v_down(k, v, s, fill) : v_up(k, v, s, fill);
 }
 /* Every lane gets the last lane in scan order (the top one; reverse: lane 0). */
-AXIAL_AI V v_end(enum axial_kind k, V v, int rev) {
+AXIAL_INLINE V v_end(enum axial_kind k, V v, int rev) {
     if (k_float(k)) {
         if (rev)
             return v_splat(AXU(vdupq_laneq_f64(AXF(v.r[0]), 0)));
@@ -219,7 +218,7 @@ AXIAL_AI V v_end(enum axial_kind k, V v, int rev) {
 }
 
 /* Inclusive scan over all W lanes: log2 W shift-and-add steps. */
-AXIAL_AI V v_scan(enum axial_kind k, V v, int rev) {
+AXIAL_INLINE V v_scan(enum axial_kind k, V v, int rev) {
     const V id = v_ident(k);
     const size_t w = k_w(k);
     v = v_add(k, v, v_sh(k, v, 1, id, rev));
@@ -234,7 +233,7 @@ AXIAL_AI V v_scan(enum axial_kind k, V v, int rev) {
 
 /* Integer lanes shifted by `bits` toward the scan direction inside lanes of
  * sb bytes (2, 4 or 8): nothing crosses an sb-byte segment. */
-AXIAL_AI uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
+AXIAL_INLINE uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
 #define AXIAL_WSH(W, n)                                                                    \
     return rev ? vreinterpretq_u8_u##W(vshrq_n_u##W(vreinterpretq_u##W##_u8(v), n))        \
                : vreinterpretq_u8_u##W(vshlq_n_u##W(vreinterpretq_u##W##_u8(v), n))
@@ -255,7 +254,7 @@ AXIAL_AI uint8x16_t wsh(uint8x16_t v, size_t sb, size_t bits, int rev) {
 
 /* Exclusive scan of t inside aligned segments of s lanes (s a power of two,
  * 1 < s < W): lane i gets the sum of the lanes before it in its segment. */
-AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
+AXIAL_INLINE V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
     V o = t;
     const size_t es = k_es(k), sb = s * es;
     uint8x16_t p = t.r[0];
@@ -272,7 +271,7 @@ AXIAL_AI V v_seg_excl(enum axial_kind k, V t, size_t s, int rev) {
 }
 
 /* Exclusive scan over all W lanes (*e) and the total, broadcast (*tot). */
-AXIAL_AI void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
+AXIAL_INLINE void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
     const V id = v_ident(k);
     if (k_w(k) == 2) { /* i64: the total by one pairwise add */
         *e = v_sh(k, t, 1, id, rev);
@@ -288,7 +287,7 @@ AXIAL_AI void v_scan_excl(enum axial_kind k, V t, int rev, V *e, V *tot) {
 /* ---- loads and stores ----------------------------------------------------------
  * A vector's memory image is k_vb bytes (16, or 8 for f32 / f16 / bf16), held
  * in the low bytes of a q register ("raw"); v_raw / raw_v convert it. */
-AXIAL_AI V raw_v(enum axial_kind k, uint8x16_t raw) {
+AXIAL_INLINE V raw_v(enum axial_kind k, uint8x16_t raw) {
     V v = v_splat(raw);
     float32x4_t f;
     switch (k) {
@@ -303,7 +302,7 @@ AXIAL_AI V raw_v(enum axial_kind k, uint8x16_t raw) {
     v.r[1] = AXU(vcvt_high_f64_f32(f));
     return v;
 }
-AXIAL_AI uint8x16_t v_raw(enum axial_kind k, V v) {
+AXIAL_INLINE uint8x16_t v_raw(enum axial_kind k, V v) {
     uint16x4_t h;
     switch (k) {
     case K_F32: {
@@ -319,7 +318,7 @@ AXIAL_AI uint8x16_t v_raw(enum axial_kind k, V v) {
 /* The kinds whose vector is 8 bytes in memory (f32, f16, bf16) also move two
  * vectors per Q register: the low half is the first, the high half the second
  * (FCVTL2 / FCVTN2 and friends work on the high half directly). */
-AXIAL_AI V raw_v_hi(enum axial_kind k, uint8x16_t raw) {
+AXIAL_INLINE V raw_v_hi(enum axial_kind k, uint8x16_t raw) {
     V v = v_splat(raw);
     float32x4_t f;
     switch (k) {
@@ -333,7 +332,7 @@ AXIAL_AI V raw_v_hi(enum axial_kind k, uint8x16_t raw) {
     v.r[1] = AXU(vcvt_high_f64_f32(f));
     return v;
 }
-AXIAL_AI uint8x16_t v_raw2(enum axial_kind k, V a, V b) {
+AXIAL_INLINE uint8x16_t v_raw2(enum axial_kind k, V a, V b) {
     switch (k) {
     case K_F32:
         return vreinterpretq_u8_f32(vcvt_high_f32_f64(vcvt_f32_f64(AXF(a.r[0])), AXF(b.r[0])));
@@ -347,13 +346,13 @@ AXIAL_AI uint8x16_t v_raw2(enum axial_kind k, V a, V b) {
                                      axial_neon_f64x2_to_f32_odd(AXF(b.r[0]), AXF(b.r[1]))));
     }
 }
-AXIAL_AI V v_ld(enum axial_kind k, const char *p) {
+AXIAL_INLINE V v_ld(enum axial_kind k, const char *p) {
     if (k_vb(k) == 16)
         return raw_v(k, vld1q_u8((const uint8_t *)p));
     const uint8x8_t d = vld1_u8((const uint8_t *)p);
     return raw_v(k, vcombine_u8(d, d));
 }
-AXIAL_AI void v_st(enum axial_kind k, char *p, V v) {
+AXIAL_INLINE void v_st(enum axial_kind k, char *p, V v) {
     const uint8x16_t raw = v_raw(k, v);
     if (k_vb(k) == 16)
         vst1q_u8((uint8_t *)p, raw);
@@ -362,7 +361,7 @@ AXIAL_AI void v_st(enum axial_kind k, char *p, V v) {
 }
 
 /* nb < 16 bytes, in 8/4/2/1-byte pieces (little-endian lanes). */
-AXIAL_AI uint64_t ld_small(const char *p, size_t nb) {
+AXIAL_INLINE uint64_t ld_small(const char *p, size_t nb) {
     uint64_t v = 0;
     unsigned sh = 0;
     if (nb & 4) {
@@ -379,7 +378,7 @@ AXIAL_AI uint64_t ld_small(const char *p, size_t nb) {
         v |= (uint64_t)(uint8_t)*p << sh;
     return v;
 }
-AXIAL_AI void st_small(char *p, uint64_t v, size_t nb) {
+AXIAL_INLINE void st_small(char *p, uint64_t v, size_t nb) {
     if (nb & 4) {
         const uint32_t w = (uint32_t)v;
         memcpy(p, &w, 4);
@@ -393,7 +392,7 @@ AXIAL_AI void st_small(char *p, uint64_t v, size_t nb) {
     if (nb & 1)
         *p = (char)(uint8_t)v;
 }
-AXIAL_AI uint8x16_t ld_bytes(const char *p, size_t nb) {
+AXIAL_INLINE uint8x16_t ld_bytes(const char *p, size_t nb) {
     uint64_t lo, hi = 0;
     if (nb & 8) {
         memcpy(&lo, p, 8);
@@ -403,7 +402,7 @@ AXIAL_AI uint8x16_t ld_bytes(const char *p, size_t nb) {
     }
     return vcombine_u8(vcreate_u8(lo), vcreate_u8(hi));
 }
-AXIAL_AI void st_bytes(char *p, uint8x16_t v, size_t nb) {
+AXIAL_INLINE void st_bytes(char *p, uint8x16_t v, size_t nb) {
     const uint64x2_t q = vreinterpretq_u64_u8(v);
     if (nb & 8) {
         const uint64_t lo = vgetq_lane_u64(q, 0);
@@ -434,7 +433,7 @@ AXIAL_AI void st_bytes(char *p, uint8x16_t v, size_t nb) {
         default: AXIAL_LDM(4, q, VT, ET, sfx, CONV); return;                          \
         }                                                                             \
     } while (0)
-AXIAL_AI void ld_raw_m(size_t vb, size_t lb, int m, const char *p, uint8x16_t raw[4]) {
+AXIAL_INLINE void ld_raw_m(size_t vb, size_t lb, int m, const char *p, uint8x16_t raw[4]) {
     if (m == 1) {
         if (vb == 16) {
             raw[0] = vld1q_u8((const uint8_t *)p);
@@ -486,7 +485,7 @@ AXIAL_AI void ld_raw_m(size_t vb, size_t lb, int m, const char *p, uint8x16_t ra
         }                                                                             \
         }                                                                             \
     } while (0)
-AXIAL_AI void st_raw_m(size_t vb, size_t lb, int m, char *p, const uint8x16_t raw[4]) {
+AXIAL_INLINE void st_raw_m(size_t vb, size_t lb, int m, char *p, const uint8x16_t raw[4]) {
     if (m == 1) {
         if (vb == 16)
             vst1q_u8((uint8_t *)p, raw[0]);
@@ -512,14 +511,14 @@ AXIAL_AI void st_raw_m(size_t vb, size_t lb, int m, char *p, const uint8x16_t ra
 #undef AXIAL_ID8
 
 /* m vectors from m * W elements, de-interleaved: v[j] lane t = element m t + j. */
-AXIAL_AI void v_ldm(enum axial_kind k, int m, const char *p, V v[4]) {
+AXIAL_INLINE void v_ldm(enum axial_kind k, int m, const char *p, V v[4]) {
     uint8x16_t raw[4];
     ld_raw_m(k_vb(k), k_es(k), m, p, raw);
     AXIAL_UNROLL
     for (int j = 0; j < m; j++)
         v[j] = raw_v(k, raw[j]);
 }
-AXIAL_AI void v_stm(enum axial_kind k, int m, char *p, const V v[4]) {
+AXIAL_INLINE void v_stm(enum axial_kind k, int m, char *p, const V v[4]) {
     uint8x16_t raw[4];
     AXIAL_UNROLL
     for (int j = 0; j < m; j++)
@@ -529,7 +528,7 @@ AXIAL_AI void v_stm(enum axial_kind k, int m, char *p, const V v[4]) {
 
 /* 8-byte vector kinds: LDm of Q registers = two consecutive LDm steps of
  * D registers (lo: the first m * W elements, hi: the next). */
-AXIAL_AI void v_ldm2(enum axial_kind k, int m, const char *p, V lo[4], V hi[4]) {
+AXIAL_INLINE void v_ldm2(enum axial_kind k, int m, const char *p, V lo[4], V hi[4]) {
     uint8x16_t raw[4];
     ld_raw_m(16, k_es(k), m, p, raw);
     AXIAL_UNROLL
@@ -538,7 +537,7 @@ AXIAL_AI void v_ldm2(enum axial_kind k, int m, const char *p, V lo[4], V hi[4]) 
         hi[j] = raw_v_hi(k, raw[j]);
     }
 }
-AXIAL_AI void v_stm2(enum axial_kind k, int m, char *p, const V lo[4], const V hi[4]) {
+AXIAL_INLINE void v_stm2(enum axial_kind k, int m, char *p, const V lo[4], const V hi[4]) {
     uint8x16_t raw[4];
     AXIAL_UNROLL
     for (int j = 0; j < m; j++)
@@ -547,7 +546,7 @@ AXIAL_AI void v_stm2(enum axial_kind k, int m, char *p, const V lo[4], const V h
 }
 
 /* ---- lane masks and lane tables (lanes of k_lb bytes, as the vectors hold them) -- */
-AXIAL_AI uint8x16_t cmp_r(size_t lb, uint8x16_t a, uint8x16_t b, int gt) {
+AXIAL_INLINE uint8x16_t cmp_r(size_t lb, uint8x16_t a, uint8x16_t b, int gt) {
 #define AXIAL_CMP(W)                                                                       \
     return vreinterpretq_u8_u##W(gt ? vcgtq_u##W(vreinterpretq_u##W##_u8(a), vreinterpretq_u##W##_u8(b)) \
                                     : vcgeq_u##W(vreinterpretq_u##W##_u8(a), vreinterpretq_u##W##_u8(b)))
@@ -560,14 +559,14 @@ AXIAL_AI uint8x16_t cmp_r(size_t lb, uint8x16_t a, uint8x16_t b, int gt) {
 #undef AXIAL_CMP
 }
 /* a >= b (gt: a > b), unsigned, lane by lane: all ones or zero. */
-AXIAL_AI V v_cmp(enum axial_kind k, V a, V b, int gt) {
+AXIAL_INLINE V v_cmp(enum axial_kind k, V a, V b, int gt) {
     V o = a;
     o.r[0] = cmp_r(k_lb(k), a.r[0], b.r[0], gt);
     if (k_nr(k) == 2)
         o.r[1] = cmp_r(k_lb(k), a.r[1], b.r[1], gt);
     return o;
 }
-AXIAL_AI V v_dupn(enum axial_kind k, uint64_t d) {
+AXIAL_INLINE V v_dupn(enum axial_kind k, uint64_t d) {
     switch (k_lb(k)) {
     case 1: return v_splat(vdupq_n_u8((uint8_t)d));
     case 2: return v_splat(vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)d)));
@@ -576,7 +575,7 @@ AXIAL_AI V v_dupn(enum axial_kind k, uint64_t d) {
     }
 }
 /* A vector from W lanes of k_lb bytes at p. */
-AXIAL_AI V v_lanes(enum axial_kind k, const uint8_t *p) {
+AXIAL_INLINE V v_lanes(enum axial_kind k, const uint8_t *p) {
     V v = v_splat(vld1q_u8(p));
     if (k_nr(k) == 2)
         v.r[1] = vld1q_u8(p + 16);
@@ -605,11 +604,11 @@ static const uint8_t axial_cs_mask[384] = {AXIAL_Z128, AXIAL_O128, AXIAL_Z128};
 #undef AXIAL_O128
 /* The lanes [lo, lo + len) of a window of bb bytes (<= 128) of lb-byte lanes,
  * where len = r lanes at the top (fwd) or bottom (rev): the table offset. */
-AXIAL_AI const uint8_t *mask_at(size_t bb, size_t rb, int rev) {
+AXIAL_INLINE const uint8_t *mask_at(size_t bb, size_t rb, int rev) {
     return axial_cs_mask + (rev ? 256 - rb : 128 - bb + rb);
 }
 /* LDm of the mask table into vectors (float kinds: f64 lanes). */
-AXIAL_AI void mask_ldm(enum axial_kind k, int m, const uint8_t *p, V mk[4]) {
+AXIAL_INLINE void mask_ldm(enum axial_kind k, int m, const uint8_t *p, V mk[4]) {
     uint8x16_t raw[4], hi[4];
     ld_raw_m(16, k_lb(k), m, (const char *)p, raw);
     if (k_nr(k) == 2)
@@ -627,8 +626,9 @@ AXIAL_AI void mask_ldm(enum axial_kind k, int m, const uint8_t *p, V mk[4]) {
  * exclusive scan inside segments of s lanes (s = W: the whole vector, and
  * with a carry c the total is added to it).  Outputs: off + P (inclusive) or
  * off + P of the element before (exclusive; the first is off itself). */
-AXIAL_AI void blk_scan(enum axial_kind k, int m, size_t s, const V v[4], V *c, int excl, int rev,
-                       V out[4]) {
+AXIAL_INLINE void blk_scan(enum axial_kind k, int m, size_t s, const V v[4], V *c, int excl,
+                           int rev,
+                           V out[4]) {
     V P[4];
     AXIAL_UNROLL
     for (int j = 0; j < m; j++) {
@@ -662,7 +662,7 @@ AXIAL_AI void blk_scan(enum axial_kind k, int m, size_t s, const V v[4], V *c, i
  * one in-register scan of the group totals gives their offsets; the carry
  * takes one add per block.  The tail is one more block ending at the row's end
  * (its start, in reverse), its already-done lanes masked to the identity. */
-AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int excl, int rev) {
+AXIAL_INLINE void row_long(enum axial_kind k, const char *x, char *y, size_t n, int excl, int rev) {
     const size_t B = 4 * k_w(k), es = k_es(k), nb = n / B, r = n % B;
     const V id = v_ident(k);
     V c = id, v[4], o[4];
@@ -697,12 +697,12 @@ AXIAL_AI void row_long(enum axial_kind k, const char *x, char *y, size_t n, int 
  * other n: a segmented scan of the flat run of rows, one vector at a time. */
 
 /* One LDm step of W / s rows of n = m s, no carry. */
-AXIAL_AI void ms_step(enum axial_kind k, int m, size_t s, const V v[4], int excl, int rev,
-                      V o[4]) {
+AXIAL_INLINE void ms_step(enum axial_kind k, int m, size_t s, const V v[4], int excl, int rev,
+                          V o[4]) {
     blk_scan(k, m, s, v, (V *)0, excl, rev, o);
 }
-AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y, size_t rows,
-                      int excl, int rev) {
+AXIAL_INLINE void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y, size_t rows,
+                          int excl, int rev) {
     const size_t W = k_w(k), R = W / s, sb = (size_t)m * W * k_es(k);
     V v[4], o[4];
     if (rows < R) { /* fewer rows than one step: through a buffer */
@@ -739,7 +739,7 @@ AXIAL_AI void rows_ms(enum axial_kind k, int m, size_t s, const char *x, char *y
 
 /* One vector of the flat segmented scan.  Q: each lane's distance from its
  * row's start in scan order; io: the lanes before it in this vector. */
-AXIAL_AI V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev) {
+AXIAL_INLINE V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev) {
     const V id = v_ident(k);
     const size_t w = k_w(k);
     V p = xv;
@@ -758,8 +758,8 @@ AXIAL_AI V flat_vec(enum axial_kind k, V xv, V Q, V io, V *c, int excl, int rev)
     *c = v_end(k, p, rev);
     return out;
 }
-AXIAL_AI void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, size_t n, int excl,
-                        int rev) {
+AXIAL_INLINE void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, size_t n, int excl,
+                            int rev) {
     const size_t W = k_w(k), es = k_es(k), lb = k_lb(k), wm = W % n;
     _Alignas(16) uint8_t qt[5 * 16]; /* n + W < 5 W lanes of 16 / W bytes */
     _Alignas(16) uint8_t ib[32];
@@ -791,14 +791,15 @@ AXIAL_AI void rows_flat(enum axial_kind k, const char *x, char *y, size_t N, siz
 
 #define AXIAL_POW2(s) (((s) & ((s) - 1)) == 0)
 /* Short rows n = m * s (m = 1..4, s a power of two <= W): the largest such m, else 0. */
-AXIAL_AI int ms_plan(enum axial_kind k, size_t n) {
+AXIAL_INLINE int ms_plan(enum axial_kind k, size_t n) {
     for (int m = 4; m >= 1; m--)
         if (n % (size_t)m == 0 && AXIAL_POW2(n / (size_t)m) && n / (size_t)m <= k_w(k))
             return m;
     return 0;
 }
-AXIAL_AI void rows_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
-                         int rev) {
+AXIAL_INLINE void rows_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n,
+                             int excl,
+                             int rev) {
     const int m = ms_plan(k, n);
     const size_t s = n / (size_t)m;
 #define AXIAL_MS(M, S)                                                         \
@@ -829,8 +830,9 @@ AXIAL_AI void rows_short(enum axial_kind k, const char *x, char *y, size_t rows,
 /* nv vectors of columns, accumulators in registers; vector u at u * vb bytes,
  * the last at `last` (the row's last W columns when W does not divide inner).
  * All of a row is loaded before any of it is stored. */
-AXIAL_AI void cols_tile(enum axial_kind k, int nv, const char *x, char *y, size_t n, size_t stride,
-                        size_t last, int excl, int rev) {
+AXIAL_INLINE void cols_tile(enum axial_kind k, int nv, const char *x, char *y, size_t n,
+                            size_t stride,
+                            size_t last, int excl, int rev) {
     const size_t vb = k_vb(k);
     V acc[AXIAL_TILE + 1], xv[AXIAL_TILE + 1], o[AXIAL_TILE + 1];
     AXIAL_UNROLL
@@ -866,8 +868,8 @@ AXIAL_AI void cols_tile(enum axial_kind k, int nv, const char *x, char *y, size_
     }
 }
 /* Columns [0, ncols) (ncols >= W) of rows `stride` bytes apart. */
-AXIAL_AI void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
-                        size_t stride, int excl, int rev) {
+AXIAL_INLINE void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                            size_t stride, int excl, int rev) {
     const size_t W = k_w(k), es = k_es(k), vb = k_vb(k), r = ncols % W;
     size_t i = 0;
     /* Whole tiles, leaving at least one full vector beside a partial one. */
@@ -899,7 +901,8 @@ AXIAL_AI void cols_wide(enum axial_kind k, const char *x, char *y, size_t n, siz
 
 /* Integers, inner = g in 2..4 below W, n >= W: LDg puts one column of W rows
  * in each register; a lane scan and a carry per column. */
-AXIAL_AI void ldg_step(enum axial_kind k, int g, const V v[4], V c[4], int excl, int rev, V o[4]) {
+AXIAL_INLINE void ldg_step(enum axial_kind k, int g, const V v[4], V c[4], int excl, int rev,
+                           V o[4]) {
     AXIAL_UNROLL
     for (int j = 0; j < g; j++) {
         const V p = v_scan(k, v[j], rev);
@@ -907,8 +910,8 @@ AXIAL_AI void ldg_step(enum axial_kind k, int g, const V v[4], V c[4], int excl,
         c[j] = v_add(k, c[j], v_end(k, p, rev));
     }
 }
-AXIAL_AI void cols_ldg(enum axial_kind k, int g, const char *x, char *y, size_t n, int excl,
-                       int rev) {
+AXIAL_INLINE void cols_ldg(enum axial_kind k, int g, const char *x, char *y, size_t n, int excl,
+                           int rev) {
     const size_t W = k_w(k), es = k_es(k), rb = (size_t)g * es; /* bytes per row */
     const size_t nst = n / W, rr = n % W;
     V c[4], v[4], o[4];
@@ -939,8 +942,8 @@ AXIAL_AI void cols_ldg(enum axial_kind k, int g, const char *x, char *y, size_t 
 }
 
 /* inner < W otherwise: each row's inner * esize (< 16) bytes in pieces. */
-AXIAL_AI void cols_part(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
-                        size_t stride, int excl, int rev) {
+AXIAL_INLINE void cols_part(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                            size_t stride, int excl, int rev) {
     const size_t nb = ncols * k_es(k);
     V acc = v_ident(k);
     for (size_t t = 0; t < n; t++) {
@@ -961,8 +964,9 @@ AXIAL_AI void cols_part(enum axial_kind k, const char *x, char *y, size_t n, siz
 /* ---- the kernels ------------------------------------------------------------------
  * One function per path, dtype and flags value (noinline: each is compiled with
  * its constants, and has its own name in the disassembly: cs_<path>_<dtype>_<flags>). */
-AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size_t n, size_t inner,
-                   int excl, int rev) {
+AXIAL_INLINE void cols(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
+                       size_t inner,
+                       int excl, int rev) {
     const size_t slab = n * inner * k_es(k);
     for (size_t o = 0; o < outer; o++) {
         const char *xo = x + o * slab;
@@ -980,7 +984,6 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
     }
 }
 
-#define AXIAL_NOINLINE static __attribute__((noinline))
 #define AXIAL_CS_PATHS(name, K, F, E, R)                                                        \
     AXIAL_NOINLINE void cs_long_##name##_##F(const char *x, char *y, size_t outer, size_t n) {   \
         for (size_t o = 0; o < outer; o++)                                                      \
@@ -1008,14 +1011,14 @@ AXIAL_AI void cols(enum axial_kind k, const char *x, char *y, size_t outer, size
 #define AXIAL_KQ(j) (rev ? 3 - (j) : (j))
 
 /* One quad of T (4 elements) -> f32, and back (rounded once, to nearest even). */
-AXIAL_AI float32x4_t q_ld4(enum axial_kind k, const char *p) {
+AXIAL_INLINE float32x4_t q_ld4(enum axial_kind k, const char *p) {
     switch (k) {
     case K_F16: return axial_neon_load4_f16((const uint16_t *)(const void *)p);
     case K_BF16: return axial_neon_load4_bf16((const uint16_t *)(const void *)p);
     default: return vld1q_f32((const float *)(const void *)p);
     }
 }
-AXIAL_AI void q_st4(enum axial_kind k, char *p, float32x4_t v) {
+AXIAL_INLINE void q_st4(enum axial_kind k, char *p, float32x4_t v) {
     switch (k) {
     case K_F16: vst1_u16((uint16_t *)(void *)p, axial_neon_f32_to_f16(v)); break;
     case K_BF16: vst1_u16((uint16_t *)(void *)p, axial_neon_f32_to_bf16(v)); break;
@@ -1023,7 +1026,7 @@ AXIAL_AI void q_st4(enum axial_kind k, char *p, float32x4_t v) {
     }
 }
 /* One block of T (16 elements) -> four f32 quads, memory order, and back. */
-AXIAL_AI void q_ld16(enum axial_kind k, const char *p, float32x4_t v[4]) {
+AXIAL_INLINE void q_ld16(enum axial_kind k, const char *p, float32x4_t v[4]) {
     if (k == K_F32) {
         AXIAL_UNROLL
         for (int m = 0; m < 4; m++)
@@ -1040,7 +1043,7 @@ AXIAL_AI void q_ld16(enum axial_kind k, const char *p, float32x4_t v[4]) {
         v[2] = axial_neon_bf16_lo(h1), v[3] = axial_neon_bf16_hi(h1);
     }
 }
-AXIAL_AI void q_st16(enum axial_kind k, char *p, const float32x4_t o[4]) {
+AXIAL_INLINE void q_st16(enum axial_kind k, char *p, const float32x4_t o[4]) {
     uint16_t *h = (uint16_t *)(void *)p;
     switch (k) {
     case K_F16:
@@ -1061,7 +1064,7 @@ AXIAL_AI void q_st16(enum axial_kind k, char *p, const float32x4_t o[4]) {
 
 /* The quad scan: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2}, -0.0 shifted in
  * (reverse: the same downwards in memory). */
-AXIAL_AI float32x4_t q_scan(float32x4_t v, int rev) {
+AXIAL_INLINE float32x4_t q_scan(float32x4_t v, int rev) {
     const float32x4_t nz = vdupq_n_f32(-0.0f);
     if (rev) {
         const float32x4_t a = vaddq_f32(v, vextq_f32(v, nz, 1));
@@ -1071,13 +1074,13 @@ AXIAL_AI float32x4_t q_scan(float32x4_t v, int rev) {
     return vaddq_f32(a, vextq_f32(nz, a, 2));
 }
 /* The quad's last lane in scan order, in every lane. */
-AXIAL_AI float32x4_t q_end(float32x4_t v, int rev) {
+AXIAL_INLINE float32x4_t q_end(float32x4_t v, int rev) {
     return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 3);
 }
 
 /* One block: v -> o (memory order), y = (C)D + e; D += t, S += t (f64). */
-AXIAL_AI void q_block(const float32x4_t v[4], float32x4_t o[4], double *D, double *S, int excl,
-                      int rev) {
+AXIAL_INLINE void q_block(const float32x4_t v[4], float32x4_t o[4], double *D, double *S, int excl,
+                          int rev) {
     const float32x4_t nz = vdupq_n_f32(-0.0f);
     float32x4_t s[4], p[4];
     AXIAL_UNROLL
@@ -1106,7 +1109,7 @@ AXIAL_AI void q_block(const float32x4_t v[4], float32x4_t o[4], double *D, doubl
 }
 
 /* f64: a quad is (r[2q], r[2q + 1]); the quad scan on two registers. */
-AXIAL_AI void d_scan(const float64x2_t v[2], float64x2_t s[2], int rev) {
+AXIAL_INLINE void d_scan(const float64x2_t v[2], float64x2_t s[2], int rev) {
     const float64x2_t nz = vdupq_n_f64(-0.0);
     if (rev) {
         const float64x2_t alo = vaddq_f64(v[0], vextq_f64(v[0], v[1], 1));
@@ -1121,11 +1124,11 @@ AXIAL_AI void d_scan(const float64x2_t v[2], float64x2_t s[2], int rev) {
     }
 }
 /* The quad's last lane in scan order (r: the quad's two registers), in both lanes. */
-AXIAL_AI float64x2_t d_end(const float64x2_t r[2], int rev) {
+AXIAL_INLINE float64x2_t d_end(const float64x2_t r[2], int rev) {
     return rev ? vdupq_laneq_f64(r[0], 0) : vdupq_laneq_f64(r[1], 1);
 }
-AXIAL_AI void d_block(const float64x2_t v[8], float64x2_t o[8], double *D, double *S, int excl,
-                      int rev) {
+AXIAL_INLINE void d_block(const float64x2_t v[8], float64x2_t o[8], double *D, double *S, int excl,
+                          int rev) {
     const float64x2_t nz = vdupq_n_f64(-0.0);
     float64x2_t s[8], p[8];
     AXIAL_UNROLL
@@ -1157,8 +1160,9 @@ AXIAL_AI void d_block(const float64x2_t v[8], float64x2_t o[8], double *D, doubl
 }
 
 /* One block at xp -> yp (both may be the same memory). */
-AXIAL_AI void f_block(enum axial_kind k, const char *xp, char *yp, double *D, double *S, int excl,
-                      int rev) {
+AXIAL_INLINE void f_block(enum axial_kind k, const char *xp, char *yp, double *D, double *S,
+                          int excl,
+                          int rev) {
     if (k == K_F64) {
         float64x2_t v[8], o[8];
         AXIAL_UNROLL
@@ -1177,7 +1181,7 @@ AXIAL_AI void f_block(enum axial_kind k, const char *xp, char *yp, double *D, do
 }
 
 /* nb bytes (< 256) without a library call: 16-byte pieces, then 8, 4, 2. */
-AXIAL_AI void copy_small(char *d, const char *s, size_t nb) {
+AXIAL_INLINE void copy_small(char *d, const char *s, size_t nb) {
     for (; nb >= 16; nb -= 16, d += 16, s += 16)
         vst1q_u8((uint8_t *)d, vld1q_u8((const uint8_t *)s));
     if (nb & 8) {
@@ -1199,8 +1203,9 @@ AXIAL_AI void copy_small(char *d, const char *s, size_t nb) {
 
 /* A block of r < 16 elements at xp (k-space: the first r lanes; reverse:
  * xp[r - 1] is lane 0), through a buffer padded with -0.0. */
-AXIAL_AI void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, double *D, double *S,
-                     int excl, int rev) {
+AXIAL_INLINE void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, double *D,
+                         double *S,
+                         int excl, int rev) {
     const size_t es = k_es(k), at = rev ? (AXIAL_ORDER_LANES - r) * es : 0;
     _Alignas(16) char buf[AXIAL_ORDER_LANES * 8];
     const uint8x16_t nz = es == 2   ? vreinterpretq_u8_u16(vdupq_n_u16(0x8000u))
@@ -1218,8 +1223,8 @@ AXIAL_AI void f_part(enum axial_kind k, const char *xp, char *yp, size_t r, doub
  * cumsum_seg).  Blocks from k = 0; chunks of AXIAL_SCAN_CHUNK elements; the
  * last block of the segment (r < 16 elements) goes through a buffer padded
  * with -0.0. */
-AXIAL_AI double f_line(enum axial_kind k, const char *x, char *y, size_t len, int start,
-                       double R, int excl, int rev) {
+AXIAL_INLINE double f_line(enum axial_kind k, const char *x, char *y, size_t len, int start,
+                           double R, int excl, int rev) {
     const size_t es = k_es(k);
     for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
         const size_t hl = len - h < AXIAL_SCAN_CHUNK ? len - h : AXIAL_SCAN_CHUNK;
@@ -1243,8 +1248,9 @@ AXIAL_AI double f_line(enum axial_kind k, const char *x, char *y, size_t len, in
 
 /* Whole blocks inside one chunk from the carries ds = {D, S} (kernels.h:
  * cumsum_run): f_line's block loop, without its chunk ends. */
-AXIAL_AI void f_run(enum axial_kind k, const char *x, char *y, size_t len, int start, double *ds,
-                    int excl, int rev) {
+AXIAL_INLINE void f_run(enum axial_kind k, const char *x, char *y, size_t len, int start,
+                        double *ds,
+                        int excl, int rev) {
     const size_t es = k_es(k), nb = len / AXIAL_ORDER_LANES;
     double D = ds[0], S = ds[1];
     _Pragma("GCC unroll 2") for (size_t b = 0; b < nb; b++) {
@@ -1277,8 +1283,9 @@ AXIAL_AI void f_run(enum axial_kind k, const char *x, char *y, size_t len, int s
             rg[i2] = excl ? s1 : ADD(ADD(v2, v1), v0);                                          \
         }                                                                                       \
     } while (0)
-AXIAL_AI void f_rows23(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
-                       int rev) {
+AXIAL_INLINE void f_rows23(enum axial_kind k, const char *x, char *y, size_t rows, size_t n,
+                           int excl,
+                           int rev) {
     const size_t es = k_es(k), lb = n * es, per = k == K_F64 ? 2 : 4;
     size_t i = 0;
     for (; i + per <= rows; i += per) {
@@ -1355,8 +1362,9 @@ AXIAL_AI void f_rows23(enum axial_kind k, const char *x, char *y, size_t rows, s
 
 /* Lines of n < 16 elements ([rows, n], n != 4): one block each, D = -0.0;
  * n = 1 is a copy (-0.0 + x == x) or, exclusive, +0.0; n = 2, 3: LDn. */
-AXIAL_AI void f_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n, int excl,
-                      int rev) {
+AXIAL_INLINE void f_short(enum axial_kind k, const char *x, char *y, size_t rows, size_t n,
+                          int excl,
+                          int rev) {
     const size_t es = k_es(k), lb = n * es;
     if (n == 1) {
         if (excl)
@@ -1383,7 +1391,7 @@ AXIAL_AI void f_short(enum axial_kind k, const char *x, char *y, size_t rows, si
 /* S of one chunk of len elements (a multiple of 16): the block totals
  * t = T3 + ((T2 + T1) + T0) of k-quads' totals T, whose quad sums
  * (v3 + v2) + (v1 + v0) are, bit for bit, the pairwise adds below. */
-AXIAL_AI double f_total(enum axial_kind k, const char *x, size_t len, int rev) {
+AXIAL_INLINE double f_total(enum axial_kind k, const char *x, size_t len, int rev) {
     const size_t es = k_es(k);
     double S = -0.0;
     for (size_t kb = 0; kb < len; kb += AXIAL_ORDER_LANES) {
@@ -1415,14 +1423,14 @@ AXIAL_AI double f_total(enum axial_kind k, const char *x, size_t len, int rev) {
 
 /* Short lines of n = 4 elements ([rows, 4]): one line per quad register, no
  * carry (D = -0.0: y = -0.0 + e = e); the quad scan is the whole network. */
-AXIAL_AI float32x4_t q_line4(float32x4_t v, int excl, int rev) {
+AXIAL_INLINE float32x4_t q_line4(float32x4_t v, int excl, int rev) {
     const float32x4_t s = q_scan(v, rev), pz = vdupq_n_f32(0.0f);
     if (!excl)
         return s;
     return rev ? vextq_f32(s, pz, 1) : vextq_f32(pz, s, 3);
 }
 /* F64: a line is one quad of two registers. */
-AXIAL_AI void d_line4(const char *xp, char *yp, int excl, int rev) {
+AXIAL_INLINE void d_line4(const char *xp, char *yp, int excl, int rev) {
     const float64x2_t pz = vdupq_n_f64(0.0);
     float64x2_t v[2], s[2];
     v[0] = vld1q_f64((const double *)(const void *)xp);
@@ -1440,7 +1448,8 @@ AXIAL_AI void d_line4(const char *xp, char *yp, int excl, int rev) {
     vst1q_f64((double *)(void *)yp, v[0]);
     vst1q_f64((double *)(void *)yp + 2, v[1]);
 }
-AXIAL_AI void q_rows4(enum axial_kind k, const char *x, char *y, size_t rows, int excl, int rev) {
+AXIAL_INLINE void q_rows4(enum axial_kind k, const char *x, char *y, size_t rows, int excl,
+                          int rev) {
     const size_t es = k_es(k), lb = 4 * es;
     size_t i = 0;
     if (k == K_F64) {
@@ -1462,8 +1471,8 @@ AXIAL_AI void q_rows4(enum axial_kind k, const char *x, char *y, size_t rows, in
 
 /* Columns (inner > 1): each column in f64 from -0.0, rounded once per output:
  * the register tiles of path 3 (f64 lanes); fewer columns than one vector in pieces. */
-AXIAL_AI void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
-                     size_t stride, int excl, int rev) {
+AXIAL_INLINE void f_cols(enum axial_kind k, const char *x, char *y, size_t n, size_t ncols,
+                         size_t stride, int excl, int rev) {
     if (ncols >= k_w(k))
         cols_wide(k, x, y, n, ncols, stride * k_es(k), excl, rev);
     else

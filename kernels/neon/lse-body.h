@@ -20,7 +20,7 @@
 /* ---- ReduceLogSumExp along lines (inner == 1) ----------------------------- */
 
 /* One block of LSE_RB vectors (LSE_RB * L elements) into the lane states. */
-AXIAL_NEON_INLINE void LSE_FN(lse_line_block)(const LSE_T *p, V *m, A *a) {
+AXIAL_INLINE void LSE_FN(lse_line_block)(const LSE_T *p, V *m, A *a) {
     V mx = LSE_LOAD(p);
     LSE_UNROLL
     for (int k = 1; k < LSE_RB; k++)
@@ -67,7 +67,7 @@ static void LSE_FN(lse_line)(const LSE_T *x, size_t n, axial_lse_acc *acc) {
 /* ---- ReduceLogSumExp along columns (inner > 1) ---------------------------- */
 
 /* LSE_RBC rows (p + k * stride) of LSE_CW vectors of columns into the states. */
-AXIAL_NEON_INLINE void LSE_FN(lse_cols_block)(const LSE_T *p, size_t stride, V *m, A *a) {
+AXIAL_INLINE void LSE_FN(lse_cols_block)(const LSE_T *p, size_t stride, V *m, A *a) {
     for (int v = 0; v < LSE_CW; v++) {
         const LSE_T *q = p + v * L;
         V mx = LSE_LOAD(q);
@@ -150,7 +150,7 @@ static void LSE_FN(lse_reduce_cols)(const LSE_T *x, LSE_T *y, axial_lse_acc *acc
 }
 
 /* Both reductions: acc == NULL -> write y (reduce_lse), else merge into acc. */
-AXIAL_NEON_INLINE void LSE_FN(lse_reduce)(const void *xv, void *yv, axial_lse_acc *acc,
+AXIAL_INLINE void LSE_FN(lse_reduce)(const void *xv, void *yv, axial_lse_acc *acc,
                                           size_t outer, size_t n, size_t inner) {
     const LSE_T *x = (const LSE_T *)xv;
     LSE_T *y = (LSE_T *)yv;
@@ -197,7 +197,7 @@ void LSE_KN(reduce_lse_cols)(const void *xv, void *yv, size_t n, size_t ncols,
  * their outputs (in scan order; with emit), those of the carry R followed by
  * the state (mixed: R is not empty; rbad: R is NaN or +inf, the scalar step
  * for every term). */
-AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl, axial_lse_acc R,
+AXIAL_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl, axial_lse_acc R,
                                       int emit, int mixed, int rbad, lse_mix *mx) {
     const E b = V_HMAX(x); /* FMAXV: NaN if a lane is NaN */
     double m = st->m;
@@ -269,7 +269,7 @@ AXIAL_NEON_INLINE V LSE_FN(lcse_step)(axial_lse_acc *st, V x, int excl, axial_ls
  * by it); returns the chunk's final state, the same with or without emit,
  * whatever R.  An exclusive chunk's first output is R's value (ref + log(a)
  * would underflow for a chunk far above its carry). */
-AXIAL_NEON_INLINE axial_lse_acc LSE_FN(lcse_chunk)(const LSE_T *x, LSE_T *y, size_t n,
+AXIAL_INLINE axial_lse_acc LSE_FN(lcse_chunk)(const LSE_T *x, LSE_T *y, size_t n,
                                                    int excl, int rev, axial_lse_acc R,
                                                    int emit, int mixed) {
     axial_lse_acc st = AXIAL_LSE_EMPTY;

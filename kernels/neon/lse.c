@@ -54,12 +54,12 @@
 typedef struct {
     double m, ref, a, b;
 } lse_mix;
-AXIAL_NEON_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
+AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
     const double ref = R.m > m ? R.m : m;
     return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(m - ref)};
 }
 /* The value of R followed by the state st (the scalar step's outputs). */
-AXIAL_NEON_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc st) {
+AXIAL_INLINE double lse_val_from(axial_lse_acc R, axial_lse_acc st) {
     axial_lse_add(&R, st.m, st.s);
     return axial_lse_value(R);
 }
@@ -69,18 +69,18 @@ typedef struct {
     float64x2_t lo, hi; /* s of lanes 0, 1 and 2, 3 */
 } axial_lse_s4;
 
-AXIAL_NEON_INLINE axial_lse_s4 lse_s4_zero(void) {
+AXIAL_INLINE axial_lse_s4 lse_s4_zero(void) {
     return (axial_lse_s4){vdupq_n_f64(0), vdupq_n_f64(0)};
 }
-AXIAL_NEON_INLINE axial_lse_s4 lse_s4_add(axial_lse_s4 a, float32x4_t v) {
+AXIAL_INLINE axial_lse_s4 lse_s4_add(axial_lse_s4 a, float32x4_t v) {
     a.lo = vaddq_f64(a.lo, vcvt_f64_f32(vget_low_f32(v)));
     a.hi = vaddq_f64(a.hi, vcvt_high_f64_f32(v));
     return a;
 }
 /* s *= exp(mo - mn) in the lanes that rose (f64 difference and exp); the
  * others keep s (their exponent is 0 - 0). */
-AXIAL_NEON_INLINE axial_lse_s4 lse_s4_rescale(axial_lse_s4 a, float32x4_t mo, float32x4_t mn,
-                                              uint32x4_t rose) {
+AXIAL_INLINE axial_lse_s4 lse_s4_rescale(axial_lse_s4 a, float32x4_t mo, float32x4_t mn,
+                                         uint32x4_t rose) {
     const float32x4_t z = vdupq_n_f32(0);
     const float32x4_t o = vbslq_f32(rose, mo, z), n = vbslq_f32(rose, mn, z);
     a.lo = vmulq_f64(a.lo, Sleef_expd2_u10advsimd(vsubq_f64(vcvt_f64_f32(vget_low_f32(o)),
@@ -89,20 +89,20 @@ AXIAL_NEON_INLINE axial_lse_s4 lse_s4_rescale(axial_lse_s4 a, float32x4_t mo, fl
                                                             vcvt_high_f64_f32(n))));
     return a;
 }
-AXIAL_NEON_INLINE void lse_s4_store(double *p, axial_lse_s4 a) {
+AXIAL_INLINE void lse_s4_store(double *p, axial_lse_s4 a) {
     vst1q_f64(p, a.lo);
     vst1q_f64(p + 2, a.hi);
 }
-AXIAL_NEON_INLINE float32x4_t lse_s4_tov(axial_lse_s4 a) {
+AXIAL_INLINE float32x4_t lse_s4_tov(axial_lse_s4 a) {
     return vcvt_high_f32_f64(vcvt_f32_f64(a.lo), a.hi);
 }
 /* inclusive prefix sum of 4 lanes: [e0, e0+e1, (e0+e1)+e2, (e0+e1)+(e2+e3)] */
-AXIAL_NEON_INLINE float32x4_t lse_prefix_f32(float32x4_t e) {
+AXIAL_INLINE float32x4_t lse_prefix_f32(float32x4_t e) {
     const float32x4_t z = vdupq_n_f32(0);
     e = vaddq_f32(e, vextq_f32(z, e, 3));
     return vaddq_f32(e, vextq_f32(z, e, 2));
 }
-AXIAL_NEON_INLINE float32x4_t lse_rev_f32(float32x4_t v) {
+AXIAL_INLINE float32x4_t lse_rev_f32(float32x4_t v) {
     v = vrev64q_f32(v);
     return vextq_f32(v, v, 2);
 }
@@ -155,7 +155,7 @@ AXIAL_NEON_INLINE float32x4_t lse_rev_f32(float32x4_t v) {
 #undef LSE_STORE1
 
 /* f16 */
-AXIAL_NEON_INLINE void lse_store1_f16(uint16_t *p, double d) {
+AXIAL_INLINE void lse_store1_f16(uint16_t *p, double d) {
     const float64x2_t v = vdupq_n_f64(d);
     *p = vget_lane_u16(axial_neon_f64x2_to_f16(v, v), 0);
 }
@@ -174,7 +174,7 @@ AXIAL_NEON_INLINE void lse_store1_f16(uint16_t *p, double d) {
 #undef LSE_STORE1
 
 /* bf16 */
-AXIAL_NEON_INLINE void lse_store1_bf16(uint16_t *p, double d) {
+AXIAL_INLINE void lse_store1_bf16(uint16_t *p, double d) {
     const float64x2_t v = vdupq_n_f64(d);
     *p = vget_lane_u16(axial_neon_f64x2_to_bf16(v, v), 0);
 }
@@ -225,16 +225,16 @@ AXIAL_NEON_INLINE void lse_store1_bf16(uint16_t *p, double d) {
 #undef A_TOV
 
 /* ---- f64 lanes (f64) ------------------------------------------------------ */
-AXIAL_NEON_INLINE float64x2_t lse_d2_zero(void) {
+AXIAL_INLINE float64x2_t lse_d2_zero(void) {
     return vdupq_n_f64(0);
 }
-AXIAL_NEON_INLINE float64x2_t lse_d2_rescale(float64x2_t a, float64x2_t mo, float64x2_t mn,
-                                             uint64x2_t rose) {
+AXIAL_INLINE float64x2_t lse_d2_rescale(float64x2_t a, float64x2_t mo, float64x2_t mn,
+                                        uint64x2_t rose) {
     const float64x2_t z = vdupq_n_f64(0);
     return vmulq_f64(a, Sleef_expd2_u10advsimd(
                             vsubq_f64(vbslq_f64(rose, mo, z), vbslq_f64(rose, mn, z))));
 }
-AXIAL_NEON_INLINE float64x2_t lse_prefix_f64(float64x2_t e) {
+AXIAL_INLINE float64x2_t lse_prefix_f64(float64x2_t e) {
     return vaddq_f64(e, vextq_f64(vdupq_n_f64(0), e, 1));
 }
 

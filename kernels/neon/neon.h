@@ -34,65 +34,63 @@
 
 AXIAL_DECLARE_KERNELS(neon)
 
-#define AXIAL_NEON_INLINE static inline __attribute__((always_inline))
-
 /* ---- f16 ------------------------------------------------------------------ */
-AXIAL_NEON_INLINE float32x4_t axial_neon_f16_lo(uint16x8_t h) {
+AXIAL_INLINE float32x4_t axial_neon_f16_lo(uint16x8_t h) {
     return vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
 }
-AXIAL_NEON_INLINE float32x4_t axial_neon_f16_hi(uint16x8_t h) {
+AXIAL_INLINE float32x4_t axial_neon_f16_hi(uint16x8_t h) {
     return vcvt_high_f32_f16(vreinterpretq_f16_u16(h));
 }
-AXIAL_NEON_INLINE float32x4_t axial_neon_load4_f16(const uint16_t *p) {
+AXIAL_INLINE float32x4_t axial_neon_load4_f16(const uint16_t *p) {
     return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p)));
 }
-AXIAL_NEON_INLINE uint16x4_t axial_neon_f32_to_f16(float32x4_t v) {
+AXIAL_INLINE uint16x4_t axial_neon_f32_to_f16(float32x4_t v) {
     return vreinterpret_u16_f16(vcvt_f16_f32(v));
 }
 /* 8 f32 -> 8 f16 in one register (FCVTN + FCVTN2). */
-AXIAL_NEON_INLINE uint16x8_t axial_neon_f32x2_to_f16(float32x4_t lo, float32x4_t hi) {
+AXIAL_INLINE uint16x8_t axial_neon_f32x2_to_f16(float32x4_t lo, float32x4_t hi) {
     return vreinterpretq_u16_f16(vcvt_high_f16_f32(vcvt_f16_f32(lo), hi));
 }
 
 /* ---- bf16 ----------------------------------------------------------------- */
-AXIAL_NEON_INLINE float32x4_t axial_neon_bf16_lo(uint16x8_t h) {
+AXIAL_INLINE float32x4_t axial_neon_bf16_lo(uint16x8_t h) {
     return vreinterpretq_f32_u32(vshll_n_u16(vget_low_u16(h), 16));
 }
-AXIAL_NEON_INLINE float32x4_t axial_neon_bf16_hi(uint16x8_t h) {
+AXIAL_INLINE float32x4_t axial_neon_bf16_hi(uint16x8_t h) {
     return vreinterpretq_f32_u32(vshll_high_n_u16(h, 16));
 }
-AXIAL_NEON_INLINE float32x4_t axial_neon_load4_bf16(const uint16_t *p) {
+AXIAL_INLINE float32x4_t axial_neon_load4_bf16(const uint16_t *p) {
     return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16));
 }
 /* The rounded bits, still in the top halves of 32-bit lanes. */
-AXIAL_NEON_INLINE uint32x4_t axial_neon_bf16_round_bits(float32x4_t v) {
+AXIAL_INLINE uint32x4_t axial_neon_bf16_round_bits(float32x4_t v) {
     const uint32x4_t u = vreinterpretq_u32_f32(v);
     const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
     const uint32x4_t r = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
     const uint32x4_t nan = vmvnq_u32(vceqq_f32(v, v)); /* all ones where v is NaN */
     return vbslq_u32(nan, vorrq_u32(u, vdupq_n_u32(0x400000)), r);
 }
-AXIAL_NEON_INLINE uint16x4_t axial_neon_f32_to_bf16(float32x4_t v) {
+AXIAL_INLINE uint16x4_t axial_neon_f32_to_bf16(float32x4_t v) {
     return vshrn_n_u32(axial_neon_bf16_round_bits(v), 16);
 }
-AXIAL_NEON_INLINE uint16x8_t axial_neon_f32x2_to_bf16(float32x4_t lo, float32x4_t hi) {
+AXIAL_INLINE uint16x8_t axial_neon_f32x2_to_bf16(float32x4_t lo, float32x4_t hi) {
     return vshrn_high_n_u32(vshrn_n_u32(axial_neon_bf16_round_bits(lo), 16),
                             axial_neon_bf16_round_bits(hi), 16);
 }
 
 /* ---- f64 -> narrow, one rounding ------------------------------------------ */
 /* Four f64 (two registers) -> four f32, RNE. */
-AXIAL_NEON_INLINE float32x4_t axial_neon_f64x2_to_f32(float64x2_t lo, float64x2_t hi) {
+AXIAL_INLINE float32x4_t axial_neon_f64x2_to_f32(float64x2_t lo, float64x2_t hi) {
     return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
 }
 /* Four f64 -> four f32 rounded to odd (for a second, exact, rounding). */
-AXIAL_NEON_INLINE float32x4_t axial_neon_f64x2_to_f32_odd(float64x2_t lo, float64x2_t hi) {
+AXIAL_INLINE float32x4_t axial_neon_f64x2_to_f32_odd(float64x2_t lo, float64x2_t hi) {
     return vcvtx_high_f32_f64(vcvtx_f32_f64(lo), hi);
 }
-AXIAL_NEON_INLINE uint16x4_t axial_neon_f64x2_to_f16(float64x2_t lo, float64x2_t hi) {
+AXIAL_INLINE uint16x4_t axial_neon_f64x2_to_f16(float64x2_t lo, float64x2_t hi) {
     return axial_neon_f32_to_f16(axial_neon_f64x2_to_f32_odd(lo, hi));
 }
-AXIAL_NEON_INLINE uint16x4_t axial_neon_f64x2_to_bf16(float64x2_t lo, float64x2_t hi) {
+AXIAL_INLINE uint16x4_t axial_neon_f64x2_to_bf16(float64x2_t lo, float64x2_t hi) {
     return axial_neon_f32_to_bf16(axial_neon_f64x2_to_f32_odd(lo, hi));
 }
 

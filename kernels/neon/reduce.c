@@ -34,8 +34,6 @@
 
 #include "neon.h"
 
-#define RN_INLINE static inline __attribute__((always_inline))
-#define RN_NOINLINE static __attribute__((noinline))
 /* Loops over a constant number of vectors must unroll completely, or GCC
  * keeps the vectors in a stack array. */
 #define RN_UNROLL _Pragma("GCC unroll 16")
@@ -56,7 +54,7 @@ enum { M_RED, M_ACC }; /* reduce (store the element type) or reduce_acc (add to 
 static const uint8_t rn_mask_tab[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-RN_INLINE uint8x16_t rn_keep(size_t b) { return vld1q_u8(rn_mask_tab + 16 - b); }
+AXIAL_INLINE uint8x16_t rn_keep(size_t b) { return vld1q_u8(rn_mask_tab + 16 - b); }
 
 static size_t rn_gcd(size_t a, size_t b) {
     while (b) {
@@ -68,11 +66,11 @@ static size_t rn_gcd(size_t a, size_t b) {
 }
 
 /* bytes (a multiple of 16) of the 16-byte pattern v. */
-RN_INLINE void rn_fill(uint8_t *p, size_t bytes, uint8x16_t v) {
+AXIAL_INLINE void rn_fill(uint8_t *p, size_t bytes, uint8x16_t v) {
     for (size_t i = 0; i < bytes; i += 16)
         vst1q_u8(p + i, v);
 }
-RN_INLINE void rn_fill_d(double *d, size_t cnt) { /* -0.0, the identity of f64 addition */
+AXIAL_INLINE void rn_fill_d(double *d, size_t cnt) { /* -0.0, the identity of f64 addition */
     const float64x2_t z = vdupq_n_f64(-0.0);
     size_t i = 0;
     for (; i + 2 <= cnt; i += 2)
@@ -87,13 +85,13 @@ RN_INLINE void rn_fill_d(double *d, size_t cnt) { /* -0.0, the identity of f64 a
  * ====================================================================== */
 enum { K_E8, K_E16, K_E32, K_E64 };
 
-RN_INLINE size_t o_w(int k) { return k == K_E8 ? 1 : k == K_E16 ? 2 : k == K_E32 ? 4 : 8; }
-RN_INLINE size_t o_l(int k) { return 16 / o_w(k); }
-RN_INLINE uint8x16_t o_id(int k) {
+AXIAL_INLINE size_t o_w(int k) { return k == K_E8 ? 1 : k == K_E16 ? 2 : k == K_E32 ? 4 : 8; }
+AXIAL_INLINE size_t o_l(int k) { return 16 / o_w(k); }
+AXIAL_INLINE uint8x16_t o_id(int k) {
     (void)k;
     return vdupq_n_u8(0);
 }
-RN_INLINE uint8x16_t o_add(int k, uint8x16_t a, uint8x16_t b) {
+AXIAL_INLINE uint8x16_t o_add(int k, uint8x16_t a, uint8x16_t b) {
     switch (k) {
     case K_E8: return vaddq_u8(a, b);
     case K_E16: return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
@@ -102,7 +100,7 @@ RN_INLINE uint8x16_t o_add(int k, uint8x16_t a, uint8x16_t b) {
     }
 }
 /* ADDP: the pair sums of a, then those of b. */
-RN_INLINE uint8x16_t o_addp(int k, uint8x16_t a, uint8x16_t b) {
+AXIAL_INLINE uint8x16_t o_addp(int k, uint8x16_t a, uint8x16_t b) {
     switch (k) {
     case K_E8: return vpaddq_u8(a, b);
     case K_E16: return vreinterpretq_u8_u16(vpaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
@@ -111,7 +109,7 @@ RN_INLINE uint8x16_t o_addp(int k, uint8x16_t a, uint8x16_t b) {
     }
 }
 /* Pairwise tree of G (1, 2, 4, 8) vectors. */
-RN_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
+AXIAL_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
     if (G == 1) return v[0];
     if (G == 2) return o_add(k, v[0], v[1]);
     const uint8x16_t a = o_add(k, o_add(k, v[0], v[1]), o_add(k, v[2], v[3]));
@@ -123,7 +121,7 @@ RN_INLINE uint8x16_t o_tree(int k, int G, const uint8x16_t *v) {
  * vector holds L/N whole rows of N lanes, lane j of the result is row j's sum.
  * The levels are written out: GCC 12 keeps a level loop rolled, the vectors
  * on the stack. */
-RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
+AXIAL_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
     if (N >= 16)
         RN_UNROLL for (int j = 0; j < 8; j++) v[j] = o_addp(k, v[2 * j], v[2 * j + 1]);
     if (N >= 8)
@@ -136,7 +134,7 @@ RN_INLINE uint8x16_t o_addp_tree(int k, int N, uint8x16_t *v) {
 }
 
 /* Wide (uint64) copies of the L lanes of s, L/2 vectors (e64: s itself). */
-RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
+AXIAL_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
     if (k == K_E8) {
         const uint16x8_t h[2] = {vmovl_u8(vget_low_u8(s)), vmovl_high_u8(s)};
         RN_UNROLL for (int i = 0; i < 2; i++) {
@@ -161,7 +159,7 @@ RN_INLINE void o_widen(int k, uint8x16_t s, uint64x2_t *w) {
         w[0] = vreinterpretq_u64_u8(s);
     }
 }
-RN_INLINE uint64x2_t o_wadd(int k, uint64x2_t a, uint64x2_t b) {
+AXIAL_INLINE uint64x2_t o_wadd(int k, uint64x2_t a, uint64x2_t b) {
     (void)k;
     return vaddq_u64(a, b);
 }
@@ -169,7 +167,7 @@ RN_INLINE uint64x2_t o_wadd(int k, uint64x2_t a, uint64x2_t b) {
 /* Outputs o .. o+cnt-1 (cnt <= L) from lanes 0 .. cnt-1 of s: stored in the
  * element type (reduce) or added to the 8-byte accumulators (reduce_acc; an
  * integer sum is zero-extended, only its low bits count). */
-RN_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt) {
+AXIAL_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt) {
     const size_t w = o_w(k), L = o_l(k);
     if (mode == M_RED) {
         uint8_t *d = (uint8_t *)y + o * w;
@@ -201,8 +199,8 @@ RN_INLINE void o_emit(int k, int mode, void *y, size_t o, uint8x16_t s, size_t c
  * whole vector goes out (reduce: the outputs past cnt get garbage that the
  * next write, in output order, replaces; reduce_acc: lanes >= cnt must be the
  * identity, the adds leave the next outputs unchanged). */
-RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt,
-                           size_t room) {
+AXIAL_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, size_t cnt,
+                              size_t room) {
     const size_t L = o_l(k), nv = (cnt + 1) / 2;
     if (mode == M_RED && room >= L) {
         vst1q_u8((uint8_t *)y + o * o_w(k), s);
@@ -219,7 +217,7 @@ RN_INLINE void o_emit_room(int k, int mode, void *y, size_t o, uint8x16_t s, siz
 }
 
 /* One sum per output of a row: its own-width bits (reduce) or wide add. */
-RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
+AXIAL_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
     uint64_t h;
     switch (k) {
     case K_E8: h = vaddvq_u8(s); break;
@@ -243,7 +241,7 @@ RN_INLINE void o_emit1(int k, int mode, void *y, size_t o, uint8x16_t s) {
  * vector type: with uint8x16_t accumulators reinterpreted per add, GCC 12
  * copies every accumulator once per iteration. */
 #define RN_VSUM(kn, VT, LD, ADD, TOU8, FROMU8)                                     \
-    RN_INLINE uint8x16_t o_vsum_##kn(const uint8_t *p, size_t nv, uint8x16_t idu8) { \
+    AXIAL_INLINE uint8x16_t o_vsum_##kn(const uint8_t *p, size_t nv, uint8x16_t idu8) { \
         const VT id = FROMU8(idu8);                                                \
         VT a0 = id, a1 = id, a2 = id, a3 = id;                                     \
         size_t v = 0;                                                              \
@@ -266,7 +264,7 @@ RN_VSUM(e8, uint8x16_t, RN_LD8, vaddq_u8, RN_ID, RN_ID)
 RN_VSUM(e16, uint16x8_t, RN_LD16, vaddq_u16, vreinterpretq_u8_u16, vreinterpretq_u16_u8)
 RN_VSUM(e32, uint32x4_t, RN_LD32, vaddq_u32, vreinterpretq_u8_u32, vreinterpretq_u32_u8)
 RN_VSUM(e64, uint64x2_t, RN_LD64, vaddq_u64, vreinterpretq_u8_u64, vreinterpretq_u64_u8)
-RN_INLINE uint8x16_t o_vsum(int k, const uint8_t *p, size_t nv, uint8x16_t id) {
+AXIAL_INLINE uint8x16_t o_vsum(int k, const uint8_t *p, size_t nv, uint8x16_t id) {
     switch (k) {
     case K_E8: return o_vsum_e8(p, nv, id);
     case K_E16: return o_vsum_e16(p, nv, id);
@@ -278,7 +276,7 @@ RN_INLINE uint8x16_t o_vsum(int k, const uint8_t *p, size_t nv, uint8x16_t id) {
 /* ---- own type: rows (inner == 1, n > 4L) --------------------------------------
  * Four vector accumulators, 64 bytes per step; the last partial vector is the
  * row's last 16 bytes with the lanes already counted set to the identity. */
-RN_INLINE void o_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
+AXIAL_INLINE void o_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
     const size_t w = o_w(k), L = o_l(k), rb = n * w, nv = n / L, remb = (n % L) * w;
     const uint8x16_t id = o_id(k), skip = rn_keep(16 - remb);
     for (size_t o = 0; o < outer; o++) {
@@ -297,14 +295,14 @@ RN_INLINE void o_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, 
  * lanes past the row set to the identity), and the L row vectors go through
  * log2(L) levels of ADDP.  The last group, or a group whose loads would pass
  * the end of x, runs on an identity-padded copy. */
-RN_INLINE void o_group_pow2(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
-                            size_t cnt) {
+AXIAL_INLINE void o_group_pow2(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
+                               size_t cnt) {
     uint8x16_t v[16];
     RN_UNROLL for (int j = 0; j < N; j++)
         v[j] = vld1q_u8(p + 16 * j);
     o_emit(k, mode, y, o, o_addp_tree(k, N, v), cnt);
 }
-RN_INLINE void o_group_ld3(int k, int mode, const uint8_t *p, void *y, size_t o, size_t cnt) {
+AXIAL_INLINE void o_group_ld3(int k, int mode, const uint8_t *p, void *y, size_t o, size_t cnt) {
     uint8x16_t a, b, c;
     switch (k) {
     case K_E8: {
@@ -333,7 +331,7 @@ RN_INLINE void o_group_ld3(int k, int mode, const uint8_t *p, void *y, size_t o,
     }
     o_emit(k, mode, y, o, o_add(k, o_add(k, a, b), c), cnt);
 }
-RN_INLINE uint8x16_t o_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
+AXIAL_INLINE uint8x16_t o_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
     uint8x16_t v[4];
     RN_UNROLL for (int i = 0; i < V; i++)
         v[i] = vld1q_u8(p + 16 * i);
@@ -343,8 +341,8 @@ RN_INLINE uint8x16_t o_rowvec(int k, int V, const uint8_t *p, uint8x16_t keep, u
     if (V == 3) return o_add(k, o_add(k, v[0], v[1]), v[2]);
     return o_add(k, o_add(k, v[0], v[1]), o_add(k, v[2], v[3]));
 }
-RN_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
-                           void *y, size_t o, size_t cnt) {
+AXIAL_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
+                              void *y, size_t o, size_t cnt) {
     const int L = (int)o_l(k);
     const uint8x16_t id = o_id(k);
     uint8x16_t r[16];
@@ -353,7 +351,7 @@ RN_INLINE void o_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, 
     o_emit(k, mode, y, o, o_addp_tree(k, L, r), cnt);
 }
 
-RN_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
+AXIAL_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t L = o_l(k), gb = (size_t)N * 16; /* L rows of N elements */
     if ((size_t)N > L)
         return; /* never called so (n <= L); keeps the instance out of the code */
@@ -374,7 +372,7 @@ RN_INLINE void o_short_pow2(int k, int mode, int N, const uint8_t *x, void *y, s
         o_group_pow2(k, mode, N, pad, y, o, outer - o);
     }
 }
-RN_INLINE void o_short_ld3(int k, int mode, const uint8_t *x, void *y, size_t outer) {
+AXIAL_INLINE void o_short_ld3(int k, int mode, const uint8_t *x, void *y, size_t outer) {
     const size_t L = o_l(k);
     const uint8_t *p = x;
     size_t o = 0;
@@ -397,8 +395,8 @@ RN_INLINE void o_short_ld3(int k, int mode, const uint8_t *x, void *y, size_t ou
  * registers, indices built once) spreads rows 2d, 2d+1 over the two 8-lane
  * halves of vector d, zero-filled past N (0 is the identity), then 3 levels
  * of ADDP give the 16 row sums. */
-RN_INLINE void o_group_tbl(int mode, int N, const uint8_t *p, const uint8x16_t *idx, void *y,
-                           size_t o, size_t cnt) {
+AXIAL_INLINE void o_group_tbl(int mode, int N, const uint8_t *p, const uint8x16_t *idx, void *y,
+                              size_t o, size_t cnt) {
     uint8x16_t v[8], t[8];
     RN_UNROLL for (int j = 0; j < N; j++)
         v[j] = vld1q_u8(p + 16 * j);
@@ -409,7 +407,7 @@ RN_INLINE void o_group_tbl(int mode, int N, const uint8_t *p, const uint8x16_t *
     }
     o_emit(K_E8, mode, y, o, o_addp_tree(K_E8, 8, t), cnt);
 }
-RN_INLINE void o_short_tbl(int mode, int N, const uint8_t *x, void *y, size_t outer) {
+AXIAL_INLINE void o_short_tbl(int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t gb = (size_t)N * 16;
     uint8_t ib[8][16];
     uint8x16_t idx[8];
@@ -428,8 +426,8 @@ RN_INLINE void o_short_tbl(int mode, int N, const uint8_t *x, void *y, size_t ou
         o_group_tbl(mode, N, pad, idx, y, o, outer - o);
     }
 }
-RN_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
-                           size_t n) {
+AXIAL_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
+                              size_t n) {
     const size_t w = o_w(k), L = o_l(k), rb = n * w, total = outer * rb;
     const uint8x16_t keep = rn_keep((n - (size_t)(V - 1) * L) * w);
     if (V == 1 && L < 8)
@@ -454,14 +452,14 @@ RN_INLINE void o_short_gen(int k, int mode, int V, const uint8_t *x, void *y, si
  * to dst), the last < 8 rows in groups of 4, 2, 1.  With tdst, the same rows'
  * 16 bytes at toff are added to tdst in the same pass (the overlapping last
  * vector of a row whose length is not a multiple of 16 bytes). */
-RN_INLINE uint8x16_t o_gload(int k, int G, const uint8_t *p, size_t sb) {
+AXIAL_INLINE uint8x16_t o_gload(int k, int G, const uint8_t *p, size_t sb) {
     uint8x16_t v[8];
     RN_UNROLL for (int j = 0; j < G; j++)
         v[j] = vld1q_u8(p + (size_t)j * sb);
     return o_tree(k, G, v);
 }
-RN_INLINE void o_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nb, uint8_t *dst,
-                        size_t toff, uint8_t *tdst) {
+AXIAL_INLINE void o_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nb, uint8_t *dst,
+                           size_t toff, uint8_t *tdst) {
     size_t i = 0;
     for (; i + 32 <= nb; i += 32) {
         const uint8x16_t s0 = o_gload(k, G, x + i, sb), s1 = o_gload(k, G, x + i + 16, sb);
@@ -473,8 +471,8 @@ RN_INLINE void o_cols_g(int k, int G, const uint8_t *x, size_t sb, size_t nb, ui
     if (tdst)
         vst1q_u8(tdst, o_add(k, vld1q_u8(tdst), o_gload(k, G, x + toff, sb)));
 }
-RN_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nb, uint8_t *dst,
-                      size_t toff, uint8_t *tdst) {
+AXIAL_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nb, uint8_t *dst,
+                         size_t toff, uint8_t *tdst) {
     size_t j = 0;
     for (; j + 8 <= nrows; j += 8)
         o_cols_g(k, 8, x + j * sb, sb, nb, dst, toff, tdst);
@@ -498,8 +496,8 @@ RN_INLINE void o_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t n
  * length is not a multiple of 16 bytes ends with an overlapping vector in its
  * own accumulator, whose new lanes are added at the end.  The last chunk is
  * never shorter than 16 bytes. */
-RN_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                      size_t inner) {
+AXIAL_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                         size_t inner) {
     const size_t w = o_w(k), L = o_l(k), sb = inner * w;
     const uint8x16_t id = o_id(k);
     const bool direct = mode == M_RED || w == 8; /* the target has the element's width */
@@ -547,8 +545,8 @@ RN_INLINE void o_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, 
  * columns (lane p: column p mod inner), summed as whole-vector columns; the
  * n mod (P/inner) left-over rows are a padded partial super row; then the P
  * sums are folded mod inner. */
-RN_INLINE void o_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                        size_t inner) {
+AXIAL_INLINE void o_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                           size_t inner) {
     const size_t w = o_w(k), L = o_l(k), g = rn_gcd(inner, L), P = inner / g * L;
     const size_t m = P / inner, ns = n / m, left = n - ns * m, pb = P * w, ib = inner * w;
     const uint8x16_t id = o_id(k);
@@ -582,8 +580,8 @@ RN_INLINE void o_narrow(int k, int mode, const uint8_t *x, void *y, size_t outer
  * vectors (16 bytes from each row's start, lanes past inner ignored) summed
  * in two accumulators, written with o_emit_room; an x[o] whose last load
  * would pass the end of x is read from an identity-padded copy. */
-RN_INLINE void o_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                              size_t inner) {
+AXIAL_INLINE void o_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                                 size_t inner) {
     const size_t w = o_w(k), ib = inner * w, bb = n * ib, total = outer * bb;
     const uint8x16_t id = o_id(k), keep = rn_keep(ib);
     for (size_t o = 0; o < outer; o++) {
@@ -607,8 +605,8 @@ RN_INLINE void o_narrow_small(int k, int mode, const uint8_t *x, void *y, size_t
     }
 }
 
-RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
-                        size_t inner) {
+AXIAL_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
+                           size_t inner) {
     const uint8_t *x = (const uint8_t *)xv;
     const size_t L = o_l(k);
     if (inner == 1) {
@@ -650,7 +648,7 @@ RN_INLINE void o_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
 }
 
 /* reduce_finish: L outputs per step from L uint64 (UZP1 keeps the low halves). */
-RN_INLINE uint8x16_t o_pack(int k, const uint64_t *a) {
+AXIAL_INLINE uint8x16_t o_pack(int k, const uint64_t *a) {
     if (k == K_E64)
         return vld1q_u8((const uint8_t *)a);
     uint32x4_t h[4];
@@ -664,7 +662,7 @@ RN_INLINE uint8x16_t o_pack(int k, const uint64_t *a) {
     const uint16x8_t q1 = vuzp1q_u16(vreinterpretq_u16_u32(h[2]), vreinterpretq_u16_u32(h[3]));
     return vuzp1q_u8(vreinterpretq_u8_u16(q0), vreinterpretq_u8_u16(q1));
 }
-RN_INLINE void o_finish(int k, const void *accv, void *yv, size_t count) {
+AXIAL_INLINE void o_finish(int k, const void *accv, void *yv, size_t count) {
     const uint64_t *a = (const uint64_t *)accv;
     uint8_t *y = (uint8_t *)yv;
     const size_t w = o_w(k), L = o_l(k);
@@ -692,8 +690,8 @@ RN_INLINE void o_finish(int k, const void *accv, void *yv, size_t count) {
  * ====================================================================== */
 enum { F_F32, F_F16, F_BF16, F_F64 };
 
-RN_INLINE size_t f_es(int k) { return k == F_F64 ? 8 : k == F_F32 ? 4 : 2; }
-RN_INLINE uint8x16_t f_id(int k) { /* -0.0 in every lane of the element type */
+AXIAL_INLINE size_t f_es(int k) { return k == F_F64 ? 8 : k == F_F32 ? 4 : 2; }
+AXIAL_INLINE uint8x16_t f_id(int k) { /* -0.0 in every lane of the element type */
     switch (k) {
     case F_F32: return vreinterpretq_u8_u32(vdupq_n_u32(0x80000000u));
     case F_F64: return vreinterpretq_u8_u64(vdupq_n_u64(0x8000000000000000u));
@@ -701,7 +699,7 @@ RN_INLINE uint8x16_t f_id(int k) { /* -0.0 in every lane of the element type */
     }
 }
 /* The f32 lanes of raw vectors: f32 lo = r0, hi = r1; f16/bf16 lo/hi = r0's halves. */
-RN_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, float32x4_t *hi) {
+AXIAL_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, float32x4_t *hi) {
     if (k == F_F32) {
         *lo = vreinterpretq_f32_u8(r0);
         *hi = vreinterpretq_f32_u8(r1);
@@ -713,11 +711,11 @@ RN_INLINE void f_split(int k, uint8x16_t r0, uint8x16_t r1, float32x4_t *lo, flo
         *hi = axial_neon_bf16_hi(vreinterpretq_u16_u8(r0));
     }
 }
-RN_INLINE float64x2_t f_wlo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
-RN_INLINE float64x2_t f_whi(float32x4_t v) { return vcvt_high_f64_f32(v); }
+AXIAL_INLINE float64x2_t f_wlo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
+AXIAL_INLINE float64x2_t f_whi(float32x4_t v) { return vcvt_high_f64_f32(v); }
 /* The f64 pairs of a 16-byte vector of the element type: f32 2, f16/bf16 4, f64 1
  * (w[i] holds the vector's elements 2i, 2i+1). */
-RN_INLINE int f_widen(int k, uint8x16_t r, float64x2_t *w) {
+AXIAL_INLINE int f_widen(int k, uint8x16_t r, float64x2_t *w) {
     if (k == F_F64) {
         w[0] = vreinterpretq_f64_u8(r);
         return 1;
@@ -737,7 +735,7 @@ RN_INLINE int f_widen(int k, uint8x16_t r, float64x2_t *w) {
  * the absent rows are -0.0 and v + -0.0 == v, so their additions are left
  * out and the bits are those of the whole tree. */
 #define RN_TREE(name, VT, ADD)                                                       \
-    RN_INLINE VT name(int G, const VT *v) {                                          \
+    AXIAL_INLINE VT name(int G, const VT *v) {                                       \
         VT a[4], b[2];                                                               \
         int na = 0, nb = 0;                                                          \
         RN_UNROLL for (int i = 0; i < G; i += 2) a[na++] = i + 1 < G ? ADD(v[i], v[i + 1]) : v[i]; \
@@ -749,7 +747,7 @@ RN_TREE(f_tree64, float64x2_t, vaddq_f64)
 
 /* The unit at byte offset off of the rows r[0 .. G): its 8 column trees in
  * C, widened to f64: w[i] = columns 2i, 2i+1. */
-RN_INLINE void f_unit_tree(int k, int G, const uint8_t *const *r, size_t off, float64x2_t *w) {
+AXIAL_INLINE void f_unit_tree(int k, int G, const uint8_t *const *r, size_t off, float64x2_t *w) {
     if (k == F_F64) {
         RN_UNROLL for (int i = 0; i < 4; i++) {
             float64x2_t v[8];
@@ -767,7 +765,7 @@ RN_INLINE void f_unit_tree(int k, int G, const uint8_t *const *r, size_t off, fl
     const float32x4_t tl = f_tree32(G, lo), th = f_tree32(G, hi);
     w[0] = f_wlo(tl), w[1] = f_whi(tl), w[2] = f_wlo(th), w[3] = f_whi(th);
 }
-RN_INLINE void f_add8(double *d, const float64x2_t *w) {
+AXIAL_INLINE void f_add8(double *d, const float64x2_t *w) {
     RN_UNROLL for (int i = 0; i < 4; i++)
         vst1q_f64(d + 2 * i, vaddq_f64(vld1q_f64(d + 2 * i), w[i]));
 }
@@ -777,8 +775,8 @@ RN_INLINE void f_add8(double *d, const float64x2_t *w) {
  * column alone: a tree in C per column, widened, one f64 add into d); with
  * tdst, the unit at byte offset toff goes into tdst[0 .. 8) in the same pass
  * (the overlapping last unit of a width that is not a multiple of 8). */
-RN_INLINE void f_cols_g(int k, int G, const uint8_t *const *r, size_t nu, double *d, size_t toff,
-                        double *tdst) {
+AXIAL_INLINE void f_cols_g(int k, int G, const uint8_t *const *r, size_t nu, double *d, size_t toff,
+                           double *tdst) {
     const size_t ub = 8 * f_es(k);
     for (size_t u = 0; u < nu; u++) {
         float64x2_t w[4];
@@ -792,8 +790,8 @@ RN_INLINE void f_cols_g(int k, int G, const uint8_t *const *r, size_t nu, double
     }
 }
 /* One group of G (0..8, run-time) rows given by pointers: the last, partial group. */
-RN_INLINE void f_cols_ptr_body(int k, const uint8_t *const *r, size_t G, size_t nu, double *d,
-                               size_t toff, double *tdst) {
+AXIAL_INLINE void f_cols_ptr_body(int k, const uint8_t *const *r, size_t G, size_t nu, double *d,
+                                  size_t toff, double *tdst) {
     switch (G) {
     case 0: break;
     case 1: f_cols_g(k, 1, r, nu, d, toff, tdst); break;
@@ -807,8 +805,9 @@ RN_INLINE void f_cols_ptr_body(int k, const uint8_t *const *r, size_t G, size_t 
     }
 }
 /* nrows rows from x, sb bytes apart: groups of 8 rows, then the last partial group. */
-RN_INLINE void f_cols_body(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *d,
-                           size_t toff, double *tdst) {
+AXIAL_INLINE void f_cols_body(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu,
+                              double *d,
+                              size_t toff, double *tdst) {
     const uint8_t *r[8];
     size_t j = 0;
     for (; j + 8 <= nrows; j += 8) {
@@ -821,19 +820,19 @@ RN_INLINE void f_cols_body(int k, const uint8_t *x, size_t sb, size_t nrows, siz
     f_cols_ptr_body(k, r, nrows - j, nu, d, toff, tdst);
 }
 #define RN_COLS(kn, K)                                                                       \
-    RN_NOINLINE void f_cols_ptr_##kn(const uint8_t *const *r, size_t G, size_t nu, double *d, \
-                                     size_t toff, double *tdst) {                           \
+    AXIAL_NOINLINE void f_cols_ptr_##kn(const uint8_t *const *r, size_t G, size_t nu, double *d, \
+                                        size_t toff, double *tdst) {                        \
         f_cols_ptr_body(K, r, G, nu, d, toff, tdst);                                        \
     }                                                                                       \
-    RN_NOINLINE void f_cols_##kn(const uint8_t *x, size_t sb, size_t nrows, size_t nu,       \
-                                 double *d, size_t toff, double *tdst) {                    \
+    AXIAL_NOINLINE void f_cols_##kn(const uint8_t *x, size_t sb, size_t nrows, size_t nu,    \
+                                    double *d, size_t toff, double *tdst) {                 \
         f_cols_body(K, x, sb, nrows, nu, d, toff, tdst);                                    \
     }
 RN_COLS(f32, F_F32)
 RN_COLS(f16, F_F16)
 RN_COLS(bf16, F_BF16)
 RN_COLS(f64, F_F64)
-RN_INLINE void f_cols_ptr(int k, const uint8_t *const *r, size_t G, size_t nu, double *d) {
+AXIAL_INLINE void f_cols_ptr(int k, const uint8_t *const *r, size_t G, size_t nu, double *d) {
     switch (k) {
     case F_F32: f_cols_ptr_f32(r, G, nu, d, 0, NULL); break;
     case F_F16: f_cols_ptr_f16(r, G, nu, d, 0, NULL); break;
@@ -841,8 +840,8 @@ RN_INLINE void f_cols_ptr(int k, const uint8_t *const *r, size_t G, size_t nu, d
     default: f_cols_ptr_f64(r, G, nu, d, 0, NULL); break;
     }
 }
-RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *d,
-                      size_t toff, double *tdst) {
+AXIAL_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t nu, double *d,
+                         size_t toff, double *tdst) {
     switch (k) {
     case F_F32: f_cols_f32(x, sb, nrows, nu, d, toff, tdst); break;
     case F_F16: f_cols_f16(x, sb, nrows, nu, d, toff, tdst); break;
@@ -853,7 +852,7 @@ RN_INLINE void f_cols(int k, const uint8_t *x, size_t sb, size_t nrows, size_t n
 
 /* ---- outputs --------------------------------------------------------------------- */
 /* 8 doubles -> 8 elements at y, one rounding each. */
-RN_INLINE void f_put8(int k, uint8_t *y, const double *s) {
+AXIAL_INLINE void f_put8(int k, uint8_t *y, const double *s) {
     const float64x2_t d0 = vld1q_f64(s), d1 = vld1q_f64(s + 2), d2 = vld1q_f64(s + 4),
                       d3 = vld1q_f64(s + 6);
     if (k == F_F64) {
@@ -871,7 +870,7 @@ RN_INLINE void f_put8(int k, uint8_t *y, const double *s) {
               k == F_F16 ? axial_neon_f32x2_to_f16(lo, hi) : axial_neon_f32x2_to_bf16(lo, hi));
 }
 /* cnt doubles -> cnt elements (reduce) */
-RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
+AXIAL_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
     const size_t es = f_es(k);
     size_t i = 0;
     for (; i + 8 <= cnt; i += 8)
@@ -887,7 +886,7 @@ RN_INLINE void f_store_n(int k, uint8_t *y, const double *s, size_t cnt) {
 /* As f_store_n, where `room` outputs exist from y on: whole groups of 8 go
  * out while they fit (outputs past cnt get garbage, rewritten by the next
  * writes in order); s must be readable up to cnt rounded up to 8. */
-RN_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size_t room) {
+AXIAL_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size_t room) {
     const size_t es = f_es(k);
     size_t i = 0;
     for (; i < cnt && i + 8 <= room; i += 8)
@@ -896,7 +895,7 @@ RN_INLINE void f_store_room(int k, uint8_t *y, const double *s, size_t cnt, size
         f_store_n(k, y + i * es, s + i, cnt - i);
 }
 /* acc[0 .. cnt) += s[0 .. cnt) */
-RN_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
+AXIAL_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
     size_t i = 0;
     for (; i + 2 <= cnt; i += 2)
         vst1q_f64(acc + i, vaddq_f64(vld1q_f64(acc + i), vld1q_f64(s + i)));
@@ -905,8 +904,8 @@ RN_INLINE void f_acc_n(double *acc, const double *s, size_t cnt) {
 }
 /* Outputs o .. o+cnt-1 (cnt <= 4) from the sums d0 = {0, 1}, d1 = {2, 3}:
  * rounded once (reduce) or added to acc (reduce_acc). */
-RN_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, float64x2_t d1,
-                        size_t cnt) {
+AXIAL_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, float64x2_t d1,
+                           size_t cnt) {
     if (mode == M_ACC) {
         double *a = (double *)y + o;
         if (cnt == 4) {
@@ -939,7 +938,7 @@ RN_INLINE void f_emit_d(int k, int mode, void *y, size_t o, float64x2_t d0, floa
  * a[0 .. P) (f64, from -0.0) = the sums of the positions of the super-rows of
  * P elements of the flat run p[0 .. N): groups of 8 super-rows by the column
  * core; the last group's partial super-row is a -0.0 padded copy. */
-RN_INLINE void f_super(int k, const uint8_t *p, size_t N, size_t P, double *a) {
+AXIAL_INLINE void f_super(int k, const uint8_t *p, size_t N, size_t P, double *a) {
     const size_t es = f_es(k), pb = P * es, nfull = N / P, part = N - nfull * P;
     const size_t g8 = nfull / 8 * 8;
     rn_fill_d(a, P);
@@ -960,7 +959,7 @@ RN_INLINE void f_super(int k, const uint8_t *p, size_t N, size_t P, double *a) {
 /* P = 16 (inner 1, 2, 4, 8): the same, the 16 sums in registers while
  * whole groups of 8 super-rows last (one super-row = 4 f32 / 2 f16 / 8 f64
  * vectors; its 16 sums = 8 float64x2, A[i] = positions 2i, 2i+1). */
-RN_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
+AXIAL_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
     const size_t es = f_es(k), bb = 16 * es, ng = N / 128;
     float64x2_t A[8];
     RN_UNROLL for (int i = 0; i < 8; i++)
@@ -999,7 +998,7 @@ RN_INLINE void f_super16(int k, const uint8_t *p, size_t N, double *a) {
     }
 }
 /* The halving fold of a[0 .. P) down to `inner` sums: a[p] += a[p + h]. */
-RN_INLINE void f_fold(double *a, size_t P, size_t inner) {
+AXIAL_INLINE void f_fold(double *a, size_t P, size_t inner) {
     for (size_t len = P; len > inner; len /= 2) {
         const size_t h = len / 2;
         size_t p = 0;
@@ -1010,8 +1009,8 @@ RN_INLINE void f_fold(double *a, size_t P, size_t inner) {
     }
 }
 /* 1 < inner < 16: per x[o], the P sums, folded to inner, then acc + A (or A rounded). */
-RN_INLINE void f_periodic(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                          size_t inner) {
+AXIAL_INLINE void f_periodic(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                             size_t inner) {
     const size_t es = f_es(k), P = inner / rn_gcd(inner, AXIAL_ORDER_LANES) * AXIAL_ORDER_LANES;
     const size_t N = n * inner;
     double a[240];
@@ -1032,20 +1031,20 @@ RN_INLINE void f_periodic(int k, int mode, const uint8_t *x, void *y, size_t out
 /* Its own function per kind and mode, so that its stack (A and the padded
  * super-row, ~4 KiB) and f_wide's (8 KiB) are not one frame. */
 #define RN_PERIODIC(kn, K)                                                                  \
-    RN_NOINLINE void f_periodic_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
-                                         size_t inner) {                                    \
+    AXIAL_NOINLINE void f_periodic_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                            size_t inner) {                                 \
         f_periodic(K, M_RED, x, y, outer, n, inner);                                        \
     }                                                                                       \
-    RN_NOINLINE void f_periodic_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
-                                         size_t inner) {                                    \
+    AXIAL_NOINLINE void f_periodic_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n, \
+                                            size_t inner) {                                 \
         f_periodic(K, M_ACC, x, y, outer, n, inner);                                        \
     }
 RN_PERIODIC(f32, F_F32)
 RN_PERIODIC(f16, F_F16)
 RN_PERIODIC(bf16, F_BF16)
 RN_PERIODIC(f64, F_F64)
-RN_INLINE void f_periodic_call(int k, int mode, const uint8_t *x, void *y, size_t outer,
-                               size_t n, size_t inner) {
+AXIAL_INLINE void f_periodic_call(int k, int mode, const uint8_t *x, void *y, size_t outer,
+                                  size_t n, size_t inner) {
     const bool r = mode == M_RED;
     switch (k) {
     case F_F32: (r ? f_periodic_red_f32 : f_periodic_acc_f32)(x, y, outer, n, inner); break;
@@ -1059,7 +1058,7 @@ RN_INLINE void f_periodic_call(int k, int mode, const uint8_t *x, void *y, size_
  * The row's 16 sums (f_super16), folded in the halving order by vertical adds
  * of their registers (A[i] += A[i+4], A[i] += A[i+2], A[0] += A[1]), the last
  * step A0 + A1 by FADDP; row sums leave four at a time. */
-RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
+AXIAL_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n) {
     const size_t rb = n * f_es(k);
     double rs[4], a[16];
     for (size_t o = 0; o < outer; o++) {
@@ -1080,9 +1079,10 @@ RN_INLINE void f_rows(int k, int mode, const uint8_t *x, void *y, size_t outer, 
 }
 
 /* Rows per group of the short and medium rows, their sums leaving in pairs. */
-RN_INLINE int f_sg(int k) { return k == F_F32 || k == F_F64 ? 4 : 8; }
+AXIAL_INLINE int f_sg(int k) { return k == F_F32 || k == F_F64 ? 4 : 8; }
 /* Emit the group's sums s[0 .. G/2) (pairs of rows). */
-RN_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_t *s, size_t cnt) {
+AXIAL_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_t *s,
+                               size_t cnt) {
     f_emit_d(k, mode, y, o, s[0], s[1], cnt < 4 ? cnt : 4);
     if (f_sg(k) == 8 && cnt > 4)
         f_emit_d(k, mode, y, o + 4, s[2], s[3], cnt - 4);
@@ -1094,8 +1094,8 @@ RN_INLINE void f_emit_pairs(int k, int mode, void *y, size_t o, const float64x2_
  * absent blocks left out of the tree), widened to A[0..7], the halving fold
  * by vertical adds, and one FADDP finishes two rows, as for short rows.  The
  * rows whose loads would pass the end of x go through f_rows. */
-RN_INLINE float64x2_t f_rowtree(int k, int NB, const uint8_t *p, const uint8x16_t *km,
-                                uint8x16_t id) {
+AXIAL_INLINE float64x2_t f_rowtree(int k, int NB, const uint8_t *p, const uint8x16_t *km,
+                                   uint8x16_t id) {
     const size_t es = f_es(k), bb = 16 * es;
     const int QU = (int)(8 * es / 16); /* q registers per unit */
     float64x2_t A[8];
@@ -1134,8 +1134,8 @@ RN_INLINE float64x2_t f_rowtree(int k, int NB, const uint8_t *p, const uint8x16_
         A[i] = vaddq_f64(A[i], A[i + 2]);
     return vaddq_f64(A[0], A[1]);
 }
-RN_INLINE void f_rows_mid(int k, int mode, int NB, const uint8_t *x, void *y, size_t outer,
-                          size_t n) {
+AXIAL_INLINE void f_rows_mid(int k, int mode, int NB, const uint8_t *x, void *y, size_t outer,
+                             size_t n) {
     const size_t es = f_es(k), rb = n * es, total = outer * rb, G = (size_t)f_sg(k);
     const size_t lastb = (n - 16 * (size_t)(NB - 1)) * es; /* bytes of the row in the last block */
     uint8x16_t km[8];
@@ -1169,8 +1169,8 @@ RN_INLINE void f_rows_mid(int k, int mode, int NB, const uint8_t *x, void *y, si
  * w[i+1]); the last step, position 0 + position 1, is one FADDP for two
  * rows.  The last group, or a group whose loads would pass the end of x, runs
  * on a -0.0 padded copy. */
-RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
-                           size_t cnt) {
+AXIAL_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, size_t o,
+                              size_t cnt) {
     /* v[i][h]: position i of rows 2h, 2h+1 (f64) */
     float64x2_t v[4][4];
     if (k == F_F64) {
@@ -1238,7 +1238,7 @@ RN_INLINE void f_group_ldn(int k, int mode, int N, const uint8_t *p, void *y, si
     }
     f_emit_pairs(k, mode, y, o, r, cnt);
 }
-RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
+AXIAL_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, size_t outer) {
     const size_t G = (size_t)f_sg(k), gb = G * (size_t)N * f_es(k); /* G rows of N elements */
     const uint8_t *p = x;
     size_t o = 0;
@@ -1264,7 +1264,7 @@ RN_INLINE void f_short_ldn(int k, int mode, int N, const uint8_t *x, void *y, si
  * rows' sums are FADDP of the element vectors themselves (f16/bf16: widened
  * to f32, rounded once from f32); f64 adds in f64.  8 rows per step (f64: 4);
  * the last rows scalar, in the same arithmetic. */
-RN_INLINE void f_short_pair(int k, const uint8_t *x, void *yv, size_t outer) {
+AXIAL_INLINE void f_short_pair(int k, const uint8_t *x, void *yv, size_t outer) {
     uint8_t *y = (uint8_t *)yv;
     size_t o = 0;
     if (k == F_F64) {
@@ -1326,7 +1326,7 @@ RN_INLINE void f_short_pair(int k, const uint8_t *x, void *yv, size_t outer) {
 
 /* One row of 5..16 elements: V 16-byte vectors from p (the last masked by
  * keep), widened and folded to w[0] = {position 0, position 1} sums. */
-RN_INLINE float64x2_t f_rowfold(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
+AXIAL_INLINE float64x2_t f_rowfold(int k, int V, const uint8_t *p, uint8x16_t keep, uint8x16_t id) {
     float64x2_t w[8];
     int nw = 0;
     RN_UNROLL for (int i = 0; i < V; i++) {
@@ -1341,8 +1341,8 @@ RN_INLINE float64x2_t f_rowfold(int k, int V, const uint8_t *p, uint8x16_t keep,
                 w[i] = vaddq_f64(w[i], w[i + h]);
     return w[0];
 }
-RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
-                           void *y, size_t o, size_t cnt) {
+AXIAL_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, uint8x16_t keep,
+                              void *y, size_t o, size_t cnt) {
     const uint8x16_t id = f_id(k);
     const int G = f_sg(k);
     float64x2_t s[4];
@@ -1351,8 +1351,8 @@ RN_INLINE void f_group_gen(int k, int mode, int V, const uint8_t *p, size_t rb, 
                               f_rowfold(k, V, p + (size_t)(j + 1) * rb, keep, id));
     f_emit_pairs(k, mode, y, o, s, cnt);
 }
-RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
-                           size_t n) {
+AXIAL_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, size_t outer,
+                              size_t n) {
     const size_t es = f_es(k), rb = n * es, total = outer * rb, G = (size_t)f_sg(k);
     if ((size_t)V * 16 < 5 * es || (size_t)V * 16 > 16 * es + 15)
         return; /* never called so (5 <= n <= 16); keeps the instance out of the code */
@@ -1376,8 +1376,8 @@ RN_INLINE void f_short_gen(int k, int mode, int V, const uint8_t *x, void *y, si
  * per column.  A chunk whose width is not a multiple of 8 ends with an
  * overlapping unit summed into a copy t of its 8 accumulators in the same
  * pass; its lanes that no whole unit covers are copied back. */
-RN_INLINE void f_colsum(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols, double *acc,
-                        size_t cb) {
+AXIAL_INLINE void f_colsum(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols, double *acc,
+                           size_t cb) {
     const size_t es = f_es(k);
     size_t cw;
     for (size_t c0 = 0; c0 < ncols; c0 += cw) {
@@ -1393,7 +1393,7 @@ RN_INLINE void f_colsum(int k, const uint8_t *x, size_t sb, size_t n, size_t nco
     }
 }
 /* One element widened to C (held in a double: exact). */
-RN_INLINE double f_get1(int k, const uint8_t *p) {
+AXIAL_INLINE double f_get1(int k, const uint8_t *p) {
     switch (k) {
     case F_F32: { float v; memcpy(&v, p, 4); return v; }
     case F_F64: { double v; memcpy(&v, p, 8); return v; }
@@ -1407,8 +1407,8 @@ RN_INLINE double f_get1(int k, const uint8_t *p) {
 }
 /* Fewer than 8 columns (a narrow tile of reduce_cols): each column alone,
  * scalar, in the same order (the tree in C: float for f32/f16/bf16). */
-RN_INLINE void f_colsum_narrow(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols,
-                               double *acc) {
+AXIAL_INLINE void f_colsum_narrow(int k, const uint8_t *x, size_t sb, size_t n, size_t ncols,
+                                  double *acc) {
     const size_t es = f_es(k);
     for (size_t c = 0; c < ncols; c++) {
         double a = acc[c];
@@ -1430,8 +1430,8 @@ RN_INLINE void f_colsum_narrow(int k, const uint8_t *x, size_t sb, size_t n, siz
 }
 /* Whole shapes, inner >= 16: reduce sums chunks of RN_FSB columns into a
  * stack row of f64 (from -0.0) and rounds them; reduce_acc sums into acc. */
-RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                      size_t inner) {
+AXIAL_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                         size_t inner) {
     const size_t es = f_es(k), sb = inner * es;
     double buf[RN_FSB + 8]; /* reduce only (dead for reduce_acc) */
     for (size_t o = 0; o < outer; o++) {
@@ -1454,20 +1454,20 @@ RN_INLINE void f_wide(int k, int mode, const uint8_t *x, void *y, size_t outer, 
 /* Its own function per kind and mode too: its 8 KiB of sums are not in the
  * frame of the other paths. */
 #define RN_WIDE(kn, K)                                                                      \
-    RN_NOINLINE void f_wide_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
-                                     size_t inner) {                                        \
+    AXIAL_NOINLINE void f_wide_red_##kn(const uint8_t *x, void *y, size_t outer, size_t n,  \
+                                        size_t inner) {                                     \
         f_wide(K, M_RED, x, y, outer, n, inner);                                            \
     }                                                                                       \
-    RN_NOINLINE void f_wide_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n,     \
-                                     size_t inner) {                                        \
+    AXIAL_NOINLINE void f_wide_acc_##kn(const uint8_t *x, void *y, size_t outer, size_t n,  \
+                                        size_t inner) {                                     \
         f_wide(K, M_ACC, x, y, outer, n, inner);                                            \
     }
 RN_WIDE(f32, F_F32)
 RN_WIDE(f16, F_F16)
 RN_WIDE(bf16, F_BF16)
 RN_WIDE(f64, F_F64)
-RN_INLINE void f_wide_call(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
-                           size_t inner) {
+AXIAL_INLINE void f_wide_call(int k, int mode, const uint8_t *x, void *y, size_t outer, size_t n,
+                              size_t inner) {
     const bool r = mode == M_RED;
     switch (k) {
     case F_F32: (r ? f_wide_red_f32 : f_wide_acc_f32)(x, y, outer, n, inner); break;
@@ -1477,8 +1477,8 @@ RN_INLINE void f_wide_call(int k, int mode, const uint8_t *x, void *y, size_t ou
     }
 }
 
-RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
-                        size_t inner) {
+AXIAL_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, size_t n,
+                           size_t inner) {
     const uint8_t *x = (const uint8_t *)xv;
     if (inner >= AXIAL_ORDER_LANES) {
         f_wide_call(k, mode, x, y, outer, n, inner);
@@ -1521,12 +1521,12 @@ RN_INLINE void f_reduce(int k, int mode, const void *xv, void *y, size_t outer, 
     }
 }
 
-RN_INLINE void f_finish(int k, const void *accv, void *yv, size_t count) {
+AXIAL_INLINE void f_finish(int k, const void *accv, void *yv, size_t count) {
     f_store_n(k, (uint8_t *)yv, (const double *)accv, count);
 }
 
-RN_INLINE void f_reduce_cols(int k, const void *xv, void *accv, size_t n, size_t ncols,
-                             size_t stride) {
+AXIAL_INLINE void f_reduce_cols(int k, const void *xv, void *accv, size_t n, size_t ncols,
+                                size_t stride) {
     const uint8_t *x = (const uint8_t *)xv;
     const size_t sb = stride * f_es(k);
     if (ncols >= 8)
@@ -1539,15 +1539,15 @@ RN_INLINE void f_reduce_cols(int k, const void *xv, void *accv, size_t n, size_t
  * Entry points.  Signed and unsigned integers of one width share a body.
  * ====================================================================== */
 #define RN_OWN(kn, K)                                                                      \
-    RN_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,        \
-                                    size_t inner) {                                        \
+    AXIAL_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,     \
+                                       size_t inner) {                                     \
         o_reduce(K, M_RED, x, y, outer, n, inner);                                         \
     }                                                                                      \
-    RN_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n,  \
-                                        size_t inner) {                                    \
+    AXIAL_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n, \
+                                           size_t inner) {                                 \
         o_reduce(K, M_ACC, x, acc, outer, n, inner);                                       \
     }                                                                                      \
-    RN_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {              \
+    AXIAL_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {           \
         o_finish(K, acc, y, count);                                                        \
     }
 RN_OWN(e8, K_E8)
@@ -1556,15 +1556,15 @@ RN_OWN(e32, K_E32)
 RN_OWN(e64, K_E64)
 
 #define RN_FLT(kn, K)                                                                      \
-    RN_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,        \
-                                    size_t inner) {                                        \
+    AXIAL_NOINLINE void rn_reduce_##kn(const void *x, void *y, size_t outer, size_t n,     \
+                                       size_t inner) {                                     \
         f_reduce(K, M_RED, x, y, outer, n, inner);                                         \
     }                                                                                      \
-    RN_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n,  \
-                                        size_t inner) {                                    \
+    AXIAL_NOINLINE void rn_reduce_acc_##kn(const void *x, void *acc, size_t outer, size_t n, \
+                                           size_t inner) {                                 \
         f_reduce(K, M_ACC, x, acc, outer, n, inner);                                       \
     }                                                                                      \
-    RN_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {              \
+    AXIAL_NOINLINE void rn_finish_##kn(const void *acc, void *y, size_t count) {           \
         f_finish(K, acc, y, count);                                                        \
     }                                                                                      \
     void axial_reduce_cols_##kn##__neon(const void *x, void *acc, size_t n, size_t ncols,  \

@@ -33,17 +33,15 @@
 #define AXIAL_ROLL_LONG 128  /* row bytes from which rows are block copies */
 #define AXIAL_ROLL_ALIGN 256 /* copies from which the stores are 16-byte aligned */
 
-#define AXIAL_ROLL_INLINE static inline __attribute__((always_inline))
-
-AXIAL_ROLL_INLINE uint8x16_t axial_roll_ld(const char *p) {
+AXIAL_INLINE uint8x16_t axial_roll_ld(const char *p) {
     return vld1q_u8((const uint8_t *)(const void *)p);
 }
-AXIAL_ROLL_INLINE void axial_roll_st(char *p, uint8x16_t v) {
+AXIAL_INLINE void axial_roll_st(char *p, uint8x16_t v) {
     vst1q_u8((uint8_t *)(void *)p, v);
 }
 
 /* Copies len <= 64 bytes. */
-AXIAL_ROLL_INLINE void axial_roll_copy_short(char *d, const char *s, size_t len) {
+AXIAL_INLINE void axial_roll_copy_short(char *d, const char *s, size_t len) {
     if (len >= 32) {
         const uint8x16_t a = axial_roll_ld(s), b = axial_roll_ld(s + 16);
         const uint8x16_t c = axial_roll_ld(s + len - 32), e = axial_roll_ld(s + len - 16);
@@ -94,7 +92,7 @@ static void axial_roll_copy_long(char *d, const char *s, size_t len) {
     axial_roll_st(de - 16, v3);
 }
 
-AXIAL_ROLL_INLINE void axial_roll_copy(char *d, const char *s, size_t len) {
+AXIAL_INLINE void axial_roll_copy(char *d, const char *s, size_t len) {
     if (len <= 64)
         axial_roll_copy_short(d, s, len);
     else
@@ -102,7 +100,7 @@ AXIAL_ROLL_INLINE void axial_roll_copy(char *d, const char *s, size_t len) {
 }
 
 /* One row by two copies. */
-AXIAL_ROLL_INLINE void axial_roll_row(const char *x, char *y, size_t nb, size_t sb) {
+AXIAL_INLINE void axial_roll_row(const char *x, char *y, size_t nb, size_t sb) {
     axial_roll_copy(y, x + nb - sb, sb);
     axial_roll_copy(y + sb, x, nb - sb);
 }
@@ -112,7 +110,7 @@ AXIAL_ROLL_INLINE void axial_roll_row(const char *x, char *y, size_t nb, size_t 
 /* The TBL index of the output bytes base..base+15 of a block of whole rows,
  * nb a power of two: the byte of the block each takes, (its row start) +
  * ((its phase - sb) mod nb) = k - sb, plus nb where the phase is < sb. */
-AXIAL_ROLL_INLINE uint8x16_t axial_roll_index(uint8_t base, size_t nb, size_t sb) {
+AXIAL_INLINE uint8x16_t axial_roll_index(uint8_t base, size_t nb, size_t sb) {
     static const uint8_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     const uint8x16_t k = vaddq_u8(vld1q_u8(iota), vdupq_n_u8(base));
     const uint8x16_t ph = vandq_u8(k, vdupq_n_u8((uint8_t)(nb - 1)));
@@ -200,14 +198,14 @@ static void axial_roll_pattern(uint8_t *M, size_t nb, size_t sb, size_t blocks) 
 
 /* The output vector at flat byte p (sb <= p, p + 16 <= T - nb + sb), whose
  * phase in its row is ph. */
-AXIAL_ROLL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, size_t p,
-                                               size_t ph, size_t nb, size_t sb) {
+AXIAL_INLINE uint8x16_t axial_roll_select(const char *x, const uint8_t *M, size_t p,
+                                          size_t ph, size_t nb, size_t sb) {
     return vbslq_u8(vld1q_u8(M + ph), axial_roll_ld(x + p - sb + nb), axial_roll_ld(x + p - sb));
 }
 
 /* 64 output bytes at d from the straight (xa) and wrapped (xb) sources. */
-AXIAL_ROLL_INLINE void axial_roll_select4(char *d, const char *xa, const char *xb, uint8x16_t m0,
-                                          uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) {
+AXIAL_INLINE void axial_roll_select4(char *d, const char *xa, const char *xb, uint8x16_t m0,
+                                     uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) {
     const uint8x16_t a0 = axial_roll_ld(xa), a1 = axial_roll_ld(xa + 16);
     const uint8x16_t a2 = axial_roll_ld(xa + 32), a3 = axial_roll_ld(xa + 48);
     const uint8x16_t b0 = axial_roll_ld(xb), b1 = axial_roll_ld(xb + 16);
