@@ -21,10 +21,12 @@
  * leave them NULL: dispatch runs the scalar kernel).
  */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno */
+#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "axial.h"
@@ -121,6 +123,44 @@ static const char *slot_isa(axial_isa active, size_t slot) {
     return fn ? axial_isa_name(active) : "scalar";
 }
 
+/* A call that cannot allocate prints no line: ReduceSum of u8 [2, m, 2] over
+ * axes {0, 2} needs an 8m-byte accumulator, here more than RAM + swap (x and
+ * y are reserved, never touched).  Left out (no call, so no line either)
+ * where the kernel would grant it (vm.overcommit_memory 1) or the address
+ * space cannot be reserved.  Returns nonzero unless it failed with NOMEM. */
+static int reduce_nomem(void) {
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = -1;
+    if (f) {
+        if (fscanf(f, "%d", &mode) != 1)
+            mode = -1;
+        fclose(f);
+    }
+    unsigned long long kb = 0, total_kb = 0;
+    char text[256];
+    f = fopen("/proc/meminfo", "r");
+    while (f && fgets(text, sizeof text, f))
+        if (sscanf(text, "MemTotal: %llu kB", &kb) == 1 || sscanf(text, "SwapTotal: %llu kB", &kb) == 1)
+            total_kb += kb;
+    if (f)
+        fclose(f);
+    if ((mode != 0 && mode != 2) || total_kb == 0)
+        return 0;
+    const size_t m = (size_t)(total_kb * 1024ull / 4 + (1ull << 28));
+    void *x = mmap(NULL, 4 * m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *y = mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    int bad = 0;
+    if (x != MAP_FAILED && y != MAP_FAILED) {
+        const int64_t s[3] = {2, (int64_t)m, 2}, a[2] = {0, 2};
+        bad = axial_reduce_sum(AXIAL_U8, x, y, 3, s, a, 2, 0) != AXIAL_E_NOMEM;
+    }
+    if (x != MAP_FAILED)
+        munmap(x, 4 * m);
+    if (y != MAP_FAILED)
+        munmap(y, m);
+    return bad;
+}
+
 static int run_calls(const struct line **calls) {
     static double x[32], y[32];
     static const struct call c[] = {
@@ -170,6 +210,7 @@ static int run_calls(const struct line **calls) {
         {"axial: reduce_logsumexp f32 [2,3] axes=[] flags=0x0 -> copy(count=6) kernel=none", 0,
          0},
         {NULL, 0, 0}, /* reduce_logsumexp of bool: AXIAL_E_DTYPE */
+        {NULL, 0, 0}, /* reduce_nomem: AXIAL_E_NOMEM (or left out) */
     };
     const int64_t s23[2] = {2, 3}, s234[3] = {2, 3, 4}, s03[2] = {0, 3}, s20[2] = {2, 0},
                   s43[2] = {4, 3}, s232[3] = {2, 3, 2};
@@ -208,6 +249,7 @@ static int run_calls(const struct line **calls) {
     bad |= axial_reduce_logsumexp(AXIAL_F32, x, y, 2, s20, a1, 1, 0);
     bad |= axial_reduce_logsumexp(AXIAL_F32, x, y, 2, s23, NULL, 0, 0);
     bad |= axial_reduce_logsumexp(AXIAL_BOOL, x, y, 2, s23, a1, 1, 0) != AXIAL_E_DTYPE;
+    bad |= reduce_nomem();
     static struct line lines[sizeof c / sizeof *c + sizeof l / sizeof *l];
     size_t n = 0;
     for (size_t k = 0; k < sizeof c / sizeof *c; k++)
