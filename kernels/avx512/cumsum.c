@@ -628,26 +628,23 @@ AXIAL_INLINE void cumsum_body(enum axial_kind k, const char *x, char *y, size_t 
  * store plainly.  Tails are never streamed. */
 AXIAL_INLINE void cumsum_flags(enum axial_kind k, const char *x, char *y, size_t outer, size_t n,
                                size_t inner, int excl, int rev, int stream) {
-    if (stream || outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT) {
-        cumsum_body(k, x, y, outer, n, inner, excl, rev, 1);
+    const int nt = stream || outer * n * inner * k_es(k) >= AXIAL_CUMSUM_NT;
+    cumsum_body(k, x, y, outer, n, inner, excl, rev, nt);
+    if (nt)
         _mm_sfence(); /* order the streaming stores before whatever follows */
-    } else {
-        cumsum_body(k, x, y, outer, n, inner, excl, rev, 0);
-    }
 }
 
-/* Four specialisations per kind: the flags become constants. */
+/* REVERSE becomes a constant (it turns every shift the other way); EXCLUSIVE
+ * and streaming stay run-time flags: they choose the output's value or the
+ * kind of store, once per vector. */
 AXIAL_INLINE void cumsum_kind(enum axial_kind k, const void *x, void *y, size_t outer, size_t n,
                               size_t inner, unsigned flags) {
-    const char *xc = (const char *)x;
-    char *yc = (char *)y;
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
-    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cumsum_flags(k, xc, yc, outer, n, inner, 0, 0, st); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_flags(k, xc, yc, outer, n, inner, 1, 0, st); break;
-    case AXIAL_CUMSUM_REVERSE: cumsum_flags(k, xc, yc, outer, n, inner, 0, 1, st); break;
-    default: cumsum_flags(k, xc, yc, outer, n, inner, 1, 1, st); break;
-    }
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        cumsum_flags(k, (const char *)x, (char *)y, outer, n, inner, excl, 1, st);
+    else
+        cumsum_flags(k, (const char *)x, (char *)y, outer, n, inner, excl, 0, st);
 }
 
 /* ==== floats: the one summation order ======================================== */
@@ -1155,15 +1152,12 @@ AXIAL_INLINE void cumsum_float(enum axial_kind k, const char *x, char *y, size_t
 
 AXIAL_INLINE void cumsum_float_flags(enum axial_kind k, const void *x, void *y, size_t outer,
                                      size_t n, size_t inner, unsigned flags) {
-    const char *xc = (const char *)x;
-    char *yc = (char *)y;
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int st = (flags & AXIAL_KERNEL_STREAM) != 0;
-    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cumsum_float(k, xc, yc, outer, n, inner, 0, 0, st); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cumsum_float(k, xc, yc, outer, n, inner, 1, 0, st); break;
-    case AXIAL_CUMSUM_REVERSE: cumsum_float(k, xc, yc, outer, n, inner, 0, 1, st); break;
-    default: cumsum_float(k, xc, yc, outer, n, inner, 1, 1, st); break;
-    }
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        cumsum_float(k, (const char *)x, (char *)y, outer, n, inner, excl, 1, st);
+    else
+        cumsum_float(k, (const char *)x, (char *)y, outer, n, inner, excl, 0, st);
 }
 
 AXIAL_INLINE double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, size_t len,
@@ -1172,13 +1166,9 @@ AXIAL_INLINE double cumsum_seg_kind(enum axial_kind k, const void *x, void *y, s
     char *yc = (char *)y;
     const int cont = (flags & AXIAL_SCAN_CONTINUE) != 0;
     const int nt = (flags & AXIAL_KERNEL_STREAM) || len * k_es(k) >= AXIAL_CUMSUM_NT;
-    double R;
-    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: R = seg_float(k, xc, yc, len, 0, 0, cont, carry, nt); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: R = seg_float(k, xc, yc, len, 1, 0, cont, carry, nt); break;
-    case AXIAL_CUMSUM_REVERSE: R = seg_float(k, xc, yc, len, 0, 1, cont, carry, nt); break;
-    default: R = seg_float(k, xc, yc, len, 1, 1, cont, carry, nt); break;
-    }
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const double R = flags & AXIAL_CUMSUM_REVERSE ? seg_float(k, xc, yc, len, excl, 1, cont, carry, nt)
+                                                  : seg_float(k, xc, yc, len, excl, 0, cont, carry, nt);
     if (nt)
         _mm_sfence();
     return R;
@@ -1200,12 +1190,11 @@ AXIAL_INLINE void cumsum_cols_kind(enum axial_kind k, const void *x, void *y, si
     char *yc = (char *)y;
     const size_t es = k_es(k);
     const int nt = (flags & AXIAL_KERNEL_STREAM) || n * ncols * es >= AXIAL_CUMSUM_NT;
-    switch (flags & (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)) {
-    case 0: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 0, 0, nt); break;
-    case AXIAL_CUMSUM_EXCLUSIVE: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 1, 0, nt); break;
-    case AXIAL_CUMSUM_REVERSE: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 0, 1, nt); break;
-    default: cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, 1, 1, nt); break;
-    }
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, excl, 1, nt);
+    else
+        cols_matrix(k, xc, yc, n, ncols, stride * es, NULL, excl, 0, nt);
     if (nt)
         _mm_sfence();
 }
