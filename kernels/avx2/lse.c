@@ -735,7 +735,7 @@ AXIAL_INLINE axial_lse_acc lse_chunk8(int k, const void *x, void *y, size_t base
     return (axial_lse_acc){m, m == -INFINITY ? 0.0 : S};
 }
 
-/* One chunk of a line, f64 (the flags as constants in each copy): as
+/* One chunk of a line, f64 (REVERSE and mixed as constants in each copy): as
  * lse_chunk8. */
 AXIAL_INLINE axial_lse_acc lse_chunk4(const double *x, double *y, size_t base, size_t n, int excl,
                                       int rev, axial_lse_acc R, int emit, int mixed) {
@@ -877,7 +877,7 @@ AXIAL_INLINE axial_lse_acc lse_chunk(int k, const void *x, void *y, size_t base,
 
 /* A segment of a line from a chunk boundary of its scan order (kernels.h,
  * logcumsumexp_seg): chunks of AXIAL_SCAN_CHUNK from the carry R, R (+)= each
- * chunk's total (the flags as constants in each copy); returns R after the
+ * chunk's total; returns R after the
  * segment (kept only after a whole chunk: a partial one ends its line). */
 AXIAL_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, size_t len, int excl,
                                    int rev, axial_lse_acc R) {
@@ -890,29 +890,20 @@ AXIAL_INLINE axial_lse_acc lse_seg(int k, const void *x, void *y, size_t base, s
     }
     return R;
 }
-/* The flags as constants. */
+/* REVERSE as a constant (it turns every load and shuffle the other way);
+ * EXCLUSIVE stays a run-time flag: it shifts each vector's terms by one. */
 AXIAL_INLINE axial_lse_acc lse_seg_flags(int k, const void *x, void *y, size_t base, size_t len,
                                          unsigned flags, axial_lse_acc R) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
-    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
-    if (!excl && !rev)
-        return lse_seg(k, x, y, base, len, 0, 0, R);
-    if (excl && !rev)
-        return lse_seg(k, x, y, base, len, 1, 0, R);
-    if (!excl)
-        return lse_seg(k, x, y, base, len, 0, 1, R);
-    return lse_seg(k, x, y, base, len, 1, 1, R);
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        return lse_seg(k, x, y, base, len, excl, 1, R);
+    return lse_seg(k, x, y, base, len, excl, 0, R);
 }
 AXIAL_INLINE axial_lse_acc lse_total_flags(int k, const void *x, size_t len, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
-    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
-    if (!excl && !rev)
-        return lse_chunk(k, x, NULL, 0, len, 0, 0, AXIAL_LSE_EMPTY, 0);
-    if (excl && !rev)
-        return lse_chunk(k, x, NULL, 0, len, 1, 0, AXIAL_LSE_EMPTY, 0);
-    if (!excl)
-        return lse_chunk(k, x, NULL, 0, len, 0, 1, AXIAL_LSE_EMPTY, 0);
-    return lse_chunk(k, x, NULL, 0, len, 1, 1, AXIAL_LSE_EMPTY, 0);
+    if (flags & AXIAL_CUMSUM_REVERSE)
+        return lse_chunk(k, x, NULL, 0, len, excl, 1, AXIAL_LSE_EMPTY, 0);
+    return lse_chunk(k, x, NULL, 0, len, excl, 0, AXIAL_LSE_EMPTY, 0);
 }
 
 /* LogCumSumExp of columns: lanes are columns, rows in scan order; per row
