@@ -950,14 +950,20 @@ AXIAL_INLINE void g_finish(int k, const uint64_t *acc, void *y, size_t count) {
 /* ======================================================================
  * The kernels: one instantiation per family member, thin per-dtype names.
  * ====================================================================== */
+/* reduce and reduce_acc share one body per dtype: y or acc is NULL, a
+ * run-time test once per group of outputs. */
 #define AXIAL_F_KERNELS(name, K)                                                               \
+    AXIAL_NOINLINE void f_reduce_##name(const void *x, void *y, double *acc, size_t outer,    \
+                                        size_t n, size_t inner, int stream) {                 \
+        f_reduce(K, x, y, acc, outer, n, inner, stream);                                      \
+    }                                                                                         \
     void axial_reduce_##name##__avx2(const void *x, void *y, size_t outer, size_t n,          \
                                      size_t inner, unsigned flags) {                          \
-        f_reduce(K, x, y, NULL, outer, n, inner, (flags & AXIAL_KERNEL_STREAM) != 0);         \
+        f_reduce_##name(x, y, NULL, outer, n, inner, (flags & AXIAL_KERNEL_STREAM) != 0);     \
     }                                                                                         \
     void axial_reduce_acc_##name##__avx2(const void *x, void *acc, size_t outer, size_t n,    \
                                          size_t inner) {                                      \
-        f_reduce(K, x, NULL, (double *)acc, outer, n, inner, 0);                              \
+        f_reduce_##name(x, NULL, (double *)acc, outer, n, inner, 0);                          \
     }                                                                                         \
     void axial_reduce_finish_##name##__avx2(const void *acc, void *y, size_t count) {         \
         f_finish(K, (const double *)acc, y, count);                                           \
