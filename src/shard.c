@@ -540,7 +540,7 @@ axial_status axial_shard_summary_size(const axial_shards *sh, int64_t start, int
                                       size_t *size) {
     static const char fn[] = "axial_shard_summary_size";
     shard_plan p;
-    uint64_t u0, u1;
+    uint64_t u0 = 0, u1 = 0; /* (set by piece_units when it succeeds) */
     const axial_status st = plan_piece(fn, sh, start, len, &p, &u0, &u1);
     if (st != AXIAL_OK)
         return st;
@@ -570,7 +570,7 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
                                    int64_t len, void *summary, size_t cap) {
     static const char fn[] = "axial_shard_summarize";
     shard_plan p;
-    uint64_t u0, u1;
+    uint64_t u0 = 0, u1 = 0; /* (set by piece_units when it succeeds) */
     const axial_status st = plan_piece(fn, sh, start, len, &p, &u0, &u1);
     if (st != AXIAL_OK)
         return st;
@@ -761,7 +761,7 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
                               int64_t len, const void *carry, size_t carry_size) {
     static const char fn[] = "axial_shard_scan";
     shard_plan p;
-    uint64_t u0, u1;
+    uint64_t u0 = 0, u1 = 0; /* (set by piece_units when it succeeds) */
     axial_status st = plan_shards(fn, sh, &p);
     if (st == AXIAL_OK && !p.scan)
         st = axial__fail(AXIAL_E_ARGS, "%s: op %d is a reduction (axial_shard_finish)", fn,
