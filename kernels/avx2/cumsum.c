@@ -569,16 +569,22 @@ AXIAL_INLINE __m256 x_shift(__m256 v, __m256 prev, int rev) {
     return AX_PS(_mm256_alignr_epi8(u, AX_SIS(_mm256_permute2f128_ps(v, prev, 0x03)), 12));
 }
 
+/* The quad scans of one block's halves A, B (s_i = a_i + a_{i-2}, a_i =
+ * v_i + v_{i-1}), and each quad's total in every lane of its quad (bA, bB). */
+AXIAL_INLINE void quad_scans(__m256 *sA, __m256 *sB, __m256 *bA, __m256 *bB, int rev) {
+    *sA = _mm256_add_ps(*sA, q_shift(*sA, 4, rev));
+    *sB = _mm256_add_ps(*sB, q_shift(*sB, 4, rev));
+    *sA = _mm256_add_ps(*sA, q_shift(*sA, 8, rev));
+    *sB = _mm256_add_ps(*sB, q_shift(*sB, 8, rev));
+    *bA = rev ? _mm256_shuffle_ps(*sA, *sA, 0x00) : _mm256_shuffle_ps(*sA, *sA, 0xFF);
+    *bB = rev ? _mm256_shuffle_ps(*sB, *sB, 0x00) : _mm256_shuffle_ps(*sB, *sB, 0xFF);
+}
+
 /* The block prefix p (A, B) of one block. */
 AXIAL_INLINE void f_block(__m256 *A, __m256 *B, int rev) {
-    /* quads: a_i = v_i + v_{i-1}, s_i = a_i + a_{i-2} */
-    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
-    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
-    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
-    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
-    /* quad totals in every lane of their quad: forward bA = [T0|T1], bB = [T2|T3] */
-    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
-    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    /* quads; their totals: forward bA = [T0|T1], bB = [T2|T3] */
+    __m256 sA = *A, sB = *B, bA, bB;
+    quad_scans(&sA, &sB, &bA, &bB, rev);
     /* EA = [E0|E1] = [-0|T0]; u = [T1|T2]; EB = (u + [T0|T1]) + EA = [T1+T0 | (T2+T1)+T0] */
     const __m256 EA = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
                           : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
@@ -644,12 +650,8 @@ AXIAL_INLINE void bf_load(const char *xb, __m256 *A, __m256 *B, int rev) {
 }
 
 AXIAL_INLINE void bf_block(__m256 *A, __m256 *B, int rev) {
-    __m256 sA = _mm256_add_ps(*A, q_shift(*A, 4, rev));
-    __m256 sB = _mm256_add_ps(*B, q_shift(*B, 4, rev));
-    sA = _mm256_add_ps(sA, q_shift(sA, 8, rev));
-    sB = _mm256_add_ps(sB, q_shift(sB, 8, rev));
-    const __m256 bA = rev ? _mm256_shuffle_ps(sA, sA, 0x00) : _mm256_shuffle_ps(sA, sA, 0xFF);
-    const __m256 bB = rev ? _mm256_shuffle_ps(sB, sB, 0x00) : _mm256_shuffle_ps(sB, sB, 0xFF);
+    __m256 sA = *A, sB = *B, bA, bB;
+    quad_scans(&sA, &sB, &bA, &bB, rev);
     const __m256 Z0 = rev ? _mm256_permute2f128_ps(bA, AX_NEGZ, 0x21)
                           : _mm256_permute2f128_ps(bA, AX_NEGZ, 0x02);
     const __m256 Z1 = rev ? _mm256_permute2f128_ps(bB, AX_NEGZ, 0x21)

@@ -178,24 +178,23 @@ AXIAL_INLINE v8 v8_tree(int k, const v8 r[8]) {
     return v8_add(k, t03, t47);
 }
 
-/* 8 f32 lanes -> 8 elements (f32 family), rounding once (RNE). */
-AXIAL_INLINE void f_store(int k, void *y, __m256 s) {
-    if (k == FK_F32)
-        _mm256_storeu_ps((float *)y, s);
-    else if (k == FK_F16)
-        _mm_storeu_si128((__m128i *)y, axial_avx2_f32_to_f16(s));
+/* 8 f32 lanes -> 8 elements (f32 family), rounding once (RNE); nt: to a
+ * 32-byte (f32) / 16-byte (f16, bf16) aligned y, streaming. */
+AXIAL_INLINE void f_put(int k, void *y, __m256 s, int nt) {
+    if (k == FK_F32) {
+        if (nt)
+            _mm256_stream_ps((float *)y, s);
+        else
+            _mm256_storeu_ps((float *)y, s);
+        return;
+    }
+    const __m128i h = k == FK_F16 ? axial_avx2_f32_to_f16(s) : axial_avx2_f32_to_bf16(s);
+    if (nt)
+        _mm_stream_si128((__m128i *)y, h);
     else
-        _mm_storeu_si128((__m128i *)y, axial_avx2_f32_to_bf16(s));
+        _mm_storeu_si128((__m128i *)y, h);
 }
-/* The same to a 32-byte (f32) / 16-byte (f16, bf16) aligned y, streaming. */
-AXIAL_INLINE void f_stream(int k, void *y, __m256 s) {
-    if (k == FK_F32)
-        _mm256_stream_ps((float *)y, s);
-    else if (k == FK_F16)
-        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_f16(s));
-    else
-        _mm_stream_si128((__m128i *)y, axial_avx2_f32_to_bf16(s));
-}
+AXIAL_INLINE void f_store(int k, void *y, __m256 s) { f_put(k, y, s, 0); }
 AXIAL_INLINE void f_store_part(int k, void *y, __m256 s, size_t cnt) {
     uint32_t buf[8];
     f_store(k, buf, s);
@@ -275,10 +274,8 @@ AXIAL_INLINE void f_emit(int k, void *y, double *acc, size_t off, __m256d lo, __
         return;
     }
     const __m256 s = f_narrow(k, lo, hi);
-    if (cnt == 8 && nt)
-        f_stream(k, d, s);
-    else if (cnt == 8)
-        f_store(k, d, s);
+    if (cnt == 8)
+        f_put(k, d, s, nt);
     else
         f_store_part(k, d, s, cnt);
 }
