@@ -31,6 +31,7 @@
 
 #include "axial.h"
 #include "kernels.h" /* the ISAs' own tables: which log-space kernels they have */
+#include "sysmem.h"
 
 static int failures, ntests;
 
@@ -129,21 +130,8 @@ static const char *slot_isa(axial_isa active, size_t slot) {
  * where the kernel would grant it (vm.overcommit_memory 1) or the address
  * space cannot be reserved.  Returns nonzero unless it failed with NOMEM. */
 static int reduce_nomem(void) {
-    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-    int mode = -1;
-    if (f) {
-        if (fscanf(f, "%d", &mode) != 1)
-            mode = -1;
-        fclose(f);
-    }
-    unsigned long long kb = 0, total_kb = 0;
-    char text[256];
-    f = fopen("/proc/meminfo", "r");
-    while (f && fgets(text, sizeof text, f))
-        if (sscanf(text, "MemTotal: %llu kB", &kb) == 1 || sscanf(text, "SwapTotal: %llu kB", &kb) == 1)
-            total_kb += kb;
-    if (f)
-        fclose(f);
+    const int mode = ax_overcommit_mode();
+    const unsigned long long total_kb = ax_meminfo_kb("MemTotal") + ax_meminfo_kb("SwapTotal");
     if ((mode != 0 && mode != 2) || total_kb == 0)
         return 0;
     const size_t m = (size_t)(total_kb * 1024ull / 4 + (1ull << 28));

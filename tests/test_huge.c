@@ -59,6 +59,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "sysmem.h"
 #include "tests.h"
 
 #if AX_HAVE_MMAN && SIZE_MAX > 0xffffffffu
@@ -199,16 +200,7 @@ static unsigned char *x_map(mapping *m, bool *aliased) {
 }
 
 /* MemAvailable in bytes, or 0 where /proc/meminfo does not say. */
-static uint64_t mem_available(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    bool found = false;
-    while (f && !found && fgets(line, sizeof line, f))
-        found = sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
-    if (f) fclose(f);
-    return found ? (uint64_t)kb * 1024 : 0;
-}
+static uint64_t mem_available(void) { return (uint64_t)ax_meminfo_kb("MemAvailable") * 1024; }
 
 /* ---- the calls ------------------------------------------------------------------ */
 

@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "internal.h" /* whether the active table has the split kernels */
+#include "sysmem.h"
 #include "tests.h"
 
 /* The output every failing call gets: 256 bytes of 0x5a with canaries. */
@@ -577,23 +578,12 @@ static void nomem_parallel_for(void *self, axial_task_fn fn, void *arg, size_t n
 }
 
 void t_status_nomem(ax_t *t) {
-    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-    int mode = -1;
-    if (f) {
-        if (fscanf(f, "%d", &mode) != 1) mode = -1;
-        fclose(f);
-    }
+    const int mode = ax_overcommit_mode();
     if (mode != 0 && mode != 2) {
         ax_skip(t, "needs vm.overcommit_memory 0 or 2 (it is %d)", mode);
         return;
     }
-    unsigned long long kb = 0, total_kb = 0;
-    char line[256];
-    f = fopen("/proc/meminfo", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1 || sscanf(line, "SwapTotal: %llu kB", &kb) == 1)
-            total_kb += kb;
-    if (f) fclose(f);
+    const unsigned long long total_kb = ax_meminfo_kb("MemTotal") + ax_meminfo_kb("SwapTotal");
     size_t bytes = (size_t)(total_kb * 1024ull * 2 + (1ull << 30));
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
