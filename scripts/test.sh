@@ -61,7 +61,16 @@
 # so two fill the CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One seed per run of the suite, printed first and passed to every driver (the
+# C tests, the fuzzer, pytest): AXIAL_TEST_SEED=N bash scripts/test.sh replays a run.
+export AXIAL_TEST_SEED=${AXIAL_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "== seed: AXIAL_TEST_SEED=$AXIAL_TEST_SEED (replay: AXIAL_TEST_SEED=$AXIAL_TEST_SEED bash scripts/test.sh $*)"
 bash scripts/deps.sh test
+# Every ISA this CPU and OS report (scripts/cpu-isas.sh) is required wherever
+# the suite runs natively: its tests fail, rather than show a skip, if the
+# build or axial's detection loses one.
+cpu_isas=$(bash scripts/cpu-isas.sh)
+echo "== ISAs of this CPU, required in the native runs: $cpu_isas"
 jobs=$(nproc)
 all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers python)
 stages=("$@")
@@ -107,12 +116,28 @@ build_native_unlocked() { # ninja targets...
 }
 build_native() { ( hold build; build_native_unlocked "$@" ); }
 
+# The ISAs whose per-ISA tests ran and those skipped, from a meson test log
+# (tests named "<driver> <isa>").
+isas_run() { # build dir, driver (unit, tap)
+  python3 - "$1/meson-logs/testlog.json" "$2" <<'PY'
+import json, sys
+ran, skipped = [], []
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    d, _, isa = t["name"].partition(" ")
+    if d == sys.argv[2] and isa != "api":
+        (skipped if t["result"] == "SKIP" else ran).append(isa)
+print(f"-- ISAs run: {' '.join(ran) or 'none'}; skipped: {' '.join(skipped) or 'none'}")
+PY
+}
+
 stage_native() {
   echo "== native build and suite"
   bash scripts/check-tree.sh   # SPDX lines; nothing points outside the repository
   hold build
   build_native_unlocked
-  meson test -C build --print-errorlogs --num-processes 1
+  AXIAL_TEST_REQUIRE_ISA=$cpu_isas meson test -C build --print-errorlogs --num-processes 1
+  isas_run build unit
 }
 
 # One emulated CPU: the TAP driver for each of the ISAs given and the API
@@ -169,6 +194,7 @@ stage_aarch64() {
   # running, the emulated tests take longer)
   AXIAL_TEST_REQUIRE_ISA=neon AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
     meson test -C build-aarch64 --print-errorlogs --num-processes 1 -t 2
+  isas_run build-aarch64 tap
 }
 
 stage_asan() {
@@ -183,8 +209,9 @@ stage_asan() {
   # The full-size accuracy targets and the > 2^31-element tensors
   # (AXIAL_TEST_BIG) run in the native stage only: under ASan they are long,
   # for kernels and planning the other tests cover.
-  AXIAL_TEST_BIG=0 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  AXIAL_TEST_REQUIRE_ISA=$cpu_isas AXIAL_TEST_BIG=0 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     meson test -C build-asan --no-suite fuzz --print-errorlogs --num-processes 1 -t 4
+  isas_run build-asan unit
 }
 
 stage_tsan() {
@@ -193,13 +220,15 @@ stage_tsan() {
   setup build-tsan "" -Dbenchmarks=false -Db_sanitize=thread -Db_lundef=false \
     "-Davx512=$(bash scripts/avx512-option.sh)"
   ninja -C build-tsan -j "$jobs" tests/axial-tap
-  TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 build-tsan/tests/axial-tap --isa=api
+  export AXIAL_TEST_REQUIRE_ISA=$cpu_isas
+  TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 build-tsan/tests/axial-tap --isa=api |
+    grep -E '^(not ok|Bail out|# [0-9]+ tests)'
   # the split ops on the pool and the test executors, every ISA, a quarter of the cases
   TSAN_OPTIONS=halt_on_error=1 AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
-    build-tsan/tests/axial-tap parallel_
+    build-tsan/tests/axial-tap parallel_ | grep -E '^(not ok|Bail out|# [0-9]+ tests)'
   # stream pushes on the pool (and the test executors), every ISA
   TSAN_OPTIONS=halt_on_error=1 AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 \
-    build-tsan/tests/axial-tap stream_cuts
+    build-tsan/tests/axial-tap stream_cuts | grep -E '^(not ok|Bail out|# [0-9]+ tests)'
 }
 
 stage_valgrind() {
@@ -214,6 +243,8 @@ stage_valgrind() {
   # pages, which fault natively at the first byte outside them, so memcheck
   # finds nothing there that the other tests' tails would not show.
   build_native tests/axial-tap
+  # (every ISA of the CPU but AVX-512, which valgrind hides, is required)
+  AXIAL_TEST_REQUIRE_ISA=${cpu_isas/,avx512/} \
   AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack,guard_pages \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     build/tests/axial-tap > build/valgrind.tap 2> build/valgrind.log \
@@ -326,7 +357,9 @@ PY
 stage_python() {
   echo "== Python package: pip install . into build-python/venv, pytest tests/python"
   bash scripts/python-venv.sh
-  ( cd build-python && venv/bin/python -m pytest -q -p no:cacheprovider -p no:logging ../tests/python )
+  # (numpy's generators and hypothesis take the suite's seed: AXIAL_TEST_SEED)
+  ( cd build-python && AXIAL_TEST_REQUIRE_ISA=$cpu_isas venv/bin/python -m pytest -q -p no:cacheprovider -p no:logging \
+      --hypothesis-seed="$AXIAL_TEST_SEED" ../tests/python )
 }
 
 stage_avx512-emu() {

@@ -8,8 +8,11 @@
  * "1..0 # SKIP" when the CPU or build lacks it, so meson shows it SKIPPED);
  * --isa=api runs the ISA-independent tests; neither runs everything.
  * AXIAL_TEST_REQUIRE_ISA=name[,name...]: those ISAs must be available (test.sh
- * sets it where the CPU is known, e.g. neon under qemu-aarch64), so a build
- * or detection that loses one fails instead of showing a skip.
+ * sets it to every ISA the CPU and OS report, scripts/cpu-isas.sh, and to
+ * the emulated CPU's under qemu), so a build or detection that loses one
+ * fails instead of showing a skip.
+ * AXIAL_TEST_SEED: mixed into every test's seed; printed first ("# seed").
+ * The last line names the ISAs whose tests ran and those skipped.
  * AXIAL_TEST_SKIP=test[,test...]: those tests are reported as skipped, not run
  * (test.sh's valgrind run leaves out the long-double tolerance tests, whose
  * x87 arithmetic valgrind emulates very slowly; every other run has them).
@@ -36,15 +39,14 @@ static const axial_isa arch_isas[AX_N_ARCH_ISAS] = AX_ARCH_ISAS;
 /* The first ISA of this architecture named in AXIAL_TEST_REQUIRE_ISA that is not
  * available, or NULL. */
 static const char *missing_required_isa(void) {
-    const char *req = getenv("AXIAL_TEST_REQUIRE_ISA");
     for (int i = 0; i < AX_N_ARCH_ISAS; i++)
-        if (ax_in_list(req, axial_isa_name(arch_isas[i])) &&
-            !(axial_isa_available() & (1u << arch_isas[i])))
+        if (ax_isa_required(arch_isas[i]) && !(axial_isa_available() & (1u << arch_isas[i])))
             return axial_isa_name(arch_isas[i]);
     return NULL;
 }
 
 int main(int argc, char **argv) {
+    printf("# seed: AXIAL_TEST_SEED=%llu\n", (unsigned long long)ax_seed());
     const char *missing = missing_required_isa();
     if (missing) {
         printf("Bail out! %s is required by AXIAL_TEST_REQUIRE_ISA but not available "
@@ -71,6 +73,7 @@ int main(int argc, char **argv) {
     }
     const size_t n = sizeof entries / sizeof *entries;
     int total = 0, failed = 0, skipped = 0, num = 0;
+    int isa_ran[AX_N_ARCH_ISAS] = {0}; /* tests of each ISA that ran (not skipped) */
     for (size_t i = 0; i < n; i++)
         if (!filter || strstr(entries[i].name, filter))
             total += entries[i].per_isa ? nisa : run_api;
@@ -108,10 +111,19 @@ int main(int argc, char **argv) {
                 printf("ok %d - %s/%s (%ld checks, %.2f s)\n", num, entries[i].name, label,
                        t.checks, secs);
             }
+            if (entries[i].per_isa && !t.skipped) isa_ran[r]++;
             fflush(stdout);
         }
     }
-    printf("# %d tests: %d passed, %d failed, %d skipped (default ISA: %s)\n", total,
-           total - failed - skipped, failed, skipped, axial_isa_name(best));
+    char ran[64] = "", notrun[64] = "";
+    for (int r = 0; r < nisa; r++) {
+        char *list = isa_ran[r] ? ran : notrun;
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof ran - len, "%s%s", len ? "," : "", axial_isa_name(isas[r]));
+    }
+    printf("# %d tests: %d passed, %d failed, %d skipped (default ISA: %s; ISAs run: %s; "
+           "ISAs not run: %s; seed %llu)\n",
+           total, total - failed - skipped, failed, skipped, axial_isa_name(best),
+           ran[0] ? ran : "none", notrun[0] ? notrun : "none", (unsigned long long)ax_seed());
     return failed ? 1 : 0;
 }

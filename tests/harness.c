@@ -56,17 +56,32 @@ static uint64_t ax_hash(const char *s, uint64_t h) {
     return h;
 }
 
+uint64_t ax_seed(void) {
+    const char *seed = getenv("AXIAL_TEST_SEED");
+    return seed ? strtoull(seed, NULL, 0) : 0;
+}
+
+bool ax_isa_required(axial_isa isa) {
+    return ax_in_list(getenv("AXIAL_TEST_REQUIRE_ISA"), axial_isa_name(isa));
+}
+
 bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa) {
     memset(t, 0, sizeof *t);
     t->name = name;
     t->isa = isa;
-    /* The seed depends on the test only (not the ISA): every ISA sees the
-     * same cases.  AXIAL_TEST_SEED varies it for soak runs. */
-    const char *seed = getenv("AXIAL_TEST_SEED");
-    t->rng = ax_hash(name, 0xcbf29ce484222325ull ^ (seed ? strtoull(seed, NULL, 0) : 0)) | 1;
+    /* The seed depends on the test and AXIAL_TEST_SEED (not the ISA): every
+     * ISA sees the same cases; scripts/test.sh draws a new AXIAL_TEST_SEED
+     * for every run of the suite and prints it, so a run can be replayed. */
+    t->rng = ax_hash(name, 0xcbf29ce484222325ull ^ ax_seed()) | 1;
     if (!(axial_isa_available() & (1u << isa))) {
-        ax_skip(t, "%s is not available on this CPU/build (available mask 0x%x)",
-                axial_isa_name(isa), axial_isa_available());
+        if (ax_isa_required(isa)) /* a required ISA never shows as a skip */
+            ax_check(t, false, __FILE__, __LINE__,
+                     "%s is required by AXIAL_TEST_REQUIRE_ISA but not available on this "
+                     "CPU/build (available mask 0x%x)",
+                     axial_isa_name(isa), axial_isa_available());
+        else
+            ax_skip(t, "%s is not available on this CPU/build (available mask 0x%x)",
+                    axial_isa_name(isa), axial_isa_available());
         return false;
     }
     if (axial_isa_select(isa) != AXIAL_OK) {
@@ -75,6 +90,9 @@ bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa) {
         return true;
     }
     fn(t);
+    /* A test that checked nothing proved nothing: a skip, with the reason. */
+    if (!t->skipped && t->checks == 0)
+        ax_skip(t, "made no checks on this machine or with these settings");
     return !t->skipped;
 }
 

@@ -56,8 +56,18 @@ void ax_skip(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
 void ax_note(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
 
 /* Runs `fn` with `isa` selected: sets up t, selects, runs.  Returns false
- * (and marks t skipped) when the ISA is not available. */
+ * when the ISA is not available: t is then marked skipped, or failed when
+ * the ISA is required (ax_isa_required).  A run that made no check and
+ * failed none is marked skipped, with that reason: it proved nothing. */
 bool ax_run(ax_t *t, const char *name, ax_fn fn, axial_isa isa);
+
+/* AXIAL_TEST_SEED (0 when unset): mixed into every test's seed.  The drivers
+ * print it first; scripts/test.sh draws one per run of the suite. */
+uint64_t ax_seed(void);
+
+/* Whether AXIAL_TEST_REQUIRE_ISA names `isa`: its tests must run (an
+ * unavailable required ISA fails them instead of showing a skip). */
+bool ax_isa_required(axial_isa isa);
 
 /* Deterministic random numbers (xorshift64*). */
 uint64_t ax_rand(ax_t *t);

@@ -55,22 +55,65 @@
  */
 #include "order_ref.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "../kernels/scalar/convert.h"
-#include "kernels.h"
+/* ---- f16 and bf16, written here ------------------------------------------ */
+/* The definition's own conversions (the library's are in its scalar
+ * kernels; test "order definition" checks that the two agree on every
+ * 16-bit value and on the doubles around every rounding boundary). */
 
-#define AX_ORDER_LANES AXIAL_ORDER_LANES
-#define AX_ORDER_CHUNK AXIAL_SCAN_CHUNK
-#define AX_ORDER_CONTINUE AXIAL_SCAN_CONTINUE
+double ax_ref_f16_to_double(uint16_t h) {
+    const int e = (h >> 10) & 31, f = h & 1023;
+    const double s = (h & 0x8000) ? -1.0 : 1.0;
+    if (e == 31) return f ? NAN : s * INFINITY;
+    /* f * 2^-24 (subnormal) or (1024 + f) * 2^(e - 25) */
+    return s * (e == 0 ? (double)f / 16777216.0 : ldexp(1024.0 + f, e - 25));
+}
+
+double ax_ref_bf16_to_double(uint16_t b) {
+    const int e = (b >> 7) & 255, f = b & 127;
+    const double s = (b & 0x8000) ? -1.0 : 1.0;
+    if (e == 255) return f ? NAN : s * INFINITY;
+    return s * (e == 0 ? ldexp((double)f, -133) : ldexp(128.0 + f, e - 134));
+}
+
+/* v to nearest even in a format of `eb` exponent and `fb` fraction bits: the
+ * value is scaled exactly so that its last kept bit is the units bit, and
+ * nearbyint (the default mode: to nearest, ties to even) rounds it once. */
+static uint16_t ref_round(double v, int eb, int fb) {
+    const unsigned sign = signbit(v) ? 0x8000u : 0u, emax_field = (1u << eb) - 1u;
+    if (isnan(v)) return (uint16_t)(sign | emax_field << fb | 1u << (fb - 1));
+    const double a = fabs(v);
+    const int bias = (1 << (eb - 1)) - 1;
+    int e = ilogb(a); /* a in [2^e, 2^(e+1)); INT_MIN-ish for 0 */
+    if (a == 0.0 || e < 1 - bias) e = 1 - bias; /* subnormals share the least quantum */
+    if (isinf(a) || e > bias) return (uint16_t)(sign | emax_field << fb);
+    const double q = nearbyint(ldexp(a, fb - e)); /* in [0, 2^(fb+1)] */
+    unsigned field = (unsigned)(e + bias), frac;
+    if (q >= ldexp(1.0, fb + 1)) { /* rounded up to the next binade */
+        field++;
+        frac = 0;
+    } else if (q < ldexp(1.0, fb)) { /* subnormal (field 1 - ... becomes 0) */
+        field = 0;
+        frac = (unsigned)q;
+    } else {
+        frac = (unsigned)(q - ldexp(1.0, fb));
+    }
+    if (field >= emax_field) return (uint16_t)(sign | emax_field << fb);
+    return (uint16_t)(sign | field << fb | frac);
+}
+
+uint16_t ax_ref_double_to_f16(double v) { return ref_round(v, 5, 10); }
+uint16_t ax_ref_double_to_bf16(double v) { return ref_round(v, 8, 7); }
 
 static double load(axial_dtype dt, const void *x, size_t k) {
     switch (dt) {
     case AXIAL_F32: return (double)((const float *)x)[k];
     case AXIAL_F64: return ((const double *)x)[k];
-    case AXIAL_F16: return axial_f16_to_double(((const uint16_t *)x)[k]);
-    default: return axial_bf16_to_double(((const uint16_t *)x)[k]);
+    case AXIAL_F16: return ax_ref_f16_to_double(((const uint16_t *)x)[k]);
+    default: return ax_ref_bf16_to_double(((const uint16_t *)x)[k]);
     }
 }
 
@@ -80,8 +123,8 @@ static void store(axial_dtype dt, void *y, size_t k, double v) {
     switch (dt) {
     case AXIAL_F32: ((float *)y)[k] = (float)v; break;
     case AXIAL_F64: ((double *)y)[k] = v; break;
-    case AXIAL_F16: ((uint16_t *)y)[k] = axial_double_to_f16(v); break;
-    default: ((uint16_t *)y)[k] = axial_double_to_bf16(v); break;
+    case AXIAL_F16: ((uint16_t *)y)[k] = ax_ref_double_to_f16(v); break;
+    default: ((uint16_t *)y)[k] = ax_ref_double_to_bf16(v); break;
     }
 }
 

@@ -17,8 +17,26 @@
 #define AX_ORDER_REF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "axial.h"
+
+/* The definition's constants, stated here and not taken from the library
+ * (test "order definition" checks that kernels/kernels.h agrees):
+ *   AX_ORDER_LANES     the virtual vector: 16 elements;
+ *   AX_ORDER_CHUNK     CumSum's scan chunk along a line: 16384 elements;
+ *   AX_ORDER_CONTINUE  the kernels' flag "this segment continues a line"
+ *                      (cumsum_seg), a bit above the public CumSum flags. */
+#define AX_ORDER_LANES 16
+#define AX_ORDER_CHUNK ((size_t)16384)
+#define AX_ORDER_CONTINUE 0x100u
+
+/* The definition's f16 and bf16 conversions (to nearest even), written
+ * independently of the library's. */
+double ax_ref_f16_to_double(uint16_t h);
+double ax_ref_bf16_to_double(uint16_t b);
+uint16_t ax_ref_double_to_f16(double v);
+uint16_t ax_ref_double_to_bf16(double v);
 
 void ax_ref_cumsum(axial_dtype dt, const void *x, void *y, size_t outer, size_t n,
                    size_t inner, unsigned flags);

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The Python package against numpy and a long double oracle (pytest)."""
+import os
 import pickle
+import zlib
 
 import numpy as np
 import pytest
@@ -17,14 +19,16 @@ try:
 except ImportError:  # the tests run with it installed; a user may not have it
     BF16 = None
 
-SEED = int(__import__("os").environ.get("AXIAL_TEST_SEED", "20261201"))
+SEED = int(os.environ.get("AXIAL_TEST_SEED", "20261201"))
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 FLOATS = [np.float16, np.float32, np.float64] + ([BF16] if BF16 is not None else [])
 SIMD = [i for i in axial.isas() if i != "scalar"]
 
 
 def rng_for(*key):
-    return np.random.default_rng([SEED] + [abs(hash(str(k))) % (1 << 31) for k in key])
+    # crc32, not hash(): str hashes differ from process to process, and
+    # AXIAL_TEST_SEED must replay a run
+    return np.random.default_rng([SEED] + [zlib.crc32(str(k).encode()) for k in key])
 
 
 def random_shape(rng, max_rank=4, max_size=6000):
@@ -186,6 +190,16 @@ def test_float32_ones_end_exact():
 
 
 # ---- the same bits for every ISA and thread count -------------------------------
+
+def test_required_isas_are_available():
+    # scripts/test.sh names every ISA of the CPU (scripts/cpu-isas.sh): the
+    # package must offer each, or its tests below would quietly leave it out
+    required = [i for i in os.environ.get("AXIAL_TEST_REQUIRE_ISA", "").split(",") if i]
+    if not required:
+        pytest.skip("AXIAL_TEST_REQUIRE_ISA is not set")
+    missing = [i for i in required if i not in axial.isas()]
+    assert not missing, f"required {missing} not among axial.isas() = {axial.isas()}"
+
 
 @pytest.mark.parametrize("isa", SIMD)
 def test_simd_isas_against_the_scalar_oracle(isa):
