@@ -147,7 +147,7 @@ qemu_cpu() { # cpu, require, isa...
   local isa
   for isa in "$@" api; do
     # qemu's warnings about CPUID features TCG lacks go to the log, not the screen
-    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.25 AXIAL_TEST_SKIP=stack,guard_pages \
+    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.25 AXIAL_TEST_SKIP=stack,guard_pages,selftest_stack,selftest_guard_pages \
       qemu-x86_64 -cpu "$cpu" build/tests/axial-tap --isa="$isa" > "build/qemu-$cpu-$isa.tap" \
       2>> "build/qemu-$cpu.log" || return 1
   done
@@ -245,7 +245,7 @@ stage_valgrind() {
   build_native tests/axial-tap
   # (every ISA of the CPU but AVX-512, which valgrind hides, is required)
   AXIAL_TEST_REQUIRE_ISA=${cpu_isas/,avx512/} \
-  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack,guard_pages \
+  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack,guard_pages,selftest_stack,selftest_guard_pages \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     build/tests/axial-tap > build/valgrind.tap 2> build/valgrind.log \
     || { grep -v '^#' build/valgrind.log | tail -n 40; grep -E '^not ok' build/valgrind.tap

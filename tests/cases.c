@@ -142,6 +142,12 @@ void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
     ax_buf_poison(&io->y, 0x5a);
     ax_fill(t, dt, io->x.p, count, mode);
     io->want = malloc(ocount * io->es + 1);
+    io->xcopy = malloc(count * io->es + 1);
+    if (!io->want || !io->xcopy) {
+        fprintf(stderr, "# test harness: out of memory (%zu + %zu elements)\n", ocount, count);
+        abort();
+    }
+    memcpy(io->xcopy, io->x.p, count * io->es);
     io->src = io->x.p;
 }
 
@@ -158,11 +164,14 @@ bool io_called(ax_t *t, io_case *io, axial_status st, const char *what) {
     ok &= AX_CHECK(t, ax_buf_canary_ok(&io->y), "%s: wrote outside the output", what);
     ok &= AX_CHECK(t, io->inplace || ax_buf_canary_ok(&io->x), "%s: wrote around the input",
                    what);
+    ok &= AX_CHECK(t, io->inplace || memcmp(io->x.p, io->xcopy, io->count * io->es) == 0,
+                   "%s: changed its separate input", what);
     return ok;
 }
 
 void io_free(io_case *io) {
     free(io->want);
+    free(io->xcopy);
     ax_buf_free(&io->x);
     ax_buf_free(&io->y);
 }

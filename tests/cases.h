@@ -67,13 +67,14 @@ bool ax_sample(ax_t *t, double frac);
 
 /* One call: x (filled) and y (poisoned, 0x5a) with random whole-element
  * misalignment and canaries, the oracle's answer in `want`; `src` is x, or
- * y holding a copy of x for an in-place call. */
+ * y holding a copy of x for an in-place call.  `xcopy` holds x as filled: a
+ * call with a separate input must leave it unchanged. */
 typedef struct {
     axial_dtype dt;
     size_t es, count, ocount;
     bool inplace;
     ax_buf x, y;
-    void *want;
+    void *want, *xcopy;
     const void *src;
 } io_case;
 
@@ -84,7 +85,8 @@ void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
 extern int io_misalign_x, io_misalign_y;
 /* Call after the oracle has read x: the in-place copy. */
 void io_ready(io_case *io);
-/* Checks the status and the canaries; true when the output may be compared. */
+/* Checks the status, the canaries and (a separate input) that x is as it
+ * was filled; true when the output may be compared. */
 bool io_called(ax_t *t, io_case *io, axial_status st, const char *what);
 /* Frees the buffers. */
 void io_free(io_case *io);
@@ -148,5 +150,15 @@ void reduce_columns(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, dou
  * sign), A = 1, 2, 3, 5, B = 1, 2, 3, 7, 16, 17, C = 1..4, 7..9, 15..17,
  * 31, 33, 64, 65. */
 void reduce_3d(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, double frac);
+
+/* Single checks that test_selftest.c runs against broken kernels: one
+ * CumSum against the error bound (test_tolerance.c), one float CumSum line
+ * long enough to be split, on every executor against the plain call
+ * (test_parallel.c), and the cross-ISA comparison of `isa` with itself, with
+ * toggle(1) before its second run and toggle(0) after (test_cross_isa.c). */
+void ax_tol_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
+                   unsigned flags, enum fill mode, bool inplace);
+void ax_parallel_line_case(ax_t *t, axial_dtype dt, unsigned flags);
+void ax_cross_isa_self(ax_t *t, axial_isa isa, void (*toggle)(int on));
 
 #endif /* AX_CASES_H */

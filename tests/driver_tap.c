@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
     const size_t n = sizeof entries / sizeof *entries;
     int total = 0, failed = 0, skipped = 0, num = 0;
     int isa_ran[AX_N_ARCH_ISAS] = {0}; /* tests of each ISA that ran (not skipped) */
+    int isa_sel[AX_N_ARCH_ISAS] = {0}; /* tests of each ISA selected */
     for (size_t i = 0; i < n; i++)
         if (!filter || strstr(entries[i].name, filter))
             total += entries[i].per_isa ? nisa : run_api;
@@ -111,12 +112,16 @@ int main(int argc, char **argv) {
                 printf("ok %d - %s/%s (%ld checks, %.2f s)\n", num, entries[i].name, label,
                        t.checks, secs);
             }
-            if (entries[i].per_isa && !t.skipped) isa_ran[r]++;
+            if (entries[i].per_isa) {
+                isa_sel[r]++;
+                isa_ran[r] += !t.skipped;
+            }
             fflush(stdout);
         }
     }
     char ran[64] = "", notrun[64] = "";
     for (int r = 0; r < nisa; r++) {
+        if (!isa_sel[r]) continue;
         char *list = isa_ran[r] ? ran : notrun;
         size_t len = strlen(list);
         snprintf(list + len, sizeof ran - len, "%s%s", len ? "," : "", axial_isa_name(isas[r]));

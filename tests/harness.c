@@ -15,6 +15,7 @@
 #include <string.h>
 
 static const int ax_print_limit = 8; /* failures printed per test */
+bool ax_quiet;
 
 bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...) {
     t->checks++;
@@ -27,7 +28,7 @@ bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...
     if (t->fails == 0)
         snprintf(t->first, sizeof t->first, "%s:%d: [%s/%s] %s", file, line, t->name,
                  axial_isa_name(t->isa), msg);
-    if (t->fails < ax_print_limit)
+    if (t->fails < ax_print_limit && !ax_quiet)
         fprintf(stderr, "# FAIL %s:%d: [%s/%s] %s\n", file, line, t->name,
                 axial_isa_name(t->isa), msg);
     t->fails++;
@@ -43,6 +44,7 @@ void ax_skip(ax_t *t, const char *fmt, ...) {
 }
 
 void ax_note(ax_t *t, const char *fmt, ...) {
+    if (ax_quiet) return;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);

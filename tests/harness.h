@@ -48,6 +48,10 @@ bool ax_check(ax_t *t, bool ok, const char *file, int line, const char *fmt, ...
     AX_PRINTF(5, 6);
 #define AX_CHECK(t, cond, ...) ax_check((t), (cond), __FILE__, __LINE__, __VA_ARGS__)
 
+/* While true, failed checks and notes are counted but not printed: the
+ * self-tests run checks that must fail (test_selftest.c). */
+extern bool ax_quiet;
+
 /* The test could not run on this machine (reported as a skip, never a pass). */
 void ax_skip(ax_t *t, const char *fmt, ...) AX_PRINTF(2, 3);
 

@@ -19,9 +19,9 @@
  * (any ISA: the scalar table is patched too).  The merged tables are
  * writable objects (src/dispatch.c), reached through axial__kernels().
  * AX_REFSPLIT_BREAK=carry|continue|reverse breaks one thing on purpose, to
- * show that the tests see it: cumsum_seg ignores its carry (starts every
- * segment from -0.0), drops AXIAL_SCAN_CONTINUE, or scan_total ignores
- * REVERSE.  The reference is slow (one element at a time): far slower than
+ * show that the tests see it (meson tests "refsplit break ..."): cumsum_seg
+ * ignores its carry (starts every segment from -0.0), drops
+ * AXIAL_SCAN_CONTINUE, or scan_total ignores REVERSE.  The reference is slow (one element at a time): far slower than
  * the SIMD kernels.
  */
 #include <stdlib.h>

@@ -52,6 +52,7 @@ static struct {
     const axial_executor *ex;
     long cases, calls, nan_only;
     bool cancel; /* inputs: golden.c's cancelling data */
+    void (*toggle)(int on); /* ax_cross_isa_self: around the second run */
 } X;
 
 /* General data with about one element in 40 replaced by NaN, +-inf or
@@ -93,6 +94,7 @@ static void run_case(ax_t *t, size_t count, size_t ocount, enum fill mode, bool 
         ax_buf_alloc(&y[i], ocount * es, es * (size_t)ax_rand_range(t, 0, 7));
         ax_buf_poison(&y[i], 0x5a);
         axial_status st = axial_isa_select(X.isa[i]);
+        if (X.toggle && i == 1) X.toggle(1);
         if (st == AXIAL_OK) {
             if (inplace) {
                 memcpy(y[i].p, x.p, count * es);
@@ -101,6 +103,7 @@ static void run_case(ax_t *t, size_t count, size_t ocount, enum fill mode, bool 
                 st = ax_call_ex(call, x.p, y[i].p, ex);
             }
         }
+        if (X.toggle && i == 1) X.toggle(0);
         X.calls++;
         AX_CHECK(t, st == AXIAL_OK && ax_buf_canary_ok(&y[i]),
                  "%s on %s%s: status %s (%s), or a write outside the output", what,
@@ -303,6 +306,16 @@ static void family_specials(ax_t *t, axial_dtype dt) {
         cumsum_x(t, dt, 1, line, 0, (unsigned)m, modes[m], false);
         reduce_x(t, dt, 1, line, a0, 1, 0, modes[m]);
     }
+}
+
+void ax_cross_isa_self(ax_t *t, axial_isa isa, void (*toggle)(int on)) {
+    memset(&X, 0, sizeof X);
+    X.isa[0] = X.isa[1] = isa;
+    X.n = 2;
+    X.toggle = toggle;
+    family_random(t, AXIAL_F32);
+    cumsum_rows(t, AXIAL_F32, FILL_GENERAL, cumsum_x, 0.03, FLAGS_ONE);
+    memset(&X, 0, sizeof X);
 }
 
 void t_cross_isa(ax_t *t) {

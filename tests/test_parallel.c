@@ -452,6 +452,17 @@ static void fam_reduce(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shap
 
 /* ---- the ops ------------------------------------------------------------------------ */
 
+void ax_parallel_line_case(ax_t *t, axial_dtype dt, unsigned flags) {
+    execs E;
+    if (!execs_init(t, &E))
+        return;
+    const int64_t Q = (int64_t)AXIAL_SCAN_CHUNK, N = elems(dt, split_bytes(AX_OP_CUMSUM));
+    pcase c = mk(AX_OP_CUMSUM, dt, 1, (N > 3 * Q ? N : 3 * Q) + 17, 0, 0, SPLIT_ANY);
+    c.flags = flags;
+    run_pcase(t, &E, &c);
+    execs_free(t, &E);
+}
+
 void t_parallel_cumsum(ax_t *t) {
     execs E;
     if (!execs_init(t, &E))

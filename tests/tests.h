@@ -99,7 +99,16 @@
     X(cross_isa)                                                               \
     X(stream_errors)                                                           \
     X(shard_errors)                                                            \
-    X(shard_cross_isa)
+    X(shard_cross_isa)                                                         \
+    X(selftest_oracle)                                                         \
+    X(selftest_bound)                                                          \
+    X(selftest_canaries)                                                       \
+    X(selftest_input)                                                          \
+    X(selftest_cross_isa)                                                      \
+    X(selftest_threads)                                                        \
+    X(selftest_golden)                                                         \
+    X(selftest_stack)                                                          \
+    X(selftest_guard_pages)
 
 /* The ISAs of the architecture the tests are built for (an x86 build never
  * has NEON kernels and vice versa). */
