@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_huge.c: int8 tensors past 2^31 elements and 2^32 bytes, where an
+ * test_huge.c: int8 tensors past 2^31 elements and 2^32 bytes (test
+ * huge_tensors; test huge_float_sums, below, sums f32, f16 and bf16 tensors
+ * of 2^31 + 2^20 elements), where an
  * index or byte offset held in 32 bits (int, unsigned, a 32-bit loop counter
  * or lane count in a kernel or the planner) would wrap.  Per ISA, every call
  * out of place:
@@ -53,12 +55,14 @@
 #define AX_HAVE_MMAN 1
 #endif
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "harness.h"
+#include "oracle.h"
 #include "sysmem.h"
 #include "tests.h"
 
@@ -422,10 +426,157 @@ void t_huge_tensors(ax_t *t) {
     munmap(ym.base, ym.len);
 }
 
+
+/* ---- float sums past 2^31 elements (test huge_float_sums) ---------------------- */
+/* x: 2^31 + 2^20 elements of f32, f16 or bf16, an anonymous mapping that is
+ * zero everywhere (read, it costs no memory) but at NNZ positions: around
+ * 0, 2^30, 2^31, the end, and at random, each holding a small integer
+ * +-1..8.  Every partial sum is an integer of at most 768 in magnitude, exact
+ * in f32, so every order of summation gives the exact sum, rounded once to
+ * the format (bf16 holds integers to 256 exactly); an index that wraps at
+ * 2^31 or 2^32 reads other elements and misses or repeats nonzero ones. */
+#define NF (G31 + M20)
+#define NNZ 96
+static uint64_t nz_at[NNZ];
+static int nz_v[NNZ];
+static size_t nnz;
+
+static int cmp_u64(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void nz_init(ax_t *t) {
+    static const uint64_t fixed[] = {0,        1,        15,       16,       17,
+                                     G30 - 1,  G30,      G31 - 17, G31 - 16, G31 - 1,
+                                     G31,      G31 + 1,  G31 + 15, G31 + 16, NF - 17,
+                                     NF - 16,  NF - 2,   NF - 1};
+    size_t n = 0;
+    for (; n < sizeof fixed / sizeof *fixed; n++) nz_at[n] = fixed[n];
+    for (; n < NNZ; n++) nz_at[n] = (uint64_t)ax_rand_range(t, 0, (int64_t)NF - 1);
+    qsort(nz_at, n, sizeof *nz_at, cmp_u64);
+    nnz = 0;
+    for (size_t k = 0; k < n; k++)
+        if (nnz == 0 || nz_at[k] != nz_at[nnz - 1]) nz_at[nnz++] = nz_at[k];
+    for (size_t k = 0; k < nnz; k++) {
+        const int v = (int)ax_rand_range(t, 1, 8);
+        nz_v[k] = ax_rand(t) & 1 ? v : -v;
+    }
+}
+
+/* The sum of x[a..b), exactly, rounded once to dt. */
+static long double fsum(axial_dtype dt, uint64_t a, uint64_t b, uint64_t stride,
+                        uint64_t phase) {
+    long s = 0;
+    for (size_t k = 0; k < nnz; k++)
+        if (nz_at[k] >= a && nz_at[k] < b && nz_at[k] % stride == phase) s += nz_v[k];
+    unsigned char r[8];
+    or_set_f(dt, r, 0, (long double)s);
+    return or_get_f(dt, r, 0);
+}
+
+static void fcheck(ax_t *t, axial_dtype dt, const char *what, const void *y, uint64_t at,
+                   long double want, size_t *bad) {
+    const long double got = or_get_f(dt, y, at);
+    if (!(got == want) && (*bad)++ == 0)
+        AX_CHECK(t, false, "%s %s: output %llu is %Lg, want %Lg", ax_dtype_str(dt), what,
+                 (unsigned long long)at, got, want);
+}
+
+static void huge_float(ax_t *t, axial_dtype dt, bool scan, unsigned flags) {
+    const size_t es = ax_dtype_size(dt);
+    mapping xm = {NULL, 0}, ym = {NULL, 0};
+    unsigned char *x = anon_map(&xm, NF * es);
+    unsigned char *y = anon_map(&ym, scan ? NF * es : 4096 * es);
+    if (!AX_CHECK(t, x && y, "%s: cannot map x and y", ax_dtype_str(dt))) goto out;
+    for (size_t k = 0; k < nnz; k++) or_set_f(dt, x, nz_at[k], (long double)nz_v[k]);
+    char what[128];
+    size_t bad = 0;
+    double t0 = now();
+    if (!scan) {
+        /* all of it; [2, NF/2] along axis 1; [NF/1024, 1024] along axis 0 */
+        const int64_t s1[1] = {(int64_t)NF}, s2[2] = {2, (int64_t)NF / 2},
+                      s3[2] = {(int64_t)NF / 1024, 1024}, a0[1] = {0}, a1[1] = {1};
+        axial_status st = axial_reduce_sum(dt, x, y, 1, s1, a0, 1, 0);
+        if (AX_CHECK(t, st == AXIAL_OK, "reduce_sum [%llu]: %s", (unsigned long long)NF,
+                     axial_last_error()))
+            fcheck(t, dt, "reduce_sum of all", y, 0, fsum(dt, 0, NF, 1, 0), &bad);
+        st = axial_reduce_sum(dt, x, y, 2, s2, a1, 1, 0);
+        if (AX_CHECK(t, st == AXIAL_OK, "reduce_sum [2, n/2] axis 1: %s", axial_last_error()))
+            for (uint64_t r = 0; r < 2; r++)
+                fcheck(t, dt, "reduce_sum [2, n/2] axis 1", y, r,
+                       fsum(dt, r * (NF / 2), (r + 1) * (NF / 2), 1, 0), &bad);
+        st = axial_reduce_sum(dt, x, y, 2, s3, a0, 1, 0);
+        if (AX_CHECK(t, st == AXIAL_OK, "reduce_sum [n/1024, 1024] axis 0: %s",
+                     axial_last_error()))
+            for (uint64_t c = 0; c < 1024; c++)
+                fcheck(t, dt, "reduce_sum [n/1024, 1024] axis 0", y, c, fsum(dt, 0, NF, 1024, c),
+                       &bad);
+        snprintf(what, sizeof what, "reduce_sum of %llu elements, three shapes",
+                 (unsigned long long)NF);
+    } else {
+        /* the sampled outputs: beside every nonzero term, and at random; each
+         * set to NaN first, so an output never written fails */
+        enum { NS = NNZ * 3 + 256 };
+        static uint64_t at[NS];
+        size_t ns = 0;
+        for (size_t k = 0; k < nnz; k++)
+            for (int d = -1; d <= 1; d++)
+                if ((int64_t)nz_at[k] + d >= 0 && nz_at[k] + (uint64_t)(d + 1) <= NF)
+                    at[ns++] = nz_at[k] + (uint64_t)(int64_t)d;
+        while (ns < NS) at[ns++] = (uint64_t)ax_rand_range(t, 0, (int64_t)NF - 1);
+        for (size_t k = 0; k < ns; k++) or_set_f(dt, y, at[k], NAN);
+        const int64_t s1[1] = {(int64_t)NF};
+        const axial_status st = axial_cumsum(dt, x, y, 1, s1, 0, flags);
+        if (AX_CHECK(t, st == AXIAL_OK, "cumsum [%llu] flags %u: %s", (unsigned long long)NF,
+                     flags, axial_last_error()))
+            for (size_t k = 0; k < ns; k++) {
+                const bool rev = flags & AXIAL_CUMSUM_REVERSE, ex = flags & AXIAL_CUMSUM_EXCLUSIVE;
+                const uint64_t p = at[k];
+                /* inclusive: [0, p] or [p, NF); exclusive leaves p out */
+                const long double want = rev ? fsum(dt, p + ex, NF, 1, 0)
+                                             : fsum(dt, 0, p + !ex, 1, 0);
+                fcheck(t, dt, "cumsum", y, p, want, &bad);
+            }
+        snprintf(what, sizeof what, "cumsum of %llu elements, flags %u, %zu outputs checked",
+                 (unsigned long long)NF, flags, ns);
+    }
+    AX_CHECK(t, bad == 0, "%s %s: %zu outputs wrong", ax_dtype_str(dt), what, bad);
+    ax_note(t, "%s %-60s %6.2f s", ax_dtype_str(dt), what, now() - t0);
+out:
+    if (x) munmap(xm.base, xm.len);
+    if (y) munmap(ym.base, ym.len);
+}
+
+void t_huge_float_sums(ax_t *t) {
+    if (!ax_big()) {
+        ax_skip(t, "AXIAL_TEST_BIG=0: the 4-8 GiB float tensors are not run here");
+        return;
+    }
+    /* the largest output: f32 CumSum's 8 GiB (the inputs are zero pages) */
+    const uint64_t need = NF * 4 + (1ull << 30), avail = mem_available();
+    if (avail != 0 && avail < need) {
+        ax_skip(t, "needs %.1f GiB of free memory, MemAvailable is %.1f GiB",
+                (double)need / (double)G30, (double)avail / (double)G30);
+        return;
+    }
+    nz_init(t);
+    static const axial_dtype dts[3] = {AXIAL_F32, AXIAL_F16, AXIAL_BF16};
+    static const unsigned scan_flags[3] = {0, AXIAL_CUMSUM_REVERSE,
+                                           AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE};
+    for (int d = 0; d < 3; d++) {
+        huge_float(t, dts[d], false, 0);
+        /* (the scalar kernels are slower: one scan there) */
+        if (t->isa != AXIAL_ISA_SCALAR || dts[d] == AXIAL_F16)
+            huge_float(t, dts[d], true, scan_flags[d]);
+    }
+}
 #else
 
 void t_huge_tensors(ax_t *t) {
     ax_skip(t, "needs mmap and a 64-bit size_t");
 }
+
+void t_huge_float_sums(ax_t *t) { ax_skip(t, "needs mmap and a 64-bit size_t"); }
 
 #endif

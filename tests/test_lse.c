@@ -396,7 +396,10 @@ void t_lse_long_lines(ax_t *t) {
             int64_t n = lens[l], s1[1] = {n}, rows[2] = {2, n}, cols[2] = {n, 2};
             int64_t mid[3] = {2, n / 4, 3};
             const double sh = ld_share();
-            if (ax_sample(t, sh))
+            /* every length and type: one reduction and one scan each run, the
+             * rest sampled */
+            const int first = (int)((l + d + ax_seed()) % 2);
+            if (first == 0 || ax_sample(t, sh))
                 reduce_case_lse(t, dt, 1, s1, a0, 1, l & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0, mode);
             if (ax_sample(t, 0.5 * sh))
                 reduce_case_lse(t, dt, 1, s1, NULL, 0, AXIAL_REDUCE_EMPTY_AXES_ALL, mode);
@@ -405,7 +408,8 @@ void t_lse_long_lines(ax_t *t) {
             if (ax_sample(t, 0.3 * sh)) reduce_case_lse(t, dt, 3, mid, a02, 2, 0, mode);
             if (ax_sample(t, 0.3 * sh)) reduce_case_lse(t, dt, 3, mid, a1, 1, 0, mode);
             unsigned flags = (unsigned)(ax_rand(t) & 3);
-            if (ax_sample(t, 0.5 * sh)) scan_case(t, dt, 1, s1, 0, flags, mode, ax_rand(t) & 1);
+            const bool inplace = ax_rand(t) & 1;
+            if (first == 1 || ax_sample(t, 0.5 * sh)) scan_case(t, dt, 1, s1, 0, flags, mode, inplace);
             if (ax_sample(t, 0.3 * sh)) scan_case(t, dt, 2, cols, 0, flags ^ 1, mode, false);
         }
     }
@@ -623,10 +627,12 @@ void t_lse_ramps(ax_t *t) {
  * dominate, or the carry does), a chunk 2000 below the others and one 90
  * above (a factor of the carry or of the chunk's state underflows), chunks
  * 150 (f64: 1000) above the carry (an exclusive chunk's first output is the
- * carry alone), and general values; under the four flags (REVERSE: the pattern is laid out
- * in scan order, so from the line's end).  Each output against the oracle,
- * and `_ex` on a 3-thread pool against the plain call, bit for bit (on
- * every table: where a line is not split, one task). */
+ * carry alone), and general values; under the four flags (REVERSE: the
+ * pattern is laid out in scan order, so from the line's end).  On a SIMD ISA
+ * every pattern runs for every type in every run, under a flag that moves
+ * with the seed.  Each output against the oracle, and `_ex` on a 3-thread
+ * pool against the plain call, bit for bit (on every table: where a line is
+ * not split, one task). */
 void t_lse_chunks(ax_t *t) {
     if (!ld_specials_or_skip(t)) return;
     const size_t Q = 16384, n = 3 * Q + 77;
@@ -642,11 +648,16 @@ void t_lse_chunks(ax_t *t) {
         const size_t es = ax_dtype_size(dt);
         for (int pat = 0; pat < NPAT; pat++)
             for (unsigned flags = 0; flags < 4; flags++) {
-                /* one flag per pattern and type, the others sampled (a quarter; the
-                 * long double oracle is far slower where it is quad: ld_share) */
+                /* every pattern and type once, under one flag that moves with
+                 * the suite's seed (AXIAL_TEST_SEED), the other flags sampled (a
+                 * quarter; the long double oracle is far slower where it is
+                 * quad: ld_share) */
                 const double sh = ld_share();
-                if (!ax_sample(t, flags == (unsigned)(pat + (int)d) % 4 ? sh : 0.25 * sh * sh))
-                    continue;
+                const unsigned main_flag = (unsigned)((pat + (int)d + (int)(ax_seed() % 4)) % 4);
+                const bool sampled = ax_sample(t, 0.25 * sh * sh);
+                /* (the scalar kernels scan a line in one piece: no chunk
+                 * boundary to place the patterns against, so sampled only) */
+                if ((flags != main_flag || t->isa == AXIAL_ISA_SCALAR) && !sampled) continue;
                 for (size_t k = 0; k < n; k++) { /* k: position in scan order */
                     long double e = (long double)ax_rand_range(t, -256, 256) / 64;
                     switch (pat) {

@@ -64,6 +64,7 @@
     X(cumsum_tolerance)                                                        \
     X(reduce_tolerance)                                                        \
     X(huge_tensors)                                                            \
+    X(huge_float_sums)                                                         \
     X(stack)                                                                   \
     X(parallel_cumsum)                                                         \
     X(parallel_reduce)                                                         \
