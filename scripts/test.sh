@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The whole test suite from a fresh Debian 12 machine (what CI runs):
-# installs what is missing (scripts/deps.sh test), then these stages, in order:
+# prints the run's seed first (AXIAL_TEST_SEED, drawn unless set: every test
+# program, the fuzzer and pytest take it, so the same value replays the run),
+# installs what is missing (scripts/deps.sh test), requires every ISA this
+# CPU and OS report (scripts/cpu-isas.sh: AXIAL_TEST_REQUIRE_ISA in every
+# stage that runs natively, AVX-512 aside under valgrind, which hides it),
+# then these stages, in order:
 #   native    scripts/check-tree.sh (an SPDX line in every source file, no
 #             reference outside the repository), then the
 #             native build (warnings are errors) and `meson test`: the
