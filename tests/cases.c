@@ -147,11 +147,13 @@ void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
         fprintf(stderr, "# test harness: out of memory (%zu + %zu elements)\n", ocount, count);
         abort();
     }
-    memcpy(io->xcopy, io->x.p, count * io->es);
+    io->ready = false;
     io->src = io->x.p;
 }
 
 void io_ready(io_case *io) {
+    memcpy(io->xcopy, io->x.p, io->count * io->es);
+    io->ready = true;
     if (io->inplace) {
         memcpy(io->y.p, io->x.p, io->count * io->es);
         io->src = io->y.p;
@@ -164,7 +166,9 @@ bool io_called(ax_t *t, io_case *io, axial_status st, const char *what) {
     ok &= AX_CHECK(t, ax_buf_canary_ok(&io->y), "%s: wrote outside the output", what);
     ok &= AX_CHECK(t, io->inplace || ax_buf_canary_ok(&io->x), "%s: wrote around the input",
                    what);
-    ok &= AX_CHECK(t, io->inplace || memcmp(io->x.p, io->xcopy, io->count * io->es) == 0,
+    ok &= AX_CHECK(t, io->ready, "%s: the test called without io_ready", what);
+    ok &= AX_CHECK(t, io->inplace || !io->ready ||
+                          memcmp(io->x.p, io->xcopy, io->count * io->es) == 0,
                    "%s: changed its separate input", what);
     return ok;
 }
@@ -220,6 +224,7 @@ void reduce_case(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape,
     io_case io;
     io_begin(t, &io, dt, count, ocount, mode, false);
     or_reduce(dt, io.x.p, io.want, rank, shape, axes, naxes, keep, all, &orank, oshape);
+    io_ready(&io);
     io_end(t, &io, axial_reduce_sum(dt, io.x.p, io.y.p, rank, shape, axes, naxes, flags), what);
 }
 

@@ -76,6 +76,7 @@ typedef struct {
     ax_buf x, y;
     void *want, *xcopy;
     const void *src;
+    bool ready; /* io_ready was called */
 } io_case;
 
 void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
@@ -83,7 +84,8 @@ void io_begin(ax_t *t, io_case *io, axial_dtype dt, size_t count, size_t ocount,
 /* When >= 0, the misalignment io_begin gives x / y (whole elements; else a
  * random 0..7): test_shapes.c's streaming test sets them around its calls. */
 extern int io_misalign_x, io_misalign_y;
-/* Call after the oracle has read x: the in-place copy. */
+/* Call after the input is final and the oracle has read it, before the call:
+ * keeps x's bytes (xcopy) and makes the in-place copy. */
 void io_ready(io_case *io);
 /* Checks the status, the canaries and (a separate input) that x is as it
  * was filled; true when the output may be compared. */

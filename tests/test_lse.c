@@ -186,6 +186,7 @@ static void reduce_data(ax_t *t, axial_dtype dt, size_t rank, const int64_t *sha
     if (!exact) abort();
     size_t terms = or_reduce_lse_exact(dt, io.x.p, exact, rank, shape, axes, naxes, keep, all,
                                        &orank, oshape);
+    io_ready(&io);
     st = axial_reduce_logsumexp(dt, io.x.p, io.y.p, rank, shape, axes, naxes, flags);
     if (io_called(t, &io, st, what))
         lse_compare(t, OP_REDUCE, dt, io.y.p, exact, NULL, terms, ocount, what);

@@ -171,6 +171,7 @@ static void tol_reduce(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shap
     snprintf(what, sizeof what, "reduce_sum %s %s axes %s flags %u", ax_dtype_str(dt),
              ax_shape_str(sh, sizeof sh, rank, shape), ax_shape_str(ax, sizeof ax, naxes, axes),
              flags);
+    io_ready(&io);
     axial_status st = axial_reduce_sum(dt, io.x.p, io.y.p, rank, shape, axes, naxes, flags);
     if (io_called(t, &io, st, what))
         tol_compare(t, dt, io.y.p, exact, mag, NULL, terms, ocount, what);
