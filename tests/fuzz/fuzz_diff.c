@@ -41,8 +41,9 @@
  * bits, ...), the oracle's value, the result and the bound, then the case
  * (op, dtype, shape, axes, flags, shifts, buffers), and calls abort(), so
  * libFuzzer saves the input; `axial-fuzz-diff FILE` replays it.  At start
- * the oracle's own conversions are checked (fo_selfcheck: every f16 and bf16
- * value and midpoint; f32 and f64 against the compiler's casts).
+ * the oracle checks itself (fo_selfcheck: every f16 and bf16 value and
+ * midpoint, f32 and f64 against the compiler's casts, the examples of
+ * docs/API.md).
  * AX_FUZZ_INJECT=kind (output, canary, status, input, error-write, bound,
  * sum-bound, exact; see run_one) injects a fault into every ISA's run:
  * meson's 'fuzz self-test' tests check that each is caught.
@@ -1331,7 +1332,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     isa_mask = axial_isa_available();
     const char *why = fo_selfcheck();
     if (why) {
-        fprintf(stderr, "axial-fuzz: the oracle's own conversions fail their check: %s\n", why);
+        fprintf(stderr, "axial-fuzz: the oracle fails its own check: %s\n", why);
         exit(2);
     }
     fprintf(stderr, "axial-fuzz: checking against the oracle:");

@@ -144,9 +144,100 @@ static const char *check16(fo_fmt f, bool f16) {
     return NULL;
 }
 
+/* The examples of docs/API.md (sections 4 to 7 and 15), on the oracle. */
+typedef struct {
+    fo_op op;
+    int dtype;
+    size_t rank;
+    int64_t shape[2], axis;
+    unsigned flags;
+    size_t naxes;
+    int64_t axes[2];
+    size_t nshift;
+    int64_t shift[2];
+    int64_t x[6], y[6];
+} doc_case;
+
+static const doc_case doc_cases[] = {
+    {FO_CUMSUM, FO_I32, 1, {5}, 0, 0, 0, {0}, 0, {0}, {1, 2, 3, 4, 5}, {1, 3, 6, 10, 15}},
+    {FO_CUMSUM, FO_I32, 1, {5}, 0, 1, 0, {0}, 0, {0}, {1, 2, 3, 4, 5}, {0, 1, 3, 6, 10}},
+    {FO_CUMSUM, FO_I32, 1, {5}, 0, 2, 0, {0}, 0, {0}, {1, 2, 3, 4, 5}, {15, 14, 12, 9, 5}},
+    {FO_CUMSUM, FO_I32, 1, {5}, -1, 3, 0, {0}, 0, {0}, {1, 2, 3, 4, 5}, {14, 12, 9, 5, 0}},
+    {FO_CUMSUM, FO_I32, 2, {2, 3}, -2, 0, 0, {0}, 0, {0}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 5, 7, 9}},
+    {FO_CUMSUM, FO_I32, 2, {2, 3}, 1, 0, 0, {0}, 0, {0}, {1, 2, 3, 4, 5, 6}, {1, 3, 6, 4, 9, 15}},
+    {FO_CUMSUM, FO_I8, 1, {2}, 0, 0, 0, {0}, 0, {0}, {100, 100}, {100, -56}},
+    {FO_CUMSUM, FO_U8, 1, {2}, 0, 0, 0, {0}, 0, {0}, {200, 100}, {200, 44}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 0, 1, {-1}, 0, {0}, {1, 2, 3, 4, 5, 6}, {6, 15}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 1, 2, {1, -1}, 0, {0}, {1, 2, 3, 4, 5, 6}, {6, 15}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 0, 1, {0}, 0, {0}, {1, 2, 3, 4, 5, 6}, {5, 7, 9}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 0, 2, {0, 1}, 0, {0}, {1, 2, 3, 4, 5, 6}, {21}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 0, 0, {0}, 0, {0}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}},
+    {FO_REDUCE, FO_I32, 2, {2, 3}, 0, 2, 0, {0}, 0, {0}, {1, 2, 3, 4, 5, 6}, {21}},
+    {FO_REDUCE, FO_I32, 2, {2, 0}, 0, 0, 1, {1}, 0, {0}, {0}, {0, 0}},
+    {FO_ROLL, FO_I32, 1, {5}, 0, 0, 1, {0}, 1, {2}, {1, 2, 3, 4, 5}, {4, 5, 1, 2, 3}},
+    {FO_ROLL, FO_I32, 1, {5}, 0, 0, 0, {0}, 1, {-1}, {1, 2, 3, 4, 5}, {2, 3, 4, 5, 1}},
+    {FO_ROLL, FO_I32, 2, {2, 3}, 0, 0, 1, {1}, 1, {1}, {1, 2, 3, 4, 5, 6}, {3, 1, 2, 6, 4, 5}},
+    {FO_ROLL, FO_I32, 2, {2, 3}, 0, 0, 2, {0, 1}, 1, {1}, {1, 2, 3, 4, 5, 6}, {6, 4, 5, 3, 1, 2}},
+    {FO_ROLL, FO_I32, 2, {2, 3}, 0, 0, 0, {0}, 1, {1}, {1, 2, 3, 4, 5, 6}, {6, 1, 2, 3, 4, 5}},
+    {FO_ROLL, FO_I32, 2, {2, 3}, 0, 0, 2, {1, 1}, 2, {1, 1}, {1, 2, 3, 4, 5, 6}, {2, 3, 1, 5, 6, 4}},
+    {FO_ROLL, FO_I32, 2, {2, 3}, 0, 0, 1, {-1}, 1, {INT64_MIN}, {1, 2, 3, 4, 5, 6}, {3, 1, 2, 6, 4, 5}},
+};
+
+static const char *check_docs(void) {
+    for (size_t t = 0; t < sizeof doc_cases / sizeof doc_cases[0]; t++) {
+        const doc_case *d = &doc_cases[t];
+        const fo_call c = {d->op,   d->dtype, d->rank,  d->shape,  d->axis,
+                           d->flags, d->axes,  d->naxes, d->shift, d->nshift};
+        const size_t es = fo_size(d->dtype);
+        unsigned char x[6 * 8];
+        for (size_t i = 0; i < 6; i++) put_le(es, x, i, (uint64_t)d->x[i]);
+        fo_result r;
+        if (fo_run(&c, x, &r) != FO_OK) return "a docs/API.md example is refused";
+        const uint64_t mask = es == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * es)) - 1;
+        for (size_t i = 0; i < r.count_out; i++)
+            if (fo_bits(es, r.bytes, i) != ((uint64_t)d->y[i] & mask)) {
+                fo_free(&r);
+                return "a docs/API.md example of CumSum, ReduceSum or Roll gives another result";
+            }
+        fo_free(&r);
+    }
+    /* LogCumSumExp of [0, 0, 0] under each flag; signed zeros of the sums */
+    const long double l2 = logl(2), l3 = logl(3), ninf = -INFINITY;
+    const long double want[4][3] = {{0, l2, l3}, {ninf, 0, l2}, {l3, l2, 0}, {l2, 0, ninf}};
+    const int64_t n3 = 3, n2 = 2, n0[2] = {2, 0}, ax1 = 1;
+    const unsigned char zeros[8 * 3] = {0};
+    for (unsigned fl = 0; fl < 4; fl++) {
+        const fo_call c = {FO_LCSE, FO_F64, 1, &n3, 0, fl, NULL, 0, NULL, 0};
+        fo_result r;
+        fo_run(&c, zeros, &r);
+        for (size_t i = 0; i < 3; i++)
+            if (!(r.f[i].v == want[fl][i] || fabsl(r.f[i].v - want[fl][i]) < 1e-18L)) {
+                fo_free(&r);
+                return "the docs/API.md example of LogCumSumExp gives another result";
+            }
+        fo_free(&r);
+    }
+    const uint16_t negz[2] = {0x8000, 0x8000}; /* f16 -0.0, -0.0 */
+    const fo_call sum2 = {FO_REDUCE, FO_F16, 1, &n2, 0, FO_REDUCE_EMPTY_AXES_ALL, NULL, 0, NULL, 0};
+    const fo_call scan2 = {FO_CUMSUM, FO_F16, 1, &n2, 0, FO_CUMSUM_EXCLUSIVE, NULL, 0, NULL, 0};
+    const fo_call empty = {FO_REDUCE, FO_F16, 2, n0, 0, 0, &ax1, 1, NULL, 0};
+    fo_result a, b, e;
+    fo_run(&sum2, negz, &a);
+    fo_run(&scan2, negz, &b);
+    fo_run(&empty, negz, &e);
+    const bool ok = signbit(a.f[0].v) && a.f[0].v == 0 && !signbit(b.f[0].v) &&
+                    b.f[0].v == 0 && signbit(b.f[1].v) && e.count_out == 2 &&
+                    !signbit(e.f[1].v) && e.f[1].v == 0 && e.f[1].n == 0;
+    fo_free(&a);
+    fo_free(&b);
+    fo_free(&e);
+    return ok ? NULL : "the signed zeros of docs/API.md section 7";
+}
+
 const char *fo_selfcheck(void) {
     const char *why = check16(fmt_f16, true);
     if (!why) why = check16(fmt_bf16, false);
+    if (!why) why = check_docs();
     if (why) return why;
     /* f32 and f64 against the compiler's conversions from long double */
     uint64_t r = 0x9e3779b97f4a7c15ull;

@@ -103,7 +103,9 @@ float fo_bf16_to_float(uint16_t h);
 uint16_t fo_float_to_bf16(float v);
 
 /* Checks the conversions above (every f16 and bf16 value and midpoint, f32
- * and f64 against the compiler's casts): NULL, or what failed. */
+ * and f64 against the compiler's casts) and fo_run on the examples of
+ * docs/API.md (the flags, axes, shifts, wrapping, signed zeros, the
+ * log-space scan): NULL, or what failed. */
 const char *fo_selfcheck(void);
 
 #endif
