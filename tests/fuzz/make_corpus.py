@@ -145,6 +145,11 @@ SEEDS = {
                                     data=ONE + NAN + INF + NINF + NZERO + PZERO + SUB + HUGE
                                     + NZERO * 8 + MINUS_ONE * 8),
     "cumsum-f16-overflow": seed("cumsum", "f16", [64], 0, mode="huge"),
+    # terms in [2^123, 2^124): the SIMD carry of the first two blocks passes
+    # FLT_MAX and, rounded to f32, is inf; the third block, negative, brings
+    # the sum back far below it (fuzz_diff.c, the overflow allowance)
+    "cumsum-f32-carry-overflow": seed("cumsum", "f32", [48], 0,
+                                      data=fl(12, 0, 0x08) * 32 + fl(12, 0, 0x09) * 16),
     "cumsum-err-bool": seed("cumsum", "bool", [8], 0),
     "cumsum-err-axis": seed("cumsum", "f32", [4, 4], 2),
     "cumsum-err-flags": seed("cumsum", "i32", [4, 4], 0, flags=1, bad_bit=7),
