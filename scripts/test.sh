@@ -261,6 +261,7 @@ stage_valgrind() {
 stage_fuzz() {
   echo "== differential fuzzer, ${AXIAL_FUZZ_SECONDS:-90} s"
   hold asan # (build-asan/: the asan stage's)
+  export AXIAL_TEST_REQUIRE_ISA=$cpu_isas # (the fuzzer names the ISAs it checks)
   bash scripts/fuzz.sh "${AXIAL_FUZZ_SECONDS:-90}"
   # the seed replay and the self-tests that inject faults (the checks can fail)
   meson test -C build-asan --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
