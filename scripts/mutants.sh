@@ -14,7 +14,8 @@
 #                                     on 2 cores, and 10 more for the NEON ones
 #                                     under qemu, the cross build included)
 #   bash scripts/mutants.sh --ci      the few marked ci (for CI: about a minute
-#                                     and a half after the first build)
+#                                     after the first build), each killed by a
+#                                     test whatever the threads' timing
 #   bash scripts/mutants.sh ID...     the mutants named
 #   bash scripts/mutants.sh --list    the list, checked (every edit's line
 #                                     found exactly once), nothing built
@@ -82,7 +83,6 @@ cat <<'EOF'
 id:   src-scan-carry-dropped
 file: src/cumsum.c
 isa:  avx2,refsplit
-ci:   yes
 what: blocked scan (the _ex split of long lines): the serial step sets the next chunk carry to the chunk total alone, R_{h+1} = S_h
 old:  R += S;
 new:  R = S;
@@ -111,6 +111,7 @@ new:  *out = (size_t)(axis < 0 ? -axis - 1 : axis);
 id:   src-task-range-last
 file: src/parallel.c
 isa:  scalar,avx2
+ci:   yes
 what: aligned task ranges: the last task ends on an alignment boundary, not at the last unit
 old:  *end = k + 1 == ntasks ? units : *end * align;
 new:  *end = *end * align;
@@ -126,6 +127,7 @@ new:  return d - m;
 id:   src-stream-chunk-carry
 file: src/stream.c
 isa:  avx2
+ci:   yes
 what: CumSum streams: at a chunk end the carry becomes the chunk total alone (R = S)
 old:  c->R += c->S;
 new:  c->R = c->S;
@@ -269,7 +271,7 @@ EOF
 }
 
 # ---- arguments ----------------------------------------------------------------
-usage() { sed -n '13,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '13,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 mode=full list=0 wanted=()
 for a in "$@"; do
   case $a in
