@@ -1,0 +1,668 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Mutation testing: does the test suite catch a planted one-line bug?
+#
+# Each mutant below is a one-line edit of one source file (a bug: a carry
+# dropped, a lane mask off by one, an f64 sum taken through a float...).  For
+# each one the script plants it in a copy of the source tree, rebuilds the
+# TAP driver incrementally, runs the suite's fast drivers for the ISAs the
+# mutant touches, and reverts it.  A mutant is KILLED when a driver fails (a
+# check fails, the driver crashes or hangs), SURVIVED when every driver
+# passes: then the suite has a gap that the bug slips through.
+#
+#   bash scripts/mutants.sh           every mutant (on demand; about 5 minutes
+#                                     on 2 cores, and 10 more for the NEON ones
+#                                     under qemu, the cross build included)
+#   bash scripts/mutants.sh --ci      the few marked ci (for CI: about a minute
+#                                     after the first build), each killed by a
+#                                     test whatever the threads' timing
+#   bash scripts/mutants.sh ID...     the mutants named
+#   bash scripts/mutants.sh --list    the list, checked (every edit's line
+#                                     found exactly once), nothing built
+#
+# Where: build-mutants/ (ignored by git): src/, a copy of the checkout's
+# files (tracked and untracked-not-ignored; refreshed file by file, so that
+# only what changed rebuilds); build/, its native build (debugoptimized, -g1,
+# no benchmarks; the AVX-512 kernels only where this CPU runs them,
+# scripts/avx512-option.sh); aarch64/, the cross build whose TAP driver runs
+# the NEON mutants under qemu-aarch64 (not in --ci; AXIAL_MUTANTS_QEMU=0
+# reports them skipped instead); logs/, each driver's TAP output and stderr;
+# report.txt, the last table.  The checkout itself is never written, so the
+# script can run beside builds of it.
+#
+# The drivers (tests/axial-tap; ISA tokens of a mutant):
+#   scalar, avx2, avx512, neon   `axial-tap --isa=ISA`: every per-ISA test
+#   api                          `axial-tap --isa=api`: the ISA-independent tests
+#   refsplit                     `axial-tap-refsplit --isa=scalar` on
+#                                parallel_cumsum and parallel_reduce (the split
+#                                planner over the reference kernels, as meson
+#                                runs it)
+# with AXIAL_TEST_BIG=0 (no full-size targets or 4 GiB tensors), a quarter
+# of the random cases (AXIAL_TEST_SCALE, default 0.25), the SIMD ISA
+# required (AXIAL_TEST_REQUIRE_ISA: a mutant that loses it fails), and
+# AXIAL_TEST_SKIP=stack (it bounds stack frames, not values) plus, on the
+# scalar ISA, order_kernels (there it checks the tests' own reference, no
+# library code), and under qemu guard_pages too (as scripts/test.sh does).
+# A driver stops at its first failing test (the mutant is killed: no need
+# to run on), and after AXIAL_MUTANTS_TIMEOUT seconds (default 300 native,
+# 1200 under qemu), which counts as killed (a hang).  Before the mutants
+# the same drivers run on the unmutated tree: they must pass.  A mutant whose
+# ISAs this machine cannot run (AVX-512 on a CPU without it, NEON without
+# qemu) is SKIPPED, its edit still checked by compiling the file
+# (-fsyntax-only), never counted as killed.
+#
+# Adding a mutant: a record in the list below (fields in any order, a blank
+# line between records):
+#   id    a short unique name
+#   file  the file, relative to the repository root
+#   isa   the drivers to run, in order, comma-separated (above): the ISAs
+#         whose kernels or paths the edit changes (src/ edits: the ISAs
+#         whose tests reach the code)
+#   ci    yes: one of the --ci set (optional)
+#   what  what the bug does, one line
+#   old   text that must occur exactly once in the file (a part of one line)
+#   new   what replaces it
+# The script fails (exit 2) when `old` is missing or occurs more than once,
+# or when the mutated file does not compile: so the list cannot rot
+# silently as the code changes.  The edit must change behaviour on some
+# input the ISAs' tests could feed (not dead code).
+#
+# Exit status: 0 every mutant that ran was killed (skipped ones do not
+# count); 1 some mutant survived; 2 a usage or list error, or a mutant that
+# does not compile; 3 the unmutated tree does not build or its drivers fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+umask 022
+# the drivers' settings are the script's (below), not the caller's
+unset AXIAL_ISA AXIAL_VERBOSE AXIAL_TEST_SKIP AXIAL_TEST_REQUIRE_ISA AXIAL_TEST_BIG
+
+# ---- the mutants ------------------------------------------------------------
+mutant_list() {
+cat <<'EOF'
+id:   src-scan-carry-dropped
+file: src/cumsum.c
+isa:  avx2,refsplit
+what: blocked scan (the _ex split of long lines): the serial step sets the next chunk carry to the chunk total alone, R_{h+1} = S_h
+old:  R += S;
+new:  R = S;
+
+id:   src-reduce-chunk-short
+file: src/reduce.c
+isa:  scalar
+what: ReduceSum of few outputs in fixed chunks: every full chunk sums one row too few
+old:  len = p->n - j0 < p->chunk ? p->n - j0 : p->chunk;
+new:  len = p->n - j0 < p->chunk ? p->n - j0 : p->chunk - 1;
+
+id:   src-reduce-wide-offset
+file: src/reduce.c
+isa:  scalar,avx2,api
+what: several reduced groups, split: a task's rows start at accumulator b instead of b * inner (a stride error)
+old:  size_t xoff = b * n * inner, aoff = b * inner;
+new:  size_t xoff = b * n * inner, aoff = b;
+
+id:   src-axis-negative
+file: src/shape.c
+isa:  scalar,api
+what: axis normalisation: a negative axis counts from the front (-1 is axis 0)
+old:  *out = (size_t)(axis < 0 ? axis + r : axis);
+new:  *out = (size_t)(axis < 0 ? -axis - 1 : axis);
+
+id:   src-task-range-last
+file: src/parallel.c
+isa:  scalar,avx2
+ci:   yes
+what: aligned task ranges: the last task ends on an alignment boundary, not at the last unit
+old:  *end = k + 1 == ntasks ? units : *end * align;
+new:  *end = *end * align;
+
+id:   src-roll-negative-shift
+file: src/roll.c
+isa:  scalar
+ci:   yes
+what: Roll: a negative shift is reduced mod n one too far (d - m instead of d - 1 - m)
+old:  return d - 1 - m;
+new:  return d - m;
+
+id:   src-stream-chunk-carry
+file: src/stream.c
+isa:  avx2
+ci:   yes
+what: CumSum streams: at a chunk end the carry becomes the chunk total alone (R = S)
+old:  c->R += c->S;
+new:  c->R = c->S;
+
+id:   src-shard-carry-last-cell
+file: src/shard.c
+isa:  scalar
+what: shard scans: the carry from a summary leaves out its last cell's partial P (R alone)
+old:  v_add(p, buf, v + p->nv * p->vs, p->nv);
+new:  (void)v;
+
+id:   dispatch-active-table
+file: src/dispatch.c
+isa:  avx2,api
+ci:   yes
+what: dispatch: every call takes the scalar table whatever ISA is active or selected
+old:  return &axial_tables[atomic_load_explicit(&axial_active, memory_order_relaxed)];
+new:  return &axial_tables[AXIAL_ISA_SCALAR];
+
+id:   scalar-cumsum-f64-via-f32
+file: kernels/scalar/cumsum.c
+isa:  scalar
+ci:   yes
+what: scalar CumSum of float lines: each term is rounded to f32 before it is added (f64 accumulates f32 terms)
+old:  const double v = LOAD(x[j]);
+new:  const double v = (float)LOAD(x[j]);
+
+id:   scalar-cumsum-exclusive
+file: kernels/scalar/cumsum.c
+isa:  scalar
+what: scalar CumSum of columns and integers, EXCLUSIVE: an output includes its own term (but the first)
+old:  y[base + b] = STORE(t ? acc[b] : (A)0);
+new:  y[base + b] = STORE(t ? (A)(acc[b] + v) : (A)0);
+
+id:   scalar-cumsum-reverse
+file: kernels/scalar/cumsum.c
+isa:  scalar
+what: scalar CumSum of columns and integers, REVERSE: starts at row 0, then n-1 down to 1 (off by one)
+old:  const size_t j = reverse ? n - 1 - t : t;
+new:  const size_t j = reverse ? (n - t) % n : t;
+
+id:   scalar-reduce-f64-via-f32
+file: kernels/scalar/reduce.c
+isa:  scalar
+what: scalar ReduceSum f64: the running sum is rounded to f32 after every term
+old:  acc[b] = (A)(acc[b] + LOAD(row[b]));
+new:  acc[b] = DT == AXIAL_F64 ? (A)(float)(acc[b] + LOAD(row[b])) : (A)(acc[b] + LOAD(row[b]));
+
+id:   scalar-lse-f64-via-f32
+file: kernels/scalar/lse.c
+isa:  scalar
+what: scalar ReduceLogSumExp f64: each term is rounded to f32 before it enters the state
+old:  const A v = (A)LOAD(row[b]);
+new:  const A v = (A)(float)LOAD(row[b]);
+
+id:   scalar-lse-rescale-sign
+file: kernels/scalar/lse.c
+isa:  scalar
+what: scalar log-space step: on a new maximum s is rescaled by exp(v - m) instead of exp(m - v)
+old:  (s) = (s) * EXP((m) - (v)) + 1;
+new:  (s) = (s) * EXP((v) - (m)) + 1;
+
+id:   scalar-roll-wrap
+file: kernels/scalar/roll.c
+isa:  scalar
+what: scalar Roll: the wrapped part lands one element too far right (y[0] never written)
+old:  yr[j + shift - n] = xr[j];
+new:  yr[j + shift - n + 1] = xr[j];
+
+id:   avx2-cumsum-block-carry
+file: kernels/avx2/cumsum.c
+isa:  avx2
+what: AVX2 CumSum f32/f16/bf16 lines, a line's last chunk: the running carry D is replaced by the last block's total (a dropped carry)
+old:  D += k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+new:  D = k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
+
+id:   avx2-cumsum-quad-shuffle
+file: kernels/avx2/cumsum.c
+isa:  avx2
+ci:   yes
+what: AVX2 CumSum f32 family, forward: a quad's total broadcast from lane 2, not 3 (a wrong shuffle constant)
+old:  *bA = rev ? _mm256_shuffle_ps(*sA, *sA, 0x00) : _mm256_shuffle_ps(*sA, *sA, 0xFF);
+new:  *bA = rev ? _mm256_shuffle_ps(*sA, *sA, 0x00) : _mm256_shuffle_ps(*sA, *sA, 0xAA);
+
+id:   avx2-cumsum-reverse-tail
+file: kernels/avx2/cumsum.c
+isa:  avx2
+what: AVX2 CumSum float lines, REVERSE: the partial last block sits one lane low in its padded buffer
+old:  memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
+new:  memcpy(buf + (rev ? 15 - r : 0) * ms, x, r * ms);
+
+id:   avx2-reduce-cols-tail-mask
+file: kernels/avx2/reduce.c
+isa:  avx2
+what: AVX2 ReduceSum float columns (w >= 8, w % 8 != 0): the tail blend mask keeps one lane too few
+old:  _mm256_setr_epi64x(1, 2, 3, 4), t)
+new:  _mm256_setr_epi64x(0, 1, 2, 3), t)
+
+id:   avx2-lse-rescale-lanes
+file: kernels/avx2/lse.c
+isa:  avx2
+what: AVX2 ReduceLogSumExp f32 family: lanes 4-7 are rescaled with lanes 0-3's mask
+old:  s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_hi(rose)));
+new:  s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_lo(rose)));
+
+id:   avx512-cumsum-cols-tail-mask
+file: kernels/avx512/cumsum.c
+isa:  avx512
+what: AVX-512 CumSum columns: the last vector's lane mask covers one column too few
+old:  m = axial_avx512_mask64(w - (nv - 1) * vl);
+new:  m = axial_avx512_mask64(w - (nv - 1) * vl - 1);
+
+id:   avx512-cumsum-f64-chunk-carry
+file: kernels/avx512/cumsum.c
+isa:  avx512
+what: AVX-512 CumSum f64 lines: a block's outputs start from the chunk's own sum S, not D (the carry R of earlier chunks dropped)
+old:  const __m512d d = _mm512_set1_pd(D);
+new:  const __m512d d = _mm512_set1_pd(S);
+
+id:   neon-cumsum-quad-end
+file: kernels/neon/cumsum.c
+isa:  neon
+what: NEON CumSum f32 family, forward: a quad's total taken from lane 2, not 3
+old:  return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 3);
+new:  return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 2);
+
+id:   neon-cumsum-chunk-carry
+file: kernels/neon/cumsum.c
+isa:  neon
+what: NEON CumSum float lines: the next chunk's carry is this chunk's total alone (R = S)
+old:  R += S;
+new:  R = S;
+
+id:   neon-lse-mix-sign
+file: kernels/neon/lse.c
+isa:  neon
+what: NEON LogCumSumExp lines past one chunk: a chunk's own state is weighted by exp(ref - m), not exp(m - ref)
+old:  return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(m - ref)};
+new:  return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(ref - m)};
+EOF
+}
+
+# ---- arguments ----------------------------------------------------------------
+usage() { sed -n '13,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+mode=full list=0 wanted=()
+for a in "$@"; do
+  case $a in
+    --ci) mode=ci ;;
+    --list) list=1 ;;
+    -h|--help) usage ;;
+    -*) echo "mutants.sh: unknown option $a" >&2; usage ;;
+    *) wanted+=("$a"); mode=named ;;
+  esac
+done
+[ "$mode" = ci ] && [ ${#wanted[@]} -gt 0 ] && { echo "mutants.sh: --ci takes no ids" >&2; exit 2; }
+
+# ---- parse and check the list -------------------------------------------------
+M_ID=() M_FILE=() M_ISA=() M_CI=() M_WHAT=() M_OLD=() M_NEW=()
+list_error() { echo "mutants.sh: list error: $*" >&2; exit 2; }
+add_record() { # the fields of one record, in r_*
+  [ -n "${r_id}${r_file}${r_isa}${r_what}${r_old}${r_new}" ] || return 0
+  local f
+  for f in id file isa what old new; do
+    local v="r_$f"
+    [ -n "${!v}" ] || list_error "mutant '${r_id:-?}' has no $f"
+  done
+  [[ $r_id =~ ^[a-z0-9][a-z0-9-]*$ ]] || list_error "bad id '$r_id'"
+  local i
+  for i in "${M_ID[@]}"; do [ "$i" != "$r_id" ] || list_error "id $r_id twice"; done
+  local t
+  IFS=, read -ra toks <<< "$r_isa"
+  for t in "${toks[@]}"; do
+    case $t in scalar|avx2|avx512|neon|api|refsplit) ;; *) list_error "$r_id: unknown isa '$t'" ;; esac
+  done
+  [ -f "$r_file" ] || list_error "$r_id: no file $r_file"
+  [ "$r_old" != "$r_new" ] || list_error "$r_id: old and new are the same"
+  M_ID+=("$r_id") M_FILE+=("$r_file") M_ISA+=("$r_isa") M_CI+=("$r_ci") M_WHAT+=("$r_what")
+  M_OLD+=("$r_old") M_NEW+=("$r_new")
+}
+r_id= r_file= r_isa= r_ci= r_what= r_old= r_new=
+while IFS= read -r line; do
+  if [[ $line =~ ^[[:space:]]*$ ]]; then
+    add_record; r_id= r_file= r_isa= r_ci= r_what= r_old= r_new=; continue
+  fi
+  [[ $line =~ ^([a-z]+):[[:space:]]*(.*[^[:space:]])[[:space:]]*$ ]] || list_error "bad line: $line"
+  key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+  case $key in
+    id|file|isa|ci|what|old|new) printf -v "r_$key" '%s' "$val" ;;
+    *) list_error "unknown field '$key' in: $line" ;;
+  esac
+done < <(mutant_list)
+add_record
+
+# edit FILE OLD NEW [check]: replace the one occurrence of OLD in FILE by NEW
+# (check: only count, write nothing); exit 3 when OLD is not there exactly once.
+edit() {
+  python3 - "$@" <<'PY'
+import sys
+path, old, new = sys.argv[1:4]
+with open(path, encoding="utf-8") as f:
+    text = f.read()
+n = text.count(old)
+if n != 1:
+    print(f"found {n} times", file=sys.stderr)
+    sys.exit(3)
+if len(sys.argv) < 5:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace(old, new, 1))
+PY
+}
+for i in "${!M_ID[@]}"; do # every edit, against the checkout: the list must not rot
+  why=$(edit "${M_FILE[i]}" "${M_OLD[i]}" "${M_NEW[i]}" check 2>&1) ||
+    list_error "${M_ID[i]}: the old text of ${M_FILE[i]} is ${why:-not readable}: ${M_OLD[i]}"
+done
+
+if [ "$list" -eq 1 ]; then
+  printf '%-30s %-16s %-3s %s\n' ID ISA CI 'FILE: WHAT'
+  for i in "${!M_ID[@]}"; do
+    printf '%-30s %-16s %-3s %s: %s\n' "${M_ID[i]}" "${M_ISA[i]}" "${M_CI[i]:+ci}" "${M_FILE[i]}" "${M_WHAT[i]}"
+  done
+  echo "${#M_ID[@]} mutants; every old text found exactly once"
+  exit 0
+fi
+
+# the mutants of this run, in list order (mutants of one file stay together,
+# so that planting the next one and reverting the last cost one compile)
+run=()
+case $mode in
+  full) run=("${!M_ID[@]}") ;;
+  ci) for i in "${!M_ID[@]}"; do [ "${M_CI[i]}" = yes ] && run+=("$i"); done ;;
+  named)
+    for w in "${wanted[@]}"; do
+      found=
+      for i in "${!M_ID[@]}"; do [ "${M_ID[i]}" = "$w" ] && found=$i; done
+      [ -n "$found" ] || { echo "mutants.sh: no mutant '$w' (--list lists them)" >&2; exit 2; }
+      run+=("$found")
+    done ;;
+esac
+
+# ---- the copy and its builds ----------------------------------------------------
+work=$top/build-mutants
+src=$work/src bld=$work/build xbld=$work/aarch64 logs=$work/logs
+mkdir -p "$src" "$logs"
+exec {lockfd}> "$work/.lock"
+flock -n "$lockfd" || { echo "mutants.sh: another run holds $work/.lock" >&2; exit 2; }
+jobs=$(nproc)
+scale=${AXIAL_TEST_SCALE:-0.25}
+t_start=$(date +%s)
+
+# The copy: every file of the checkout whose content differs is copied (a new
+# mtime: ninja rebuilds what depends on it); the others keep theirs.
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+  { echo "mutants.sh: needs a git checkout (it copies the files git knows)" >&2; exit 2; }
+sync_copy() {
+  local f n=0
+  while IFS= read -r -d '' f; do
+    [ -f "$f" ] || continue
+    if ! cmp -s "$f" "$src/$f"; then
+      mkdir -p "$src/$(dirname "$f")"
+      cp "$f" "$src/$f"
+      n=$((n + 1))
+    fi
+  done < <(git ls-files -z --cached --others --exclude-standard)
+  echo "-- build-mutants/src: $n files refreshed from the checkout"
+}
+
+# meson setup runs `cmake --system-information` in its working directory:
+# setups at once from one directory break each other, so every setup of the
+# suite holds this lock (scripts/test.sh).
+export AXIAL_SETUP_LOCK=${AXIAL_SETUP_LOCK:-${TMPDIR:-/tmp}/axial-meson-setup.$(id -u).lock}
+msetup() { # meson setup arguments...; its log's end on failure
+  local out
+  out=$(flock "$AXIAL_SETUP_LOCK" meson setup "$@" 2>&1) || { printf '%s\n' "$out" | tail -n 30; return 1; }
+}
+setup_native() {
+  [ -f "$bld/build.ninja" ] && return 0
+  msetup "$bld" "$src" -Dbuildtype=debugoptimized -Dc_args=-g1 -Dbenchmarks=false \
+    "-Davx512=$(bash scripts/avx512-option.sh)"
+}
+setup_cross() {
+  [ -f "$xbld/build.ninja" ] && return 0
+  msetup "$xbld" "$src" --cross-file "$src/cross/aarch64-linux-gnu.txt" \
+    -Dbuildtype=debugoptimized -Dc_args=-g1 -Dbenchmarks=false
+}
+
+# build DIR TARGET...: incremental; the log in $logs/build.log
+build() {
+  local dir=$1; shift
+  ninja -C "$dir" -j "$jobs" "$@" > "$logs/build.log" 2>&1
+}
+
+sync_copy
+
+# Which drivers run where.  qemu: NEON through the cross build under
+# qemu-aarch64 (x86-64 hosts, full and named runs).
+host=$(uname -m)
+qemu=0
+if [ "$host" = x86_64 ] && [ "$mode" != ci ] && [ "${AXIAL_MUTANTS_QEMU:-1}" != 0 ] &&
+   command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then
+  qemu=1
+fi
+need_refsplit=0 need_cross=0
+for i in "${run[@]}"; do
+  [[ ,${M_ISA[i]}, == *,refsplit,* ]] && need_refsplit=1
+  [[ ,${M_ISA[i]}, == *,neon,* ]] && [ "$qemu" = 1 ] && need_cross=1
+done
+targets=(tests/axial-tap)
+[ "$need_refsplit" = 1 ] && targets+=(tests/axial-tap-refsplit)
+
+t0=$(date +%s)
+setup_native || { echo "mutants.sh: meson setup of build-mutants/build failed"; exit 3; }
+build "$bld" "${targets[@]}" || { tail -n 30 "$logs/build.log"; echo "mutants.sh: the unmutated tree does not build"; exit 3; }
+if [ "$need_cross" = 1 ]; then
+  setup_cross || { echo "mutants.sh: meson setup of build-mutants/aarch64 failed"; exit 3; }
+  build "$xbld" tests/axial-tap || { tail -n 30 "$logs/build.log"; echo "mutants.sh: the unmutated tree does not cross-build"; exit 3; }
+fi
+echo "-- build of the unmutated copy: $(( $(date +%s) - t0 )) s (${targets[*]}$([ "$need_cross" = 1 ] && echo '; the aarch64 one too'))"
+
+# avail ISA: sets why_not to "" when this machine runs the token's tests
+# (natively, or NEON under qemu), else to why not.  The unmutated driver
+# says which ISAs it has.
+declare -A avail_cache
+avail() {
+  local isa=$1
+  why_not=
+  case $isa in api|refsplit) return 0 ;; esac
+  if [ -z "${avail_cache[$isa]+x}" ]; then
+    local out rc=0 w=
+    out=$("$bld/tests/axial-tap" "--isa=$isa" no-such-test 2>&1) || rc=$?
+    if [ "$rc" = 2 ]; then
+      if [ "$isa" = neon ] && [ "$qemu" = 1 ]; then w=
+      elif [ "$isa" = neon ] && [ "$mode" = ci ]; then w="not an ISA of $host (qemu: not in --ci)"
+      elif [ "$isa" = neon ] && [ "${AXIAL_MUTANTS_QEMU:-1}" = 0 ]; then w="not an ISA of $host (qemu: AXIAL_MUTANTS_QEMU=0)"
+      elif [ "$isa" = neon ]; then w="not an ISA of $host (qemu: no qemu-aarch64 or aarch64-linux-gnu-gcc)"
+      else w="not an ISA of $host"; fi
+    elif [[ $out == *"# SKIP"* ]]; then
+      w="this CPU or build lacks $isa"
+    fi
+    avail_cache[$isa]=$w
+  fi
+  why_not=${avail_cache[$isa]}
+}
+
+# drive TOKEN LOGNAME: runs the drivers of one ISA token; returns 0 when they
+# pass, 1 when one fails (first failing test line in $kill_line).
+timeout_native=${AXIAL_MUTANTS_TIMEOUT:-300}
+timeout_qemu=${AXIAL_MUTANTS_TIMEOUT:-1200}
+kill_line=
+# run_one LOGBASE TIMEOUT CMD...: one driver, stopped at its first failing
+# test; 0 when it passes, else 1 with the reason in kill_line.  (The driver
+# runs in a subshell that reaps it, so that a crash is reported here, not by
+# bash; driver_pid is what the EXIT trap stops.)
+driver_pid=
+stop_driver() {
+  [ -n "$driver_pid" ] || return 0
+  kill "$(cat "$driver_pid" 2>/dev/null)" 2>/dev/null || true
+  rm -f "$driver_pid"
+}
+run_one() {
+  local base=$1 limit=$2; shift 2
+  local tap=$base.tap err=$base.err t0 sub rc=0 hung=0
+  t0=$(date +%s)
+  : > "$tap"
+  rm -f "$base.pid"
+  ( "$@" > "$tap" 2> "$err" & echo $! > "$base.pid"; wait $! ) 2>/dev/null &
+  sub=$! driver_pid=$base.pid
+  while kill -0 "$sub" 2>/dev/null; do
+    if grep -qE '^(not ok|Bail out!)' "$tap"; then stop_driver; break; fi
+    if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then hung=1; stop_driver; break; fi
+    sleep 0.2
+  done
+  wait "$sub" || rc=$?
+  driver_pid=
+  rm -f "$base.pid"
+  local first
+  first=$(grep -m1 -E '^(not ok|Bail out!)' "$tap" || true)
+  if [ -n "$first" ]; then
+    kill_line=$(printf '%s' "$first" | sed -E 's/^not ok [0-9]+ - //; s/ # ([0-9]+ of [0-9]+ checks failed; )first: /: \1/; s|\.\./src/tests/|tests/|')
+    return 1
+  fi
+  local last
+  last=$(grep -E '^ok ' "$tap" | tail -n 1 | sed -E 's/^ok [0-9]+ - //; s/ .*//')
+  if [ "$hung" = 1 ]; then
+    kill_line="hung: no end after ${limit} s, last test passed ${last:-none} (${base##*/}.tap)"
+    return 1
+  fi
+  if [ "$rc" -ne 0 ]; then
+    local sig=
+    [ "$rc" -gt 128 ] && sig=" (signal $((rc - 128)))"
+    kill_line="crashed${sig} in the test after ${last:-the start} (${base##*/}.tap, .err: $(tail -n 1 "$err" | cut -c1-80))"
+    return 1
+  fi
+  return 0
+}
+drive() { # token logname
+  local tok=$1 name=$2 skip=stack
+  local -a env=(env AXIAL_TEST_BIG=0 "AXIAL_TEST_SCALE=$scale")
+  case $tok in
+    scalar)
+      run_one "$logs/$name-scalar" "$timeout_native" "${env[@]}" AXIAL_TEST_SKIP=stack,order_kernels \
+        "$bld/tests/axial-tap" --isa=scalar ;;
+    avx2|avx512)
+      run_one "$logs/$name-$tok" "$timeout_native" "${env[@]}" AXIAL_TEST_SKIP=$skip \
+        "AXIAL_TEST_REQUIRE_ISA=$tok" "$bld/tests/axial-tap" "--isa=$tok" ;;
+    api)
+      run_one "$logs/$name-api" "$timeout_native" "${env[@]}" "$bld/tests/axial-tap" --isa=api ;;
+    refsplit)
+      run_one "$logs/$name-refsplit-cumsum" "$timeout_native" "${env[@]}" \
+        "$bld/tests/axial-tap-refsplit" --isa=scalar parallel_cumsum &&
+      run_one "$logs/$name-refsplit-reduce" "$timeout_native" "${env[@]}" \
+        "$bld/tests/axial-tap-refsplit" --isa=scalar parallel_reduce ;;
+    neon)
+      if [ "$host" = aarch64 ]; then
+        run_one "$logs/$name-neon" "$timeout_native" "${env[@]}" AXIAL_TEST_SKIP=$skip \
+          AXIAL_TEST_REQUIRE_ISA=neon "$bld/tests/axial-tap" --isa=neon
+      else
+        run_one "$logs/$name-neon" "$timeout_qemu" "${env[@]}" AXIAL_TEST_SKIP=stack,guard_pages \
+          AXIAL_TEST_REQUIRE_ISA=neon qemu-aarch64 -L /usr/aarch64-linux-gnu "$xbld/tests/axial-tap" --isa=neon
+      fi ;;
+  esac
+}
+# the build directory that compiles a token's code
+dir_of() { [ "$1" = neon ] && [ "$host" != aarch64 ] && echo "$xbld" || echo "$bld"; }
+
+# syntax_check FILE: compiles a mutated file no build here compiles (the
+# ISA's flags; the cross compiler for NEON); "" when no compiler can
+syntax_check() {
+  local f=$1 cc
+  local -a inc=(-std=c11 -fsyntax-only -I"$src/include" -I"$src/kernels" -I"$src/src")
+  case $f in
+    kernels/avx512/*) cc=${CC:-cc}
+      "$cc" "${inc[@]}" -mavx512f -mavx512vl -mavx512bw -mavx512dq -mfma -mf16c "$src/$f" ;;
+    kernels/neon/*)
+      if [ "$host" = aarch64 ]; then cc=${CC:-cc}
+      elif command -v aarch64-linux-gnu-gcc >/dev/null; then cc=aarch64-linux-gnu-gcc
+      else return 4; fi
+      "$cc" "${inc[@]}" "$src/$f" ;;
+    *) return 4 ;;
+  esac
+}
+
+planted= # the file holding a mutant now (reverted on any exit)
+revert() {
+  [ -n "$planted" ] || return 0
+  cp "$top/$planted" "$src/$planted" # (a new mtime: the next build recompiles it)
+  planted=
+}
+trap 'stop_driver; revert' EXIT
+trap 'exit 130' INT TERM
+
+# ---- the unmutated tree: every driver of the run must pass ------------------------
+tokens=()
+for i in "${run[@]}"; do
+  IFS=, read -ra toks <<< "${M_ISA[i]}"
+  for t in "${toks[@]}"; do
+    avail "$t"
+    [ -z "$why_not" ] || continue
+    [[ " ${tokens[*]} " == *" $t "* ]] || tokens+=("$t")
+  done
+done
+t0=$(date +%s) times=()
+for t in "${tokens[@]}"; do
+  t1=$(date +%s)
+  if ! drive "$t" baseline; then
+    echo "mutants.sh: the unmutated tree fails its $t tests: $kill_line (build-mutants/logs/baseline-$t*)"
+    exit 3
+  fi
+  times+=("$t $(( $(date +%s) - t1 )) s")
+done
+echo "-- unmutated tree: every driver passes ($(IFS=,; echo "${times[*]:-none}" | sed 's/,/, /g'); $(( $(date +%s) - t0 )) s)"
+
+# ---- the mutants ----------------------------------------------------------------------
+
+R_RES=() R_SECS=() R_NOTE=()
+survived=0 killed=0 skipped=0
+for i in "${run[@]}"; do
+  id=${M_ID[i]} file=${M_FILE[i]}
+  t0=$(date +%s)
+  IFS=, read -ra toks <<< "${M_ISA[i]}"
+  runnable=() why=()
+  for t in "${toks[@]}"; do
+    avail "$t"
+    if [ -z "$why_not" ]; then runnable+=("$t"); else why+=("$t: $why_not"); fi
+  done
+  revert
+  edit "$src/$file" "${M_OLD[i]}" "${M_NEW[i]}" || list_error "$id: cannot plant it in $file"
+  planted=$file
+  if [ ${#runnable[@]} -eq 0 ]; then
+    note=$(IFS=';'; echo "${why[*]}")
+    if syntax_check "$file" > "$logs/$id.syntax" 2>&1; then note+="; the mutated file compiles (-fsyntax-only)"
+    elif [ $? -eq 4 ]; then note+="; not compiled here"
+    else cat "$logs/$id.syntax" >&2; list_error "$id: the mutated $file does not compile"; fi
+    revert
+    R_RES[i]=SKIPPED R_SECS[i]=$(( $(date +%s) - t0 )) R_NOTE[i]=$note
+    skipped=$((skipped + 1))
+    printf '%-30s SKIPPED   %4s s  %s\n' "$id" "${R_SECS[i]}" "$note"
+    continue
+  fi
+  # build what the runnable tokens need
+  dirs=()
+  for t in "${runnable[@]}"; do
+    d=$(dir_of "$t"); [[ " ${dirs[*]} " == *" $d "* ]] || dirs+=("$d")
+  done
+  tb=$(date +%s)
+  for d in "${dirs[@]}"; do
+    tg=(tests/axial-tap)
+    [ "$d" = "$bld" ] && tg=("${targets[@]}")
+    if ! build "$d" "${tg[@]}"; then
+      grep -E 'error|Error' "$logs/build.log" | head -n 20 >&2
+      list_error "$id: the mutated $file does not compile (build-mutants/logs/build.log)"
+    fi
+  done
+  tb=$(( $(date +%s) - tb ))
+  res=SURVIVED note="passed: ${runnable[*]}"
+  for t in "${runnable[@]}"; do
+    if ! drive "$t" "$id"; then res=KILLED note=$kill_line; break; fi
+  done
+  [ ${#why[@]} -gt 0 ] && note+=" [not run: $(IFS=';'; echo "${why[*]}")]"
+  revert
+  R_RES[i]=$res R_SECS[i]=$(( $(date +%s) - t0 )) R_NOTE[i]=$note
+  if [ "$res" = KILLED ]; then killed=$((killed + 1)); else survived=$((survived + 1)); fi
+  printf '%-30s %-8s  %4s s  (build %s s) %s\n' "$id" "$res" "${R_SECS[i]}" "$tb" "$note"
+done
+
+# ---- the table -------------------------------------------------------------------------------
+{
+  echo
+  echo "== mutants ($mode run, AXIAL_TEST_SCALE=$scale, $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  printf '%-30s %-8s %5s  %s\n' ID RESULT SECS 'FILE: WHAT'
+  printf '%-30s %-8s %5s  %s\n' '' '' '' '  -> the first failing test (KILLED), the drivers that passed (SURVIVED), why not run (SKIPPED)'
+  for i in "${run[@]}"; do
+    printf '%-30s %-8s %5s  %s: %s\n' "${M_ID[i]}" "${R_RES[i]}" "${R_SECS[i]}" "${M_FILE[i]}" "${M_WHAT[i]}"
+    printf '%-30s %-8s %5s    -> %s\n' '' '' '' "${R_NOTE[i]}"
+  done
+  echo "== ${#run[@]} mutants: $killed killed, $survived survived, $skipped skipped; $(( $(date +%s) - t_start )) s in all"
+} | tee "$work/report.txt"
+[ "$survived" -eq 0 ] || { echo "mutants.sh: $survived mutant(s) survived: the suite does not catch them"; exit 1; }
+exit 0
