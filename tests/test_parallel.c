@@ -526,6 +526,14 @@ void t_parallel_cumsum(ax_t *t) {
                 if (ax_sample(t, split_frac()))
                     run_pcase(t, &E, c);
             }
+            /* always: a few lines of four chunks and a bit each, so that a
+             * chunk totalled in the first pass is followed by more of its
+             * line (the carry between chunk groups, on every executor) */
+            pcase few = mk(AX_OP_CUMSUM, dt, 2, 4, 4 * Q + 5, 0, SPLIT_ANY);
+            few.axis = 1;
+            few.flags = (unsigned)d % 4;
+            few.split = axis_split(AX_OP_CUMSUM, dt, 1);
+            run_pcase(t, &E, &few);
         }
         /* the shared small shapes (sampled) */
         cumsum_columns(t, dt, FILL_EXACT, fam_cumsum, 0.005, FLAGS_ONE);
@@ -590,6 +598,16 @@ void t_parallel_reduce(ax_t *t) {
                 cs[k].flags |= AXIAL_REDUCE_EMPTY_AXES_ALL;
             if (ax_sample(t, split_frac()))
                 run_pcase(t, &E, &cs[k]);
+        }
+        { /* always: several reduced groups with a kept axis after the last one,
+           * {0, 2} of [4, 64, 8, C] (each group's accumulator is C wide) */
+            pcase w = mk(AX_OP_REDUCE, dt, 4, 4, 64, 8, SPLIT_ANY);
+            w.shape[3] = N / 2048 + 1;
+            w.axes[0] = 0;
+            w.axes[1] = 2;
+            w.naxes = 2;
+            w.flags = (unsigned)d & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0;
+            run_pcase(t, &E, &w);
         }
         if (ax_dtype_is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
             enum { NA = 5 };
