@@ -532,7 +532,7 @@ void t_parallel_cumsum(ax_t *t) {
             pcase few = mk(AX_OP_CUMSUM, dt, 2, 4, 4 * Q + 5, 0, SPLIT_ANY);
             few.axis = 1;
             few.flags = (unsigned)d % 4;
-            few.split = axis_split(AX_OP_CUMSUM, dt, 1);
+            few.split = SPLIT_ANY; /* (by lines, or along them too) */
             run_pcase(t, &E, &few);
         }
         /* the shared small shapes (sampled) */
