@@ -35,6 +35,11 @@
 #   fuzz      the differential fuzzer (libFuzzer, the asan stage's build) on
 #             its seed corpus for AXIAL_FUZZ_SECONDS (default 90), then the
 #             seed replay and the fuzzer's fault-injection self-tests;
+#   mutants   scripts/mutants.sh --ci: a few representative one-line bugs
+#             (planner, dispatch, a scalar and an AVX2 kernel, streams, an f64
+#             sum taken through f32) planted one at a time in a copy of the
+#             sources (build-mutants/), each of which the TAP driver must fail
+#             (the whole list: bash scripts/mutants.sh);
 #   consumers axial as its users take it: the native build installed
 #             (`meson install --destdir`) into a prefix whose files must be
 #             exactly the library, header, pkg-config and CMake files; the
@@ -77,7 +82,7 @@ bash scripts/deps.sh test
 cpu_isas=$(bash scripts/cpu-isas.sh)
 echo "== ISAs of this CPU, required in the native runs: $cpu_isas"
 jobs=$(nproc)
-all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz consumers python)
+all_stages=(native qemu-x86 aarch64 asan tsan valgrind fuzz mutants consumers python)
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
@@ -270,6 +275,12 @@ stage_fuzz() {
   meson test -C build-asan --suite fuzz --no-rebuild --print-errorlogs --num-processes 1
 }
 
+stage_mutants() {
+  echo "== mutants: one-line bugs planted in a copy of the sources, each must fail the suite's fast drivers"
+  # (the few marked ci; bash scripts/mutants.sh runs them all, NEON under qemu too)
+  bash scripts/mutants.sh --ci
+}
+
 stage_consumers() {
   echo "== consumers: install, pkg-config, CMake package, meson wrap subproject (shared and static)"
   # The library installed is the native stage's build (no rebuild after it).
@@ -399,7 +410,7 @@ run_stages() { # stage...
 # (build and suite), then for each other stage's setup and build of it;
 # build-asan/ for the whole asan and fuzz stages.  After a failure the
 # workers take no new stage.
-queue_order=(native asan aarch64 python tsan valgrind qemu-x86 fuzz consumers)
+queue_order=(native asan aarch64 python tsan valgrind qemu-x86 fuzz mutants consumers)
 worker() { # queue file
   local q=$1 s t0 rc
   while :; do
