@@ -434,6 +434,30 @@ static void usage_report(axb_state *s, const axb_inst *in, axb_usage *u) {
 }
 
 static axial_isa default_isa; /* what dispatch picked at startup */
+/* Whether that default runs some ops on another ISA (docs/API.md section 10):
+ * then the single-thread rows have a "default" row beside each ISA's, and
+ * the threaded rows run the default too (a hidden function of the static
+ * library restores it, as no axial_isa_select can). */
+static bool default_per_op;
+bool axial__select_default(void);
+#define AXB_DEFAULT (-2) /* an instance's isa: the default, not one forced ISA */
+
+/* Makes an instance's ISA active: one ISA, or the default. */
+static bool select_isa(int isa) {
+    if (isa == AXB_DEFAULT) {
+        axial__select_default();
+        return true;
+    }
+    return (axial_isa_available() & (1u << isa)) && axial_isa_select((axial_isa)isa) == AXIAL_OK;
+}
+
+/* An instance's label: its ISA, "default" for the single-thread default rows,
+ * the default's ISA for the threaded ones. */
+static const char *isa_label(const axb_inst *in) {
+    if (in->isa == AXB_DEFAULT)
+        return in->threads || in->c->sweep ? axial_isa_name(default_isa) : "default";
+    return axial_isa_name((axial_isa)in->isa);
+}
 
 /* axial_*_ex on a T-thread pool, its output first checked against the plain call's. */
 static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
@@ -441,8 +465,8 @@ static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
     const size_t es = ax_dtype_size(c->dtype), no = axb_out_count(c);
     char why[256];
     axial_pool *pool = NULL;
-    if (axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
-        snprintf(why, sizeof why, "%s: %s", axial_isa_name((axial_isa)in->isa), axial_last_error());
+    if (!select_isa(in->isa)) {
+        snprintf(why, sizeof why, "%s: %s", isa_label(in), axial_last_error());
         axb_skip(s, why);
         return false;
     }
@@ -482,7 +506,7 @@ static bool bench_pool(axb_state *s, axb_inst *in, const void *x, void *y) {
             AXB_CLOBBER();
         }
     usage_report(s, in, &u);
-    axb_label(s, axial_isa_name((axial_isa)in->isa));
+    axb_label(s, isa_label(in));
     ok = true;
 done:
     free(ref);
@@ -574,9 +598,9 @@ static void bench_body(axb_state *s, void *arg) {
         axb_label(s, in->peer->name);
     } else {
         unsigned avail = axial_isa_available();
-        if (!(avail & (1u << in->isa)) || axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
+        if (!select_isa(in->isa)) {
             snprintf(why, sizeof why, "%s is not available on this CPU/build (available mask 0x%x)",
-                     axial_isa_name((axial_isa)in->isa), avail);
+                     isa_label(in), avail);
             axb_skip(s, why);
             goto done;
         }
@@ -592,7 +616,7 @@ static void bench_body(axb_state *s, void *arg) {
                 run_axial(c, x, y);
                 AXB_CLOBBER();
             }
-        axb_label(s, axial_isa_name((axial_isa)in->isa));
+        axb_label(s, isa_label(in));
     }
     axb_set_bytes(s, (double)((n + no) * es));
     axb_set_items(s, (double)n);
@@ -716,6 +740,7 @@ int main(int argc, char **argv) {
     axb_context("onednn_threads", "1 (OpenMP, OMP_NUM_THREADS=1)");
 #endif
     default_isa = axial_isa_active();
+    default_per_op = axial__select_default();
     const char *sizes = getenv("AXIAL_BENCH_SIZES"), *mem = getenv("AXIAL_BENCH_BYTES");
     const char *tcases = getenv("AXIAL_BENCH_THREAD_CASES");
     if (!parse_threads(getenv("AXIAL_BENCH_THREADS"))) return 2;
@@ -785,19 +810,31 @@ int main(int argc, char **argv) {
                                       &axb_onednn,
 #endif
     };
-    const size_t nisa = sizeof isas / sizeof *isas, npeer = sizeof peers / sizeof *peers;
+    const size_t nisa_own = sizeof isas / sizeof *isas, npeer = sizeof peers / sizeof *peers;
+    /* the ISAs' rows, then the default's where it chooses per op */
+    int isa_rows[sizeof isas / sizeof *isas + 1];
+    memcpy(isa_rows, isas, sizeof isas);
+    isa_rows[nisa_own] = AXB_DEFAULT;
+    const size_t nisa = nisa_own + default_per_op;
     char name[256];
     for (size_t i = 0; i < ncases; i++) {
         const char *c = cases[i].name;
         const char *rest = strchr(strchr(c, '/') + 1, '/'); /* after op/type */
         /* the single-thread rows (the sweep: the plain call on the default ISA only) */
         for (size_t k = 0; k < nisa + npeer; k++) {
-            if (cases[i].sweep && (k >= nisa || isas[k] != (int)default_isa)) continue;
+            const int sweep_isa = default_per_op ? AXB_DEFAULT : (int)default_isa;
+            if (cases[i].sweep && (k >= nisa || isa_rows[k] != sweep_isa)) continue;
             if (k >= nisa && !peer_applies(&cases[i], peers[k - nisa])) continue;
-            axb_inst *in = new_inst(&cases[i], k < nisa ? isas[k] : -1,
+            axb_inst *in = new_inst(&cases[i], k < nisa ? isa_rows[k] : -1,
                                     k < nisa ? NULL : peers[k - nisa], 0);
             snprintf(name, sizeof name, "%.*s/%s%s", (int)(rest - c), c,
-                     k < nisa ? axial_isa_name((axial_isa)isas[k]) : in->peer->name, rest);
+                     k < nisa ? (isa_rows[k] == AXB_DEFAULT && !cases[i].sweep
+                                     ? "default"
+                                     : axial_isa_name(isa_rows[k] == AXB_DEFAULT
+                                                          ? default_isa
+                                                          : (axial_isa)isa_rows[k]))
+                              : in->peer->name,
+                     rest);
             axb_register(name, bench_body, in);
         }
         /* "/threads:T": axial on a T-thread pool; the peers that can at T >= 2 */
@@ -808,7 +845,7 @@ int main(int argc, char **argv) {
                 if (peer && (nt < 2 || !peer->prepare_threads || cases[i].sweep ||
                              !peer_applies(&cases[i], peer)))
                     continue;
-                axb_inst *in = new_inst(&cases[i], peer ? -1 : (int)default_isa, peer, nt);
+                axb_inst *in = new_inst(&cases[i], peer ? -1 : AXB_DEFAULT, peer, nt);
                 snprintf(name, sizeof name, "%.*s/%s%s/threads:%zu", (int)(rest - c), c,
                          peer ? peer->name : axial_isa_name(default_isa), rest, nt);
                 axb_register(name, bench_body, in);

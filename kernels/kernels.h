@@ -22,8 +22,8 @@
  * it writes y[o][j][i] and never reads an element after writing it.
  *
  * Streaming stores.  A kernel whose call writes at least AXIAL_STREAM_BYTES
- * (more than the caches keep for the caller: the output would only evict
- * its input) may write its aligned full lines with non-temporal stores and
+ * (more than the last-level cache keeps for the caller, below: the output
+ * would only evict its input) may write its aligned full lines with non-temporal stores and
  * ends with an sfence; smaller calls store plainly, so a small output stays
  * in cache for whatever reads it next.  A split call's tasks write less
  * each: the planner passes AXIAL_KERNEL_STREAM in `flags` (scan, reduce,
@@ -44,8 +44,23 @@
 #include "entries.h"
 
 /* Streaming stores (above): the output size from which kernels stream, and
- * the planner's flag for the tasks of a split call that does. */
-#define AXIAL_STREAM_BYTES ((size_t)4 << 20)
+ * the planner's flag for the tasks of a split call that does.  The size is
+ * the last-level cache's as the C library reports it, clamped to
+ * [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX] (AXIAL_STREAM_MIN where it reports
+ * none): up to there the output and its input together stay in a cache of
+ * about that size, and plain stores are the faster on one thread and the
+ * much faster on several (the cache serves them all); beyond it they would
+ * only evict the input.  The cap keeps a virtual machine that reports its
+ * host's whole L3 from going further.  Set once, before the first kernel
+ * runs (src/dispatch.c), and read only afterwards. */
+#define AXIAL_STREAM_MIN ((size_t)4 << 20)
+#define AXIAL_STREAM_MAX ((size_t)32 << 20)
+#if defined(__GNUC__)
+extern __attribute__((visibility("hidden"))) size_t axial__stream_bytes;
+#else
+extern size_t axial__stream_bytes;
+#endif
+#define AXIAL_STREAM_BYTES axial__stream_bytes
 #define AXIAL_KERNEL_STREAM 0x200u
 
 /* The kernels' one spelling of forced inlining, and of its opposite: a

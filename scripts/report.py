@@ -33,7 +33,9 @@ import math
 import os
 import sys
 
-ISAS = ["scalar", "avx2", "avx512", "neon"]
+# "default": the library's own choice, benchmarked where it differs from every
+# one ISA (it runs some ops on another ISA than the active one)
+ISAS = ["scalar", "avx2", "avx512", "neon", "default"]
 BIN_PEERS = ["loop", "eigen", "onednn"]
 PY_PEERS = ["numpy", "torch", "onnxruntime", "openvino", "scipy"]
 LSE_OPS = ["logcumsumexp", "reduce_logsumexp"]
@@ -43,7 +45,8 @@ ITEMSIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "i16": 2,
 
 LEGEND = """\
 Columns: best = axial's fastest available ISA (lowest median time among
-scalar/avx2/avx512/neon not skipped); elem/ns = its items_per_second / 1e9 (per wall-clock second);
+scalar/avx2/avx512/neon, and default where the library chooses per op, not
+skipped); elem/ns = its items_per_second / 1e9 (per wall-clock second);
 GB/s = its bytes_per_second / 1e9 (input + output bytes); x scalar = best ISA
 speed / scalar kernel speed; of probe = probe time / axial time, the fraction
 of the bandwidth ceiling reached (1.0 = at bandwidth; probe: read-sum for

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -50,13 +51,23 @@
 
 static const char *const axial_isa_names[AXIAL_NISA] = {"scalar", "avx2", "avx512", "neon"};
 
+/* The default's table where this CPU runs some op families faster on another
+ * ISA than on the best one (axial_tuning): axial_tables[AXIAL_TUNED], the
+ * best ISA's merged table with those families' entries taken from the other
+ * ISA's.  axial_active holds AXIAL_TUNED until axial_isa_select. */
+#define AXIAL_TUNED AXIAL_NISA
+
 static pthread_once_t axial_once = PTHREAD_ONCE_INIT;
 static unsigned axial_available_mask;                    /* written once, in axial_init */
-static struct axial_kernels axial_tables[AXIAL_NISA];   /* merged tables, written once */
+static struct axial_kernels axial_tables[AXIAL_NISA + 1]; /* merged tables, written once */
 /* The ISA each entry of a merged table came from (scalar where an ISA left it NULL). */
-static unsigned char axial_entry_from[AXIAL_NISA][AXIAL_NENTRY];
+static unsigned char axial_entry_from[AXIAL_NISA + 1][AXIAL_NENTRY];
+static unsigned axial_tuned_base = AXIAL_ISA_SCALAR; /* the ISA AXIAL_TUNED is based on */
+static int axial_default = AXIAL_ISA_SCALAR; /* axial_active as axial_init set it */
 static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
 AXIAL_HIDDEN atomic_int axial__verbose_state = ATOMIC_VAR_INIT(-1); /* -1 until axial_init */
+/* kernels.h: the output size from which kernels stream (axial_stream_size). */
+AXIAL_HIDDEN size_t axial__stream_bytes = AXIAL_STREAM_MIN;
 
 #if defined(AXIAL_X86)
 static uint64_t axial_xgetbv0(void) {
@@ -144,9 +155,95 @@ static void axial_merge(struct axial_kernels *out, unsigned char *from,
 
 const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry) {
     const ptrdiff_t t = kt - axial_tables;
-    if (t < 0 || t >= AXIAL_NISA || entry >= AXIAL_NENTRY)
+    if (t < 0 || t > AXIAL_TUNED || entry >= AXIAL_NENTRY)
         return "unknown";
     return axial_isa_names[axial_entry_from[t][entry]];
+}
+
+/* ---- the per-op choice of the default ------------------------------------ */
+
+/* The op families the default may run on another ISA than the best one: each
+ * takes all its entries (whole-shape, split and column kernels) from one ISA,
+ * so a call never mixes ISAs.  CumSum and ReduceSum follow the one summation
+ * order on every SIMD ISA, so the choice changes no bit; the log-space ops
+ * (whose exp and log differ between ISAs) and Roll always run on the
+ * default's ISA. */
+static const char *const axial_family_names[AXIAL_NFAMILY] = {"cumsum", "reduce_sum"};
+
+/* The family of a table entry, by its op's name; AXIAL_NFAMILY: none. */
+static unsigned axial_entry_family(const char *op) {
+    static const char *const cumsum[] = {"cumsum",      "cumsum_seg", "scan_total",
+                                         "cumsum_cols", "cumsum_run", "cumsum_cols_run"};
+    static const char *const reduce[] = {"reduce", "reduce_acc", "reduce_finish", "reduce_cols"};
+    for (size_t k = 0; k < sizeof cumsum / sizeof cumsum[0]; k++)
+        if (strcmp(op, cumsum[k]) == 0)
+            return AXIAL_FAMILY_CUMSUM;
+    for (size_t k = 0; k < sizeof reduce / sizeof reduce[0]; k++)
+        if (strcmp(op, reduce[k]) == 0)
+            return AXIAL_FAMILY_REDUCE_SUM;
+    return AXIAL_NFAMILY;
+}
+
+/* Which ISA runs each op family by default (isa_of[f]; `best` where the CPU
+ * gives no reason to leave it), from what CPUID reports: vendor, family and
+ * the ISAs available (mask).  Returns the reason, or NULL where every family
+ * stays on `best`.
+ *   - AMD family 0x19 with AVX-512 (Zen 4) executes 512-bit instructions on
+ *     256-bit units, two passes each, and its 512-bit cross-lane permutes
+ *     are slower than two 256-bit ones: the AVX2 kernels of CumSum and
+ *     ReduceSum, whose in-register networks shuffle most, ran faster there
+ *     than the AVX-512 ones (CumSum [n] and ReduceSum of every element and
+ *     of [64, 1024] along axis 1, f32 at 256 KiB: 13.0 against 15.3, 2.46
+ *     against 2.81 and 2.84 against 3.22 microseconds).  Intel's AVX-512
+ *     CPUs and AMD's family 0x1a (Zen 5) have full-width units: AVX-512
+ *     everywhere. */
+AXIAL_HIDDEN const char *axial__tuning(bool amd, unsigned family, unsigned mask, unsigned best,
+                                       unsigned char isa_of[AXIAL_NFAMILY]) {
+    for (unsigned f = 0; f < AXIAL_NFAMILY; f++)
+        isa_of[f] = (unsigned char)best;
+    if (amd && family == 0x19 && best == AXIAL_ISA_AVX512 && (mask >> AXIAL_ISA_AVX2) & 1u) {
+        isa_of[AXIAL_FAMILY_CUMSUM] = AXIAL_ISA_AVX2;
+        isa_of[AXIAL_FAMILY_REDUCE_SUM] = AXIAL_ISA_AVX2;
+        return "AMD family 0x19 runs AVX-512 on 256-bit units";
+    }
+    return NULL;
+}
+
+/* The vendor and family CPUID reports (x86; elsewhere not AMD, family 0). */
+static void axial_cpu_family(bool *amd, unsigned *family) {
+    *amd = false;
+    *family = 0;
+#if defined(AXIAL_X86)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    *amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u; /* "AuthenticAMD" */
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return;
+    const unsigned base = (a >> 8) & 0xf;
+    *family = base == 0xf ? base + ((a >> 20) & 0xff) : base;
+#endif
+}
+
+/* The default's table: the best ISA's merged table, each family's entries
+ * from the ISA isa_of names (AXIAL_MERGE_ENTRY_'s records kept, so
+ * AXIAL_VERBOSE names the kernels that run). */
+#define AXIAL_TUNE_ENTRY_(op, type, set, cells, arg)                                      \
+    {                                                                                    \
+        const unsigned f = axial_entry_family(#op);                                      \
+        if (f < AXIAL_NFAMILY && isa_of[f] != best) {                                     \
+            memcpy(out->op, axial_tables[isa_of[f]].op, sizeof out->op);                  \
+            memcpy(from + AXIAL_ENTRY(op), axial_entry_from[isa_of[f]] + AXIAL_ENTRY(op), \
+                   AXIAL_SLOTS_##set);                                                    \
+        }                                                                                \
+    }
+static void axial_tune(unsigned best, const unsigned char isa_of[AXIAL_NFAMILY]) {
+    struct axial_kernels *out = &axial_tables[AXIAL_TUNED];
+    unsigned char *from = axial_entry_from[AXIAL_TUNED];
+    *out = axial_tables[best];
+    memcpy(from, axial_entry_from[best], AXIAL_NENTRY);
+    AXIAL_KERNEL_ENTRIES(AXIAL_TUNE_ENTRY_, 0)
+    axial_tuned_base = best;
 }
 
 /* Rank of each ISA (by value) for AXIAL_ISA's cap. */
@@ -231,7 +328,26 @@ static int axial_read_verbose(void) {
     return 0;
 }
 
+/* The streaming threshold (kernels.h): the last-level cache's size as the C
+ * library reports it (glibc reads CPUID or the OS), clamped to
+ * [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX]; AXIAL_STREAM_MIN where it reports
+ * none (other C libraries, most Arm systems). */
+static size_t axial_stream_size(void) {
+    long llc = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    if (llc <= 0)
+        llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (llc <= 0 || (unsigned long)llc <= AXIAL_STREAM_MIN)
+        return AXIAL_STREAM_MIN;
+    return (unsigned long)llc >= AXIAL_STREAM_MAX ? AXIAL_STREAM_MAX : (size_t)llc;
+}
+
 static void axial_init(void) {
+    axial__stream_bytes = axial_stream_size();
     const unsigned runs = axial_cpu_runs();
     unsigned mask = 0, compiled = 0;
     for (unsigned isa = 0; isa < AXIAL_NISA; isa++) {
@@ -286,13 +402,34 @@ static void axial_init(void) {
     if (cap != AXIAL_NISA)
         atomic_store(&axial_active, (int)axial_best(mask, cap));
     chosen = (unsigned)atomic_load(&axial_active);
+    /* The per-op choice, for the default only: AXIAL_ISA that names or caps an
+     * ISA runs everything on it. */
+    unsigned char isa_of[AXIAL_NFAMILY];
+    bool amd;
+    unsigned family;
+    axial_cpu_family(&amd, &family);
+    const char *tuned =
+        cap == 2 ? axial__tuning(amd, family, mask, chosen, isa_of) : NULL;
+    char per_op[160] = "";
+    if (tuned) {
+        axial_tune(chosen, isa_of);
+        atomic_store(&axial_active, AXIAL_TUNED);
+        size_t len = (size_t)snprintf(per_op, sizeof per_op, "; per op");
+        for (unsigned f = 0; f < AXIAL_NFAMILY; f++)
+            len += (size_t)snprintf(per_op + len, sizeof per_op - len, " %s=%s",
+                                    axial_family_names[f], axial_isa_names[isa_of[f]]);
+        snprintf(per_op + len, sizeof per_op - len, " (%s)", tuned);
+    }
     if (verbose) {
         char a[64], r[64], c[64];
-        fprintf(stderr, "axial: init isa=%s available=%s (mask 0x%x) cpu=%s compiled=%s: %s\n",
+        fprintf(stderr,
+                "axial: init isa=%s available=%s (mask 0x%x) cpu=%s compiled=%s "
+                "stream_bytes=%zu: %s%s\n",
                 axial_isa_names[chosen], axial_mask_names(a, sizeof a, mask), mask,
                 axial_mask_names(r, sizeof r, runs & AXIAL_ARCH_ISAS),
-                axial_mask_names(c, sizeof c, compiled), why);
+                axial_mask_names(c, sizeof c, compiled), axial__stream_bytes, why, per_op);
     }
+    axial_default = atomic_load(&axial_active);
     atomic_store(&axial__verbose_state, verbose);
 }
 
@@ -313,9 +450,14 @@ unsigned axial_isa_available(void) {
     return axial_available_mask;
 }
 
+/* The ISA an axial_active value stands for. */
+static unsigned axial_isa_of_active(int active) {
+    return active == AXIAL_TUNED ? axial_tuned_base : (unsigned)active;
+}
+
 axial_isa axial_isa_active(void) {
     axial_ensure_init();
-    return (axial_isa)atomic_load(&axial_active);
+    return (axial_isa)axial_isa_of_active(atomic_load(&axial_active));
 }
 
 axial_status axial_isa_select(axial_isa isa) {
@@ -335,8 +477,14 @@ axial_status axial_isa_select(axial_isa isa) {
     const int was = atomic_exchange(&axial_active, (int)isa);
     if (axial__verbose_on())
         fprintf(stderr, "axial: isa_select isa=%s was=%s\n", axial_isa_names[isa],
-                axial_isa_names[was]);
+                axial_isa_names[axial_isa_of_active(was)]);
     return AXIAL_OK;
+}
+
+bool axial__select_default(void) {
+    axial_ensure_init();
+    atomic_store(&axial_active, axial_default);
+    return axial_default == AXIAL_TUNED;
 }
 
 const char *axial_isa_name(axial_isa isa) {

@@ -46,6 +46,16 @@ enum {
     AXIAL_NENTRY,
     AXIAL_ENTRY_NONE = AXIAL_NENTRY /* no kernel: a copy, a fill, an empty tensor */
 };
+/* The op families whose ISA the default may choose per CPU (src/dispatch.c),
+ * and that choice from what CPUID reports: isa_of[f] for each family, and the
+ * reason (NULL: every family on `best`). */
+enum { AXIAL_FAMILY_CUMSUM, AXIAL_FAMILY_REDUCE_SUM, AXIAL_NFAMILY };
+const char *axial__tuning(bool amd, unsigned family, unsigned mask, unsigned best,
+                          unsigned char isa_of[AXIAL_NFAMILY]);
+/* Makes the default of the library's start (AXIAL_ISA, then the per-op
+ * choice) active again, as no axial_isa_select can (it forces one ISA);
+ * returns whether that default chooses per op.  For the benchmarks. */
+bool axial__select_default(void);
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
  * kernel is entry `entry` of the merged table kt (one axial__kernels() returned). */
 const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry);

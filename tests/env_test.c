@@ -16,6 +16,11 @@
  *     unset, "0" or any other value: the calls print nothing.
  * The program sends its own stderr to a temporary file (dup2) while it calls
  * the library, so it needs no shell and runs under qemu-user.  Prints TAP.
+ * Where AXIAL_ISA names or caps no ISA, the default may run CumSum and
+ * ReduceSum on another ISA than the active one (axial__tuning, from the
+ * vendor and family this program reads with CPUID itself): the init line
+ * then says so ("; per op cumsum=... reduce_sum=..."), and those calls'
+ * lines name that ISA's kernels; otherwise the init line has no such part.
  * The log-space ops' lines name, per kernel, the active ISA where that ISA's
  * own table (kernels/kernels.h) has the entry, else scalar (a SIMD table may
  * leave them NULL: dispatch runs the scalar kernel).
@@ -30,7 +35,11 @@
 #include <unistd.h>
 
 #include "axial.h"
-#include "kernels.h" /* the ISAs' own tables: which log-space kernels they have */
+#include "internal.h" /* axial__tuning: the default's per-op choice */
+#include "kernels.h"  /* the ISAs' own tables: which log-space kernels they have */
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include "sysmem.h"
 
 static int failures, ntests;
@@ -147,6 +156,24 @@ static int reduce_nomem(void) {
     if (y != MAP_FAILED)
         munmap(y, m);
     return bad;
+}
+
+/* The vendor and family of this CPU (x86 CPUID; elsewhere not AMD, 0). */
+static void cpu_family(bool *amd, unsigned *family) {
+    *amd = false;
+    *family = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    char vendor[13] = "";
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    *amd = strcmp(vendor, "AuthenticAMD") == 0;
+    if (__get_cpuid(1, &a, &b, &c, &d))
+        *family = ((a >> 8) & 0xf) + (((a >> 8) & 0xf) == 0xf ? (a >> 20) & 0xff : 0);
+#endif
 }
 
 static int run_calls(const struct line **calls) {
@@ -354,6 +381,23 @@ int main(void) {
         return failures ? 1 : 0;
     }
 
+    /* The default's per-op choice: only where AXIAL_ISA names or caps nothing. */
+    unsigned char fam_isa[AXIAL_NFAMILY];
+    bool amd;
+    unsigned family;
+    cpu_family(&amd, &family);
+    const char *tuned =
+        known ? NULL : axial__tuning(amd, family, avail, (unsigned)got, fam_isa);
+    char per_op[160] = "";
+    if (tuned)
+        snprintf(per_op, sizeof per_op, "; per op cumsum=%s reduce_sum=%s (%s)",
+                 axial_isa_name((axial_isa)fam_isa[AXIAL_FAMILY_CUMSUM]),
+                 axial_isa_name((axial_isa)fam_isa[AXIAL_FAMILY_REDUCE_SUM]), tuned);
+    else
+        fam_isa[AXIAL_FAMILY_CUMSUM] = fam_isa[AXIAL_FAMILY_REDUCE_SUM] = (unsigned char)got;
+    printf("# per-op choice on this CPU (%s, family 0x%x): %s\n", amd ? "AMD" : "not AMD",
+           family, tuned ? per_op + 2 : "none");
+
     /* AXIAL_VERBOSE=1: the init line, then one line per call, in order */
     char want_line[2048], names[64] = "";
     for (int i = 0; i < n; i++)
@@ -363,13 +407,26 @@ int main(void) {
     snprintf(want_line, sizeof want_line, "axial: init isa=%s available=%s (mask 0x%x) cpu=", isa,
              names, avail);
     check(starts_with(first, want_line) && strstr(first, " compiled=") &&
+              strstr(first, " stream_bytes=") &&
               (!env || !*env || strstr(first, "AXIAL_ISA=\"")),
           "init line \"%s\" (wanted \"%s...\")", first ? first : "(nothing)", want_line);
+    {
+        const char *part = first ? strstr(first, "; per op") : NULL;
+        check(tuned ? part && strcmp(part, per_op) == 0 : part == NULL,
+              "init line's per-op part \"%s\" (wanted \"%s\")", part ? part : "",
+              tuned ? per_op : "");
+    }
     for (int k = 0; calls[k]; k++) {
         if (calls[k]->expect == NULL)
             continue; /* a failed call prints nothing: the next line is the next call's */
+        /* CumSum's and ReduceSum's kernels: the family's ISA */
+        axial_isa own = got;
+        if (starts_with(calls[k]->expect, "axial: cumsum "))
+            own = (axial_isa)fam_isa[AXIAL_FAMILY_CUMSUM];
+        else if (starts_with(calls[k]->expect, "axial: reduce_sum "))
+            own = (axial_isa)fam_isa[AXIAL_FAMILY_REDUCE_SUM];
         snprintf(want_line, sizeof want_line, calls[k]->expect,
-                 slot_isa(got, calls[k]->slot1), slot_isa(got, calls[k]->slot2 ? calls[k]->slot2 : calls[k]->slot1));
+                 slot_isa(own, calls[k]->slot1), slot_isa(own, calls[k]->slot2 ? calls[k]->slot2 : calls[k]->slot1));
         const char *line = next_line();
         check(line && strcmp(line, want_line) == 0, "call line \"%s\" (wanted \"%s\")",
               line ? line : "(nothing)", want_line);

@@ -715,6 +715,41 @@ void t_isa_api(ax_t *t) {
 #endif
     AX_CHECK(t, avail & (1u << axial_isa_active()), "active %s is available",
              axial_isa_name(axial_isa_active()));
+
+    /* The default's per-op choice (axial__tuning) on the CPUs it knows: Zen 4
+     * (AMD family 0x19 with AVX-512) runs CumSum and ReduceSum on AVX2; Zen 5,
+     * Intel, and every CPU without AVX-512 run everything on the best ISA. */
+    static const struct {
+        const char *cpu;
+        bool amd;
+        unsigned family, mask, best, cumsum, reduce;
+        bool tuned;
+    } rule[] = {
+        {"AMD family 0x19 with AVX-512 (Zen 4)", true, 0x19, 0x7, AXIAL_ISA_AVX512,
+         AXIAL_ISA_AVX2, AXIAL_ISA_AVX2, true},
+        {"AMD family 0x19 without AVX-512 (Zen 3)", true, 0x19, 0x3, AXIAL_ISA_AVX2,
+         AXIAL_ISA_AVX2, AXIAL_ISA_AVX2, false},
+        {"AMD family 0x1a (Zen 5)", true, 0x1a, 0x7, AXIAL_ISA_AVX512, AXIAL_ISA_AVX512,
+         AXIAL_ISA_AVX512, false},
+        {"Intel family 6 with AVX-512", false, 6, 0x7, AXIAL_ISA_AVX512, AXIAL_ISA_AVX512,
+         AXIAL_ISA_AVX512, false},
+        {"AMD family 0x19 capped to scalar", true, 0x19, 0x7, AXIAL_ISA_SCALAR,
+         AXIAL_ISA_SCALAR, AXIAL_ISA_SCALAR, false},
+        {"aarch64", false, 0, 0x9, AXIAL_ISA_NEON, AXIAL_ISA_NEON, AXIAL_ISA_NEON, false},
+    };
+    for (size_t k = 0; k < sizeof rule / sizeof rule[0]; k++) {
+        unsigned char isa_of[AXIAL_NFAMILY];
+        const char *why =
+            axial__tuning(rule[k].amd, rule[k].family, rule[k].mask, rule[k].best, isa_of);
+        AX_CHECK(t,
+                 (why != NULL) == rule[k].tuned && isa_of[AXIAL_FAMILY_CUMSUM] == rule[k].cumsum &&
+                     isa_of[AXIAL_FAMILY_REDUCE_SUM] == rule[k].reduce,
+                 "per-op choice on %s: cumsum=%s reduce_sum=%s (%s), want %s %s", rule[k].cpu,
+                 axial_isa_name((axial_isa)isa_of[AXIAL_FAMILY_CUMSUM]),
+                 axial_isa_name((axial_isa)isa_of[AXIAL_FAMILY_REDUCE_SUM]),
+                 why ? why : "no reason", axial_isa_name((axial_isa)rule[k].cumsum),
+                 axial_isa_name((axial_isa)rule[k].reduce));
+    }
 }
 
 /* Every function is reentrant: threads sum and fail at the same time, each

@@ -811,6 +811,57 @@ AXIAL_INLINE void pad_in(int k, unsigned char *buf, const char *x, size_t r, int
     memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
 }
 
+/* Chunk totals (scan_total) of the f32 family, 8 blocks at a time: only the
+ * block totals t = p_15 are needed, and the network computes them without
+ * any prefix.  In k order a block's quads total T_q = (v3 + v2) + (v1 + v0)
+ * and the block t = T3 + ((T2 + T1) + T0) (the order's p_15 = s_15 + E_3),
+ * so here: lane pairs, then quads, by even/odd in-lane shuffles of two
+ * registers at a time (vertical adds, the k-later operand first as in the
+ * network), then the quads of 4 blocks gathered as [M0|M1], [M2|M3] (memory
+ * quads M, lanes in k order of the blocks) and added in 128 bits; the 8
+ * totals, widened to f64, join S in k order, one add each, as the block
+ * loop would.  About 4 shuffles per block instead of the block network's 8.
+ * Reverse: k runs down memory, so a quad's k-later pair and the block's
+ * k-later quads are the lower ones (T0 = M3 ... T3 = M0). */
+AXIAL_INLINE __m128 f_quads4(__m256 r01, __m256 r23, int rev) {
+    /* r: [M0 M2 M0' M2' | M1 M3 M1' M3'] of two blocks each */
+    const __m256 w = _mm256_shuffle_ps(r01, r23, 0x88), x = _mm256_shuffle_ps(r01, r23, 0xDD);
+    const __m128 m0 = _mm256_castps256_ps128(w), m1 = _mm256_extractf128_ps(w, 1);
+    const __m128 m2 = _mm256_castps256_ps128(x), m3 = _mm256_extractf128_ps(x, 1);
+    if (rev) /* T0..T3 = M3..M0 */
+        return _mm_add_ps(m0, _mm_add_ps(_mm_add_ps(m1, m2), m3));
+    return _mm_add_ps(m3, _mm_add_ps(_mm_add_ps(m2, m1), m0));
+}
+/* Sums of lane pairs (level 1) or of pairs of pairs (level 2) of a and b, in
+ * the lanes [a even..., b even... ] of each 128-bit half. */
+AXIAL_INLINE __m256 f_pairs(__m256 a, __m256 b, int rev) {
+    const __m256 e = _mm256_shuffle_ps(a, b, 0x88), o = _mm256_shuffle_ps(a, b, 0xDD);
+    return rev ? _mm256_add_ps(e, o) : _mm256_add_ps(o, e);
+}
+/* The quads of block j at its two registers: [M0 M2 M0' M2' | M1 M3 M1' M3']
+ * for blocks j and j + 1. */
+AXIAL_INLINE __m256 f_quads2(int k, const char *b0, const char *b1, int rev) {
+    const size_t h = 8 * k_msize(k);
+    const __m256 p0 = f_pairs(f_load(k, b0), f_load(k, b0 + h), rev);
+    const __m256 p1 = f_pairs(f_load(k, b1), f_load(k, b1 + h), rev);
+    return f_pairs(p0, p1, rev);
+}
+/* Blocks [b, b + 128) of a chunk (k order), S += each block's total. */
+AXIAL_INLINE double f_totals8(int k, const char *x, size_t len, size_t b, int rev, double S) {
+    const size_t ms = k_msize(k);
+    const char *blk[8];
+    for (int j = 0; j < 8; j++)
+        blk[j] = x + (rev ? len - 16 - (b + 16 * (size_t)j) : b + 16 * (size_t)j) * ms;
+    const __m128 lo = f_quads4(f_quads2(k, blk[0], blk[1], rev), f_quads2(k, blk[2], blk[3], rev), rev);
+    const __m128 hi = f_quads4(f_quads2(k, blk[4], blk[5], rev), f_quads2(k, blk[6], blk[7], rev), rev);
+    _Alignas(32) double t[8];
+    _mm256_store_pd(t, _mm256_cvtps_pd(lo));
+    _mm256_store_pd(t + 4, _mm256_cvtps_pd(hi));
+    for (int j = 0; j < 8; j++)
+        S += t[j];
+    return S;
+}
+
 /* Returns R after the segment (scan_total; cumsum_seg, kernels.h).  With
  * out, a partial last chunk (one that ends its line: no carry follows it)
  * does not keep S, so R after it is meaningless. */
@@ -846,6 +897,9 @@ AXIAL_INLINE double line_seg(int k, const char *x, char *y, size_t len, int excl
                                  : f_block_io(k, x + p * ms, y + p * ms, (float)D, excl, rev);
             }
         } else {
+            if (!out) /* totals only: 8 blocks at a time */
+                for (; b + 128 <= hend; b += 128)
+                    S = f_totals8(k, x, len, b, rev, S);
             for (; b + 16 <= hend; b += 16) {
                 const size_t p = rev ? len - 16 - b : b;
                 const double td =

@@ -32,7 +32,7 @@
 
 #define AXIAL_ROLL_LONG 128             /* row bytes from which rows are block copies */
 #define AXIAL_ROLL_RUNMAX ((size_t)16 << 10) /* longer rows: copies with aligned stores */
-#define AXIAL_ROLL_NT ((size_t)4 << 20) /* bytes a call writes from which it streams */
+#define AXIAL_ROLL_NT AXIAL_STREAM_BYTES /* bytes a call writes from which it streams */
 #define AXIAL_ROLL_MEMCPY ((size_t)64 << 20) /* one copy from which memcpy does it */
 
 static inline __m256i axial_roll_ld(const char *p) {

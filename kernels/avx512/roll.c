@@ -31,7 +31,7 @@
 #define AXIAL_ROLL_LONG 128            /* row bytes from which rows are block copies */
 #define AXIAL_ROLL_RUNMAX ((size_t)16 << 10) /* longer rows: copies with aligned stores */
 #define AXIAL_ROLL_ROW64 512        /* in-cache rows up to this many bytes: 64-byte moves */
-#define AXIAL_ROLL_NT ((size_t)4 << 20) /* bytes a call writes from which it streams */
+#define AXIAL_ROLL_NT AXIAL_STREAM_BYTES /* bytes a call writes from which it streams */
 #define AXIAL_ROLL_MEMCPY ((size_t)64 << 20) /* one copy from which memcpy does it */
 /* Streaming stores skip the read for ownership of the destination: 2 passes
  * over memory instead of 3.  Heads, tails and the lines where two copies meet
