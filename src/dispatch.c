@@ -481,6 +481,20 @@ axial_status axial_isa_select(axial_isa isa) {
     return AXIAL_OK;
 }
 
+int axial__isa_state(void) {
+    axial_ensure_init();
+    return atomic_load(&axial_active);
+}
+
+bool axial__isa_restore(int state) {
+    axial_ensure_init();
+    const bool ok = state == AXIAL_TUNED ? axial_default == AXIAL_TUNED
+                    : state >= 0 && state < AXIAL_NISA && ((axial_available_mask >> state) & 1u);
+    if (ok)
+        atomic_store(&axial_active, state);
+    return ok;
+}
+
 bool axial__select_default(void) {
     axial_ensure_init();
     atomic_store(&axial_active, axial_default);

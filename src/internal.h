@@ -56,6 +56,13 @@ const char *axial__tuning(bool amd, unsigned family, unsigned mask, unsigned bes
  * choice) active again, as no axial_isa_select can (it forces one ISA);
  * returns whether that default chooses per op.  For the benchmarks. */
 bool axial__select_default(void);
+/* The active choice as it stands (one ISA, or the default's per-op choice),
+ * and that choice made active again (false, nothing changed, for a state
+ * this process cannot have had): what a caller that selects an ISA for a
+ * while restores afterwards, as axial_isa_select cannot (the Python
+ * package's use_isa). */
+int axial__isa_state(void);
+bool axial__isa_restore(int state);
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
  * kernel is entry `entry` of the merged table kt (one axial__kernels() returned). */
 const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry);

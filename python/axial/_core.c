@@ -17,10 +17,15 @@
 #include <Python.h>
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <axial.h>
+
+/* The library's own (src/internal.h; this module links it statically). */
+int axial__isa_state(void);
+bool axial__isa_restore(int state);
 
 #define CORE_MAX_POOLS 1024
 /* Calls on fewer input bytes run on the calling thread: the library would
@@ -243,6 +248,27 @@ static PyObject *core_isa_select(PyObject *self, PyObject *args) {
     PyErr_Format(PyExc_ValueError,
                  "unknown ISA '%s': one of 'scalar', 'avx2', 'avx512', 'neon'", name);
     return NULL;
+}
+
+/* The active choice (an ISA, or the default's per-op choice) as an int, and
+ * that choice made active again: use_isa restores what was active, which
+ * axial_isa_select alone cannot where the default chooses per op. */
+static PyObject *core_isa_state(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromLong(axial__isa_state());
+}
+
+static PyObject *core_isa_restore(PyObject *self, PyObject *args) {
+    (void)self;
+    int state;
+    if (!PyArg_ParseTuple(args, "i", &state))
+        return NULL;
+    if (!axial__isa_restore(state)) {
+        PyErr_Format(PyExc_ValueError, "isa_restore: %d is not a state of this process", state);
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 /* ---- shards -------------------------------------------------------------- */
@@ -527,6 +553,8 @@ static PyMethodDef core_methods[] = {
     {"isa", core_isa, METH_NOARGS, "the active ISA's name"},
     {"isas", core_isas, METH_NOARGS, "the names of the ISAs this CPU runs"},
     {"isa_select", core_isa_select, METH_VARARGS, "isa_select(name)"},
+    {"isa_state", core_isa_state, METH_NOARGS, "isa_state() -> int"},
+    {"isa_restore", core_isa_restore, METH_VARARGS, "isa_restore(state)"},
     {"shard_grid", core_shard_grid, METH_VARARGS, "shard_grid(desc) -> (axis, grid)"},
     {"shard_summarize", core_shard_summarize, METH_VARARGS,
      "shard_summarize(desc, x, start, len) -> bytes"},

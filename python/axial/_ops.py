@@ -407,8 +407,9 @@ def isas():
 class use_isa:
     """Makes the ISA ``name`` the active one for the whole process.
 
-    As a plain call it stays so; as a context manager the ISA active before is
-    restored on exit::
+    As a plain call it stays so; as a context manager what was active before
+    is restored on exit (where the library's default runs some ops on another
+    ISA, that default too)::
 
         with axial.use_isa("scalar"):
             ref = axial.cumsum(x)    # the scalar oracle
@@ -417,12 +418,13 @@ class use_isa:
     def __init__(self, name):
         if not isinstance(name, str):
             raise TypeError(f"use_isa: the ISA must be a name, got {type(name).__name__}")
-        self._prev = _core.isa()
+        # what was active, the default's per-op choice included
+        self._prev = _core.isa_state()
         _core.isa_select(name.strip().lower())
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        _core.isa_select(self._prev)
+        _core.isa_restore(self._prev)
         return False

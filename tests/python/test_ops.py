@@ -222,10 +222,14 @@ def test_simd_isas_against_the_scalar_oracle(isa):
 
 
 def test_use_isa_restores_and_refuses():
-    before = axial.isa()
+    from axial import _core
+    before, state = axial.isa(), _core.isa_state()
     with axial.use_isa("scalar"):
-        pass
-    assert axial.isa() == before
+        assert _core.isa_state() != state or before == "scalar"
+    # the very choice that was active, the default's per-op choice included
+    assert axial.isa() == before and _core.isa_state() == state
+    with pytest.raises(ValueError, match="state"):
+        _core.isa_restore(99)
     with pytest.raises(ValueError, match="pentium"):
         axial.use_isa("pentium")
     if "neon" not in axial.isas():
