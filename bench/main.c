@@ -434,29 +434,34 @@ static void usage_report(axb_state *s, const axb_inst *in, axb_usage *u) {
 }
 
 static axial_isa default_isa; /* what dispatch picked at startup */
-/* Whether that default runs some ops on another ISA (docs/API.md section 10):
- * then the single-thread rows have a "default" row beside each ISA's, and
- * the threaded rows run the default too (a hidden function of the static
- * library restores it, as no axial_isa_select can). */
+/* The default as it started (hidden functions of the static library:
+ * src/internal.h), and whether it runs some ops on another ISA (docs/API.md
+ * section 10): then the single-thread rows have a "default" row beside each
+ * ISA's, and the threaded rows run the default too, which no
+ * axial_isa_select can bring back. */
+int axial__isa_state(void);
+bool axial__isa_restore(int state);
+static int default_state;
 static bool default_per_op;
-bool axial__select_default(void);
 #define AXB_DEFAULT (-2) /* an instance's isa: the default, not one forced ISA */
 
 /* Makes an instance's ISA active: one ISA, or the default. */
 static bool select_isa(int isa) {
-    if (isa == AXB_DEFAULT) {
-        axial__select_default();
-        return true;
-    }
-    return (axial_isa_available() & (1u << isa)) && axial_isa_select((axial_isa)isa) == AXIAL_OK;
+    if (isa == AXB_DEFAULT)
+        return axial__isa_restore(default_state);
+    return axial_isa_select((axial_isa)isa) == AXIAL_OK;
 }
 
-/* An instance's label: its ISA, "default" for the single-thread default rows,
- * the default's ISA for the threaded ones. */
+/* A row's ISA name: "default" for the default's own single-thread rows, the
+ * default's ISA for its threaded and sweep rows. */
+static const char *isa_row_name(int isa, bool own_row) {
+    if (isa == AXB_DEFAULT)
+        return own_row ? "default" : axial_isa_name(default_isa);
+    return axial_isa_name((axial_isa)isa);
+}
+
 static const char *isa_label(const axb_inst *in) {
-    if (in->isa == AXB_DEFAULT)
-        return in->threads || in->c->sweep ? axial_isa_name(default_isa) : "default";
-    return axial_isa_name((axial_isa)in->isa);
+    return isa_row_name(in->isa, !in->threads && !in->c->sweep);
 }
 
 /* axial_*_ex on a T-thread pool, its output first checked against the plain call's. */
@@ -740,7 +745,8 @@ int main(int argc, char **argv) {
     axb_context("onednn_threads", "1 (OpenMP, OMP_NUM_THREADS=1)");
 #endif
     default_isa = axial_isa_active();
-    default_per_op = axial__select_default();
+    default_state = axial__isa_state();
+    default_per_op = default_state != (int)default_isa;
     const char *sizes = getenv("AXIAL_BENCH_SIZES"), *mem = getenv("AXIAL_BENCH_BYTES");
     const char *tcases = getenv("AXIAL_BENCH_THREAD_CASES");
     if (!parse_threads(getenv("AXIAL_BENCH_THREADS"))) return 2;
@@ -828,12 +834,7 @@ int main(int argc, char **argv) {
             axb_inst *in = new_inst(&cases[i], k < nisa ? isa_rows[k] : -1,
                                     k < nisa ? NULL : peers[k - nisa], 0);
             snprintf(name, sizeof name, "%.*s/%s%s", (int)(rest - c), c,
-                     k < nisa ? (isa_rows[k] == AXB_DEFAULT && !cases[i].sweep
-                                     ? "default"
-                                     : axial_isa_name(isa_rows[k] == AXB_DEFAULT
-                                                          ? default_isa
-                                                          : (axial_isa)isa_rows[k]))
-                              : in->peer->name,
+                     k < nisa ? isa_row_name(isa_rows[k], !cases[i].sweep) : in->peer->name,
                      rest);
             axb_register(name, bench_body, in);
         }

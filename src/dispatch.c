@@ -63,7 +63,7 @@ static struct axial_kernels axial_tables[AXIAL_NISA + 1]; /* merged tables, writ
 /* The ISA each entry of a merged table came from (scalar where an ISA left it NULL). */
 static unsigned char axial_entry_from[AXIAL_NISA + 1][AXIAL_NENTRY];
 static unsigned axial_tuned_base = AXIAL_ISA_SCALAR; /* the ISA AXIAL_TUNED is based on */
-static int axial_default = AXIAL_ISA_SCALAR; /* axial_active as axial_init set it */
+static bool axial_tuned_built; /* axial_tables[AXIAL_TUNED] exists (axial_tune) */
 static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
 AXIAL_HIDDEN atomic_int axial__verbose_state = ATOMIC_VAR_INIT(-1); /* -1 until axial_init */
 /* kernels.h: the output size from which kernels stream (axial_stream_size). */
@@ -244,6 +244,7 @@ static void axial_tune(unsigned best, const unsigned char isa_of[AXIAL_NFAMILY])
     memcpy(from, axial_entry_from[best], AXIAL_NENTRY);
     AXIAL_KERNEL_ENTRIES(AXIAL_TUNE_ENTRY_, 0)
     axial_tuned_base = best;
+    axial_tuned_built = true;
 }
 
 /* Rank of each ISA (by value) for AXIAL_ISA's cap. */
@@ -429,7 +430,6 @@ static void axial_init(void) {
                 axial_mask_names(r, sizeof r, runs & AXIAL_ARCH_ISAS),
                 axial_mask_names(c, sizeof c, compiled), axial__stream_bytes, why, per_op);
     }
-    axial_default = atomic_load(&axial_active);
     atomic_store(&axial__verbose_state, verbose);
 }
 
@@ -488,17 +488,11 @@ int axial__isa_state(void) {
 
 bool axial__isa_restore(int state) {
     axial_ensure_init();
-    const bool ok = state == AXIAL_TUNED ? axial_default == AXIAL_TUNED
+    const bool ok = state == AXIAL_TUNED ? axial_tuned_built
                     : state >= 0 && state < AXIAL_NISA && ((axial_available_mask >> state) & 1u);
     if (ok)
         atomic_store(&axial_active, state);
     return ok;
-}
-
-bool axial__select_default(void) {
-    axial_ensure_init();
-    atomic_store(&axial_active, axial_default);
-    return axial_default == AXIAL_TUNED;
 }
 
 const char *axial_isa_name(axial_isa isa) {

@@ -52,15 +52,12 @@ enum {
 enum { AXIAL_FAMILY_CUMSUM, AXIAL_FAMILY_REDUCE_SUM, AXIAL_NFAMILY };
 const char *axial__tuning(bool amd, unsigned family, unsigned mask, unsigned best,
                           unsigned char isa_of[AXIAL_NFAMILY]);
-/* Makes the default of the library's start (AXIAL_ISA, then the per-op
- * choice) active again, as no axial_isa_select can (it forces one ISA);
- * returns whether that default chooses per op.  For the benchmarks. */
-bool axial__select_default(void);
 /* The active choice as it stands (one ISA, or the default's per-op choice),
  * and that choice made active again (false, nothing changed, for a state
  * this process cannot have had): what a caller that selects an ISA for a
  * while restores afterwards, as axial_isa_select cannot (the Python
- * package's use_isa). */
+ * package's use_isa, the benchmarks' default rows).  A state that is not an
+ * axial_isa is the default's per-op choice. */
 int axial__isa_state(void);
 bool axial__isa_restore(int state);
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
