@@ -421,9 +421,13 @@ static enum split axis_split(ax_op op, axial_dtype dt, int64_t cols) {
 static execs *fam_execs;
 static ax_op fam_scan = AX_OP_CUMSUM, fam_red = AX_OP_REDUCE; /* or their log-space forms */
 
-/* Below 256 KiB of input (under every op's threshold) nothing is split. */
-static enum split small_split(axial_dtype dt, size_t rank, const int64_t *shape) {
-    return or_count(rank, shape) * ax_dtype_size(dt) < ((size_t)256 << 10) ? SPLIT_NO : SPLIT_ANY;
+/* Below the op's threshold (bytes of input, src/internal.h) nothing is
+ * split; above it the plan may split or not. */
+static enum split small_split(ax_op op, axial_dtype dt, size_t rank, const int64_t *shape) {
+    const size_t least = op == AX_OP_LCSE || op == AX_OP_RLSE ? AXIAL_LSE_THRESHOLD
+                         : op == AX_OP_CUMSUM                ? AXIAL_CUMSUM_THRESHOLD
+                                                             : AXIAL_REDUCE_THRESHOLD;
+    return or_count(rank, shape) * ax_dtype_size(dt) < least ? SPLIT_NO : SPLIT_ANY;
 }
 
 static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
@@ -431,7 +435,7 @@ static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shap
     (void)mode;
     pcase c = mk(fam_scan, dt, rank, 0, 0, 0, SPLIT_NO);
     memcpy(c.shape, shape, rank * sizeof *shape);
-    c.split = small_split(dt, rank, shape);
+    c.split = small_split(fam_scan, dt, rank, shape);
     c.axis = axis;
     c.flags = flags;
     c.inplace = inplace;
@@ -443,7 +447,7 @@ static void fam_reduce(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shap
     (void)mode;
     pcase c = mk(fam_red, dt, rank, 0, 0, 0, SPLIT_NO);
     memcpy(c.shape, shape, rank * sizeof *shape);
-    c.split = small_split(dt, rank, shape);
+    c.split = small_split(fam_red, dt, rank, shape);
     memcpy(c.axes, axes, naxes * sizeof *axes);
     c.naxes = naxes;
     c.flags = flags;
