@@ -371,8 +371,15 @@ static int64_t elems(axial_dtype dt, size_t bytes) {
 /* The input size of the split cases: above the op's threshold (CumSum,
  * LogCumSumExp and Roll 512 KiB, ReduceSum and ReduceLogSumExp 1 MiB:
  * src/internal.h; the log-space ops share their sums' planners). */
+/* The op's threshold (bytes of input, src/internal.h): below it, one task. */
+static size_t op_threshold(ax_op op) {
+    return op == AX_OP_LCSE || op == AX_OP_RLSE ? AXIAL_LSE_THRESHOLD
+           : op == AX_OP_CUMSUM                ? AXIAL_CUMSUM_THRESHOLD
+           : op == AX_OP_ROLL                  ? AXIAL_ROLL_THRESHOLD
+                                               : AXIAL_REDUCE_THRESHOLD;
+}
 static size_t split_bytes(ax_op op) {
-    const size_t base = ax_op_reduce(op) ? (size_t)1 << 20 : (size_t)512 << 10;
+    const size_t base = ax_op_reduce(op) ? AXIAL_REDUCE_THRESHOLD : AXIAL_CUMSUM_THRESHOLD;
     return base + (ax_scale() >= 1.0 ? base / 4 : base / 8);
 }
 static double split_frac(void) { return ax_scale() >= 1.0 ? 1.0 : 0.5; }
@@ -421,13 +428,9 @@ static enum split axis_split(ax_op op, axial_dtype dt, int64_t cols) {
 static execs *fam_execs;
 static ax_op fam_scan = AX_OP_CUMSUM, fam_red = AX_OP_REDUCE; /* or their log-space forms */
 
-/* Below the op's threshold (bytes of input, src/internal.h) nothing is
- * split; above it the plan may split or not. */
+/* Below the op's threshold nothing is split; above it the plan may split or not. */
 static enum split small_split(ax_op op, axial_dtype dt, size_t rank, const int64_t *shape) {
-    const size_t least = op == AX_OP_LCSE || op == AX_OP_RLSE ? AXIAL_LSE_THRESHOLD
-                         : op == AX_OP_CUMSUM                ? AXIAL_CUMSUM_THRESHOLD
-                                                             : AXIAL_REDUCE_THRESHOLD;
-    return or_count(rank, shape) * ax_dtype_size(dt) < least ? SPLIT_NO : SPLIT_ANY;
+    return or_count(rank, shape) * ax_dtype_size(dt) < op_threshold(op) ? SPLIT_NO : SPLIT_ANY;
 }
 
 static void fam_cumsum(ax_t *t, axial_dtype dt, size_t rank, const int64_t *shape, int64_t axis,
