@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * simd/common.h: what the vocabularies (simd/<isa>.h) and the algorithms
+ * (ops/<op>.h) share without intrinsics: the element kinds.
+ *
+ * An algorithm takes its element kind as a parameter `int k` that is a
+ * compile-time constant after inlining (every function it passes through is
+ * AXIAL_INLINE), so one body serves every dtype and the compiler emits one
+ * straight copy per kind, with no run-time switch.  Signed and unsigned
+ * integers of one width share a kind: wrapping addition gives the same bits.
+ */
+#ifndef AXIAL_SIMD_COMMON_H
+#define AXIAL_SIMD_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels.h"
+
+enum { AXK_F64, AXK_F32, AXK_F16, AXK_BF16, AXK_I8, AXK_I16, AXK_I32, AXK_I64 };
+
+/* f32, f16, bf16 compute in f32 lanes; f64 in f64 lanes. */
+AXIAL_INLINE int axk_float(int k) { return k <= AXK_BF16; }
+AXIAL_INLINE int axk_narrow(int k) { return k == AXK_F16 || k == AXK_BF16; }
+/* bytes of one element in memory */
+AXIAL_INLINE size_t axk_size(int k) {
+    switch (k) {
+    case AXK_F64: case AXK_I64: return 8;
+    case AXK_F32: case AXK_I32: return 4;
+    case AXK_I8: return 1;
+    default: return 2;
+    }
+}
+/* bytes of one lane while computing (f16/bf16 compute in f32 lanes) */
+AXIAL_INLINE size_t axk_lane(int k) { return axk_narrow(k) ? 4 : axk_size(k); }
+AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
+    return (const char *)p + i * axk_size(k);
+}
+AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
+
+/* The kernels' names: AX_KN(cumsum, f32) is axial_cumsum_f32__<AX_ISA>. */
+#define AX_KN(op, key) AXIAL_CAT(axial_##op##_##key##__, AX_ISA)
+
+#endif /* AXIAL_SIMD_COMMON_H */
