@@ -6,7 +6,8 @@ Usage (from anywhere; trees are source checkouts of axial):
       kernels/avx512/cumsum.c axial_cumsum_f32__avx512 [FUNCTION...]
   options: --cpus a,b (default avx512: znver4,sapphirerapids,icelake-server;
            avx2: znver3,alderlake; neon: neoverse-n1,neoverse-v1), --all (every
-           loop, not only the hottest), --paths N (most paths per loop, default 4).
+           loop, not only the hottest), --asm (the hottest loops' assembly),
+           --nt (see below), --paths N (most paths per loop, default 4).
   env: CC (x86, default gcc), CC_AARCH64 (default aarch64-linux-gnu-gcc),
        MCA (default llvm-mca-19), MCA_CACHE (assembly cache, default /tmp/axial-mca-$UID).
 
@@ -15,9 +16,12 @@ compiles that ISA's folder: -std=c11 -O3 -DNDEBUG -D_FILE_OFFSET_BITS=64
 -fvisibility=hidden -fno-strict-aliasing -fPIC -ffp-contract=off, the ISA's
 flags read from that tree's kernels/meson.build, -I include, kernels, src and
 the file's folder (the kernel libraries get no -DAXIAL_HAVE_*: only src/
-does), plus -g, which does not change GCC's code (it names source lines).
-FUNCTION's body is taken with its .constprop/.isra/.part/.cold clones and the
-local (non-global) functions it calls, transitively.  The control-flow graph
+does), plus -g, which does not change GCC's code (it names source lines);
+NEON (aarch64-linux-gnu-gcc) also gets -fno-section-anchors, so that the
+function-pointer tables its kernels dispatch through are named (it changes
+how static data is addressed, not the loops).  FUNCTION's body is taken with
+its .constprop/.isra/.part/.cold clones and the local (non-global) functions
+it calls or names in such a table, transitively.  The control-flow graph
 gives the innermost natural loops (back edges to a dominating header); each
 loop is taken along its paths once round (fall-through first, at most --paths;
 the fall-through path alone when there are more).  Each path's instructions go
@@ -26,8 +30,13 @@ loaded per iteration are summed from the instructions' memory operands
 (vector width, broadcast element, widening load, GPR size, ld1/ldp register
 lists), and cyc/64B = cycles per 64 loaded bytes normalises loops that are
 unrolled or tiled differently.  Per FUNCTION and CPU the hottest loop (most
-bytes per iteration; tie: most instructions) of each side is compared: the
-ratio is after/before of cyc/64B (below 1: the after loop is faster).
+bytes per iteration; tie: most instructions; paths with streaming stores only
+with --nt or when there is no other) of each side is compared: the ratio is
+after/before of cyc/64B (below 1: the after loop is faster); '?' marks two
+loops that store different shares of their loads (likely not the same loop).
+A loop is named by its clone or local function, header label, and the tree's
+source file with most of its lines (kernels/simd/, the vocabulary, last), with
+that file's line range.
 
 What it cannot tell.  llvm-mca models a compute-bound loop whose data is in
 L1: no cache misses, memory bandwidth, prefetch, cache-line splits (masked
@@ -45,8 +54,6 @@ import argparse, collections, hashlib, os, re, subprocess, sys, tempfile
 
 CPUS = {'avx512': 'znver4,sapphirerapids,icelake-server', 'avx2': 'znver3,alderlake',
         'neon': 'neoverse-n1,neoverse-v1'}
-FALLBACK = {'avx2': ['-mavx2', '-mfma', '-mf16c'], 'neon': [],
-            'avx512': ['-mavx512f', '-mavx512vl', '-mavx512bw', '-mavx512dq', '-mfma', '-mf16c']}
 LAB = re.compile(r'^([A-Za-z_.$][\w.$]*):')
 
 
@@ -55,9 +62,7 @@ def isa_flags(tree, isa):
     t = open(os.path.join(tree, 'kernels', 'meson.build')).read()
     m = re.search(r"\[\s*'%s'\s*,\s*\[([^\]]*)\]\s*\]" % isa, t)
     if not m:
-        print('mca.py: no %s flags in %s/kernels/meson.build; using %s' % (isa, tree, FALLBACK[isa]),
-              file=sys.stderr)
-        return FALLBACK[isa]
+        sys.exit('mca.py: no %s flags in %s/kernels/meson.build' % (isa, tree))
     return re.findall(r"'([^']*)'", m.group(1))
 
 
@@ -105,7 +110,7 @@ def functions(lines, func):
                         elif not m and (LAB.match(t) or '.size' in t):
                             break
     todo = [s for s in starts if s == func or re.fullmatch(
-        re.escape(func) + r'(\.(constprop|isra|part|cold)\.\d+)+', s)]
+        re.escape(func) + r'(\.(constprop|isra|part)\.\d+|\.cold)+', s)]
     if not todo:
         sys.exit('mca.py: no function %s in the assembly' % func)
     got = {}
@@ -118,14 +123,14 @@ def functions(lines, func):
     return got
 
 
-def blocks_of(lines, start, end, main):
-    """Basic blocks [(labels, [(ins, line of the main file)])] and successor lists."""
+def blocks_of(lines, start, end, files):
+    """Basic blocks [(labels, [(ins, (file, line) of the tree's sources)])] and successor lists."""
     blocks, src, code = [([], [])], None, True
     for l in lines[start:end]:
         s = re.split(r'\s//|\s#\s', l.strip())[0].strip()
         m = re.match(r'\.loc\s+(\d+)\s+(\d+)', s)
         if m:
-            src = int(m.group(2)) if int(m.group(1)) in main else src
+            src = (files[int(m.group(1))], int(m.group(2))) if int(m.group(1)) in files else src
             continue
         if re.match(r'\.(text|section)\b', s):
             code = s.startswith('.text') or bool(re.match(r'\.section\s+\.text', s))
@@ -347,24 +352,33 @@ def mca_cycles(text, cpu, isa):
 def loops_of(tree, src, isa, func, most):
     lines, path = compile_asm(tree, src, isa)
     access = a64_access if isa == 'neon' else x86_access
-    main = {int(m.group(1)) for l in lines if l.startswith('\t.file')
-            for m in [re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', l)]
-            if m and (m.group(3) or m.group(2)).endswith(src)}
+    root = os.path.abspath(tree) + '/'
+    files = {}       # .file N "path": the tree's own files, by number
+    for m in (re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?', l) for l in lines
+              if l.startswith('\t.file')):
+        f = os.path.normpath(m.group(3) or m.group(2)) if m else ''
+        if f.startswith(root):
+            files[int(m.group(1))] = f[len(root):]
     rows = []
     for sym, (start, end) in sorted(functions(lines, func).items()):
-        blocks, succ = blocks_of(lines, start, end, main)
+        blocks, succ = blocks_of(lines, start, end, files)
         for h, body in innermost_loops(succ):
             ps = paths_of(h, body, succ, most)
             for k, p in enumerate(ps):
                 ins = [x for b in p for x in blocks[b][1]]
                 ld = sum(access(t)[0] for t, _ in ins)
                 st = sum(access(t)[1] for t, _ in ins)
-                lines_ = sorted({l for _, l in ins if l})
+                at = collections.defaultdict(set)     # the tree's file with most lines here, not the vocabulary's
+                for _, fl in ins:
+                    if fl:
+                        at[fl[0]].add(fl[1])
+                f = max(at, key=lambda x: ('simd/' not in x, len(at[x])), default=None)
                 name = (sym[len(func):].lstrip('.') if sym.startswith(func) else sym) + ' '
                 label = (blocks[h][0] or ['b%d' % h])[0]
                 notes = ''.join(' ' + w for w, rx in NOTES if any(re.match(rx, t) for t, _ in ins))
-                rows.append({'loop': '%s%s%s L%s' % (name.lstrip(), label, '/%d' % (k + 1) if len(ps) > 1 else '',
-                                                         '%d-%d' % (lines_[0], lines_[-1]) if lines_ else '?'),
+                rows.append({'loop': '%s%s%s %s' % (name.lstrip(), label, '/%d' % (k + 1) if len(ps) > 1 else '',
+                                                     '%s:%d-%d' % (f.replace('kernels/', ''), min(at[f]), max(at[f]))
+                                                     if f else '?'),
                              'n': len(ins), 'ld': ld, 'st': st, 'notes': notes,
                              'text': ''.join('\t%s\n' % t for t, _ in ins)})
     return rows
@@ -385,6 +399,7 @@ def main():
     ap.add_argument('--after', required=True)
     ap.add_argument('--all', action='store_true', help='also list every loop of both trees')
     ap.add_argument('--asm', action='store_true', help='print the hottest loops\' assembly')
+    ap.add_argument('--nt', action='store_true', help='streaming-store loops may be the hottest')
     ap.add_argument('--paths', type=int, default=4)
     ap.add_argument('file')
     ap.add_argument('functions', nargs='+')
@@ -405,13 +420,20 @@ def main():
                 r['cyc'] = {}
             side.append(rows)
             every.append((func, tree, rows))
-        hot = [max(rs, key=lambda r: (r['ld'], r['n'])) if rs else None for rs in side]
+        # the hottest loop: most bytes loaded per iteration; streaming-store paths (taken
+        # for memory-resident data, which llvm-mca does not model) only with --nt or alone
+        hot = [max(rs, key=lambda r: (a.nt or 'nt-store' not in r['notes'], r['ld'], r['n']))
+               if rs else None for rs in side]
         shown += [(func, t, h) for t, h in zip((a.before, a.after), hot) if h]
         for c in cpus:
             cells = [fmt(h, c, a.isa) if h else 'no loop | | | |' for h in hot]
             v = [h and h['cyc'][c] and h['ld'] and h['cyc'][c] * 64 / h['ld'] for h in hot]
             ratio = '%.2f' % (v[1] / v[0]) if v[0] and v[1] else '-'
+            if all(hot) and abs(hot[0]['st'] / max(hot[0]['ld'], 1) - hot[1]['st'] / max(hot[1]['ld'], 1)) > .25:
+                ratio += ' ?'
             print('| %s | %s | %s | %s | %s |' % (func, c, cells[0], cells[1], ratio))
+    print('\n?: the two loops store different shares of what they load: maybe not the same loop '
+          '(see --all)')
     if a.all:
         print('\n| function | tree | cpu | loop | insns | B/it | cyc/it | cyc/64B |')
         print('|' + '---|' * 8)
