@@ -178,39 +178,23 @@ def innermost_loops(succ):
     for u in range(n):
         for v in succ[u]:
             pred[v].append(u)
-    roots, seen, order = [], set(), []
-    def walk(r):
-        stack = [(r, iter(succ[r]))]
-        seen.add(r)
-        while stack:
-            x, it = stack[-1]
-            y = next(it, None)
-            if y is None:
-                order.append(x)
-                stack.pop()
-            elif y not in seen:
-                seen.add(y)
-                stack.append((y, iter(succ[y])))
-    for r in [0] + [i for i in range(n) if not pred[i]] + list(range(n)):
-        if r not in seen:     # the entry, blocks without predecessors, then whatever is left
-            roots.append(r)
-            walk(r)
+    # iterative dominators in layout order; roots: the entry and the blocks without
+    # predecessors (jump-table targets); a cycle entered only from a jump table keeps
+    # the full set, so it still counts as a loop
+    roots = [0] + [i for i in range(1, n) if not pred[i]]
     full = (1 << n) - 1
-    dom = [full] * n
-    for r in roots:
-        dom[r] = 1 << r
-    rpo, changed = order[::-1], True
+    dom = [1 << i if i in roots else full for i in range(n)]
+    changed = True
     while changed:
         changed = False
-        for b in rpo:
-            if b in roots:
-                continue
-            d = full
-            for p in pred[b]:
-                d &= dom[p]
-            d |= 1 << b
-            if d != dom[b]:
-                dom[b], changed = d, True
+        for b in range(n):
+            if b not in roots:
+                d = full
+                for p in pred[b]:
+                    d &= dom[p]
+                d |= 1 << b
+                if d != dom[b]:
+                    dom[b], changed = d, True
     loops = collections.defaultdict(set)
     for u in range(n):
         for h in succ[u]:

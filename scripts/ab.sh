@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Timed A/B of two builds of axial over the benchmark matrix.
+#   bash scripts/ab.sh OLD_BENCH NEW_BENCH [ROUNDS] [Google Benchmark args, e.g. --benchmark_filter=cumsum]
+# OLD_BENCH and NEW_BENCH are two axial-bench binaries, release builds of the
+# two trees (in each: meson setup build-rel --buildtype=release -Dtests=false
+# && ninja -C build-rel bench/axial-bench).  ROUNDS: default 5.
+#
+# Method.  The two binaries run alternately, ROUNDS times each, in ABBA order
+# (old new, new old, old new, ...: a drift of the shared machine, linear in
+# time, then weighs on both sides alike), each run one repetition of every
+# benchmark with --benchmark_min_time=$AB_MIN_TIME (0.05 s), its Google
+# Benchmark JSON kept.  Per benchmark name present on both sides: the median
+# over the rounds of each side's time (real_time; AB_TIME=cpu_time for CPU
+# time), and new/old.  The table lists them sorted, slowest first, with each
+# side's spread ((max - min) / median over the rounds: the noise); rows above
+# $AB_FLAG (1.05) are flagged, then rerun alone (one --benchmark_filter of
+# exactly those names) for $AB_RECHECK (15) rounds, and their final ratios
+# reported: a flag that does not hold there was noise.
+# Rows: axial's own only, the names whose impl is scalar, avx2, avx512, neon or
+# default (docs/BENCHMARKS.md): {op}/{type}/{impl}/{shape}/{params}[/threads:T],
+# and the streams/ and shards/ rows.  AB_ALL=1 adds the peers' and probes'
+# rows (the same code on both sides: their ratios show the machine's drift).
+# Environment: AB_OUT, the folder for the raw JSON and logs (default
+# build-ab/YYYYmmdd-HHMMSS under the current folder, which .gitignore
+# leaves out in a checkout); AXIAL_BENCH_BYTES (default 32 MiB,
+# as scripts/bench.sh's quick run) and the other AXIAL_BENCH_* variables pass
+# to both binaries.  Both must be built from trees whose benchmark names agree.
+# Limits: a shared VM drifts by more than 5 % within minutes; the medians and
+# the recheck damp it but do not remove it: read the spread columns, and the
+# peers' ratios with AB_ALL=1 (their code is the same on both sides).  The
+# threads:2 rows on a 2-vCPU machine measure the neighbours as much as axial.
+# Cost: a run costs about 0.18 s of CPU per benchmark (setup and check
+# included; measured on 116 logcumsumexp and 260 reduce_sum rows, 32 MiB):
+# the full matrix (911 benchmarks) is ~165 s per binary, so one round of
+# both ~6 min on a quiet 2-vCPU machine, and 4-5 times that while other
+# builds share it (load 12: 0.8-0.9 s per benchmark).  ROUNDS=5 on a quiet
+# machine: ~30 min plus the recheck (15 rounds of the flagged rows).
+set -euo pipefail
+[ $# -ge 2 ] || { sed -n '3,7p' "$0"; exit 2; }
+old=$(realpath "$1") new=$(realpath "$2"); shift 2
+rounds=5
+if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
+for b in "$old" "$new"; do [ -x "$b" ] || { echo "ab.sh: $b is not an executable" >&2; exit 2; }; done
+out=${AB_OUT:-build-ab/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+export AXIAL_BENCH_BYTES=${AXIAL_BENCH_BYTES:-$((32 << 20))}
+cpus=$(getconf _NPROCESSORS_ONLN)
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+min_time=${AB_MIN_TIME:-0.05}
+
+# run TAG ROUNDS ARGS...: the rounds, ABBA, into $out/TAG-{old,new}-rN.json
+run() {
+  local tag=$1 n=$2 r side; shift 2
+  for ((r = 1; r <= n; r++)); do
+    local t0=$SECONDS order="old new"
+    [ $((r % 2)) -eq 0 ] && order="new old"
+    for side in $order; do
+      local bin=$old; [ "$side" = new ] && bin=$new
+      "$bin" --benchmark_repetitions=1 --benchmark_min_time="$min_time" "$@" \
+        --benchmark_out="$out/$tag-$side-r$r.json" --benchmark_out_format=json \
+        > "$out/$tag-$side-r$r.txt" 2> "$out/$tag-$side-r$r.err" \
+        || { tail -n 20 "$out/$tag-$side-r$r.err" >&2; exit 1; }
+    done
+    echo "  $tag round $r/$n: $((SECONDS - t0)) s" >&2
+  done
+}
+
+# table TAG: the markdown table of $out/TAG-*.json; flagged names to $out/TAG-flagged.txt
+table() {
+  AB_TIME=${AB_TIME:-real_time} AB_FLAG=${AB_FLAG:-1.05} AB_ALL=${AB_ALL:-0} \
+    /usr/bin/python3 - "$out" "$1" <<'EOF'
+import glob, json, math, os, re, statistics, sys
+out, tag = sys.argv[1:3]
+key, flag = os.environ['AB_TIME'], float(os.environ['AB_FLAG'])
+axial = re.compile(r'(^|/)(scalar|avx2|avx512|neon|default)(/|$)')
+t, err = {'old': {}, 'new': {}}, {'old': {}, 'new': {}}
+for side in t:
+    for f in sorted(glob.glob('%s/%s-%s-r*.json' % (out, tag, side))):
+        for b in json.load(open(f))['benchmarks']:
+            if os.environ['AB_ALL'] != '1' and not axial.search(b['name']):
+                continue
+            if b.get('error_occurred'):     # skipped: an ISA the CPU lacks, a failed check...
+                err[side][b['name']] = b.get('error_message', '')
+                continue
+            if b.get('run_type', 'iteration') != 'iteration':
+                continue
+            unit = {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')]
+            t[side].setdefault(b['name'], []).append(b[key] * unit)
+rows = []
+for name in t['old'].keys() & t['new'].keys():
+    o, n = t['old'][name], t['new'][name]
+    mo, mn = statistics.median(o), statistics.median(n)
+    rows.append((mn / mo, name, mo, mn, (max(o) - min(o)) / mo, (max(n) - min(n)) / mn, len(o), len(n)))
+rows.sort(reverse=True)
+only = len(t['old'].keys() ^ t['new'].keys())
+print('| benchmark | old ns | new ns | new/old | old spread | new spread | rounds | |')
+print('|---|---:|---:|---:|---:|---:|---:|---|')
+for r, name, mo, mn, so, sn, k, l in rows:
+    print('| %s | %.0f | %.0f | %.3f | %.0f%% | %.0f%% | %d/%d | %s |'
+          % (name, mo, mn, r, 100 * so, 100 * sn, k, l, 'SLOWER' if r > flag else ''))
+g = math.exp(sum(math.log(r[0]) for r in rows) / len(rows)) if rows else float('nan')
+bad = [r[1] for r in rows if r[0] > flag]
+print('\n%d benchmarks (%s medians); geometric mean of new/old %.3f; above %.2f: %d; '
+      'in one side only: %d' % (len(rows), key, g, flag, len(bad), only))
+for name in sorted(err['new'].keys() - err['old'].keys()):
+    print('- ERROR in new only: %s: %s' % (name, err['new'][name]))
+if err['old'].keys() & err['new'].keys():
+    print('- skipped on both sides: %d rows, e.g. %s: %s' % (len(err['old'].keys() & err['new'].keys()),
+          *min((n, err['new'][n]) for n in err['old'].keys() & err['new'].keys())))
+open('%s/%s-flagged.txt' % (out, tag), 'w').write(''.join(b + '\n' for b in bad))
+EOF
+}
+
+echo "# A/B: new/old time, medians of $rounds rounds"
+echo
+echo "- CPU: $(awk -F': *' '/^model name/ && !n {n = $2} /^cpu family/ && !f {f = $2}
+  /^model[[:space:]]*:/ && !m {m = $2} END {printf "%s (family %s model %s)", n, f, m}' /proc/cpuinfo),
+  $cpus CPUs; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- old: $old"
+echo "- new: $new"
+echo "- args: --benchmark_min_time=$min_time $*; AXIAL_BENCH_BYTES=$AXIAL_BENCH_BYTES; raw JSON: $out/"
+echo
+start=$SECONDS
+run main "$rounds" "$@"
+echo "- $rounds rounds of both binaries: $((SECONDS - start)) s"
+echo
+table main
+flagged=$(cat "$out/main-flagged.txt")
+if [ -n "$flagged" ]; then
+  echo
+  echo "## Recheck: the $(echo "$flagged" | wc -l) flagged rows alone, ${AB_RECHECK:-15} rounds"
+  echo
+  args=()
+  for a in "$@"; do [[ $a == --benchmark_filter=* ]] || args+=("$a"); done
+  filter="^($(echo "$flagged" | sed 's/[][\\.*+?^$(){}|]/\\&/g' | paste -sd '|'))\$"
+  run recheck "${AB_RECHECK:-15}" ${args[@]+"${args[@]}"} --benchmark_filter="$filter"
+  table recheck
+fi
