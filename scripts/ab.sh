@@ -6,21 +6,25 @@
 # two trees (in each: meson setup build-rel --buildtype=release -Dtests=false
 # && ninja -C build-rel bench/axial-bench).  ROUNDS: default 5.
 #
-# Method.  The two binaries run alternately, ROUNDS times each, in ABBA order
-# (old new, new old, old new, ...: a drift of the shared machine, linear in
-# time, then weighs on both sides alike), each run one repetition of every
-# benchmark with --benchmark_min_time=$AB_MIN_TIME (0.05 s), its Google
-# Benchmark JSON kept.  Per benchmark name present on both sides: the median
-# over the rounds of each side's time (real_time; AB_TIME=cpu_time for CPU
-# time), and new/old.  The table lists them sorted, slowest first, with each
-# side's spread ((max - min) / median over the rounds: the noise); rows above
-# $AB_FLAG (1.05) are flagged, then rerun alone (one --benchmark_filter of
-# exactly those names) for $AB_RECHECK (15) rounds, and their final ratios
-# reported: a flag that does not hold there was noise.
-# Rows: axial's own only, the names whose impl is scalar, avx2, avx512, neon or
-# default (docs/BENCHMARKS.md): {op}/{type}/{impl}/{shape}/{params}[/threads:T],
-# and the streams/ and shards/ rows.  AB_ALL=1 adds the peers' and probes'
-# rows (the same code on both sides: their ratios show the machine's drift).
+# Method.  The benchmarks to run are the names either binary lists (with the
+# caller's --benchmark_filter), axial's own only: those whose impl is scalar,
+# avx2, avx512, neon or default (docs/BENCHMARKS.md names them
+# {op}/{type}/{impl}/{shape}/{params}[/threads:T]; the streams/ and shards/
+# rows name their ISA too); AB_ALL=1 runs and reports the peers' and probes'
+# rows as well (the same code on both sides: their ratios show the drift).
+# They are cut into chunks of $AB_CHUNK (40) names, and each round runs every
+# chunk on both binaries one after the other, the order alternating (old
+# new, new old, ...), so that old and new of a benchmark run seconds apart
+# and a drift of the shared machine weighs on both alike; each run is one
+# repetition with --benchmark_min_time=$AB_MIN_TIME (0.05 s), its Google
+# Benchmark JSON kept.  Per benchmark on both sides: the median over the
+# rounds of each side's time (real_time; AB_TIME=cpu_time for CPU time), and
+# new/old.  The table lists them sorted, slowest first, with each side's
+# spread ((max - min) / median over the rounds: the noise); rows above
+# $AB_FLAG (1.05) are flagged, rerun alone for $AB_RECHECK (15) rounds, and
+# their final ratios reported: a flag that does not hold there was noise.
+# Rows skipped with an error on the new side only are listed (a failed check).
+# Output: the markdown tables on stdout, progress on stderr.
 # Environment: AB_OUT, the folder for the raw JSON and logs (default
 # build-ab/YYYYmmdd-HHMMSS under the current folder, which .gitignore
 # leaves out in a checkout); AXIAL_BENCH_BYTES (default 32 MiB,
@@ -49,18 +53,27 @@ cpus=$(getconf _NPROCESSORS_ONLN)
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 min_time=${AB_MIN_TIME:-0.05}
 
-# run TAG ROUNDS ARGS...: the rounds, ABBA, into $out/TAG-{old,new}-rN.json
+args=()   # the caller's arguments less --benchmark_filter (the chunks' filters replace it)
+for a in "$@"; do [[ $a == --benchmark_filter=* ]] || args+=("$a"); done
+
+# run TAG ROUNDS NAMES: the rounds over the benchmarks named (one a line), in
+# chunks of $AB_CHUNK, each chunk ABBA, into $out/TAG-{old,new}-rR-cC.json
 run() {
-  local tag=$1 n=$2 r side; shift 2
+  local tag=$1 n=$2 r c side filters=(); shift 2
+  mapfile -t filters < <(printf '%s\n' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g' |
+    awk -v k="${AB_CHUNK:-40}" '{f = f (NR % k == 1 || k == 1 ? "" : "|") $0}
+      NR % k == 0 {print "^(" f ")$"; f = ""} END {if (f != "") print "^(" f ")$"}')
   for ((r = 1; r <= n; r++)); do
-    local t0=$SECONDS order="old new"
-    [ $((r % 2)) -eq 0 ] && order="new old"
-    for side in $order; do
-      local bin=$old; [ "$side" = new ] && bin=$new
-      "$bin" --benchmark_repetitions=1 --benchmark_min_time="$min_time" "$@" \
-        --benchmark_out="$out/$tag-$side-r$r.json" --benchmark_out_format=json \
-        > "$out/$tag-$side-r$r.txt" 2> "$out/$tag-$side-r$r.err" \
-        || { tail -n 20 "$out/$tag-$side-r$r.err" >&2; exit 1; }
+    local t0=$SECONDS
+    for c in "${!filters[@]}"; do
+      local order="old new"
+      [ $(((r + c) % 2)) -eq 0 ] && order="new old"
+      for side in $order; do
+        local bin=$old f=$out/$tag-$side-r$r-c$c; [ "$side" = new ] && bin=$new
+        "$bin" --benchmark_repetitions=1 --benchmark_min_time="$min_time" ${args[@]+"${args[@]}"} \
+          --benchmark_filter="${filters[c]}" --benchmark_out="$f.json" --benchmark_out_format=json \
+          > "$f.txt" 2> "$f.err" || { tail -n 20 "$f.err" >&2; exit 1; }
+      done
     done
     echo "  $tag round $r/$n: $((SECONDS - t0)) s" >&2
   done
@@ -121,8 +134,12 @@ echo "- old: $old"
 echo "- new: $new"
 echo "- args: --benchmark_min_time=$min_time $*; AXIAL_BENCH_BYTES=$AXIAL_BENCH_BYTES; raw JSON: $out/"
 echo
+names=$(for b in "$old" "$new"; do "$b" --benchmark_list_tests "$@" 2>/dev/null; done | awk '!seen[$0]++' |
+  if [ "${AB_ALL:-0}" = 1 ]; then cat; else grep -E '(^|/)(scalar|avx2|avx512|neon|default)(/|$)' || true; fi)
+[ -n "$names" ] || { echo "ab.sh: no benchmark to run" >&2; exit 2; }
+echo "- $(echo "$names" | wc -l) benchmarks, in chunks of ${AB_CHUNK:-40}"
 start=$SECONDS
-run main "$rounds" "$@"
+run main "$rounds" "$names"
 echo "- $rounds rounds of both binaries: $((SECONDS - start)) s"
 echo
 table main
@@ -131,9 +148,6 @@ if [ -n "$flagged" ]; then
   echo
   echo "## Recheck: the $(echo "$flagged" | wc -l) flagged rows alone, ${AB_RECHECK:-15} rounds"
   echo
-  args=()
-  for a in "$@"; do [[ $a == --benchmark_filter=* ]] || args+=("$a"); done
-  filter="^($(echo "$flagged" | sed 's/[][\\.*+?^$(){}|]/\\&/g' | paste -sd '|'))\$"
-  run recheck "${AB_RECHECK:-15}" ${args[@]+"${args[@]}"} --benchmark_filter="$filter"
+  run recheck "${AB_RECHECK:-15}" "$flagged"
   table recheck
 fi

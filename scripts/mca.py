@@ -31,7 +31,7 @@ loaded per iteration are summed from the instructions' memory operands
 lists), and cyc/64B = cycles per 64 loaded bytes normalises loops that are
 unrolled or tiled differently.  Per FUNCTION and CPU the hottest loop (most
 bytes per iteration; tie: most instructions; paths with streaming stores only
-with --nt or when there is no other) of each side is compared: the ratio is
+with --nt, loops with calls only when there is no other) of each side is compared: the ratio is
 after/before of cyc/64B (below 1: the after loop is faster); '?' marks two
 loops that store different shares of their loads (likely not the same loop).
 A loop is named by its clone or local function, header label, and the tree's
@@ -390,12 +390,12 @@ def main():
     a = ap.parse_args()
     cpus = (a.cpus or CPUS[a.isa]).split(',')
     print('# llvm-mca-modelled (not timed), %s, %s: before %s, after %s' % (a.isa, a.file, a.before, a.after))
-    print('# loop: [clone] header label, source lines; B/it: loaded/stored bytes per iteration; '
+    print('# loop: [clone or local function] header label file:lines; B/it: loaded/stored bytes per iteration; '
           'cyc/64B: cycles per 64 loaded bytes; ratio: after/before of cyc/64B (below 1: faster)\n')
     hdr = 'loop | insns | B/it | cyc/it | cyc/64B'
     print('| function | cpu | before: %s | after: %s | ratio |' % (hdr, hdr))
     print('|' + '---|' * 13)
-    every, shown = [], []
+    every, shown, odd = [], [], False
     for func in a.functions:
         side = []
         for tree in (a.before, a.after):
@@ -405,19 +405,21 @@ def main():
             side.append(rows)
             every.append((func, tree, rows))
         # the hottest loop: most bytes loaded per iteration; streaming-store paths (taken
-        # for memory-resident data, which llvm-mca does not model) only with --nt or alone
-        hot = [max(rs, key=lambda r: (a.nt or 'nt-store' not in r['notes'], r['ld'], r['n']))
-               if rs else None for rs in side]
+        # for memory-resident data, which llvm-mca does not model) only with --nt, and
+        # loops with a call (a black box to llvm-mca), only when there is no other
+        hot = [max(rs, key=lambda r: ('(call)' not in r['notes'], a.nt or 'nt-store' not in r['notes'],
+                                      r['ld'], r['n'])) if rs else None for rs in side]
         shown += [(func, t, h) for t, h in zip((a.before, a.after), hot) if h]
         for c in cpus:
             cells = [fmt(h, c, a.isa) if h else 'no loop | | | |' for h in hot]
             v = [h and h['cyc'][c] and h['ld'] and h['cyc'][c] * 64 / h['ld'] for h in hot]
             ratio = '%.2f' % (v[1] / v[0]) if v[0] and v[1] else '-'
             if all(hot) and abs(hot[0]['st'] / max(hot[0]['ld'], 1) - hot[1]['st'] / max(hot[1]['ld'], 1)) > .25:
-                ratio += ' ?'
+                ratio, odd = ratio + ' ?', True
             print('| %s | %s | %s | %s | %s |' % (func, c, cells[0], cells[1], ratio))
-    print('\n?: the two loops store different shares of what they load: maybe not the same loop '
-          '(see --all)')
+    if odd:
+        print('\n?: the two loops store different shares of what they load: maybe not the same loop '
+              '(see --all)')
     if a.all:
         print('\n| function | tree | cpu | loop | insns | B/it | cyc/it | cyc/64B |')
         print('|' + '---|' * 8)
