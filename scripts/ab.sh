@@ -18,8 +18,13 @@
 # and a drift of the shared machine weighs on both alike; each run is one
 # repetition with --benchmark_min_time=$AB_MIN_TIME (0.05 s), its Google
 # Benchmark JSON kept.  Per benchmark on both sides: the median over the
-# rounds of each side's time (real_time; AB_TIME=cpu_time for CPU time), and
-# new/old.  The table lists them sorted, slowest first, with each side's
+# rounds of each side's time, and new/old.  The time is Google Benchmark's
+# cpu_time, except real_time (wall) for the threads:T rows with T >= 2, whose
+# cpu_time leaves out the pool's workers (AB_TIME=real_time or cpu_time for
+# one of them everywhere): on this shared VM a base-against-itself trial gave
+# geometric means of new/old of 0.86-1.13 with real_time medians but
+# 0.99-1.01 with cpu_time medians (preemption by other processes adds wall
+# time, not CPU time; a memory-bound loop's stalls count in both).  The table lists them sorted, slowest first, with each side's
 # spread ((max - min) / median over the rounds: the noise); rows above
 # $AB_FLAG (1.05) are flagged, rerun alone for $AB_RECHECK (15) rounds, and
 # their final ratios reported: a flag that does not hold there was noise.
@@ -34,13 +39,15 @@
 # the recheck damp it but do not remove it: read the spread columns, and the
 # peers' ratios with AB_ALL=1 (their code is the same on both sides).  The
 # threads:2 rows on a 2-vCPU machine measure the neighbours as much as axial.
-# Cost: a run costs about 0.18 s of CPU per benchmark (setup and check
-# included; measured on 116 logcumsumexp and 260 reduce_sum rows, 32 MiB):
-# the full matrix (911 benchmarks) is ~165 s per binary, so one round of
-# both ~6 min on a quiet 2-vCPU machine, and 4-5 times that while other
-# builds share it (load 12: 0.8-0.9 s per benchmark).  ROUNDS=5 on a quiet
-# machine: ~30 min plus the recheck (15 rounds of the flagged rows).
+# Cost: about 0.18 s of CPU per benchmark and binary (setup and check
+# included; measured on 116 logcumsumexp and 260 reduce_sum rows, 32 MiB).
+# The matrix lists 911 benchmarks (axial-bench --benchmark_list_tests | wc
+# -l; 2 CPUs, AVX-512), 468 of them axial's: one round of both binaries is
+# ~3 min on a quiet 2-vCPU machine (~6 min with AB_ALL=1), and 3-5 times
+# that while other builds share it (load 10-14: 0.5-0.9 s per benchmark).
+# So ROUNDS=5 on a quiet machine: ~15 min plus the recheck.
 set -euo pipefail
+{ # (the whole script is read before it runs: a checkout during a long run cannot change it)
 [ $# -ge 2 ] || { sed -n '3,7p' "$0"; exit 2; }
 old=$(realpath "$1") new=$(realpath "$2"); shift 2
 rounds=5
@@ -81,11 +88,15 @@ run() {
 
 # table TAG: the markdown table of $out/TAG-*.json; flagged names to $out/TAG-flagged.txt
 table() {
-  AB_TIME=${AB_TIME:-real_time} AB_FLAG=${AB_FLAG:-1.05} AB_ALL=${AB_ALL:-0} \
+  AB_TIME=${AB_TIME:-auto} AB_FLAG=${AB_FLAG:-1.05} AB_ALL=${AB_ALL:-0} \
     /usr/bin/python3 - "$out" "$1" <<'EOF'
 import glob, json, math, os, re, statistics, sys
 out, tag = sys.argv[1:3]
-key, flag = os.environ['AB_TIME'], float(os.environ['AB_FLAG'])
+mode, flag = os.environ['AB_TIME'], float(os.environ['AB_FLAG'])
+def key(name):    # auto: CPU time, but wall time where a pool's workers share the work
+    if mode != 'auto':
+        return mode
+    return 'real_time' if re.search(r'/threads:([2-9]|\d\d)', name) else 'cpu_time'
 axial = re.compile(r'(^|/)(scalar|avx2|avx512|neon|default)(/|$)')
 t, err = {'old': {}, 'new': {}}, {'old': {}, 'new': {}}
 for side in t:
@@ -99,7 +110,7 @@ for side in t:
             if b.get('run_type', 'iteration') != 'iteration':
                 continue
             unit = {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')]
-            t[side].setdefault(b['name'], []).append(b[key] * unit)
+            t[side].setdefault(b['name'], []).append(b[key(b['name'])] * unit)
 rows = []
 for name in t['old'].keys() & t['new'].keys():
     o, n = t['old'][name], t['new'][name]
@@ -114,8 +125,9 @@ for r, name, mo, mn, so, sn, k, l in rows:
           % (name, mo, mn, r, 100 * so, 100 * sn, k, l, 'SLOWER' if r > flag else ''))
 g = math.exp(sum(math.log(r[0]) for r in rows) / len(rows)) if rows else float('nan')
 bad = [r[1] for r in rows if r[0] > flag]
-print('\n%d benchmarks (%s medians); geometric mean of new/old %.3f; above %.2f: %d; '
-      'in one side only: %d' % (len(rows), key, g, flag, len(bad), only))
+print('\n%d benchmarks (medians of %s); geometric mean of new/old %.3f; above %.2f: %d; '
+      'in one side only: %d' % (len(rows), 'CPU time, wall time at threads:2+' if mode == 'auto'
+                                else mode, g, flag, len(bad), only))
 for name in sorted(err['new'].keys() - err['old'].keys()):
     print('- ERROR in new only: %s: %s' % (name, err['new'][name]))
 if err['old'].keys() & err['new'].keys():
@@ -151,3 +163,5 @@ if [ -n "$flagged" ]; then
   run recheck "${AB_RECHECK:-15}" "$flagged"
   table recheck
 fi
+exit
+}
