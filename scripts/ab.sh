@@ -24,8 +24,9 @@
 # one of them everywhere): on this shared VM a base-against-itself trial gave
 # geometric means of new/old of 0.86-1.13 with real_time medians but
 # 0.99-1.01 with cpu_time medians (preemption by other processes adds wall
-# time, not CPU time; a memory-bound loop's stalls count in both).  The table lists them sorted, slowest first, with each side's
-# spread ((max - min) / median over the rounds: the noise); rows above
+# time, not CPU time; a memory-bound loop's stalls count in both).  The
+# table lists them sorted, slowest first, with each side's spread
+# ((max - min) / median over the rounds: the noise); rows above
 # $AB_FLAG (1.05) are flagged, rerun alone for $AB_RECHECK (15) rounds, and
 # their final ratios reported: a flag that does not hold there was noise.
 # Rows skipped with an error on the new side only are listed (a failed check).
