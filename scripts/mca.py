@@ -50,7 +50,7 @@ bytes is a heuristic: check the --all table when the kernel's structure
 changed.  Use it for same-ISA before/after of compute loops only; decide
 between ISAs, and anything memory-bound, on a real machine (scripts/ab.sh).
 """
-import argparse, collections, hashlib, os, re, subprocess, sys, tempfile
+import argparse, collections, functools, hashlib, os, re, subprocess, sys, tempfile
 
 CPUS = {'avx512': 'znver4,sapphirerapids,icelake-server', 'avx2': 'znver3,alderlake',
         'neon': 'neoverse-n1,neoverse-v1'}
@@ -66,6 +66,7 @@ def isa_flags(tree, isa):
     return re.findall(r"'([^']*)'", m.group(1))
 
 
+@functools.lru_cache(maxsize=None)     # one compile per tree, whatever the functions
 def compile_asm(tree, src, isa):
     tree = os.path.abspath(tree)
     path = os.path.join(tree, src)
