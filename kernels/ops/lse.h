@@ -13,11 +13,11 @@
  * differ between ISAs, never with the thread count): a state (m, s) has the
  * value m + log s, m a reference (a term, or a term + LSE_LAG), s the sum of
  * exp(term - m) in f64; exps are summed in the lane type only in trees of
- * LSE_RB terms (reductions) or in-register prefixes of one vector and runs
+ * LSE_RB or LSE_RC terms (reductions) or in-register prefixes of one vector and runs
  * of LSE_SB rows (scans).  An empty lane has m = -MAX and s = 0, so that
  * -inf - -inf never happens.
  *  - Reductions: lanes are positions of a line (vectors in a row) or
- *    columns; per block of LSE_RB rows a max, then, where it exceeds m by
+ *    columns; per block (LSE_RB vectors of a line, LSE_RC rows) a max, then, where it exceeds m by
  *    more than LSE_LAG, m = max + LSE_LAG and s *= exp(m_old - m) in f64 (so
  *    a slow ramp rescales rarely), then the block's exps by a tree into s.
  *    A line's lanes merge in a fixed order (vd_hsum).  A NaN or +inf term
@@ -63,10 +63,11 @@
 
 #include "scalar/convert.h"
 
-#define LSE_RB 16      /* rows (vectors) of a reduction block: a tree of depth 4 */
+#define LSE_RB 16      /* vectors of a line-reduction block: a tree of depth 4 */
+#define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
-#define LSE_W 256      /* columns of a column window (their states on the stack) */
+#define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
 #define LSE_LAG 2.0    /* a reduction reference's headroom above its terms */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
@@ -120,6 +121,8 @@ typedef struct {
     double ref, a, b;
 } lse_mix;
 AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
+    if (R.m == -INFINITY) /* no carry: a + b s_j is s_j exactly */
+        return (lse_mix){m, 0.0, 1.0};
     const double ref = R.m > m ? R.m : m;
     return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
 }
@@ -208,6 +211,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LMAX DBL_MAX
 #define LX(op) vd_##op
 #define LF(name) name##_d
+#define LW (LSE_W / 8) /* columns of a window */
 #define LH 1 /* f64 halves of a vector */
 #define HALF(v, h) (v)
 #define TOV(a) ((a).h[0])
@@ -219,6 +223,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LMAX FLT_MAX
 #define LX(op) vf_##op
 #define LF(name) name##_f
+#define LW (LSE_W / 4)
 #define LH 2
 #define HALF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
 #define TOV(a) vf_narrow((a).h[0], (a).h[1])
@@ -277,10 +282,10 @@ AXIAL_INLINE void LF(lse_acc_rescale)(LF(lse_acc) *a, LV mo, LV mn) {
 
 /* ---- ReduceLogSumExp ------------------------------------------------------ */
 
-/* Rows [0, nr) (nr <= LSE_RB) at p, `rs` bytes apart, cnt lanes each, into
- * the lane states (m, s). */
-AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt, LV *m,
-                                    LF(lse_acc) *s) {
+/* Rows [0, nr) (nr <= rb, a constant power of 2) at p, `rs` bytes apart,
+ * cnt lanes each, into the lane states (m, s). */
+AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt,
+                                    int rb, LV *m, LF(lse_acc) *s) {
     LV b[4];
     for (int q = 0; q < 4; q++)
         b[q] = LX(set1)(-INFINITY);
@@ -297,9 +302,9 @@ AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, 
     LV e[LSE_RB];
     for (size_t r = 0; r < nr; r++)
         e[r] = LX(exp)(LX(sub)(LF(lse_ldc)(k, p + r * rs, cnt), *m));
-    for (size_t r = nr; r < LSE_RB; r++)
+    for (size_t r = nr; r < (size_t)rb; r++)
         e[r] = LX(set1)(0);
-    for (int w = LSE_RB / 2; w > 0; w /= 2)
+    for (int w = rb / 2; w > 0; w /= 2)
         for (int r = 0; r < w; r++)
             e[r] = LX(add)(e[r], e[r + w]);
     LF(lse_acc_add)(s, e[0]);
@@ -314,9 +319,9 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
         s.h[h] = vd_set1(0);
     for (size_t r = 0; r < full; r += LSE_RB)
         LF(lse_red_block)(k, x + r * LN * es, LN * es, full - r < LSE_RB ? full - r : LSE_RB, LN,
-                          &m, &s);
+                          LSE_RB, &m, &s);
     if (n % LN)
-        LF(lse_red_block)(k, x + full * LN * es, 0, 1, n % LN, &m, &s);
+        LF(lse_red_block)(k, x + full * LN * es, 0, 1, n % LN, LSE_RB, &m, &s);
     /* M = the largest m of a non-empty lane; S = sum of s_l exp(m_l - M) */
     vd mm = vd_set1(-INFINITY), tot = vd_set1(0);
     for (int h = 0; h < LH; h++) {
@@ -334,34 +339,34 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
     return (axial_lse_acc){M, vd_hsum(S)};
 }
 
-/* Columns [0, ncols) of an (n, stride) matrix: windows of LSE_W columns,
- * each walked in blocks of LSE_RB rows across its width (lanes: columns);
+/* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns,
+ * each walked in blocks of LSE_RC rows across its width (lanes: columns);
  * acc == NULL: y[c] = the value, else acc[c] (+)= the state. */
 static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, size_t n,
                              size_t ncols, size_t stride) {
     const size_t es = axk_size(k);
     const int pf = n * stride * es > LSE_PF_MIN;
-    for (size_t c0 = 0; c0 < ncols; c0 += LSE_W) {
-        const size_t cw = ncols - c0 < LSE_W ? ncols - c0 : LSE_W, ng = (cw + LN - 1) / LN;
-        LV m[LSE_W / LN];
-        LF(lse_acc) s[LSE_W / LN];
+    for (size_t c0 = 0; c0 < ncols; c0 += LW) {
+        const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
+        LV m[LW / LN];
+        LF(lse_acc) s[LW / LN];
         for (size_t g = 0; g < ng; g++) {
             m[g] = LX(set1)(-LMAX);
             for (int h = 0; h < LH; h++)
                 s[g].h[h] = vd_set1(0);
         }
-        for (size_t r = 0; r < n; r += LSE_RB) {
-            const size_t nr = n - r < LSE_RB ? n - r : LSE_RB;
+        for (size_t r = 0; r < n; r += LSE_RC) {
+            const size_t nr = n - r < LSE_RC ? n - r : LSE_RC;
             size_t g = 0;
             for (; g < cw / LN; g++) {
                 if (pf)
-                    lse_pf(k, x, n, r + LSE_RB, LSE_RB, c0 + g * LN, stride, 0);
+                    lse_pf(k, x, n, r + LSE_RC, LSE_RC, c0 + g * LN, stride, 0);
                 LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr, LN,
-                                  &m[g], &s[g]);
+                                  LSE_RC, &m[g], &s[g]);
             }
             if (g < ng)
                 LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr,
-                                  cw % LN, &m[g], &s[g]);
+                                  cw % LN, LSE_RC, &m[g], &s[g]);
         }
         for (size_t g = 0; g < ng; g++) {
             double ms[LN], ss[LN], ys[LN];
@@ -645,10 +650,10 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
             LF(lse_seg)(k, xo, yo, n, flags, AXIAL_LSE_EMPTY);
             continue;
         }
-        for (size_t c0 = 0; c0 < ncols; c0 += LSE_W) {
-            const size_t cw = ncols - c0 < LSE_W ? ncols - c0 : LSE_W, ng = (cw + LN - 1) / LN;
-            LV m[LSE_W / LN];
-            LF(lse_acc) s[LSE_W / LN];
+        for (size_t c0 = 0; c0 < ncols; c0 += LW) {
+            const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
+            LV m[LW / LN];
+            LF(lse_acc) s[LW / LN];
             for (size_t g = 0; g < ng; g++) {
                 m[g] = LX(set1)(-LMAX);
                 for (int h = 0; h < LH; h++)
@@ -675,6 +680,7 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
 #undef LMAX
 #undef LX
 #undef LF
+#undef LW
 #undef LH
 #undef HALF
 #undef TOV
