@@ -282,6 +282,15 @@ AXIAL_INLINE void LF(lse_acc_rescale)(LF(lse_acc) *a, LV mo, LV mn) {
 
 /* ---- ReduceLogSumExp ------------------------------------------------------ */
 
+/* ng empty lane states */
+AXIAL_INLINE void LF(lse_empty)(LV *m, LF(lse_acc) *s, size_t ng) {
+    for (size_t g = 0; g < ng; g++) {
+        m[g] = LX(set1)(-LMAX);
+        for (int h = 0; h < LH; h++)
+            s[g].h[h] = vd_set1(0);
+    }
+}
+
 /* Rows [0, nr) (nr <= rb, a constant power of 2) at p, `rs` bytes apart,
  * cnt lanes each, into the lane states (m, s). */
 AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt,
@@ -313,10 +322,9 @@ AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, 
 /* The state of a line of n terms: lanes are positions j mod LN. */
 static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
     const size_t es = axk_size(k), full = n / LN;
-    LV m = LX(set1)(-LMAX);
+    LV m;
     LF(lse_acc) s;
-    for (int h = 0; h < LH; h++)
-        s.h[h] = vd_set1(0);
+    LF(lse_empty)(&m, &s, 1);
     for (size_t r = 0; r < full; r += LSE_RB)
         LF(lse_red_block)(k, x + r * LN * es, LN * es, full - r < LSE_RB ? full - r : LSE_RB, LN,
                           LSE_RB, &m, &s);
@@ -350,11 +358,7 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
         const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
         LV m[LW / LN];
         LF(lse_acc) s[LW / LN];
-        for (size_t g = 0; g < ng; g++) {
-            m[g] = LX(set1)(-LMAX);
-            for (int h = 0; h < LH; h++)
-                s[g].h[h] = vd_set1(0);
-        }
+        LF(lse_empty)(m, s, ng);
         for (size_t r = 0; r < n; r += LSE_RC) {
             const size_t nr = n - r < LSE_RC ? n - r : LSE_RC;
             size_t g = 0;
@@ -654,11 +658,7 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
             const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
             LV m[LW / LN];
             LF(lse_acc) s[LW / LN];
-            for (size_t g = 0; g < ng; g++) {
-                m[g] = LX(set1)(-LMAX);
-                for (int h = 0; h < LH; h++)
-                    s[g].h[h] = vd_set1(0);
-            }
+            LF(lse_empty)(m, s, ng);
             for (size_t t = 0; t < n; t += LSE_SB)
                 for (size_t g = 0; g < ng; g++) {
                     const size_t i = c0 + g * LN, cnt = cw - g * LN < LN ? cw - g * LN : LN;
