@@ -224,4 +224,77 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 /* After streaming stores, before the call returns. */
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
+/* ---- lse ---------------------------------------------------------------- */
+/* Lane masks (all-ones lanes), NaN-propagating max, in-register scans and
+ * SLEEF's 1-ulp exp/log, for the log-space ops (ops/lse.h). */
+#include <sleef.h>
+typedef __m256 vf_mask;
+typedef __m256d vd_mask;
+AXIAL_INLINE vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+AXIAL_INLINE vf vf_exp(vf a) { return Sleef_expf8_u10avx2(a); }
+AXIAL_INLINE vf vf_log(vf a) { return Sleef_logf8_u10avx2(a); }
+AXIAL_INLINE vf_mask vf_gt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+/* lanes that are NaN or +inf */
+AXIAL_INLINE vf_mask vf_bad(vf a) { return _mm256_cmp_ps(a, _mm256_set1_ps(INFINITY), _CMP_NLT_UQ); }
+AXIAL_INLINE int vf_any(vf_mask m) { return _mm256_movemask_ps(m) != 0; }
+AXIAL_INLINE vf vf_sel(vf_mask m, vf t, vf f) { return _mm256_blendv_ps(f, t, m); }
+/* max keeping a NaN of either operand (vmaxps returns b when one is NaN) */
+AXIAL_INLINE vf vf_maxn(vf a, vf b) {
+    return _mm256_blendv_ps(_mm256_max_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+}
+/* inclusive prefix sum: in-quad steps, then the low quad's total */
+AXIAL_INLINE vf vf_scan(vf e) {
+    e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 4)));
+    e = _mm256_add_ps(e, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(e), 8)));
+    const __m256 t = _mm256_permute_ps(e, 0xff);
+    return _mm256_add_ps(e, _mm256_permute2f128_ps(t, t, 0x08));
+}
+/* lanes moved up by one, lane 0 = 0 */
+AXIAL_INLINE vf vf_up1(vf v) {
+    return _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)),
+                           _mm256_setzero_ps(), 0x01);
+}
+AXIAL_INLINE vf vf_rev(vf v) {
+    return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+AXIAL_INLINE float vf_hmax(vf v) {
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_max_ps(h, _mm_permute_ps(h, 0x4e));
+    return _mm_cvtss_f32(_mm_max_ps(h, _mm_permute_ps(h, 0xb1)));
+}
+AXIAL_INLINE float vf_first(vf v) { return _mm256_cvtss_f32(v); }
+AXIAL_INLINE float vf_last(vf v) {
+    return _mm_cvtss_f32(_mm_permute_ps(_mm256_extractf128_ps(v, 1), 0xff));
+}
+AXIAL_INLINE vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
+AXIAL_INLINE vd vd_exp(vd a) { return Sleef_expd4_u10avx2(a); }
+AXIAL_INLINE vd vd_log(vd a) { return Sleef_logd4_u10avx2(a); }
+AXIAL_INLINE vd_mask vd_gt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+AXIAL_INLINE vd_mask vd_bad(vd a) { return _mm256_cmp_pd(a, _mm256_set1_pd(INFINITY), _CMP_NLT_UQ); }
+AXIAL_INLINE int vd_any(vd_mask m) { return _mm256_movemask_pd(m) != 0; }
+AXIAL_INLINE vd vd_sel(vd_mask m, vd t, vd f) { return _mm256_blendv_pd(f, t, m); }
+AXIAL_INLINE vd vd_maxn(vd a, vd b) {
+    return _mm256_blendv_pd(_mm256_max_pd(a, b), a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+}
+AXIAL_INLINE vd vd_scan(vd e) {
+    const __m256d z = _mm256_setzero_pd();
+    e = _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1));
+    return _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x40), z, 0x3));
+}
+AXIAL_INLINE vd vd_up1(vd v) {
+    return _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), _mm256_setzero_pd(), 0x1);
+}
+AXIAL_INLINE vd vd_rev(vd v) { return _mm256_permute4x64_pd(v, 0x1b); }
+AXIAL_INLINE double vd_hmax(vd v) {
+    const __m128d h = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_max_sd(h, _mm_unpackhi_pd(h, h)));
+}
+/* (l0 + l2) + (l1 + l3) */
+AXIAL_INLINE double vd_hsum(vd v) {
+    const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+AXIAL_INLINE double vd_first(vd v) { return _mm256_cvtsd_f64(v); }
+AXIAL_INLINE double vd_last(vd v) { return _mm256_cvtsd_f64(_mm256_permute4x64_pd(v, 0xff)); }
+
 #endif /* AXIAL_SIMD_AVX2_H */

@@ -192,4 +192,70 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
+/* ---- lse ---------------------------------------------------------------- */
+/* Lane masks, NaN-propagating max, in-register scans and SLEEF's 1-ulp
+ * exp/log, for the log-space ops (ops/lse.h).  (The emulated build's
+ * SLEEF AVX-512 names come from tests/emu/avx512.h.) */
+#include <sleef.h>
+typedef __mmask16 vf_mask;
+typedef __mmask8 vd_mask;
+AXIAL_INLINE vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+AXIAL_INLINE vf vf_exp(vf a) { return Sleef_expf16_u10avx512f(a); }
+AXIAL_INLINE vf vf_log(vf a) { return Sleef_logf16_u10avx512f(a); }
+AXIAL_INLINE vf_mask vf_gt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+AXIAL_INLINE vf_mask vf_bad(vf a) { return _mm512_cmp_ps_mask(a, _mm512_set1_ps(INFINITY), _CMP_NLT_UQ); }
+AXIAL_INLINE int vf_any(vf_mask m) { return m != 0; }
+AXIAL_INLINE vf vf_sel(vf_mask m, vf t, vf f) { return _mm512_mask_blend_ps(m, f, t); }
+AXIAL_INLINE vf vf_maxn(vf a, vf b) {
+    return _mm512_mask_mov_ps(_mm512_max_ps(a, b), _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
+}
+/* lane l moved to lane l + sh, zeros below */
+#define AX_VF_UP(v, sh)                                                                     \
+    _mm512_castsi512_ps(                                                                    \
+        _mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_setzero_si512(), 16 - (sh)))
+AXIAL_INLINE vf vf_scan(vf e) {
+    e = _mm512_add_ps(e, AX_VF_UP(e, 1));
+    e = _mm512_add_ps(e, AX_VF_UP(e, 2));
+    e = _mm512_add_ps(e, AX_VF_UP(e, 4));
+    return _mm512_add_ps(e, AX_VF_UP(e, 8));
+}
+AXIAL_INLINE vf vf_up1(vf v) { return AX_VF_UP(v, 1); }
+AXIAL_INLINE vf vf_rev(vf v) {
+    return _mm512_permutexvar_ps(
+        _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
+}
+AXIAL_INLINE float vf_hmax(vf v) { return _mm512_reduce_max_ps(v); }
+AXIAL_INLINE float vf_first(vf v) { return _mm512_cvtss_f32(v); }
+AXIAL_INLINE float vf_last(vf v) {
+    return _mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(v, 3), 0xff));
+}
+AXIAL_INLINE vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
+AXIAL_INLINE vd vd_exp(vd a) { return Sleef_expd8_u10avx512f(a); }
+AXIAL_INLINE vd vd_log(vd a) { return Sleef_logd8_u10avx512f(a); }
+AXIAL_INLINE vd_mask vd_gt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+AXIAL_INLINE vd_mask vd_bad(vd a) { return _mm512_cmp_pd_mask(a, _mm512_set1_pd(INFINITY), _CMP_NLT_UQ); }
+AXIAL_INLINE int vd_any(vd_mask m) { return m != 0; }
+AXIAL_INLINE vd vd_sel(vd_mask m, vd t, vd f) { return _mm512_mask_blend_pd(m, f, t); }
+AXIAL_INLINE vd vd_maxn(vd a, vd b) {
+    return _mm512_mask_mov_pd(_mm512_max_pd(a, b), _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q), a);
+}
+#define AX_VD_UP(v, sh)                                                                     \
+    _mm512_castsi512_pd(                                                                    \
+        _mm512_alignr_epi64(_mm512_castpd_si512(v), _mm512_setzero_si512(), 8 - (sh)))
+AXIAL_INLINE vd vd_scan(vd e) {
+    e = _mm512_add_pd(e, AX_VD_UP(e, 1));
+    e = _mm512_add_pd(e, AX_VD_UP(e, 2));
+    return _mm512_add_pd(e, AX_VD_UP(e, 4));
+}
+AXIAL_INLINE vd vd_up1(vd v) { return AX_VD_UP(v, 1); }
+AXIAL_INLINE vd vd_rev(vd v) {
+    return _mm512_permutexvar_pd(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
+}
+AXIAL_INLINE double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
+AXIAL_INLINE double vd_hsum(vd v) { return _mm512_reduce_add_pd(v); }
+AXIAL_INLINE double vd_first(vd v) { return _mm512_cvtsd_f64(v); }
+AXIAL_INLINE double vd_last(vd v) {
+    return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(v, 3), _mm512_extractf64x2_pd(v, 3)));
+}
+
 #endif /* AXIAL_SIMD_AVX512_H */

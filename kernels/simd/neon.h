@@ -157,4 +157,49 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 
 AXIAL_INLINE void ax_stream_fence(void) {}
 
+/* ---- lse ---------------------------------------------------------------- */
+/* Lane masks, NaN-propagating max (FMAX), in-register scans and SLEEF's
+ * 1-ulp AdvSIMD exp/log, for the log-space ops (ops/lse.h). */
+#include <sleef.h>
+typedef uint32x4_t vf_mask;
+typedef uint64x2_t vd_mask;
+AXIAL_INLINE vf vf_mul(vf a, vf b) { return vmulq_f32(a, b); }
+AXIAL_INLINE vf vf_exp(vf a) { return Sleef_expf4_u10advsimd(a); }
+AXIAL_INLINE vf vf_log(vf a) { return Sleef_logf4_u10advsimd(a); }
+AXIAL_INLINE vf_mask vf_gt(vf a, vf b) { return vcgtq_f32(a, b); }
+AXIAL_INLINE vf_mask vf_bad(vf a) { return vmvnq_u32(vcltq_f32(a, vdupq_n_f32(INFINITY))); }
+AXIAL_INLINE int vf_any(vf_mask m) { return vmaxvq_u32(m) != 0; }
+AXIAL_INLINE vf vf_sel(vf_mask m, vf t, vf f) { return vbslq_f32(m, t, f); }
+AXIAL_INLINE vf vf_maxn(vf a, vf b) { return vmaxq_f32(a, b); }
+AXIAL_INLINE vf vf_scan(vf e) {
+    const vf z = vdupq_n_f32(0);
+    e = vaddq_f32(e, vextq_f32(z, e, 3));
+    return vaddq_f32(e, vextq_f32(z, e, 2));
+}
+AXIAL_INLINE vf vf_up1(vf v) { return vextq_f32(vdupq_n_f32(0), v, 3); }
+AXIAL_INLINE vf vf_rev(vf v) {
+    v = vrev64q_f32(v);
+    return vextq_f32(v, v, 2);
+}
+AXIAL_INLINE float vf_hmax(vf v) { return vmaxvq_f32(v); }
+AXIAL_INLINE float vf_first(vf v) { return vgetq_lane_f32(v, 0); }
+AXIAL_INLINE float vf_last(vf v) { return vgetq_lane_f32(v, 3); }
+AXIAL_INLINE vd vd_mul(vd a, vd b) { return vmulq_f64(a, b); }
+AXIAL_INLINE vd vd_exp(vd a) { return Sleef_expd2_u10advsimd(a); }
+AXIAL_INLINE vd vd_log(vd a) { return Sleef_logd2_u10advsimd(a); }
+AXIAL_INLINE vd_mask vd_gt(vd a, vd b) { return vcgtq_f64(a, b); }
+AXIAL_INLINE vd_mask vd_bad(vd a) {
+    return vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vcltq_f64(a, vdupq_n_f64(INFINITY)))));
+}
+AXIAL_INLINE int vd_any(vd_mask m) { return vmaxvq_u32(vreinterpretq_u32_u64(m)) != 0; }
+AXIAL_INLINE vd vd_sel(vd_mask m, vd t, vd f) { return vbslq_f64(m, t, f); }
+AXIAL_INLINE vd vd_maxn(vd a, vd b) { return vmaxq_f64(a, b); }
+AXIAL_INLINE vd vd_scan(vd e) { return vaddq_f64(e, vextq_f64(vdupq_n_f64(0), e, 1)); }
+AXIAL_INLINE vd vd_up1(vd v) { return vextq_f64(vdupq_n_f64(0), v, 1); }
+AXIAL_INLINE vd vd_rev(vd v) { return vextq_f64(v, v, 1); }
+AXIAL_INLINE double vd_hmax(vd v) { return vmaxvq_f64(v); }
+AXIAL_INLINE double vd_hsum(vd v) { return vgetq_lane_f64(v, 0) + vgetq_lane_f64(v, 1); }
+AXIAL_INLINE double vd_first(vd v) { return vgetq_lane_f64(v, 0); }
+AXIAL_INLINE double vd_last(vd v) { return vgetq_lane_f64(v, 1); }
+
 #endif /* AXIAL_SIMD_NEON_H */

@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring")
+ * for F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the
+ * store) and F64 (f64 lanes), written once over the vocabulary of
+ * simd/<isa>.h: logcumsumexp, reduce_lse, reduce_lse_acc, the column tiles
+ * logcumsumexp_cols and reduce_lse_cols, and the line chunks
+ * logcumsumexp_seg and lse_scan_total (reduce_lse_finish is the scalar one).
+ * The body below is included twice, once per lane type (L* names: f32 lanes
+ * vf_*, f64 lanes vd_*); exp and log are SLEEF's 1-ulp vector functions.
+ *
+ * Order (outside the one summation order: docs/API.md section 15; the bits
+ * differ between ISAs, never with the thread count): a state (m, s) has the
+ * value m + log s, m a reference (a term, or a term + LSE_LAG), s the sum of
+ * exp(term - m) in f64; exps are summed in the lane type only in trees of
+ * LSE_RB or LSE_RC terms (reductions) or in-register prefixes of one vector and runs
+ * of LSE_SB rows (scans).  An empty lane has m = -MAX and s = 0, so that
+ * -inf - -inf never happens.
+ *  - Reductions: lanes are positions of a line (vectors in a row) or
+ *    columns; per block (LSE_RB vectors of a line, LSE_RC rows) a max, then, where it exceeds m by
+ *    more than LSE_LAG, m = max + LSE_LAG and s *= exp(m_old - m) in f64 (so
+ *    a slow ramp rescales rarely), then the block's exps by a tree into s.
+ *    A line's lanes merge in a fixed order (vd_hsum).  A NaN or +inf term
+ *    makes s NaN (exp(NaN), exp(inf - inf)), and only such a line or column
+ *    is rescanned for its special value.
+ *  - Line scans: chunks of AXIAL_SCAN_CHUNK (kernels.h), each from its own
+ *    empty state, outputs mixed with the carry R of the earlier chunks:
+ *    ref + log(a + b s_j) (lse_mix; a = 0, b = 1 without a carry: the same
+ *    bits as m + log s_j).  Blocks of LSE_BLK vectors take the block max B
+ *    as reference when every output's own largest term lies within
+ *    LSE_RISE of it (the first output's suffices: later ones only grow),
+ *    then run all exps, then the prefixes (s_j = (lane)S + prefix, S += the
+ *    vector's total in f64), then all logs, so that the SLEEF calls overlap.
+ *    Other vectors go one at a time with the same rule; a steeper rise,
+ *    a NaN or +inf term, a NaN or +inf carry, or an exclusive output with
+ *    no term of the chunk after its first vector take the scalar step in
+ *    double (the oracle's).  None of these choices looks at R, so a chunk's
+ *    final state (its total) is the same with or without outputs.
+ *  - Column scans: lanes are columns; per block of LSE_SB rows in scan
+ *    order, lanes whose block max rises (within LSE_RISE of their first
+ *    output's largest term) take it as reference at once, then exps, the
+ *    running f32 sum after (lane)s, logs, s += the block's sum in f64; other
+ *    blocks, and every block after a group's first NaN or +inf, row by row
+ *    with a NaN-keeping max and y = m where m is not finite.
+ * Error: every output has s_j >= e^-LSE_RISE (reductions: s >= e^-LSE_LAG)
+ * relative to its reference, so a relative error r of s_j is an absolute
+ * error r of y: each exp 1 ulp plus the rounding of x - m (on average about
+ * (ln n + 2) u over s), the lane-type sums a few u, s_j rounded to the lane
+ * type u/2, the mix with a carry 2u, the log 2u max(2, ln n), and the final
+ * rounding half an ulp: with u = 2^-24 below ulp_T(y*) + 4u(|y*| + ln n + 4)
+ * for f32/f16/bf16, and with u = 2^-53 plus the n additions of s for f64.
+ * Tails: a partial vector is read and written through masked moves or a
+ * small buffer (vf_ld_part, -inf in the lanes past the end: they add nothing
+ * and raise no max).  In place (y == x) is safe: every block loads its
+ * terms before it stores their outputs.
+ */
+#ifndef AXIAL_OPS_LSE_H
+#define AXIAL_OPS_LSE_H
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "scalar/convert.h"
+
+#define LSE_RB 16      /* vectors of a line-reduction block: a tree of depth 4 */
+#define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
+#define LSE_BLK 8      /* vectors of a line-scan block */
+#define LSE_SB 8       /* rows of a column-scan block */
+#define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
+#define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
+#define LSE_LAG 2.0    /* a reduction reference's headroom above its terms */
+#define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
+
+AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
+    switch (k) {
+    case AXK_F64: return ((const double *)x)[i];
+    case AXK_F32: return (double)((const float *)x)[i];
+    case AXK_F16: return axial_f16_to_double(((const uint16_t *)x)[i]);
+    default: return axial_bf16_to_double(((const uint16_t *)x)[i]);
+    }
+}
+AXIAL_INLINE void lse_st1(int k, void *y, size_t i, double v) {
+    switch (k) {
+    case AXK_F64: ((double *)y)[i] = v; break;
+    case AXK_F32: ((float *)y)[i] = (float)v; break;
+    case AXK_F16: ((uint16_t *)y)[i] = axial_double_to_f16(v); break;
+    default: ((uint16_t *)y)[i] = axial_double_to_bf16(v); break;
+    }
+}
+
+/* The oracle's step: one term into a canonical state (kernels.h). */
+static void lse_step(axial_lse_acc *a, double v) {
+    if (isnan(a->m) || v == -INFINITY)
+        return;
+    if (isnan(v) || v == INFINITY || a->m == -INFINITY) {
+        if (a->m != INFINITY || isnan(v))
+            a->m = v, a->s = 1;
+    } else if (a->m == INFINITY) {
+        return;
+    } else if (v > a->m) {
+        a->s = a->s * exp(a->m - v) + 1;
+        a->m = v;
+    } else {
+        a->s += exp(v - a->m);
+    }
+}
+
+/* The state of n terms `stride` apart whose vector sum came out NaN: they
+ * hold a NaN or a +inf. */
+static axial_lse_acc lse_rescan(int k, const void *x, size_t n, size_t stride) {
+    for (size_t j = 0; j < n; j++)
+        if (isnan(lse_ld1(k, x, j * stride)))
+            return (axial_lse_acc){NAN, 1.0};
+    return (axial_lse_acc){INFINITY, 1.0};
+}
+
+/* A chunk's outputs with the carry R: ref + log(a + b s_j), computed in
+ * double once per reference m of the chunk. */
+typedef struct {
+    double ref, a, b;
+} lse_mix;
+AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
+    if (R.m == -INFINITY) /* no carry: a + b s_j is s_j exactly */
+        return (lse_mix){m, 0.0, 1.0};
+    const double ref = R.m > m ? R.m : m;
+    return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
+}
+
+/* Scan-order terms [t0, t1) of a chunk of n (element j = rev ? n-1-t : t)
+ * by the scalar step; outputs (with emit) those of R followed by *st. */
+static void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
+                            int excl, int rev, axial_lse_acc *st, axial_lse_acc R, int emit) {
+    for (size_t t = t0; t < t1; t++) {
+        const size_t j = rev ? n - 1 - t : t;
+        const double v = lse_ld1(k, x, j); /* (before its output: in place) */
+        axial_lse_acc o = R;
+        if (emit && excl) {
+            axial_lse_add(&o, st->m, st->s);
+            lse_st1(k, y, j, axial_lse_value(o));
+        }
+        lse_step(st, v);
+        if (emit && !excl) {
+            axial_lse_add(&o, st->m, st->s);
+            lse_st1(k, y, j, axial_lse_value(o));
+        }
+    }
+}
+
+/* Prefetch rows [r, r + rows) of a column walk (from the far end with rev)
+ * at element i: rows far apart whose lines the hardware meets out of order. */
+AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, size_t i,
+                         size_t stride, int rev) {
+    for (size_t q = r; q < r + rows && q < n; q++)
+        __builtin_prefetch(axk_at(k, x, (rev ? n - 1 - q : q) * stride + i), 0, 3);
+}
+
+/* ---- the body, once per lane type ---------------------------------------- */
+#define LSE_D 0
+#include "ops/lse.h"
+#undef LSE_D
+#define LSE_D 1
+#include "ops/lse.h"
+#undef LSE_D
+
+/* The entries of one dtype: key, kind, lane-type suffix (f or d). */
+#define AX_LSE_ENTRIES(key, K, P)                                                              \
+    void AX_KN(logcumsumexp, key)(const void *x, void *y, size_t outer, size_t n, size_t inner, \
+                                  unsigned flags) {                                           \
+        lse_scan_##P(K, x, y, outer, n, inner, inner, flags);                                  \
+    }                                                                                          \
+    void AX_KN(logcumsumexp_cols, key)(const void *x, void *y, size_t n, size_t ncols,         \
+                                       size_t stride, unsigned flags) {                       \
+        lse_scan_##P(K, x, y, 1, n, ncols, stride, flags);                                     \
+    }                                                                                          \
+    void AX_KN(reduce_lse, key)(const void *x, void *y, size_t outer, size_t n, size_t inner,  \
+                                unsigned flags) {                                             \
+        (void)flags; /* never streams */                                                       \
+        lse_reduce_##P(K, x, y, NULL, outer, n, inner, inner);                                 \
+    }                                                                                          \
+    void AX_KN(reduce_lse_acc, key)(const void *x, void *acc, size_t outer, size_t n,          \
+                                    size_t inner) {                                           \
+        lse_reduce_##P(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner);              \
+    }                                                                                          \
+    void AX_KN(reduce_lse_cols, key)(const void *x, void *y, size_t n, size_t ncols,           \
+                                     size_t stride) {                                         \
+        lse_reduce_##P(K, x, y, NULL, 1, n, ncols, stride);                                    \
+    }                                                                                          \
+    axial_lse_acc AX_KN(logcumsumexp_seg, key)(const void *x, void *y, size_t len,             \
+                                               unsigned flags, axial_lse_acc carry) {         \
+        return lse_seg_##P(K, x, y, len, flags, carry);                                        \
+    }                                                                                          \
+    axial_lse_acc AX_KN(lse_scan_total, key)(const void *x, size_t len, unsigned flags) {     \
+        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                                \
+        return flags & AXIAL_CUMSUM_REVERSE                                                    \
+                   ? lse_chunk_##P(K, x, NULL, len, excl, 1, AXIAL_LSE_EMPTY, 0)               \
+                   : lse_chunk_##P(K, x, NULL, len, excl, 0, AXIAL_LSE_EMPTY, 0);              \
+    }
+AX_LSE_ENTRIES(f32, AXK_F32, f)
+AX_LSE_ENTRIES(f16, AXK_F16, f)
+AX_LSE_ENTRIES(bf16, AXK_BF16, f)
+AX_LSE_ENTRIES(f64, AXK_F64, d)
+
+#elif defined(LSE_D) /* the body */
+
+#if LSE_D
+#define LV vd
+#define LMASK vd_mask
+#define LE double
+#define LN AX_ND
+#define LMAX DBL_MAX
+#define LX(op) vd_##op
+#define LF(name) name##_d
+#define LW (LSE_W / 8) /* columns of a window */
+#define LH 1 /* f64 halves of a vector */
+#define HALF(v, h) (v)
+#define TOV(a) ((a).h[0])
+#else
+#define LV vf
+#define LMASK vf_mask
+#define LE float
+#define LN AX_NF
+#define LMAX FLT_MAX
+#define LX(op) vf_##op
+#define LF(name) name##_f
+#define LW (LSE_W / 4)
+#define LH 2
+#define HALF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
+#define TOV(a) vf_narrow((a).h[0], (a).h[1])
+#endif
+
+/* s of the lanes of one vector, in f64 */
+typedef struct {
+    vd h[LH];
+} LF(lse_acc);
+
+AXIAL_INLINE LV LF(lse_ld)(int k, const void *p) {
+#if LSE_D
+    (void)k;
+    return vd_ld((const double *)p);
+#else
+    return vf_ld(k, p);
+#endif
+}
+AXIAL_INLINE void LF(lse_st)(int k, void *p, LV v) {
+#if LSE_D
+    (void)k;
+    vd_st((double *)p, v);
+#else
+    vf_st(k, p, v);
+#endif
+}
+/* cnt <= LN elements, -inf past them */
+AXIAL_INLINE LV LF(lse_ldc)(int k, const void *p, size_t cnt) {
+    if (cnt == LN)
+        return LF(lse_ld)(k, p);
+#if LSE_D
+    return vd_ld_part((const double *)p, cnt, -INFINITY);
+#else
+    return vf_ld_part(k, p, cnt, -INFINITY);
+#endif
+}
+AXIAL_INLINE void LF(lse_stc)(int k, void *p, LV v, size_t cnt) {
+    if (cnt == LN)
+        LF(lse_st)(k, p, v);
+    else
+#if LSE_D
+        vd_st_part((double *)p, v, cnt);
+#else
+        vf_st_part(k, p, v, cnt);
+#endif
+}
+AXIAL_INLINE void LF(lse_acc_add)(LF(lse_acc) *a, LV e) {
+    for (int h = 0; h < LH; h++)
+        a->h[h] = vd_add(a->h[h], HALF(e, h));
+}
+/* s *= exp(mo - mn) per lane (1 where mo == mn; 0 for an empty lane) */
+AXIAL_INLINE void LF(lse_acc_rescale)(LF(lse_acc) *a, LV mo, LV mn) {
+    for (int h = 0; h < LH; h++)
+        a->h[h] = vd_mul(a->h[h], vd_exp(vd_sub(HALF(mo, h), HALF(mn, h))));
+}
+
+/* ---- ReduceLogSumExp ------------------------------------------------------ */
+
+/* ng empty lane states */
+AXIAL_INLINE void LF(lse_empty)(LV *m, LF(lse_acc) *s, size_t ng) {
+    for (size_t g = 0; g < ng; g++) {
+        m[g] = LX(set1)(-LMAX);
+        for (int h = 0; h < LH; h++)
+            s[g].h[h] = vd_set1(0);
+    }
+}
+
+/* Rows [0, nr) (nr <= rb, a constant power of 2) at p, `rs` bytes apart,
+ * cnt lanes each, into the lane states (m, s). */
+AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt,
+                                    int rb, LV *m, LF(lse_acc) *s) {
+    LV b[4];
+    for (int q = 0; q < 4; q++)
+        b[q] = LX(set1)(-INFINITY);
+    for (size_t r = 0; r < nr; r++) /* four max chains */
+        b[r & 3] = LX(max)(b[r & 3], LF(lse_ldc)(k, p + r * rs, cnt));
+    const LV mx = LX(max)(LX(max)(b[0], b[1]), LX(max)(b[2], b[3]));
+    const LV lag = LX(set1)(LSE_LAG);
+    const LMASK up = LX(gt)(mx, LX(add)(*m, lag));
+    if (LX(any)(up)) { /* (+inf: m = +inf, and s turns NaN below) */
+        const LV nm = LX(sel)(up, LX(add)(mx, lag), *m);
+        LF(lse_acc_rescale)(s, *m, nm);
+        *m = nm;
+    }
+    LV e[LSE_RB];
+    for (size_t r = 0; r < nr; r++)
+        e[r] = LX(exp)(LX(sub)(LF(lse_ldc)(k, p + r * rs, cnt), *m));
+    for (size_t r = nr; r < (size_t)rb; r++)
+        e[r] = LX(set1)(0);
+    for (int w = rb / 2; w > 0; w /= 2)
+        for (int r = 0; r < w; r++)
+            e[r] = LX(add)(e[r], e[r + w]);
+    LF(lse_acc_add)(s, e[0]);
+}
+
+/* The state of a line of n terms: lanes are positions j mod LN. */
+static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
+    const size_t es = axk_size(k), full = n / LN;
+    LV m;
+    LF(lse_acc) s;
+    LF(lse_empty)(&m, &s, 1);
+    for (size_t r = 0; r < full; r += LSE_RB)
+        LF(lse_red_block)(k, x + r * LN * es, LN * es, full - r < LSE_RB ? full - r : LSE_RB, LN,
+                          LSE_RB, &m, &s);
+    if (n % LN)
+        LF(lse_red_block)(k, x + full * LN * es, 0, 1, n % LN, LSE_RB, &m, &s);
+    /* M = the largest m of a non-empty lane; S = sum of s_l exp(m_l - M) */
+    vd mm = vd_set1(-INFINITY), tot = vd_set1(0);
+    for (int h = 0; h < LH; h++) {
+        mm = vd_max(mm, vd_sel(vd_gt(s.h[h], vd_set1(0)), HALF(m, h), vd_set1(-INFINITY)));
+        tot = vd_add(tot, s.h[h]);
+    }
+    if (isnan(vd_hsum(tot)))
+        return lse_rescan(k, x, n, 1);
+    const double M = vd_hmax(mm);
+    if (M == -INFINITY)
+        return AXIAL_LSE_EMPTY;
+    vd S = vd_set1(0);
+    for (int h = 0; h < LH; h++)
+        S = vd_add(S, vd_mul(s.h[h], vd_exp(vd_sub(HALF(m, h), vd_set1(M)))));
+    return (axial_lse_acc){M, vd_hsum(S)};
+}
+
+/* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns,
+ * each walked in blocks of LSE_RC rows across its width (lanes: columns);
+ * acc == NULL: y[c] = the value, else acc[c] (+)= the state. */
+static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, size_t n,
+                             size_t ncols, size_t stride) {
+    const size_t es = axk_size(k);
+    const int pf = n * stride * es > LSE_PF_MIN;
+    for (size_t c0 = 0; c0 < ncols; c0 += LW) {
+        const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
+        LV m[LW / LN];
+        LF(lse_acc) s[LW / LN];
+        LF(lse_empty)(m, s, ng);
+        for (size_t r = 0; r < n; r += LSE_RC) {
+            const size_t nr = n - r < LSE_RC ? n - r : LSE_RC;
+            size_t g = 0;
+            for (; g < cw / LN; g++) {
+                if (pf)
+                    lse_pf(k, x, n, r + LSE_RC, LSE_RC, c0 + g * LN, stride, 0);
+                LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr, LN,
+                                  LSE_RC, &m[g], &s[g]);
+            }
+            if (g < ng)
+                LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr,
+                                  cw % LN, LSE_RC, &m[g], &s[g]);
+        }
+        for (size_t g = 0; g < ng; g++) {
+            double ms[LN], ss[LN], ys[LN];
+            for (int h = 0; h < LH; h++) {
+                const size_t o = (size_t)h * AX_ND;
+                vd_st(ms + o, HALF(m[g], h));
+                vd_st(ss + o, s[g].h[h]);
+                vd_st(ys + o, vd_add(HALF(m[g], h), vd_log(s[g].h[h]))); /* s = 0: -inf */
+            }
+            for (size_t l = 0; l < LN && g * LN + l < cw; l++) {
+                const size_t c = c0 + g * LN + l;
+                axial_lse_acc st = {ms[l], ss[l]};
+                if (isnan(ss[l]))
+                    st = lse_rescan(k, x + c * es, n, stride);
+                if (acc)
+                    axial_lse_add(&acc[c], ss[l] > 0 || isnan(ss[l]) ? st.m : -INFINITY, st.s);
+                else
+                    lse_st1(k, y, c, isnan(ss[l]) ? st.m : ys[l]);
+            }
+        }
+    }
+}
+
+/* Columns [0, ncols) of each of the outer (n, stride) blocks (the
+ * whole-shape entries: ncols = stride = inner; a tile: outer = 1); y and
+ * acc hold ncols outputs per block.  stride 1 is a line. */
+static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
+                           size_t n, size_t ncols, size_t stride) {
+    for (size_t o = 0; o < outer; o++) {
+        const char *xo = axk_at(k, x, o * n * stride);
+        if (stride > 1) {
+            LF(lse_red_cols)(k, xo, y ? axk_at_mut(k, y, o * ncols) : NULL,
+                             acc ? acc + o * ncols : NULL, n, ncols, stride);
+            continue;
+        }
+        const axial_lse_acc st = LF(lse_line)(k, xo, n);
+        if (acc)
+            axial_lse_add(&acc[o], st.m, st.s);
+        else
+            lse_st1(k, y, o, axial_lse_value(st));
+    }
+}
+
+/* ---- LogCumSumExp along a line -------------------------------------------- */
+
+/* The chunk's state: reference m (-MAX while empty), S (0 while empty). */
+typedef struct {
+    LE m;
+    double S;
+    lse_mix mx;
+} LF(lse_cs);
+
+AXIAL_INLINE axial_lse_acc LF(lse_canon)(const LF(lse_cs) *c) {
+    return c->S == 0 ? AXIAL_LSE_EMPTY : (axial_lse_acc){(double)c->m, c->S};
+}
+/* Take B as the reference, if every output from the one whose terms are
+ * the state and x0 (excl: the state alone) stays within LSE_RISE of it. */
+AXIAL_INLINE int LF(lse_rise)(LF(lse_cs) *c, LE B, LE x0, size_t t, int excl, axial_lse_acc R) {
+    double P = c->m > x0 ? c->m : x0;
+    if (excl && c->S == 0)
+        P = t > 0 ? -INFINITY : x0; /* outputs with no term of the chunk (not its first) */
+    else if (excl)
+        P = c->m;
+    if ((double)B - P > LSE_RISE)
+        return 0;
+    c->S = c->S == 0 ? 0 : c->S * exp((double)c->m - (double)B);
+    c->m = B;
+    c->mx = lse_mix_of(R, (double)B);
+    return 1;
+}
+/* Outputs of s_j (excl: shifted) from a vector's prefix p; S += its total. */
+AXIAL_INLINE LV LF(lse_sj)(LF(lse_cs) *c, LV p, int excl) {
+    const LV sj = LX(add)(LX(set1)((LE)c->S), excl ? LX(up1)(p) : p);
+    c->S += (double)LX(last)(p);
+    return LX(add)(LX(set1)((LE)c->mx.a), LX(mul)(LX(set1)((LE)c->mx.b), sj));
+}
+
+/* Scan-order terms [t, t + LN) (fewer at the end) one vector at a time;
+ * returns 1 when the chunk is done (the scalar step took the rest). */
+AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
+                             LF(lse_cs) *c, axial_lse_acc R, int emit) {
+    const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN;
+    _Alignas(64) unsigned char buf[AX_VB];
+    const size_t at = rev ? n - t - cnt : t;
+    LV v;
+    if (cnt == LN) {
+        v = LF(lse_ld)(k, x + at * es);
+        v = rev ? LX(rev)(v) : v;
+    } else {
+        for (size_t l = 0; l < LN; l++) /* scan order, -inf after the end */
+            if (l < cnt)
+                memcpy(buf + l * es, x + (rev ? n - 1 - t - l : t + l) * es, es);
+            else
+                lse_st1(k, buf, l, -INFINITY);
+        v = LF(lse_ld)(k, buf);
+    }
+    axial_lse_acc st;
+    if (LX(any)(LX(bad)(v))) { /* NaN or +inf: the rest of the chunk */
+        st = LF(lse_canon)(c);
+        lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, R, emit);
+        c->m = (LE)st.m, c->S = st.s;
+        return 1;
+    }
+    if (LX(any)(LX(gt)(v, LX(set1)(c->m))) &&
+        !LF(lse_rise)(c, LX(hmax)(v), LX(first)(v), t, excl, R)) {
+        st = LF(lse_canon)(c);
+        lse_scan_scalar(k, x, y, n, t, t + cnt, excl, rev, &st, R, emit);
+        c->m = st.m == -INFINITY ? (LE)-LMAX : (LE)st.m, c->S = st.s;
+        c->mx = lse_mix_of(R, (double)c->m);
+        return 0;
+    }
+    const LV p = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
+    const LV s = LF(lse_sj)(c, p, excl);
+    if (!emit)
+        return 0;
+    LV o = LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(s));
+    if (cnt == LN) {
+        LF(lse_st)(k, y + at * es, rev ? LX(rev)(o) : o);
+    } else {
+        LF(lse_st)(k, buf, o);
+        for (size_t l = 0; l < cnt; l++)
+            memcpy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, es);
+    }
+    return 0;
+}
+
+/* One chunk of n <= AXIAL_SCAN_CHUNK terms from an empty state (REVERSE:
+ * from x[n - 1]); with emit its outputs are those of R followed by it.
+ * Returns its final state, the same bits with or without emit, whatever R. */
+AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, int excl,
+                                         int rev, axial_lse_acc R, int emit) {
+    const char *x = (const char *)xv;
+    char *y = (char *)yv;
+    const size_t es = axk_size(k);
+    LF(lse_cs) c = {(LE)-LMAX, 0, lse_mix_of(R, -LMAX)};
+    if (emit && (isnan(R.m) || R.m == INFINITY)) { /* every output is R's */
+        axial_lse_acc st = AXIAL_LSE_EMPTY;
+        lse_scan_scalar(k, x, y, n, 0, n, excl, rev, &st, R, emit);
+        return st;
+    }
+    size_t t = 0;
+    while (t < n) {
+        size_t nv = 1;
+        if (n - t >= LSE_BLK * LN) {
+            LV v[LSE_BLK], b = LX(set1)(-INFINITY);
+            int bad = 0;
+            for (int q = 0; q < LSE_BLK; q++) {
+                const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
+                v[q] = rev ? LX(rev)(u) : u;
+                bad |= LX(any)(LX(bad)(v[q]));
+                b = LX(max)(b, v[q]);
+            }
+            if (!bad && LX(any)(LX(gt)(b, LX(set1)(c.m))))
+                bad = !LF(lse_rise)(&c, LX(hmax)(b), LX(first)(v[0]), t, excl, R);
+            if (!bad) {
+                LV e[LSE_BLK];
+                for (int q = 0; q < LSE_BLK; q++)
+                    e[q] = LX(exp)(LX(sub)(v[q], LX(set1)(c.m)));
+                for (int q = 0; q < LSE_BLK; q++)
+                    e[q] = LF(lse_sj)(&c, LX(scan)(e[q]), excl);
+                if (emit) {
+                    const LV ref = LX(set1)((LE)c.mx.ref);
+                    for (int q = 0; q < LSE_BLK; q++) {
+                        const LV o = LX(add)(ref, LX(log)(e[q]));
+                        LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es,
+                                   rev ? LX(rev)(o) : o);
+                    }
+                }
+                t += LSE_BLK * LN;
+                continue;
+            }
+            nv = LSE_BLK;
+        }
+        for (size_t q = 0; q < nv; q++, t += LN)
+            if (LF(lse_vec)(k, x, y, n, t, excl, rev, &c, R, emit))
+                return (axial_lse_acc){(double)c.m, c.S};
+    }
+    return LF(lse_canon)(&c);
+}
+
+/* A segment of a line from a chunk boundary of its scan order, from the
+ * carry R: chunk by chunk, R (+)= each whole chunk's total.  An exclusive
+ * chunk's first output is R's value (ref + log a would underflow for a
+ * chunk far above its carry). */
+static axial_lse_acc LF(lse_seg)(int k, const void *x, void *y, size_t len, unsigned flags,
+                                 axial_lse_acc R) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
+        const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
+        const size_t lo = rev ? len - c0 - kk : c0;
+        const void *xc = axk_at(k, x, lo);
+        void *yc = axk_at_mut(k, y, lo);
+        const axial_lse_acc T = rev ? LF(lse_chunk)(k, xc, yc, kk, excl, 1, R, 1)
+                                    : LF(lse_chunk)(k, xc, yc, kk, excl, 0, R, 1);
+        if (excl)
+            lse_st1(k, yc, rev ? kk - 1 : 0, axial_lse_value(R));
+        if (kk == AXIAL_SCAN_CHUNK)
+            axial_lse_add(&R, T.m, T.s);
+    }
+    return R;
+}
+
+/* ---- LogCumSumExp along columns ------------------------------------------- */
+
+/* y = m where m is NaN or +inf, else m + log s */
+AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
+    return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(TOV(*s))));
+}
+
+/* Rows [t, t + LSE_SB) in scan order (fewer at the end) of one group of cnt
+ * columns at x + i, rows `stride` elements apart. */
+AXIAL_INLINE void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
+                                 size_t stride, size_t cnt, int excl, int rev, LV *mp,
+                                 LF(lse_acc) *s) {
+    const size_t nr = n - t < LSE_SB ? n - t : LSE_SB;
+    size_t off[LSE_SB];
+    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY);
+    int bad = nr < LSE_SB || LX(any)(LX(bad)(m));
+    for (size_t q = 0; q < nr; q++) {
+        off[q] = (rev ? n - 1 - t - q : t + q) * stride + i;
+        v[q] = LF(lse_ldc)(k, axk_at(k, x, off[q]), cnt);
+        bad |= LX(any)(LX(bad)(v[q]));
+        b = LX(max)(b, v[q]);
+    }
+    LV S = TOV(*s);
+    const LV zero = LX(set1)(0);
+    const LMASK up = LX(gt)(b, m);
+    if (!bad && LX(any)(up)) {
+        /* each lane's first output's own largest term (excl, empty: x0) */
+        const LV P = excl ? LX(sel)(LX(gt)(S, zero), m, v[0]) : LX(max)(m, v[0]);
+        if (LX(any)(LX(gt)(LX(sel)(up, LX(sub)(b, P), zero), LX(set1)(LSE_RISE)))) {
+            bad = 1;
+        } else {
+            const LV nm = LX(sel)(up, b, m);
+            LF(lse_acc_rescale)(s, m, nm);
+            m = nm;
+            S = TOV(*s);
+        }
+    }
+    if (!bad) {
+        LV e[LSE_SB], f = zero;
+        for (int q = 0; q < LSE_SB; q++)
+            e[q] = LX(exp)(LX(sub)(v[q], m));
+        for (int q = 0; q < LSE_SB; q++) {
+            const LV g = LX(add)(f, e[q]);
+            e[q] = LX(add)(S, excl ? f : g);
+            f = g;
+        }
+        for (int q = 0; q < LSE_SB; q++)
+            LF(lse_stc)(k, axk_at_mut(k, y, off[q]), LX(add)(m, LX(log)(e[q])), cnt);
+        LF(lse_acc_add)(s, f);
+    } else {
+        for (size_t q = 0; q < nr; q++) { /* row by row */
+            void *yq = axk_at_mut(k, y, off[q]);
+            if (excl)
+                LF(lse_stc)(k, yq, LF(lse_out)(m, s), cnt);
+            const LV nm = LX(maxn)(v[q], m);
+            if (LX(any)(LX(gt)(nm, m)))
+                LF(lse_acc_rescale)(s, m, nm);
+            m = nm;
+            LF(lse_acc_add)(s, LX(exp)(LX(sub)(v[q], m)));
+            if (!excl)
+                LF(lse_stc)(k, yq, LF(lse_out)(m, s), cnt);
+        }
+    }
+    *mp = m;
+}
+
+/* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
+ * x; stride 1 is a line (its chunks from an empty carry). */
+static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
+                         size_t stride, unsigned flags) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const int pf = n * stride * axk_size(k) > LSE_PF_MIN;
+    for (size_t o = 0; o < outer; o++) {
+        const void *xo = axk_at(k, x, o * n * stride);
+        void *yo = axk_at_mut(k, y, o * n * stride);
+        if (stride == 1) {
+            LF(lse_seg)(k, xo, yo, n, flags, AXIAL_LSE_EMPTY);
+            continue;
+        }
+        for (size_t c0 = 0; c0 < ncols; c0 += LW) {
+            const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
+            LV m[LW / LN];
+            LF(lse_acc) s[LW / LN];
+            LF(lse_empty)(m, s, ng);
+            for (size_t t = 0; t < n; t += LSE_SB)
+                for (size_t g = 0; g < ng; g++) {
+                    const size_t i = c0 + g * LN, cnt = cw - g * LN < LN ? cw - g * LN : LN;
+                    if (pf) {
+                        lse_pf(k, xo, n, t + LSE_SB, LSE_SB, i, stride, rev);
+                        if (y != x)
+                            lse_pf(k, yo, n, t + LSE_SB, LSE_SB, i, stride, rev);
+                    }
+                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g]);
+                }
+        }
+    }
+}
+
+#undef LV
+#undef LMASK
+#undef LE
+#undef LN
+#undef LMAX
+#undef LX
+#undef LF
+#undef LW
+#undef LH
+#undef HALF
+#undef TOV
+
+#endif /* AXIAL_OPS_LSE_H / the body */
