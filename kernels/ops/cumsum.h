@@ -22,8 +22,9 @@
  *   quad each: four to a block, the quad scan alone (carry -0.0: y = p).
  *   Columns (inner > 1): each column a sequential f64 sum from -0.0 (or
  *   from acc[c] for cumsum_cols_run), rounded once per output: f16/bf16
- *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes, a
- *   register tile of AX_CS_TILE vectors walks the rows.
+ *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes: a
+ *   register tile of AX_CS_TILE vectors walks the rows, or for wide rows
+ *   one sweep in row order over running sums in memory.
  * Integers wrap in their own width, so any order gives their bits; signed
  * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
  * a vector at a time (vi_scan, the carry broadcast with vi_last).  Rows of
@@ -36,6 +37,8 @@
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
+
+#include <stdlib.h>
 
 #ifndef AX_CS_NT
 #define AX_CS_NT 0
@@ -88,26 +91,43 @@ AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, i
     return t;
 }
 
+/* The carries D and S of a chunk; an ISA may keep them otherwise
+ * (AX_CS_CARRY): cs_dc is D rounded to C = f32, cs_d is D. */
+#ifndef AX_CS_CARRY
+typedef struct {
+    double D, S;
+} cs_carry;
+AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return (cs_carry){D, S}; }
+AXIAL_INLINE double cs_d(cs_carry c) { return c.D; }
+AXIAL_INLINE double cs_s(cs_carry c) { return c.S; }
+AXIAL_INLINE float cs_dc(cs_carry c) { return (float)c.D; }
+AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return (cs_carry){c.D + t, c.S + t}; }
+#endif
+
 /* Blocks [b, end) of k-space from the carries D, S (a whole number of
- * blocks unless end is the line's end, len). */
+ * blocks unless end is the line's end, len).  An ISA may take four f32
+ * blocks a step (AX_CS_STEP4: cs_step4). */
 AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b, size_t end,
                             double *D, double *S, int out, int excl, int rev, int nt) {
     const size_t es = axk_size(k);
-    double d = *D, s = *S;
+    cs_carry c = cs_carry_of(*D, *S);
+#ifdef AX_CS_STEP4
+    for (; k != AXK_F64 && b + 64 <= end; b += 64) {
+        const size_t p = (rev ? len - 64 - b : b) * es;
+        c = cs_step4(k, x + p, y + p, c, out, excl, rev, nt);
+    }
+#endif
     for (; b + 16 <= end; b += 16) {
         const size_t p = (rev ? len - 16 - b : b) * es;
-        const double t = cs_block(k, x + p, y + p, d, out, excl, rev, nt);
-        d += t;
-        s += t;
+        c = cs_add(c, k == AXK_F64 ? cs_block_blkd(k, x + p, y + p, cs_d(c), out, excl, rev, nt)
+                                   : cs_block_blk(k, x + p, y + p, cs_dc(c), out, excl, rev, nt));
     }
     if (b < end) {
         const size_t p = (rev ? 0 : b) * es;
-        const double t = cs_tail(k, x + p, y + p, end - b, d, out, excl, rev);
-        d += t;
-        s += t;
+        c = cs_add(c, cs_tail(k, x + p, y + p, end - b, cs_d(c), out, excl, rev));
     }
-    *D = d;
-    *S = s;
+    *D = cs_d(c);
+    *S = cs_s(c);
 }
 
 /* Whether full blocks of a line at y may stream: their addresses are
@@ -230,58 +250,75 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
 }
 
 /* nv column vectors (nv a constant: the tile stays in registers), the last
- * one `last` columns wide, down all n rows.  acc: the f64 running sums of
- * cumsum_cols_run (read, then left there), or NULL (from -0.0). */
+ * one `last` columns wide, down all n rows from -0.0. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
-                          size_t last, int excl, int rev, int first, double *acc) {
+                          size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k);
     cs_col a[AX_CS_TILE];
-    for (int q = 0; q < nv; q++) {
+    for (int q = 0; q < nv; q++)
         a[q] = cs_col_zero(k, -0.0);
-        if (acc) {
-            const size_t c = (size_t)q * w, cnt = q == nv - 1 ? last : w;
-            a[q].lo = cnt >= AX_ND ? vd_ld(acc + c) : vd_ld_part(acc + c, cnt, -0.0);
-            a[q].hi = cnt >= w ? vd_ld(acc + c + AX_ND)
-                      : cnt > AX_ND ? vd_ld_part(acc + c + AX_ND, cnt - AX_ND, -0.0)
-                                    : a[q].hi;
-        }
-    }
     for (size_t t = 0; t < n; t++) {
         const size_t r = (rev ? n - 1 - t : t) * stride * es;
         for (int q = 0; q < nv; q++) {
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
-            const cs_col v = cs_col_ld(k, x + r + c, cnt);
             const cs_col before = a[q];
-            a[q] = cs_col_add(k, a[q], v);
-            cs_col_st(k, y + r + c,
-                      !excl ? a[q] : t == 0 && first ? cs_col_zero(k, 0.0) : before, cnt);
+            a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + r + c, cnt));
+            cs_col_st(k, y + r + c, !excl ? a[q] : t == 0 ? cs_col_zero(k, 0.0) : before, cnt);
         }
     }
-    if (acc)
-        for (int q = 0; q < nv; q++) {
-            const size_t c = (size_t)q * w, cnt = q == nv - 1 ? last : w;
-            if (cnt >= AX_ND)
-                vd_st(acc + c, a[q].lo);
-            else
-                vd_st_part(acc + c, a[q].lo, cnt);
-            if (cnt >= w)
-                vd_st(acc + c + AX_ND, a[q].hi);
-            else if (cnt > AX_ND)
-                vd_st_part(acc + c + AX_ND, a[q].hi, cnt - AX_ND);
-        }
 }
 
-/* Columns [0, ncols) of rows `stride` elements apart. */
+/* Rows in order, four at a time over every column vector, the running sums
+ * in memory (acc: f64 per column for floats, the element's own width for
+ * integers), so that x and y stream strictly in order and acc is read and
+ * written once per four rows. */
+AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                           int excl, int rev, int first, char *acc) {
+    const int ak = axk_float(k) ? AXK_F64 : k;
+    const size_t es = axk_size(k), as = axk_size(ak), w = cs_cw(k);
+    for (size_t t = 0; t < n; t += 4) {
+        const size_t rows = n - t < 4 ? n - t : 4;
+        for (size_t c = 0; c < ncols; c += w) {
+            const size_t cnt = ncols - c < w ? ncols - c : w;
+            cs_col a = cs_col_ld(ak, acc + c * as, cnt);
+            for (size_t r = 0; r < rows; r++) {
+                const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
+                const cs_col before = a;
+                a = cs_col_add(k, a, cs_col_ld(k, x + off, cnt));
+                cs_col_st(k, y + off,
+                          !excl ? a : t + r == 0 && first ? cs_col_zero(k, 0.0) : before, cnt);
+            }
+            cs_col_st(ak, acc + c * as, a, cnt);
+        }
+    }
+}
+
+/* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
+ * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
+ * register tiles wide, each tile walks the rows; wider (whose tile walks
+ * would stride through memory), one sweep over heap running sums. */
 AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                           int excl, int rev, int first, double *acc) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
+    if (acc) {
+        cs_sweep(k, x, y, n, ncols, stride, excl, rev, first, (char *)acc);
+        return;
+    }
+    if (ncols >= 4 * tw && n >= 8) {
+        double *h = malloc(ncols * 8);
+        if (h) {
+            for (size_t c = 0; c < ncols; c++)
+                h[c] = axk_float(k) ? -0.0 : 0.0; /* integers: all-zero bits */
+            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, (char *)h);
+            free(h);
+            return;
+        }
+    }
     size_t c = 0;
     for (; c + tw <= ncols; c += tw)
-        cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev, first,
-                acc ? acc + c : NULL);
+        cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
     for (; c < ncols; c += w)
-        cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev,
-                first, acc ? acc + c : NULL);
+        cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev);
 }
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */
