@@ -282,8 +282,10 @@ AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
     return s;
 }
 AXIAL_INLINE blkd blkd_qexcl(blkd s, int rev) {
-    s.a = rev ? _mm512_maskz_permutex_pd(0x77, s.a, 0xF9) : _mm512_maskz_permutex_pd(0xEE, s.a, 0x90);
-    s.b = rev ? _mm512_maskz_permutex_pd(0x77, s.b, 0xF9) : _mm512_maskz_permutex_pd(0xEE, s.b, 0x90);
+    s.a = rev ? _mm512_maskz_mov_pd(0x77, _mm512_permutex_pd(s.a, 0xF9))
+              : _mm512_maskz_mov_pd(0xEE, _mm512_permutex_pd(s.a, 0x90));
+    s.b = rev ? _mm512_maskz_mov_pd(0x77, _mm512_permutex_pd(s.b, 0xF9))
+              : _mm512_maskz_mov_pd(0xEE, _mm512_permutex_pd(s.b, 0x90));
     return s;
 }
 AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
@@ -311,7 +313,7 @@ AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
     switch (k) {
     case AXK_I8: return _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b));
-    case AXK_I16: return _mm512_movm_epi16(_mm512_cmpgt_epi16_mask(a, b));
+    case AXK_I16: return _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)); /* (SIMDe has no cmpgt) */
     case AXK_I32: return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b));
     default: return _mm512_movm_epi64(_mm512_cmpgt_epi64_mask(a, b));
     }
