@@ -32,8 +32,9 @@
  * positions from a table of P vectors (P vectors hold a whole number of
  * rows).  Columns: as the floats, without widening.
  * Streaming: where the ISA streams (AX_CS_NT), a call that writes at least
- * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams its full
- * float line blocks when the line is aligned to them, then fences.
+ * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams the full
+ * blocks of its float lines and the full vectors of its integer rows where
+ * they are aligned, then fences (columns store plainly).
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
@@ -326,8 +327,21 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
 /* Rows of n >= 16, a vector at a time; the tail (at the line's end in k
  * order, the lowest addresses in reverse) in the low lanes of a zeroed
  * vector: zeros add nothing, whichever way the scan runs. */
-AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int rev) {
+/* A full vector's store: streamed where nt (then p is aligned). */
+AXIAL_INLINE void cs_vi_put(char *p, vi v, int nt) {
+    if (AX_CS_NT && nt)
+        vi_put_aligned(p, v, 1);
+    else
+        vi_st(p, v);
+}
+/* Whether the full vectors of a run of n elements at y may stream. */
+AXIAL_INLINE int cs_nt_vec(int k, const char *y, size_t n, int rev, int nt) {
+    return AX_CS_NT && nt && (((uintptr_t)(rev ? y + n * axk_size(k) : y)) & (AX_VB - 1)) == 0;
+}
+
+AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int rev, int nt) {
     const size_t es = axk_size(k), W = AX_VB / es;
+    nt = cs_nt_vec(k, y, n, rev, nt);
     vi carry = vi_zero();
     size_t j = 0;
     for (; j + 2 * W <= n; j += 2 * W) {
@@ -337,8 +351,8 @@ AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int
         /* s1 continues s0; the carry waits for nothing but itself */
         const vi s1 = vi_add(k, vi_scan(k, v1, rev), vi_last(k, s0, rev));
         const vi o0 = vi_add(k, carry, s0), o1 = vi_add(k, carry, s1);
-        vi_st(y + p0, excl ? vi_sub(k, o0, v0) : o0);
-        vi_st(y + p1, excl ? vi_sub(k, o1, v1) : o1);
+        cs_vi_put(y + p0, excl ? vi_sub(k, o0, v0) : o0, nt);
+        cs_vi_put(y + p1, excl ? vi_sub(k, o1, v1) : o1, nt);
         carry = vi_add(k, carry, vi_last(k, s1, rev));
     }
     for (; j < n; j += W) {
@@ -377,8 +391,9 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cro
 }
 
 AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n, int excl,
-                          int rev) {
+                          int rev, int nt) {
     const size_t es = axk_size(k), W = AX_VB / es;
+    nt = cs_nt_vec(k, y, total, rev, nt);
     size_t P = 1; /* the smallest P with n | P W: P <= n <= 15 */
     while ((P * W) % n != 0)
         P++;
@@ -397,7 +412,8 @@ AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n,
     size_t j = 0, ph = 0;
     for (; j + W <= total; j += W) {
         const size_t p = (rev ? total - j - W : j) * es;
-        vi_st(y + p, cs_seg_vec(k, vi_ld(x + p), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev));
+        cs_vi_put(y + p, cs_seg_vec(k, vi_ld(x + p), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev),
+                  nt);
         ph = ph + 1 == P ? 0 : ph + 1;
     }
     if (j < total) { /* in reverse, the tail is the vector's top lanes */
@@ -415,7 +431,7 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                           unsigned flags, int rev) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const size_t es = axk_size(k);
-    const int nt = AX_CS_NT && axk_float(k) && inner == 1 &&
+    const int nt = AX_CS_NT && inner == 1 &&
                    ((flags & AXIAL_KERNEL_STREAM) || outer * n * es >= AXIAL_STREAM_BYTES);
     if (inner > 1) {
         for (size_t o = 0; o < outer; o++)
@@ -423,10 +439,10 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                     1, NULL);
     } else if (!axk_float(k)) {
         if (n < 16)
-            cs_iseg(k, x, y, outer * n, n, excl, rev);
+            cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
         else
             for (size_t o = 0; o < outer; o++)
-                cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev);
+                cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
     } else if (n == 4) {
         cs_lines4(k, x, y, outer, excl, rev, nt);
     } else {
