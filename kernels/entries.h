@@ -40,9 +40,7 @@
 
 /* The entries.  reduce_lse_finish is the scalar one everywhere (one rounding
  * of a double state per output); the split and column kernels have no
- * scalar version (the planner then does not split that way); AVX-512 runs
- * AVX2's stream kernels (cumsum_run, cumsum_cols_run): the one order, and
- * every AVX-512 CPU runs AVX2. */
+ * scalar version (the planner then does not split that way). */
 /* clang-format off */
 #define AXIAL_KERNEL_ENTRIES(X, arg)                                                         \
     /* op                kernel type                   index set       cells */              \
@@ -63,8 +61,8 @@
     X(reduce_lse_cols,   axial_reduce_cols_kernel,     FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(logcumsumexp_seg,  axial_lse_seg_kernel,         FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(lse_scan_total,    axial_lse_total_kernel,       FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
-    X(cumsum_run,        axial_cumsum_run_kernel,      FLOAT_DTYPES,   (0, 1, avx2, 1), arg) \
-    X(cumsum_cols_run,   axial_cumsum_cols_run_kernel, F32_F64_DTYPES, (0, 1, avx2, 1), arg)
+    X(cumsum_run,        axial_cumsum_run_kernel,      FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
+    X(cumsum_cols_run,   axial_cumsum_cols_run_kernel, F32_F64_DTYPES, (0, 1, 1,    1), arg)
 /* clang-format on */
 
 /* The index sets, as Y(key, slot, ...): the SIMD folders also define their

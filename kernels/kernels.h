@@ -128,15 +128,15 @@ typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsig
  *     of that chunk (docs/API.md, "One summation order"), which it leaves
  *     in ds as they are after the blocks; AXIAL_SCAN_CONTINUE as for
  *     cumsum_seg.  A stream's pieces that start or end inside a chunk go
- *     through it (src/stream.c).  AVX-512's merged table holds AVX2's
- *     (kernels/entries.h): one order, and every AVX-512 CPU runs AVX2. */
+ *     through it (src/stream.c). */
 typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigned flags,
                                      double *ds);
 /*   cumsum_cols_run(x, y, n, ncols, stride, flags, acc): columns [0, ncols)
  *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
  *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
  *     the rows do not start their lines.  f32 and f64 only (NULL for the
- *     others), kernels/cols_run.h; AVX-512 runs AVX2's, as cumsum_run. */
+ *     others); kernels/ops/cumsum.h, and kernels/cols_run.h for the
+ *     reference (src/order.c). */
 typedef void axial_cumsum_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
                                           size_t stride, unsigned flags, double *acc);
 typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags);

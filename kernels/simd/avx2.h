@@ -297,4 +297,258 @@ AXIAL_INLINE double vd_hsum(vd v) {
 AXIAL_INLINE double vd_first(vd v) { return _mm256_cvtsd_f64(v); }
 AXIAL_INLINE double vd_last(vd v) { return _mm256_cvtsd_f64(_mm256_permute4x64_pd(v, 0xff)); }
 
+/* ---- cumsum ---- */
+/* The order's virtual block of 16 elements (ops/cumsum.h): blk is 16 f32
+ * lanes in two ymm (a: k 0..7, b: k 8..15), blkd 16 f64 lanes in four ymm
+ * (q[i]: k quad i).  A quad is a 128-bit half (blk) or a ymm (blkd).
+ * Reverse loads a block from its lowest address as usual, so its lanes hold
+ * k in falling order and every shift below runs the other way: reversing
+ * costs no shuffle.  The broadcasts of the carries come from memory (a load
+ * port, not the shuffle port that the network keeps busy). */
+typedef struct { __m256 a, b; } blk;
+typedef struct { __m256d q[4]; } blkd;
+
+/* In each quad, every lane takes the lane `l` (1, 2) earlier in k order;
+ * lanes from before the quad's start take z's. */
+AXIAL_INLINE __m256 ax_cs_qup(__m256 v, int l, __m256 z, int rev) {
+    const __m256i u = _mm256_castps_si256(v), f = _mm256_castps_si256(z);
+    if (rev)
+        return _mm256_castsi256_ps(l == 1 ? _mm256_alignr_epi8(f, u, 4) : _mm256_alignr_epi8(f, u, 8));
+    return _mm256_castsi256_ps(l == 1 ? _mm256_alignr_epi8(u, f, 12) : _mm256_alignr_epi8(u, f, 8));
+}
+/* One lane on in k order across the ymm, prev's k-last lane coming in. */
+AXIAL_INLINE __m256 ax_cs_up1(__m256 v, __m256 prev, int rev) {
+    const __m256i u = _mm256_castps_si256(v);
+    if (rev)
+        return _mm256_castsi256_ps(
+            _mm256_alignr_epi8(_mm256_castps_si256(_mm256_permute2f128_ps(v, prev, 0x21)), u, 4));
+    return _mm256_castsi256_ps(
+        _mm256_alignr_epi8(u, _mm256_castps_si256(_mm256_permute2f128_ps(v, prev, 0x03)), 12));
+}
+AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
+    const char *c = (const char *)p;
+    const size_t h = 8 * axk_size(k);
+    return (blk){vf_ld(k, c + (rev ? h : 0)), vf_ld(k, c + (rev ? 0 : h))};
+}
+/* bf16 bits (to nearest even) in the low half of each dword; NaN kept NaN. */
+AXIAL_INLINE __m256i ax_cs_bf16_bits(__m256 v, int nan) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
+    if (nan)
+        r = _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)),
+                               _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+    return _mm256_srli_epi32(r, 16);
+}
+AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
+    char *c = (char *)p;
+    const size_t h = 8 * axk_size(k);
+    if (k == AXK_BF16) { /* override: both halves in one pack and one store, the NaN
+                          * fix-up only where there is a NaN (bf16 lines 1.08x -> ~1.0x
+                          * the old kernel's time) */
+        const __m256 lo = rev ? v.b : v.a, hi = rev ? v.a : v.b;
+        const __m256 un = _mm256_cmp_ps(lo, hi, _CMP_UNORD_Q);
+        const int nan = !_mm256_testz_ps(un, un);
+        const __m256i w = _mm256_permute4x64_epi64(
+            _mm256_packus_epi32(ax_cs_bf16_bits(lo, nan), ax_cs_bf16_bits(hi, nan)), 0xD8);
+        if (nt)
+            _mm256_stream_si256((__m256i *)p, w);
+        else
+            _mm256_storeu_si256((__m256i *)p, w);
+        return;
+    }
+    vf_put(k, c + (rev ? h : 0), v.a, nt);
+    vf_put(k, c + (rev ? 0 : h), v.b, nt);
+}
+/* In-quad inclusive scans: s_i = a_i + a_{i-2}, a_i = v_i + v_{i-1}. */
+AXIAL_INLINE blk blk_qscan(blk v, int rev) {
+    const __m256 z = _mm256_set1_ps(-0.0f);
+    v.a = _mm256_add_ps(v.a, ax_cs_qup(v.a, 1, z, rev));
+    v.b = _mm256_add_ps(v.b, ax_cs_qup(v.b, 1, z, rev));
+    v.a = _mm256_add_ps(v.a, ax_cs_qup(v.a, 2, z, rev));
+    v.b = _mm256_add_ps(v.b, ax_cs_qup(v.b, 2, z, rev));
+    return v;
+}
+/* s + E: E_0 = -0, E_1 = T0, E_2 = T1 + T0, E_3 = (T2 + T1) + T0 from the
+ * quad totals (forward bA = [T0|T1], bB = [T2|T3]; EA = [-0|T0], u = [T1|T2],
+ * EB = (u + bA) + EA). */
+AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
+    const __m256 z = _mm256_set1_ps(-0.0f);
+    const __m256 bA = rev ? _mm256_shuffle_ps(s.a, s.a, 0x00) : _mm256_shuffle_ps(s.a, s.a, 0xFF);
+    const __m256 bB = rev ? _mm256_shuffle_ps(s.b, s.b, 0x00) : _mm256_shuffle_ps(s.b, s.b, 0xFF);
+    const __m256 EA = rev ? _mm256_permute2f128_ps(bA, z, 0x21) : _mm256_permute2f128_ps(bA, z, 0x02);
+    const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
+    return (blk){_mm256_add_ps(s.a, EA), _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(u, bA), EA))};
+}
+/* Every quad one lane on, +0.0 into its first lane (lines of 4, exclusive). */
+AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
+    const __m256 z = _mm256_setzero_ps();
+    return (blk){ax_cs_qup(s.a, 1, z, rev), ax_cs_qup(s.b, 1, z, rev)};
+}
+/* The block one lane on in k order, -0.0 into k = 0 (exclusive). */
+AXIAL_INLINE blk blk_up1(blk p, int rev) {
+    return (blk){ax_cs_up1(p.a, _mm256_set1_ps(-0.0f), rev), ax_cs_up1(p.b, p.a, rev)};
+}
+/* p_15 as f64: reverse lane 0 of b; forward lane 7, read back from a stack
+ * copy (a store and a load instead of two shuffle-port uops). */
+AXIAL_INLINE double blk_total(blk p, int rev) {
+    if (rev)
+        return (double)_mm256_cvtss_f32(p.b);
+    _Alignas(32) float buf[8];
+    _mm256_store_ps(buf, p.b);
+    double t;
+    __asm__("vcvtss2sd %1, %0, %0" : "=x"(t) : "m"(buf[7]));
+    return t;
+}
+AXIAL_INLINE blk blk_addc(float c, blk e) {
+    __m256 d;
+    __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(c));
+    return (blk){_mm256_add_ps(d, e.a), _mm256_add_ps(d, e.b)};
+}
+
+AXIAL_INLINE blkd blkd_ld(int k, const void *p, int rev) {
+    (void)k;
+    blkd r;
+    for (int i = 0; i < 4; i++)
+        r.q[i] = _mm256_loadu_pd((const double *)p + (rev ? 12 - 4 * i : 4 * i));
+    return r;
+}
+AXIAL_INLINE void blkd_st(int k, void *p, blkd v, int rev, int nt) {
+    (void)k;
+    for (int i = 0; i < 4; i++)
+        vd_put((double *)p + (rev ? 12 - 4 * i : 4 * i), v.q[i], nt);
+}
+/* One lane on in a quad: a vpermpd and a blend of `z` (a blend runs on any
+ * vector port, a second shuffle would not). */
+AXIAL_INLINE __m256d ax_cs_dup1(__m256d v, __m256d z, int rev) {
+    return rev ? _mm256_blend_pd(_mm256_permute4x64_pd(v, 0xF9), z, 0x8)
+               : _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), z, 0x1);
+}
+AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
+    const __m256d z = _mm256_set1_pd(-0.0);
+    for (int i = 0; i < 4; i++) {
+        const __m256d a = _mm256_add_pd(v.q[i], ax_cs_dup1(v.q[i], z, rev));
+        v.q[i] = _mm256_add_pd(a, rev ? _mm256_permute2f128_pd(a, z, 0x21)
+                                      : _mm256_permute2f128_pd(a, z, 0x02));
+    }
+    return v;
+}
+AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
+    __m256d T[3];
+    for (int i = 0; i < 3; i++)
+        T[i] = rev ? _mm256_permute4x64_pd(s.q[i], 0x00) : _mm256_permute4x64_pd(s.q[i], 0xFF);
+    s.q[1] = _mm256_add_pd(s.q[1], T[0]);
+    s.q[2] = _mm256_add_pd(s.q[2], _mm256_add_pd(T[1], T[0]));
+    s.q[3] = _mm256_add_pd(s.q[3], _mm256_add_pd(_mm256_add_pd(T[2], T[1]), T[0]));
+    return s;
+}
+AXIAL_INLINE blkd blkd_qexcl(blkd s, int rev) {
+    for (int i = 0; i < 4; i++)
+        s.q[i] = ax_cs_dup1(s.q[i], _mm256_setzero_pd(), rev);
+    return s;
+}
+AXIAL_INLINE __m256d ax_cs_dshift1(__m256d v, __m256d fill, int rev) {
+    const __m256i u = _mm256_castpd_si256(v);
+    if (rev)
+        return _mm256_castsi256_pd(_mm256_alignr_epi8(
+            _mm256_castpd_si256(_mm256_permute2f128_pd(v, fill, 0x21)), u, 8));
+    return _mm256_castsi256_pd(_mm256_alignr_epi8(
+        u, _mm256_castpd_si256(_mm256_permute2f128_pd(v, fill, 0x03)), 8));
+}
+AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
+    for (int i = 3; i > 0; i--)
+        p.q[i] = ax_cs_dshift1(p.q[i], p.q[i - 1], rev);
+    p.q[0] = ax_cs_dshift1(p.q[0], _mm256_set1_pd(-0.0), rev);
+    return p;
+}
+AXIAL_INLINE double blkd_total(blkd p, int rev) {
+    if (rev)
+        return _mm256_cvtsd_f64(p.q[3]);
+    _Alignas(32) double buf[4];
+    _mm256_store_pd(buf, p.q[3]);
+    double t;
+    __asm__("vmovsd %1, %0" : "=x"(t) : "m"(buf[3]));
+    return t;
+}
+AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
+    __m256d d;
+    __asm__("vbroadcastsd %1, %0" : "=x"(d) : "m"(c));
+    for (int i = 0; i < 4; i++)
+        e.q[i] = _mm256_add_pd(d, e.q[i]);
+    return e;
+}
+
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
+ * addresses; reverse: lower), zeros or a given vector's lanes coming in. */
+AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
+AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
+    switch (k) {
+    case AXK_I8: return _mm256_cmpgt_epi8(a, b);
+    case AXK_I16: return _mm256_cmpgt_epi16(a, b);
+    case AXK_I32: return _mm256_cmpgt_epi32(a, b);
+    default: return _mm256_cmpgt_epi64(a, b);
+    }
+}
+/* vpshufb indices broadcasting the k-last element of each 128-bit half. */
+AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
+    static const _Alignas(32) unsigned char t[2][4][16] = {
+        {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+         {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+         {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
+         {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
+        {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+         {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
+    const int li = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
+    return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)t[rev][li]));
+}
+/* The whole vector up by d lanes (d * size in 1, 2, 4, 8, 16 bytes), f's
+ * k-last lanes coming in. */
+AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
+    const int b = d * (int)axk_size(k);
+    if (!rev) {
+        const __m256i t = _mm256_permute2x128_si256(v, f, 0x03); /* [f.hi | v.lo] */
+        switch (b) {
+        case 1: return _mm256_alignr_epi8(v, t, 15);
+        case 2: return _mm256_alignr_epi8(v, t, 14);
+        case 4: return _mm256_alignr_epi8(v, t, 12);
+        case 8: return _mm256_alignr_epi8(v, t, 8);
+        default: return t;
+        }
+    }
+    const __m256i t = _mm256_permute2x128_si256(v, f, 0x21); /* [v.hi | f.lo] */
+    switch (b) {
+    case 1: return _mm256_alignr_epi8(t, v, 1);
+    case 2: return _mm256_alignr_epi8(t, v, 2);
+    case 4: return _mm256_alignr_epi8(t, v, 4);
+    case 8: return _mm256_alignr_epi8(t, v, 8);
+    default: return t;
+    }
+}
+/* The k-last lane in every lane. */
+AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
+    const int e = (int)axk_size(k);
+    if (e == 8)
+        return rev ? _mm256_permute4x64_epi64(s, 0x00) : _mm256_permute4x64_epi64(s, 0xFF);
+    const __m256i d = _mm256_permutevar8x32_epi32(s, _mm256_set1_epi32(rev ? 0 : 7));
+    return e == 4 ? d : _mm256_shuffle_epi8(d, ax_cs_idx_end(e, rev));
+}
+/* Inclusive scan of one vector in k order: in-half steps, then one across. */
+AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
+    const int e = (int)axk_size(k);
+    for (int b = e; b < 16; b *= 2) {
+        const vi t = rev ? (b == 1 ? _mm256_srli_si256(v, 1) : b == 2 ? _mm256_srli_si256(v, 2)
+                            : b == 4 ? _mm256_srli_si256(v, 4) : _mm256_srli_si256(v, 8))
+                         : (b == 1 ? _mm256_slli_si256(v, 1) : b == 2 ? _mm256_slli_si256(v, 2)
+                            : b == 4 ? _mm256_slli_si256(v, 4) : _mm256_slli_si256(v, 8));
+        v = vi_add(k, v, t);
+    }
+    if (e == 8)
+        return vi_add(k, v, rev ? _mm256_blend_epi32(_mm256_permute4x64_epi64(v, 0xAA), vi_zero(), 0xF0)
+                                : _mm256_blend_epi32(_mm256_permute4x64_epi64(v, 0x55), vi_zero(), 0x0F));
+    const __m256i t = rev ? _mm256_permute2x128_si256(v, v, 0x81) : _mm256_permute2x128_si256(v, v, 0x08);
+    return vi_add(k, v, _mm256_shuffle_epi8(t, ax_cs_idx_end(e, rev)));
+}
+
 #endif /* AXIAL_SIMD_AVX2_H */

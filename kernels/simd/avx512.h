@@ -258,4 +258,250 @@ AXIAL_INLINE double vd_last(vd v) {
     return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(v, 3), _mm512_extractf64x2_pd(v, 3)));
 }
 
+/* ---- cumsum ---- */
+/* The order's virtual block of 16 (ops/cumsum.h): blk is one zmm of f32, a
+ * quad per 128-bit lane; blkd two zmm of f64 (a: k 0..7, b: k 8..15), a quad
+ * per 256-bit half.  Reverse keeps the memory layout (k-lane i is memory
+ * lane 15 - i) and mirrors every shift and mask: no lane reversal.  Quad
+ * scans are masked adds of in-lane shifts (lane 0 of a quad is left as it
+ * is, so -0.0 stays -0.0). */
+typedef __m512 blk;
+typedef struct { __m512d a, b; } blkd;
+
+AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
+    (void)rev;
+    return vf_ld(k, p);
+}
+AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
+    (void)rev;
+    vf_put(k, p, v, nt);
+}
+AXIAL_INLINE __m512 ax_cs_bsl(__m512 v, int b, int rev) {
+    const __m512i u = _mm512_castps_si512(v);
+    if (rev)
+        return _mm512_castsi512_ps(b == 4 ? _mm512_bsrli_epi128(u, 4) : _mm512_bsrli_epi128(u, 8));
+    return _mm512_castsi512_ps(b == 4 ? _mm512_bslli_epi128(u, 4) : _mm512_bslli_epi128(u, 8));
+}
+AXIAL_INLINE blk blk_qscan(blk v, int rev) {
+    const blk a = _mm512_mask_add_ps(v, rev ? 0x7777 : 0xEEEE, v, ax_cs_bsl(v, 4, rev));
+    return _mm512_mask_add_ps(a, rev ? 0x3333 : 0xCCCC, a, ax_cs_bsl(a, 8, rev));
+}
+/* s + ((u + w) + z): u = [-0, T0, T1, T2], w = [-0, -0, T0, T1],
+ * z = [-0, -0, -0, T0] by quads (T_q: quad q's k-last lane). */
+AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
+    const __m512 z = _mm512_set1_ps(-0.0f);
+    const __m512i iu = rev ? _mm512_setr_epi32(4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0, 0, 0, 0)
+                           : _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11);
+    const __m512i iw = rev ? _mm512_setr_epi32(8, 8, 8, 8, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0)
+                           : _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7);
+    const __m512 u = _mm512_mask_permutexvar_ps(z, rev ? 0x0FFF : 0xFFF0, iu, s);
+    const __m512 w = _mm512_mask_permutexvar_ps(z, rev ? 0x00FF : 0xFF00, iw, s);
+    const __m512 t = _mm512_mask_permutexvar_ps(z, rev ? 0x000F : 0xF000,
+                                                _mm512_set1_epi32(rev ? 12 : 3), s);
+    return _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(u, w), t));
+}
+AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
+    const __m512i u = _mm512_castps_si512(s);
+    return _mm512_castsi512_ps(rev ? _mm512_bsrli_epi128(u, 4) : _mm512_bslli_epi128(u, 4));
+}
+AXIAL_INLINE blk blk_up1(blk p, int rev) {
+    const __m512i u = _mm512_castps_si512(p), z = _mm512_castps_si512(_mm512_set1_ps(-0.0f));
+    return _mm512_castsi512_ps(rev ? _mm512_alignr_epi32(z, u, 1) : _mm512_alignr_epi32(u, z, 15));
+}
+AXIAL_INLINE double blk_total(blk p, int rev) {
+    if (rev)
+        return (double)_mm512_cvtss_f32(p);
+    return (double)_mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(p, 3), 3));
+}
+AXIAL_INLINE blk blk_addc(float c, blk e) { return _mm512_add_ps(_mm512_set1_ps(c), e); }
+
+AXIAL_INLINE blkd blkd_ld(int k, const void *p, int rev) {
+    (void)k;
+    const double *d = (const double *)p;
+    return (blkd){_mm512_loadu_pd(d + (rev ? 8 : 0)), _mm512_loadu_pd(d + (rev ? 0 : 8))};
+}
+AXIAL_INLINE void blkd_st(int k, void *p, blkd v, int rev, int nt) {
+    (void)k;
+    double *d = (double *)p;
+    vd_put(d + (rev ? 8 : 0), v.a, nt);
+    vd_put(d + (rev ? 0 : 8), v.b, nt);
+}
+AXIAL_INLINE __m512d ax_cs_dqscan(__m512d v, int rev) {
+    const __m512d a = rev ? _mm512_mask_add_pd(v, 0x77, v, _mm512_permutex_pd(v, 0xF9))
+                          : _mm512_mask_add_pd(v, 0xEE, v, _mm512_permutex_pd(v, 0x90));
+    return rev ? _mm512_mask_add_pd(a, 0x33, a, _mm512_permutex_pd(a, 0xFE))
+               : _mm512_mask_add_pd(a, 0xCC, a, _mm512_permutex_pd(a, 0x40));
+}
+AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
+    return (blkd){ax_cs_dqscan(v.a, rev), ax_cs_dqscan(v.b, rev)};
+}
+AXIAL_INLINE __m512d ax_cs_dlane(__m512d v, int l) {
+    return _mm512_permutexvar_pd(_mm512_set1_epi64(l), v);
+}
+/* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0). */
+AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
+    const __m512d T0 = ax_cs_dlane(s.a, rev ? 4 : 3), T1 = ax_cs_dlane(s.a, rev ? 0 : 7),
+                  T2 = ax_cs_dlane(s.b, rev ? 4 : 3);
+    const __m512d E2 = _mm512_add_pd(T1, T0), E3 = _mm512_add_pd(_mm512_add_pd(T2, T1), T0);
+    s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xF0, s.a, T0);
+    s.b = _mm512_add_pd(s.b, _mm512_mask_blend_pd(rev ? 0x0F : 0xF0, E2, E3));
+    return s;
+}
+AXIAL_INLINE blkd blkd_qexcl(blkd s, int rev) {
+    s.a = rev ? _mm512_maskz_mov_pd(0x77, _mm512_permutex_pd(s.a, 0xF9))
+              : _mm512_maskz_mov_pd(0xEE, _mm512_permutex_pd(s.a, 0x90));
+    s.b = rev ? _mm512_maskz_mov_pd(0x77, _mm512_permutex_pd(s.b, 0xF9))
+              : _mm512_maskz_mov_pd(0xEE, _mm512_permutex_pd(s.b, 0x90));
+    return s;
+}
+AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
+    const __m512i a = _mm512_castpd_si512(p.a), b = _mm512_castpd_si512(p.b),
+                  z = _mm512_castpd_si512(_mm512_set1_pd(-0.0));
+    if (rev)
+        return (blkd){_mm512_castsi512_pd(_mm512_alignr_epi64(z, a, 1)),
+                      _mm512_castsi512_pd(_mm512_alignr_epi64(a, b, 1))};
+    return (blkd){_mm512_castsi512_pd(_mm512_alignr_epi64(a, z, 7)),
+                  _mm512_castsi512_pd(_mm512_alignr_epi64(b, a, 7))};
+}
+AXIAL_INLINE double blkd_total(blkd p, int rev) {
+    if (rev)
+        return _mm512_cvtsd_f64(p.b);
+    return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(p.b, 3), _mm512_extractf64x2_pd(p.b, 3)));
+}
+AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
+    const __m512d d = _mm512_set1_pd(c);
+    return (blkd){_mm512_add_pd(d, e.a), _mm512_add_pd(d, e.b)};
+}
+
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
+ * addresses; reverse: lower). */
+AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
+AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
+    switch (k) {
+    case AXK_I8: return _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b));
+    case AXK_I16: return _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)); /* (SIMDe has no cmpgt) */
+    case AXK_I32: return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b));
+    default: return _mm512_movm_epi64(_mm512_cmpgt_epi64_mask(a, b));
+    }
+}
+/* Up by d lanes (d * size in 1, 2, 4, 8, 16, 32 bytes), f's k-last lanes in:
+ * whole 128-bit lanes by valignd, then bytes inside them by vpalignr. */
+AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
+    const int b = d * (int)axk_size(k);
+    if (b == 32)
+        return rev ? _mm512_alignr_epi32(f, v, 8) : _mm512_alignr_epi32(v, f, 8);
+    const vi t = rev ? _mm512_alignr_epi32(f, v, 4) : _mm512_alignr_epi32(v, f, 12);
+    switch (b) {
+    case 1: return rev ? _mm512_alignr_epi8(t, v, 1) : _mm512_alignr_epi8(v, t, 15);
+    case 2: return rev ? _mm512_alignr_epi8(t, v, 2) : _mm512_alignr_epi8(v, t, 14);
+    case 4: return rev ? _mm512_alignr_epi8(t, v, 4) : _mm512_alignr_epi8(v, t, 12);
+    case 8: return rev ? _mm512_alignr_epi8(t, v, 8) : _mm512_alignr_epi8(v, t, 8);
+    default: return t;
+    }
+}
+/* vpshufb indices broadcasting the k-last element of each 128-bit lane. */
+AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
+    static const _Alignas(16) unsigned char t[2][4][16] = {
+        {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+         {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+         {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
+         {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
+        {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+         {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
+    const int li = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
+    return _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)t[rev][li]));
+}
+AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
+    if (axk_size(k) == 8)
+        return _mm512_permutexvar_epi64(_mm512_set1_epi64(rev ? 0 : 7), s);
+    const vi d = _mm512_permutexvar_epi32(_mm512_set1_epi32(rev ? 0 : 15), s);
+    return axk_size(k) == 4 ? d : _mm512_shuffle_epi8(d, ax_cs_idx_end((int)axk_size(k), rev));
+}
+/* Inclusive scan in k order: in-lane steps, then the lanes' totals across. */
+AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
+    const int e = (int)axk_size(k);
+    for (int b = e; b < 16; b *= 2) {
+        const vi t = rev ? (b == 1 ? _mm512_bsrli_epi128(v, 1) : b == 2 ? _mm512_bsrli_epi128(v, 2)
+                            : b == 4 ? _mm512_bsrli_epi128(v, 4) : _mm512_bsrli_epi128(v, 8))
+                         : (b == 1 ? _mm512_bslli_epi128(v, 1) : b == 2 ? _mm512_bslli_epi128(v, 2)
+                            : b == 4 ? _mm512_bslli_epi128(v, 4) : _mm512_bslli_epi128(v, 8));
+        v = vi_add(k, v, t);
+    }
+    const vi z = vi_zero();
+    vi t = _mm512_shuffle_epi8(v, ax_cs_idx_end(e, rev)); /* each lane's total */
+    const vi t1 = rev ? _mm512_alignr_epi32(z, t, 4) : _mm512_alignr_epi32(t, z, 12);
+    t = vi_add(k, t, t1);
+    const vi t2 = rev ? _mm512_alignr_epi32(z, t, 8) : _mm512_alignr_epi32(t, z, 8);
+    return vi_add(k, vi_add(k, v, t1), t2);
+}
+
+/* Override (ops/cumsum.h): the carries [D, S] in one xmm, one addition per
+ * block for both chains; with cs_step4, model (llvm-mca, f32 lines) 9.4 ->
+ * 7.4 cycles a block on znver4, 10.6 -> 6.6 on sapphirerapids. */
+#define AX_CS_CARRY
+typedef __m128d cs_carry;
+AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return _mm_setr_pd(D, S); }
+AXIAL_INLINE double cs_d(cs_carry c) { return _mm_cvtsd_f64(c); }
+AXIAL_INLINE double cs_s(cs_carry c) { return _mm_cvtsd_f64(_mm_unpackhi_pd(c, c)); }
+AXIAL_INLINE float cs_dc(cs_carry c) { return _mm_cvtss_f32(_mm_cvtpd_ps(c)); }
+AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return _mm_add_pd(c, _mm_set1_pd(t)); }
+
+/* Override (ops/cumsum.h): four f32 blocks a step share one scan of their
+ * quad totals (gathered into one vector: its own quad scan is E for all
+ * four), and the carries go through memory so that t and (C)D are
+ * broadcast loads, not shuffles.  Forward F32 takes the first level's
+ * neighbours from a masked load one element off (one shuffle less). */
+#define AX_CS_STEP4
+AXIAL_INLINE blk ax_cs_qscan_mem(int k, blk v, const char *p, int rev) {
+    if (k != AXK_F32)
+        return blk_qscan(v, rev);
+    const __m512 l = rev ? _mm512_maskz_loadu_ps(0x7777, p + 4)
+                         : _mm512_maskz_loadu_ps(0xEEEE, (const void *)((uintptr_t)p - 4));
+    const blk a = _mm512_mask_add_ps(v, rev ? 0x7777 : 0xEEEE, v, l);
+    return _mm512_mask_add_ps(a, rev ? 0x3333 : 0xCCCC, a, ax_cs_bsl(a, 8, rev));
+}
+AXIAL_INLINE cs_carry cs_step4(int k, const char *xb, char *yb, cs_carry c, int out, int excl,
+                               int rev, int nt) {
+    const size_t bb = 16 * axk_size(k);
+    const __m512 z = _mm512_set1_ps(-0.0f);
+    blk s[4];
+    _Pragma("GCC unroll 4") for (int u = 0; u < 4; u++) {
+        const char *p = xb + (size_t)(rev ? 3 - u : u) * bb;
+        s[u] = ax_cs_qscan_mem(k, blk_ld(k, p, rev), p, rev);
+    }
+    const __m512i gi = rev ? _mm512_setr_epi32(12, 8, 4, 0, 28, 24, 20, 16, 0, 0, 0, 0, 0, 0, 0, 0)
+                           : _mm512_setr_epi32(3, 7, 11, 15, 19, 23, 27, 31, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512 T = _mm512_shuffle_f32x4(_mm512_permutex2var_ps(s[0], gi, s[1]),
+                                          _mm512_permutex2var_ps(s[2], gi, s[3]),
+                                          _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 Q = blk_qscan(T, 0); /* T of block u in lanes 4u .. 4u+3, k order */
+    _Alignas(32) double t[4];
+    _mm256_store_pd(t, _mm256_cvtps_pd(_mm512_castps512_ps128(_mm512_permutexvar_ps(
+                           _mm512_setr_epi32(3, 7, 11, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+                           _mm512_add_ps(T, ax_cs_bsl(Q, 4, 0))))));
+    __asm__("" : "+m"(t));
+    float dc[4];
+    _Pragma("GCC unroll 4") for (int u = 0; u < 4; u++) {
+        _mm_store_ss(&dc[u], _mm_cvtpd_ps(c));
+        c = _mm_add_pd(c, _mm_set1_pd(t[u]));
+    }
+    __asm__("" : "+m"(dc));
+    if (!out)
+        return c;
+    _Pragma("GCC unroll 4") for (int u = 0; u < 4; u++) {
+        const int q = 4 * u;
+        const __m512i ei =
+            rev ? _mm512_setr_epi32(q + 2, q + 2, q + 2, q + 2, q + 1, q + 1, q + 1, q + 1, q, q, q,
+                                    q, 0, 0, 0, 0)
+                : _mm512_setr_epi32(0, 0, 0, 0, q, q, q, q, q + 1, q + 1, q + 1, q + 1, q + 2, q + 2,
+                                    q + 2, q + 2);
+        const blk p = _mm512_add_ps(s[u], _mm512_mask_permutexvar_ps(z, rev ? 0x0FFF : 0xFFF0, ei, Q));
+        blk_st(k, yb + (size_t)(rev ? 3 - u : u) * bb,
+               _mm512_add_ps(_mm512_set1_ps(dc[u]), excl ? blk_up1(p, rev) : p), rev, nt);
+    }
+    return c;
+}
+
 #endif /* AXIAL_SIMD_AVX512_H */

@@ -202,4 +202,180 @@ AXIAL_INLINE double vd_hsum(vd v) { return vgetq_lane_f64(v, 0) + vgetq_lane_f64
 AXIAL_INLINE double vd_first(vd v) { return vgetq_lane_f64(v, 0); }
 AXIAL_INLINE double vd_last(vd v) { return vgetq_lane_f64(v, 1); }
 
+/* ---- cumsum ---- */
+/* The order's virtual block of 16 (ops/cumsum.h): blk is four q registers
+ * of f32, q[i] k-quad i; blkd eight of f64, h[2q], h[2q + 1] k-quad q.
+ * Reverse takes k-quad i from memory quad 3 - i (pair 7 - j) and keeps each
+ * register's lanes in memory order, so every in-quad move runs the other
+ * way: register renaming does the rest. */
+typedef struct { float32x4_t q[4]; } blk;
+typedef struct { float64x2_t h[8]; } blkd;
+
+AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
+    blk r;
+    for (int i = 0; i < 4; i++)
+        r.q[i] = vf_ld(k, (const char *)p + (size_t)(rev ? 3 - i : i) * 4 * axk_size(k));
+    return r;
+}
+AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
+    for (int i = 0; i < 4; i++)
+        vf_put(k, (char *)p + (size_t)(rev ? 3 - i : i) * 4 * axk_size(k), v.q[i], nt);
+}
+/* In a quad, every lane takes the lane `l` earlier in k order, z's coming in. */
+AXIAL_INLINE float32x4_t ax_cs_qup(float32x4_t v, int l, float32x4_t z, int rev) {
+    if (rev)
+        return l == 1 ? vextq_f32(v, z, 1) : vextq_f32(v, z, 2);
+    return l == 1 ? vextq_f32(z, v, 3) : vextq_f32(z, v, 2);
+}
+AXIAL_INLINE blk blk_qscan(blk v, int rev) {
+    const float32x4_t z = vdupq_n_f32(-0.0f);
+    for (int i = 0; i < 4; i++) {
+        const float32x4_t a = vaddq_f32(v.q[i], ax_cs_qup(v.q[i], 1, z, rev));
+        v.q[i] = vaddq_f32(a, ax_cs_qup(a, 2, z, rev));
+    }
+    return v;
+}
+AXIAL_INLINE float32x4_t ax_cs_qlast(float32x4_t s, int rev) {
+    return rev ? vdupq_laneq_f32(s, 0) : vdupq_laneq_f32(s, 3);
+}
+/* Quad 1 + T0, quad 2 + (T1 + T0), quad 3 + ((T2 + T1) + T0). */
+AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
+    const float32x4_t T0 = ax_cs_qlast(s.q[0], rev), T1 = ax_cs_qlast(s.q[1], rev),
+                      T2 = ax_cs_qlast(s.q[2], rev);
+    s.q[1] = vaddq_f32(s.q[1], T0);
+    s.q[2] = vaddq_f32(s.q[2], vaddq_f32(T1, T0));
+    s.q[3] = vaddq_f32(s.q[3], vaddq_f32(vaddq_f32(T2, T1), T0));
+    return s;
+}
+AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
+    for (int i = 0; i < 4; i++)
+        s.q[i] = ax_cs_qup(s.q[i], 1, vdupq_n_f32(0.0f), rev);
+    return s;
+}
+AXIAL_INLINE blk blk_up1(blk p, int rev) {
+    const float32x4_t z = vdupq_n_f32(-0.0f);
+    for (int i = 3; i >= 0; i--) {
+        const float32x4_t f = i ? p.q[i - 1] : z;
+        p.q[i] = rev ? vextq_f32(p.q[i], f, 1) : vextq_f32(f, p.q[i], 3);
+    }
+    return p;
+}
+AXIAL_INLINE double blk_total(blk p, int rev) {
+    return (double)(rev ? vgetq_lane_f32(p.q[3], 0) : vgetq_lane_f32(p.q[3], 3));
+}
+AXIAL_INLINE blk blk_addc(float c, blk e) {
+    const float32x4_t d = vdupq_n_f32(c);
+    for (int i = 0; i < 4; i++)
+        e.q[i] = vaddq_f32(d, e.q[i]);
+    return e;
+}
+
+AXIAL_INLINE blkd blkd_ld(int k, const void *p, int rev) {
+    (void)k;
+    blkd r;
+    for (int j = 0; j < 8; j++)
+        r.h[j] = vld1q_f64((const double *)p + 2 * (rev ? 7 - j : j));
+    return r;
+}
+AXIAL_INLINE void blkd_st(int k, void *p, blkd v, int rev, int nt) {
+    (void)k;
+    (void)nt;
+    for (int j = 0; j < 8; j++)
+        vst1q_f64((double *)p + 2 * (rev ? 7 - j : j), v.h[j]);
+}
+/* The pair one lane on in k order, f's k-last lane coming in. */
+AXIAL_INLINE float64x2_t ax_cs_dup1(float64x2_t v, float64x2_t f, int rev) {
+    return rev ? vextq_f64(v, f, 1) : vextq_f64(f, v, 1);
+}
+AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
+    const float64x2_t z = vdupq_n_f64(-0.0);
+    for (int q = 0; q < 4; q++) {
+        const float64x2_t x0 = v.h[2 * q], x1 = v.h[2 * q + 1];
+        const float64x2_t a0 = vaddq_f64(x0, ax_cs_dup1(x0, z, rev));
+        const float64x2_t a1 = vaddq_f64(x1, ax_cs_dup1(x1, x0, rev));
+        v.h[2 * q] = vaddq_f64(a0, z);
+        v.h[2 * q + 1] = vaddq_f64(a1, a0);
+    }
+    return v;
+}
+AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
+    float64x2_t T[3];
+    for (int q = 0; q < 3; q++)
+        T[q] = rev ? vdupq_laneq_f64(s.h[2 * q + 1], 0) : vdupq_laneq_f64(s.h[2 * q + 1], 1);
+    const float64x2_t E2 = vaddq_f64(T[1], T[0]), E3 = vaddq_f64(vaddq_f64(T[2], T[1]), T[0]);
+    for (int j = 0; j < 2; j++) {
+        s.h[2 + j] = vaddq_f64(s.h[2 + j], T[0]);
+        s.h[4 + j] = vaddq_f64(s.h[4 + j], E2);
+        s.h[6 + j] = vaddq_f64(s.h[6 + j], E3);
+    }
+    return s;
+}
+AXIAL_INLINE blkd blkd_qexcl(blkd s, int rev) {
+    const float64x2_t z = vdupq_n_f64(0.0);
+    for (int q = 0; q < 4; q++) {
+        s.h[2 * q + 1] = ax_cs_dup1(s.h[2 * q + 1], s.h[2 * q], rev);
+        s.h[2 * q] = ax_cs_dup1(s.h[2 * q], z, rev);
+    }
+    return s;
+}
+AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
+    for (int j = 7; j >= 0; j--)
+        p.h[j] = ax_cs_dup1(p.h[j], j ? p.h[j - 1] : vdupq_n_f64(-0.0), rev);
+    return p;
+}
+AXIAL_INLINE double blkd_total(blkd p, int rev) {
+    return rev ? vgetq_lane_f64(p.h[7], 0) : vgetq_lane_f64(p.h[7], 1);
+}
+AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
+    const float64x2_t d = vdupq_n_f64(c);
+    for (int j = 0; j < 8; j++)
+        e.h[j] = vaddq_f64(d, e.h[j]);
+    return e;
+}
+
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
+ * addresses; reverse: lower). */
+AXIAL_INLINE vi vi_and(vi a, vi b) { return vandq_u8(a, b); }
+AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
+    switch (k) {
+    case AXK_I8: return vcgtq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b));
+    case AXK_I16:
+        return vreinterpretq_u8_u16(vcgtq_s16(vreinterpretq_s16_u8(a), vreinterpretq_s16_u8(b)));
+    case AXK_I32:
+        return vreinterpretq_u8_u32(vcgtq_s32(vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)));
+    default: return vreinterpretq_u8_u64(vcgtq_s64(vreinterpretq_s64_u8(a), vreinterpretq_s64_u8(b)));
+    }
+}
+/* Up by d lanes (d * size in 1, 2, 4, 8 bytes), f's k-last lanes coming in. */
+AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
+    switch (d * (int)axk_size(k)) {
+    case 1: return rev ? vextq_u8(v, f, 1) : vextq_u8(f, v, 15);
+    case 2: return rev ? vextq_u8(v, f, 2) : vextq_u8(f, v, 14);
+    case 4: return rev ? vextq_u8(v, f, 4) : vextq_u8(f, v, 12);
+    default: return rev ? vextq_u8(v, f, 8) : vextq_u8(f, v, 8);
+    }
+}
+AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
+    switch (k) {
+    case AXK_I8: return rev ? vdupq_laneq_u8(s, 0) : vdupq_laneq_u8(s, 15);
+    case AXK_I16: {
+        const uint16x8_t u = vreinterpretq_u16_u8(s);
+        return vreinterpretq_u8_u16(rev ? vdupq_laneq_u16(u, 0) : vdupq_laneq_u16(u, 7));
+    }
+    case AXK_I32: {
+        const uint32x4_t u = vreinterpretq_u32_u8(s);
+        return vreinterpretq_u8_u32(rev ? vdupq_laneq_u32(u, 0) : vdupq_laneq_u32(u, 3));
+    }
+    default: {
+        const uint64x2_t u = vreinterpretq_u64_u8(s);
+        return vreinterpretq_u8_u64(rev ? vdupq_laneq_u64(u, 0) : vdupq_laneq_u64(u, 1));
+    }
+    }
+}
+AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
+    for (int d = 1; d * (int)axk_size(k) < 16; d *= 2)
+        v = vi_add(k, v, vi_up(k, v, vi_zero(), d, rev));
+    return v;
+}
+
 #endif /* AXIAL_SIMD_NEON_H */

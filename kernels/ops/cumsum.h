@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ops/cumsum.h: CumSum for every summable dtype, written once over an ISA's
+ * vocabulary (simd/<isa>.h, included first): the whole-shape kernel over
+ * (outer, n, inner) with EXCLUSIVE / REVERSE, and the planner's float split
+ * kernels cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run
+ * (kernels.h).  AX_CUMSUM_ENTRIES() defines them all.
+ *
+ * Floats follow the one summation order (docs/API.md, "One summation order";
+ * tests/order_ref.c), so every ISA gives the same bits.
+ *   Lines (inner == 1): blocks of 16 in k order (the line in scan order),
+ *   each a virtual block of the vocabulary (blk: 16 f32 lanes for f32, f16,
+ *   bf16; blkd: 16 f64 lanes for f64).  blk_qscan scans the quads, blk_qoffs
+ *   adds the quad offsets E, and the block's total t = p_15 feeds the f64
+ *   carries D and S of its chunk (AXIAL_SCAN_CHUNK elements; each chunk
+ *   starts D from R, and R += S at its end).  An output is (C)D + p_i,
+ *   exclusive (C)D + p_{i-1}; a line's first exclusive output is +0.0,
+ *   written last (in place, its input was read).  REVERSE is a compile-time
+ *   constant the vocabulary mirrors its shifts by: blocks are taken from
+ *   the line's end and keep their memory layout.  The line's last, partial
+ *   block goes through a stack buffer padded with -0.0.  Lines of 4 are one
+ *   quad each: four to a block, the quad scan alone (carry -0.0: y = p).
+ *   Columns (inner > 1): each column a sequential f64 sum from -0.0 (or
+ *   from acc[c] for cumsum_cols_run), rounded once per output: f16/bf16
+ *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes: a
+ *   register tile of AX_CS_TILE vectors walks the rows, or for wide rows
+ *   one sweep in row order over running sums in memory.
+ * Integers wrap in their own width, so any order gives their bits; signed
+ * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
+ * a vector at a time (vi_scan, the carry broadcast with vi_last).  Rows of
+ * n < 16: the flat run of rows as one segmented scan, its lanes' row
+ * positions from a table of P vectors (P vectors hold a whole number of
+ * rows).  Columns: as the floats, without widening.
+ * Streaming: where the ISA streams (AX_CS_NT), a call that writes at least
+ * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams the full
+ * blocks of its float lines and the full vectors of its integer rows where
+ * they are aligned, then fences (columns store plainly).
+ */
+#ifndef AXIAL_OPS_CUMSUM_H
+#define AXIAL_OPS_CUMSUM_H
+
+#include <stdlib.h>
+
+#ifndef AX_CS_NT
+#define AX_CS_NT 0
+#endif
+#ifndef AX_CS_TILE
+#define AX_CS_TILE 4
+#endif
+
+/* ---- float lines ----------------------------------------------------------- */
+
+/* One block at xb (its lowest address): its total t; with out, the outputs
+ * (C)D + e at yb.  The same code for both networks (B: blk or blkd, C the
+ * carry's type in the block); also lines of 4 (cs_quads_B). */
+#define AX_CS_BLOCK(B, C)                                                                   \
+    AXIAL_INLINE double cs_block_##B(int k, const char *xb, char *yb, C dc, int out, int excl, \
+                                     int rev, int nt) {                                     \
+        const B p = B##_qoffs(B##_qscan(B##_ld(k, xb, rev), rev), rev);                     \
+        const double t = B##_total(p, rev);                                                 \
+        if (out)                                                                            \
+            B##_st(k, yb, B##_addc(dc, excl ? B##_up1(p, rev) : p), rev, nt);               \
+        return t;                                                                           \
+    }                                                                                       \
+    AXIAL_INLINE void cs_quads_##B(int k, const char *x, char *y, int excl, int rev, int nt) { \
+        const B s = B##_qscan(B##_ld(k, x, rev), rev);                                      \
+        B##_st(k, y, excl ? B##_qexcl(s, rev) : s, rev, nt);                                \
+    }
+AX_CS_BLOCK(blk, float)
+AX_CS_BLOCK(blkd, double)
+
+AXIAL_INLINE double cs_block(int k, const char *xb, char *yb, double D, int out, int excl,
+                             int rev, int nt) {
+    if (k == AXK_F64)
+        return cs_block_blkd(k, xb, yb, D, out, excl, rev, nt);
+    return cs_block_blk(k, xb, yb, (float)D, out, excl, rev, nt);
+}
+
+/* The last r < 16 elements of a chunk (a line's end), padded with -0.0. */
+AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, int out,
+                            int excl, int rev) {
+    const size_t es = axk_size(k), off = (rev ? 16 - r : 0) * es;
+    _Alignas(64) unsigned char bi[128], bo[128];
+    for (size_t i = 0; i < 16; i++) {
+        const uint64_t z = k == AXK_F64 ? 0x8000000000000000u : k == AXK_F32 ? 0x80000000u : 0x8000u;
+        memcpy(bi + i * es, &z, es); /* -0.0, little-endian */
+    }
+    memcpy(bi + off, x, r * es);
+    const double t = cs_block(k, (const char *)bi, (char *)bo, D, out, excl, rev, 0);
+    if (out)
+        memcpy(y, bo + off, r * es);
+    return t;
+}
+
+/* The carries D and S of a chunk; an ISA may keep them otherwise
+ * (AX_CS_CARRY): cs_dc is D rounded to C = f32, cs_d is D. */
+#ifndef AX_CS_CARRY
+typedef struct {
+    double D, S;
+} cs_carry;
+AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return (cs_carry){D, S}; }
+AXIAL_INLINE double cs_d(cs_carry c) { return c.D; }
+AXIAL_INLINE double cs_s(cs_carry c) { return c.S; }
+AXIAL_INLINE float cs_dc(cs_carry c) { return (float)c.D; }
+AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return (cs_carry){c.D + t, c.S + t}; }
+#endif
+
+/* Blocks [b, end) of k-space from the carries D, S (a whole number of
+ * blocks unless end is the line's end, len).  An ISA may take four f32
+ * blocks a step (AX_CS_STEP4: cs_step4). */
+AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b, size_t end,
+                            double *D, double *S, int out, int excl, int rev, int nt) {
+    const size_t es = axk_size(k);
+    cs_carry c = cs_carry_of(*D, *S);
+#ifdef AX_CS_STEP4
+    for (; k != AXK_F64 && b + 64 <= end; b += 64) {
+        const size_t p = (rev ? len - 64 - b : b) * es;
+        c = cs_step4(k, x + p, y + p, c, out, excl, rev, nt);
+    }
+#endif
+    for (; b + 16 <= end; b += 16) {
+        const size_t p = (rev ? len - 16 - b : b) * es;
+        c = cs_add(c, k == AXK_F64 ? cs_block_blkd(k, x + p, y + p, cs_d(c), out, excl, rev, nt)
+                                   : cs_block_blk(k, x + p, y + p, cs_dc(c), out, excl, rev, nt));
+    }
+    if (b < end) {
+        const size_t p = (rev ? 0 : b) * es;
+        c = cs_add(c, cs_tail(k, x + p, y + p, end - b, cs_d(c), out, excl, rev));
+    }
+    *D = cs_d(c);
+    *S = cs_s(c);
+}
+
+/* Whether full blocks of a line at y may stream: their addresses are
+ * multiples of the block's bytes. */
+AXIAL_INLINE int cs_nt_line(int k, const char *y, size_t len, int rev, int nt) {
+    const size_t es = axk_size(k);
+    return AX_CS_NT && nt && (((uintptr_t)(rev ? y + len * es : y)) & (16 * es - 1)) == 0;
+}
+
+/* A segment of len elements from the chunk carry R (cumsum_seg; scan_total
+ * with out = 0): returns R after it. */
+AXIAL_INLINE double cs_line(int k, const char *x, char *y, size_t len, int out, int excl,
+                            int rev, int start, double R, int nt) {
+    nt = out && cs_nt_line(k, y, len, rev, nt);
+    for (size_t h = 0; h < len; h += AXIAL_SCAN_CHUNK) {
+        const size_t end = len - h < AXIAL_SCAN_CHUNK ? len : h + AXIAL_SCAN_CHUNK;
+        double D = R, S = -0.0;
+        cs_blocks(k, x, y, len, h, end, &D, &S, out, excl, rev, nt);
+        R += S;
+    }
+    if (out && excl && start && len) /* the empty sum: +0.0, all-zero bits */
+        memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
+    return R;
+}
+
+/* Whole blocks of one chunk from ds = {D, S} (cumsum_run). */
+AXIAL_INLINE void cs_run(int k, const char *x, char *y, size_t len, int excl, int rev, int start,
+                         double *ds) {
+    cs_blocks(k, x, y, len, 0, len, &ds[0], &ds[1], 1, excl, rev, 0);
+    if (excl && start && len)
+        memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
+}
+
+/* Lines of 4: four to a block (in either direction each quad is one line,
+ * scanned the line's way); the lines left over go one by one. */
+AXIAL_INLINE void cs_lines4(int k, const char *x, char *y, size_t outer, int excl, int rev,
+                            int nt) {
+    const size_t es = axk_size(k);
+    nt = cs_nt_line(k, y, 0, 0, nt);
+    size_t o = 0;
+    for (; o + 4 <= outer; o += 4) {
+        if (k == AXK_F64)
+            cs_quads_blkd(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
+        else
+            cs_quads_blk(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
+    }
+    for (; o < outer; o++)
+        cs_line(k, x + o * 4 * es, y + o * 4 * es, 4, 1, excl, rev, 1, -0.0, 0);
+}
+
+/* ---- columns (inner > 1) --------------------------------------------------- */
+
+/* A column vector: cs_cw(k) columns, as two f64 vectors (floats: AX_NF
+ * columns) or one integer vector. */
+typedef struct {
+    vd lo, hi;
+    vi i;
+} cs_col;
+
+AXIAL_INLINE size_t cs_cw(int k) { return axk_float(k) ? AX_NF : AX_VB / axk_size(k); }
+AXIAL_INLINE cs_col cs_col_zero(int k, double z) {
+    (void)k;
+    cs_col c;
+    c.lo = c.hi = vd_set1(z);
+    c.i = vi_zero();
+    return c;
+}
+/* cnt <= cs_cw(k) columns at p (missing ones: 0). */
+AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
+    cs_col c = cs_col_zero(k, 0.0);
+    const size_t w = cs_cw(k);
+    if (k == AXK_F64) {
+        const double *d = (const double *)(const void *)p;
+        c.lo = cnt >= AX_ND ? vd_ld(d) : vd_ld_part(d, cnt, 0.0);
+        c.hi = cnt >= w ? vd_ld(d + AX_ND) : cnt > AX_ND ? vd_ld_part(d + AX_ND, cnt - AX_ND, 0.0)
+                                                          : vd_set1(0.0);
+    } else if (axk_float(k)) {
+        const vf v = cnt >= w ? vf_ld(k, p) : vf_ld_part(k, p, cnt, 0.0f);
+        c.lo = vd_lo(v);
+        c.hi = vd_hi(v);
+    } else {
+        c.i = cnt >= w ? vi_ld(p) : vi_ld_part(p, cnt * axk_size(k));
+    }
+    return c;
+}
+AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) {
+    const size_t w = cs_cw(k);
+    if (k == AXK_F64) {
+        double *d = (double *)(void *)p;
+        if (cnt >= w) {
+            vd_st(d, c.lo);
+            vd_st(d + AX_ND, c.hi);
+        } else if (cnt >= AX_ND) {
+            vd_st(d, c.lo);
+            if (cnt > AX_ND)
+                vd_st_part(d + AX_ND, c.hi, cnt - AX_ND);
+        } else {
+            vd_st_part(d, c.lo, cnt);
+        }
+    } else if (axk_float(k)) {
+        const vf v = vf_narrow_for(k, c.lo, c.hi);
+        if (cnt >= w)
+            vf_st(k, p, v);
+        else
+            vf_st_part(k, p, v, cnt);
+    } else if (cnt >= w) {
+        vi_st(p, c.i);
+    } else {
+        vi_st_part(p, c.i, cnt * axk_size(k));
+    }
+}
+AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
+    if (axk_float(k)) {
+        a.lo = vd_add(a.lo, b.lo);
+        a.hi = vd_add(a.hi, b.hi);
+    } else {
+        a.i = vi_add(k, a.i, b.i);
+    }
+    return a;
+}
+
+/* nv column vectors (nv a constant: the tile stays in registers), the last
+ * one `last` columns wide, down all n rows from -0.0. */
+AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
+                          size_t last, int excl, int rev) {
+    const size_t es = axk_size(k), w = cs_cw(k);
+    cs_col a[AX_CS_TILE];
+    for (int q = 0; q < nv; q++)
+        a[q] = cs_col_zero(k, -0.0);
+    for (size_t t = 0; t < n; t++) {
+        const size_t r = (rev ? n - 1 - t : t) * stride * es;
+        for (int q = 0; q < nv; q++) {
+            const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
+            const cs_col before = a[q];
+            a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + r + c, cnt));
+            cs_col_st(k, y + r + c, !excl ? a[q] : t == 0 ? cs_col_zero(k, 0.0) : before, cnt);
+        }
+    }
+}
+
+/* Rows in order, four at a time over every column vector, the running sums
+ * in memory (acc: f64 per column for floats, the element's own width for
+ * integers), so that x and y stream strictly in order and acc is read and
+ * written once per four rows. */
+AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                           int excl, int rev, int first, char *acc) {
+    const int ak = axk_float(k) ? AXK_F64 : k;
+    const size_t es = axk_size(k), as = axk_size(ak), w = cs_cw(k);
+    for (size_t t = 0; t < n; t += 4) {
+        const size_t rows = n - t < 4 ? n - t : 4;
+        for (size_t c = 0; c < ncols; c += w) {
+            const size_t cnt = ncols - c < w ? ncols - c : w;
+            cs_col a = cs_col_ld(ak, acc + c * as, cnt);
+            for (size_t r = 0; r < rows; r++) {
+                const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
+                const cs_col before = a;
+                a = cs_col_add(k, a, cs_col_ld(k, x + off, cnt));
+                cs_col_st(k, y + off,
+                          !excl ? a : t + r == 0 && first ? cs_col_zero(k, 0.0) : before, cnt);
+            }
+            cs_col_st(ak, acc + c * as, a, cnt);
+        }
+    }
+}
+
+/* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
+ * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
+ * register tiles wide, each tile walks the rows; wider (whose tile walks
+ * would stride through memory), one sweep over heap running sums. */
+AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                          int excl, int rev, int first, double *acc) {
+    const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
+    if (acc) {
+        cs_sweep(k, x, y, n, ncols, stride, excl, rev, first, (char *)acc);
+        return;
+    }
+    if (ncols >= 4 * tw && n >= 8) {
+        double *h = malloc(ncols * 8);
+        if (h) {
+            for (size_t c = 0; c < ncols; c++)
+                h[c] = axk_float(k) ? -0.0 : 0.0; /* integers: all-zero bits */
+            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, (char *)h);
+            free(h);
+            return;
+        }
+    }
+    size_t c = 0;
+    for (; c + tw <= ncols; c += tw)
+        cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
+    for (; c < ncols; c += w)
+        cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev);
+}
+
+/* ---- integer lines (inner == 1) -------------------------------------------- */
+
+/* Rows of n >= 16, a vector at a time; the tail (at the line's end in k
+ * order, the lowest addresses in reverse) in the low lanes of a zeroed
+ * vector: zeros add nothing, whichever way the scan runs. */
+/* A full vector's store: streamed where nt (then p is aligned). */
+AXIAL_INLINE void cs_vi_put(char *p, vi v, int nt) {
+    if (AX_CS_NT && nt)
+        vi_put_aligned(p, v, 1);
+    else
+        vi_st(p, v);
+}
+/* Whether the full vectors of a run of n elements at y may stream. */
+AXIAL_INLINE int cs_nt_vec(int k, const char *y, size_t n, int rev, int nt) {
+    return AX_CS_NT && nt && (((uintptr_t)(rev ? y + n * axk_size(k) : y)) & (AX_VB - 1)) == 0;
+}
+
+AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int rev, int nt) {
+    const size_t es = axk_size(k), W = AX_VB / es;
+    nt = cs_nt_vec(k, y, n, rev, nt);
+    vi carry = vi_zero();
+    size_t j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        const size_t p0 = (rev ? n - j - W : j) * es, p1 = (rev ? n - j - 2 * W : j + W) * es;
+        const vi v0 = vi_ld(x + p0), v1 = vi_ld(x + p1);
+        const vi s0 = vi_scan(k, v0, rev);
+        /* s1 continues s0; the carry waits for nothing but itself */
+        const vi s1 = vi_add(k, vi_scan(k, v1, rev), vi_last(k, s0, rev));
+        const vi o0 = vi_add(k, carry, s0), o1 = vi_add(k, carry, s1);
+        cs_vi_put(y + p0, excl ? vi_sub(k, o0, v0) : o0, nt);
+        cs_vi_put(y + p1, excl ? vi_sub(k, o1, v1) : o1, nt);
+        carry = vi_add(k, carry, vi_last(k, s1, rev));
+    }
+    for (; j < n; j += W) {
+        const size_t r = n - j < W ? n - j : W, p = (rev ? n - j - r : j) * es;
+        const vi v = r == W ? vi_ld(x + p) : vi_ld_part(x + p, r * es);
+        const vi s = vi_scan(k, v, rev);
+        vi o = vi_add(k, carry, s);
+        o = excl ? vi_sub(k, o, v) : o;
+        if (r == W)
+            vi_st(y + p, o);
+        else
+            vi_st_part(y + p, o, r * es);
+        carry = vi_add(k, carry, vi_last(k, s, rev));
+    }
+}
+
+/* One vector of the flat run of rows of n < 16.  R: each lane's position in
+ * its row (k order), L: the lane's position in the vector; *carry: the
+ * inclusive sum at the previous vector's last lane. */
+AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cross, int excl,
+                           int rev) {
+    const size_t W = AX_VB / axk_size(k);
+    vi s = v;
+    /* Hillis-Steele in the vector, each step kept inside the row */
+#define AX_CS_SEG_STEP(d)                                                                    \
+    if (n > (d) && W > (d))                                                                  \
+        s = vi_add(k, s, vi_and(vi_up(k, s, vi_zero(), d, rev), vi_cmpgt(k, R, vi_set1(k, (d) - 1))));
+    AX_CS_SEG_STEP(1) AX_CS_SEG_STEP(2) AX_CS_SEG_STEP(4) AX_CS_SEG_STEP(8)
+#undef AX_CS_SEG_STEP
+    if (cross) {
+        const vi before = *carry, cm = vi_cmpgt(k, R, L); /* the row began in an earlier vector */
+        *carry = vi_add(k, vi_last(k, s, rev), vi_and(before, vi_last(k, cm, rev)));
+        s = vi_add(k, s, vi_and(before, cm));
+    }
+    return excl ? vi_sub(k, s, v) : s;
+}
+
+AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n, int excl,
+                          int rev, int nt) {
+    const size_t es = axk_size(k), W = AX_VB / es;
+    nt = cs_nt_vec(k, y, total, rev, nt);
+    size_t P = 1; /* the smallest P with n | P W: P <= n <= 15 */
+    while ((P * W) % n != 0)
+        P++;
+    const int cross = W % n != 0;
+    _Alignas(64) unsigned char rb[16][AX_VB], lb[AX_VB];
+    for (size_t l = 0; l < W; l++) {
+        const uint64_t ls = rev ? W - 1 - l : l;
+        memcpy(lb + l * es, &ls, es); /* little-endian: the low bytes */
+        for (size_t q = 0; q < P; q++) {
+            const uint64_t rs = (q * W + ls) % n;
+            memcpy(rb[q] + l * es, &rs, es);
+        }
+    }
+    const vi L = vi_ld(lb);
+    vi carry = vi_zero();
+    size_t j = 0, ph = 0;
+    for (; j + W <= total; j += W) {
+        const size_t p = (rev ? total - j - W : j) * es;
+        cs_vi_put(y + p, cs_seg_vec(k, vi_ld(x + p), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev),
+                  nt);
+        ph = ph + 1 == P ? 0 : ph + 1;
+    }
+    if (j < total) { /* in reverse, the tail is the vector's top lanes */
+        const size_t r = total - j, p = (rev ? 0 : j) * es, off = (rev ? W - r : 0) * es;
+        _Alignas(64) unsigned char b[AX_VB] = {0};
+        memcpy(b + off, x + p, r * es);
+        vi_st(b, cs_seg_vec(k, vi_ld(b), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev));
+        memcpy(y + p, b + off, r * es);
+    }
+}
+
+/* ---- the entry points ------------------------------------------------------ */
+
+AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
+                          unsigned flags, int rev) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const size_t es = axk_size(k);
+    const int nt = AX_CS_NT && inner == 1 &&
+                   ((flags & AXIAL_KERNEL_STREAM) || outer * n * es >= AXIAL_STREAM_BYTES);
+    if (inner > 1) {
+        for (size_t o = 0; o < outer; o++)
+            cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
+                    1, NULL);
+    } else if (!axk_float(k)) {
+        if (n < 16)
+            cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
+        else
+            for (size_t o = 0; o < outer; o++)
+                cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
+    } else if (n == 4) {
+        cs_lines4(k, x, y, outer, excl, rev, nt);
+    } else {
+        for (size_t o = 0; o < outer; o++)
+            cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);
+    }
+    if (nt)
+        ax_stream_fence();
+}
+
+#define AX_CS_REV(flags) (((flags) & AXIAL_CUMSUM_REVERSE) != 0)
+#define AX_CS_EXCL(flags) (((flags) & AXIAL_CUMSUM_EXCLUSIVE) != 0)
+#define AX_CS_START(flags) (((flags) & AXIAL_SCAN_CONTINUE) == 0)
+
+#define AX_CS_WHOLE(key, K)                                                                 \
+    void AX_KN(cumsum, key)(const void *x, void *y, size_t outer, size_t n, size_t inner,   \
+                            unsigned flags) {                                               \
+        if (AX_CS_REV(flags))                                                               \
+            cs_main(K, (const char *)x, (char *)y, outer, n, inner, flags, 1);              \
+        else                                                                                \
+            cs_main(K, (const char *)x, (char *)y, outer, n, inner, flags, 0);              \
+    }
+#define AX_CS_SPLIT(key, K)                                                                 \
+    double AX_KN(cumsum_seg, key)(const void *x, void *y, size_t len, unsigned flags,       \
+                                  double carry) {                                           \
+        const int nt = AX_CS_NT && (flags & AXIAL_KERNEL_STREAM);                           \
+        double R;                                                                           \
+        if (AX_CS_REV(flags))                                                               \
+            R = cs_line(K, (const char *)x, (char *)y, len, 1, AX_CS_EXCL(flags), 1,        \
+                        AX_CS_START(flags), carry, nt);                                     \
+        else                                                                                \
+            R = cs_line(K, (const char *)x, (char *)y, len, 1, AX_CS_EXCL(flags), 0,        \
+                        AX_CS_START(flags), carry, nt);                                     \
+        if (nt)                                                                             \
+            ax_stream_fence();                                                              \
+        return R;                                                                           \
+    }                                                                                       \
+    double AX_KN(scan_total, key)(const void *x, size_t len, unsigned flags) {              \
+        if (AX_CS_REV(flags))                                                               \
+            return cs_line(K, (const char *)x, (char *)(uintptr_t)x, len, 0, 0, 1, 0, -0.0, 0); \
+        return cs_line(K, (const char *)x, (char *)(uintptr_t)x, len, 0, 0, 0, 0, -0.0, 0); \
+    }                                                                                       \
+    void AX_KN(cumsum_run, key)(const void *x, void *y, size_t len, unsigned flags,         \
+                                double *ds) {                                               \
+        if (AX_CS_REV(flags))                                                               \
+            cs_run(K, (const char *)x, (char *)y, len, AX_CS_EXCL(flags), 1,                \
+                   AX_CS_START(flags), ds);                                                 \
+        else                                                                                \
+            cs_run(K, (const char *)x, (char *)y, len, AX_CS_EXCL(flags), 0,                \
+                   AX_CS_START(flags), ds);                                                 \
+    }                                                                                       \
+    void AX_KN(cumsum_cols, key)(const void *x, void *y, size_t n, size_t ncols,            \
+                                 size_t stride, unsigned flags) {                           \
+        if (AX_CS_REV(flags))                                                               \
+            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1, 1, \
+                    NULL);                                                                  \
+        else                                                                                \
+            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0, 1, \
+                    NULL);                                                                  \
+    }
+#define AX_CS_COLS_RUN(key, K)                                                              \
+    void AX_KN(cumsum_cols_run, key)(const void *x, void *y, size_t n, size_t ncols,        \
+                                     size_t stride, unsigned flags, double *acc) {          \
+        if (AX_CS_REV(flags))                                                               \
+            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1,  \
+                    AX_CS_START(flags), acc);                                               \
+        else                                                                                \
+            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0,  \
+                    AX_CS_START(flags), acc);                                               \
+    }
+
+/* Every CumSum entry point of the ISA (the unsigned ones call the signed). */
+#define AX_CUMSUM_ENTRIES()                                                                 \
+    AX_CS_WHOLE(f32, AXK_F32)                                                               \
+    AX_CS_WHOLE(f64, AXK_F64)                                                               \
+    AX_CS_WHOLE(f16, AXK_F16)                                                               \
+    AX_CS_WHOLE(bf16, AXK_BF16)                                                             \
+    AX_CS_WHOLE(i8, AXK_I8)                                                                 \
+    AX_CS_WHOLE(i16, AXK_I16)                                                               \
+    AX_CS_WHOLE(i32, AXK_I32)                                                               \
+    AX_CS_WHOLE(i64, AXK_I64)                                                               \
+    AXIAL_CUMSUM_UNSIGNED_KERNELS(AX_ISA)                                                   \
+    AX_CS_SPLIT(f32, AXK_F32)                                                               \
+    AX_CS_SPLIT(f64, AXK_F64)                                                               \
+    AX_CS_SPLIT(f16, AXK_F16)                                                               \
+    AX_CS_SPLIT(bf16, AXK_BF16)                                                             \
+    AX_CS_COLS_RUN(f32, AXK_F32)                                                            \
+    AX_CS_COLS_RUN(f64, AXK_F64)
+
+#endif /* AXIAL_OPS_CUMSUM_H */
