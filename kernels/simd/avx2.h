@@ -224,4 +224,28 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 /* After streaming stores, before the call returns. */
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
+/* ---- roll ---- */
+#define AX_ROLL_UNITS 5 /* vpshufb (bytes in 16-byte lanes), vpermd */
+#define AX_ROLL_LINE 64 /* stores aligned to cache lines where they stream */
+#define AX_ROLL_NT 1
+#define AX_ROLL_RUNMAX ((size_t)16 << 10) /* in-cache rows copied without peeling */
+/* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
+AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm256_blendv_epi8(b, a, m); }
+/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
+AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
+    union { uint8_t b[32]; uint32_t d[8]; vi v; } idx;
+    for (int k = 0; k < 32 / u; k++) {
+        if (u == 1)
+            idx.b[k] = t[k] & 15; /* vpshufb indexes within its 128-bit lane */
+        else
+            idx.d[k] = t[4 * k] / 4u;
+    }
+    return idx.v;
+}
+/* bytes of the table (a, b) by unit u (b unused: no two-vector permute) */
+AXIAL_INLINE vi vi_tbl(vi a, vi b, vi idx, int u) {
+    (void)b;
+    return u == 1 ? _mm256_shuffle_epi8(a, idx) : _mm256_permutevar8x32_epi32(a, idx);
+}
+
 #endif /* AXIAL_SIMD_AVX2_H */

@@ -192,4 +192,36 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
+/* ---- roll ---- */
+#define AX_ROLL_UNITS 7 /* vpshufb (bytes in 16-byte lanes), vpermw, vpermd */
+#define AX_ROLL_LINE 64 /* stores aligned to cache lines */
+#define AX_ROLL_NT 1
+#define AX_ROLL_RUNMAX ((size_t)16 << 10) /* in-cache rows copied without peeling */
+/* Override: in-cache rows over 512 bytes move by 32-byte halves: a 64-byte
+ * unaligned store always splits a line, a 32-byte one half the time (faster
+ * on Zen 5). */
+#define AX_ROLL_HALF_FROM 512
+/* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
+AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm512_ternarylogic_epi64(m, a, b, 0xca); }
+/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
+AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
+    union { uint8_t b[64]; uint16_t w[32]; uint32_t d[16]; vi v; } idx;
+    for (int k = 0; k < 64 / u; k++) {
+        if (u == 1)
+            idx.b[k] = t[k] & 15; /* vpshufb indexes within its 128-bit lane */
+        else if (u == 2)
+            idx.w[k] = t[2 * k] / 2u;
+        else
+            idx.d[k] = t[4 * k] / 4u;
+    }
+    return idx.v;
+}
+/* bytes of the table (a, b) by unit u (b unused: no two-vector permute) */
+AXIAL_INLINE vi vi_tbl(vi a, vi b, vi idx, int u) {
+    (void)b;
+    return u == 1   ? _mm512_shuffle_epi8(a, idx)
+           : u == 2 ? _mm512_permutexvar_epi16(idx, a)
+                    : _mm512_permutexvar_epi32(idx, a);
+}
+
 #endif /* AXIAL_SIMD_AVX512_H */

@@ -157,4 +157,30 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 
 AXIAL_INLINE void ax_stream_fence(void) {}
 
+/* ---- roll ---- */
+/* TBL: bytes of one register, or of a pair (rows of 32 bytes; TBL of four
+ * registers is three uops on Neoverse N1, so rows of 64 take the select). */
+#define AX_ROLL_UNITS 9
+#define AX_ROLL_LINE 16 /* no streaming: stores aligned to the vector */
+#define AX_ROLL_NT 0 /* the cores stop allocating on runs of full-line writes */
+#define AX_ROLL_RUNMAX 0 /* rows are copies with 64-byte steps */
+/* Override: copies align their stores to 16 (no q store splits a line) only
+ * from 256 bytes, as the NEON kernels did; shorter ones skip the head. */
+#define AX_ROLL_ALIGN_FROM 256
+/* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
+AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return vbslq_u8(m, a, b); }
+/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
+AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
+    (void)u;
+    return vld1q_u8(t);
+}
+/* bytes of the table a (u = 1) or (a, b) (u = 8) */
+AXIAL_INLINE vi vi_tbl(vi a, vi b, vi idx, int u) {
+    if (u == 8) {
+        const uint8x16x2_t ab = {{a, b}};
+        return vqtbl2q_u8(ab, idx);
+    }
+    return vqtbl1q_u8(a, idx);
+}
+
 #endif /* AXIAL_SIMD_NEON_H */
