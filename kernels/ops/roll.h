@@ -70,11 +70,14 @@ AXIAL_INLINE void ax_roll_mov4(char *d, const char *s, size_t w, size_t o1, size
         memcpy(d + o2, &c, sizeof c), memcpy(d + o3, &e, sizeof e);
     }
 }
-/* One chunk of w bytes, w a constant after inlining. */
+/* One chunk of w bytes (V or V/2). */
 AXIAL_INLINE void ax_roll_mov(char *d, const char *s, size_t w) {
-    char t[AX_VB];
-    memcpy(t, s, w);
-    memcpy(d, t, w);
+    if (w == AX_VB) {
+        vi_st(d, vi_ld(s));
+    } else {
+        ax_roll_half h;
+        memcpy(&h, s, sizeof h), memcpy(d, &h, sizeof h);
+    }
 }
 
 /* Copies len <= 4V bytes. */
