@@ -12,8 +12,8 @@
  *  - shift 0: the block is one copy.
  *  - rows that tile what one vi_tbl permutes (ax_roll_unit): one vi_tbl per
  *    output vector, the index built once per call; where the ISA permutes
- *    over two vectors (AX_ROLL_UNITS bit 8), rows of 2V bytes go by pairs.
- *    The tail is whole rows, one partial vector (vi_ld_part / vi_st_part).
+ *    two vectors (AX_ROLL_UNITS bit 8: vi_tbl2), rows of 2V bytes too.  The
+ *    tail is whole rows, one partial vector (vi_ld_part / vi_st_part).
  *  - other rows under AX_ROLL_LONG bytes: y[p] = x[p - sb], or x[p - sb + nb]
  *    where p's phase in its row is below sb, so every output vector, wherever
  *    rows begin in it, is two loads and a byte select (vi_sel8) by a pattern
@@ -195,14 +195,13 @@ AXIAL_INLINE int ax_roll_unit(size_t nb, size_t E) {
 }
 
 /* The index of the output vector at byte `off` of its group (a vector, or a
- * pair for unit 8): t[b] is the byte of the table (this vector, then its
- * partner in the pair) that output byte b takes. */
+ * pair for unit 8): t[b] is the byte of the group that output byte b takes. */
 static vi ax_roll_index(size_t nb, size_t sb, size_t off, int u) {
     uint8_t t[AX_VB];
     for (size_t b = 0; b < AX_VB; b++) {
         const size_t q = off + b, ph = q % nb;
         const size_t src = q - ph + (ph >= sb ? ph - sb : ph + nb - sb);
-        t[b] = (uint8_t)((src - off) & (2 * AX_VB - 1));
+        t[b] = (uint8_t)src;
     }
     return vi_tbl_index(t, u);
 }
@@ -212,32 +211,48 @@ static vi ax_roll_index(size_t nb, size_t sb, size_t off, int u) {
 AXIAL_INLINE void ax_roll_tiled(const char *x, char *y, size_t T, size_t nb, size_t sb, int u,
                                 int nt) {
     const vi i0 = ax_roll_index(nb, sb, 0, u);
-    const vi i1 = u == 8 ? ax_roll_index(nb, sb, AX_VB, u) : i0;
     size_t p = 0;
+#if AX_ROLL_UNITS & 8
+    if (u == 8) { /* rows of 2V: each output vector permutes its row */
+        const vi i1 = ax_roll_index(nb, sb, AX_VB, u);
+        for (; p + 4 * AX_VB <= T; p += 4 * AX_VB) {
+            const vi o0 = vi_tbl2(x + p, i0), o1 = vi_tbl2(x + p, i1);
+            const vi o2 = vi_tbl2(x + p + 2 * AX_VB, i0), o3 = vi_tbl2(x + p + 2 * AX_VB, i1);
+            vi_st(y + p, o0), vi_st(y + p + AX_VB, o1);
+            vi_st(y + p + 2 * AX_VB, o2), vi_st(y + p + 3 * AX_VB, o3);
+        }
+        if (p < T) /* one row left */
+            vi_st(y + p, vi_tbl2(x + p, i0)), vi_st(y + p + AX_VB, vi_tbl2(x + p, i1));
+        return;
+    }
+#endif
     for (; p + 4 * AX_VB <= T; p += 4 * AX_VB) {
         const vi v0 = vi_ld(x + p), v1 = vi_ld(x + p + AX_VB);
         const vi v2 = vi_ld(x + p + 2 * AX_VB), v3 = vi_ld(x + p + 3 * AX_VB);
-        ax_roll_put(y + p, vi_tbl(v0, v1, i0, u), nt);
-        ax_roll_put(y + p + AX_VB, vi_tbl(v1, v0, i1, u), nt);
-        ax_roll_put(y + p + 2 * AX_VB, vi_tbl(v2, v3, i0, u), nt);
-        ax_roll_put(y + p + 3 * AX_VB, vi_tbl(v3, v2, i1, u), nt);
-    }
-    if (u == 8) { /* rows of 2V: whole pairs left */
-        for (; p < T; p += 2 * AX_VB) {
-            const vi v0 = vi_ld(x + p), v1 = vi_ld(x + p + AX_VB);
-            vi_st(y + p, vi_tbl(v0, v1, i0, u)), vi_st(y + p + AX_VB, vi_tbl(v1, v0, i1, u));
-        }
-        return;
+        ax_roll_put(y + p, vi_tbl(v0, i0, u), nt);
+        ax_roll_put(y + p + AX_VB, vi_tbl(v1, i0, u), nt);
+        ax_roll_put(y + p + 2 * AX_VB, vi_tbl(v2, i0, u), nt);
+        ax_roll_put(y + p + 3 * AX_VB, vi_tbl(v3, i0, u), nt);
     }
     for (; p + AX_VB <= T; p += AX_VB)
-        vi_st(y + p, vi_tbl(vi_ld(x + p), i0, i0, u));
-    if (p < T) { /* whole rows: the index never reaches past them */
-        const vi v = vi_ld_part(x + p, T - p);
-        vi_st_part(y + p, vi_tbl(v, v, i0, u), T - p);
-    }
+        vi_st(y + p, vi_tbl(vi_ld(x + p), i0, u));
+    if (p < T) /* whole rows: the index never reaches past them */
+        vi_st_part(y + p, vi_tbl(vi_ld_part(x + p, T - p), i0, u), T - p);
 }
 
 /* ---- short rows that do not tile: two loads and a select ---------------------- */
+
+/* 4 output vectors at d from the straight (xa) and wrapped (xb) sources by
+ * the masks m0..m3, all loads first. */
+AXIAL_INLINE void ax_roll_sel4(char *d, const char *xa, const char *xb, vi m0, vi m1, vi m2, vi m3,
+                               int nt) {
+    const vi a0 = vi_ld(xa), a1 = vi_ld(xa + AX_VB), a2 = vi_ld(xa + 2 * AX_VB);
+    const vi a3 = vi_ld(xa + 3 * AX_VB), b0 = vi_ld(xb), b1 = vi_ld(xb + AX_VB);
+    const vi b2 = vi_ld(xb + 2 * AX_VB), b3 = vi_ld(xb + 3 * AX_VB);
+    ax_roll_put(d, vi_sel8(m0, b0, a0), nt), ax_roll_put(d + AX_VB, vi_sel8(m1, b1, a1), nt);
+    ax_roll_put(d + 2 * AX_VB, vi_sel8(m2, b2, a2), nt);
+    ax_roll_put(d + 3 * AX_VB, vi_sel8(m3, b3, a3), nt);
+}
 
 /* Needs nb < AX_ROLL_LONG and (outer - 1) * nb >= AX_ROLL_LINE.  M[k] =
  * (k mod nb) < sb ? 0xff : 0, nb + 4V bytes, so that the 4 vectors of a step
@@ -267,18 +282,12 @@ AXIAL_NOINLINE void ax_roll_selected(const char *x, char *y, size_t T, size_t nb
     if (step4 == 0) { /* every step reads M at one phase: the masks stay in registers */
         const vi m0 = vi_ld(m), m1 = vi_ld(m + AX_VB);
         const vi m2 = vi_ld(m + 2 * AX_VB), m3 = vi_ld(m + 3 * AX_VB);
-        for (; steps > 0; steps--, xa += 4 * AX_VB, xb += 4 * AX_VB, d += 4 * AX_VB) {
-            ax_roll_put(d, vi_sel8(m0, vi_ld(xb), vi_ld(xa)), nt);
-            ax_roll_put(d + AX_VB, vi_sel8(m1, vi_ld(xb + AX_VB), vi_ld(xa + AX_VB)), nt);
-            ax_roll_put(d + 2 * AX_VB, vi_sel8(m2, vi_ld(xb + 2 * AX_VB), vi_ld(xa + 2 * AX_VB)),
-                        nt);
-            ax_roll_put(d + 3 * AX_VB, vi_sel8(m3, vi_ld(xb + 3 * AX_VB), vi_ld(xa + 3 * AX_VB)),
-                        nt);
-        }
+        for (; steps > 0; steps--, xa += 4 * AX_VB, xb += 4 * AX_VB, d += 4 * AX_VB)
+            ax_roll_sel4(d, xa, xb, m0, m1, m2, m3, nt);
     }
     for (; steps > 0; steps--, xa += 4 * AX_VB, xb += 4 * AX_VB, d += 4 * AX_VB) {
-        for (size_t h = 0; h < 4 * AX_VB; h += AX_VB)
-            ax_roll_put(d + h, vi_sel8(vi_ld(m + h), vi_ld(xb + h), vi_ld(xa + h)), nt);
+        ax_roll_sel4(d, xa, xb, vi_ld(m), vi_ld(m + AX_VB), vi_ld(m + 2 * AX_VB),
+                     vi_ld(m + 3 * AX_VB), nt);
         m += step4;
         m -= m >= mend ? nb : 0;
     }
@@ -309,7 +318,7 @@ AXIAL_NOINLINE void ax_roll(const char *x, char *y, size_t outer, size_t nb, siz
             ax_roll_tiled(x, y, T, nb, sb, 2, nt);
         else if ((AX_ROLL_UNITS & 4) && u == 4)
             ax_roll_tiled(x, y, T, nb, sb, 4, nt);
-        else if (AX_ROLL_UNITS & 8)
+        else
             ax_roll_tiled(x, y, T, nb, sb, 8, nt);
     } else if (nb < AX_ROLL_LONG && (outer - 1) * nb >= AX_ROLL_LINE) {
         ax_roll_selected(x, y, T, nb, sb, nt);

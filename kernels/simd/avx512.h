@@ -216,9 +216,8 @@ AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
     }
     return idx.v;
 }
-/* bytes of the table (a, b) by unit u (b unused: no two-vector permute) */
-AXIAL_INLINE vi vi_tbl(vi a, vi b, vi idx, int u) {
-    (void)b;
+/* the bytes of a by an index from vi_tbl_index, in units of u bytes */
+AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
     return u == 1   ? _mm512_shuffle_epi8(a, idx)
            : u == 2 ? _mm512_permutexvar_epi16(idx, a)
                     : _mm512_permutexvar_epi32(idx, a);

@@ -174,13 +174,12 @@ AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
     (void)u;
     return vld1q_u8(t);
 }
-/* bytes of the table a (u = 1) or (a, b) (u = 8) */
-AXIAL_INLINE vi vi_tbl(vi a, vi b, vi idx, int u) {
-    if (u == 8) {
-        const uint8x16x2_t ab = {{a, b}};
-        return vqtbl2q_u8(ab, idx);
-    }
+/* the bytes of a by an index from vi_tbl_index */
+AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
+    (void)u;
     return vqtbl1q_u8(a, idx);
 }
+/* the bytes of the 32 at p by idx (LD1 of two registers feeds TBL's pair) */
+AXIAL_INLINE vi vi_tbl2(const void *p, vi idx) { return vqtbl2q_u8(vld1q_u8_x2(p), idx); }
 
 #endif /* AXIAL_SIMD_NEON_H */
