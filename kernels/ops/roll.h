@@ -47,6 +47,10 @@
 #define AX_ROLL_ALIGN_FROM 1 /* all */
 #endif
 
+/* Keeps the stores of a step in address order: GCC's scheduler otherwise
+ * shuffles them, which costs up to 12% on in-cache copies (Rocket Lake). */
+AXIAL_INLINE void ax_roll_inorder(void) { __asm__ volatile("" ::: "memory"); }
+
 typedef unsigned char ax_roll_half __attribute__((vector_size(AX_VB / 2)));
 
 AXIAL_INLINE void ax_roll_put(char *p, vi v, int nt) {
@@ -61,13 +65,15 @@ AXIAL_INLINE void ax_roll_mov4(char *d, const char *s, size_t w, size_t o1, size
                                size_t o3) {
     if (w == AX_VB) {
         const vi a = vi_ld(s), b = vi_ld(s + o1), c = vi_ld(s + o2), e = vi_ld(s + o3);
-        vi_st(d, a), vi_st(d + o1, b), vi_st(d + o2, c), vi_st(d + o3, e);
+        vi_st(d, a), ax_roll_inorder(), vi_st(d + o1, b), ax_roll_inorder();
+        vi_st(d + o2, c), ax_roll_inorder(), vi_st(d + o3, e);
     } else {
         ax_roll_half a, b, c, e;
         memcpy(&a, s, sizeof a), memcpy(&b, s + o1, sizeof b);
         memcpy(&c, s + o2, sizeof c), memcpy(&e, s + o3, sizeof e);
-        memcpy(d, &a, sizeof a), memcpy(d + o1, &b, sizeof b);
-        memcpy(d + o2, &c, sizeof c), memcpy(d + o3, &e, sizeof e);
+        memcpy(d, &a, sizeof a), ax_roll_inorder(), memcpy(d + o1, &b, sizeof b);
+        ax_roll_inorder(), memcpy(d + o2, &c, sizeof c), ax_roll_inorder();
+        memcpy(d + o3, &e, sizeof e);
     }
 }
 /* One chunk of w bytes (V or V/2). */
@@ -80,6 +86,12 @@ AXIAL_INLINE void ax_roll_mov(char *d, const char *s, size_t w) {
     }
 }
 
+/* Two overlapping moves of w bytes (a constant) copy len in [w, 2w]. */
+AXIAL_INLINE void ax_roll_pair(char *d, const char *s, size_t len, size_t w) {
+    char a[AX_VB], b[AX_VB];
+    memcpy(a, s, w), memcpy(b, s + len - w, w);
+    memcpy(d, a, w), memcpy(d + len - w, b, w);
+}
 /* Copies len <= 4V bytes. */
 AXIAL_INLINE void ax_roll_copy_short(char *d, const char *s, size_t len) {
     if (len >= 2 * AX_VB) {
@@ -91,15 +103,18 @@ AXIAL_INLINE void ax_roll_copy_short(char *d, const char *s, size_t len) {
         vi_st(d, a), vi_st(d + len - AX_VB, b);
         return;
     }
-#pragma GCC unroll 8
-    for (size_t w = AX_VB / 2; w >= 2; w /= 2)
-        if (len >= w) { /* two overlapping moves of w bytes */
-            char a[AX_VB], b[AX_VB];
-            memcpy(a, s, w), memcpy(b, s + len - w, w);
-            memcpy(d, a, w), memcpy(d + len - w, b, w);
-            return;
-        }
-    if (len == 1)
+    /* (the sizes must be constants: a loop over them became a byte loop) */
+    if (len >= AX_VB / 2)
+        ax_roll_pair(d, s, len, AX_VB / 2);
+    else if (len >= AX_VB / 4)
+        ax_roll_pair(d, s, len, AX_VB / 4);
+    else if (len >= AX_VB / 8)
+        ax_roll_pair(d, s, len, AX_VB / 8);
+    else if (AX_VB >= 32 && len >= AX_VB / 16)
+        ax_roll_pair(d, s, len, AX_VB / 16);
+    else if (AX_VB >= 64 && len >= AX_VB / 32)
+        ax_roll_pair(d, s, len, AX_VB / 32);
+    else if (len == 1)
         *d = *s;
 }
 
@@ -108,8 +123,9 @@ AXIAL_INLINE void ax_roll_steps(char *d, const char *s, size_t steps, int nt) {
     for (; steps > 0; steps--, d += 4 * AX_VB, s += 4 * AX_VB) {
         const vi v0 = vi_ld(s), v1 = vi_ld(s + AX_VB);
         const vi v2 = vi_ld(s + 2 * AX_VB), v3 = vi_ld(s + 3 * AX_VB);
-        ax_roll_put(d, v0, nt), ax_roll_put(d + AX_VB, v1, nt);
-        ax_roll_put(d + 2 * AX_VB, v2, nt), ax_roll_put(d + 3 * AX_VB, v3, nt);
+        ax_roll_put(d, v0, nt), ax_roll_inorder(), ax_roll_put(d + AX_VB, v1, nt);
+        ax_roll_inorder(), ax_roll_put(d + 2 * AX_VB, v2, nt), ax_roll_inorder();
+        ax_roll_put(d + 3 * AX_VB, v3, nt);
     }
 }
 
@@ -229,9 +245,9 @@ AXIAL_INLINE void ax_roll_tiled(const char *x, char *y, size_t T, size_t nb, siz
     for (; p + 4 * AX_VB <= T; p += 4 * AX_VB) {
         const vi v0 = vi_ld(x + p), v1 = vi_ld(x + p + AX_VB);
         const vi v2 = vi_ld(x + p + 2 * AX_VB), v3 = vi_ld(x + p + 3 * AX_VB);
-        ax_roll_put(y + p, vi_tbl(v0, i0, u), nt);
-        ax_roll_put(y + p + AX_VB, vi_tbl(v1, i0, u), nt);
-        ax_roll_put(y + p + 2 * AX_VB, vi_tbl(v2, i0, u), nt);
+        ax_roll_put(y + p, vi_tbl(v0, i0, u), nt), ax_roll_inorder();
+        ax_roll_put(y + p + AX_VB, vi_tbl(v1, i0, u), nt), ax_roll_inorder();
+        ax_roll_put(y + p + 2 * AX_VB, vi_tbl(v2, i0, u), nt), ax_roll_inorder();
         ax_roll_put(y + p + 3 * AX_VB, vi_tbl(v3, i0, u), nt);
     }
     for (; p + AX_VB <= T; p += AX_VB)
@@ -249,8 +265,9 @@ AXIAL_INLINE void ax_roll_sel4(char *d, const char *xa, const char *xb, vi m0, v
     const vi a0 = vi_ld(xa), a1 = vi_ld(xa + AX_VB), a2 = vi_ld(xa + 2 * AX_VB);
     const vi a3 = vi_ld(xa + 3 * AX_VB), b0 = vi_ld(xb), b1 = vi_ld(xb + AX_VB);
     const vi b2 = vi_ld(xb + 2 * AX_VB), b3 = vi_ld(xb + 3 * AX_VB);
-    ax_roll_put(d, vi_sel8(m0, b0, a0), nt), ax_roll_put(d + AX_VB, vi_sel8(m1, b1, a1), nt);
-    ax_roll_put(d + 2 * AX_VB, vi_sel8(m2, b2, a2), nt);
+    ax_roll_put(d, vi_sel8(m0, b0, a0), nt), ax_roll_inorder();
+    ax_roll_put(d + AX_VB, vi_sel8(m1, b1, a1), nt), ax_roll_inorder();
+    ax_roll_put(d + 2 * AX_VB, vi_sel8(m2, b2, a2), nt), ax_roll_inorder();
     ax_roll_put(d + 3 * AX_VB, vi_sel8(m3, b3, a3), nt);
 }
 
