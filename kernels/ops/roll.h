@@ -110,9 +110,9 @@ AXIAL_INLINE void ax_roll_copy_short(char *d, const char *s, size_t len) {
         ax_roll_pair(d, s, len, AX_VB / 4);
     else if (len >= AX_VB / 8)
         ax_roll_pair(d, s, len, AX_VB / 8);
-    else if (AX_VB >= 32 && len >= AX_VB / 16)
+    else if (AX_VB >= 32 && len * 16 >= AX_VB)
         ax_roll_pair(d, s, len, AX_VB / 16);
-    else if (AX_VB >= 64 && len >= AX_VB / 32)
+    else if (AX_VB >= 64 && len * 32 >= AX_VB)
         ax_roll_pair(d, s, len, AX_VB / 32);
     else if (len == 1)
         *d = *s;
