@@ -47,9 +47,13 @@
 #define AX_ROLL_ALIGN_FROM 1 /* all */
 #endif
 
-/* Keeps the stores of a step in address order: GCC's scheduler otherwise
- * shuffles them, which costs up to 12% on in-cache copies (Rocket Lake). */
-AXIAL_INLINE void ax_roll_inorder(void) { __asm__ volatile("" ::: "memory"); }
+#ifndef AX_ROLL_INORDER /* keep the stores of a step in address order */
+#define AX_ROLL_INORDER 0
+#endif
+AXIAL_INLINE void ax_roll_inorder(void) {
+    if (AX_ROLL_INORDER) /* an empty asm that GCC's scheduler cannot move stores across */
+        __asm__ volatile("" ::: "memory");
+}
 
 typedef unsigned char ax_roll_half __attribute__((vector_size(AX_VB / 2)));
 
