@@ -32,8 +32,8 @@
  * AX_ROLL_MEMCPY bytes go to memcpy, which streams on its own.
  *
  * An ISA's roll section defines AX_ROLL_UNITS, AX_ROLL_LINE, AX_ROLL_NT,
- * AX_ROLL_RUNMAX, vi_sel8, vi_tbl_index and vi_tbl, and may override the
- * defaults below.
+ * AX_ROLL_RUNMAX, vi_sel8, vi_tbl (and vi_tbl2 with unit 8),
+ * and may override AX_ROLL_HALF_FROM, AX_ROLL_ALIGN_FROM, AX_ROLL_INORDER.
  */
 #ifndef AXIAL_OPS_ROLL_H
 #define AXIAL_OPS_ROLL_H
@@ -214,16 +214,24 @@ AXIAL_INLINE int ax_roll_unit(size_t nb, size_t E) {
     return 0;
 }
 
-/* The index of the output vector at byte `off` of its group (a vector, or a
- * pair for unit 8): t[b] is the byte of the group that output byte b takes. */
+/* vi_tbl's index for the output vector at byte `off` of its group (a vector;
+ * a pair for unit 8): output byte b takes byte src of the group, in units of
+ * u bytes; unit 1 (vpshufb) indexes within its 16-byte lane. */
 static vi ax_roll_index(size_t nb, size_t sb, size_t off, int u) {
-    uint8_t t[AX_VB];
-    for (size_t b = 0; b < AX_VB; b++) {
+    union { uint8_t b[AX_VB]; uint16_t w[AX_VB / 2]; uint32_t d[AX_VB / 4]; vi v; } idx;
+    for (size_t b = 0; b < AX_VB; b += u == 8 ? 1 : (size_t)u) {
         const size_t q = off + b, ph = q % nb;
         const size_t src = q - ph + (ph >= sb ? ph - sb : ph + nb - sb);
-        t[b] = (uint8_t)src;
+        if (u == 8)
+            idx.b[b] = (uint8_t)src;
+        else if (u == 1)
+            idx.b[b] = (uint8_t)(src & 15);
+        else if (u == 2)
+            idx.w[b / 2] = (uint16_t)(src / 2);
+        else
+            idx.d[b / 4] = (uint32_t)(src / 4);
     }
-    return vi_tbl_index(t, u);
+    return idx.v;
 }
 
 /* T bytes of whole rows by unit u; a streaming call comes here only with y

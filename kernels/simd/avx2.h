@@ -234,18 +234,7 @@ AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 #define AX_ROLL_INORDER 1
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm256_blendv_epi8(b, a, m); }
-/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
-AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
-    union { uint8_t b[32]; uint32_t d[8]; vi v; } idx;
-    for (int k = 0; k < 32 / u; k++) {
-        if (u == 1)
-            idx.b[k] = t[k] & 15; /* vpshufb indexes within its 128-bit lane */
-        else
-            idx.d[k] = t[4 * k] / 4u;
-    }
-    return idx.v;
-}
-/* the bytes of a by an index from vi_tbl_index, in units of u bytes */
+/* the bytes of a by an index from ax_roll_index (ops/roll.h), in units of u */
 AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
     return u == 1 ? _mm256_shuffle_epi8(a, idx) : _mm256_permutevar8x32_epi32(a, idx);
 }

@@ -206,20 +206,7 @@ AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 #define AX_ROLL_HALF_FROM 512
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm512_ternarylogic_epi64(m, a, b, 0xca); }
-/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
-AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
-    union { uint8_t b[64]; uint16_t w[32]; uint32_t d[16]; vi v; } idx;
-    for (int k = 0; k < 64 / u; k++) {
-        if (u == 1)
-            idx.b[k] = t[k] & 15; /* vpshufb indexes within its 128-bit lane */
-        else if (u == 2)
-            idx.w[k] = t[2 * k] / 2u;
-        else
-            idx.d[k] = t[4 * k] / 4u;
-    }
-    return idx.v;
-}
-/* the bytes of a by an index from vi_tbl_index, in units of u bytes */
+/* the bytes of a by an index from ax_roll_index (ops/roll.h), in units of u */
 AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
     return u == 1   ? _mm512_shuffle_epi8(a, idx)
            : u == 2 ? _mm512_permutexvar_epi16(idx, a)

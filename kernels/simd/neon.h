@@ -169,12 +169,7 @@ AXIAL_INLINE void ax_stream_fence(void) {}
 #define AX_ROLL_ALIGN_FROM 256
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return vbslq_u8(m, a, b); }
-/* vi_tbl's index from t[b], the table byte output byte b takes (ops/roll.h) */
-AXIAL_INLINE vi vi_tbl_index(const uint8_t *t, int u) {
-    (void)u;
-    return vld1q_u8(t);
-}
-/* the bytes of a by an index from vi_tbl_index */
+/* the bytes of a by an index from ax_roll_index (ops/roll.h) */
 AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
     (void)u;
     return vqtbl1q_u8(a, idx);
