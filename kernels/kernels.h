@@ -246,19 +246,6 @@ struct axial_kernels {
     AXIAL_KERNEL_ENTRIES(AXIAL_KERNEL_FIELD_, 0)
 };
 
-/* The four roll entry points of a SIMD ISA, each calling
- * impl(x, y, outer, n, s, E, flags) with its element size E in bytes. */
-#define AXIAL_ROLL_ENTRY_(isa, impl, E)                                                 \
-    void axial_roll_b##E##__##isa(const void *x, void *y, size_t outer, size_t n, size_t s, \
-                                  unsigned flags) {                                     \
-        impl(x, y, outer, n, s, E, flags);                                              \
-    }
-#define AXIAL_DEFINE_ROLL_ENTRIES(isa, impl)                                            \
-    AXIAL_ROLL_ENTRY_(isa, impl, 1)                                                     \
-    AXIAL_ROLL_ENTRY_(isa, impl, 2)                                                     \
-    AXIAL_ROLL_ENTRY_(isa, impl, 4)                                                     \
-    AXIAL_ROLL_ENTRY_(isa, impl, 8)
-
 /* CumSum of an unsigned type: the kernel of the signed type of its width
  * (wrapping addition gives the same bits), under the unsigned name. */
 #define AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(name, signed_name, isa)                           \
@@ -271,18 +258,6 @@ struct axial_kernels {
     AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u16, i16, isa)                                         \
     AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u32, i32, isa)                                         \
     AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u64, i64, isa)
-
-/* Roll's short copies, in every SIMD folder: two possibly overlapping moves of
- * W bytes cover len in [W, 2W]; memcpy of a constant size compiles to one load
- * and one store. */
-#define AXIAL_ROLL_PAIR(W, d, s, len)                                                     \
-    do {                                                                                  \
-        char a_[W], b_[W];                                                                \
-        memcpy(a_, s, W);                                                                 \
-        memcpy(b_, (s) + (len) - (W), W);                                                 \
-        memcpy(d, a_, W);                                                                 \
-        memcpy((d) + (len) - (W), b_, W);                                                 \
-    } while (0)
 
 extern const struct axial_kernels axial_kernels__scalar;
 #ifdef AXIAL_HAVE_AVX2

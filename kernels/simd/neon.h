@@ -378,4 +378,24 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     return v;
 }
 
+/* ---- roll ---- */
+/* TBL: bytes of one register, or of a pair (rows of 32 bytes; TBL of four
+ * registers is three uops on Neoverse N1, so rows of 64 take the select). */
+#define AX_ROLL_UNITS 9
+#define AX_ROLL_LINE 16 /* no streaming: stores aligned to the vector */
+#define AX_ROLL_NT 0 /* the cores stop allocating on runs of full-line writes */
+#define AX_ROLL_RUNMAX 0 /* rows are copies with 64-byte steps */
+/* Override: copies align their stores to 16 (no q store splits a line) only
+ * from 256 bytes, as the NEON kernels did; shorter ones skip the head. */
+#define AX_ROLL_ALIGN_FROM 256
+/* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
+AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return vbslq_u8(m, a, b); }
+/* the bytes of a by an index from ax_roll_index (ops/roll.h) */
+AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
+    (void)u;
+    return vqtbl1q_u8(a, idx);
+}
+/* the bytes of the 32 at p by idx (LD1 of two registers feeds TBL's pair) */
+AXIAL_INLINE vi vi_tbl2(const void *p, vi idx) { return vqtbl2q_u8(vld1q_u8_x2(p), idx); }
+
 #endif /* AXIAL_SIMD_NEON_H */
