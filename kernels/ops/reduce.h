@@ -314,9 +314,12 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
 }
 /* The f32 reduce of rows of 2, in f32 (the header says why it is exact). */
-AXIAL_INLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt) {
-    for (; o0 + AX_NF <= outer; o0 += AX_NF)
+AXIAL_INLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
+    for (; o0 + AX_NF <= outer; o0 += AX_NF) {
+        if (pf)
+            axial_prefetch_ahead(x + 2 * o0, 2 * AX_NF * 4);
         vf_put(AXK_F32, y + o0, vf_pairs_add(vf_ld(AXK_F32, x + 2 * o0), vf_ld(AXK_F32, x + 2 * o0 + AX_NF)), nt);
+    }
     for (; o0 < outer; o0++)
         y[o0] = x[2 * o0] + x[2 * o0 + 1];
 }
@@ -343,12 +346,12 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
         if (mis % es == 0)
             nt = 1, head = mis ? (al - mis) / es : 0;
     }
+    const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
+                   (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
     if (k == AXK_F32 && n == 2 && !acc) {
-        rd_pairs_f32((const float *)x, (float *)y, 0, head, 0);
-        rd_pairs_f32((const float *)x, (float *)y, head, outer, nt);
+        rd_pairs_f32((const float *)x, (float *)y, 0, head, 0, 0);
+        rd_pairs_f32((const float *)x, (float *)y, head, outer, nt, pf);
     } else {
-        const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
-                       (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
         const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
         for (size_t o0 = 0; o0 < outer;) {
             const size_t cnt = RD_MIN(AX_NF, (o0 < head ? head : outer) - o0);

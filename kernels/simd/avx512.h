@@ -192,4 +192,30 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
+/* ---- reduce ---- */
+AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
+    return _mm512_mask_blend_ps((__mmask16)ax_mask(cnt), _mm512_set1_ps(fill), v);
+}
+AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
+    return _mm512_mask_blend_pd((__mmask8)ax_mask(cnt), _mm512_set1_pd(fill), v);
+}
+/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q,
+ * in block order (q = 1, 2, 4: one halving of packed rows of 2q lanes) */
+AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
+    if (q == 4)
+        return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
+    const __m512i lo = q == 1 ? _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14)
+                              : _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+    const __m512i hi = q == 1 ? _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15)
+                              : _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, lo, b), _mm512_permutex2var_pd(a, hi, b));
+}
+AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
+    const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, ev, b), _mm512_permutex2var_ps(a, od, b));
+}
+#define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */
+#define AX_RED_PF_LONG 1  /* f32/f16/bf16 rows from 2 KiB prefetch themselves: likewise */
+
 #endif /* AXIAL_SIMD_AVX512_H */
