@@ -106,6 +106,10 @@ AXIAL_INLINE vc vc_ld(int k, const void *p) {
 AXIAL_INLINE vc vc_add(int k, vc a, vc b) {
     return k == AXK_F64 ? vc_of(a.f, vd_add(a.d, b.d)) : vc_of(vf_add(a.f, b.f), a.d);
 }
+/* v, computed here: an empty volatile asm the compiler keeps in order */
+AXIAL_INLINE vc vc_opaque(int k, vc v) {
+    return k == AXK_F64 ? vc_of(v.f, vd_opaque(v.d)) : vc_of(vf_opaque(v.f), v.d);
+}
 /* lanes >= cnt replaced by -0.0 */
 AXIAL_INLINE vc vc_keep(int k, vc v, size_t cnt) {
     return k == AXK_F64 ? vc_of(v.f, vd_keep(v.d, cnt, -0.0)) : vc_of(vf_keep(v.f, cnt, -0.0f), v.d);
@@ -147,20 +151,30 @@ AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
     RD_UNROLL for (size_t v = 0; v < nv; v++) a[v] = vc_add(k, a[v], b[v]);
 }
 /* a[0 .. nv) = ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), its statements in address
- * order (loads between the adds: fewer live vectors, ascending accesses). */
+ * order (loads between the adds: fewer live vectors).  ord: the empty asm
+ * keeps GCC from issuing a group's loads in descending order, which slows
+ * the memory-bound rows. */
+#define RD_IN_ORDER(ord, x)                                                                   \
+    do {                                                                                      \
+        if (ord)                                                                              \
+            RD_UNROLL for (size_t v_ = 0; v_ < nv; v_++) x[v_] = vc_opaque(k, x[v_]);          \
+    } while (0)
 AXIAL_INLINE void rd_tree(int k, vc *a, const void *p, size_t P, size_t off, size_t R, size_t nv,
-                          const void *end, int full) {
+                          const void *end, int full, int ord) {
     vc b[RD_MAXV], c[RD_MAXV], d[RD_MAXV];
     rd_ldrow(k, a, p, off, R, nv, end, full);
     rd_ldrow(k, b, p, P + off, R, nv, end, full);
     rd_addv(k, a, b, nv);
+    RD_IN_ORDER(ord, a);
     rd_ldrow(k, b, p, 2 * P + off, R, nv, end, full);
     rd_ldrow(k, c, p, 3 * P + off, R, nv, end, full);
     rd_addv(k, b, c, nv);
     rd_addv(k, a, b, nv);
+    RD_IN_ORDER(ord, a);
     rd_ldrow(k, b, p, 4 * P + off, R, nv, end, full);
     rd_ldrow(k, c, p, 5 * P + off, R, nv, end, full);
     rd_addv(k, b, c, nv);
+    RD_IN_ORDER(ord, b);
     rd_ldrow(k, c, p, 6 * P + off, R, nv, end, full);
     rd_ldrow(k, d, p, 7 * P + off, R, nv, end, full);
     rd_addv(k, c, d, nv);
@@ -185,7 +199,7 @@ AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, cons
     const size_t step = nv * vc_n(k);
     for (size_t m = 0; m < P; m += step) {
         vc a[RD_MAXV];
-        rd_tree(k, a, p, P, m, R, nv, end, full);
+        rd_tree(k, a, p, P, m, R, nv, end, full, 1);
         rd_wadd(k, A + m / AX_ND, a, nv);
         if (step < 16) /* one piece's loads at a time (else GCC hoists them all and spills) */
             __asm__ volatile("" ::: "memory");
@@ -193,16 +207,15 @@ AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, cons
 }
 /* v[0 .. cnt) (cnt a power of two) folded in halves by vector adds into v[0] */
 AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
-    RD_UNROLL for (; cnt > 1; cnt /= 2)
-        RD_UNROLL for (size_t i = 0; i < cnt / 2; i++) v[i] = vd_add(v[i], v[i + cnt / 2]);
+    RD_UNROLL for (size_t h = 8; h >= 1; h /= 2) /* (constant bounds: v stays in registers) */
+        RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= cnt) v[i] = vd_add(v[i], v[i + h]);
     return v[0];
 }
 /* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of
  * two, m <= AX_ND): each row folded in halves; lane r of the result is row r. */
 AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
-    RD_UNROLL for (; m > 1; m /= 2)
-        RD_UNROLL for (size_t i = 0; i < m / 2; i++)
-            v[i] = vd_halves_add(m / 2, v[2 * i], v[2 * i + 1]);
+    RD_UNROLL for (size_t h = 8; h >= 1; h /= 2)
+        RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= m) v[i] = vd_halves_add(h, v[2 * i], v[2 * i + 1]);
     return v[0];
 }
 /* A[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). */
@@ -282,11 +295,12 @@ AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *
 /* One row's sums folded to AX_ND lanes: nvr vectors (short rows, room for
  * whole loads), or (nvr 0) a long row of super-rows of 16. */
 AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *end, int pf) {
-    vd w[16];
     if (!nvr) {
-        rd_flat16(k, p, n, end, w, pf);
-        return rd_foldv(w, 16 / AX_ND);
+        vd A[16 / AX_ND]; /* (its own array: so it stays in registers) */
+        rd_flat16(k, p, n, end, A, pf);
+        return rd_foldv(A, 16 / AX_ND);
     }
+    vd w[2 * RD_MAXV];
     vc r[RD_MAXV];
     rd_ldrow(k, r, p, 0, n, nvr, NULL, 0);
     RD_UNROLL for (size_t v = 0; v < nvr; v++) vc_widen(k, r[v], w + v * vc_nw(k));
@@ -313,8 +327,9 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
     const vd lo = rd_fold_rows(c, AX_ND);
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
 }
-/* The f32 reduce of rows of 2, in f32 (the header says why it is exact). */
-AXIAL_INLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
+/* The f32 reduce of rows of 2, in f32 (the header says why it is exact); one
+ * copy, its short loop at the start of a function of its own. */
+AXIAL_NOINLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
     for (; o0 + AX_NF <= outer; o0 += AX_NF) {
         if (pf)
             axial_prefetch_ahead(x + 2 * o0, 2 * AX_NF * 4);
@@ -443,19 +458,19 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
                 for (size_t l = 0; l < 4 * L * axk_size(k); l += 64)
                     __builtin_prefetch((const char *)axk_at(k, x, b * stride + c) + l, 0, 3);
         vc a[4];
-        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_tree(k, a + u, x, stride, c + u * L, R, 1, NULL, full);
+        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_tree(k, a + u, x, stride, c + u * L, R, 1, NULL, full, 0);
         RD_UNROLL for (size_t u = 0; u < 4; u++) rd_cols_add(k, acc + c + u * L, a + u);
     }
     for (; c + L <= w; c += L) {
         vc a;
-        rd_tree(k, &a, x, stride, c, R, 1, NULL, full);
+        rd_tree(k, &a, x, stride, c, R, 1, NULL, full, 0);
         rd_cols_add(k, acc + c, &a);
     }
     if (c < w) { /* the last L columns, whose lanes past c are new */
         vc a;
         vd t[2];
         double s[2 * AX_ND];
-        rd_tree(k, &a, x, stride, w - L, R, 1, NULL, full);
+        rd_tree(k, &a, x, stride, w - L, R, 1, NULL, full, 0);
         vc_widen(k, a, t);
         for (size_t i = 0; i < vc_nw(k); i++)
             vd_st(s + i * AX_ND, t[i]);

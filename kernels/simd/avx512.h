@@ -193,6 +193,16 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
 /* ---- reduce ---- */
+/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
+ * such statements in order) */
+AXIAL_INLINE vf vf_opaque(vf v) {
+    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
+    return v;
+}
+AXIAL_INLINE vd vd_opaque(vd v) {
+    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
+    return v;
+}
 AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
     return _mm512_mask_blend_ps((__mmask16)ax_mask(cnt), _mm512_set1_ps(fill), v);
 }
