@@ -116,13 +116,16 @@ AXIAL_INLINE vc vc_keep(int k, vc v, size_t cnt) {
 }
 /* The avail elements at p, -0.0 past them: a whole load where L elements
  * from p end at or before `end` (NULL: they always do), else a partial one. */
+AXIAL_NOINLINE vc vc_ld_near_end(int k, const void *p, size_t avail) { /* (one copy a kind) */
+    return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_ld_part((const double *)p, avail, -0.0))
+                        : vc_of(vf_ld_part(k, p, avail, -0.0f), vd_set1(0.0));
+}
 AXIAL_INLINE vc vc_ld_upto(int k, const void *p, size_t avail, const void *end) {
     if (avail >= vc_n(k))
         return vc_ld(k, p);
     if (!end || (size_t)((const char *)end - (const char *)p) >= vc_n(k) * axk_size(k))
         return vc_keep(k, vc_ld(k, p), avail);
-    return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_ld_part((const double *)p, avail, -0.0))
-                        : vc_of(vf_ld_part(k, p, avail, -0.0f), vd_set1(0.0));
+    return vc_ld_near_end(k, p, avail);
 }
 /* v widened exactly to f64: w[0 .. vc_nw) in lane order */
 AXIAL_INLINE void vc_widen(int k, vc v, vd *w) {
@@ -136,15 +139,19 @@ AXIAL_INLINE void vc_widen(int k, vc v, vd *w) {
 
 
 /* ---- the tree of 8 rows ------------------------------------------------------
- * nv vectors of row s at p + s * P + off + v * L.  Unless `full`, a vector at
- * or past R elements from p is -0.0 and one across R is loaded up to R. */
+ * nv vectors of row s at p + s * P + off + v * L.  full (RD_ALL): all loaded;
+ * RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or past R elements from
+ * p is -0.0, one across R is loaded up to R. */
 #define RD_MAXV 8
-AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t at, size_t R, size_t nv,
-                           const void *end, int full) {
+enum { RD_RUN, RD_ALL, RD_ROWS };
+AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size_t off, size_t R,
+                           size_t nv, const void *end, int full) {
     RD_UNROLL for (size_t v = 0; v < nv; v++) {
-        const size_t o = at + v * vc_n(k);
-        r[v] = full ? vc_ld(k, axk_at(k, p, o))
-               : o >= R ? vc_nz(k) : vc_ld_upto(k, axk_at(k, p, o), R - o, end);
+        const size_t o = s * P + off + v * vc_n(k);
+        r[v] = full == RD_ALL    ? vc_ld(k, axk_at(k, p, o))
+               : full == RD_ROWS ? (s < R ? vc_ld(k, axk_at(k, p, o)) : vc_nz(k))
+               : o >= R          ? vc_nz(k)
+                                 : vc_ld_upto(k, axk_at(k, p, o), R - o, end);
     }
 }
 AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
@@ -162,21 +169,21 @@ AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
 AXIAL_INLINE void rd_tree(int k, vc *a, const void *p, size_t P, size_t off, size_t R, size_t nv,
                           const void *end, int full, int ord) {
     vc b[RD_MAXV], c[RD_MAXV], d[RD_MAXV];
-    rd_ldrow(k, a, p, off, R, nv, end, full);
-    rd_ldrow(k, b, p, P + off, R, nv, end, full);
+    rd_ldrow(k, a, p, 0, P, off, R, nv, end, full);
+    rd_ldrow(k, b, p, 1, P, off, R, nv, end, full);
     rd_addv(k, a, b, nv);
     RD_IN_ORDER(ord, a);
-    rd_ldrow(k, b, p, 2 * P + off, R, nv, end, full);
-    rd_ldrow(k, c, p, 3 * P + off, R, nv, end, full);
+    rd_ldrow(k, b, p, 2, P, off, R, nv, end, full);
+    rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
     rd_addv(k, b, c, nv);
     rd_addv(k, a, b, nv);
     RD_IN_ORDER(ord, a);
-    rd_ldrow(k, b, p, 4 * P + off, R, nv, end, full);
-    rd_ldrow(k, c, p, 5 * P + off, R, nv, end, full);
+    rd_ldrow(k, b, p, 4, P, off, R, nv, end, full);
+    rd_ldrow(k, c, p, 5, P, off, R, nv, end, full);
     rd_addv(k, b, c, nv);
     RD_IN_ORDER(ord, b);
-    rd_ldrow(k, c, p, 6 * P + off, R, nv, end, full);
-    rd_ldrow(k, d, p, 7 * P + off, R, nv, end, full);
+    rd_ldrow(k, c, p, 6, P, off, R, nv, end, full);
+    rd_ldrow(k, d, p, 7, P, off, R, nv, end, full);
     rd_addv(k, c, d, nv);
     rd_addv(k, b, c, nv);
     rd_addv(k, a, b, nv);
@@ -225,10 +232,10 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, const void *end, vd 
     for (; q + 128 <= N; q += 128) {
         if (AX_RED_PF_LONG && pf)
             axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
-        rd_group(k, axk_at(k, x, q), 16, A, 128, end, 1);
+        rd_group(k, axk_at(k, x, q), 16, A, 128, end, RD_ALL);
     }
     if (q < N)
-        rd_group(k, axk_at(k, x, q), 16, A, N - q, end, 0);
+        rd_group(k, axk_at(k, x, q), 16, A, N - q, end, RD_RUN);
 }
 
 /* ---- outputs ------------------------------------------------------------------ */
@@ -302,7 +309,7 @@ AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *e
     }
     vd w[2 * RD_MAXV];
     vc r[RD_MAXV];
-    rd_ldrow(k, r, p, 0, n, nvr, NULL, 0);
+    rd_ldrow(k, r, p, 0, 0, 0, n, nvr, NULL, RD_RUN);
     RD_UNROLL for (size_t v = 0; v < nvr; v++) vc_widen(k, r[v], w + v * vc_nw(k));
     return rd_foldv(w, nvr * vc_nw(k));
 }
@@ -391,8 +398,6 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
                           int stream) {
     if (n > 16)
         rd_rows_n(k, x, y, acc, outer, n, 0, 0, stream);
-    else if (n == 1)
-        rd_rows_n(k, x, y, acc, outer, 1, 1, 0, stream);
     else if (n == 2)
         rd_rows_n(k, x, y, acc, outer, 2, 2, 0, stream);
     else if (n == 4 && 4 <= AX_ND)
@@ -427,9 +432,9 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
                 A[i] = vd_set1(-0.0);
             size_t q = 0;
             for (; q + 8 * P <= N; q += 8 * P)
-                rd_group(k, axk_at(k, xo, q), P, A, 8 * P, end, 1);
+                rd_group(k, axk_at(k, xo, q), P, A, 8 * P, end, RD_ALL);
             if (q < N)
-                rd_group(k, axk_at(k, xo, q), P, A, N - q, end, 0);
+                rd_group(k, axk_at(k, xo, q), P, A, N - q, end, RD_RUN);
             double a[240];
             for (size_t i = 0; i < P / AX_ND; i++)
                 vd_st(a + i * AX_ND, A[i]);
@@ -439,8 +444,7 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
 }
 
 /* ---- columns (inner >= 16, reduce_cols) ----------------------------------------------
- * acc[0 .. w) += the columns of the group of rows at x (R: 8 rows' elements
- * unless full); 4 trees a step (whole lines of each row); pf: prefetch the
+ * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step (whole lines of each row); pf: prefetch the
  * next group's lines. */
 AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a) {
     vd A[2];
@@ -468,7 +472,7 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
     }
     if (c < w) { /* the last L columns, whose lanes past c are new */
         vc a;
-        vd t[2];
+        vd t[2] = {vd_set1(0.0), vd_set1(0.0)};
         double s[2 * AX_ND];
         rd_tree(k, &a, x, stride, w - L, R, 1, NULL, full, 0);
         vc_widen(k, a, t);
@@ -506,11 +510,24 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
     const int pf = n * stride * axk_size(k) >= RD_COL_PF;
     size_t j = 0;
     for (; j + 8 <= n; j += 8)
-        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8 * stride, 1, pf && j + 16 <= n);
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL, pf && j + 16 <= n);
     if (j < n)
-        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, (n - j) * stride, 0, 0);
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS, 0);
 }
 
+/* rd_cols once a kind (reduce, reduce_acc and reduce_cols call it): the
+ * kernels' macro below defines rd_cols_<name>. */
+#define RD_COLS_DECL_(name) \
+    static void rd_cols_##name(const void *x, double *acc, size_t n, size_t w, size_t stride);
+RD_COLS_DECL_(f32) RD_COLS_DECL_(f64) RD_COLS_DECL_(f16) RD_COLS_DECL_(bf16)
+AXIAL_INLINE void rd_cols_k(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
+    switch (k) {
+    case AXK_F32: rd_cols_f32(x, acc, n, w, stride); break;
+    case AXK_F64: rd_cols_f64(x, acc, n, w, stride); break;
+    case AXK_F16: rd_cols_f16(x, acc, n, w, stride); break;
+    default: rd_cols_bf16(x, acc, n, w, stride);
+    }
+}
 /* The float body of reduce (acc NULL) and reduce_acc. */
 AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                            size_t inner, int stream) {
@@ -533,18 +550,14 @@ AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t ou
             size_t w = RD_MIN(chunk, inner - i0);
             if (inner - i0 - w > 0 && inner - i0 - w < L)
                 w -= L; /* keep the last chunk at least L wide */
-            const void *xo = axk_at(k, x, o * n * inner + i0);
-            if (acc) {
-                rd_cols(k, xo, acc + o * inner + i0, n, w, inner);
-            } else {
-                /* f64 sums into y itself, the f32 family into an f64 row */
-                double *d = k == AXK_F64 ? (double *)axk_at_mut(k, y, o * inner + i0) : buf;
-                for (size_t i = 0; i < w; i++)
-                    d[i] = -0.0;
-                rd_cols(k, xo, d, n, w, inner);
-                if (k != AXK_F64)
-                    rd_finish(k, buf, axk_at_mut(k, y, o * inner + i0), w);
-            }
+            /* f64 sums into y itself, the f32 family into an f64 row */
+            double *d = acc ? acc + o * inner + i0
+                        : k == AXK_F64 ? (double *)axk_at_mut(k, y, o * inner + i0) : buf;
+            for (size_t i = 0; !acc && i < w; i++)
+                d[i] = -0.0;
+            rd_cols_k(k, axk_at(k, x, o * n * inner + i0), d, n, w, inner);
+            if (!acc && k != AXK_F64)
+                rd_finish(k, buf, axk_at_mut(k, y, o * inner + i0), w);
             i0 += w;
         }
     }
@@ -713,9 +726,13 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
     }                                                                                          \
+    AXIAL_NOINLINE void rd_cols_##name(const void *x, double *acc, size_t n, size_t w,         \
+                                       size_t stride) {                                        \
+        rd_cols(K, x, acc, n, w, stride);                                                      \
+    }                                                                                          \
     void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
                                   size_t stride) {                                             \
-        rd_cols(K, x, (double *)acc, n, ncols, stride);                                        \
+        rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \
     }
 #define AX_RED_INT_(bits, K, s, u)                                                             \
     AXIAL_NOINLINE void ri_reduce_##bits(const void *x, void *y, uint64_t *acc, size_t outer,  \
