@@ -58,6 +58,11 @@
 #ifndef AX_RED_PIECE /* positions per tree of the periodic and row order */
 #define AX_RED_PIECE 16
 #endif
+#ifndef AX_RED_SPREAD /* vf_spread, vd_spread: pack short rows of any length */
+#define AX_RED_SPREAD 0
+#define vf_spread(v, n, q) (v)
+#define vd_spread(v, n, q) (v)
+#endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
 #endif
@@ -318,9 +323,13 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
                                const void *end, int pf, void *y, double *acc, size_t o0,
                                size_t cnt, int nt) {
     vd c[16];
-    if (m) { /* packed: AX_NF * m elements, cnt == AX_NF */
-        RD_UNROLL for (size_t i = 0; i < 2 * m / vc_nw(k); i++)
-            vc_widen(k, vc_ld(k, axk_at(k, p, i * vc_n(k))), c + i * vc_nw(k));
+    if (m) { /* packed: m lanes a row (spread where n < m) */
+        RD_UNROLL for (size_t i = 0; i < 2 * m / vc_nw(k); i++) {
+            vc v = vc_ld(k, axk_at(k, p, i * (vc_n(k) / m) * n));
+            if (n < m)
+                v = k == AXK_F64 ? vc_of(v.f, vd_spread(v.d, n, m)) : vc_of(vf_spread(v.f, n, m), v.d);
+            vc_widen(k, v, c + i * vc_nw(k));
+        }
         rd_emit(k, y, acc, o0, rd_fold_rows(c, m), rd_fold_rows(c + m, m), cnt, nt);
         return;
     }
@@ -359,7 +368,7 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     const size_t es = axk_size(k), total = outer * n;
     const int shrt = m || nvr;
     /* a short rows' step reads this much from its first row (else: a padded copy) */
-    const size_t need = m ? AX_NF * n : (AX_NF - 1) * n + nvr * vc_n(k);
+    const size_t need = m ? (AX_NF - vc_n(k) / m) * n + vc_n(k) : (AX_NF - 1) * n + nvr * vc_n(k);
     size_t head = 0;
     int nt = 0;
     if (!acc && outer >= 2 * AX_NF && (stream || outer * es >= AXIAL_STREAM_BYTES)) {
@@ -404,6 +413,10 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
         rd_rows_n(k, x, y, acc, outer, 4, 4, 0, stream);
     else if (n == 8 && 8 <= AX_ND)
         rd_rows_n(k, x, y, acc, outer, 8, 8, 0, stream);
+    else if (AX_RED_SPREAD && n < 4 && 4 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, n, 4, 0, stream);
+    else if (AX_RED_SPREAD && n < 8 && 8 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, n, 8, 0, stream);
     else if (n <= vc_n(k))
         rd_rows_n(k, x, y, acc, outer, n, 0, 1, stream);
     else
