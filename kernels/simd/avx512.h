@@ -228,18 +228,20 @@ AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
 /* rows of n elements packed q lanes apart (n < q): lane l is element
  * (l / q) * n + l % q of v where l % q < n, else -0.0 (one permute) */
 AXIAL_INLINE vf vf_spread(vf v, size_t n, size_t q) {
-    int32_t t[16];
-    unsigned m = 0;
-    for (size_t l = 0; l < 16; l++)
-        t[l] = (int32_t)(l / q * n + l % q), m |= (unsigned)(l % q < n) << l;
-    return _mm512_mask_permutexvar_ps(_mm512_set1_ps(-0.0f), (__mmask16)m, _mm512_loadu_si512(t), v);
+    const __m512i l = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i in = _mm512_and_si512(l, _mm512_set1_epi32((int)q - 1));
+    const __m512i row = _mm512_srlv_epi32(l, _mm512_set1_epi32(__builtin_ctzll(q)));
+    const __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(row, _mm512_set1_epi32((int)n)), in);
+    const unsigned m = ((1u << n) - 1) * (0xffffu / ((1u << q) - 1)); /* l % q < n */
+    return _mm512_mask_permutexvar_ps(_mm512_set1_ps(-0.0f), (__mmask16)m, idx, v);
 }
 AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
-    int64_t t[8];
-    unsigned m = 0;
-    for (size_t l = 0; l < 8; l++)
-        t[l] = (int64_t)(l / q * n + l % q), m |= (unsigned)(l % q < n) << l;
-    return _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), (__mmask8)m, _mm512_loadu_si512(t), v);
+    const __m512i l = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i in = _mm512_and_si512(l, _mm512_set1_epi64((long long)q - 1));
+    const __m512i row = _mm512_srlv_epi64(l, _mm512_set1_epi64(__builtin_ctzll(q)));
+    const __m512i idx = _mm512_add_epi64(_mm512_mullo_epi64(row, _mm512_set1_epi64((long long)n)), in);
+    const unsigned m = ((1u << n) - 1) * (0xffu / ((1u << q) - 1));
+    return _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), (__mmask8)m, idx, v);
 }
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
 #define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */
