@@ -566,4 +566,41 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
     return u == 1 ? _mm256_shuffle_epi8(a, idx) : _mm256_permutevar8x32_epi32(a, idx);
 }
 
+/* ---- reduce ---- */
+/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
+ * such statements in order) */
+AXIAL_INLINE vf vf_opaque(vf v) {
+    __asm__ volatile("" : "+x"(v));
+    return v;
+}
+AXIAL_INLINE vd vd_opaque(vd v) {
+    __asm__ volatile("" : "+x"(v));
+    return v;
+}
+/* v with its lanes >= cnt replaced by fill */
+AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
+    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 m = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), idx));
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), v, m);
+}
+AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
+    const __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3);
+    const __m256d m = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)cnt), idx));
+    return _mm256_blendv_pd(_mm256_set1_pd(fill), v, m);
+}
+/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q,
+ * in block order (q = 1, 2: one halving of packed rows of 2q lanes) */
+AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
+    if (q == 1)
+        return _mm256_permute4x64_pd(_mm256_hadd_pd(a, b), 0xd8);
+    return _mm256_add_pd(_mm256_permute2f128_pd(a, b, 0x20), _mm256_permute2f128_pd(a, b, 0x31));
+}
+/* the sums of adjacent lanes: a0+a1, a2+a3, .., then b's */
+AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
+    const __m256 h = _mm256_add_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xdd));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
+}
+#define AX_RED_PF_SHORT 1 /* short rows prefetch per group: without it they wait on memory */
+#define AX_RED_PF_COLS 1  /* column blocks >= 2 MiB prefetch the next group's row lines */
+
 #endif /* AXIAL_SIMD_AVX2_H */

@@ -525,4 +525,59 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
                     : _mm512_permutexvar_epi32(idx, a);
 }
 
+/* ---- reduce ---- */
+/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
+ * such statements in order) */
+AXIAL_INLINE vf vf_opaque(vf v) {
+    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
+    return v;
+}
+AXIAL_INLINE vd vd_opaque(vd v) {
+    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
+    return v;
+}
+AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
+    return _mm512_mask_blend_ps((__mmask16)ax_mask(cnt), _mm512_set1_ps(fill), v);
+}
+AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
+    return _mm512_mask_blend_pd((__mmask8)ax_mask(cnt), _mm512_set1_pd(fill), v);
+}
+/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q,
+ * in block order (q = 1, 2, 4: one halving of packed rows of 2q lanes) */
+AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
+    if (q == 4)
+        return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
+    const __m512i lo = q == 1 ? _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14)
+                              : _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+    const __m512i hi = q == 1 ? _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15)
+                              : _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, lo, b), _mm512_permutex2var_pd(a, hi, b));
+}
+AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
+    const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, ev, b), _mm512_permutex2var_ps(a, od, b));
+}
+/* rows of n elements packed q lanes apart (n < q): lane l is element
+ * (l / q) * n + l % q of v where l % q < n, else -0.0 (one permute) */
+AXIAL_INLINE vf vf_spread(vf v, size_t n, size_t q) {
+    const __m512i l = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i in = _mm512_and_si512(l, _mm512_set1_epi32((int)q - 1));
+    const __m512i row = _mm512_srlv_epi32(l, _mm512_set1_epi32(__builtin_ctzll(q)));
+    const __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(row, _mm512_set1_epi32((int)n)), in);
+    const unsigned m = ((1u << n) - 1) * (0xffffu / ((1u << q) - 1)); /* l % q < n */
+    return _mm512_mask_permutexvar_ps(_mm512_set1_ps(-0.0f), (__mmask16)m, idx, v);
+}
+AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
+    const __m512i l = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i in = _mm512_and_si512(l, _mm512_set1_epi64((long long)q - 1));
+    const __m512i row = _mm512_srlv_epi64(l, _mm512_set1_epi64(__builtin_ctzll(q)));
+    const __m512i idx = _mm512_add_epi64(_mm512_mullo_epi64(row, _mm512_set1_epi64((long long)n)), in);
+    const unsigned m = ((1u << n) - 1) * (0xffu / ((1u << q) - 1));
+    return _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), (__mmask8)m, idx, v);
+}
+#define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
+#define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */
+#define AX_RED_PF_LONG 1  /* f32/f16/bf16 rows from 2 KiB prefetch themselves: likewise */
+
 #endif /* AXIAL_SIMD_AVX512_H */

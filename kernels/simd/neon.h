@@ -398,4 +398,31 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
 /* the bytes of the 32 at p by idx (LD1 of two registers feeds TBL's pair) */
 AXIAL_INLINE vi vi_tbl2(const void *p, vi idx) { return vqtbl2q_u8(vld1q_u8_x2(p), idx); }
 
+/* ---- reduce ---- */
+/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
+ * such statements in order) */
+AXIAL_INLINE vf vf_opaque(vf v) {
+    __asm__ volatile("" : "+w"(v));
+    return v;
+}
+AXIAL_INLINE vd vd_opaque(vd v) {
+    __asm__ volatile("" : "+w"(v));
+    return v;
+}
+AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
+    const uint32x4_t idx = {0, 1, 2, 3};
+    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)(cnt < 4 ? cnt : 4))), v, vdupq_n_f32(fill));
+}
+AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
+    const uint64x2_t idx = {0, 1};
+    return vbslq_f64(vcltq_u64(idx, vdupq_n_u64(cnt)), v, vdupq_n_f64(fill));
+}
+/* (a, b) as blocks of 2q lanes (q = 1): a0 + a1, b0 + b1 (FADDP) */
+AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
+    (void)q;
+    return vpaddq_f64(a, b);
+}
+AXIAL_INLINE vf vf_pairs_add(vf a, vf b) { return vpaddq_f32(a, b); }
+#define AX_RED_PIECE 8 /* trees over half super-rows: whole ones need 40 registers, and spill */
+
 #endif /* AXIAL_SIMD_NEON_H */

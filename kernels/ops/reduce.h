@@ -1,0 +1,783 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ops/reduce.h: ReduceSum for every summable dtype, written once over the
+ * vocabulary of simd/<isa>.h (included first).  Entry points (kernels.h),
+ * shape (outer, n, inner):
+ *   reduce:        y[o][i]    = sum_j x[o][j][i]
+ *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]  (double for floats, uint64_t for integers)
+ *   reduce_finish: y[k] = acc[k] rounded once to the element type
+ *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
+ * AXIAL_DEFINE_REDUCE_KERNELS() defines them all for the ISA of the vocabulary.
+ *
+ * Floats follow the one summation order (docs/API.md section 7; its
+ * executable form is tests/order_ref.c), so every ISA gives the same bits.
+ * C (the type of the trees) is f32 for f32/f16/bf16 and f64 for f64; a `vc`
+ * is one native vector of C (vf or vd; the other member is dead code), L =
+ * vc_n(k) lanes.  The order's lanes are positions, never registers:
+ *   columns (inner >= 16): L columns at a time, each column alone: groups of
+ *     8 rows, the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C, widened to
+ *     f64 and added group after group into the column's f64 sum (acc itself,
+ *     y itself for f64, a stack row for f32/f16/bf16).  The last w % L
+ *     columns come from the overlapping vector of the last L columns, whose
+ *     new lanes only are added.
+ *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16); position p
+ *     is a column of the super-rows (pieces of AX_RED_PIECE positions, each
+ *     a tree over 8 super-rows), summed into A[p]; then A is folded in halves
+ *     down to `inner` sums.  P == 16 keeps A in registers.
+ *   rows (inner == 1): P == 16.  A row's 16 sums are folded in halves by
+ *     whole-vector adds down to one vd, then AX_ND rows at once by
+ *     vd_halves_add, which adds the two halves of every row's lanes: the
+ *     order's last halvings done as a transpose.  Short rows (n <= 16) are
+ *     one super-row: their 16 sums are the widened elements (-0.0 past n),
+ *     and a fold that adds -0.0 lanes is exact, so a row is folded from the
+ *     narrowest power of two of vectors that holds it.  Rows of 1, 2, 4 (and
+ *     8 where a vector holds more) elements are packed several to a vector.
+ *   The f32 reduce of rows of 2 adds in f32: (x0 + x1) rounded to f64, then
+ *   to f32, is the f32 sum (53 >= 2 * 24 + 2: that double rounding is exact).
+ *   f16/bf16 results are rounded to odd in f32, then to nearest even: one
+ *   rounding in all (vf_narrow_for).
+ * Integers wrap (any order gives their bits; signed and unsigned share one
+ * body per width): accumulators of native vectors over rows and columns,
+ * slots of lcm(inner, lanes) for narrow columns; reduce_acc adds the wrapped
+ * sum into the uint64_t accumulator, whose low bits are what counts.
+ *
+ * Tails: nothing outside x, y, acc is touched.  A vector that would pass the
+ * end of its run is loaded whole where that stays inside x (its extra lanes
+ * then replaced by -0.0), else by vf_ld_part; short rows near x's end go
+ * through a -0.0-padded stack copy.  Streaming (rows only, where outputs are
+ * a large share of the traffic): a reduce writing at least
+ * AXIAL_STREAM_BYTES, or a task of a split call that does, stores its
+ * aligned output groups with non-temporal stores.  Prefetch (kernels.h) as
+ * each ISA asks for it: AX_RED_PF_SHORT (per group of short rows),
+ * AX_RED_PF_LONG (inside long rows), AX_RED_PF_COLS (the next group of rows
+ * of a column block).
+ */
+#ifndef AXIAL_OPS_REDUCE_H
+#define AXIAL_OPS_REDUCE_H
+
+#ifndef AX_RED_PIECE /* positions per tree of the periodic and row order */
+#define AX_RED_PIECE 16
+#endif
+#ifndef AX_RED_SPREAD /* vf_spread, vd_spread: pack short rows of any length */
+#define AX_RED_SPREAD 0
+#define vf_spread(v, n, q) (v)
+#define vd_spread(v, n, q) (v)
+#endif
+#ifndef AX_RED_PF_SHORT
+#define AX_RED_PF_SHORT 0
+#endif
+#ifndef AX_RED_PF_LONG
+#define AX_RED_PF_LONG 0
+#endif
+#ifndef AX_RED_PF_COLS
+#define AX_RED_PF_COLS 0
+#endif
+
+#define RD_UNROLL _Pragma("GCC unroll 16")
+#define RD_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define RD_COL_CHUNK 4096  /* columns per pass into acc (or an f64 y) */
+#define RD_COL_STACK 1024  /* f32/f16/bf16 reduce: columns per pass into an f64 stack row */
+#define RD_COL_PF ((size_t)2 << 20) /* column blocks from which AX_RED_PF_COLS prefetches */
+#define RD_PF_ROW 2048     /* AX_RED_PF_LONG: row bytes from which a row prefetches itself */
+#define RD_INT_CHUNK 4096  /* integer columns: bytes per pass */
+
+static inline size_t rd_gcd(size_t a, size_t b) {
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* ---- C vectors --------------------------------------------------------------- */
+typedef struct {
+    vf f;
+    vd d;
+} vc;
+AXIAL_INLINE size_t vc_nw(int k) { return k == AXK_F64 ? 1 : 2; } /* vd per vc */
+AXIAL_INLINE size_t vc_n(int k) { return vc_nw(k) * AX_ND; }
+AXIAL_INLINE vc vc_of(vf f, vd d) {
+    const vc v = {f, d};
+    return v;
+}
+AXIAL_INLINE vc vc_nz(int k) {
+    return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_set1(-0.0)) : vc_of(vf_set1(-0.0f), vd_set1(0.0));
+}
+AXIAL_INLINE vc vc_ld(int k, const void *p) {
+    return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_ld((const double *)p))
+                        : vc_of(vf_ld(k, p), vd_set1(0.0));
+}
+AXIAL_INLINE vc vc_add(int k, vc a, vc b) {
+    return k == AXK_F64 ? vc_of(a.f, vd_add(a.d, b.d)) : vc_of(vf_add(a.f, b.f), a.d);
+}
+/* v, computed here: an empty volatile asm the compiler keeps in order */
+AXIAL_INLINE vc vc_opaque(int k, vc v) {
+    return k == AXK_F64 ? vc_of(v.f, vd_opaque(v.d)) : vc_of(vf_opaque(v.f), v.d);
+}
+/* lanes >= cnt replaced by -0.0 */
+AXIAL_INLINE vc vc_keep(int k, vc v, size_t cnt) {
+    return k == AXK_F64 ? vc_of(v.f, vd_keep(v.d, cnt, -0.0)) : vc_of(vf_keep(v.f, cnt, -0.0f), v.d);
+}
+/* The avail elements at p, -0.0 past them: a whole load where L elements
+ * from p end at or before `end` (NULL: they always do), else a partial one. */
+AXIAL_NOINLINE vc vc_ld_near_end(int k, const void *p, size_t avail) { /* (one copy a kind) */
+    return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_ld_part((const double *)p, avail, -0.0))
+                        : vc_of(vf_ld_part(k, p, avail, -0.0f), vd_set1(0.0));
+}
+AXIAL_INLINE vc vc_ld_upto(int k, const void *p, size_t avail, const void *end) {
+    if (avail >= vc_n(k))
+        return vc_ld(k, p);
+    if (!end || (size_t)((const char *)end - (const char *)p) >= vc_n(k) * axk_size(k))
+        return vc_keep(k, vc_ld(k, p), avail);
+    return vc_ld_near_end(k, p, avail);
+}
+/* v widened exactly to f64: w[0 .. vc_nw) in lane order */
+AXIAL_INLINE void vc_widen(int k, vc v, vd *w) {
+    if (k == AXK_F64) {
+        w[0] = v.d;
+    } else {
+        w[0] = vd_lo(v.f);
+        w[1] = vd_hi(v.f);
+    }
+}
+
+
+/* ---- the tree of 8 rows ------------------------------------------------------
+ * nv vectors of row s at p + s * P + off + v * L.  full (RD_ALL): all loaded;
+ * RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or past R elements from
+ * p is -0.0, one across R is loaded up to R. */
+#define RD_MAXV 8
+enum { RD_RUN, RD_ALL, RD_ROWS };
+AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size_t off, size_t R,
+                           size_t nv, const void *end, int full) {
+    RD_UNROLL for (size_t v = 0; v < nv; v++) {
+        const size_t o = s * P + off + v * vc_n(k);
+        r[v] = full == RD_ALL    ? vc_ld(k, axk_at(k, p, o))
+               : full == RD_ROWS ? (s < R ? vc_ld(k, axk_at(k, p, o)) : vc_nz(k))
+               : o >= R          ? vc_nz(k)
+                                 : vc_ld_upto(k, axk_at(k, p, o), R - o, end);
+    }
+}
+AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
+    RD_UNROLL for (size_t v = 0; v < nv; v++) a[v] = vc_add(k, a[v], b[v]);
+}
+/* a[0 .. nv) = ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), its statements in address
+ * order (loads between the adds: fewer live vectors).  ord: the empty asm
+ * keeps GCC from issuing a group's loads in descending order, which slows
+ * the memory-bound rows. */
+#define RD_IN_ORDER(ord, x)                                                                   \
+    do {                                                                                      \
+        if (ord)                                                                              \
+            RD_UNROLL for (size_t v_ = 0; v_ < nv; v_++) x[v_] = vc_opaque(k, x[v_]);          \
+    } while (0)
+AXIAL_INLINE void rd_tree(int k, vc *a, const void *p, size_t P, size_t off, size_t R, size_t nv,
+                          const void *end, int full, int ord) {
+    vc b[RD_MAXV], c[RD_MAXV], d[RD_MAXV];
+    rd_ldrow(k, a, p, 0, P, off, R, nv, end, full);
+    rd_ldrow(k, b, p, 1, P, off, R, nv, end, full);
+    rd_addv(k, a, b, nv);
+    RD_IN_ORDER(ord, a);
+    rd_ldrow(k, b, p, 2, P, off, R, nv, end, full);
+    rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
+    rd_addv(k, b, c, nv);
+    rd_addv(k, a, b, nv);
+    RD_IN_ORDER(ord, a);
+    rd_ldrow(k, b, p, 4, P, off, R, nv, end, full);
+    rd_ldrow(k, c, p, 5, P, off, R, nv, end, full);
+    rd_addv(k, b, c, nv);
+    RD_IN_ORDER(ord, b);
+    rd_ldrow(k, c, p, 6, P, off, R, nv, end, full);
+    rd_ldrow(k, d, p, 7, P, off, R, nv, end, full);
+    rd_addv(k, c, d, nv);
+    rd_addv(k, b, c, nv);
+    rd_addv(k, a, b, nv);
+}
+/* A[0 .. nv * vc_nw) += the widened a[0 .. nv) */
+AXIAL_INLINE void rd_wadd(int k, vd *A, const vc *a, size_t nv) {
+    RD_UNROLL for (size_t v = 0; v < nv; v++) {
+        vd w[2];
+        vc_widen(k, a[v], w);
+        RD_UNROLL for (size_t i = 0; i < vc_nw(k); i++)
+            A[v * vc_nw(k) + i] = vd_add(A[v * vc_nw(k) + i], w[i]);
+    }
+}
+/* One group of 8 super-rows of P positions at p (R elements left unless
+ * full), added into A[0 .. P / AX_ND): a tree per piece of AX_RED_PIECE
+ * positions. */
+AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, const void *end,
+                           int full) {
+    const size_t nv = AX_RED_PIECE > vc_n(k) ? AX_RED_PIECE / vc_n(k) : 1;
+    const size_t step = nv * vc_n(k);
+    for (size_t m = 0; m < P; m += step) {
+        vc a[RD_MAXV];
+        rd_tree(k, a, p, P, m, R, nv, end, full, 1);
+        rd_wadd(k, A + m / AX_ND, a, nv);
+        if (step < 16) /* one piece's loads at a time (else GCC hoists them all and spills) */
+            __asm__ volatile("" ::: "memory");
+    }
+}
+/* v[0 .. cnt) (cnt a power of two) folded in halves by vector adds into v[0] */
+AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
+    RD_UNROLL for (size_t h = 8; h >= 1; h /= 2) /* (constant bounds: v stays in registers) */
+        RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= cnt) v[i] = vd_add(v[i], v[i + h]);
+    return v[0];
+}
+/* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of
+ * two, m <= AX_ND): each row folded in halves; lane r of the result is row r. */
+AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
+    RD_UNROLL for (size_t h = 8; h >= 1; h /= 2)
+        RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= m) v[i] = vd_halves_add(h, v[2 * i], v[2 * i + 1]);
+    return v[0];
+}
+/* A[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). */
+AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, const void *end, vd *A, int pf) {
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
+    size_t q = 0;
+    for (; q + 128 <= N; q += 128) {
+        if (AX_RED_PF_LONG && pf)
+            axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
+        rd_group(k, axk_at(k, x, q), 16, A, 128, end, RD_ALL);
+    }
+    if (q < N)
+        rd_group(k, axk_at(k, x, q), 16, A, N - q, end, RD_RUN);
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+/* AX_NF sums (lo: outputs off.., hi: the next AX_ND) for outputs off .. off+cnt-1:
+ * reduce (acc NULL) stores them rounded once (nt: streaming, to an aligned
+ * y + off, cnt == AX_NF); reduce_acc adds them to acc. */
+AXIAL_INLINE void rd_emit(int k, void *y, double *acc, size_t off, vd lo, vd hi, size_t cnt,
+                          int nt) {
+    if (acc && cnt == AX_NF) {
+        vd_st(acc + off, vd_add(vd_ld(acc + off), lo));
+        vd_st(acc + off + AX_ND, vd_add(vd_ld(acc + off + AX_ND), hi));
+    } else if (acc || (k == AXK_F64 && cnt < AX_NF)) {
+        double t[2 * AX_ND];
+        vd_st(t, lo);
+        vd_st(t + AX_ND, hi);
+        for (size_t i = 0; i < cnt; i++) {
+            if (acc)
+                acc[off + i] += t[i];
+            else
+                ((double *)y)[off + i] = t[i];
+        }
+    } else if (k == AXK_F64) {
+        vd_put((double *)y + off, lo, nt);
+        vd_put((double *)y + off + AX_ND, hi, nt);
+    } else if (cnt == AX_NF) {
+        vf_put(k, axk_at_mut(k, y, off), vf_narrow_for(k, lo, hi), nt);
+    } else {
+        vf_st_part(k, axk_at_mut(k, y, off), vf_narrow_for(k, lo, hi), cnt);
+    }
+}
+/* reduce_finish: AX_NF outputs a step, the tail from a -0.0-padded copy. */
+AXIAL_INLINE void rd_finish(int k, const double *acc, void *y, size_t count) {
+    if (k == AXK_F64) {
+        memcpy(y, acc, count * 8);
+        return;
+    }
+    size_t i = 0;
+    for (; i + AX_NF <= count; i += AX_NF)
+        vf_st(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld(acc + i), vd_ld(acc + i + AX_ND)));
+    if (i < count) {
+        double t[AX_NF];
+        for (size_t j = 0; j < AX_NF; j++)
+            t[j] = i + j < count ? acc[i + j] : -0.0;
+        vf_st_part(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld(t), vd_ld(t + AX_ND)), count - i);
+    }
+}
+/* a[0 .. len) (f64 sums of positions) folded in halves to `inner` sums, then
+ * stored rounded (reduce) or added to acc (reduce_acc). */
+AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *y, double *acc) {
+    for (; len > inner; len /= 2)
+        for (size_t p = 0; p < len / 2; p++)
+            a[p] += a[p + len / 2];
+    if (acc)
+        for (size_t i = 0; i < inner; i++)
+            acc[i] += a[i];
+    else
+        rd_finish(k, a, y, inner);
+}
+
+/* ---- rows (inner == 1) -------------------------------------------------------------
+ * AX_NF rows a step, in two halves of AX_ND rows, each one vd of sums.  Each
+ * row is reduced to AX_ND lanes (rd_row), or, packed (rows of m <= AX_ND
+ * elements, m a power of two), AX_NF rows are m vectors of each half. */
+/* One row's sums folded to AX_ND lanes: nvr vectors (short rows, room for
+ * whole loads), or (nvr 0) a long row of super-rows of 16. */
+AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *end, int pf) {
+    if (!nvr) {
+        vd A[16 / AX_ND]; /* (its own array: so it stays in registers) */
+        rd_flat16(k, p, n, end, A, pf);
+        return rd_foldv(A, 16 / AX_ND);
+    }
+    vd w[2 * RD_MAXV];
+    vc r[RD_MAXV];
+    rd_ldrow(k, r, p, 0, 0, 0, n, nvr, NULL, RD_RUN);
+    RD_UNROLL for (size_t v = 0; v < nvr; v++) vc_widen(k, r[v], w + v * vc_nw(k));
+    return rd_foldv(w, nvr * vc_nw(k));
+}
+/* The sums of AX_NF rows of n elements at p (rows past cnt: -0.0) to the sink. */
+AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t nvr,
+                               const void *end, int pf, void *y, double *acc, size_t o0,
+                               size_t cnt, int nt) {
+    vd c[16];
+    if (m) { /* packed: m lanes a row (spread where n < m) */
+        RD_UNROLL for (size_t i = 0; i < 2 * m / vc_nw(k); i++) {
+            vc v = vc_ld(k, axk_at(k, p, i * (vc_n(k) / m) * n));
+            if (n < m)
+                v = k == AXK_F64 ? vc_of(v.f, vd_spread(v.d, n, m)) : vc_of(vf_spread(v.f, n, m), v.d);
+            vc_widen(k, v, c + i * vc_nw(k));
+        }
+        rd_emit(k, y, acc, o0, rd_fold_rows(c, m), rd_fold_rows(c + m, m), cnt, nt);
+        return;
+    }
+    if (!nvr) { /* long rows: one copy of the row's loop */
+#pragma GCC unroll 1
+        for (size_t r = 0; r < AX_NF; r++)
+            c[r] = r < cnt ? rd_row(k, axk_at(k, p, r * n), n, 0, end, pf) : vd_set1(-0.0);
+    } else {
+        RD_UNROLL for (size_t r = 0; r < AX_NF; r++) c[r] = rd_row(k, axk_at(k, p, r * n), n, nvr, end, 0);
+    }
+    const vd lo = rd_fold_rows(c, AX_ND);
+    rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
+}
+/* The f32 reduce of rows of 2, in f32 (the header says why it is exact); one
+ * copy, its short loop at the start of a function of its own. */
+AXIAL_NOINLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
+    for (; o0 + AX_NF <= outer; o0 += AX_NF) {
+        if (pf)
+            axial_prefetch_ahead(x + 2 * o0, 2 * AX_NF * 4);
+        vf_put(AXK_F32, y + o0, vf_pairs_add(vf_ld(AXK_F32, x + 2 * o0), vf_ld(AXK_F32, x + 2 * o0 + AX_NF)), nt);
+    }
+    for (; o0 < outer; o0++)
+        y[o0] = x[2 * o0] + x[2 * o0 + 1];
+}
+/* -0.0 of kind k in the bytes [0, bytes) of buf (a multiple of 8) */
+AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes) {
+    const uint64_t pat = k == AXK_F64 ? 0x8000000000000000ull
+                         : k == AXK_F32 ? 0x8000000080000000ull : 0x8000800080008000ull;
+    for (size_t i = 0; i < bytes / 8; i++)
+        buf[i] = pat;
+}
+/* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
+ * the caller.  A stream starts with plain head rows up to an aligned y. */
+AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                            size_t m, size_t nvr, int stream) {
+    const size_t es = axk_size(k), total = outer * n;
+    const int shrt = m || nvr;
+    /* a short rows' step reads this much from its first row (else: a padded copy) */
+    const size_t need = m ? (AX_NF - vc_n(k) / m) * n + vc_n(k) : (AX_NF - 1) * n + nvr * vc_n(k);
+    size_t head = 0;
+    int nt = 0;
+    if (!acc && outer >= 2 * AX_NF && (stream || outer * es >= AXIAL_STREAM_BYTES)) {
+        const size_t al = k == AXK_F64 ? AX_VB : AX_NF * es; /* one step's store */
+        const size_t mis = (uintptr_t)y % al;
+        if (mis % es == 0)
+            nt = 1, head = mis ? (al - mis) / es : 0;
+    }
+    const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
+                   (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
+    if (k == AXK_F32 && n == 2 && !acc) {
+        rd_pairs_f32((const float *)x, (float *)y, 0, head, 0, 0);
+        rd_pairs_f32((const float *)x, (float *)y, head, outer, nt, pf);
+    } else {
+        const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
+        for (size_t o0 = 0; o0 < outer;) {
+            const size_t cnt = RD_MIN(AX_NF, (o0 < head ? head : outer) - o0);
+            const void *p = axk_at(k, x, o0 * n), *end = axk_at(k, x, total);
+            uint64_t buf[(AX_NF * 16 + 16) * 8 / 8];
+            if (shrt && o0 * n + need > total) {
+                rd_fill_nz(k, buf, sizeof buf);
+                memcpy(buf, p, (total - o0 * n) * es);
+                p = buf, end = NULL;
+            }
+            if (pf)
+                axial_prefetch_ahead(p, AX_NF * n * es);
+            rd_rows_step(k, p, n, m, nvr, end, pfin, y, acc, o0, cnt, nt && o0 >= head);
+            o0 += cnt;
+        }
+    }
+    if (nt)
+        ax_stream_fence();
+}
+/* One loop per kind of row, each with its constants. */
+AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                          int stream) {
+    if (n > 16)
+        rd_rows_n(k, x, y, acc, outer, n, 0, 0, stream);
+    else if (n == 2)
+        rd_rows_n(k, x, y, acc, outer, 2, 2, 0, stream);
+    else if (n == 4 && 4 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, 4, 4, 0, stream);
+    else if (n == 8 && 8 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, 8, 8, 0, stream);
+    else if (AX_RED_SPREAD && n < 4 && 4 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, n, 4, 0, stream);
+    else if (AX_RED_SPREAD && n < 8 && 8 <= AX_ND)
+        rd_rows_n(k, x, y, acc, outer, n, 8, 0, stream);
+    else if (n <= vc_n(k))
+        rd_rows_n(k, x, y, acc, outer, n, 0, 1, stream);
+    else
+        rd_rows_n(k, x, y, acc, outer, n, 0, 16 / vc_n(k), stream);
+}
+
+/* ---- periodic (1 < inner < 16) ----------------------------------------------------- */
+AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                              size_t inner) {
+    const size_t P = inner * (16 / rd_gcd(inner, 16)), N = n * inner;
+    const void *end = axk_at(k, x, outer * N);
+    for (size_t o = 0; o < outer; o++) {
+        const void *xo = axk_at(k, x, o * N);
+        void *yo = acc ? NULL : axk_at_mut(k, y, o * inner);
+        double *ao = acc ? acc + o * inner : NULL;
+        if (P == 16) {
+            vd A[16 / AX_ND];
+            _Alignas(64) double a[16];
+            rd_flat16(k, xo, N, end, A, 0);
+            for (size_t i = 0; i < 16 / AX_ND; i++)
+                vd_st(a + i * AX_ND, A[i]);
+            rd_fold_out(k, a, 16, inner, yo, ao);
+        } else {
+            vd A[240 / AX_ND];
+            for (size_t i = 0; i < P / AX_ND; i++)
+                A[i] = vd_set1(-0.0);
+            size_t q = 0;
+            for (; q + 8 * P <= N; q += 8 * P)
+                rd_group(k, axk_at(k, xo, q), P, A, 8 * P, end, RD_ALL);
+            if (q < N)
+                rd_group(k, axk_at(k, xo, q), P, A, N - q, end, RD_RUN);
+            double a[240];
+            for (size_t i = 0; i < P / AX_ND; i++)
+                vd_st(a + i * AX_ND, A[i]);
+            rd_fold_out(k, a, P, inner, yo, ao);
+        }
+    }
+}
+
+/* ---- columns (inner >= 16, reduce_cols) ----------------------------------------------
+ * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step (whole lines of each row); pf: prefetch the
+ * next group's lines. */
+AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a) {
+    vd A[2];
+    RD_UNROLL for (size_t i = 0; i < vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
+    rd_wadd(k, A, a, 1);
+    RD_UNROLL for (size_t i = 0; i < vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
+}
+AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, size_t stride,
+                                size_t R, int full, int pf) {
+    const size_t L = vc_n(k);
+    size_t c = 0;
+    for (; c + 4 * L <= w; c += 4 * L) {
+        if (AX_RED_PF_COLS && pf)
+            RD_UNROLL for (size_t b = 8; b < 16; b++)
+                for (size_t l = 0; l < 4 * L * axk_size(k); l += 64)
+                    __builtin_prefetch((const char *)axk_at(k, x, b * stride + c) + l, 0, 3);
+        vc a[4];
+        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_tree(k, a + u, x, stride, c + u * L, R, 1, NULL, full, 0);
+        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_cols_add(k, acc + c + u * L, a + u);
+    }
+    for (; c + L <= w; c += L) {
+        vc a;
+        rd_tree(k, &a, x, stride, c, R, 1, NULL, full, 0);
+        rd_cols_add(k, acc + c, &a);
+    }
+    if (c < w) { /* the last L columns, whose lanes past c are new */
+        vc a;
+        vd t[2] = {vd_set1(0.0), vd_set1(0.0)};
+        double s[2 * AX_ND];
+        rd_tree(k, &a, x, stride, w - L, R, 1, NULL, full, 0);
+        vc_widen(k, a, t);
+        for (size_t i = 0; i < vc_nw(k); i++)
+            vd_st(s + i * AX_ND, t[i]);
+        for (size_t i = L - (w - c); i < L; i++)
+            acc[w - L + i] += s[i];
+    }
+}
+/* acc[0 .. w) += the column sums of n rows `stride` elements apart. */
+AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
+    const size_t L = vc_n(k);
+    if (w < L) { /* a narrow tile: loads up to its last element, partial sums */
+        const void *end = axk_at(k, x, (n - 1) * stride + w);
+        for (size_t j = 0; j < n; j += 8) {
+            vc a[1], r[8];
+            vd A[2], W[2];
+            for (size_t s = 0; s < 8; s++)
+                r[s] = j + s < n ? vc_ld_upto(k, axk_at(k, x, (j + s) * stride), w, end) : vc_nz(k);
+            a[0] = vc_add(k, vc_add(k, vc_add(k, r[0], r[1]), vc_add(k, r[2], r[3])),
+                          vc_add(k, vc_add(k, r[4], r[5]), vc_add(k, r[6], r[7])));
+            for (size_t i = 0; i < vc_nw(k); i++) {
+                const size_t lo = i * AX_ND, cnt = w > lo ? RD_MIN(w - lo, AX_ND) : 0;
+                A[i] = vd_ld_part(acc + lo, cnt, -0.0);
+            }
+            vc_widen(k, a[0], W);
+            for (size_t i = 0; i < vc_nw(k); i++) {
+                const size_t lo = i * AX_ND, cnt = w > lo ? RD_MIN(w - lo, AX_ND) : 0;
+                if (cnt)
+                    vd_st_part(acc + lo, vd_add(A[i], W[i]), cnt);
+            }
+        }
+        return;
+    }
+    const int pf = n * stride * axk_size(k) >= RD_COL_PF;
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL, pf && j + 16 <= n);
+    if (j < n)
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS, 0);
+}
+
+/* rd_cols once a kind (reduce, reduce_acc and reduce_cols call it): the
+ * kernels' macro below defines rd_cols_<name>. */
+#define RD_COLS_DECL_(name) \
+    static void rd_cols_##name(const void *x, double *acc, size_t n, size_t w, size_t stride);
+RD_COLS_DECL_(f32) RD_COLS_DECL_(f64) RD_COLS_DECL_(f16) RD_COLS_DECL_(bf16)
+AXIAL_INLINE void rd_cols_k(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
+    switch (k) {
+    case AXK_F32: rd_cols_f32(x, acc, n, w, stride); break;
+    case AXK_F64: rd_cols_f64(x, acc, n, w, stride); break;
+    case AXK_F16: rd_cols_f16(x, acc, n, w, stride); break;
+    default: rd_cols_bf16(x, acc, n, w, stride);
+    }
+}
+/* The float body of reduce (acc NULL) and reduce_acc. */
+AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
+                           size_t inner, int stream) {
+    if (y && n == 1) { /* a sum of one term: the term */
+        memcpy(y, x, outer * inner * axk_size(k));
+        return;
+    }
+    if (inner == 1) {
+        rd_rows(k, x, y, acc, outer, n, stream);
+        return;
+    }
+    if (inner < 16) {
+        rd_periodic(k, x, y, acc, outer, n, inner);
+        return;
+    }
+    double buf[RD_COL_STACK];
+    const size_t chunk = acc || k == AXK_F64 ? RD_COL_CHUNK : RD_COL_STACK, L = vc_n(k);
+    for (size_t o = 0; o < outer; o++) {
+        for (size_t i0 = 0; i0 < inner;) {
+            size_t w = RD_MIN(chunk, inner - i0);
+            if (inner - i0 - w > 0 && inner - i0 - w < L)
+                w -= L; /* keep the last chunk at least L wide */
+            /* f64 sums into y itself, the f32 family into an f64 row */
+            double *d = acc ? acc + o * inner + i0
+                        : k == AXK_F64 ? (double *)axk_at_mut(k, y, o * inner + i0) : buf;
+            for (size_t i = 0; !acc && i < w; i++)
+                d[i] = -0.0;
+            rd_cols_k(k, axk_at(k, x, o * n * inner + i0), d, n, w, inner);
+            if (!acc && k != AXK_F64)
+                rd_finish(k, buf, axk_at_mut(k, y, o * inner + i0), w);
+            i0 += w;
+        }
+    }
+}
+
+/* ==== integers: wrapping, one body per width ========================================= */
+AXIAL_INLINE size_t ri_lanes(int k) { return AX_VB / axk_size(k); }
+/* an element zero-extended (its low bits are what counts) */
+AXIAL_INLINE uint64_t ri_get(int k, const void *p, size_t i) {
+    const void *e = axk_at(k, p, i);
+    switch (k) {
+    case AXK_I8: return *(const uint8_t *)e;
+    case AXK_I16: { uint16_t v; memcpy(&v, e, 2); return v; }
+    case AXK_I32: { uint32_t v; memcpy(&v, e, 4); return v; }
+    default: { uint64_t v; memcpy(&v, e, 8); return v; }
+    }
+}
+AXIAL_INLINE void ri_put(int k, void *p, size_t i, uint64_t v) {
+    memcpy(axk_at_mut(k, p, i), &v, axk_size(k)); /* the low bytes: little-endian */
+}
+AXIAL_INLINE uint64_t ri_lanes_add(int k, uint64_t s, vi v) {
+    unsigned char t[AX_VB];
+    vi_st(t, v);
+    for (size_t l = 0; l < ri_lanes(k); l++)
+        s += ri_get(k, t, l);
+    return s;
+}
+AXIAL_INLINE void ri_emit(int k, void *y, uint64_t *acc, size_t off, uint64_t s) {
+    if (acc)
+        acc[off] += s;
+    else
+        ri_put(k, y, off, s);
+}
+/* One row: 4 accumulators over whole vectors, lanes summed, scalar tail. */
+AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
+    const size_t L = ri_lanes(k);
+    vi a0 = vi_zero(), a1 = a0, a2 = a0, a3 = a0;
+    size_t j = 0;
+    for (; j + 4 * L <= n; j += 4 * L) {
+        a0 = vi_add(k, a0, vi_ld(axk_at(k, p, j)));
+        a1 = vi_add(k, a1, vi_ld(axk_at(k, p, j + L)));
+        a2 = vi_add(k, a2, vi_ld(axk_at(k, p, j + 2 * L)));
+        a3 = vi_add(k, a3, vi_ld(axk_at(k, p, j + 3 * L)));
+    }
+    for (; j + L <= n; j += L)
+        a0 = vi_add(k, a0, vi_ld(axk_at(k, p, j)));
+    uint64_t s = 0;
+    if (n >= L)
+        s = ri_lanes_add(k, s, vi_add(k, vi_add(k, a0, a1), vi_add(k, a2, a3)));
+    for (; j < n; j++)
+        s += ri_get(k, p, j);
+    return s;
+}
+/* dst[0 .. w) (own type, w >= lanes) += the column sums of n rows `stride` apart. */
+AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, size_t stride) {
+    const size_t L = ri_lanes(k), nv = w / L, tail = w % L;
+    vi t = vi_zero();
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const void *p = axk_at(k, x, j * stride);
+        for (size_t c = 0; c <= nv; c++) {
+            const size_t col = c == nv ? w - L : c * L;
+            if (c == nv && !tail)
+                break;
+            const void *q = axk_at(k, p, col);
+            const vi s = vi_add(k, vi_add(k, vi_ld(q), vi_ld(axk_at(k, q, stride))),
+                                vi_add(k, vi_ld(axk_at(k, q, 2 * stride)), vi_ld(axk_at(k, q, 3 * stride))));
+            if (c == nv)
+                t = vi_add(k, t, s);
+            else
+                vi_st(axk_at_mut(k, dst, col), vi_add(k, vi_ld(axk_at(k, dst, col)), s));
+        }
+    }
+    for (; j < n; j++) {
+        const void *p = axk_at(k, x, j * stride);
+        for (size_t c = 0; c < nv; c++)
+            vi_st(axk_at_mut(k, dst, c * L), vi_add(k, vi_ld(axk_at(k, dst, c * L)), vi_ld(axk_at(k, p, c * L))));
+        if (tail)
+            t = vi_add(k, t, vi_ld(axk_at(k, p, w - L)));
+    }
+    if (tail) { /* the overlapping last vector: only its lanes past the whole vectors */
+        unsigned char b[AX_VB];
+        vi_st(b, t);
+        for (size_t l = L - tail; l < L; l++)
+            ri_put(k, dst, w - L + l, ri_get(k, dst, w - L + l) + ri_get(k, b, l));
+    }
+}
+/* The integer body of reduce (acc NULL) and reduce_acc. */
+AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
+                            size_t inner) {
+    const size_t L = ri_lanes(k);
+    if (y && n == 1) {
+        memcpy(y, x, outer * inner * axk_size(k));
+        return;
+    }
+    if (inner == 1) {
+        for (size_t o = 0; o < outer; o++)
+            ri_emit(k, y, acc, o, ri_rowsum(k, axk_at(k, x, o * n), n));
+        return;
+    }
+    if (inner < L) { /* periodic lanes: slot m of a block of lcm(inner, L) */
+        const size_t slots = inner / rd_gcd(inner, L), count = n * inner;
+        for (size_t o = 0; o < outer; o++) {
+            const void *xo = axk_at(k, x, o * count);
+            vi a[63];
+            for (size_t m = 0; m < slots; m++)
+                a[m] = vi_zero();
+            size_t q = 0;
+            for (; q + slots * L <= count; q += slots * L)
+                for (size_t m = 0; m < slots; m++)
+                    a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q + m * L)));
+            for (size_t m = 0; q + L <= count; q += L, m++)
+                a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q)));
+            uint64_t out[63] = {0};
+            for (size_t m = 0; m < slots; m++) {
+                unsigned char b[AX_VB];
+                vi_st(b, a[m]);
+                for (size_t l = 0; l < L; l++)
+                    out[(m * L + l) % inner] += ri_get(k, b, l);
+            }
+            for (; q < count; q++)
+                out[q % inner] += ri_get(k, xo, q);
+            for (size_t i = 0; i < inner; i++)
+                ri_emit(k, y, acc, o * inner + i, out[i]);
+        }
+        return;
+    }
+    /* columns: reduce sums into y itself, reduce_acc into acc when elements
+     * are 8 bytes wide (the same bits), else into an own-type buffer */
+    const size_t chunk = RD_INT_CHUNK / axk_size(k);
+    uint64_t buf[RD_INT_CHUNK / 8];
+    for (size_t o = 0; o < outer; o++) {
+        for (size_t i0 = 0; i0 < inner;) {
+            size_t w = RD_MIN(chunk, inner - i0);
+            if (inner - i0 - w > 0 && inner - i0 - w < L)
+                w -= L;
+            const void *xo = axk_at(k, x, o * n * inner + i0);
+            const size_t off = o * inner + i0;
+            void *dst = acc ? (axk_size(k) == 8 ? (void *)(acc + off) : (void *)buf)
+                            : axk_at_mut(k, y, off);
+            if (!acc || axk_size(k) != 8)
+                memset(dst, 0, w * axk_size(k));
+            ri_cols(k, xo, dst, n, w, inner);
+            if (acc && axk_size(k) != 8)
+                for (size_t i = 0; i < w; i++)
+                    acc[off + i] += ri_get(k, buf, i);
+            i0 += w;
+        }
+    }
+}
+
+/* ==== the entry points ================================================================ */
+#define AX_RED_FLOAT_(name, K)                                                                  \
+    AXIAL_NOINLINE void rd_float_##name(const void *x, void *y, double *acc, size_t outer,     \
+                                        size_t n, size_t inner, int stream) {                  \
+        rd_float(K, x, y, acc, outer, n, inner, stream);                                       \
+    }                                                                                          \
+    void AX_KN(reduce, name)(const void *x, void *y, size_t outer, size_t n, size_t inner,     \
+                             unsigned flags) {                                                 \
+        rd_float_##name(x, y, NULL, outer, n, inner, (flags & AXIAL_KERNEL_STREAM) != 0);      \
+    }                                                                                          \
+    void AX_KN(reduce_acc, name)(const void *x, void *acc, size_t outer, size_t n,             \
+                                 size_t inner) {                                               \
+        rd_float_##name(x, NULL, (double *)acc, outer, n, inner, 0);                           \
+    }                                                                                          \
+    void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
+        rd_finish(K, (const double *)acc, y, count);                                           \
+    }                                                                                          \
+    AXIAL_NOINLINE void rd_cols_##name(const void *x, double *acc, size_t n, size_t w,         \
+                                       size_t stride) {                                        \
+        rd_cols(K, x, acc, n, w, stride);                                                      \
+    }                                                                                          \
+    void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
+                                  size_t stride) {                                             \
+        rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \
+    }
+#define AX_RED_INT_(bits, K, s, u)                                                             \
+    AXIAL_NOINLINE void ri_reduce_##bits(const void *x, void *y, uint64_t *acc, size_t outer,  \
+                                         size_t n, size_t inner) {                             \
+        ri_reduce(K, x, y, acc, outer, n, inner);                                              \
+    }                                                                                          \
+    AXIAL_NOINLINE void ri_finish_##bits(const void *acc, void *y, size_t count) {             \
+        for (size_t i = 0; i < count; i++)                                                     \
+            ri_put(K, y, i, ((const uint64_t *)acc)[i]);                                       \
+    }                                                                                          \
+    AX_RED_INT_NAMES_(s, bits) AX_RED_INT_NAMES_(u, bits)
+#define AX_RED_INT_NAMES_(name, bits)                                                          \
+    void AX_KN(reduce, name)(const void *x, void *y, size_t outer, size_t n, size_t inner,     \
+                             unsigned flags) {                                                 \
+        (void)flags; /* the integer reduce stores plainly */                                   \
+        ri_reduce_##bits(x, y, NULL, outer, n, inner);                                         \
+    }                                                                                          \
+    void AX_KN(reduce_acc, name)(const void *x, void *acc, size_t outer, size_t n,             \
+                                 size_t inner) {                                               \
+        ri_reduce_##bits(x, NULL, (uint64_t *)acc, outer, n, inner);                           \
+    }                                                                                          \
+    void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
+        ri_finish_##bits(acc, y, count);                                                       \
+    }
+#define AXIAL_DEFINE_REDUCE_KERNELS()                                                          \
+    AX_RED_FLOAT_(f32, AXK_F32)                                                                \
+    AX_RED_FLOAT_(f64, AXK_F64)                                                                \
+    AX_RED_FLOAT_(f16, AXK_F16)                                                                \
+    AX_RED_FLOAT_(bf16, AXK_BF16)                                                              \
+    AX_RED_INT_(8, AXK_I8, i8, u8)                                                             \
+    AX_RED_INT_(16, AXK_I16, i16, u16)                                                         \
+    AX_RED_INT_(32, AXK_I32, i32, u32)                                                         \
+    AX_RED_INT_(64, AXK_I64, i64, u64)
+
+#endif /* AXIAL_OPS_REDUCE_H */
