@@ -197,76 +197,77 @@ what: scalar Roll: the wrapped part lands one element too far right (y[0] never 
 old:  yr[j + shift - n] = xr[j];
 new:  yr[j + shift - n + 1] = xr[j];
 
-id:   avx2-cumsum-block-carry
-file: kernels/avx2/cumsum.c
+id:   cumsum-chunk-carry
+file: kernels/ops/cumsum.h
 isa:  avx2
-what: AVX2 CumSum f32/f16/bf16 lines, a line's last chunk: the running carry D is replaced by the last block's total (a dropped carry)
-old:  D += k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
-new:  D = k == K_BF16 ? bf_block_io(x + p * ms, y + p * ms, (float)D, excl, rev)
-
-id:   avx2-cumsum-quad-shuffle
-file: kernels/avx2/cumsum.c
-isa:  avx2
-ci:   yes
-what: AVX2 CumSum f32 family, forward: a quad's total broadcast from lane 2, not 3 (a wrong shuffle constant)
-old:  *bA = rev ? _mm256_shuffle_ps(*sA, *sA, 0x00) : _mm256_shuffle_ps(*sA, *sA, 0xFF);
-new:  *bA = rev ? _mm256_shuffle_ps(*sA, *sA, 0x00) : _mm256_shuffle_ps(*sA, *sA, 0xAA);
-
-id:   avx2-cumsum-reverse-tail
-file: kernels/avx2/cumsum.c
-isa:  avx2
-what: AVX2 CumSum float lines, REVERSE: the partial last block sits one lane low in its padded buffer
-old:  memcpy(buf + (rev ? 16 - r : 0) * ms, x, r * ms);
-new:  memcpy(buf + (rev ? 15 - r : 0) * ms, x, r * ms);
-
-id:   avx2-reduce-cols-tail-mask
-file: kernels/avx2/reduce.c
-isa:  avx2
-what: AVX2 ReduceSum float columns (w >= 8, w % 8 != 0): the tail blend mask keeps one lane too few
-old:  _mm256_setr_epi64x(1, 2, 3, 4), t)
-new:  _mm256_setr_epi64x(0, 1, 2, 3), t)
-
-id:   avx2-lse-rescale-lanes
-file: kernels/avx2/lse.c
-isa:  avx2
-what: AVX2 ReduceLogSumExp f32 family: lanes 4-7 are rescaled with lanes 0-3's mask
-old:  s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_hi(rose)));
-new:  s[1] = _mm256_mul_pd(s[1], _mm256_blendv_pd(one, f1, lse_mask_lo(rose)));
-
-id:   avx512-cumsum-cols-tail-mask
-file: kernels/avx512/cumsum.c
-isa:  avx512
-what: AVX-512 CumSum columns: the last vector's lane mask covers one column too few
-old:  m = axial_avx512_mask64(w - (nv - 1) * vl);
-new:  m = axial_avx512_mask64(w - (nv - 1) * vl - 1);
-
-id:   avx512-cumsum-f64-chunk-carry
-file: kernels/avx512/cumsum.c
-isa:  avx512
-what: AVX-512 CumSum f64 lines: a block's outputs start from the chunk's own sum S, not D (the carry R of earlier chunks dropped)
-old:  const __m512d d = _mm512_set1_pd(D);
-new:  const __m512d d = _mm512_set1_pd(S);
-
-id:   neon-cumsum-quad-end
-file: kernels/neon/cumsum.c
-isa:  neon
-what: NEON CumSum f32 family, forward: a quad's total taken from lane 2, not 3
-old:  return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 3);
-new:  return rev ? vdupq_laneq_f32(v, 0) : vdupq_laneq_f32(v, 2);
-
-id:   neon-cumsum-chunk-carry
-file: kernels/neon/cumsum.c
-isa:  neon
-what: NEON CumSum float lines: the next chunk's carry is this chunk's total alone (R = S)
+what: CumSum float lines, every SIMD ISA: the next chunk's carry is this chunk's total alone (R = S)
 old:  R += S;
 new:  R = S;
 
-id:   neon-lse-mix-sign
-file: kernels/neon/lse.c
+id:   cumsum-reverse-tail
+file: kernels/ops/cumsum.h
+isa:  avx2
+what: CumSum float lines, REVERSE, every SIMD ISA: the partial last block sits one lane low in its padded buffer
+old:  off = (rev ? 16 - r : 0) * es;
+new:  off = (rev ? 15 - r : 0) * es;
+
+id:   avx2-cumsum-quad-shuffle
+file: kernels/simd/avx2.h
+isa:  avx2
+ci:   yes
+what: AVX2 vocabulary, CumSum f32 family, forward: a quad's total broadcast from lane 2, not 3 (a wrong shuffle constant)
+old:  const __m256 bA = rev ? _mm256_shuffle_ps(s.a, s.a, 0x00) : _mm256_shuffle_ps(s.a, s.a, 0xFF);
+new:  const __m256 bA = rev ? _mm256_shuffle_ps(s.a, s.a, 0x00) : _mm256_shuffle_ps(s.a, s.a, 0xAA);
+
+id:   avx512-cumsum-f64-quad-offset
+file: kernels/simd/avx512.h
+isa:  avx512
+what: AVX-512 vocabulary, CumSum f64 lines, forward: the first quad's total is added to one lane too few of the second quad
+old:  s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xF0, s.a, T0);
+new:  s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xE0, s.a, T0);
+
+id:   neon-cumsum-quad-end
+file: kernels/simd/neon.h
 isa:  neon
-what: NEON LogCumSumExp lines past one chunk: a chunk's own state is weighted by exp(ref - m), not exp(m - ref)
-old:  return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(m - ref)};
-new:  return (lse_mix){m, ref, R.s * exp(R.m - ref), exp(ref - m)};
+what: NEON vocabulary, CumSum f32 family, forward: a quad's total taken from lane 2, not 3
+old:  return rev ? vdupq_laneq_f32(s, 0) : vdupq_laneq_f32(s, 3);
+new:  return rev ? vdupq_laneq_f32(s, 0) : vdupq_laneq_f32(s, 2);
+
+id:   reduce-tree-row
+file: kernels/ops/reduce.h
+isa:  avx2
+what: ReduceSum floats, every SIMD ISA: the 8-row tree reads row 2 where row 3 belongs
+old:  rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
+new:  rd_ldrow(k, c, p, 2, P, off, R, nv, end, full);
+
+id:   avx2-reduce-keep-mask
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 vocabulary, ReduceSum f64 tails: vd_keep keeps one lane too few
+old:  const __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3);
+new:  const __m256i idx = _mm256_setr_epi64x(1, 2, 3, 4);
+
+id:   lse-mix-sign
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp lines past one chunk, every SIMD ISA: a chunk's own state is weighted by exp(ref - m), not exp(m - ref)
+old:  return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
+new:  return (lse_mix){ref, R.s * exp(R.m - ref), exp(ref - m)};
+
+id:   lse-reduce-tree
+file: kernels/ops/lse.h
+isa:  avx2
+what: ReduceLogSumExp blocks, every SIMD ISA: the exps' pairwise tree adds a term to itself instead of its partner
+old:  e[r] = LX(add)(e[r], e[r + w]);
+new:  e[r] = LX(add)(e[r], e[r]);
+
+id:   roll-select-phase
+file: kernels/ops/roll.h
+isa:  avx2
+what: Roll of short rows by byte select, every SIMD ISA: the byte at the row's phase sb comes from the wrapped part
+old:  (ph >= sb ? ph - sb : ph + nb - sb)
+new:  (ph > sb ? ph - sb : ph + nb - sb)
+
 EOF
 }
 
