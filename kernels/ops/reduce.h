@@ -556,6 +556,12 @@ AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t ou
         rd_periodic(k, x, y, acc, outer, n, inner);
         return;
     }
+}
+/* The column part of rd_float (inner >= 16, n > 1 or no y): a function of its
+ * own a kind, so that its f64 row on the stack never adds to the frames of
+ * the row paths (the call's stack bound, docs/API.md section 12). */
+AXIAL_INLINE void rd_float_cols(int k, const void *x, void *y, double *acc, size_t outer,
+                                size_t n, size_t inner) {
     double buf[RD_COL_STACK];
     const size_t chunk = acc || k == AXK_F64 ? RD_COL_CHUNK : RD_COL_STACK, L = vc_n(k);
     for (size_t o = 0; o < outer; o++) {
@@ -724,9 +730,16 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
 
 /* ==== the entry points ================================================================ */
 #define AX_RED_FLOAT_(name, K)                                                                  \
+    AXIAL_NOINLINE void rd_fcols_##name(const void *x, void *y, double *acc, size_t outer,     \
+                                        size_t n, size_t inner) {                              \
+        rd_float_cols(K, x, y, acc, outer, n, inner);                                          \
+    }                                                                                          \
     AXIAL_NOINLINE void rd_float_##name(const void *x, void *y, double *acc, size_t outer,     \
                                         size_t n, size_t inner, int stream) {                  \
-        rd_float(K, x, y, acc, outer, n, inner, stream);                                       \
+        if (inner >= 16 && !(y && n == 1))                                                     \
+            rd_fcols_##name(x, y, acc, outer, n, inner);                                       \
+        else                                                                                   \
+            rd_float(K, x, y, acc, outer, n, inner, stream);                                   \
     }                                                                                          \
     void AX_KN(reduce, name)(const void *x, void *y, size_t outer, size_t n, size_t inner,     \
                              unsigned flags) {                                                 \
