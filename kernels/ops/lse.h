@@ -373,22 +373,26 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
                                   cw % LN, LSE_RC, &m[g], &s[g]);
         }
         for (size_t g = 0; g < ng; g++) {
-            double ms[LN], ss[LN], ys[LN];
+            double ms[LN], ss[LN];
             for (int h = 0; h < LH; h++) {
                 const size_t o = (size_t)h * AX_ND;
                 vd_st(ms + o, HALF(m[g], h));
                 vd_st(ss + o, s[g].h[h]);
-                vd_st(ys + o, vd_add(HALF(m[g], h), vd_log(s[g].h[h]))); /* s = 0: -inf */
             }
+            /* an output is its state's value as reduce_lse_finish gives it
+             * (libm's log in double), so that a call gives the bits of its
+             * shards' states merged and finished */
             for (size_t l = 0; l < LN && g * LN + l < cw; l++) {
                 const size_t c = c0 + g * LN + l;
                 axial_lse_acc st = {ms[l], ss[l]};
                 if (isnan(ss[l]))
                     st = lse_rescan(k, x + c * es, n, stride);
+                else if (!(ss[l] > 0))
+                    st.m = -INFINITY; /* empty: only -inf terms */
                 if (acc)
-                    axial_lse_add(&acc[c], ss[l] > 0 || isnan(ss[l]) ? st.m : -INFINITY, st.s);
+                    axial_lse_add(&acc[c], st.m, st.s);
                 else
-                    lse_st1(k, y, c, isnan(ss[l]) ? st.m : ys[l]);
+                    lse_st1(k, y, c, axial_lse_value(st));
             }
         }
     }
