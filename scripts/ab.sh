@@ -68,7 +68,7 @@ for a in "$@"; do [[ $a == --benchmark_filter=* ]] || args+=("$a"); done
 # chunks of $AB_CHUNK, each chunk ABBA, into $out/TAG-{old,new}-rR-cC.json
 run() {
   local tag=$1 n=$2 r c side filters=(); shift 2
-  mapfile -t filters < <(printf '%s\n' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g' |
+  mapfile -t filters < <(printf '%s\n' "$1" | sed 's/[].[*+?$(){}|]/[&]/g' |
     awk -v k="${AB_CHUNK:-40}" '{f = f (NR % k == 1 || k == 1 ? "" : "|") $0}
       NR % k == 0 {print "^(" f ")$"; f = ""} END {if (f != "") print "^(" f ")$"}')
   for ((r = 1; r <= n; r++)); do

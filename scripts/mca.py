@@ -58,12 +58,15 @@ LAB = re.compile(r'^([A-Za-z_.$][\w.$]*):')
 
 
 def isa_flags(tree, isa):
-    """The ISA's flags as the tree's kernels/meson.build lists them: ['avx2', ['-mavx2', ...]]."""
+    """The flags of the tree's kernels/meson.build: every SIMD file's (simd_c_args, less
+    the sanitizer ones), then the ISA's (['avx2', ['-mavx2', ...]])."""
     t = open(os.path.join(tree, 'kernels', 'meson.build')).read()
     m = re.search(r"\[\s*'%s'\s*,\s*\[([^\]]*)\]\s*\]" % isa, t)
     if not m:
         sys.exit('mca.py: no %s flags in %s/kernels/meson.build' % (isa, tree))
-    return re.findall(r"'([^']*)'", m.group(1))
+    common = [f for a in re.findall(r"simd_c_args\s*\+?=\s*cc\.get_supported_arguments\(\[([^\]]*)\]\)", t)
+              for f in re.findall(r"'([^']*)'", a) if not f.startswith('-fno-sanitize')]
+    return common + re.findall(r"'([^']*)'", m.group(1))
 
 
 @functools.lru_cache(maxsize=None)     # one compile per tree, whatever the functions

@@ -146,7 +146,7 @@ static const struct axial_kernels *axial_isa_table(unsigned isa) {
                 out->op[k] = lent->op[k], from[AXIAL_ENTRY(op) + k] = lender[isa_id];       \
         }                                                                                   \
     }
-static void axial_merge(struct axial_kernels *out, unsigned char *from,
+static AXIAL_COLD void axial_merge(struct axial_kernels *out, unsigned char *from,
                         const struct axial_kernels *isa, unsigned isa_id) {
     *out = axial_kernels__scalar;
     memset(from, AXIAL_ISA_SCALAR, AXIAL_NENTRY);
@@ -237,7 +237,7 @@ static void axial_cpu_family(bool *amd, unsigned *family) {
                    AXIAL_SLOTS_##set);                                                    \
         }                                                                                \
     }
-static void axial_tune(unsigned best, const unsigned char isa_of[AXIAL_NFAMILY]) {
+static AXIAL_COLD void axial_tune(unsigned best, const unsigned char isa_of[AXIAL_NFAMILY]) {
     struct axial_kernels *out = &axial_tables[AXIAL_TUNED];
     unsigned char *from = axial_entry_from[AXIAL_TUNED];
     *out = axial_tables[best];
@@ -347,7 +347,7 @@ static size_t axial_stream_size(void) {
     return (unsigned long)llc >= AXIAL_STREAM_MAX ? AXIAL_STREAM_MAX : (size_t)llc;
 }
 
-static void axial_init(void) {
+static AXIAL_COLD void axial_init(void) {
     axial__stream_bytes = axial_stream_size();
     const unsigned runs = axial_cpu_runs();
     unsigned mask = 0, compiled = 0;

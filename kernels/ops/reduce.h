@@ -32,6 +32,9 @@
  *     and a fold that adds -0.0 lanes is exact, so a row is folded from the
  *     narrowest power of two of vectors that holds it.  Rows of 1, 2, 4 (and
  *     8 where a vector holds more) elements are packed several to a vector.
+ *     Rows of 32 to 128 elements, a multiple of 16, are one group of whole
+ *     super-rows (the rows of 8 of its tree past them -0.0): AX_NF rows a
+ *     step, unrolled, with no tail.
  *   The f32 reduce of rows of 2 adds in f32: (x0 + x1) rounded to f64, then
  *   to f32, is the f32 sum (53 >= 2 * 24 + 2: that double rounding is exact).
  *   f16/bf16 results are rounded to odd in f32, then to nearest even: one
@@ -41,10 +44,13 @@
  * slots of lcm(inner, lanes) for narrow columns; reduce_acc adds the wrapped
  * sum into the uint64_t accumulator, whose low bits are what counts.
  *
- * Tails: nothing outside x, y, acc is touched.  A vector that would pass the
- * end of its run is loaded whole where that stays inside x (its extra lanes
- * then replaced by -0.0), else by vf_ld_part; short rows near x's end go
- * through a -0.0-padded stack copy.  Streaming (rows only, where outputs are
+ * Tails: nothing outside x, y, acc is touched.  The last group of a long
+ * run: whole super-rows are loaded as such; other lengths are summed from a
+ * -0.0-padded stack copy (rd_tail16, outside the loops).  A vector of a
+ * column tile or a periodic run that would pass the end of its run is
+ * loaded whole where that stays inside x (its extra lanes then replaced by
+ * -0.0), else by vf_ld_part; short rows near x's end go through a
+ * -0.0-padded stack copy.  Streaming (rows only, where outputs are
  * a large share of the traffic): a reduce writing at least
  * AXIAL_STREAM_BYTES, or a task of a split call that does, stores its
  * aligned output groups with non-temporal stores.  Prefetch (kernels.h) as
@@ -178,11 +184,15 @@ AXIAL_INLINE void rd_tree(int k, vc *a, const void *p, size_t P, size_t off, siz
     rd_ldrow(k, b, p, 1, P, off, R, nv, end, full);
     rd_addv(k, a, b, nv);
     RD_IN_ORDER(ord, a);
+    if (full == RD_ROWS && R <= 2) /* (a sum with -0.0 is the sum: the same bits) */
+        return;
     rd_ldrow(k, b, p, 2, P, off, R, nv, end, full);
     rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
     rd_addv(k, b, c, nv);
     rd_addv(k, a, b, nv);
     RD_IN_ORDER(ord, a);
+    if (full == RD_ROWS && R <= 4)
+        return;
     rd_ldrow(k, b, p, 4, P, off, R, nv, end, full);
     rd_ldrow(k, c, p, 5, P, off, R, nv, end, full);
     rd_addv(k, b, c, nv);
@@ -204,18 +214,25 @@ AXIAL_INLINE void rd_wadd(int k, vd *A, const vc *a, size_t nv) {
 }
 /* One group of 8 super-rows of P positions at p (R elements left unless
  * full), added into A[0 .. P / AX_ND): a tree per piece of AX_RED_PIECE
- * positions. */
+ * positions.  rd_group16: P == 16, its pieces unrolled, so that A (indexed by
+ * constants only) stays in registers. */
+#define RD_STEP(k) ((AX_RED_PIECE > vc_n(k) ? AX_RED_PIECE / vc_n(k) : 1) * vc_n(k))
+AXIAL_INLINE void rd_piece(int k, const void *p, size_t P, size_t m, vd *A, size_t R,
+                           const void *end, int full) {
+    const size_t nv = RD_STEP(k) / vc_n(k);
+    vc a[RD_MAXV];
+    rd_tree(k, a, p, P, m, R, nv, end, full, 1);
+    rd_wadd(k, A + m / AX_ND, a, nv);
+    if (RD_STEP(k) < 16) /* one piece's loads at a time (else GCC hoists them all and spills) */
+        __asm__ volatile("" ::: "memory");
+}
 AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, const void *end,
                            int full) {
-    const size_t nv = AX_RED_PIECE > vc_n(k) ? AX_RED_PIECE / vc_n(k) : 1;
-    const size_t step = nv * vc_n(k);
-    for (size_t m = 0; m < P; m += step) {
-        vc a[RD_MAXV];
-        rd_tree(k, a, p, P, m, R, nv, end, full, 1);
-        rd_wadd(k, A + m / AX_ND, a, nv);
-        if (step < 16) /* one piece's loads at a time (else GCC hoists them all and spills) */
-            __asm__ volatile("" ::: "memory");
-    }
+    for (size_t m = 0; m < P; m += RD_STEP(k))
+        rd_piece(k, p, P, m, A, R, end, full);
+}
+AXIAL_INLINE void rd_group16(int k, const void *p, vd *A, size_t R, const void *end, int full) {
+    RD_UNROLL for (size_t m = 0; m < 16; m += RD_STEP(k)) rd_piece(k, p, 16, m, A, R, end, full);
 }
 /* v[0 .. cnt) (cnt a power of two) folded in halves by vector adds into v[0] */
 AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
@@ -230,6 +247,24 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
         RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= m) v[i] = vd_halves_add(h, v[2 * i], v[2 * i + 1]);
     return v[0];
 }
+/* The last group of a flat run, R < 128 elements not whole super-rows: one
+ * copy a kind (rd_tail16_<name>, defined by the kernels' macro below), from
+ * a -0.0-padded copy of the R elements (RD_RUN's -0.0 lanes: the same bits),
+ * a[0 .. 16) its sums in memory.  Its call stays out of the callers' loops'
+ * registers: their sums cross it in a[] only, so they are not kept on the
+ * stack for the whole loop (a call clobbers every vector register). */
+#define RD_TAIL16_DECL_(name) static void rd_tail16_##name(const void *p, size_t R, double *a);
+RD_TAIL16_DECL_(f32) RD_TAIL16_DECL_(f64) RD_TAIL16_DECL_(f16) RD_TAIL16_DECL_(bf16)
+AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes);
+AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
+    vd A[16 / AX_ND];
+    uint64_t buf[128];
+    rd_fill_nz(k, buf, 128 * axk_size(k));
+    memcpy(buf, p, R * axk_size(k));
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
+    rd_group16(k, buf, A, 128, NULL, RD_ALL);
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
+}
 /* A[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). */
 AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, const void *end, vd *A, int pf) {
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
@@ -237,10 +272,24 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, const void *end, vd 
     for (; q + 128 <= N; q += 128) {
         if (AX_RED_PF_LONG && pf)
             axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
-        rd_group(k, axk_at(k, x, q), 16, A, 128, end, RD_ALL);
+        rd_group16(k, axk_at(k, x, q), A, 128, end, RD_ALL);
     }
-    if (q < N)
-        rd_group(k, axk_at(k, x, q), 16, A, N - q, end, RD_RUN);
+    if (q == N)
+        return;
+    const void *p = axk_at(k, x, q);
+    if ((N - q) % 16 == 0) { /* whole super-rows (rows of 16, 32, 64 elements ...) */
+        rd_group16(k, p, A, (N - q) / 16, NULL, RD_ROWS);
+        return;
+    }
+    _Alignas(64) double a[16];
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
+    switch (k) {
+    case AXK_F32: rd_tail16_f32(p, N - q, a); break;
+    case AXK_F64: rd_tail16_f64(p, N - q, a); break;
+    case AXK_F16: rd_tail16_f16(p, N - q, a); break;
+    default: rd_tail16_bf16(p, N - q, a);
+    }
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
 }
 
 /* ---- outputs ------------------------------------------------------------------ */
@@ -305,8 +354,16 @@ AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *
  * row is reduced to AX_ND lanes (rd_row), or, packed (rows of m <= AX_ND
  * elements, m a power of two), AX_NF rows are m vectors of each half. */
 /* One row's sums folded to AX_ND lanes: nvr vectors (short rows, room for
- * whole loads), or (nvr 0) a long row of super-rows of 16. */
+ * whole loads), RD_MID (one group of n / 16 <= 8 whole super-rows), or
+ * (nvr 0) a long row of super-rows of 16. */
+#define RD_MID 64
 AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *end, int pf) {
+    if (nvr == RD_MID) {
+        vd A[16 / AX_ND];
+        RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
+        rd_group16(k, p, A, n / 16, NULL, RD_ROWS);
+        return rd_foldv(A, 16 / AX_ND);
+    }
     if (!nvr) {
         vd A[16 / AX_ND]; /* (its own array: so it stays in registers) */
         rd_flat16(k, p, n, end, A, pf);
@@ -338,7 +395,8 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
         for (size_t r = 0; r < AX_NF; r++)
             c[r] = r < cnt ? rd_row(k, axk_at(k, p, r * n), n, 0, end, pf) : vd_set1(-0.0);
     } else {
-        RD_UNROLL for (size_t r = 0; r < AX_NF; r++) c[r] = rd_row(k, axk_at(k, p, r * n), n, nvr, end, 0);
+        RD_UNROLL for (size_t r = 0; r < AX_NF; r++) c[r] =
+            nvr != RD_MID || r < cnt ? rd_row(k, axk_at(k, p, r * n), n, nvr, end, 0) : vd_set1(-0.0);
     }
     const vd lo = rd_fold_rows(c, AX_ND);
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
@@ -366,7 +424,7 @@ AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes) {
 AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                             size_t m, size_t nvr, int stream) {
     const size_t es = axk_size(k), total = outer * n;
-    const int shrt = m || nvr;
+    const int shrt = m || (nvr && nvr != RD_MID); /* (medium rows stop at cnt) */
     /* a short rows' step reads this much from its first row (else: a padded copy) */
     const size_t need = m ? (AX_NF - vc_n(k) / m) * n + vc_n(k) : (AX_NF - 1) * n + nvr * vc_n(k);
     size_t head = 0;
@@ -405,7 +463,9 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
 /* One loop per kind of row, each with its constants. */
 AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                           int stream) {
-    if (n > 16)
+    if (n > 16 && n <= 128 && n % 16 == 0)
+        rd_rows_n(k, x, y, acc, outer, n, 0, RD_MID, stream);
+    else if (n > 16)
         rd_rows_n(k, x, y, acc, outer, n, 0, 0, stream);
     else if (n == 2)
         rd_rows_n(k, x, y, acc, outer, 2, 2, 0, stream);
@@ -457,13 +517,14 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
 }
 
 /* ---- columns (inner >= 16, reduce_cols) ----------------------------------------------
- * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step (whole lines of each row); pf: prefetch the
- * next group's lines. */
-AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a) {
-    vd A[2];
-    RD_UNROLL for (size_t i = 0; i < vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
-    rd_wadd(k, A, a, 1);
-    RD_UNROLL for (size_t i = 0; i < vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
+ * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step,
+ * loaded row after row (whole lines of each row, in address order); pf:
+ * prefetch the next group's lines. */
+AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a, size_t nv) {
+    vd A[2 * RD_MAXV];
+    RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
+    rd_wadd(k, A, a, nv);
+    RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
 }
 AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, size_t stride,
                                 size_t R, int full, int pf) {
@@ -475,13 +536,13 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
                 for (size_t l = 0; l < 4 * L * axk_size(k); l += 64)
                     __builtin_prefetch((const char *)axk_at(k, x, b * stride + c) + l, 0, 3);
         vc a[4];
-        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_tree(k, a + u, x, stride, c + u * L, R, 1, NULL, full, 0);
-        RD_UNROLL for (size_t u = 0; u < 4; u++) rd_cols_add(k, acc + c + u * L, a + u);
+        rd_tree(k, a, x, stride, c, R, 4, NULL, full, 0);
+        rd_cols_add(k, acc + c, a, 4);
     }
     for (; c + L <= w; c += L) {
         vc a;
         rd_tree(k, &a, x, stride, c, R, 1, NULL, full, 0);
-        rd_cols_add(k, acc + c, &a);
+        rd_cols_add(k, acc + c, &a, 1);
     }
     if (c < w) { /* the last L columns, whose lanes past c are new */
         vc a;
@@ -751,6 +812,9 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     }                                                                                          \
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
+    }                                                                                          \
+    AXIAL_NOINLINE void rd_tail16_##name(const void *p, size_t R, double *a) {                 \
+        rd_tail16(K, p, R, a);                                                                 \
     }                                                                                          \
     AXIAL_NOINLINE void rd_cols_##name(const void *x, double *acc, size_t n, size_t w,         \
                                        size_t stride) {                                        \
