@@ -24,7 +24,7 @@
  *   from acc[c] for cumsum_cols_run), rounded once per output: f16/bf16
  *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes: a
  *   register tile of AX_CS_TILE vectors walks the rows, or for wide rows
- *   one sweep in row order over running sums in memory.
+ *   blocks of columns walk them over running sums in memory.
  * Integers wrap in their own width, so any order gives their bits; signed
  * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
  * a vector at a time (vi_scan, the carry broadcast with vi_last).  Rows of
@@ -33,8 +33,8 @@
  * rows).  Columns: as the floats, without widening.
  * Streaming: where the ISA streams (AX_CS_NT), a call that writes at least
  * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams the full
- * blocks of its float lines and the full vectors of its integer rows where
- * they are aligned, then fences (columns store plainly).
+ * blocks of its float lines, the full vectors of its integer rows and of
+ * its wide column sweeps where they are aligned, then fences.
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
@@ -214,13 +214,15 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
     }
     return c;
 }
-AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) {
+/* nt: a whole vector streams (p 64-byte aligned; AX_CS_NT only) */
+AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
     const size_t w = cs_cw(k);
+    nt = AX_CS_NT && nt && cnt >= w;
     if (k == AXK_F64) {
         double *d = (double *)(void *)p;
         if (cnt >= w) {
-            vd_st(d, c.lo);
-            vd_st(d + AX_ND, c.hi);
+            vd_put(d, c.lo, nt);
+            vd_put(d + AX_ND, c.hi, nt);
         } else if (cnt >= AX_ND) {
             vd_st(d, c.lo);
             if (cnt > AX_ND)
@@ -231,15 +233,19 @@ AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) {
     } else if (axk_float(k)) {
         const vf v = vf_narrow_for(k, c.lo, c.hi);
         if (cnt >= w)
-            vf_st(k, p, v);
+            vf_put(k, p, v, nt);
         else
             vf_st_part(k, p, v, cnt);
     } else if (cnt >= w) {
-        vi_st(p, c.i);
+        if (nt)
+            vi_put_aligned(p, c.i, 1);
+        else
+            vi_st(p, c.i);
     } else {
         vi_st_part(p, c.i, cnt * axk_size(k));
     }
 }
+AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) { cs_col_put(k, p, c, cnt, 0); }
 AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
     if (axk_float(k)) {
         a.lo = vd_add(a.lo, b.lo);
@@ -269,29 +275,52 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     }
 }
 
-/* Rows in order, four at a time over every column vector, the running sums
- * in memory (acc: f64 per column for floats, the element's own width for
- * integers), so that x and y stream strictly in order and acc is read and
- * written once per four rows. */
-AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
-                           int excl, int rev, int first, char *acc) {
+/* Blocks of AX_CS_SWEEP_COLS columns, each walking the rows in order,
+ * AX_CS_SWEEP_ROWS rows a pass over the block's column vectors, the running
+ * sums in memory (acc: f64 per column for floats, the element's own width
+ * for integers), read and written once a pass; x and y go in row order.
+ * nt (AX_CS_NT, a call that writes at least AXIAL_STREAM_BYTES): whole
+ * vectors stream where y and the row stride are 64-byte aligned. */
+#ifndef AX_CS_SWEEP_COLS
+#define AX_CS_SWEEP_COLS ((size_t)-1) /* the whole width: acc stays in L1 or L2 */
+#endif
+#ifndef AX_CS_SWEEP_ROWS
+#define AX_CS_SWEEP_ROWS 4
+#endif
+/* rows rows from t (in scan order) at column c, cnt columns */
+AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
+                               size_t rows, size_t c, size_t cnt, int first, int excl, int rev,
+                               char *acc, int nt) {
     const int ak = axk_float(k) ? AXK_F64 : k;
-    const size_t es = axk_size(k), as = axk_size(ak), w = cs_cw(k);
-    for (size_t t = 0; t < n; t += 4) {
-        const size_t rows = n - t < 4 ? n - t : 4;
-        for (size_t c = 0; c < ncols; c += w) {
-            const size_t cnt = ncols - c < w ? ncols - c : w;
-            cs_col a = cs_col_ld(ak, acc + c * as, cnt);
-            for (size_t r = 0; r < rows; r++) {
-                const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
-                const cs_col before = a;
-                a = cs_col_add(k, a, cs_col_ld(k, x + off, cnt));
-                cs_col_st(k, y + off,
-                          !excl ? a : t + r == 0 && first ? cs_col_zero(k, 0.0) : before, cnt);
-            }
-            cs_col_st(ak, acc + c * as, a, cnt);
+    const size_t es = axk_size(k), as = axk_size(ak);
+    cs_col a = cs_col_ld(ak, acc + c * as, cnt);
+#pragma GCC unroll 1
+    for (size_t r = 0; r < rows; r++) {
+        const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
+        const cs_col before = a;
+        a = cs_col_add(k, a, cs_col_ld(k, x + off, cnt));
+        cs_col_put(k, y + off, !excl ? a : t + r == 0 && first ? cs_col_zero(k, 0.0) : before,
+                   cnt, nt);
+    }
+    cs_col_st(ak, acc + c * as, a, cnt);
+}
+AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                           int excl, int rev, int first, char *acc, int nt) {
+    const size_t es = axk_size(k), w = cs_cw(k);
+    nt = AX_CS_NT && nt && (uintptr_t)y % 64 == 0 && stride * es % 64 == 0 && w * es % 64 == 0;
+    for (size_t c0 = 0; c0 < ncols; c0 += AX_CS_SWEEP_COLS) {
+        const size_t c1 = ncols - c0 < AX_CS_SWEEP_COLS ? ncols : c0 + AX_CS_SWEEP_COLS;
+        for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
+            const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
+            size_t c = c0;
+            for (; c + w <= c1; c += w)
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, w, first, excl, rev, acc, nt);
+            if (c < c1)
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, c1 - c, first, excl, rev, acc, 0);
         }
     }
+    if (nt)
+        ax_stream_fence();
 }
 
 /* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
@@ -299,10 +328,10 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
  * register tiles wide, each tile walks the rows; wider (whose tile walks
  * would stride through memory), one sweep over heap running sums. */
 AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
-                          int excl, int rev, int first, double *acc) {
+                          int excl, int rev, int first, double *acc, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
     if (acc) {
-        cs_sweep(k, x, y, n, ncols, stride, excl, rev, first, (char *)acc);
+        cs_sweep(k, x, y, n, ncols, stride, excl, rev, first, (char *)acc, nt);
         return;
     }
     if (ncols >= 4 * tw && n >= 8) {
@@ -310,7 +339,7 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
         if (h) {
             for (size_t c = 0; c < ncols; c++)
                 h[c] = axk_float(k) ? -0.0 : 0.0; /* integers: all-zero bits */
-            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, (char *)h);
+            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, (char *)h, nt);
             free(h);
             return;
         }
@@ -431,12 +460,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                           unsigned flags, int rev) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const size_t es = axk_size(k);
-    const int nt = AX_CS_NT && inner == 1 &&
-                   ((flags & AXIAL_KERNEL_STREAM) || outer * n * es >= AXIAL_STREAM_BYTES);
+    const int big = (flags & AXIAL_KERNEL_STREAM) || outer * n * inner * es >= AXIAL_STREAM_BYTES;
+    const int nt = AX_CS_NT && inner == 1 && big, ntc = AX_CS_NT && big;
     if (inner > 1) {
         for (size_t o = 0; o < outer; o++)
             cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
-                    1, NULL);
+                    1, NULL, ntc);
     } else if (!axk_float(k)) {
         if (n < 16)
             cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
@@ -453,6 +482,9 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         ax_stream_fence();
 }
 
+/* a column tile streams where its call, or the split call it is a task of, is big */
+#define CS_COLS_NT(K, flags, count)                                                         \
+    (AX_CS_NT && (((flags) & AXIAL_KERNEL_STREAM) || (count) * axk_size(K) >= AXIAL_STREAM_BYTES))
 #define AX_CS_REV(flags) (((flags) & AXIAL_CUMSUM_REVERSE) != 0)
 #define AX_CS_EXCL(flags) (((flags) & AXIAL_CUMSUM_EXCLUSIVE) != 0)
 #define AX_CS_START(flags) (((flags) & AXIAL_SCAN_CONTINUE) == 0)
@@ -498,20 +530,20 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                                  size_t stride, unsigned flags) {                           \
         if (AX_CS_REV(flags))                                                               \
             cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1, 1, \
-                    NULL);                                                                  \
+                    NULL, CS_COLS_NT(K, flags, n * ncols));                                 \
         else                                                                                \
             cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0, 1, \
-                    NULL);                                                                  \
+                    NULL, CS_COLS_NT(K, flags, n * ncols));                                 \
     }
 #define AX_CS_COLS_RUN(key, K)                                                              \
     void AX_KN(cumsum_cols_run, key)(const void *x, void *y, size_t n, size_t ncols,        \
                                      size_t stride, unsigned flags, double *acc) {          \
         if (AX_CS_REV(flags))                                                               \
             cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1,  \
-                    AX_CS_START(flags), acc);                                               \
+                    AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols));              \
         else                                                                                \
             cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0,  \
-                    AX_CS_START(flags), acc);                                               \
+                    AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols));              \
     }
 
 /* Every CumSum entry point of the ISA (the unsigned ones call the signed). */
