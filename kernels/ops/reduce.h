@@ -556,6 +556,27 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
             acc[w - L + i] += s[i];
     }
 }
+/* AX_RED_COL_REGS: a tile of exactly 4 vectors of columns (w == 4 * L) keeps
+ * its sums in registers down all n rows (the same adds, in the same order). */
+#ifndef AX_RED_COL_REGS
+#define AX_RED_COL_REGS 0
+#endif
+AXIAL_INLINE void rd_cols4(int k, const void *x, double *acc, size_t n, size_t stride) {
+    vd A[8];
+    RD_UNROLL for (size_t i = 0; i < 4 * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        vc a[4];
+        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, 8, 4, NULL, RD_ALL, 0);
+        rd_wadd(k, A, a, 4);
+    }
+    if (j < n) {
+        vc a[4];
+        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, n - j, 4, NULL, RD_ROWS, 0);
+        rd_wadd(k, A, a, 4);
+    }
+    RD_UNROLL for (size_t i = 0; i < 4 * vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
+}
 /* acc[0 .. w) += the column sums of n rows `stride` elements apart. */
 AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
     const size_t L = vc_n(k);
@@ -579,6 +600,10 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
                     vd_st_part(acc + lo, vd_add(A[i], W[i]), cnt);
             }
         }
+        return;
+    }
+    if (AX_RED_COL_REGS && w == 4 * L) {
+        rd_cols4(k, x, acc, n, stride);
         return;
     }
     const int pf = n * stride * axk_size(k) >= RD_COL_PF;

@@ -579,5 +579,6 @@ AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
 #define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */
 #define AX_RED_PF_LONG 1  /* f32/f16/bf16 rows from 2 KiB prefetch themselves: likewise */
+#define AX_RED_COL_REGS 1 /* column tiles of 4 vectors: sums in registers down all rows */
 
 #endif /* AXIAL_SIMD_AVX512_H */
