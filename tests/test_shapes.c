@@ -199,7 +199,8 @@ void t_roll_shape_3d(ax_t *t) {
  * longest head; half a line plus one), each such path against the oracle,
  * the input misaligned as well: CumSum [R, C] axis 0 with C*size a
  * multiple of 64 bytes and not, and rows of more than 16 column tiles
- * (AVX-512 walks them 16 tiles at a time), one long line, segments [R, 4] axis 1;
+ * (AVX-512 walks them 16 tiles at a time) and such rows aligned (the wide
+ * column sweep then streams its whole vectors), one long line, segments [R, 4] axis 1;
  * ReduceSum [R, 2] and [R, 3] axis 1; Roll of one line and of [R, C] by
  * (0, 333)
  * (the integer types: one of each width, signed and unsigned share their
@@ -244,6 +245,13 @@ void t_shape_streaming(ax_t *t) {
                 cumsum_case(t, dt, 2, cols1, 0, flags, FILL_EXACT, false);
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 2, wide, 0, flags ^ 1u, FILL_EXACT, false);
+            if (ax_sample(t, 1.0)) { /* the same sweep aligned: its whole vectors stream */
+                const int64_t Wa = (W / lane) * lane, walign[2] = {big / Wa + 3, Wa};
+                io_misalign_x = io_misalign_y = 0;
+                cumsum_case(t, dt, 2, walign, 0, flags, FILL_EXACT, false);
+                io_misalign_y = (int)offs[k];
+                io_misalign_x = (int)((offs[k] * 5 + 3) % lane);
+            }
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 1, line, 0, flags, FILL_EXACT, k == 0);
             if (ax_sample(t, 1.0))

@@ -231,8 +231,8 @@ AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, cons
     for (size_t m = 0; m < P; m += RD_STEP(k))
         rd_piece(k, p, P, m, A, R, end, full);
 }
-AXIAL_INLINE void rd_group16(int k, const void *p, vd *A, size_t R, const void *end, int full) {
-    RD_UNROLL for (size_t m = 0; m < 16; m += RD_STEP(k)) rd_piece(k, p, 16, m, A, R, end, full);
+AXIAL_INLINE void rd_group16(int k, const void *p, vd *A, size_t R, int full) {
+    RD_UNROLL for (size_t m = 0; m < 16; m += RD_STEP(k)) rd_piece(k, p, 16, m, A, R, NULL, full);
 }
 /* v[0 .. cnt) (cnt a power of two) folded in halves by vector adds into v[0] */
 AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
@@ -255,30 +255,36 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
  * stack for the whole loop (a call clobbers every vector register). */
 #define RD_TAIL16_DECL_(name) static void rd_tail16_##name(const void *p, size_t R, double *a);
 RD_TAIL16_DECL_(f32) RD_TAIL16_DECL_(f64) RD_TAIL16_DECL_(f16) RD_TAIL16_DECL_(bf16)
-AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes);
+/* -0.0 of kind k in the bytes [0, bytes) of buf (a multiple of 8) */
+AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes) {
+    const uint64_t pat = k == AXK_F64 ? 0x8000000000000000ull
+                         : k == AXK_F32 ? 0x8000000080000000ull : 0x8000800080008000ull;
+    for (size_t i = 0; i < bytes / 8; i++)
+        buf[i] = pat;
+}
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     vd A[16 / AX_ND];
     uint64_t buf[128];
     rd_fill_nz(k, buf, 128 * axk_size(k));
     memcpy(buf, p, R * axk_size(k));
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
-    rd_group16(k, buf, A, 128, NULL, RD_ALL);
+    rd_group16(k, buf, A, 128, RD_ALL);
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
 /* A[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). */
-AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, const void *end, vd *A, int pf) {
+AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *A, int pf) {
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
     size_t q = 0;
     for (; q + 128 <= N; q += 128) {
         if (AX_RED_PF_LONG && pf)
             axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
-        rd_group16(k, axk_at(k, x, q), A, 128, end, RD_ALL);
+        rd_group16(k, axk_at(k, x, q), A, 128, RD_ALL);
     }
     if (q == N)
         return;
     const void *p = axk_at(k, x, q);
     if ((N - q) % 16 == 0) { /* whole super-rows (rows of 16, 32, 64 elements ...) */
-        rd_group16(k, p, A, (N - q) / 16, NULL, RD_ROWS);
+        rd_group16(k, p, A, (N - q) / 16, RD_ROWS);
         return;
     }
     _Alignas(64) double a[16];
@@ -357,16 +363,16 @@ AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *
  * whole loads), RD_MID (one group of n / 16 <= 8 whole super-rows), or
  * (nvr 0) a long row of super-rows of 16. */
 #define RD_MID 64
-AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *end, int pf) {
+AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, int pf) {
     if (nvr == RD_MID) {
         vd A[16 / AX_ND];
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
-        rd_group16(k, p, A, n / 16, NULL, RD_ROWS);
+        rd_group16(k, p, A, n / 16, RD_ROWS);
         return rd_foldv(A, 16 / AX_ND);
     }
     if (!nvr) {
         vd A[16 / AX_ND]; /* (its own array: so it stays in registers) */
-        rd_flat16(k, p, n, end, A, pf);
+        rd_flat16(k, p, n, A, pf);
         return rd_foldv(A, 16 / AX_ND);
     }
     vd w[2 * RD_MAXV];
@@ -376,9 +382,8 @@ AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, const void *e
     return rd_foldv(w, nvr * vc_nw(k));
 }
 /* The sums of AX_NF rows of n elements at p (rows past cnt: -0.0) to the sink. */
-AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t nvr,
-                               const void *end, int pf, void *y, double *acc, size_t o0,
-                               size_t cnt, int nt) {
+AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t nvr, int pf,
+                               void *y, double *acc, size_t o0, size_t cnt, int nt) {
     vd c[16];
     if (m) { /* packed: m lanes a row (spread where n < m) */
         RD_UNROLL for (size_t i = 0; i < 2 * m / vc_nw(k); i++) {
@@ -393,10 +398,10 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
     if (!nvr) { /* long rows: one copy of the row's loop */
 #pragma GCC unroll 1
         for (size_t r = 0; r < AX_NF; r++)
-            c[r] = r < cnt ? rd_row(k, axk_at(k, p, r * n), n, 0, end, pf) : vd_set1(-0.0);
+            c[r] = r < cnt ? rd_row(k, axk_at(k, p, r * n), n, 0, pf) : vd_set1(-0.0);
     } else {
         RD_UNROLL for (size_t r = 0; r < AX_NF; r++) c[r] =
-            nvr != RD_MID || r < cnt ? rd_row(k, axk_at(k, p, r * n), n, nvr, end, 0) : vd_set1(-0.0);
+            nvr != RD_MID || r < cnt ? rd_row(k, axk_at(k, p, r * n), n, nvr, 0) : vd_set1(-0.0);
     }
     const vd lo = rd_fold_rows(c, AX_ND);
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
@@ -411,13 +416,6 @@ AXIAL_NOINLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t out
     }
     for (; o0 < outer; o0++)
         y[o0] = x[2 * o0] + x[2 * o0 + 1];
-}
-/* -0.0 of kind k in the bytes [0, bytes) of buf (a multiple of 8) */
-AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes) {
-    const uint64_t pat = k == AXK_F64 ? 0x8000000000000000ull
-                         : k == AXK_F32 ? 0x8000000080000000ull : 0x8000800080008000ull;
-    for (size_t i = 0; i < bytes / 8; i++)
-        buf[i] = pat;
 }
 /* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
  * the caller.  A stream starts with plain head rows up to an aligned y. */
@@ -444,16 +442,16 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
         const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
         for (size_t o0 = 0; o0 < outer;) {
             const size_t cnt = RD_MIN(AX_NF, (o0 < head ? head : outer) - o0);
-            const void *p = axk_at(k, x, o0 * n), *end = axk_at(k, x, total);
+            const void *p = axk_at(k, x, o0 * n);
             uint64_t buf[(AX_NF * 16 + 16) * 8 / 8];
             if (shrt && o0 * n + need > total) {
                 rd_fill_nz(k, buf, sizeof buf);
                 memcpy(buf, p, (total - o0 * n) * es);
-                p = buf, end = NULL;
+                p = buf;
             }
             if (pf)
                 axial_prefetch_ahead(p, AX_NF * n * es);
-            rd_rows_step(k, p, n, m, nvr, end, pfin, y, acc, o0, cnt, nt && o0 >= head);
+            rd_rows_step(k, p, n, m, nvr, pfin, y, acc, o0, cnt, nt && o0 >= head);
             o0 += cnt;
         }
     }
@@ -495,7 +493,7 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
         if (P == 16) {
             vd A[16 / AX_ND];
             _Alignas(64) double a[16];
-            rd_flat16(k, xo, N, end, A, 0);
+            rd_flat16(k, xo, N, A, 0);
             for (size_t i = 0; i < 16 / AX_ND; i++)
                 vd_st(a + i * AX_ND, A[i]);
             rd_fold_out(k, a, 16, inner, yo, ao);

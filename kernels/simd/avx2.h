@@ -491,17 +491,7 @@ AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
 }
 /* vpshufb indices broadcasting the k-last element of each 128-bit half. */
 AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
-    static const _Alignas(32) unsigned char t[2][4][16] = {
-        {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
-         {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
-         {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
-         {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
-        {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-         {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
-         {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
-         {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
-    const int li = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
-    return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)t[rev][li]));
+    return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)axk_idx_end_row(e, rev)));
 }
 /* The whole vector up by d lanes (d * size in 1, 2, 4, 8, 16 bytes), f's
  * k-last lanes coming in. */

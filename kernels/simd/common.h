@@ -39,6 +39,22 @@ AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
 }
 AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
 
+/* Byte indices (pshufb) that broadcast the last element of e bytes (1, 2, 4,
+ * 8) in scan order of every 16-byte lane: [rev][log2 e]; the x86 vocabularies
+ * broadcast the row to their vector. */
+static const _Alignas(16) unsigned char axk_idx_end[2][4][16] = {
+    {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+     {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+     {12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15},
+     {8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15}},
+    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+     {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+     {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7}}};
+AXIAL_INLINE const void *axk_idx_end_row(int e, int rev) {
+    return axk_idx_end[rev][e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3];
+}
+
 /* The kernels' names: AX_KN(cumsum, f32) is axial_cumsum_f32__<AX_ISA>. */
 #define AX_KN(op, key) AXIAL_CAT(axial_##op##_##key##__, AX_ISA)
 
