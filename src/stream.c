@@ -109,7 +109,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->lines = s->inner == 1 && s->order != AXIAL_ORDER_EXACT;
     s->ncarry = s->lines ? s->outer : s->outer * s->inner;
     const size_t each = s->lines ? sizeof(axial_line_carry) : 8;
-    s->carry = malloc(s->ncarry ? s->ncarry * each : 1);
+    /* 64-byte aligned: the column kernels' running sums are whole lines */
+    s->carry = aligned_alloc(64, s->ncarry ? (s->ncarry * each + 63) / 64 * 64 : 64);
     if (s->carry == NULL) {
         const size_t n = s->ncarry;
         free(s);

@@ -24,7 +24,9 @@
  *   from acc[c] for cumsum_cols_run), rounded once per output: f16/bf16
  *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes: a
  *   register tile of AX_CS_TILE vectors walks the rows, or for wide rows
- *   blocks of columns walk them over running sums in memory.
+ *   all columns walk them over running sums in memory.  Where an ISA sets
+ *   AX_CS_F32_HALVES, f32 column vectors load and store as two f64 halves
+ *   (vd_ld_f32, vd_put_f32), with no shuffle between them.
  * Integers wrap in their own width, so any order gives their bits; signed
  * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
  * a vector at a time (vi_scan, the carry broadcast with vi_last).  Rows of
@@ -46,6 +48,9 @@
 #endif
 #ifndef AX_CS_TILE
 #define AX_CS_TILE 4
+#endif
+#ifndef AX_CS_F32_HALVES
+#define AX_CS_F32_HALVES 0
 #endif
 
 /* ---- float lines ----------------------------------------------------------- */
@@ -205,6 +210,9 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
         c.lo = cnt >= AX_ND ? vd_ld(d) : vd_ld_part(d, cnt, 0.0);
         c.hi = cnt >= w ? vd_ld(d + AX_ND) : cnt > AX_ND ? vd_ld_part(d + AX_ND, cnt - AX_ND, 0.0)
                                                           : vd_set1(0.0);
+    } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
+        c.lo = vd_ld_f32((const float *)(const void *)p);
+        c.hi = vd_ld_f32((const float *)(const void *)p + AX_ND);
     } else if (axk_float(k)) {
         const vf v = cnt >= w ? vf_ld(k, p) : vf_ld_part(k, p, cnt, 0.0f);
         c.lo = vd_lo(v);
@@ -230,6 +238,9 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
         } else {
             vd_st_part(d, c.lo, cnt);
         }
+    } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
+        vd_put_f32((float *)(void *)p, c.lo, nt);
+        vd_put_f32((float *)(void *)p + AX_ND, c.hi, nt);
     } else if (axk_float(k)) {
         const vf v = vf_narrow_for(k, c.lo, c.hi);
         if (cnt >= w)
@@ -275,18 +286,17 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     }
 }
 
-/* Blocks of AX_CS_SWEEP_COLS columns, each walking the rows in order,
- * AX_CS_SWEEP_ROWS rows a pass over the block's column vectors, the running
- * sums in memory (acc: f64 per column for floats, the element's own width
- * for integers), read and written once a pass; x and y go in row order.
- * nt (AX_CS_NT, a call that writes at least AXIAL_STREAM_BYTES): whole
- * vectors stream where y and the row stride are 64-byte aligned. */
-#ifndef AX_CS_SWEEP_COLS
-#define AX_CS_SWEEP_COLS ((size_t)-1) /* the whole width: acc stays in L1 or L2 */
-#endif
-#ifndef AX_CS_SWEEP_ROWS
+/* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over
+ * the row's column vectors, the running sums in memory (acc: f64 per column
+ * for floats, the element's own width for integers; in L1 or L2), read and
+ * written once a pass; x and y go in row order.  Where every row starts at
+ * the same offset in a line, the head (the columns before y's first
+ * boundary of a column vector's size, at most a 64-byte line) goes first,
+ * so that no later store straddles two lines, and with nt (AX_CS_NT, a call
+ * that writes at least AXIAL_STREAM_BYTES) those later whole vectors
+ * stream.  acc is best 64-byte aligned at the head's end, but y's
+ * alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
-#endif
 /* rows rows from t (in scan order) at column c, cnt columns */
 AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
                                size_t rows, size_t c, size_t cnt, int first, int excl, int rev,
@@ -304,20 +314,29 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
     }
     cs_col_st(ak, acc + c * as, a, cnt);
 }
+/* The columns before y's first boundary of a column vector's size (at most
+ * a 64-byte line), where every row starts at the same offset in a line:
+ * after them, no whole vector's store straddles two lines.  0 elsewhere. */
+AXIAL_INLINE size_t cs_head(int k, const char *y, size_t ncols, size_t stride) {
+    const size_t es = axk_size(k), w = cs_cw(k), a = w * es < 64 ? w * es : 64;
+    const size_t head = (a - (uintptr_t)y % a) % a / es; /* < w */
+    return (uintptr_t)y % es == 0 && stride * es % a == 0 && head + w <= ncols ? head : 0;
+}
 AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                            int excl, int rev, int first, char *acc, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k);
-    nt = AX_CS_NT && nt && (uintptr_t)y % 64 == 0 && stride * es % 64 == 0 && w * es % 64 == 0;
-    for (size_t c0 = 0; c0 < ncols; c0 += AX_CS_SWEEP_COLS) {
-        const size_t c1 = ncols - c0 < AX_CS_SWEEP_COLS ? ncols : c0 + AX_CS_SWEEP_COLS;
-        for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
-            const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
-            size_t c = c0;
-            for (; c + w <= c1; c += w)
-                cs_sweep_col(k, x, y, n, stride, t, rows, c, w, first, excl, rev, acc, nt);
-            if (c < c1)
-                cs_sweep_col(k, x, y, n, stride, t, rows, c, c1 - c, first, excl, rev, acc, 0);
-        }
+    const size_t head = cs_head(k, y, ncols, stride);
+    nt = AX_CS_NT && nt && ((uintptr_t)y + head * es) % 64 == 0 && stride * es % 64 == 0 &&
+         w * es % 64 == 0;
+    for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
+        const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
+        size_t c = head;
+        if (head) /* stored plainly */
+            cs_sweep_col(k, x, y, n, stride, t, rows, 0, head, first, excl, rev, acc, 0);
+        for (; c + w <= ncols; c += w)
+            cs_sweep_col(k, x, y, n, stride, t, rows, c, w, first, excl, rev, acc, nt);
+        if (c < ncols)
+            cs_sweep_col(k, x, y, n, stride, t, rows, c, ncols - c, first, excl, rev, acc, 0);
     }
     if (nt)
         ax_stream_fence();
@@ -335,11 +354,17 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
         return;
     }
     if (ncols >= 4 * tw && n >= 8) {
-        double *h = malloc(ncols * 8);
+        /* aligned so that the sums of y's aligned vectors are (cs_head) */
+        const size_t as = axk_size(axk_float(k) ? AXK_F64 : k);
+        char *h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
         if (h) {
-            for (size_t c = 0; c < ncols; c++)
-                h[c] = axk_float(k) ? -0.0 : 0.0; /* integers: all-zero bits */
-            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, (char *)h, nt);
+            char *acc = h + (64 - cs_head(k, y, ncols, stride) * as % 64) % 64;
+            if (axk_float(k))
+                for (size_t c = 0; c < ncols; c++)
+                    ((double *)(void *)acc)[c] = -0.0;
+            else
+                memset(acc, 0, ncols * as);
+            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, acc, nt);
             free(h);
             return;
         }

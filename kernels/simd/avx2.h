@@ -136,6 +136,13 @@ AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
     _mm256_store_pd(buf, v);
     memcpy(p, buf, cnt * 8);
 }
+AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
+    if (nt)
+        _mm_stream_ps(p, _mm256_cvtpd_ps(v));
+    else
+        _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
+}
 /* f32 lanes [0, 4) and [4, 8) widened (exact). */
 AXIAL_INLINE vd vd_lo(vf v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }

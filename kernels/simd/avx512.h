@@ -125,6 +125,13 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
     _mm512_mask_storeu_pd(p, (__mmask8)ax_mask(cnt), v);
 }
+AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
+AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
+    if (nt)
+        _mm256_stream_ps(p, _mm512_cvtpd_ps(v));
+    else
+        _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
+}
 AXIAL_INLINE vd vd_lo(vf v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
 AXIAL_INLINE vd vd_hi(vf v) {
     return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
@@ -338,14 +345,19 @@ AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
 AXIAL_INLINE __m512d ax_cs_dlane(__m512d v, int l) {
     return _mm512_permutexvar_pd(_mm512_set1_epi64(l), v);
 }
-/* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0). */
+/* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0), as
+ * s.b + ([T1, T2] + [T0, T1]) + [-0, T0] (quads in k order; reverse keeps
+ * them in the high, then the low half of each vector): three shuffles and
+ * three adds. */
 AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
-    const __m512d T0 = ax_cs_dlane(s.a, rev ? 4 : 3), T1 = ax_cs_dlane(s.a, rev ? 0 : 7),
-                  T2 = ax_cs_dlane(s.b, rev ? 4 : 3);
-    const __m512d E2 = _mm512_add_pd(T1, T0), E3 = _mm512_add_pd(_mm512_add_pd(T2, T1), T0);
-    s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xF0, s.a, T0);
-    s.b = _mm512_add_pd(s.b, _mm512_mask_blend_pd(rev ? 0x0F : 0xF0, E2, E3));
-    return s;
+    const __m512d e = _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), rev ? 0x0F : 0xF0,
+                                                 _mm512_set1_epi64(rev ? 4 : 3), s.a);
+    const __m512i iu = rev ? _mm512_setr_epi64(12, 12, 12, 12, 0, 0, 0, 0)
+                           : _mm512_setr_epi64(7, 7, 7, 7, 11, 11, 11, 11);
+    const __m512i iw = rev ? _mm512_setr_epi64(0, 0, 0, 0, 4, 4, 4, 4)
+                           : _mm512_setr_epi64(3, 3, 3, 3, 7, 7, 7, 7);
+    const __m512d u = _mm512_permutex2var_pd(s.a, iu, s.b), w = _mm512_permutexvar_pd(iw, s.a);
+    return (blkd){_mm512_add_pd(s.a, e), _mm512_add_pd(s.b, _mm512_add_pd(_mm512_add_pd(u, w), e))};
 }
 AXIAL_INLINE blkd blkd_qexcl(blkd s, int rev) {
     s.a = rev ? _mm512_maskz_mov_pd(0x77, _mm512_permutex_pd(s.a, 0xF9))
@@ -366,7 +378,7 @@ AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
 AXIAL_INLINE double blkd_total(blkd p, int rev) {
     if (rev)
         return _mm512_cvtsd_f64(p.b);
-    return _mm_cvtsd_f64(_mm_unpackhi_pd(_mm512_extractf64x2_pd(p.b, 3), _mm512_extractf64x2_pd(p.b, 3)));
+    return _mm512_cvtsd_f64(_mm512_permutexvar_pd(_mm512_set1_epi64(7), p.b)); /* (one shuffle) */
 }
 AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
     const __m512d d = _mm512_set1_pd(c);
@@ -386,20 +398,23 @@ AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
 }
 /* Up by d lanes (d * size in 1, 2, 4, 8, 16, 32 bytes), f's k-last lanes in:
  * whole 128-bit lanes by valignd, then bytes inside them by vpalignr. */
-AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
-    const int b = d * (int)axk_size(k);
-    if (b == 32)
-        return rev ? _mm512_alignr_epi32(f, v, 8) : _mm512_alignr_epi32(v, f, 8);
-    const vi t = rev ? _mm512_alignr_epi32(f, v, 4) : _mm512_alignr_epi32(v, f, 12);
-    switch (b) {
-    case 1: return rev ? _mm512_alignr_epi8(t, v, 1) : _mm512_alignr_epi8(v, t, 15);
-    case 2: return rev ? _mm512_alignr_epi8(t, v, 2) : _mm512_alignr_epi8(v, t, 14);
-    case 4: return rev ? _mm512_alignr_epi8(t, v, 4) : _mm512_alignr_epi8(v, t, 12);
-    case 8: return rev ? _mm512_alignr_epi8(t, v, 8) : _mm512_alignr_epi8(v, t, 8);
-    default: return t;
+/* v moved q 32-bit lanes up (down: rev), f's lanes filling in */
+AXIAL_INLINE vi ax_avx512_up32(vi v, vi f, int q, int rev) {
+    switch (q) {
+    case 1: return rev ? _mm512_alignr_epi32(f, v, 1) : _mm512_alignr_epi32(v, f, 15);
+    case 2: return rev ? _mm512_alignr_epi32(f, v, 2) : _mm512_alignr_epi32(v, f, 14);
+    case 4: return rev ? _mm512_alignr_epi32(f, v, 4) : _mm512_alignr_epi32(v, f, 12);
+    default: return rev ? _mm512_alignr_epi32(f, v, 8) : _mm512_alignr_epi32(v, f, 8);
     }
 }
-/* vpshufb indices broadcasting the k-last element of each 128-bit lane. */
+AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
+    const int b = d * (int)axk_size(k);
+    if (b % 4 == 0)
+        return ax_avx512_up32(v, f, b / 4, rev);
+    const vi t = ax_avx512_up32(v, f, 4, rev); /* the neighbouring 128 bits */
+    return b == 1 ? (rev ? _mm512_alignr_epi8(t, v, 1) : _mm512_alignr_epi8(v, t, 15))
+                  : (rev ? _mm512_alignr_epi8(t, v, 2) : _mm512_alignr_epi8(v, t, 14));
+}
 AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
     return _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)axk_idx_end_row(e, rev)));
 }
@@ -412,6 +427,12 @@ AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
 /* Inclusive scan in k order: in-lane steps, then the lanes' totals across. */
 AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     const int e = (int)axk_size(k);
+    const vi z = vi_zero();
+    if (e >= 4) { /* whole 32-bit lanes move across the vector: one valignd a level */
+        for (int q = e / 4; q < 16; q *= 2)
+            v = vi_add(k, v, ax_avx512_up32(v, z, q, rev));
+        return v;
+    }
     for (int b = e; b < 16; b *= 2) {
         const vi t = rev ? (b == 1 ? _mm512_bsrli_epi128(v, 1) : b == 2 ? _mm512_bsrli_epi128(v, 2)
                             : b == 4 ? _mm512_bsrli_epi128(v, 4) : _mm512_bsrli_epi128(v, 8))
@@ -419,7 +440,6 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
                             : b == 4 ? _mm512_bslli_epi128(v, 4) : _mm512_bslli_epi128(v, 8));
         v = vi_add(k, v, t);
     }
-    const vi z = vi_zero();
     vi t = _mm512_shuffle_epi8(v, ax_cs_idx_end(e, rev)); /* each lane's total */
     const vi t1 = rev ? _mm512_alignr_epi32(z, t, 4) : _mm512_alignr_epi32(t, z, 12);
     t = vi_add(k, t, t1);

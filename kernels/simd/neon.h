@@ -104,6 +104,11 @@ AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
     vst1q_f64(buf, v);
     memcpy(p, buf, cnt * 8);
 }
+AXIAL_INLINE vd vd_ld_f32(const float *p) { return vcvt_f64_f32(vld1_f32(p)); }
+AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
+    (void)nt;
+    vst1_f32(p, vcvt_f32_f64(v));
+}
 AXIAL_INLINE vd vd_lo(vf v) { return vcvt_f64_f32(vget_low_f32(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return vcvt_high_f64_f32(v); }
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
