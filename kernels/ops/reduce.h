@@ -69,6 +69,10 @@
 #define vf_spread(v, n, q) (v)
 #define vd_spread(v, n, q) (v)
 #endif
+#ifndef AX_RED_FOLD8 /* the ISA's vd_fold8 folds 8 rows of 8 lanes (rd_fold_rows) */
+#define AX_RED_FOLD8 0
+#define vd_fold8(v) (v)[0]
+#endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
 #endif
@@ -243,6 +247,8 @@ AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
 /* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of
  * two, m <= AX_ND): each row folded in halves; lane r of the result is row r. */
 AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
+    if (AX_RED_FOLD8 && m == 8)
+        return vd_fold8(v);
     RD_UNROLL for (size_t h = 8; h >= 1; h /= 2)
         RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= m) v[i] = vd_halves_add(h, v[2 * i], v[2 * i + 1]);
     return v[0];

@@ -586,6 +586,22 @@ AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
     const unsigned m = ((1u << n) - 1) * (0xffu / ((1u << q) - 1));
     return _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), (__mmask8)m, idx, v);
 }
+/* Eight rows of 8 f64 lanes, r[i] row i, folded in halves to one lane each
+ * (lane i: row i): the default's adds in its order, by in-lane shuffles that
+ * keep their operands (no index vectors, no register copies); the rows are
+ * taken even then odd so that the last level's unpacks land in row order. */
+AXIAL_INLINE vd vd_fold8(const vd *r) {
+    const vd w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
+    vd u[4], v[2];
+    _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) /* rows of 4: lanes p + p+4 */
+        u[i] = _mm512_add_pd(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44),
+                             _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xee));
+    _Pragma("GCC unroll 2") for (int i = 0; i < 2; i++) /* rows of 2: lanes p + p+2 */
+        v[i] = _mm512_add_pd(_mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0x88),
+                             _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
+}
+#define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
 #define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */
 #define AX_RED_PF_LONG 1  /* f32/f16/bf16 rows from 2 KiB prefetch themselves: likewise */
