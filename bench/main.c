@@ -150,6 +150,8 @@ static void cumsum_cases(size_t bytes) {
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 1024, 1024, 0), c->axis = 1;
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, 1024, n / 1024, 0);
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
+    /* lines of 3 (RGB channels): the short lines whose width is no power of two */
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0), c->axis = 1;
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++)

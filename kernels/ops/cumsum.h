@@ -67,6 +67,10 @@
             B##_st(k, yb, B##_addc(dc, excl ? B##_up1(p, rev) : p), rev, nt);               \
         return t;                                                                           \
     }                                                                                       \
+    AXIAL_INLINE void cs_row16_##B(int k, const char *x, char *y, int excl, int rev, int nt) { \
+        const B p = B##_qoffs(B##_qscan(B##_ld(k, x, rev), rev), rev);                     \
+        B##_st(k, y, excl ? B##_up1(p, rev) : p, rev, nt);                                  \
+    }                                                                                       \
     AXIAL_INLINE void cs_quads_##B(int k, const char *x, char *y, int excl, int rev, int nt) { \
         const B s = B##_qscan(B##_ld(k, x, rev), rev);                                      \
         B##_st(k, y, excl ? B##_qexcl(s, rev) : s, rev, nt);                                \
@@ -165,6 +169,31 @@ AXIAL_INLINE void cs_run(int k, const char *x, char *y, size_t len, int excl, in
     cs_blocks(k, x, y, len, 0, len, &ds[0], &ds[1], 1, excl, rev, 0);
     if (excl && start && len)
         memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
+}
+
+/* Lines of 8 (f32, f16, bf16: two to a block) and of 16 (one): the block's
+ * network from -0.0, whose first output in k order, exclusive, is then
+ * +0.0 (the empty sum); the lines left over go one by one. */
+AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_t n, int excl,
+                              int rev, int nt) {
+    const size_t es = axk_size(k), per = 16 / n;
+    nt = cs_nt_line(k, y, 0, 0, nt);
+    size_t o = 0;
+    for (; o + per <= outer; o += per) {
+        const char *xb = x + o * n * es;
+        char *yb = y + o * n * es;
+        if (n == 8)
+            blk_st(k, yb, excl ? blk_up1(blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev), rev)
+                               : blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev), rev, nt);
+        else if (k == AXK_F64)
+            cs_row16_blkd(k, xb, yb, excl, rev, nt);
+        else
+            cs_row16_blk(k, xb, yb, excl, rev, nt);
+        for (size_t r = 0; excl && r < per; r++)
+            memset(yb + (r * n + (rev ? n - 1 : 0)) * es, 0, es);
+    }
+    for (; o < outer; o++)
+        cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
 }
 
 /* Lines of 4: four to a block (in either direction each quad is one line,
@@ -499,6 +528,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                 cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
     } else if (n == 4) {
         cs_lines4(k, x, y, outer, excl, rev, nt);
+    } else if (n == 16 || (n == 8 && k != AXK_F64)) {
+        cs_lines816(k, x, y, outer, n, excl, rev, nt);
+#ifdef AX_CS_SHORT
+    } else if (n < 16 && k != AXK_F64) {
+        cs_short(k, x, y, outer, n, excl, rev, nt);
+#endif
     } else {
         for (size_t o = 0; o < outer; o++)
             cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);

@@ -387,6 +387,15 @@ AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
     return (blk){_mm256_add_ps(s.a, EA), _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(u, bA), EA))};
 }
+/* Two rows of 8 in the block (k order): quad 1 + T0, quad 3 + T2. */
+AXIAL_INLINE __m256 ax_cs_qoffs8(__m256 v, int rev) {
+    const __m256 z = _mm256_set1_ps(-0.0f);
+    const __m256 b = rev ? _mm256_shuffle_ps(v, v, 0x00) : _mm256_shuffle_ps(v, v, 0xFF);
+    return _mm256_add_ps(v, rev ? _mm256_permute2f128_ps(b, z, 0x21) : _mm256_permute2f128_ps(b, z, 0x02));
+}
+AXIAL_INLINE blk blk_qoffs8(blk s, int rev) {
+    return (blk){ax_cs_qoffs8(s.a, rev), ax_cs_qoffs8(s.b, rev)};
+}
 /* Every quad one lane on, +0.0 into its first lane (lines of 4, exclusive). */
 AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
     const __m256 z = _mm256_setzero_ps();

@@ -252,6 +252,12 @@ AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     s.q[3] = vaddq_f32(s.q[3], vaddq_f32(vaddq_f32(T2, T1), T0));
     return s;
 }
+/* Two rows of 8 in the block (k order): quad 1 + T0, quad 3 + T2. */
+AXIAL_INLINE blk blk_qoffs8(blk s, int rev) {
+    s.q[1] = vaddq_f32(s.q[1], ax_cs_qlast(s.q[0], rev));
+    s.q[3] = vaddq_f32(s.q[3], ax_cs_qlast(s.q[2], rev));
+    return s;
+}
 AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
     for (int i = 0; i < 4; i++)
         s.q[i] = ax_cs_qup(s.q[i], 1, vdupq_n_f32(0.0f), rev);
