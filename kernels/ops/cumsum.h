@@ -85,19 +85,46 @@ AXIAL_INLINE double cs_block(int k, const char *xb, char *yb, double D, int out,
     return cs_block_blk(k, xb, yb, (float)D, out, excl, rev, nt);
 }
 
+/* n < 16 elements of es (2, 4, 8) bytes from s to d, element by element (a
+ * memcpy of a variable size is a call). */
+AXIAL_INLINE void cs_copy(char *d, const char *s, size_t n, size_t es) {
+    for (size_t i = 0; i < n * es; i += es) {
+        uint64_t v;
+        if (es == 8)
+            memcpy(&v, s + i, 8), memcpy(d + i, &v, 8);
+        else if (es == 4)
+            memcpy(&v, s + i, 4), memcpy(d + i, &v, 4);
+        else
+            memcpy(&v, s + i, 2), memcpy(d + i, &v, 2);
+    }
+}
 /* The last r < 16 elements of a chunk (a line's end), padded with -0.0. */
 AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, int out,
                             int excl, int rev) {
     const size_t es = axk_size(k), off = (rev ? 16 - r : 0) * es;
+#ifdef AX_BLK_PART /* the block that ends at the line's end, masked to its r elements */
+    const void *xb = (const void *)((uintptr_t)x - off);
+    void *yb = (void *)((uintptr_t)y - off);
+    if (k == AXK_F64) {
+        const blkd p = blkd_qoffs(blkd_qscan(blkd_ld_part(xb, r, rev), rev), rev);
+        if (out)
+            blkd_st_part(yb, blkd_addc(D, excl ? blkd_up1(p, rev) : p), r, rev);
+        return blkd_total(p, rev);
+    }
+    const blk p = blk_qoffs(blk_qscan(blk_ld_part(k, xb, r, rev), rev), rev);
+    if (out)
+        blk_st_part(k, yb, blk_addc((float)D, excl ? blk_up1(p, rev) : p), r, rev);
+    return blk_total(p, rev);
+#endif
     _Alignas(64) unsigned char bi[128], bo[128];
     for (size_t i = 0; i < 16; i++) {
         const uint64_t z = k == AXK_F64 ? 0x8000000000000000u : k == AXK_F32 ? 0x80000000u : 0x8000u;
         memcpy(bi + i * es, &z, es); /* -0.0, little-endian */
     }
-    memcpy(bi + off, x, r * es);
+    cs_copy((char *)bi + off, x, r, es);
     const double t = cs_block(k, (const char *)bi, (char *)bo, D, out, excl, rev, 0);
     if (out)
-        memcpy(y, bo + off, r * es);
+        cs_copy(y, (const char *)bo + off, r, es);
     return t;
 }
 
@@ -195,6 +222,48 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
     for (; o < outer; o++)
         cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
 }
+
+#ifndef AX_CS_SHORT
+/* Lines of n < 16 (f32, f16, bf16; not 4, 8), each one block from -0.0:
+ * 16 / P to a block in slots of P lanes (P = 4, 8, 16: the power of two >= n,
+ * at least a quad), each slot -0.0 but for its line at its k-first end,
+ * through a stack copy; the network's levels that stay in a slot are the
+ * block's, and the line sits in its quads as in a block of its own, so the
+ * bits are one line's.  An ISA may pack them otherwise (AX_CS_SHORT). */
+AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
+                           int rev, int nt) {
+    const size_t es = axk_size(k), P = n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P;
+    const size_t at = rev ? P - n : 0; /* the line's first element in its slot */
+    (void)nt;
+    if (n == 1) { /* -0.0 + x is x; exclusive: the empty sum */
+        if (excl)
+            memset(y, 0, lines * es);
+        else if (x != y)
+            memcpy(y, x, lines * es);
+        return;
+    }
+    _Alignas(64) unsigned char nz[64], bi[64], bo[64];
+    for (size_t i = 0; i < 16; i++) {
+        const uint32_t z = k == AXK_F32 ? 0x80000000u : 0x8000u;
+        memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
+    }
+    for (size_t r = 0; r < lines; r += L) {
+        const size_t cnt = lines - r < L ? lines - r : L;
+        memcpy(bi, nz, sizeof bi);
+        for (size_t s = 0; s < cnt; s++)
+            cs_copy((char *)bi + (s * P + at) * es, x + (r + s) * n * es, n, es);
+        blk p = blk_qscan(blk_ld(k, bi, rev), rev);
+        p = P == 8 ? blk_qoffs8(p, rev) : P == 16 ? blk_qoffs(p, rev) : p;
+        blk_st(k, bo, excl ? blk_up1(p, rev) : p, rev, 0);
+        for (size_t s = 0; s < cnt; s++) {
+            char *yl = y + (r + s) * n * es;
+            cs_copy(yl, (const char *)bo + (s * P + at) * es, n, es);
+            if (excl) /* (blk_up1 crossed the slots) */
+                memset(yl + (rev ? n - 1 : 0) * es, 0, es);
+        }
+    }
+}
+#endif
 
 /* Lines of 4: four to a block (in either direction each quad is one line,
  * scanned the line's way); the lines left over go one by one. */
@@ -530,10 +599,8 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         cs_lines4(k, x, y, outer, excl, rev, nt);
     } else if (n == 16 || (n == 8 && k != AXK_F64)) {
         cs_lines816(k, x, y, outer, n, excl, rev, nt);
-#ifdef AX_CS_SHORT
     } else if (n < 16 && k != AXK_F64) {
         cs_short(k, x, y, outer, n, excl, rev, nt);
-#endif
     } else {
         for (size_t o = 0; o < outer; o++)
             cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);

@@ -90,13 +90,18 @@ AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
 /* cnt < 8 elements: lanes [0, cnt) from p, the others `fill`. */
+/* The lanes [0, cnt) of 32-bit (or, by pairs, 64-bit) lanes: a vmaskmov mask. */
+AXIAL_INLINE __m256i ax_avx2_lanes(size_t cnt) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
 AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
+    if (k == AXK_F32) { /* (masked lanes are not read: no fault past the end) */
+        const __m256i m = ax_avx2_lanes(cnt);
+        return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps((const float *)p, m),
+                                _mm256_castsi256_ps(m));
+    }
     _Alignas(32) float buf[8];
     _mm256_store_ps(buf, _mm256_set1_ps(fill));
-    if (k == AXK_F32) {
-        memcpy(buf, p, cnt * 4);
-        return _mm256_load_ps(buf);
-    }
     uint16_t h[8];
     memcpy(h, p, cnt * 2);
     const vf v = vf_ld(k, h);
@@ -106,6 +111,10 @@ AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
 }
 /* lanes [0, cnt) to p, cnt < 8 */
 AXIAL_INLINE void vf_st_part(int k, void *p, vf v, size_t cnt) {
+    if (k == AXK_F32) {
+        _mm256_maskstore_ps((float *)p, ax_avx2_lanes(cnt), v);
+        return;
+    }
     _Alignas(32) float buf[8];
     vf_st(k, buf, v);
     memcpy(p, buf, cnt * axk_size(k));
@@ -126,15 +135,11 @@ AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
         _mm256_storeu_pd(p, v);
 }
 AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
-    _Alignas(32) double buf[4];
-    _mm256_store_pd(buf, _mm256_set1_pd(fill));
-    memcpy(buf, p, cnt * 8);
-    return _mm256_load_pd(buf);
+    const __m256i m = ax_avx2_lanes(2 * cnt);
+    return _mm256_blendv_pd(_mm256_set1_pd(fill), _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
 }
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
-    _Alignas(32) double buf[4];
-    _mm256_store_pd(buf, v);
-    memcpy(p, buf, cnt * 8);
+    _mm256_maskstore_pd(p, ax_avx2_lanes(2 * cnt), v);
 }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
