@@ -209,10 +209,10 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
     for (; o + per <= outer; o += per) {
         const char *xb = x + o * n * es;
         char *yb = y + o * n * es;
-        if (n == 8)
-            blk_st(k, yb, excl ? blk_up1(blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev), rev)
-                               : blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev), rev, nt);
-        else if (k == AXK_F64)
+        if (n == 8) {
+            const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
+            blk_st(k, yb, excl ? blk_up1(p, rev) : p, rev, nt);
+        } else if (k == AXK_F64)
             cs_row16_blkd(k, xb, yb, excl, rev, nt);
         else
             cs_row16_blk(k, xb, yb, excl, rev, nt);
