@@ -223,8 +223,8 @@ id:   avx512-cumsum-f64-quad-offset
 file: kernels/simd/avx512.h
 isa:  avx512
 what: AVX-512 vocabulary, CumSum f64 lines, forward: the first quad's total is added to one lane too few of the second quad
-old:  s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xF0, s.a, T0);
-new:  s.a = _mm512_mask_add_pd(s.a, rev ? 0x0F : 0xE0, s.a, T0);
+old:  const __m512d e = _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), rev ? 0x0F : 0xF0,
+new:  const __m512d e = _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), rev ? 0x0F : 0xE0,
 
 id:   neon-cumsum-quad-end
 file: kernels/simd/neon.h
