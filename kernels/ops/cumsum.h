@@ -365,17 +365,20 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
     return a;
 }
 
-/* nv column vectors (nv a constant: the tile stays in registers), the last
- * one `last` columns wide, down all n rows from -0.0. */
+/* nv <= AX_CS_TILE column vectors (unrolled: the tile stays in registers),
+ * the last one `last` columns wide, down all n rows from -0.0 in one walk. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k);
     cs_col a[AX_CS_TILE];
-    for (int q = 0; q < nv; q++)
+    for (int q = 0; q < AX_CS_TILE; q++)
         a[q] = cs_col_zero(k, -0.0);
     for (size_t t = 0; t < n; t++) {
         const size_t r = (rev ? n - 1 - t : t) * stride * es;
-        for (int q = 0; q < nv; q++) {
+#pragma GCC unroll 8
+        for (int q = 0; q < AX_CS_TILE; q++) {
+            if (q >= nv)
+                break;
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
             const cs_col before = a[q];
             a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + r + c, cnt));
@@ -440,6 +443,27 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         ax_stream_fence();
 }
 
+/* cnt <= AX_ND float columns: one vector of f64 lanes down all n rows. */
+AXIAL_INLINE void cs_tile_lo(int k, const char *x, char *y, size_t n, size_t stride, size_t cnt,
+                             int excl, int rev) {
+    const size_t es = axk_size(k);
+    vd a = vd_set1(-0.0);
+    for (size_t t = 0; t < n; t++) {
+        const size_t r = (rev ? n - 1 - t : t) * stride * es;
+        const vd v = k == AXK_F64   ? vd_ld_part((const double *)(const void *)(x + r), cnt, 0.0)
+                     : k == AXK_F32 ? vd_ld_f32_part((const float *)(const void *)(x + r), cnt)
+                                    : vd_lo(vf_ld_part(k, x + r, cnt, 0.0f));
+        const vd o = !excl ? vd_add(a, v) : t == 0 ? vd_set1(0.0) : a;
+        a = vd_add(a, v);
+        if (k == AXK_F64)
+            vd_st_part((double *)(void *)(y + r), o, cnt);
+        else if (k == AXK_F32)
+            vd_st_f32_part((float *)(void *)(y + r), o, cnt);
+        else
+            vf_st_part(k, y + r, vf_narrow_for(k, o, o), cnt);
+    }
+}
+
 /* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
  * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
  * register tiles wide, each tile walks the rows; wider (whose tile walks
@@ -470,8 +494,13 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
     size_t c = 0;
     for (; c + tw <= ncols; c += tw)
         cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
-    for (; c < ncols; c += w)
-        cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev);
+    if (c == ncols)
+        return;
+    if (axk_float(k) && ncols - c <= AX_ND)
+        cs_tile_lo(k, x + c * es, y + c * es, n, stride, ncols - c, excl, rev);
+    else
+        cs_tile(k, x + c * es, y + c * es, n, stride, (int)((ncols - c + w - 1) / w),
+                ncols - c - (ncols - c - 1) / w * w, excl, rev);
 }
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */

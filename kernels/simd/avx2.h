@@ -148,6 +148,13 @@ AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
     else
         _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
 }
+/* cnt <= 4 f32 */
+AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
+    return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm256_castsi256_si128(ax_avx2_lanes(cnt))));
+}
+AXIAL_INLINE void vd_st_f32_part(float *p, vd v, size_t cnt) {
+    _mm_maskstore_ps(p, _mm256_castsi256_si128(ax_avx2_lanes(cnt)), _mm256_cvtpd_ps(v));
+}
 /* f32 lanes [0, 4) and [4, 8) widened (exact). */
 AXIAL_INLINE vd vd_lo(vf v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }

@@ -132,6 +132,13 @@ AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
     else
         _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
 }
+/* cnt <= 8 f32 by a 32-byte masked move (a 64-byte one would span two lines) */
+AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
+    return _mm512_cvtps_pd(_mm256_maskz_loadu_ps((__mmask8)ax_mask(cnt), p));
+}
+AXIAL_INLINE void vd_st_f32_part(float *p, vd v, size_t cnt) {
+    _mm256_mask_storeu_ps(p, (__mmask8)ax_mask(cnt), _mm512_cvtpd_ps(v));
+}
 AXIAL_INLINE vd vd_lo(vf v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
 AXIAL_INLINE vd vd_hi(vf v) {
     return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));

@@ -109,6 +109,17 @@ AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
     (void)nt;
     vst1_f32(p, vcvt_f32_f64(v));
 }
+/* cnt <= 2 f32 */
+AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
+    float buf[2] = {0.0f, 0.0f};
+    memcpy(buf, p, cnt * 4);
+    return vd_ld_f32(buf);
+}
+AXIAL_INLINE void vd_st_f32_part(float *p, vd v, size_t cnt) {
+    float buf[2];
+    vd_put_f32(buf, v, 0);
+    memcpy(p, buf, cnt * 4);
+}
 AXIAL_INLINE vd vd_lo(vf v) { return vcvt_f64_f32(vget_low_f32(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return vcvt_high_f64_f32(v); }
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
