@@ -31,10 +31,14 @@
  *    LSE_RISE of it (the first output's suffices: later ones only grow),
  *    then run all exps, then the prefixes (s_j = (lane)S + prefix, S += the
  *    vector's total in f64), then all logs, so that the SLEEF calls overlap.
- *    Other vectors go one at a time with the same rule; a steeper rise,
- *    a NaN or +inf term, a NaN or +inf carry, or an exclusive output with
- *    no term of the chunk after its first vector take the scalar step in
- *    double (the oracle's).  None of these choices looks at R, so a chunk's
+ *    Other vectors go one at a time with the same rule; in f32 lanes a
+ *    rise up to LSE_WIDE takes the vector in f64 (lse_wide); a steeper rise
+ *    (f64 lanes: any beyond LSE_RISE), a NaN or +inf term, a NaN or +inf
+ *    carry, or an exclusive output with no term of the chunk after its
+ *    first vector take the scalar step in double (the oracle's).  Lines of
+ *    at most LSE_SHORT terms go LN at a time as the columns of a transposed
+ *    copy, by the column rule below (a partial last block by the block
+ *    rule too), so that each exp and log serves LN lines.  None of these choices looks at R, so a chunk's
  *    final state (its total) is the same with or without outputs.
  *  - Column scans: lanes are columns; per block of LSE_SB rows in scan
  *    order, lanes whose block max rises (within LSE_RISE of their first
@@ -67,8 +71,10 @@
 #define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
+#define LSE_SHORT 64    /* the longest line scanned as a column of a transposed copy */
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
+#define LSE_WIDE 600.0 /* f32 lanes: the largest such rise of a vector computed in f64 */
 #define LSE_LAG 2.0    /* a reduction reference's headroom above its terms */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
 
@@ -145,6 +151,16 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, 
             lse_st1(k, y, j, axial_lse_value(o));
         }
     }
+}
+
+/* one element of es bytes */
+AXIAL_INLINE void lse_cp1(void *d, const void *s, size_t es) {
+    if (es == 8)
+        memcpy(d, s, 8);
+    else if (es == 4)
+        memcpy(d, s, 4);
+    else
+        memcpy(d, s, 2);
 }
 
 /* Prefetch rows [r, r + rows) of a column walk (from the far end with rev)
@@ -430,19 +446,28 @@ typedef struct {
 AXIAL_INLINE axial_lse_acc LF(lse_canon)(const LF(lse_cs) *c) {
     return c->S == 0 ? AXIAL_LSE_EMPTY : (axial_lse_acc){(double)c->m, c->S};
 }
-/* Take B as the reference, if every output from the one whose terms are
- * the state and x0 (excl: the state alone) stays within LSE_RISE of it. */
-AXIAL_INLINE int LF(lse_rise)(LF(lse_cs) *c, LE B, LE x0, size_t t, int excl, axial_lse_acc R) {
+/* The rise of B above the largest term of the first output whose terms are
+ * the state and x0 (excl: the state alone). */
+AXIAL_INLINE double LF(lse_rise_of)(const LF(lse_cs) *c, LE B, LE x0, size_t t, int excl) {
     double P = c->m > x0 ? c->m : x0;
     if (excl && c->S == 0)
         P = t > 0 ? -INFINITY : x0; /* outputs with no term of the chunk (not its first) */
     else if (excl)
         P = c->m;
-    if ((double)B - P > LSE_RISE)
-        return 0;
+    return (double)B - P;
+}
+/* B as the reference */
+AXIAL_INLINE void LF(lse_take)(LF(lse_cs) *c, LE B, axial_lse_acc R) {
     c->S = c->S == 0 ? 0 : c->S * exp((double)c->m - (double)B);
     c->m = B;
     c->mx = lse_mix_of(R, (double)B);
+}
+/* Take B as the reference, if every output from the one whose terms are
+ * the state and x0 (excl: the state alone) stays within LSE_RISE of it. */
+AXIAL_INLINE int LF(lse_rise)(LF(lse_cs) *c, LE B, LE x0, size_t t, int excl, axial_lse_acc R) {
+    if (LF(lse_rise_of)(c, B, x0, t, excl) > LSE_RISE)
+        return 0;
+    LF(lse_take)(c, B, R);
     return 1;
 }
 /* Outputs of s_j (excl: shifted) from a vector's prefix p; S += its total. */
@@ -452,6 +477,26 @@ AXIAL_INLINE LV LF(lse_sj)(LF(lse_cs) *c, LV p, int excl) {
     return LX(add)(LX(set1)((LE)c->mx.a), LX(mul)(LX(set1)((LE)c->mx.b), sj));
 }
 
+#if !LSE_D
+/* f32 lanes v whose rise above the first output's largest term lies
+ * beyond LSE_RISE (within LSE_WIDE: f64 keeps the relative precision of
+ * terms down to e^-LSE_WIDE), B taken as reference: exps, the prefixes (the
+ * upper half's from the lower half's total) and logs in f64, each output
+ * rounded once; S += the vector's total.  Returns the outputs. */
+AXIAL_INLINE vf LF(lse_wide)(int k, LF(lse_cs) *c, vf v, int excl, int emit) {
+    const vd m = vd_set1((double)c->m), S = vd_set1(c->S);
+    const vd a0 = vd_scan(vd_exp(vd_sub(vd_lo(v), m))), a1 = vd_scan(vd_exp(vd_sub(vd_hi(v), m)));
+    const double T0 = vd_last(a0);
+    const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
+    const vd a = vd_set1(c->mx.a), b = vd_set1(c->mx.b), ref = vd_set1(c->mx.ref);
+    c->S += vd_last(a1) + T0;
+    if (!emit)
+        return v;
+    return vf_narrow_for(k, vd_add(ref, vd_log(vd_add(a, vd_mul(b, vd_add(S, p0))))),
+                         vd_add(ref, vd_log(vd_add(a, vd_mul(b, vd_add(S, p1))))));
+}
+#endif
+
 /* Scan-order terms [t, t + LN) (fewer at the end) one vector at a time;
  * returns 1 when the chunk is done (the scalar step took the rest). */
 AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
@@ -460,8 +505,8 @@ AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, 
     _Alignas(64) unsigned char buf[AX_VB];
     const size_t at = rev ? n - t - cnt : t;
     LV v;
-    if (cnt == LN) {
-        v = LF(lse_ld)(k, x + at * es);
+    if (cnt == LN || !rev) {
+        v = LF(lse_ldc)(k, x + at * es, cnt);
         v = rev ? LX(rev)(v) : v;
     } else {
         for (size_t l = 0; l < LN; l++) /* scan order, -inf after the end */
@@ -478,21 +523,38 @@ AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, 
         c->m = (LE)st.m, c->S = st.s;
         return 1;
     }
-    if (LX(any)(LX(gt)(v, LX(set1)(c->m))) &&
-        !LF(lse_rise)(c, LX(hmax)(v), LX(first)(v), t, excl, R)) {
-        st = LF(lse_canon)(c);
-        lse_scan_scalar(k, x, y, n, t, t + cnt, excl, rev, &st, R, emit);
-        c->m = st.m == -INFINITY ? (LE)-LMAX : (LE)st.m, c->S = st.s;
-        c->mx = lse_mix_of(R, (double)c->m);
-        return 0;
+    LV o;
+    if (LX(any)(LX(gt)(v, LX(set1)(c->m)))) {
+        const LE B = LX(hmax)(v);
+        const double rise = LF(lse_rise_of)(c, B, LX(first)(v), t, excl);
+#if !LSE_D
+        if (rise > LSE_RISE && rise <= LSE_WIDE) { /* the vector in f64 */
+            LF(lse_take)(c, B, R);
+            o = LF(lse_wide)(k, c, v, excl, emit);
+            if (!emit)
+                return 0;
+            goto store;
+        }
+#endif
+        if (rise > LSE_RISE) {
+            st = LF(lse_canon)(c);
+            lse_scan_scalar(k, x, y, n, t, t + cnt, excl, rev, &st, R, emit);
+            c->m = st.m == -INFINITY ? (LE)-LMAX : (LE)st.m, c->S = st.s;
+            c->mx = lse_mix_of(R, (double)c->m);
+            return 0;
+        }
+        LF(lse_take)(c, B, R);
     }
     const LV p = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
     const LV s = LF(lse_sj)(c, p, excl);
     if (!emit)
         return 0;
-    LV o = LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(s));
-    if (cnt == LN) {
-        LF(lse_st)(k, y + at * es, rev ? LX(rev)(o) : o);
+    o = LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(s));
+#if !LSE_D
+store:
+#endif
+    if (cnt == LN || !rev) {
+        LF(lse_stc)(k, y + at * es, rev ? LX(rev)(o) : o, cnt);
     } else {
         LF(lse_st)(k, buf, o);
         for (size_t l = 0; l < cnt; l++)
@@ -589,11 +651,11 @@ AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
  * columns at x + i, rows `stride` elements apart. */
 AXIAL_INLINE void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
                                  size_t stride, size_t cnt, int excl, int rev, LV *mp,
-                                 LF(lse_acc) *s) {
+                                 LF(lse_acc) *s, int part) {
     const size_t nr = n - t < LSE_SB ? n - t : LSE_SB;
     size_t off[LSE_SB];
     LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY);
-    int bad = nr < LSE_SB || LX(any)(LX(bad)(m));
+    int bad = (nr < LSE_SB && !part) || LX(any)(LX(bad)(m));
     for (size_t q = 0; q < nr; q++) {
         off[q] = (rev ? n - 1 - t - q : t + q) * stride + i;
         v[q] = LF(lse_ldc)(k, axk_at(k, x, off[q]), cnt);
@@ -610,21 +672,22 @@ AXIAL_INLINE void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t
             bad = 1;
         } else {
             const LV nm = LX(sel)(up, b, m);
-            LF(lse_acc_rescale)(s, m, nm);
+            if (t > 0) /* (from the empty state s stays 0) */
+                LF(lse_acc_rescale)(s, m, nm);
             m = nm;
             S = TOV(*s);
         }
     }
     if (!bad) {
         LV e[LSE_SB], f = zero;
-        for (int q = 0; q < LSE_SB; q++)
+        for (size_t q = 0; q < nr; q++)
             e[q] = LX(exp)(LX(sub)(v[q], m));
-        for (int q = 0; q < LSE_SB; q++) {
+        for (size_t q = 0; q < nr; q++) {
             const LV g = LX(add)(f, e[q]);
             e[q] = LX(add)(S, excl ? f : g);
             f = g;
         }
-        for (int q = 0; q < LSE_SB; q++)
+        for (size_t q = 0; q < nr; q++)
             LF(lse_stc)(k, axk_at_mut(k, y, off[q]), LX(add)(m, LX(log)(e[q])), cnt);
         LF(lse_acc_add)(s, f);
     } else {
@@ -644,6 +707,30 @@ AXIAL_INLINE void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t
     *mp = m;
 }
 
+/* Lines of n <= LSE_SHORT, LN lines at a time, each a column of a transposed copy:
+ * the column scan's blocks, a partial last block by the block rule too. */
+static void LF(lse_short)(int k, const void *x, void *y, size_t outer, size_t n, int excl,
+                          int rev) {
+    const size_t es = axk_size(k);
+    _Alignas(64) unsigned char b[LSE_SHORT * LN * sizeof(LE)]; /* scanned in place */
+    for (size_t o = 0; o < outer; o += LN) {
+        const size_t g = outer - o < LN ? outer - o : LN;
+        const char *xo = axk_at(k, x, o * n);
+        char *yo = axk_at_mut(k, y, o * n);
+        for (size_t l = 0; l < g; l++)
+            for (size_t j = 0; j < n; j++)
+                lse_cp1(b + (j * LN + l) * es, xo + (l * n + j) * es, es);
+        LV m;
+        LF(lse_acc) s;
+        LF(lse_empty)(&m, &s, 1);
+        for (size_t t = 0; t < n; t += LSE_SB)
+            LF(lse_cblock)(k, b, b, n, t, 0, LN, g, excl, rev, &m, &s, 1);
+        for (size_t l = 0; l < g; l++)
+            for (size_t j = 0; j < n; j++)
+                lse_cp1(yo + (l * n + j) * es, b + (j * LN + l) * es, es);
+    }
+}
+
 /* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
  * x; stride 1 is a line (its chunks from an empty carry). */
 static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
@@ -651,6 +738,10 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const int pf = n * stride * axk_size(k) > LSE_PF_MIN;
+    if (stride == 1 && n <= LSE_SHORT) {
+        LF(lse_short)(k, x, y, outer, n, excl, rev);
+        return;
+    }
     for (size_t o = 0; o < outer; o++) {
         const void *xo = axk_at(k, x, o * n * stride);
         void *yo = axk_at_mut(k, y, o * n * stride);
@@ -671,11 +762,12 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
                         if (y != x)
                             lse_pf(k, yo, n, t + LSE_SB, LSE_SB, i, stride, rev);
                     }
-                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g]);
+                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g], 0);
                 }
         }
     }
 }
+
 
 #undef LV
 #undef LMASK
