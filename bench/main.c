@@ -152,6 +152,8 @@ static void cumsum_cases(size_t bytes) {
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
     /* lines of 3 (RGB channels): the short lines whose width is no power of two */
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0), c->axis = 1;
+    /* and columns of 3: a walk down rows narrower than one vector */
+    c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0);
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++)
@@ -199,7 +201,7 @@ static void roll_cases(size_t bytes) {
 
 /* The log-space ops, each of f32 and f64 as [n], [n/1024, 1024]
  * along axis 1 (rows) and [1024, n/1024] along axis 0 (columns), and bf16 as
- * [n]; the reduction of [n] over all axes. */
+ * [n]; the reduction of [n] over all axes; LogCumSumExp of short lines. */
 static void lse_cases(size_t bytes) {
     const axial_dtype types[] = {AXIAL_F32, AXIAL_F64, AXIAL_BF16};
     const ax_op ops[] = {AX_OP_LCSE, AX_OP_RLSE};
@@ -216,6 +218,10 @@ static void lse_cases(size_t bytes) {
             c = add_case(ops[o], types[t], 2, 1024, n / 1024, 0);
             if (red) c->naxes = 1, c->axes[0] = 0;
         }
+    /* LogCumSumExp f32 along lines of 3 and of 100: short lines, many a vector */
+    const int64_t n = (int64_t)(bytes / 4);
+    add_case(AX_OP_LCSE, AXIAL_F32, 2, n / 3, 3, 0)->axis = 1;
+    add_case(AX_OP_LCSE, AXIAL_F32, 2, n / 100, 100, 0)->axis = 1;
 }
 
 /* The split sweep: 1-D f32 of each op, and CumSum of rows of 1024 (many

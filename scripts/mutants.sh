@@ -240,6 +240,13 @@ what: ReduceSum floats, every SIMD ISA: the 8-row tree reads row 2 where row 3 b
 old:  rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
 new:  rd_ldrow(k, c, p, 2, P, off, R, nv, end, full);
 
+id:   avx2-part-third-byte
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 vocabulary, partial integer and f16/bf16 vectors: the third byte after the last whole dword lands on the second
+old:  const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 16 : 0);
+new:  const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 8 : 0);
+
 id:   avx2-reduce-keep-mask
 file: kernels/simd/avx2.h
 isa:  avx2
@@ -260,6 +267,20 @@ isa:  avx2
 what: ReduceLogSumExp blocks, every SIMD ISA: the exps' pairwise tree adds a term to itself instead of its partner
 old:  e[r] = LX(add)(e[r], e[r + w]);
 new:  e[r] = LX(add)(e[r], e[r]);
+
+id:   lse-wide-half
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp f32 lanes, a steep rise in f64, every SIMD ISA: the upper half's prefixes miss the lower half's total
+old:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
+new:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = excl ? vd_up1(a1) : a1;
+
+id:   lse-short-transpose
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp short lines, every SIMD ISA: the transposed copy takes each line's first term twice
+old:  lse_cp1(b + (j * LN + l) * es, xo + (l * n + j) * es, es);
+new:  lse_cp1(b + (j * LN + l) * es, xo + (l * n + (j == 1 ? 0 : j)) * es, es);
 
 id:   roll-select-phase
 file: kernels/ops/roll.h

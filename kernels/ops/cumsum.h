@@ -311,6 +311,9 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
     } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
         c.lo = vd_ld_f32((const float *)(const void *)p);
         c.hi = vd_ld_f32((const float *)(const void *)p + AX_ND);
+    } else if (axk_float(k) && cnt <= AX_ND) { /* the low half alone */
+        c.lo = k == AXK_F32 ? vd_ld_f32_part((const float *)(const void *)p, cnt)
+                            : vd_lo(vf_ld_part(k, p, cnt, 0.0f));
     } else if (axk_float(k)) {
         const vf v = cnt >= w ? vf_ld(k, p) : vf_ld_part(k, p, cnt, 0.0f);
         c.lo = vd_lo(v);
@@ -339,6 +342,11 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
     } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
         vd_put_f32((float *)(void *)p, c.lo, nt);
         vd_put_f32((float *)(void *)p + AX_ND, c.hi, nt);
+    } else if (axk_float(k) && cnt <= AX_ND) {
+        if (k == AXK_F32)
+            vd_st_f32_part((float *)(void *)p, c.lo, cnt);
+        else
+            vf_st_part(k, p, vf_narrow_for(k, c.lo, c.lo), cnt);
     } else if (axk_float(k)) {
         const vf v = vf_narrow_for(k, c.lo, c.hi);
         if (cnt >= w)
@@ -365,20 +373,17 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
     return a;
 }
 
-/* nv <= AX_CS_TILE column vectors (unrolled: the tile stays in registers),
- * the last one `last` columns wide, down all n rows from -0.0 in one walk. */
+/* nv column vectors (nv a constant: the tile stays in registers), the last
+ * one `last` columns wide, down all n rows from -0.0. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k);
     cs_col a[AX_CS_TILE];
-    for (int q = 0; q < AX_CS_TILE; q++)
+    for (int q = 0; q < nv; q++)
         a[q] = cs_col_zero(k, -0.0);
     for (size_t t = 0; t < n; t++) {
         const size_t r = (rev ? n - 1 - t : t) * stride * es;
-#pragma GCC unroll 8
-        for (int q = 0; q < AX_CS_TILE; q++) {
-            if (q >= nv)
-                break;
+        for (int q = 0; q < nv; q++) {
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
             const cs_col before = a[q];
             a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + r + c, cnt));
@@ -443,64 +448,44 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         ax_stream_fence();
 }
 
-/* cnt <= AX_ND float columns: one vector of f64 lanes down all n rows. */
-AXIAL_INLINE void cs_tile_lo(int k, const char *x, char *y, size_t n, size_t stride, size_t cnt,
-                             int excl, int rev) {
-    const size_t es = axk_size(k);
-    vd a = vd_set1(-0.0);
-    for (size_t t = 0; t < n; t++) {
-        const size_t r = (rev ? n - 1 - t : t) * stride * es;
-        const vd v = k == AXK_F64   ? vd_ld_part((const double *)(const void *)(x + r), cnt, 0.0)
-                     : k == AXK_F32 ? vd_ld_f32_part((const float *)(const void *)(x + r), cnt)
-                                    : vd_lo(vf_ld_part(k, x + r, cnt, 0.0f));
-        const vd o = !excl ? vd_add(a, v) : t == 0 ? vd_set1(0.0) : a;
-        a = vd_add(a, v);
-        if (k == AXK_F64)
-            vd_st_part((double *)(void *)(y + r), o, cnt);
-        else if (k == AXK_F32)
-            vd_st_f32_part((float *)(void *)(y + r), o, cnt);
-        else
-            vf_st_part(k, y + r, vf_narrow_for(k, o, o), cnt);
-    }
-}
-
 /* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
  * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
- * register tiles wide, each tile walks the rows; wider (whose tile walks
- * would stride through memory), one sweep over heap running sums. */
+ * register tiles wide, each tile walks the rows, and the columns after
+ * the last whole tile go in one register vector or one sweep over running
+ * sums on the stack; wider (whose tile walks would stride through memory),
+ * one sweep over heap running sums. */
 AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                           int excl, int rev, int first, double *acc, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
-    if (acc) {
-        cs_sweep(k, x, y, n, ncols, stride, excl, rev, first, (char *)acc, nt);
-        return;
+    const size_t as = axk_size(axk_float(k) ? AXK_F64 : k);
+    _Alignas(64) char tail[AX_CS_TILE * AX_NF * 8 + 64];
+    char *h = NULL, *a = (char *)acc;
+    size_t c = 0;
+    if (!a && ncols >= 4 * tw && n >= 8) {
+        h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
+        a = h;
     }
-    if (ncols >= 4 * tw && n >= 8) {
-        /* aligned so that the sums of y's aligned vectors are (cs_head) */
-        const size_t as = axk_size(axk_float(k) ? AXK_F64 : k);
-        char *h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
-        if (h) {
-            char *acc = h + (64 - cs_head(k, y, ncols, stride) * as % 64) % 64;
-            if (axk_float(k))
-                for (size_t c = 0; c < ncols; c++)
-                    ((double *)(void *)acc)[c] = -0.0;
-            else
-                memset(acc, 0, ncols * as);
-            cs_sweep(k, x, y, n, ncols, stride, excl, rev, 1, acc, nt);
-            free(h);
+    if (!a) {
+        for (; c + tw <= ncols; c += tw)
+            cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
+        if (ncols - c <= w) {
+            if (c < ncols)
+                cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c, excl, rev);
             return;
         }
+        a = tail;
     }
-    size_t c = 0;
-    for (; c + tw <= ncols; c += tw)
-        cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
-    if (c == ncols)
-        return;
-    if (axk_float(k) && ncols - c <= AX_ND)
-        cs_tile_lo(k, x + c * es, y + c * es, n, stride, ncols - c, excl, rev);
-    else
-        cs_tile(k, x + c * es, y + c * es, n, stride, (int)((ncols - c + w - 1) / w),
-                ncols - c - (ncols - c - 1) / w * w, excl, rev);
+    x += c * es, y += c * es, ncols -= c;
+    if (!acc) { /* aligned so that the sums of y's aligned vectors are (cs_head) */
+        a += (64 - cs_head(k, y, ncols, stride) * as % 64) % 64;
+        if (axk_float(k))
+            for (size_t i = 0; i < ncols; i++)
+                ((double *)(void *)a)[i] = -0.0;
+        else
+            memset(a, 0, ncols * as);
+    }
+    cs_sweep(k, x, y, n, ncols, stride, excl, rev, acc ? first : 1, a, nt);
+    free(h);
 }
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */

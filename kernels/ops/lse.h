@@ -207,10 +207,8 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
         return lse_seg_##P(K, x, y, len, flags, carry);                                        \
     }                                                                                          \
     axial_lse_acc AX_KN(lse_scan_total, key)(const void *x, size_t len, unsigned flags) {     \
-        const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                                \
-        return flags & AXIAL_CUMSUM_REVERSE                                                    \
-                   ? lse_chunk_##P(K, x, NULL, len, excl, 1, AXIAL_LSE_EMPTY, 0)               \
-                   : lse_chunk_##P(K, x, NULL, len, excl, 0, AXIAL_LSE_EMPTY, 0);              \
+        return lse_chunk_##P(K, x, NULL, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,            \
+                             (flags & AXIAL_CUMSUM_REVERSE) != 0, AXIAL_LSE_EMPTY, 0);         \
     }
 AX_LSE_ENTRIES(f32, AXK_F32, f)
 AX_LSE_ENTRIES(f16, AXK_F16, f)
@@ -509,11 +507,9 @@ AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, 
         v = LF(lse_ldc)(k, x + at * es, cnt);
         v = rev ? LX(rev)(v) : v;
     } else {
-        for (size_t l = 0; l < LN; l++) /* scan order, -inf after the end */
-            if (l < cnt)
-                memcpy(buf + l * es, x + (rev ? n - 1 - t - l : t + l) * es, es);
-            else
-                lse_st1(k, buf, l, -INFINITY);
+        LF(lse_st)(k, buf, LX(set1)(-INFINITY)); /* scan order, -inf after the end */
+        for (size_t l = 0; l < cnt; l++)
+            lse_cp1(buf + l * es, x + (n - 1 - t - l) * es, es);
         v = LF(lse_ld)(k, buf);
     }
     axial_lse_acc st;
@@ -558,7 +554,7 @@ store:
     } else {
         LF(lse_st)(k, buf, o);
         for (size_t l = 0; l < cnt; l++)
-            memcpy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, es);
+            lse_cp1(y + (n - 1 - t - l) * es, buf + l * es, es);
     }
     return 0;
 }
@@ -566,8 +562,8 @@ store:
 /* One chunk of n <= AXIAL_SCAN_CHUNK terms from an empty state (REVERSE:
  * from x[n - 1]); with emit its outputs are those of R followed by it.
  * Returns its final state, the same bits with or without emit, whatever R. */
-AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, int excl,
-                                         int rev, axial_lse_acc R, int emit) {
+AXIAL_NOINLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, int excl,
+                                           int rev, axial_lse_acc R, int emit) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
     const size_t es = axk_size(k);
@@ -630,8 +626,7 @@ static axial_lse_acc LF(lse_seg)(int k, const void *x, void *y, size_t len, unsi
         const size_t lo = rev ? len - c0 - kk : c0;
         const void *xc = axk_at(k, x, lo);
         void *yc = axk_at_mut(k, y, lo);
-        const axial_lse_acc T = rev ? LF(lse_chunk)(k, xc, yc, kk, excl, 1, R, 1)
-                                    : LF(lse_chunk)(k, xc, yc, kk, excl, 0, R, 1);
+        const axial_lse_acc T = LF(lse_chunk)(k, xc, yc, kk, excl, rev, R, 1);
         if (excl)
             lse_st1(k, yc, rev ? kk - 1 : 0, axial_lse_value(R));
         if (kk == AXIAL_SCAN_CHUNK)
@@ -649,9 +644,9 @@ AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
 
 /* Rows [t, t + LSE_SB) in scan order (fewer at the end) of one group of cnt
  * columns at x + i, rows `stride` elements apart. */
-AXIAL_INLINE void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
-                                 size_t stride, size_t cnt, int excl, int rev, LV *mp,
-                                 LF(lse_acc) *s, int part) {
+static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
+                           size_t stride, size_t cnt, int excl, int rev, LV *mp, LF(lse_acc) *s,
+                           int part) {
     const size_t nr = n - t < LSE_SB ? n - t : LSE_SB;
     size_t off[LSE_SB];
     LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY);

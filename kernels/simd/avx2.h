@@ -89,35 +89,62 @@ AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     }
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
-/* cnt < 8 elements: lanes [0, cnt) from p, the others `fill`. */
 /* The lanes [0, cnt) of 32-bit (or, by pairs, 64-bit) lanes: a vmaskmov mask. */
 AXIAL_INLINE __m256i ax_avx2_lanes(size_t cnt) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
-AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
-    if (k == AXK_F32) { /* (masked lanes are not read: no fault past the end) */
-        const __m256i m = ax_avx2_lanes(cnt);
-        return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps((const float *)p, m),
-                                _mm256_castsi256_ps(m));
+/* bytes < 32 from p, zeros after: whole dwords by vmaskmov (masked lanes
+ * are not read: no fault past the end), the last 1 to 3 bytes one by one. */
+AXIAL_INLINE __m256i ax_avx2_ld_bytes(const void *p, size_t bytes) {
+    const size_t d = bytes / 4, r = bytes % 4;
+    __m256i v = _mm256_maskload_epi32((const int *)p, ax_avx2_lanes(d));
+    if (r) {
+        const unsigned char *b = (const unsigned char *)p + 4 * d;
+        const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 16 : 0);
+        const __m256i at = _mm256_cmpeq_epi32(_mm256_set1_epi32((int)d),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        v = _mm256_blendv_epi8(v, _mm256_set1_epi32((int)t), at);
     }
-    _Alignas(32) float buf[8];
-    _mm256_store_ps(buf, _mm256_set1_ps(fill));
-    uint16_t h[8];
-    memcpy(h, p, cnt * 2);
-    const vf v = vf_ld(k, h);
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 keep = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), idx));
-    return _mm256_blendv_ps(_mm256_load_ps(buf), v, keep);
+    return v;
+}
+AXIAL_INLINE void ax_avx2_st_bytes(void *p, __m256i v, size_t bytes) {
+    const size_t d = bytes / 4, r = bytes % 4;
+    _mm256_maskstore_epi32((int *)p, ax_avx2_lanes(d), v);
+    if (r) {
+        unsigned char *b = (unsigned char *)p + 4 * d;
+        const uint32_t t = (uint32_t)_mm256_cvtsi256_si32(
+            _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32((int)d)));
+        b[0] = (unsigned char)t;
+        if (r > 1)
+            b[1] = (unsigned char)(t >> 8);
+        if (r > 2)
+            b[2] = (unsigned char)(t >> 16);
+    }
+}
+/* cnt < 8 elements: lanes [0, cnt) from p, the others `fill`. */
+AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
+    const __m256i m = ax_avx2_lanes(cnt);
+    vf v;
+    if (k == AXK_F32)
+        v = _mm256_maskload_ps((const float *)p, m);
+    else if (k == AXK_F16)
+        v = _mm256_cvtph_ps(_mm256_castsi256_si128(ax_avx2_ld_bytes(p, cnt * 2)));
+    else
+        v = _mm256_castsi256_ps(_mm256_slli_epi32(
+            _mm256_cvtepu16_epi32(_mm256_castsi256_si128(ax_avx2_ld_bytes(p, cnt * 2))), 16));
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), v, _mm256_castsi256_ps(m));
 }
 /* lanes [0, cnt) to p, cnt < 8 */
 AXIAL_INLINE void vf_st_part(int k, void *p, vf v, size_t cnt) {
-    if (k == AXK_F32) {
+    if (k == AXK_F32)
         _mm256_maskstore_ps((float *)p, ax_avx2_lanes(cnt), v);
-        return;
-    }
-    _Alignas(32) float buf[8];
-    vf_st(k, buf, v);
-    memcpy(p, buf, cnt * axk_size(k));
+    else
+        ax_avx2_st_bytes(p,
+                         _mm256_castsi128_si256(
+                             k == AXK_F16 ? _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT |
+                                                                   _MM_FROUND_NO_EXC)
+                                          : ax_avx2_bf16(v)),
+                         cnt * 2);
 }
 
 /* ---- f64 lanes ------------------------------------------------------------ */
@@ -204,16 +231,8 @@ AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
     else
         _mm256_store_si256((__m256i *)p, v);
 }
-AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) {
-    _Alignas(32) unsigned char buf[32] = {0};
-    memcpy(buf, p, bytes);
-    return _mm256_load_si256((const __m256i *)(const void *)buf);
-}
-AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) {
-    _Alignas(32) unsigned char buf[32];
-    _mm256_store_si256((__m256i *)(void *)buf, v);
-    memcpy(p, buf, bytes);
-}
+AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_avx2_ld_bytes(p, bytes); }
+AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_avx2_st_bytes(p, v, bytes); }
 AXIAL_INLINE vi vi_add(int k, vi a, vi b) {
     switch (k) {
     case AXK_I8: return _mm256_add_epi8(a, b);
