@@ -102,6 +102,8 @@ axial = re.compile(r'(^|/)(scalar|avx2|avx512|neon|default)(/|$)')
 t, err = {'old': {}, 'new': {}}, {'old': {}, 'new': {}}
 for side in t:
     for f in sorted(glob.glob('%s/%s-%s-r*.json' % (out, tag, side))):
+        if os.path.getsize(f) == 0:     # a chunk of names only the other side lists
+            continue
         for b in json.load(open(f))['benchmarks']:
             if os.environ['AB_ALL'] != '1' and not axial.search(b['name']):
                 continue

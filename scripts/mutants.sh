@@ -244,8 +244,8 @@ id:   avx2-part-third-byte
 file: kernels/simd/avx2.h
 isa:  avx2
 what: AVX2 vocabulary, partial integer and f16/bf16 vectors: the third byte after the last whole dword lands on the second
-old:  const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 16 : 0);
-new:  const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 8 : 0);
+old:  (r > 2 ? (uint32_t)b[2] << 16 : 0u);
+new:  (r > 2 ? (uint32_t)b[2] << 8 : 0u);
 
 id:   avx2-reduce-keep-mask
 file: kernels/simd/avx2.h

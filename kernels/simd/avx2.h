@@ -93,33 +93,67 @@ AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
 AXIAL_INLINE __m256i ax_avx2_lanes(size_t cnt) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
-/* bytes < 32 from p, zeros after: whole dwords by vmaskmov (masked lanes
- * are not read: no fault past the end), the last 1 to 3 bytes one by one. */
+/* The bytes [0, r) at p (r < 4) in the low bytes of a dword, one by one. */
+AXIAL_INLINE uint32_t ax_avx2_ld_few(const unsigned char *b, size_t r) {
+    return (r > 0 ? b[0] : 0u) | (r > 1 ? (uint32_t)b[1] << 8 : 0u) |
+           (r > 2 ? (uint32_t)b[2] << 16 : 0u);
+}
+AXIAL_INLINE void ax_avx2_st_few(unsigned char *b, uint32_t t, size_t r) {
+    if (r > 0)
+        b[0] = (unsigned char)t;
+    if (r > 1)
+        b[1] = (unsigned char)(t >> 8);
+    if (r > 2)
+        b[2] = (unsigned char)(t >> 16);
+}
+/* bytes < 32 from p, zeros after: up to 8 bytes by scalar moves, more as
+ * whole dwords by vmaskmov (masked lanes are not read: no fault past the
+ * end) and the last 1 to 3 bytes one by one. */
 AXIAL_INLINE __m256i ax_avx2_ld_bytes(const void *p, size_t bytes) {
+    const unsigned char *b = (const unsigned char *)p;
+    if (bytes <= 8) {
+        uint64_t t;
+        if (bytes == 8) {
+            memcpy(&t, b, 8);
+        } else if (bytes >= 4) {
+            uint32_t lo;
+            memcpy(&lo, b, 4);
+            t = lo | (uint64_t)ax_avx2_ld_few(b + 4, bytes - 4) << 32;
+        } else {
+            t = ax_avx2_ld_few(b, bytes);
+        }
+        return _mm256_set_m128i(_mm_setzero_si128(), _mm_cvtsi64_si128((long long)t));
+    }
     const size_t d = bytes / 4, r = bytes % 4;
     __m256i v = _mm256_maskload_epi32((const int *)p, ax_avx2_lanes(d));
     if (r) {
-        const unsigned char *b = (const unsigned char *)p + 4 * d;
-        const uint32_t t = b[0] | (r > 1 ? (uint32_t)b[1] << 8 : 0) | (r > 2 ? (uint32_t)b[2] << 16 : 0);
         const __m256i at = _mm256_cmpeq_epi32(_mm256_set1_epi32((int)d),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        v = _mm256_blendv_epi8(v, _mm256_set1_epi32((int)t), at);
+        v = _mm256_blendv_epi8(v, _mm256_set1_epi32((int)ax_avx2_ld_few(b + 4 * d, r)), at);
     }
     return v;
 }
 AXIAL_INLINE void ax_avx2_st_bytes(void *p, __m256i v, size_t bytes) {
+    unsigned char *b = (unsigned char *)p;
+    if (bytes <= 8) {
+        const uint64_t t = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(v));
+        if (bytes == 8) {
+            memcpy(b, &t, 8);
+        } else if (bytes >= 4) {
+            const uint32_t lo = (uint32_t)t;
+            memcpy(b, &lo, 4);
+            ax_avx2_st_few(b + 4, (uint32_t)(t >> 32), bytes - 4);
+        } else {
+            ax_avx2_st_few(b, (uint32_t)t, bytes);
+        }
+        return;
+    }
     const size_t d = bytes / 4, r = bytes % 4;
     _mm256_maskstore_epi32((int *)p, ax_avx2_lanes(d), v);
-    if (r) {
-        unsigned char *b = (unsigned char *)p + 4 * d;
-        const uint32_t t = (uint32_t)_mm256_cvtsi256_si32(
-            _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32((int)d)));
-        b[0] = (unsigned char)t;
-        if (r > 1)
-            b[1] = (unsigned char)(t >> 8);
-        if (r > 2)
-            b[2] = (unsigned char)(t >> 16);
-    }
+    if (r)
+        ax_avx2_st_few(b + 4 * d, (uint32_t)_mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(
+                                      v, _mm256_set1_epi32((int)d))),
+                       r);
 }
 /* cnt < 8 elements: lanes [0, cnt) from p, the others `fill`. */
 AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
