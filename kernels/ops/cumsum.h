@@ -374,20 +374,40 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
 }
 
 /* nv column vectors (nv a constant: the tile stays in registers), the last
- * one `last` columns wide, down all n rows from -0.0. */
+ * one `last` columns wide, down all n rows from -0.0.  Rows of fewer
+ * columns than wc (integers: a vector; f16/bf16: its f64 half), back to
+ * back, forward, x and y apart: wc columns from each row's start (their
+ * lanes past the row hold later rows' terms, and the row's store writes
+ * over later rows' outputs before their own stores do), but for the rows
+ * whose wc columns would pass the end. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
-    const size_t es = axk_size(k), w = cs_cw(k);
+    const size_t es = axk_size(k), w = cs_cw(k), bytes = n * stride * es;
+    const size_t wc = axk_float(k) ? AX_ND : w; /* the columns of a whole load and store */
+    size_t whole = 0;                            /* rows read and written as wc columns */
+    if (nv == 1 && last < wc && stride == last && !rev && k != AXK_F32 && k != AXK_F64 &&
+        ((uintptr_t)y + bytes <= (uintptr_t)x || (uintptr_t)x + bytes <= (uintptr_t)y)) {
+        const size_t past = (wc + last - 1) / last - 1; /* rows a vector reaches past its own */
+        whole = n > past ? n - past : 0;
+    }
     cs_col a[AX_CS_TILE];
     for (int q = 0; q < nv; q++)
         a[q] = cs_col_zero(k, -0.0);
-    for (size_t t = 0; t < n; t++) {
-        const size_t r = (rev ? n - 1 - t : t) * stride * es;
+    const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * es);
+    const size_t r0 = rev ? (n - 1) * stride * es : 0;
+    const char *xr = x + r0;
+    char *yr = y + r0;
+    for (size_t t = 0; t < n; t++, xr += step, yr += step) {
         for (int q = 0; q < nv; q++) {
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
+            const int wh = t < whole; /* (wc a constant there) */
             const cs_col before = a[q];
-            a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + r + c, cnt));
-            cs_col_st(k, y + r + c, !excl ? a[q] : t == 0 ? cs_col_zero(k, 0.0) : before, cnt);
+            a[q] = cs_col_add(k, a[q], wh ? cs_col_ld(k, xr + c, wc) : cs_col_ld(k, xr + c, cnt));
+            const cs_col o = !excl ? a[q] : t == 0 ? cs_col_zero(k, 0.0) : before;
+            if (wh)
+                cs_col_st(k, yr + c, o, wc);
+            else
+                cs_col_st(k, yr + c, o, cnt);
         }
     }
 }
