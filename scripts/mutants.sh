@@ -233,6 +233,13 @@ what: NEON vocabulary, CumSum f32 family, forward: a quad's total taken from lan
 old:  return rev ? vdupq_laneq_f32(s, 0) : vdupq_laneq_f32(s, 3);
 new:  return rev ? vdupq_laneq_f32(s, 0) : vdupq_laneq_f32(s, 2);
 
+id:   cumsum-whole-past
+file: kernels/ops/cumsum.h
+isa:  avx2
+what: CumSum narrow back-to-back columns, every SIMD ISA: whole vectors one row further, the last one past the tensor's end
+old:  const size_t past = (wc + last - 1) / last - 1; /* rows a vector reaches past its own */
+new:  const size_t past = (wc + last - 1) / last - 2; /* rows a vector reaches past its own */
+
 id:   reduce-tree-row
 file: kernels/ops/reduce.h
 isa:  avx2
