@@ -85,19 +85,6 @@ AXIAL_INLINE double cs_block(int k, const char *xb, char *yb, double D, int out,
     return cs_block_blk(k, xb, yb, (float)D, out, excl, rev, nt);
 }
 
-/* n < 16 elements of es (2, 4, 8) bytes from s to d, element by element (a
- * memcpy of a variable size is a call). */
-AXIAL_INLINE void cs_copy(char *d, const char *s, size_t n, size_t es) {
-    for (size_t i = 0; i < n * es; i += es) {
-        uint64_t v;
-        if (es == 8)
-            memcpy(&v, s + i, 8), memcpy(d + i, &v, 8);
-        else if (es == 4)
-            memcpy(&v, s + i, 4), memcpy(d + i, &v, 4);
-        else
-            memcpy(&v, s + i, 2), memcpy(d + i, &v, 2);
-    }
-}
 /* The last r < 16 elements of a chunk (a line's end), padded with -0.0. */
 AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, int out,
                             int excl, int rev) {
@@ -121,10 +108,10 @@ AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, i
         const uint64_t z = k == AXK_F64 ? 0x8000000000000000u : k == AXK_F32 ? 0x80000000u : 0x8000u;
         memcpy(bi + i * es, &z, es); /* -0.0, little-endian */
     }
-    cs_copy((char *)bi + off, x, r, es);
+    axk_copy((char *)bi + off, x, r, es);
     const double t = cs_block(k, (const char *)bi, (char *)bo, D, out, excl, rev, 0);
     if (out)
-        cs_copy(y, (const char *)bo + off, r, es);
+        axk_copy(y, (const char *)bo + off, r, es);
     return t;
 }
 
@@ -251,13 +238,13 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         const size_t cnt = lines - r < L ? lines - r : L;
         memcpy(bi, nz, sizeof bi);
         for (size_t s = 0; s < cnt; s++)
-            cs_copy((char *)bi + (s * P + at) * es, x + (r + s) * n * es, n, es);
+            axk_copy((char *)bi + (s * P + at) * es, x + (r + s) * n * es, n, es);
         blk p = blk_qscan(blk_ld(k, bi, rev), rev);
         p = P == 8 ? blk_qoffs8(p, rev) : P == 16 ? blk_qoffs(p, rev) : p;
         blk_st(k, bo, excl ? blk_up1(p, rev) : p, rev, 0);
         for (size_t s = 0; s < cnt; s++) {
             char *yl = y + (r + s) * n * es;
-            cs_copy(yl, (const char *)bo + (s * P + at) * es, n, es);
+            axk_copy(yl, (const char *)bo + (s * P + at) * es, n, es);
             if (excl) /* (blk_up1 crossed the slots) */
                 memset(yl + (rev ? n - 1 : 0) * es, 0, es);
         }

@@ -38,6 +38,21 @@ AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
     return (const char *)p + i * axk_size(k);
 }
 AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
+/* n elements of es (2, 4, 8) bytes from s to d, element by element (a
+ * memcpy of a variable size is a call). */
+AXIAL_INLINE void axk_copy(void *d, const void *s, size_t n, size_t es) {
+    char *dc = (char *)d;
+    const char *sc = (const char *)s;
+    for (size_t i = 0; i < n * es; i += es) {
+        uint64_t v;
+        if (es == 8)
+            memcpy(&v, sc + i, 8), memcpy(dc + i, &v, 8);
+        else if (es == 4)
+            memcpy(&v, sc + i, 4), memcpy(dc + i, &v, 4);
+        else
+            memcpy(&v, sc + i, 2), memcpy(dc + i, &v, 2);
+    }
+}
 
 /* Byte indices (pshufb) that broadcast the last element of e bytes (1, 2, 4,
  * 8) in scan order of every 16-byte lane: [rev][log2 e]; the x86 vocabularies
