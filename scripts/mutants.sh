@@ -282,13 +282,6 @@ what: LogCumSumExp f32 lanes, a steep rise in f64, every SIMD ISA: the upper hal
 old:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
 new:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = excl ? vd_up1(a1) : a1;
 
-id:   lse-short-transpose
-file: kernels/ops/lse.h
-isa:  avx2
-what: LogCumSumExp short lines, every SIMD ISA: the transposed copy takes each line's first term twice
-old:  lse_cp1(b + (j * LN + l) * es, xo + (l * n + j) * es, es);
-new:  lse_cp1(b + (j * LN + l) * es, xo + (l * n + (j == 1 ? 0 : j)) * es, es);
-
 id:   roll-select-phase
 file: kernels/ops/roll.h
 isa:  avx2

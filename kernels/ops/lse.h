@@ -35,11 +35,9 @@
  *    rise up to LSE_WIDE takes the vector in f64 (lse_wide); a steeper rise
  *    (f64 lanes: any beyond LSE_RISE), a NaN or +inf term, a NaN or +inf
  *    carry, or an exclusive output with no term of the chunk after its
- *    first vector take the scalar step in double (the oracle's).  Lines of
- *    at most LSE_SHORT terms go LN at a time as the columns of a transposed
- *    copy, by the column rule below (a partial last block by the block
- *    rule too), so that each exp and log serves LN lines.  None of these choices looks at R, so a chunk's
- *    final state (its total) is the same with or without outputs.
+ *    first vector take the scalar step in double (the oracle's).  None of
+ *    these choices looks at R, so a chunk's final state (its total) is the
+ *    same with or without outputs.
  *  - Column scans: lanes are columns; per block of LSE_SB rows in scan
  *    order, lanes whose block max rises (within LSE_RISE of their first
  *    output's largest term) take it as reference at once, then exps, the
@@ -71,7 +69,6 @@
 #define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
-#define LSE_SHORT 64    /* the longest line scanned as a column of a transposed copy */
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
 #define LSE_WIDE 600.0 /* f32 lanes: the largest such rise of a vector computed in f64 */
@@ -151,16 +148,6 @@ static void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, 
             lse_st1(k, y, j, axial_lse_value(o));
         }
     }
-}
-
-/* one element of es bytes */
-AXIAL_INLINE void lse_cp1(void *d, const void *s, size_t es) {
-    if (es == 8)
-        memcpy(d, s, 8);
-    else if (es == 4)
-        memcpy(d, s, 4);
-    else
-        memcpy(d, s, 2);
 }
 
 /* Prefetch rows [r, r + rows) of a column walk (from the far end with rev)
@@ -509,7 +496,7 @@ AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, 
     } else {
         LF(lse_st)(k, buf, LX(set1)(-INFINITY)); /* scan order, -inf after the end */
         for (size_t l = 0; l < cnt; l++)
-            lse_cp1(buf + l * es, x + (n - 1 - t - l) * es, es);
+            axk_copy(buf + l * es, x + (n - 1 - t - l) * es, 1, es);
         v = LF(lse_ld)(k, buf);
     }
     axial_lse_acc st;
@@ -554,7 +541,7 @@ store:
     } else {
         LF(lse_st)(k, buf, o);
         for (size_t l = 0; l < cnt; l++)
-            lse_cp1(y + (n - 1 - t - l) * es, buf + l * es, es);
+            axk_copy(y + (n - 1 - t - l) * es, buf + l * es, 1, es);
     }
     return 0;
 }
@@ -645,12 +632,12 @@ AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
 /* Rows [t, t + LSE_SB) in scan order (fewer at the end) of one group of cnt
  * columns at x + i, rows `stride` elements apart. */
 static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
-                           size_t stride, size_t cnt, int excl, int rev, LV *mp, LF(lse_acc) *s,
-                           int part) {
+                           size_t stride, size_t cnt, int excl, int rev, LV *mp,
+                           LF(lse_acc) *s) {
     const size_t nr = n - t < LSE_SB ? n - t : LSE_SB;
     size_t off[LSE_SB];
     LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY);
-    int bad = (nr < LSE_SB && !part) || LX(any)(LX(bad)(m));
+    int bad = nr < LSE_SB || LX(any)(LX(bad)(m));
     for (size_t q = 0; q < nr; q++) {
         off[q] = (rev ? n - 1 - t - q : t + q) * stride + i;
         v[q] = LF(lse_ldc)(k, axk_at(k, x, off[q]), cnt);
@@ -702,30 +689,6 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
     *mp = m;
 }
 
-/* Lines of n <= LSE_SHORT, LN lines at a time, each a column of a transposed copy:
- * the column scan's blocks, a partial last block by the block rule too. */
-static void LF(lse_short)(int k, const void *x, void *y, size_t outer, size_t n, int excl,
-                          int rev) {
-    const size_t es = axk_size(k);
-    _Alignas(64) unsigned char b[LSE_SHORT * LN * sizeof(LE)]; /* scanned in place */
-    for (size_t o = 0; o < outer; o += LN) {
-        const size_t g = outer - o < LN ? outer - o : LN;
-        const char *xo = axk_at(k, x, o * n);
-        char *yo = axk_at_mut(k, y, o * n);
-        for (size_t l = 0; l < g; l++)
-            for (size_t j = 0; j < n; j++)
-                lse_cp1(b + (j * LN + l) * es, xo + (l * n + j) * es, es);
-        LV m;
-        LF(lse_acc) s;
-        LF(lse_empty)(&m, &s, 1);
-        for (size_t t = 0; t < n; t += LSE_SB)
-            LF(lse_cblock)(k, b, b, n, t, 0, LN, g, excl, rev, &m, &s, 1);
-        for (size_t l = 0; l < g; l++)
-            for (size_t j = 0; j < n; j++)
-                lse_cp1(yo + (l * n + j) * es, b + (j * LN + l) * es, es);
-    }
-}
-
 /* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
  * x; stride 1 is a line (its chunks from an empty carry). */
 static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
@@ -733,10 +696,6 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const int pf = n * stride * axk_size(k) > LSE_PF_MIN;
-    if (stride == 1 && n <= LSE_SHORT) {
-        LF(lse_short)(k, x, y, outer, n, excl, rev);
-        return;
-    }
     for (size_t o = 0; o < outer; o++) {
         const void *xo = axk_at(k, x, o * n * stride);
         void *yo = axk_at_mut(k, y, o * n * stride);
@@ -757,12 +716,11 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
                         if (y != x)
                             lse_pf(k, yo, n, t + LSE_SB, LSE_SB, i, stride, rev);
                     }
-                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g], 0);
+                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g]);
                 }
         }
     }
 }
-
 
 #undef LV
 #undef LMASK
