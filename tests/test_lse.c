@@ -705,6 +705,53 @@ void t_lse_chunks(ax_t *t) {
     note_worst(t);
 }
 
+/* ---- lines apart ---------------------------------------------------------------------------- */
+
+/* A line's outputs depend on that line alone: [R, n] along axis 1 in one
+ * call and cut into calls of a few lines each give the same bits (a dask
+ * chunking or a thread's share of the lines cuts them so), for short lines,
+ * lines of about a vector and lines of several, with rises steep and mild. */
+void t_lse_lines_apart(ax_t *t) {
+    const int64_t ns[] = {1, 3, 5, 8, 15, 16, 17, 33, 64, 100};
+    const size_t R = 37;
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const size_t es = ax_dtype_size(dt);
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            for (unsigned flags = 0; flags < 4; flags++) {
+                const int64_t n = ns[i];
+                const size_t count = R * (size_t)n;
+                ax_buf x, y, y2;
+                ax_buf_alloc(&x, count * es, es * (size_t)ax_rand_range(t, 0, 7));
+                ax_buf_alloc(&y, count * es, es * (size_t)ax_rand_range(t, 0, 7));
+                ax_buf_alloc(&y2, count * es, es * (size_t)ax_rand_range(t, 0, 7));
+                for (size_t k = 0; k < count; k++) /* lines of mild and steep rises */
+                    or_set_f(dt, x.p, k,
+                             (long double)ax_rand_range(t, -256, 256) /
+                                 ((k / (size_t)n) % 3 == 0 ? 4 : 64));
+                const int64_t shape[2] = {(int64_t)R, n};
+                char what[160];
+                snprintf(what, sizeof what, "logcumsumexp %s [%zu, %lld] axis 1 flags %u",
+                         ax_dtype_str(dt), R, (long long)n, flags);
+                bool ok = axial_logcumsumexp(dt, x.p, y.p, 2, shape, 1, flags) == AXIAL_OK;
+                for (size_t r = 0; ok && r < R;) {
+                    size_t m = (size_t)ax_rand_range(t, 1, 7);
+                    m = m < R - r ? m : R - r;
+                    const int64_t part[2] = {(int64_t)m, n};
+                    ok = axial_logcumsumexp(dt, (const char *)x.p + r * (size_t)n * es,
+                                            (char *)y2.p + r * (size_t)n * es, 2, part, 1,
+                                            flags) == AXIAL_OK;
+                    r += m;
+                }
+                AX_CHECK(t, ok && memcmp(y.p, y2.p, count * es) == 0,
+                         "%s: calls of a few lines each give one call's bits", what);
+                ax_buf_free(&x);
+                ax_buf_free(&y);
+                ax_buf_free(&y2);
+            }
+    }
+}
+
 /* ---- huge magnitudes ------------------------------------------------------------------------- */
 
 /* Values whose exp overflows or underflows the type (f32 +-80, +-100,
