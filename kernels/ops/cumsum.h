@@ -286,15 +286,16 @@ AXIAL_INLINE cs_col cs_col_zero(int k, double z) {
     c.i = vi_zero();
     return c;
 }
-/* cnt <= cs_cw(k) columns at p (missing ones: 0). */
+/* cnt <= cs_cw(k) columns at p (missing ones: 0; a float half past them
+ * all: -0.0, which an add drops). */
 AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
-    cs_col c = cs_col_zero(k, 0.0);
+    cs_col c = cs_col_zero(k, -0.0);
     const size_t w = cs_cw(k);
     if (k == AXK_F64) {
         const double *d = (const double *)(const void *)p;
         c.lo = cnt >= AX_ND ? vd_ld(d) : vd_ld_part(d, cnt, 0.0);
         c.hi = cnt >= w ? vd_ld(d + AX_ND) : cnt > AX_ND ? vd_ld_part(d + AX_ND, cnt - AX_ND, 0.0)
-                                                          : vd_set1(0.0);
+                                                          : vd_set1(-0.0);
     } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
         c.lo = vd_ld_f32((const float *)(const void *)p);
         c.hi = vd_ld_f32((const float *)(const void *)p + AX_ND);

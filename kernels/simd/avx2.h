@@ -22,6 +22,7 @@
 #endif
 
 #include <immintrin.h>
+#include <math.h>
 
 #define AX_ISA avx2
 #include "simd/common.h"
@@ -166,6 +167,8 @@ AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
     else
         v = _mm256_castsi256_ps(_mm256_slli_epi32(
             _mm256_cvtepu16_epi32(_mm256_castsi256_si128(ax_avx2_ld_bytes(p, cnt * 2))), 16));
+    if (fill == 0.0f && !signbit(fill)) /* the lanes past cnt are +0.0 already */
+        return v;
     return _mm256_blendv_ps(_mm256_set1_ps(fill), v, _mm256_castsi256_ps(m));
 }
 /* lanes [0, cnt) to p, cnt < 8 */
@@ -223,11 +226,11 @@ AXIAL_INLINE vd vd_hi(vf v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) {
     return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
 }
-/* f64 -> f32 rounded to odd: RNE, then where that was inexact and gave an
- * even significand, a step to the odd neighbour on the exact value's side.
- * A later RNE to f16/bf16 then rounds as if straight from f64.  NaN stays
- * NaN; overflow steps back to FLT_MAX (odd), which still rounds to inf in
- * f16/bf16; underflow to 0 steps to the smallest subnormal. */
+/* f64 -> f32 rounded to odd: RNE, one step toward zero where that went
+ * away from zero (the truncation), then the lsb set where inexact.  A later
+ * RNE to f16/bf16 then rounds as if straight from f64.  NaN stays NaN;
+ * overflow steps back to FLT_MAX (odd), which still rounds to inf in
+ * f16/bf16; underflow to 0 becomes the smallest subnormal. */
 AXIAL_INLINE __m128 ax_avx2_odd4(vd d) {
     const __m128 f = _mm256_cvtpd_ps(d);
     const __m256d back = _mm256_cvtps_pd(f);
@@ -240,11 +243,8 @@ AXIAL_INLINE __m128 ax_avx2_odd4(vd d) {
         _mm256_permutevar8x32_epi32(_mm256_castpd_si256(inexact), pick));
     const __m128i away32 = _mm256_castsi256_si128(
         _mm256_permutevar8x32_epi32(_mm256_castpd_si256(away), pick));
-    const __m128i bits = _mm_castps_si128(f);
-    const __m128i one = _mm_set1_epi32(1);
-    const __m128i even = _mm_cmpeq_epi32(_mm_and_si128(bits, one), _mm_setzero_si128());
-    const __m128i delta = _mm_and_si128(_mm_and_si128(inex32, even), _mm_or_si128(away32, one));
-    return _mm_castsi128_ps(_mm_add_epi32(bits, delta));
+    const __m128i trunc = _mm_add_epi32(_mm_castps_si128(f), away32); /* -1 where away */
+    return _mm_castsi128_ps(_mm_or_si128(trunc, _mm_and_si128(inex32, _mm_set1_epi32(1))));
 }
 AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
     return _mm256_set_m128(ax_avx2_odd4(hi), ax_avx2_odd4(lo));
