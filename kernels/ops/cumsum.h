@@ -210,6 +210,17 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
         cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
 }
 
+#ifndef AX_CS_LINES3 /* vf_lines3: the ISA moves four f32 lines of 3 as one */
+#define AX_CS_LINES3 0
+#define vf_lines3(x, y, excl, rev) ((void)(x), (void)(y), (void)(excl), (void)(rev))
+#endif
+/* f32 lines of 3, four at a time while four are left; returns the lines done */
+AXIAL_INLINE size_t cs_lines3(const char *x, char *y, size_t lines, int excl, int rev) {
+    size_t r = 0;
+    for (; r + 4 <= lines; r += 4)
+        vf_lines3(x + r * 12, y + r * 12, excl, rev);
+    return r;
+}
 #ifndef AX_CS_SHORT
 /* Lines of n < 16 (f32, f16, bf16; not 4, 8), each one block from -0.0:
  * 16 / P to a block in slots of P lanes (P = 4, 8, 16: the power of two >= n,
@@ -234,7 +245,11 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         const uint32_t z = k == AXK_F32 ? 0x80000000u : 0x8000u;
         memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
     }
-    for (size_t r = 0; r < lines; r += L) {
+    size_t r = 0;
+    if (AX_CS_LINES3 && k == AXK_F32 && n == 3) /* (each flag a constant: as cs_iline4) */
+        r = excl ? rev ? cs_lines3(x, y, lines, 1, 1) : cs_lines3(x, y, lines, 1, 0)
+            : rev ? cs_lines3(x, y, lines, 0, 1) : cs_lines3(x, y, lines, 0, 0);
+    for (; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L;
         memcpy(bi, nz, sizeof bi);
         for (size_t s = 0; s < cnt; s++)
@@ -411,22 +426,30 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
  * stream.  acc is best 64-byte aligned at the head's end, but y's
  * alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
-/* rows rows from t (in scan order) at column c, cnt columns */
+/* rows rows from t (in scan order) at column c: nv column vectors (nv a
+ * constant: they stay in registers over the rows), the last one cnt
+ * columns wide. */
 AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
-                               size_t rows, size_t c, size_t cnt, int first, int excl, int rev,
-                               char *acc, int nt) {
+                               size_t rows, size_t c, int nv, size_t cnt, int first, int excl,
+                               int rev, char *acc, int nt) {
     const int ak = axk_float(k) ? AXK_F64 : k;
-    const size_t es = axk_size(k), as = axk_size(ak);
-    cs_col a = cs_col_ld(ak, acc + c * as, cnt);
+    const size_t es = axk_size(k), as = axk_size(ak), w = cs_cw(k);
+    cs_col a[AX_CS_TILE];
+    for (int q = 0; q < nv; q++)
+        a[q] = cs_col_ld(ak, acc + (c + (size_t)q * w) * as, q == nv - 1 ? cnt : w);
 #pragma GCC unroll 1
     for (size_t r = 0; r < rows; r++) {
         const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
-        const cs_col before = a;
-        a = cs_col_add(k, a, cs_col_ld(k, x + off, cnt));
-        cs_col_put(k, y + off, !excl ? a : t + r == 0 && first ? cs_col_zero(k, 0.0) : before,
-                   cnt, nt);
+        for (int q = 0; q < nv; q++) {
+            const size_t o = off + (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
+            const cs_col before = a[q];
+            a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + o, m));
+            cs_col_put(k, y + o,
+                       !excl ? a[q] : t + r == 0 && first ? cs_col_zero(k, 0.0) : before, m, nt);
+        }
     }
-    cs_col_st(ak, acc + c * as, a, cnt);
+    for (int q = 0; q < nv; q++)
+        cs_col_st(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w);
 }
 /* The columns before y's first boundary of a column vector's size (at most
  * a 64-byte line), where every row starts at the same offset in a line:
@@ -446,11 +469,13 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
         size_t c = head;
         if (head) /* stored plainly */
-            cs_sweep_col(k, x, y, n, stride, t, rows, 0, head, first, excl, rev, acc, 0);
+            cs_sweep_col(k, x, y, n, stride, t, rows, 0, 1, head, first, excl, rev, acc, 0);
+        for (; c + AX_CS_TILE * w <= ncols; c += AX_CS_TILE * w)
+            cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
         for (; c + w <= ncols; c += w)
-            cs_sweep_col(k, x, y, n, stride, t, rows, c, w, first, excl, rev, acc, nt);
+            cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, w, first, excl, rev, acc, nt);
         if (c < ncols)
-            cs_sweep_col(k, x, y, n, stride, t, rows, c, ncols - c, first, excl, rev, acc, 0);
+            cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, ncols - c, first, excl, rev, acc, 0);
     }
     if (nt)
         ax_stream_fence();
@@ -513,11 +538,29 @@ AXIAL_INLINE int cs_nt_vec(int k, const char *y, size_t n, int rev, int nt) {
     return AX_CS_NT && nt && (((uintptr_t)(rev ? y + n * axk_size(k) : y)) & (AX_VB - 1)) == 0;
 }
 
+#ifndef AX_CS_ILINE4 /* vi_line4: the ISA scans 4 vectors of a line at once (plain stores) */
+#define AX_CS_ILINE4 0
+#define vi_line4(k, x, y, carry, excl, rev) \
+    ((void)(k), (void)(x), (void)(y), (void)(excl), (void)(rev), (carry))
+#endif
+/* the first *j elements of the line (k order) in blocks of 4 vectors */
+AXIAL_INLINE vi cs_iline4(int k, const char *x, char *y, size_t n, size_t *j, int excl, int rev) {
+    const size_t es = axk_size(k), W = AX_VB / es;
+    vi carry = vi_zero();
+    for (; *j + 4 * W <= n; *j += 4 * W) {
+        const size_t p = (rev ? n - *j - 4 * W : *j) * es;
+        carry = vi_line4(k, x + p, y + p, carry, excl, rev);
+    }
+    return carry;
+}
 AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int rev, int nt) {
     const size_t es = axk_size(k), W = AX_VB / es;
     nt = cs_nt_vec(k, y, n, rev, nt);
     vi carry = vi_zero();
     size_t j = 0;
+    if (AX_CS_ILINE4 && !nt) /* (each flag a constant there: ST4 takes its registers in a row) */
+        carry = excl ? rev ? cs_iline4(k, x, y, n, &j, 1, 1) : cs_iline4(k, x, y, n, &j, 1, 0)
+                : rev ? cs_iline4(k, x, y, n, &j, 0, 1) : cs_iline4(k, x, y, n, &j, 0, 0);
     for (; j + 2 * W <= n; j += 2 * W) {
         const size_t p0 = (rev ? n - j - W : j) * es, p1 = (rev ? n - j - 2 * W : j + W) * es;
         const vi v0 = vi_ld(x + p0), v1 = vi_ld(x + p1);

@@ -64,6 +64,9 @@
 #ifndef AX_RED_PIECE /* positions per tree of the periodic and row order */
 #define AX_RED_PIECE 16
 #endif
+#ifndef AX_RED_IN_ORDER /* the periodic and row trees' loads kept in address order (RD_IN_ORDER) */
+#define AX_RED_IN_ORDER 1
+#endif
 #ifndef AX_RED_SPREAD /* vf_spread, vd_spread: pack short rows of any length */
 #define AX_RED_SPREAD 0
 #define vf_spread(v, n, q) (v)
@@ -225,10 +228,9 @@ AXIAL_INLINE void rd_piece(int k, const void *p, size_t P, size_t m, vd *A, size
                            const void *end, int full) {
     const size_t nv = RD_STEP(k) / vc_n(k);
     vc a[RD_MAXV];
-    rd_tree(k, a, p, P, m, R, nv, end, full, 1);
+    rd_tree(k, a, p, P, m, R, nv, end, full, AX_RED_IN_ORDER);
     rd_wadd(k, A + m / AX_ND, a, nv);
-    if (RD_STEP(k) < 16) /* one piece's loads at a time (else GCC hoists them all and spills) */
-        __asm__ volatile("" ::: "memory");
+
 }
 AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, const void *end,
                            int full) {
@@ -277,8 +279,12 @@ AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     rd_group16(k, buf, A, 128, RD_ALL);
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
-/* A[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). */
-AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *A, int pf) {
+/* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N).
+ * The sums stay in a local array, whose address does not escape, so that
+ * they stay in registers over the loop (in the caller's array, GCC stored
+ * them to memory every group: the loads of x might read them). */
+AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
+    vd A[16 / AX_ND];
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_set1(-0.0);
     size_t q = 0;
     for (; q + 128 <= N; q += 128) {
@@ -286,22 +292,21 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *A, int pf) {
             axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
         rd_group16(k, axk_at(k, x, q), A, 128, RD_ALL);
     }
-    if (q == N)
-        return;
     const void *p = axk_at(k, x, q);
-    if ((N - q) % 16 == 0) { /* whole super-rows (rows of 16, 32, 64 elements ...) */
+    if (q < N && (N - q) % 16 == 0) { /* whole super-rows (rows of 16, 32, 64 elements ...) */
         rd_group16(k, p, A, (N - q) / 16, RD_ROWS);
-        return;
+    } else if (q < N) {
+        _Alignas(64) double a[16];
+        RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
+        switch (k) {
+        case AXK_F32: rd_tail16_f32(p, N - q, a); break;
+        case AXK_F64: rd_tail16_f64(p, N - q, a); break;
+        case AXK_F16: rd_tail16_f16(p, N - q, a); break;
+        default: rd_tail16_bf16(p, N - q, a);
+        }
+        RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     }
-    _Alignas(64) double a[16];
-    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
-    switch (k) {
-    case AXK_F32: rd_tail16_f32(p, N - q, a); break;
-    case AXK_F64: rd_tail16_f64(p, N - q, a); break;
-    case AXK_F16: rd_tail16_f16(p, N - q, a); break;
-    default: rd_tail16_bf16(p, N - q, a);
-    }
-    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) out[i] = A[i];
 }
 
 /* ---- outputs ------------------------------------------------------------------ */
