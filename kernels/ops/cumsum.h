@@ -426,6 +426,7 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
  * stream.  acc is best 64-byte aligned at the head's end, but y's
  * alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
+#define RD_CS_MIN(a, b) ((a) < (b) ? (a) : (b))
 /* rows rows from t (in scan order) at column c: nv column vectors (nv a
  * constant: they stay in registers over the rows), the last one cnt
  * columns wide. */
@@ -467,15 +468,20 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
          w * es % 64 == 0;
     for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
         const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
-        size_t c = head;
-        if (head) /* stored plainly */
-            cs_sweep_col(k, x, y, n, stride, t, rows, 0, 1, head, first, excl, rev, acc, 0);
-        for (; c + AX_CS_TILE * w <= ncols; c += AX_CS_TILE * w)
-            cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
-        for (; c + w <= ncols; c += w)
-            cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, w, first, excl, rev, acc, nt);
-        if (c < ncols)
-            cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, ncols - c, first, excl, rev, acc, 0);
+        /* the head, register tiles, then single vectors (one call site each:
+         * the code of a sweep is large) */
+        for (size_t c = 0; c < ncols;) {
+            const size_t h = c == 0 ? head : 0, cnt = h ? h : RD_CS_MIN(w, ncols - c);
+            if (!h && c + AX_CS_TILE * w <= ncols) {
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc,
+                             nt);
+                c += AX_CS_TILE * w;
+            } else { /* the head and the tail stored plainly */
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, cnt, first, excl, rev, acc,
+                             nt && !h && cnt == w);
+                c += cnt;
+            }
+        }
     }
     if (nt)
         ax_stream_fence();

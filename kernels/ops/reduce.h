@@ -293,9 +293,9 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
         rd_group16(k, axk_at(k, x, q), A, 128, RD_ALL);
     }
     const void *p = axk_at(k, x, q);
-    if (q < N && (N - q) % 16 == 0) { /* whole super-rows (rows of 16, 32, 64 elements ...) */
+    if (q < N && (N - q) % 16 == 0) /* whole super-rows (rows of 16, 32, 64 elements ...) */
         rd_group16(k, p, A, (N - q) / 16, RD_ROWS);
-    } else if (q < N) {
+    if (q < N && (N - q) % 16 != 0) {
         _Alignas(64) double a[16];
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
         switch (k) {

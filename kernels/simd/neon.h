@@ -20,6 +20,7 @@
 #endif
 
 #include <arm_neon.h>
+#include <math.h>
 
 #define AX_ISA neon
 #include "simd/common.h"
@@ -65,21 +66,85 @@ AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     }
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
-AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
-    if (k == AXK_F32) {
-        float buf[4] = {fill, fill, fill, fill};
-        memcpy(buf, p, cnt * 4);
-        return vld1q_f32(buf);
+/* Partial vectors: bytes < 16 at p to a vector's low bytes, zeros after,
+ * and back, by an 8-byte move and then 4, 2 and 1 (never past the end, no
+ * stack copy: timed on AVX2, such a copy stalled on its store forward). */
+AXIAL_INLINE uint64_t ax_neon_ld_few(const unsigned char *b, size_t r) { /* r < 8 */
+    uint64_t t = 0;
+    size_t o = 0;
+    if (r & 4) {
+        uint32_t v;
+        memcpy(&v, b, 4);
+        t = v, o = 4;
     }
-    uint16_t h[4] = {0};
-    memcpy(h, p, cnt * 2);
+    if (r & 2) {
+        uint16_t v;
+        memcpy(&v, b + o, 2);
+        t |= (uint64_t)v << (8 * o), o += 2;
+    }
+    if (r & 1)
+        t |= (uint64_t)b[o] << (8 * o);
+    return t;
+}
+AXIAL_INLINE void ax_neon_st_few(unsigned char *b, uint64_t t, size_t r) {
+    size_t o = 0;
+    if (r & 4) {
+        const uint32_t v = (uint32_t)t;
+        memcpy(b, &v, 4), o = 4;
+    }
+    if (r & 2) {
+        const uint16_t v = (uint16_t)(t >> (8 * o));
+        memcpy(b + o, &v, 2), o += 2;
+    }
+    if (r & 1)
+        b[o] = (unsigned char)(t >> (8 * o));
+}
+AXIAL_INLINE uint8x16_t ax_neon_ld_bytes(const void *p, size_t bytes) {
+    const unsigned char *b = (const unsigned char *)p;
+    if (bytes >= 16)
+        return vld1q_u8(b);
+    if (bytes < 8)
+        return vcombine_u8(vcreate_u8(ax_neon_ld_few(b, bytes)), vcreate_u8(0));
+    uint64_t lo;
+    memcpy(&lo, b, 8);
+    return vcombine_u8(vcreate_u8(lo), vcreate_u8(ax_neon_ld_few(b + 8, bytes - 8)));
+}
+AXIAL_INLINE void ax_neon_st_bytes(void *p, uint8x16_t v, size_t bytes) {
+    unsigned char *b = (unsigned char *)p;
+    if (bytes >= 16) {
+        vst1q_u8(b, v);
+        return;
+    }
+    const uint64_t lo = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+    if (bytes < 8) {
+        ax_neon_st_few(b, lo, bytes);
+        return;
+    }
+    memcpy(b, &lo, 8);
+    ax_neon_st_few(b + 8, vgetq_lane_u64(vreinterpretq_u64_u8(v), 1), bytes - 8);
+}
+/* lanes [cnt, 4) of v set to fill (nothing to do for +0.0: they are zeros) */
+AXIAL_INLINE vf ax_neon_fill(vf v, size_t cnt, float fill) {
+    if (fill == 0.0f && !signbit(fill))
+        return v;
     const uint32x4_t idx = {0, 1, 2, 3};
-    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)cnt)), vf_ld(k, h), vdupq_n_f32(fill));
+    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)cnt)), v, vdupq_n_f32(fill));
+}
+AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
+    if (k == AXK_F32)
+        return ax_neon_fill(vreinterpretq_f32_u8(ax_neon_ld_bytes(p, cnt * 4)), cnt, fill);
+    const uint16x4_t h = vget_low_u16(vreinterpretq_u16_u8(ax_neon_ld_bytes(p, cnt * 2)));
+    const vf v = k == AXK_F16 ? vcvt_f32_f16(vreinterpret_f16_u16(h))
+                              : vreinterpretq_f32_u32(vshll_n_u16(h, 16));
+    return ax_neon_fill(v, cnt, fill);
 }
 AXIAL_INLINE void vf_st_part(int k, void *p, vf v, size_t cnt) {
-    float buf[4];
-    vf_st(k, buf, v);
-    memcpy(p, buf, cnt * axk_size(k));
+    if (k == AXK_F32) {
+        ax_neon_st_bytes(p, vreinterpretq_u8_f32(v), cnt * 4);
+        return;
+    }
+    const uint16x4_t h = k == AXK_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : ax_neon_bf16(v);
+    ax_neon_st_bytes(p, vcombine_u8(vreinterpret_u8_u16(h), vcreate_u8(0)), cnt * 2);
 }
 
 /* ---- f64 lanes ------------------------------------------------------------ */
@@ -95,14 +160,12 @@ AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
     vst1q_f64(p, v);
 }
 AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
-    double buf[2] = {fill, fill};
-    memcpy(buf, p, cnt * 8);
-    return vld1q_f64(buf);
+    const vd v = vreinterpretq_f64_u8(ax_neon_ld_bytes(p, cnt * 8));
+    return cnt >= 2 || (fill == 0.0 && !signbit(fill)) ? v
+           : cnt ? vsetq_lane_f64(fill, v, 1) : vdupq_n_f64(fill);
 }
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
-    double buf[2];
-    vst1q_f64(buf, v);
-    memcpy(p, buf, cnt * 8);
+    ax_neon_st_bytes(p, vreinterpretq_u8_f64(v), cnt * 8);
 }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return vcvt_f64_f32(vld1_f32(p)); }
 AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
@@ -111,14 +174,10 @@ AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
 }
 /* cnt <= 2 f32 */
 AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
-    float buf[2] = {0.0f, 0.0f};
-    memcpy(buf, p, cnt * 4);
-    return vd_ld_f32(buf);
+    return vcvt_f64_f32(vget_low_f32(vreinterpretq_f32_u8(ax_neon_ld_bytes(p, cnt * 4))));
 }
 AXIAL_INLINE void vd_st_f32_part(float *p, vd v, size_t cnt) {
-    float buf[2];
-    vd_put_f32(buf, v, 0);
-    memcpy(p, buf, cnt * 4);
+    ax_neon_st_bytes(p, vcombine_u8(vreinterpret_u8_f32(vcvt_f32_f64(v)), vcreate_u8(0)), cnt * 4);
 }
 AXIAL_INLINE vd vd_lo(vf v) { return vcvt_f64_f32(vget_low_f32(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return vcvt_high_f64_f32(v); }
@@ -136,16 +195,8 @@ AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
     (void)nt;
     vst1q_u8((uint8_t *)p, v);
 }
-AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) {
-    uint8_t buf[16] = {0};
-    memcpy(buf, p, bytes);
-    return vld1q_u8(buf);
-}
-AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) {
-    uint8_t buf[16];
-    vst1q_u8(buf, v);
-    memcpy(p, buf, bytes);
-}
+AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_neon_ld_bytes(p, bytes); }
+AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_neon_st_bytes(p, v, bytes); }
 /* lanes of kind k added, scheduled freely (in-register networks) */
 AXIAL_INLINE vi ax_neon_add(int k, vi a, vi b) {
     switch (k) {
