@@ -67,6 +67,10 @@
 #ifndef AX_RED_IN_ORDER /* the periodic and row trees' loads kept in address order (RD_IN_ORDER) */
 #define AX_RED_IN_ORDER 1
 #endif
+#ifndef AX_RED_ROWS3 /* vf_rows3: the ISA sums 4 f32 rows of 3 at once (lo: rows 0, 1; hi: 2, 3) */
+#define AX_RED_ROWS3 0
+#define vf_rows3(p, lo, hi) ((void)(p), (void)(lo), (void)(hi))
+#endif
 #ifndef AX_RED_SPREAD /* vf_spread, vd_spread: pack short rows of any length */
 #define AX_RED_SPREAD 0
 #define vf_spread(v, n, q) (v)
@@ -396,6 +400,11 @@ AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, int pf) {
 AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t nvr, int pf,
                                void *y, double *acc, size_t o0, size_t cnt, int nt) {
     vd c[16];
+    if (AX_RED_ROWS3 && k == AXK_F32 && n == 3) {
+        vf_rows3(p, &c[0], &c[1]);
+        rd_emit(k, y, acc, o0, c[0], c[1], cnt, nt);
+        return;
+    }
     if (m) { /* packed: m lanes a row (spread where n < m) */
         RD_UNROLL for (size_t i = 0; i < 2 * m / vc_nw(k); i++) {
             vc v = vc_ld(k, axk_at(k, p, i * (vc_n(k) / m) * n));
@@ -488,6 +497,8 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
         rd_rows_n(k, x, y, acc, outer, n, 4, 0, stream);
     else if (AX_RED_SPREAD && n < 8 && 8 <= AX_ND)
         rd_rows_n(k, x, y, acc, outer, n, 8, 0, stream);
+    else if (AX_RED_ROWS3 && k == AXK_F32 && n == 3)
+        rd_rows_n(k, x, y, acc, outer, 3, 0, 1, stream);
     else if (n <= vc_n(k))
         rd_rows_n(k, x, y, acc, outer, n, 0, 1, stream);
     else
