@@ -247,6 +247,27 @@ what: ReduceSum floats, every SIMD ISA: the 8-row tree reads row 2 where row 3 b
 old:  rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
 new:  rd_ldrow(k, c, p, 2, P, off, R, nv, end, full);
 
+id:   neon-line4-excl
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON integer lines by LD4/ST4, exclusive: each quad's later outputs take their own element's prefix, not the one before
+old:  j == f ? base : ax_neon_add(k, base, a[j - d]);
+new:  j == f ? base : ax_neon_add(k, base, a[j]);
+
+id:   neon-lines3-order
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON f32 lines of 3 by LD3/ST3: the last output adds (x1 + x0) + x2, not the network's (x1 + x2) + x0 (other bits)
+old:  s2 = vaddq_f32(vaddq_f32(b, c), a);
+new:  s2 = vaddq_f32(vaddq_f32(b, a), c);
+
+id:   neon-part-few
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON partial vectors: the 2-byte piece after a 4-byte one is read at the row's start
+old:  memcpy(&v, b + o, 2);
+new:  memcpy(&v, b, 2);
+
 id:   avx2-part-third-byte
 file: kernels/simd/avx2.h
 isa:  avx2

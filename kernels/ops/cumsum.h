@@ -49,6 +49,10 @@
 #ifndef AX_CS_TILE
 #define AX_CS_TILE 4
 #endif
+#ifndef AX_CS_REST_TILES /* the columns past the last tile as one smaller tile (AX_CS_TILE 8) */
+#define AX_CS_REST_TILES 0
+#endif
+_Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes tiles of 8");
 #ifndef AX_CS_F32_HALVES
 #define AX_CS_F32_HALVES 0
 #endif
@@ -376,6 +380,17 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
     return a;
 }
 
+#define CS_UNROLL_TILE _Pragma("GCC unroll 16")
+/* The exclusive output after a running sum s took v: integers s - v (the
+ * sums wrap: exact, and no copy of the sum before lives across the add),
+ * floats the sum before (+0.0 first). */
+AXIAL_INLINE cs_col cs_col_excl(int k, cs_col s, cs_col v, cs_col before, int first) {
+    if (!axk_float(k)) {
+        s.i = vi_sub(k, s.i, v.i);
+        return s;
+    }
+    return first ? cs_col_zero(k, 0.0) : before;
+}
 /* nv column vectors (nv a constant: the tile stays in registers), the last
  * one `last` columns wide, down all n rows from -0.0.  Rows of fewer
  * columns than wc (integers: a vector; f16/bf16: its f64 half), back to
@@ -394,19 +409,19 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
         whole = n > past ? n - past : 0;
     }
     cs_col a[AX_CS_TILE];
-    for (int q = 0; q < nv; q++)
-        a[q] = cs_col_zero(k, -0.0);
+    CS_UNROLL_TILE for (int q = 0; q < nv; q++) a[q] = cs_col_zero(k, -0.0);
     const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * es);
     const size_t r0 = rev ? (n - 1) * stride * es : 0;
     const char *xr = x + r0;
     char *yr = y + r0;
     for (size_t t = 0; t < n; t++, xr += step, yr += step) {
-        for (int q = 0; q < nv; q++) {
+        CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
             const int wh = t < whole; /* (wc a constant there) */
             const cs_col before = a[q];
-            a[q] = cs_col_add(k, a[q], wh ? cs_col_ld(k, xr + c, wc) : cs_col_ld(k, xr + c, cnt));
-            const cs_col o = !excl ? a[q] : t == 0 ? cs_col_zero(k, 0.0) : before;
+            const cs_col v = wh ? cs_col_ld(k, xr + c, wc) : cs_col_ld(k, xr + c, cnt);
+            a[q] = cs_col_add(k, a[q], v);
+            const cs_col o = !excl ? a[q] : cs_col_excl(k, a[q], v, before, t == 0);
             if (wh)
                 cs_col_st(k, yr + c, o, wc);
             else
@@ -443,10 +458,11 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
         const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
         for (int q = 0; q < nv; q++) {
             const size_t o = off + (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
-            const cs_col before = a[q];
-            a[q] = cs_col_add(k, a[q], cs_col_ld(k, x + o, m));
+            const cs_col before = a[q], v = cs_col_ld(k, x + o, m);
+            a[q] = cs_col_add(k, a[q], v);
             cs_col_put(k, y + o,
-                       !excl ? a[q] : t + r == 0 && first ? cs_col_zero(k, 0.0) : before, m, nt);
+                       !excl ? a[q] : cs_col_excl(k, a[q], v, before, t + r == 0 && first), m,
+                       nt);
         }
     }
     for (int q = 0; q < nv; q++)
@@ -510,6 +526,20 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
         if (ncols - c <= w) {
             if (c < ncols)
                 cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c, excl, rev);
+            return;
+        }
+        if (AX_CS_REST_TILES) { /* one tile of the vectors left, their count a constant */
+            const size_t r = ncols - c, last = (r - 1) % w + 1;
+            x += c * es, y += c * es;
+            switch ((r + w - 1) / w) {
+            case 2: cs_tile(k, x, y, n, stride, 2, last, excl, rev); break;
+            case 3: cs_tile(k, x, y, n, stride, 3, last, excl, rev); break;
+            case 4: cs_tile(k, x, y, n, stride, 4, last, excl, rev); break;
+            case 5: cs_tile(k, x, y, n, stride, 5, last, excl, rev); break;
+            case 6: cs_tile(k, x, y, n, stride, 6, last, excl, rev); break;
+            case 7: cs_tile(k, x, y, n, stride, 7, last, excl, rev); break;
+            default: cs_tile(k, x, y, n, stride, 8, last, excl, rev); /* (the last one partial) */
+            }
             return;
         }
         a = tail;
