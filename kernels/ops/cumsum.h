@@ -214,6 +214,11 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
         cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
 }
 
+/* f(args..., excl, rev) with each flag a constant in its copy (for loops whose
+ * registers must not wait on a flag: ST4/ST3 take theirs in a row) */
+#define CS_BY_FLAGS(excl, rev, f, ...)                                                        \
+    ((excl) ? (rev) ? f(__VA_ARGS__, 1, 1) : f(__VA_ARGS__, 1, 0)                           \
+            : (rev) ? f(__VA_ARGS__, 0, 1) : f(__VA_ARGS__, 0, 0))
 #ifndef AX_CS_LINES3 /* vf_lines3: the ISA moves four f32 lines of 3 as one */
 #define AX_CS_LINES3 0
 #define vf_lines3(x, y, excl, rev) ((void)(x), (void)(y), (void)(excl), (void)(rev))
@@ -222,7 +227,7 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
 AXIAL_INLINE size_t cs_lines3(const char *x, char *y, size_t lines, int excl, int rev) {
     size_t r = 0;
     for (; r + 4 <= lines; r += 4)
-        vf_lines3(x + r * 12, y + r * 12, excl, rev);
+        vf_lines3(x + r * 3 * sizeof(float), y + r * 3 * sizeof(float), excl, rev);
     return r;
 }
 #ifndef AX_CS_SHORT
@@ -250,9 +255,8 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
     }
     size_t r = 0;
-    if (AX_CS_LINES3 && k == AXK_F32 && n == 3) /* (each flag a constant: as cs_iline4) */
-        r = excl ? rev ? cs_lines3(x, y, lines, 1, 1) : cs_lines3(x, y, lines, 1, 0)
-            : rev ? cs_lines3(x, y, lines, 0, 1) : cs_lines3(x, y, lines, 0, 0);
+    if (AX_CS_LINES3 && k == AXK_F32 && n == 3)
+        r = CS_BY_FLAGS(excl, rev, cs_lines3, x, y, lines);
     for (; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L;
         memcpy(bi, nz, sizeof bi);
@@ -441,7 +445,6 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
  * stream.  acc is best 64-byte aligned at the head's end, but y's
  * alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
-#define RD_CS_MIN(a, b) ((a) < (b) ? (a) : (b))
 /* rows rows from t (in scan order) at column c: nv column vectors (nv a
  * constant: they stay in registers over the rows), the last one cnt
  * columns wide. */
@@ -487,7 +490,7 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         /* the head, register tiles, then single vectors (one call site each:
          * the code of a sweep is large) */
         for (size_t c = 0; c < ncols;) {
-            const size_t h = c == 0 ? head : 0, cnt = h ? h : RD_CS_MIN(w, ncols - c);
+            const size_t h = c == 0 ? head : 0, cnt = h ? h : ncols - c < w ? ncols - c : w;
             if (!h && c + AX_CS_TILE * w <= ncols) {
                 cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc,
                              nt);
@@ -594,9 +597,8 @@ AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int
     nt = cs_nt_vec(k, y, n, rev, nt);
     vi carry = vi_zero();
     size_t j = 0;
-    if (AX_CS_ILINE4 && !nt) /* (each flag a constant there: ST4 takes its registers in a row) */
-        carry = excl ? rev ? cs_iline4(k, x, y, n, &j, 1, 1) : cs_iline4(k, x, y, n, &j, 1, 0)
-                : rev ? cs_iline4(k, x, y, n, &j, 0, 1) : cs_iline4(k, x, y, n, &j, 0, 0);
+    if (AX_CS_ILINE4 && !nt)
+        carry = CS_BY_FLAGS(excl, rev, cs_iline4, k, x, y, n, &j);
     for (; j + 2 * W <= n; j += 2 * W) {
         const size_t p0 = (rev ? n - j - W : j) * es, p1 = (rev ? n - j - 2 * W : j + W) * es;
         const vi v0 = vi_ld(x + p0), v1 = vi_ld(x + p1);
