@@ -261,6 +261,13 @@ what: NEON f32 lines of 3 by LD3/ST3: the last output adds (x1 + x0) + x2, not t
 old:  s2 = vaddq_f32(vaddq_f32(b, c), a);
 new:  s2 = vaddq_f32(vaddq_f32(b, a), c);
 
+id:   neon-rows3-middle
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON f32 rows of 3 by LD3: rows 2 and 3 add their first element twice, not their middle one
+old:  vcvt_high_f64_f32(t.val[1]));
+new:  vcvt_high_f64_f32(t.val[0]));
+
 id:   neon-part-few
 file: kernels/simd/neon.h
 isa:  neon
