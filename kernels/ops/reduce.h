@@ -428,13 +428,22 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
 }
 /* The f32 reduce of rows of 2, in f32 (the header says why it is exact); one
  * copy, its short loop at the start of a function of its own. */
+AXIAL_INLINE void rd_pair_step(const float *p, float *q, int nt) {
+    vf_put(AXK_F32, q, vf_pairs_add(vf_ld(AXK_F32, p), vf_ld(AXK_F32, p + AX_NF)), nt);
+}
 AXIAL_NOINLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
-    for (; o0 + AX_NF <= outer; o0 += AX_NF) {
+    const float *p = x + 2 * o0;
+    float *q = y + o0;
+    size_t s = (outer - o0) / AX_NF;
+    for (; s >= 2; s -= 2, p += 4 * AX_NF, q += 2 * AX_NF) { /* two steps: NEON 1.5x, modelled */
         if (pf)
-            axial_prefetch_ahead(x + 2 * o0, 2 * AX_NF * 4);
-        vf_put(AXK_F32, y + o0, vf_pairs_add(vf_ld(AXK_F32, x + 2 * o0), vf_ld(AXK_F32, x + 2 * o0 + AX_NF)), nt);
+            axial_prefetch_ahead(p, 4 * AX_NF * 4);
+        rd_pair_step(p, q, nt);
+        rd_pair_step(p + 2 * AX_NF, q + AX_NF, nt);
     }
-    for (; o0 < outer; o0++)
+    if (s)
+        rd_pair_step(p, q, nt);
+    for (o0 = outer - (outer - o0) % AX_NF; o0 < outer; o0++)
         y[o0] = x[2 * o0] + x[2 * o0 + 1];
 }
 /* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
