@@ -268,6 +268,20 @@ what: NEON f32 rows of 3 by LD3: rows 2 and 3 add their first element twice, not
 old:  vcvt_high_f64_f32(t.val[1]));
 new:  vcvt_high_f64_f32(t.val[0]));
 
+id:   neon-int-rows-keep
+file: kernels/ops/reduce.h
+isa:  neon
+what: integer short rows (NEON ADDP groups): a row's last vector keeps one lane past the row
+old:  kb[b] = b < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
+new:  kb[b] = b <= (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
+
+id:   neon-int-rows3
+file: kernels/simd/neon.h
+isa:  neon
+what: integer rows of 3 by LD3: the sum drops each row's last element
+old:  return vi_add(k, vi_add(k, a, b), c);
+new:  return vi_add(k, vi_add(k, a, b), b);
+
 id:   neon-part-few
 file: kernels/simd/neon.h
 isa:  neon
