@@ -46,7 +46,7 @@ work that is).  The instruction counts are exact for the emulated path;
 qemu-user reports the host's features for the guest (-cpu max), so the
 runtime dispatch may see more than a real core: the ISA is forced.
 """
-import argparse, collections, os, re, subprocess, sys, tempfile
+import argparse, collections, concurrent.futures, os, re, subprocess, sys, tempfile
 
 DRIVER = r'''
 #define _GNU_SOURCE
@@ -286,6 +286,17 @@ def side(lib, case, isa, cpus, reps, nloops, exe, tmp):
             'cover': covered / max(total, 1), 'model': model, 'rows': rows}
 
 
+def row(a, cpus, cs, s, detail):
+    cells = ['%.2f | %.2f | %.2f | %.2f | %.2f' % (s[0]['ins'], s[1]['ins'], s[1]['ins'] / s[0]['ins'],
+                                                 s[0]['sleef'], s[1]['sleef'])]
+    for c in cpus:
+        m0, m1 = s[0]['model'][c], s[1]['model'][c]
+        cells.append('%.3f | %.3f | %s' % (m0, m1, '%.2f' % (m1 / m0) if m0 else '-'))
+    print('| %s | %s | %.0f%%, %.0f%% |' % (cs, ' | '.join(cells), 100 * s[0]['cover'],
+                                            100 * s[1]['cover']), flush=True)
+    detail.append((cs, s))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--before', required=True)
@@ -295,8 +306,15 @@ def main():
     ap.add_argument('--loops', type=int, default=3)
     ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--asm', action='store_true')
-    ap.add_argument('cases', nargs='+')
+    ap.add_argument('--cases', dest='casefile', help='a file of cases, one a line (# comments)')
+    ap.add_argument('--jobs', type=int, default=1, help='cases run at once')
+    ap.add_argument('cases', nargs='*')
     a = ap.parse_args()
+    if a.casefile:
+        with open(a.casefile) as f:
+            a.cases += [l.split('#')[0].strip() for l in f if l.split('#')[0].strip()]
+    if not a.cases:
+        ap.error('no cases')
     cpus = (a.cpus or ISAS[a.isa][5]).split(',')
     with tempfile.TemporaryDirectory() as tmp:
         exe = build_driver(a.isa, tmp)
@@ -305,19 +323,15 @@ def main():
               ' | loops cover (before, after) |')
         print('|' + '---|' * (6 + 3 * len(cpus) + 1))
         detail = []
-        for cs in a.cases:
-            case = cs.split(':')
-            s = [side(lib, case, a.isa, cpus, a.reps, a.loops, exe, tmp)
-                 for lib in (a.before, a.after)]
-            cells = ['%.2f | %.2f | %.2f | %.2f | %.2f' % (s[0]['ins'], s[1]['ins'],
-                                                         s[1]['ins'] / s[0]['ins'],
-                                                         s[0]['sleef'], s[1]['sleef'])]
-            for c in cpus:
-                m0, m1 = s[0]['model'][c], s[1]['model'][c]
-                cells.append('%.3f | %.3f | %s' % (m0, m1, '%.2f' % (m1 / m0) if m0 else '-'))
-            print('| %s | %s | %.0f%%, %.0f%% |' % (cs, ' | '.join(cells), 100 * s[0]['cover'],
-                                                    100 * s[1]['cover']))
-            detail.append((cs, s))
+        def both(ic):
+            d = os.path.join(tmp, str(ic[0]))
+            os.makedirs(d)
+            return [side(lib, ic[1].split(':'), a.isa, cpus, a.reps, a.loops, exe, d)
+                    for lib in (a.before, a.after)]
+        with concurrent.futures.ThreadPoolExecutor(max(a.jobs, 1)) as pool:
+            sides = pool.map(both, enumerate(a.cases))  # (in order; printed as they come)
+            for cs, s in zip(a.cases, sides):
+                row(a, cpus, cs, s, detail)
         print()
         for cs, s in detail:
             for name, sd in zip(('before', 'after'), s):
