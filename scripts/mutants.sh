@@ -279,8 +279,8 @@ id:   neon-int-rows3
 file: kernels/simd/neon.h
 isa:  neon
 what: integer rows of 3 by LD3: the sum drops each row's last element
-old:  return vi_add(k, vi_add(k, a, b), c);
-new:  return vi_add(k, vi_add(k, a, b), b);
+old:  return vi_add(k, vi_add(k, t[0], t[1]), t[2]);
+new:  return vi_add(k, vi_add(k, t[0], t[1]), t[1]);
 
 id:   neon-part-few
 file: kernels/simd/neon.h

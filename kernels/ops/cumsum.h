@@ -219,15 +219,15 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
 #define CS_BY_FLAGS(excl, rev, f, ...)                                                        \
     ((excl) ? (rev) ? f(__VA_ARGS__, 1, 1) : f(__VA_ARGS__, 1, 0)                           \
             : (rev) ? f(__VA_ARGS__, 0, 1) : f(__VA_ARGS__, 0, 0))
-#ifndef AX_CS_LINES3 /* vf_lines3: the ISA moves four f32 lines of 3 as one */
+#ifndef AX_CS_LINES3 /* vf_lines3: the ISA moves four f32 (f16, bf16) lines of 3 as one */
 #define AX_CS_LINES3 0
-#define vf_lines3(x, y, excl, rev) ((void)(x), (void)(y), (void)(excl), (void)(rev))
+#define vf_lines3(k, x, y, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(excl), (void)(rev))
 #endif
-/* f32 lines of 3, four at a time while four are left; returns the lines done */
-AXIAL_INLINE size_t cs_lines3(const char *x, char *y, size_t lines, int excl, int rev) {
+/* lines of 3, four at a time while four are left; returns the lines done */
+AXIAL_INLINE size_t cs_lines3(int k, const char *x, char *y, size_t lines, int excl, int rev) {
     size_t r = 0;
     for (; r + 4 <= lines; r += 4)
-        vf_lines3(x + r * 3 * sizeof(float), y + r * 3 * sizeof(float), excl, rev);
+        vf_lines3(k, x + r * 3 * axk_size(k), y + r * 3 * axk_size(k), excl, rev);
     return r;
 }
 #ifndef AX_CS_SHORT
@@ -255,8 +255,8 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
     }
     size_t r = 0;
-    if (AX_CS_LINES3 && k == AXK_F32 && n == 3)
-        r = CS_BY_FLAGS(excl, rev, cs_lines3, x, y, lines);
+    if (AX_CS_LINES3 && n == 3)
+        r = CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, lines);
     for (; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L;
         memcpy(bi, nz, sizeof bi);

@@ -67,9 +67,9 @@
 #ifndef AX_RED_IN_ORDER /* the periodic and row trees' loads kept in address order (RD_IN_ORDER) */
 #define AX_RED_IN_ORDER 1
 #endif
-#ifndef AX_RED_ROWS3 /* vf_rows3: the ISA sums 4 f32 rows of 3 at once (lo: rows 0, 1; hi: 2, 3) */
+#ifndef AX_RED_ROWS3 /* vf_rows3: the ISA sums 4 rows of 3 (f32, f16, bf16) at once (lo: rows 0, 1; hi: 2, 3) */
 #define AX_RED_ROWS3 0
-#define vf_rows3(p, lo, hi) ((void)(p), (void)(lo), (void)(hi))
+#define vf_rows3(k, p, lo, hi) ((void)(k), (void)(p), (void)(lo), (void)(hi))
 #endif
 #ifndef AX_RED_SPREAD /* vf_spread, vd_spread: pack short rows of any length */
 #define AX_RED_SPREAD 0
@@ -82,14 +82,11 @@
 #endif
 #ifndef AX_RED_INT_ROWS /* vi_addp(k, a, b): the sums of a's adjacent lanes, then of b's */
 #define AX_RED_INT_ROWS 0
-#define vi_addp(k, a, b) (a)
+#define vi_addp(k, a, b) ((void)(k), (void)(b), (a))
 #endif
 #ifndef AX_RED_INT_ROWS3 /* vi_rows3(k, p): lane r the sum of row r of rows of 3 at p */
 #define AX_RED_INT_ROWS3 0
-#define vi_rows3(k, p) vi_ld(p)
-#endif
-#ifndef AX_RED_HSUM /* vi_hsum(k, v): the sum of v's zero-extended lanes, in 64 bits */
-#define AX_RED_HSUM 0
+#define vi_rows3(k, p) ((void)(k), vi_ld(p))
 #endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
@@ -184,7 +181,9 @@ AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size
         const size_t o = s * P + off + v * vc_n(k);
         r[v] = full == RD_ALL    ? vc_ld(k, axk_at(k, p, o))
                : full == RD_ROWS ? (s < R ? vc_ld(k, axk_at(k, p, o)) : vc_nz(k))
-               : full == RD_KEEP ? vc_keep(k, vc_ld(k, axk_at(k, p, o)), o < R ? R - o : 0)
+               : full == RD_KEEP ? (v < nv / 2 || (__builtin_constant_p(R) && o + vc_n(k) <= R)
+                                        ? vc_ld(k, axk_at(k, p, o)) /* (nv: the fewest in halves) */
+                                        : vc_keep(k, vc_ld(k, axk_at(k, p, o)), o < R ? R - o : 0))
                : o >= R          ? vc_nz(k)
                                  : vc_ld_upto(k, axk_at(k, p, o), R - o, end);
     }
@@ -413,8 +412,8 @@ AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, int pf) {
 AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t nvr, int pf,
                                void *y, double *acc, size_t o0, size_t cnt, int nt) {
     vd c[16];
-    if (AX_RED_ROWS3 && k == AXK_F32 && n == 3) {
-        vf_rows3(p, &c[0], &c[1]);
+    if (AX_RED_ROWS3 && k != AXK_F64 && n == 3) {
+        vf_rows3(k, p, &c[0], &c[1]);
         rd_emit(k, y, acc, o0, c[0], c[1], cnt, nt);
         return;
     }
@@ -531,8 +530,14 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
         rd_rows_n(k, x, y, acc, outer, n, 4, 0, stream);
     else if (AX_RED_SPREAD && n < 8 && 8 <= AX_ND)
         rd_rows_n(k, x, y, acc, outer, n, 8, 0, stream);
-    else if (AX_RED_ROWS3 && k == AXK_F32 && n == 3)
+    else if (AX_RED_ROWS3 && k != AXK_F64 && n == 3)
         rd_rows_n(k, x, y, acc, outer, 3, 0, 1, stream);
+    else if (n == 2 * vc_n(k)) /* (whole vectors, constant row offsets: NEON f64 rows of 8 1.6x, modelled) */
+        rd_rows_n(k, x, y, acc, outer, 2 * vc_n(k), 0, 2, stream);
+    else if (n == 4 * vc_n(k) && 4 * vc_n(k) <= 16)
+        rd_rows_n(k, x, y, acc, outer, 4 * vc_n(k), 0, 4, stream);
+    else if (n == 8 * vc_n(k) && 8 * vc_n(k) <= 16)
+        rd_rows_n(k, x, y, acc, outer, 8 * vc_n(k), 0, 8, stream);
     else if (n <= vc_n(k)) /* (the fewest vectors in halves: -0.0 adds nothing) */
         rd_rows_n(k, x, y, acc, outer, n, 0, 1, stream);
     else if (n <= 2 * vc_n(k))
@@ -743,16 +748,16 @@ AXIAL_INLINE uint64_t ri_get(int k, const void *p, size_t i) {
 AXIAL_INLINE void ri_put(int k, void *p, size_t i, uint64_t v) {
     memcpy(axk_at_mut(k, p, i), &v, axk_size(k)); /* the low bytes: little-endian */
 }
-AXIAL_INLINE uint64_t ri_lanes_add(int k, uint64_t s, vi v) {
-#if AX_RED_HSUM
-    return s + vi_hsum(k, v);
-#endif
+#ifndef AX_RED_HSUM /* vi_hsum(k, v): the sum of v's zero-extended lanes, in 64 bits */
+AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
     unsigned char t[AX_VB];
     vi_st(t, v);
+    uint64_t s = 0;
     for (size_t l = 0; l < ri_lanes(k); l++)
         s += ri_get(k, t, l);
     return s;
 }
+#endif
 AXIAL_INLINE void ri_emit(int k, void *y, uint64_t *acc, size_t off, uint64_t s) {
     if (acc)
         acc[off] += s;
@@ -772,9 +777,7 @@ AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
     }
     for (; j + L <= n; j += L)
         a0 = vi_add(k, a0, vi_ld(axk_at(k, p, j)));
-    uint64_t s = 0;
-    if (n >= L)
-        s = ri_lanes_add(k, s, vi_add(k, vi_add(k, a0, a1), vi_add(k, a2, a3)));
+    uint64_t s = n >= L ? vi_hsum(k, vi_add(k, vi_add(k, a0, a1), vi_add(k, a2, a3))) : 0;
     for (; j < n; j++)
         s += ri_get(k, p, j);
     return s;
@@ -849,34 +852,25 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     for (size_t b = 0; b < AX_VB; b++)
         kb[b] = b < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
     const vi keep = vi_ld(kb);
+    /* groups from o < whole: all L rows stored, their reads inside x (no checks) */
+    const size_t whole = acc || total < need || outer < L ? 0 : RD_MIN((total - need) / n + 1, outer - L + 1);
     size_t o = 0;
-    if (!acc) { /* two whole groups a pass, with no checks, while both read inside x */
-        const size_t inside = total >= need ? (total - need) / n + 1 : 0;
-        const unsigned char *p = x;
-        unsigned char *q = y;
-        for (; o + 2 * L <= outer && o + L < inside; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) {
-            vi_st(q, ri_rows_group(k, p, n, V, keep));
-            vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep));
-        }
+    const unsigned char *p = x;
+    unsigned char *q = y;
+    for (; o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) { /* (NEON 1.2x, modelled) */
+        vi_st(q, ri_rows_group(k, p, n, V, keep));
+        vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep));
     }
+    for (; o < whole; o += L)
+        vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
     for (; o < outer; o += L) {
         const size_t cnt = RD_MIN(L, outer - o);
-        const void *p = axk_at(k, x, o * n);
         uint64_t pad[4 * AX_VB * AX_VB / 8]; /* need * es: at most 4 L^2 es */
-        if (o * n + need > total) {
-            memset(pad, 0, need * es);
-            memcpy(pad, p, cnt * n * es);
-            p = pad;
-        }
-        const vi s = ri_rows_group(k, p, n, V, keep);
-        if (!acc && cnt == L) {
-            vi_st(axk_at_mut(k, y, o), s);
-        } else {
-            unsigned char b[AX_VB];
-            vi_st(b, s);
-            for (size_t r = 0; r < cnt; r++)
-                ri_emit(k, y, acc, o + r, ri_get(k, b, r));
-        }
+        memset(pad, 0, need * es);
+        memcpy(pad, axk_at(k, x, o * n), cnt * n * es);
+        vi_st(pad, ri_rows_group(k, pad, n, V, keep));
+        for (size_t r = 0; r < cnt; r++)
+            ri_emit(k, y, acc, o + r, ri_get(k, pad, r));
     }
 }
 /* The integer body of reduce (acc NULL) and reduce_acc. */
@@ -887,25 +881,13 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         memcpy(y, x, outer * inner * axk_size(k));
         return;
     }
-    if (AX_RED_INT_ROWS && inner == 1 && n <= 4 * L) { /* constant n or V a loop */
-        if (n == 2)
-            ri_rows_short(k, x, y, acc, outer, 2, 0);
-        else if (n == 4 && L >= 4)
-            ri_rows_short(k, x, y, acc, outer, 4, 0);
-        else if (n == 8 && L >= 8)
-            ri_rows_short(k, x, y, acc, outer, 8, 0);
-        else if (n == 16 && L >= 16)
-            ri_rows_short(k, x, y, acc, outer, 16, 0);
-        else if (n == 3 && AX_RED_INT_ROWS3)
-            ri_rows_short(k, x, y, acc, outer, 3, 0);
-        else if (n <= L)
-            ri_rows_short(k, x, y, acc, outer, n, 1);
-        else if (n <= 2 * L)
-            ri_rows_short(k, x, y, acc, outer, n, 2);
-        else if (n <= 3 * L)
-            ri_rows_short(k, x, y, acc, outer, n, 3);
-        else
-            ri_rows_short(k, x, y, acc, outer, n, 4);
+    if (AX_RED_INT_ROWS && inner == 1 && n <= 4 * L) { /* n or V a constant of each loop */
+#define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
+        RI_ROWS_IF(n == 2, 2, 0) RI_ROWS_IF(n == 4 && L >= 4, 4, 0) RI_ROWS_IF(n == 8 && L >= 8, 8, 0)
+        RI_ROWS_IF(n == 16 && L >= 16, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
+        RI_ROWS_IF(n <= L, n, 1) RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
+        ri_rows_short(k, x, y, acc, outer, n, 4);
+#undef RI_ROWS_IF
         return;
     }
     if (inner == 1) {

@@ -267,29 +267,13 @@ AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
 }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_avx2_ld_bytes(p, bytes); }
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_avx2_st_bytes(p, v, bytes); }
-AXIAL_INLINE vi vi_add(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm256_add_epi8(a, b);
-    case AXK_I16: return _mm256_add_epi16(a, b);
-    case AXK_I32: return _mm256_add_epi32(a, b);
-    default: return _mm256_add_epi64(a, b);
-    }
-}
-AXIAL_INLINE vi vi_sub(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm256_sub_epi8(a, b);
-    case AXK_I16: return _mm256_sub_epi16(a, b);
-    case AXK_I32: return _mm256_sub_epi32(a, b);
-    default: return _mm256_sub_epi64(a, b);
-    }
-}
+/* f (add, sub, cmpgt) over integer kind k's lanes */
+#define AX_AVX2_W(k, f, a, b) AX_BY_KIND(k, f##_epi8(a, b), f##_epi16(a, b), f##_epi32(a, b), f##_epi64(a, b))
+AXIAL_INLINE vi vi_add(int k, vi a, vi b) { return AX_AVX2_W(k, _mm256_add, a, b); }
+AXIAL_INLINE vi vi_sub(int k, vi a, vi b) { return AX_AVX2_W(k, _mm256_sub, a, b); }
 AXIAL_INLINE vi vi_set1(int k, int64_t c) {
-    switch (k) {
-    case AXK_I8: return _mm256_set1_epi8((char)c);
-    case AXK_I16: return _mm256_set1_epi16((short)c);
-    case AXK_I32: return _mm256_set1_epi32((int)c);
-    default: return _mm256_set1_epi64x(c);
-    }
+    return AX_BY_KIND(k, _mm256_set1_epi8((char)c), _mm256_set1_epi16((short)c), _mm256_set1_epi32((int)c),
+                      _mm256_set1_epi64x(c));
 }
 
 /* ---- memory ordering ------------------------------------------------------ */
@@ -563,12 +547,7 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
  * addresses; reverse: lower), zeros or a given vector's lanes coming in. */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm256_cmpgt_epi8(a, b);
-    case AXK_I16: return _mm256_cmpgt_epi16(a, b);
-    case AXK_I32: return _mm256_cmpgt_epi32(a, b);
-    default: return _mm256_cmpgt_epi64(a, b);
-    }
+    return AX_AVX2_W(k, _mm256_cmpgt, a, b);
 }
 /* vpshufb indices broadcasting the k-last element of each 128-bit half. */
 AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {

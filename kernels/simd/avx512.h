@@ -196,29 +196,13 @@ AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) {
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) {
     _mm512_mask_storeu_epi8(p, ax_mask(bytes), v);
 }
-AXIAL_INLINE vi vi_add(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm512_add_epi8(a, b);
-    case AXK_I16: return _mm512_add_epi16(a, b);
-    case AXK_I32: return _mm512_add_epi32(a, b);
-    default: return _mm512_add_epi64(a, b);
-    }
-}
-AXIAL_INLINE vi vi_sub(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm512_sub_epi8(a, b);
-    case AXK_I16: return _mm512_sub_epi16(a, b);
-    case AXK_I32: return _mm512_sub_epi32(a, b);
-    default: return _mm512_sub_epi64(a, b);
-    }
-}
+/* f (add, sub) over integer kind k's lanes */
+#define AX_AVX512_W(k, f, a, b) AX_BY_KIND(k, f##_epi8(a, b), f##_epi16(a, b), f##_epi32(a, b), f##_epi64(a, b))
+AXIAL_INLINE vi vi_add(int k, vi a, vi b) { return AX_AVX512_W(k, _mm512_add, a, b); }
+AXIAL_INLINE vi vi_sub(int k, vi a, vi b) { return AX_AVX512_W(k, _mm512_sub, a, b); }
 AXIAL_INLINE vi vi_set1(int k, int64_t c) {
-    switch (k) {
-    case AXK_I8: return _mm512_set1_epi8((char)c);
-    case AXK_I16: return _mm512_set1_epi16((short)c);
-    case AXK_I32: return _mm512_set1_epi32((int)c);
-    default: return _mm512_set1_epi64(c);
-    }
+    return AX_BY_KIND(k, _mm512_set1_epi8((char)c), _mm512_set1_epi16((short)c), _mm512_set1_epi32((int)c),
+                      _mm512_set1_epi64(c));
 }
 
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
@@ -418,13 +402,9 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
 /* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
  * addresses; reverse: lower). */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
-AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b));
-    case AXK_I16: return _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)); /* (SIMDe has no cmpgt) */
-    case AXK_I32: return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b));
-    default: return _mm512_movm_epi64(_mm512_cmpgt_epi64_mask(a, b));
-    }
+AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) { /* (SIMDe has no cmpgt of epi16) */
+    return AX_BY_KIND(k, _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b)), _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)),
+                      _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b)), _mm512_movm_epi64(_mm512_cmpgt_epi64_mask(a, b)));
 }
 /* Up by d lanes (d * size in 1, 2, 4, 8, 16, 32 bytes), f's k-last lanes in:
  * whole 128-bit lanes by valignd, then bytes inside them by vpalignr. */

@@ -41,12 +41,12 @@ AXIAL_INLINE vf vf_sub(vf a, vf b) { return vsubq_f32(a, b); }
 AXIAL_INLINE vf vf_max(vf a, vf b) { return vmaxq_f32(a, b); }
 AXIAL_INLINE vf vf_min(vf a, vf b) { return vminq_f32(a, b); }
 
+/* f16 (k) or bf16 lanes widened exactly */
+AXIAL_INLINE float32x4_t ax_neon_widen16(int k, uint16x4_t h) {
+    return k == AXK_F16 ? vcvt_f32_f16(vreinterpret_f16_u16(h)) : vreinterpretq_f32_u32(vshll_n_u16(h, 16));
+}
 AXIAL_INLINE vf vf_ld(int k, const void *p) {
-    switch (k) {
-    case AXK_F16: return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t *)p)));
-    case AXK_BF16: return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t *)p), 16));
-    default: return vld1q_f32((const float *)p);
-    }
+    return k == AXK_F32 ? vld1q_f32((const float *)p) : ax_neon_widen16(k, vld1_u16((const uint16_t *)p));
 }
 AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) {
     const uint32x4_t u = vreinterpretq_u32_f32(v);
@@ -57,13 +57,16 @@ AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) {
 }
 /* AdvSIMD has no non-temporal vector store that bypasses the caches as x86's
  * do (STNP is a hint only): nt stores plainly. */
+/* f32 lanes rounded to nearest f16 (k) or bf16 */
+AXIAL_INLINE uint16x4_t ax_neon_narrow16(int k, vf v) {
+    return k == AXK_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : ax_neon_bf16(v);
+}
 AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     (void)nt;
-    switch (k) {
-    case AXK_F16: vst1_u16((uint16_t *)p, vreinterpret_u16_f16(vcvt_f16_f32(v))); break;
-    case AXK_BF16: vst1_u16((uint16_t *)p, ax_neon_bf16(v)); break;
-    default: vst1q_f32((float *)p, v);
-    }
+    if (k == AXK_F32)
+        vst1q_f32((float *)p, v);
+    else
+        vst1_u16((uint16_t *)p, ax_neon_narrow16(k, v));
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
 /* Partial vectors: bytes < 16 at p to a vector's low bytes, zeros after,
@@ -72,11 +75,8 @@ AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
 AXIAL_INLINE uint64_t ax_neon_ld_few(const unsigned char *b, size_t r) { /* r < 8 */
     uint64_t t = 0;
     size_t o = 0;
-    if (r & 4) {
-        uint32_t v;
-        memcpy(&v, b, 4);
-        t = v, o = 4;
-    }
+    if (r & 4)
+        memcpy(&t, b, 4), o = 4; /* (little-endian: t's low bytes) */
     if (r & 2) {
         uint16_t v;
         memcpy(&v, b + o, 2);
@@ -88,10 +88,8 @@ AXIAL_INLINE uint64_t ax_neon_ld_few(const unsigned char *b, size_t r) { /* r < 
 }
 AXIAL_INLINE void ax_neon_st_few(unsigned char *b, uint64_t t, size_t r) {
     size_t o = 0;
-    if (r & 4) {
-        const uint32_t v = (uint32_t)t;
-        memcpy(b, &v, 4), o = 4;
-    }
+    if (r & 4)
+        memcpy(b, &t, 4), o = 4;
     if (r & 2) {
         const uint16_t v = (uint16_t)(t >> (8 * o));
         memcpy(b + o, &v, 2), o += 2;
@@ -197,15 +195,13 @@ AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
 }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_neon_ld_bytes(p, bytes); }
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_neon_st_bytes(p, v, bytes); }
+/* f (vaddq, vsubq, vpaddq) over integer kind k's lanes */
+#define AX_NEON_W(k, f, a, b)                                                                            \
+    AX_BY_KIND(k, f##_u8(a, b), vreinterpretq_u8_u16(f##_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b))), \
+               vreinterpretq_u8_u32(f##_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b))),          \
+               vreinterpretq_u8_u64(f##_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b))))
 /* lanes of kind k added, scheduled freely (in-register networks) */
-AXIAL_INLINE vi ax_neon_add(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return vaddq_u8(a, b);
-    case AXK_I16: return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
-    case AXK_I32: return vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
-    default: return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-    }
-}
+AXIAL_INLINE vi ax_neon_add(int k, vi a, vi b) { return AX_NEON_W(k, vaddq, a, b); }
 /* vi_add: the wider adds name their lanes in an asm: through vreinterpretq,
  * GCC 12 kept a loop's sums in other registers than the adds' results, a
  * move per sum and iteration (a 4-sum i32 reduction: 13 instructions a 64
@@ -219,21 +215,10 @@ AXIAL_INLINE vi vi_add(int k, vi a, vi b) {
     default: __asm__("add %0.2d, %1.2d, %2.2d" : "=w"(r) : "w"(a), "w"(b)); return r;
     }
 }
-AXIAL_INLINE vi vi_sub(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return vsubq_u8(a, b);
-    case AXK_I16: return vreinterpretq_u8_u16(vsubq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
-    case AXK_I32: return vreinterpretq_u8_u32(vsubq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
-    default: return vreinterpretq_u8_u64(vsubq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-    }
-}
+AXIAL_INLINE vi vi_sub(int k, vi a, vi b) { return AX_NEON_W(k, vsubq, a, b); }
 AXIAL_INLINE vi vi_set1(int k, int64_t c) {
-    switch (k) {
-    case AXK_I8: return vdupq_n_u8((uint8_t)c);
-    case AXK_I16: return vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)c));
-    case AXK_I32: return vreinterpretq_u8_u32(vdupq_n_u32((uint32_t)c));
-    default: return vreinterpretq_u8_u64(vdupq_n_u64((uint64_t)c));
-    }
+    return AX_BY_KIND(k, vdupq_n_u8((uint8_t)c), vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)c)),
+                      vreinterpretq_u8_u32(vdupq_n_u32((uint32_t)c)), vreinterpretq_u8_u64(vdupq_n_u64((uint64_t)c)));
 }
 
 AXIAL_INLINE void ax_stream_fence(void) {}
@@ -424,14 +409,9 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
  * addresses; reverse: lower). */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return vandq_u8(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
-    switch (k) {
-    case AXK_I8: return vcgtq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b));
-    case AXK_I16:
-        return vreinterpretq_u8_u16(vcgtq_s16(vreinterpretq_s16_u8(a), vreinterpretq_s16_u8(b)));
-    case AXK_I32:
-        return vreinterpretq_u8_u32(vcgtq_s32(vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)));
-    default: return vreinterpretq_u8_u64(vcgtq_s64(vreinterpretq_s64_u8(a), vreinterpretq_s64_u8(b)));
-    }
+#define AX_NEON_GT_(w, sw) vreinterpretq_u8_##w(vcgtq_##sw(vreinterpretq_##sw##_u8(a), vreinterpretq_##sw##_u8(b)))
+    return AX_BY_KIND(k, vcgtq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b)), AX_NEON_GT_(u16, s16),
+                      AX_NEON_GT_(u32, s32), AX_NEON_GT_(u64, s64));
 }
 /* Up by d lanes (d * size in 1, 2, 4, 8 bytes), f's k-last lanes coming in. */
 AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
@@ -443,21 +423,13 @@ AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
     }
 }
 AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
-    switch (k) {
-    case AXK_I8: return rev ? vdupq_laneq_u8(s, 0) : vdupq_laneq_u8(s, 15);
-    case AXK_I16: {
-        const uint16x8_t u = vreinterpretq_u16_u8(s);
-        return vreinterpretq_u8_u16(rev ? vdupq_laneq_u16(u, 0) : vdupq_laneq_u16(u, 7));
-    }
-    case AXK_I32: {
-        const uint32x4_t u = vreinterpretq_u32_u8(s);
-        return vreinterpretq_u8_u32(rev ? vdupq_laneq_u32(u, 0) : vdupq_laneq_u32(u, 3));
-    }
-    default: {
-        const uint64x2_t u = vreinterpretq_u64_u8(s);
-        return vreinterpretq_u8_u64(rev ? vdupq_laneq_u64(u, 0) : vdupq_laneq_u64(u, 1));
-    }
-    }
+    const uint16x8_t h = vreinterpretq_u16_u8(s);
+    const uint32x4_t w = vreinterpretq_u32_u8(s);
+    const uint64x2_t d = vreinterpretq_u64_u8(s);
+    return AX_BY_KIND(k, rev ? vdupq_laneq_u8(s, 0) : vdupq_laneq_u8(s, 15),
+                      vreinterpretq_u8_u16(rev ? vdupq_laneq_u16(h, 0) : vdupq_laneq_u16(h, 7)),
+                      vreinterpretq_u8_u32(rev ? vdupq_laneq_u32(w, 0) : vdupq_laneq_u32(w, 3)),
+                      vreinterpretq_u8_u64(rev ? vdupq_laneq_u64(d, 0) : vdupq_laneq_u64(d, 1)));
 }
 AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     for (int d = 1; d * (int)axk_size(k) < 16; d *= 2)
@@ -472,47 +444,25 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
  * bits).  Modelled: 2.3x fewer instructions per i32 than a scan per vector,
  * neoverse-n1 1.41x fewer cycles. */
 #define AX_CS_ILINE4 1
-AXIAL_INLINE void ax_neon_ld4(int k, const void *p, vi *q) {
-    switch (k) {
-    case AXK_I8: {
-        const uint8x16x4_t t = vld4q_u8((const uint8_t *)p);
-        q[0] = t.val[0], q[1] = t.val[1], q[2] = t.val[2], q[3] = t.val[3];
-        break;
-    }
-    case AXK_I16: {
-        const uint16x8x4_t t = vld4q_u16((const uint16_t *)p);
-        for (int j = 0; j < 4; j++)
-            q[j] = vreinterpretq_u8_u16(t.val[j]);
-        break;
-    }
-    case AXK_I32: {
-        const uint32x4x4_t t = vld4q_u32((const uint32_t *)p);
-        for (int j = 0; j < 4; j++)
-            q[j] = vreinterpretq_u8_u32(t.val[j]);
-        break;
-    }
-    default: {
-        const uint64x2x4_t t = vld4q_u64((const uint64_t *)p);
-        for (int j = 0; j < 4; j++)
-            q[j] = vreinterpretq_u8_u64(t.val[j]);
-    }
-    }
-}
+/* q[0 .. N) = LDN (N = 3, 4) of kind k's lanes at p: lane i of q[j] element N i + j */
+#define AX_NEON_LDN_(N, w, T, R, p, q)                                                            \
+    do {                                                                                          \
+        const T t_ = vld##N##q_##w((const void *)(p));                                            \
+        for (int j_ = 0; j_ < N; j_++)                                                            \
+            (q)[j_] = R(t_.val[j_]);                                                              \
+    } while (0)
+#define AX_NEON_LDN(N, k, p, q)                                                                   \
+    do {                                                                                          \
+        if (axk_size(k) == 1) AX_NEON_LDN_(N, u8, uint8x16x##N##_t, , p, q);                      \
+        else if (axk_size(k) == 2) AX_NEON_LDN_(N, u16, uint16x8x##N##_t, vreinterpretq_u8_u16, p, q); \
+        else if (axk_size(k) == 4) AX_NEON_LDN_(N, u32, uint32x4x##N##_t, vreinterpretq_u8_u32, p, q); \
+        else AX_NEON_LDN_(N, u64, uint64x2x##N##_t, vreinterpretq_u8_u64, p, q);                  \
+    } while (0)
+AXIAL_INLINE void ax_neon_ld4(int k, const void *p, vi *q) { AX_NEON_LDN(4, k, p, q); }
 AXIAL_INLINE void ax_neon_st4(int k, void *p, const vi *o) {
-    switch (k) {
-    case AXK_I8: vst4q_u8((uint8_t *)p, (uint8x16x4_t){{o[0], o[1], o[2], o[3]}}); break;
-    case AXK_I16:
-        vst4q_u16((uint16_t *)p, (uint16x8x4_t){{vreinterpretq_u16_u8(o[0]), vreinterpretq_u16_u8(o[1]),
-                                                 vreinterpretq_u16_u8(o[2]), vreinterpretq_u16_u8(o[3])}});
-        break;
-    case AXK_I32:
-        vst4q_u32((uint32_t *)p, (uint32x4x4_t){{vreinterpretq_u32_u8(o[0]), vreinterpretq_u32_u8(o[1]),
-                                                 vreinterpretq_u32_u8(o[2]), vreinterpretq_u32_u8(o[3])}});
-        break;
-    default:
-        vst4q_u64((uint64_t *)p, (uint64x2x4_t){{vreinterpretq_u64_u8(o[0]), vreinterpretq_u64_u8(o[1]),
-                                                 vreinterpretq_u64_u8(o[2]), vreinterpretq_u64_u8(o[3])}});
-    }
+#define AX_NEON_ST4_(w, T, R) vst4q_##w((void *)p, (T){{R(o[0]), R(o[1]), R(o[2]), R(o[3])}})
+    AX_BY_KIND(k, AX_NEON_ST4_(u8, uint8x16x4_t, ), AX_NEON_ST4_(u16, uint16x8x4_t, vreinterpretq_u16_u8),
+               AX_NEON_ST4_(u32, uint32x4x4_t, vreinterpretq_u32_u8), AX_NEON_ST4_(u64, uint64x2x4_t, vreinterpretq_u64_u8));
 }
 /* The 4 vectors at x to y, scanned from the end where rev; carry: the sum
  * before them (every lane); returns the sum after them. */
@@ -531,14 +481,20 @@ AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int 
     return ax_neon_add(k, carry, vi_last(k, t, rev));
 }
 
-/* Override (cumsum): four f32 lines of 3 through LD3/ST3, the lines' own
+/* Override (cumsum): four f32 (f16, bf16) lines of 3 through LD3/ST3, the lines' own
  * elements in lanes: out1 = x1 + x0, out2 = (x1 + x2) + x0 (reverse: the
  * mirror), as the quad network of the generic slot packing adds them, so the
  * bits are one line's.  Modelled: 19 instructions an element through the
  * stack copy, 1 here. */
 #define AX_CS_LINES3 1
-AXIAL_INLINE void vf_lines3(const void *x, void *y, int excl, int rev) {
-    const float32x4x3_t t = vld3q_f32((const float *)x);
+AXIAL_INLINE float32x4x3_t ax_neon_ld3f(int k, const void *p) { /* LD3 of f32, f16 or bf16 (widened) */
+    if (k == AXK_F32)
+        return vld3q_f32((const float *)p);
+    const uint16x4x3_t h = vld3_u16((const uint16_t *)p);
+    return (float32x4x3_t){{ax_neon_widen16(k, h.val[0]), ax_neon_widen16(k, h.val[1]), ax_neon_widen16(k, h.val[2])}};
+}
+AXIAL_INLINE void vf_lines3(int k, const void *x, void *y, int excl, int rev) {
+    const float32x4x3_t t = ax_neon_ld3f(k, x);
     const int f = rev ? 2 : 0; /* the lines' first element in scan order */
     const float32x4_t a = t.val[f], b = t.val[1], c = t.val[2 - f];
     const float32x4_t s1 = vaddq_f32(b, a), s2 = vaddq_f32(vaddq_f32(b, c), a);
@@ -546,17 +502,21 @@ AXIAL_INLINE void vf_lines3(const void *x, void *y, int excl, int rev) {
     o.val[f] = excl ? vdupq_n_f32(0.0f) : a;
     o.val[1] = excl ? a : s1;
     o.val[2 - f] = excl ? s1 : s2;
-    vst3q_f32((float *)y, o);
+    if (k == AXK_F32)
+        vst3q_f32((float *)y, o);
+    else
+        vst3_u16((uint16_t *)y, (uint16x4x3_t){{ax_neon_narrow16(k, o.val[0]), ax_neon_narrow16(k, o.val[1]),
+                                               ax_neon_narrow16(k, o.val[2])}});
 }
 
-/* Override (reduce): four f32 rows of 3 through LD3, the rows' elements in
- * lanes, summed in f64 as (x0 + x2) + x1, as the generic row (its lanes
- * [x0, x1, x2, -0.0] folded in halves) adds them: the same bits.  lo: rows
- * 0 and 1, hi: rows 2 and 3.  Modelled: 5.1 instructions an element by the
- * row, 1.4 here. */
+/* Override (reduce): four rows of 3 through LD3 (f32; f16 and bf16 widened
+ * exactly), the rows' elements in lanes, summed in f64 as (x0 + x2) + x1, as
+ * the generic row (its lanes [x0, x1, x2, -0.0] folded in halves) adds them:
+ * the same bits.  lo: rows 0 and 1, hi: rows 2 and 3.  Modelled: 5.1
+ * instructions an f32 element by the row, 1.4 here. */
 #define AX_RED_ROWS3 1
-AXIAL_INLINE void vf_rows3(const void *p, vd *lo, vd *hi) {
-    const float32x4x3_t t = vld3q_f32((const float *)p);
+AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
+    const float32x4x3_t t = ax_neon_ld3f(k, p);
     *lo = vaddq_f64(vaddq_f64(vcvt_f64_f32(vget_low_f32(t.val[0])), vcvt_f64_f32(vget_low_f32(t.val[2]))),
                     vcvt_f64_f32(vget_low_f32(t.val[1])));
     *hi = vaddq_f64(vaddq_f64(vcvt_high_f64_f32(t.val[0]), vcvt_high_f64_f32(t.val[2])),
@@ -567,50 +527,18 @@ AXIAL_INLINE void vf_rows3(const void *p, vd *lo, vd *hi) {
  * (ADDP, LD3), as the NEON kernels did: 10 to 50x fewer instructions an
  * element than a row at a time, counted. */
 #define AX_RED_INT_ROWS 1
-AXIAL_INLINE vi vi_addp(int k, vi a, vi b) {
-    switch (axk_size(k)) {
-    case 1: return vpaddq_u8(a, b);
-    case 2: return vreinterpretq_u8_u16(vpaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
-    case 4: return vreinterpretq_u8_u32(vpaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)));
-    default: return vreinterpretq_u8_u64(vpaddq_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-    }
-}
+AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { return AX_NEON_W(k, vpaddq, a, b); }
 /* the lanes widened and summed across (UADDLV, ADDP): no trip through the stack */
 #define AX_RED_HSUM 1
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
-    switch (axk_size(k)) {
-    case 1: return vaddlvq_u8(v);
-    case 2: return vaddlvq_u16(vreinterpretq_u16_u8(v));
-    case 4: return vaddlvq_u32(vreinterpretq_u32_u8(v));
-    default: return vaddvq_u64(vreinterpretq_u64_u8(v));
-    }
+    return AX_BY_KIND(k, vaddlvq_u8(v), vaddlvq_u16(vreinterpretq_u16_u8(v)), vaddlvq_u32(vreinterpretq_u32_u8(v)),
+                      vaddvq_u64(vreinterpretq_u64_u8(v)));
 }
 #define AX_RED_INT_ROWS3 1
-AXIAL_INLINE vi vi_rows3(int k, const void *p) {
-    vi a, b, c;
-    switch (axk_size(k)) {
-    case 1: {
-        const uint8x16x3_t t = vld3q_u8((const uint8_t *)p);
-        a = t.val[0], b = t.val[1], c = t.val[2];
-        break;
-    }
-    case 2: {
-        const uint16x8x3_t t = vld3q_u16((const uint16_t *)p);
-        a = vreinterpretq_u8_u16(t.val[0]), b = vreinterpretq_u8_u16(t.val[1]), c = vreinterpretq_u8_u16(t.val[2]);
-        break;
-    }
-    case 4: {
-        const uint32x4x3_t t = vld3q_u32((const uint32_t *)p);
-        a = vreinterpretq_u8_u32(t.val[0]), b = vreinterpretq_u8_u32(t.val[1]), c = vreinterpretq_u8_u32(t.val[2]);
-        break;
-    }
-    default: {
-        const uint64x2x3_t t = vld3q_u64((const uint64_t *)p);
-        a = vreinterpretq_u8_u64(t.val[0]), b = vreinterpretq_u8_u64(t.val[1]), c = vreinterpretq_u8_u64(t.val[2]);
-        break;
-    }
-    }
-    return vi_add(k, vi_add(k, a, b), c);
+AXIAL_INLINE vi vi_rows3(int k, const void *p) { /* LD3: lane r of each register an element of row r */
+    vi t[3];
+    AX_NEON_LDN(3, k, p, t);
+    return vi_add(k, vi_add(k, t[0], t[1]), t[2]);
 }
 
 /* ---- roll ---- */
