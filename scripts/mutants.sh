@@ -282,6 +282,13 @@ what: integer rows of 3 by LD3: the sum drops each row's last element
 old:  return vi_add(k, vi_add(k, t[0], t[1]), t[2]);
 new:  return vi_add(k, vi_add(k, t[0], t[1]), t[1]);
 
+id:   neon-int-lines-rev
+file: kernels/simd/neon.h
+isa:  neon
+what: integer lines of 2 to 4 by LDn/STn: reverse lines scanned from their first element
+old:  const size_t j = rev ? n - 1 - i : i;
+new:  const size_t j = i;
+
 id:   neon-part-few
 file: kernels/simd/neon.h
 isa:  neon

@@ -645,6 +645,17 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cro
     return excl ? vi_sub(k, s, v) : s;
 }
 
+#ifndef AX_CS_ILINES /* vi_lines(k, x, y, n, excl, rev): the ISA scans a vector's lanes of lines of 2..4 */
+#define AX_CS_ILINES 0
+#define vi_lines(k, x, y, n, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(n), (void)(excl), (void)(rev))
+#endif
+/* lines of n (a constant 2, 3, 4), W at a time while W are left; returns the lines done */
+AXIAL_INLINE size_t cs_ilines(int k, const char *x, char *y, size_t lines, size_t n, int excl, int rev) {
+    const size_t W = AX_VB / axk_size(k), b = n * AX_VB;
+    for (size_t c = lines / W; c; c--, x += b, y += b)
+        vi_lines(k, x, y, n, excl, rev);
+    return lines / W * W;
+}
 AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n, int excl,
                           int rev, int nt) {
     const size_t es = axk_size(k), W = AX_VB / es;
@@ -693,8 +704,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
             cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
                     1, NULL, ntc);
     } else if (!axk_float(k)) {
+        size_t r = 0; /* (r whole lines by vi_lines, the rest by the segmented scan) */
+        if (AX_CS_ILINES && n >= 2 && n <= 4)
+            r = n == 2 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 2)
+                : n == 3 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 3) : CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 4);
         if (n < 16)
-            cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
+            cs_iseg(k, x + r * n * es, y + r * n * es, (outer - r) * n, n, excl, rev, nt);
         else
             for (size_t o = 0; o < outer; o++)
                 cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);

@@ -41,7 +41,6 @@ AXIAL_INLINE vf vf_set1(float c) { return _mm256_set1_ps(c); }
 AXIAL_INLINE vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
 AXIAL_INLINE vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 AXIAL_INLINE vf vf_max(vf a, vf b) { return _mm256_max_ps(a, b); }
-AXIAL_INLINE vf vf_min(vf a, vf b) { return _mm256_min_ps(a, b); }
 
 /* 8 elements of kind k (F32, F16, BF16), widened exactly to f32. */
 AXIAL_INLINE vf vf_ld(int k, const void *p) {
@@ -189,7 +188,6 @@ AXIAL_INLINE vd vd_set1(double c) { return _mm256_set1_pd(c); }
 AXIAL_INLINE vd vd_add(vd a, vd b) { return _mm256_add_pd(a, b); }
 AXIAL_INLINE vd vd_sub(vd a, vd b) { return _mm256_sub_pd(a, b); }
 AXIAL_INLINE vd vd_max(vd a, vd b) { return _mm256_max_pd(a, b); }
-AXIAL_INLINE vd vd_min(vd a, vd b) { return _mm256_min_pd(a, b); }
 AXIAL_INLINE vd vd_ld(const double *p) { return _mm256_loadu_pd(p); }
 AXIAL_INLINE void vd_st(double *p, vd v) { _mm256_storeu_pd(p, v); }
 AXIAL_INLINE void vd_put(double *p, vd v, int nt) {

@@ -50,7 +50,6 @@ AXIAL_INLINE vf vf_set1(float c) { return _mm512_set1_ps(c); }
 AXIAL_INLINE vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
 AXIAL_INLINE vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
 AXIAL_INLINE vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
-AXIAL_INLINE vf vf_min(vf a, vf b) { return _mm512_min_ps(a, b); }
 
 AXIAL_INLINE vf ax_avx512_widen(int k, __m256i h) {
     if (k == AXK_F16)
@@ -127,7 +126,6 @@ AXIAL_INLINE vd vd_set1(double c) { return _mm512_set1_pd(c); }
 AXIAL_INLINE vd vd_add(vd a, vd b) { return _mm512_add_pd(a, b); }
 AXIAL_INLINE vd vd_sub(vd a, vd b) { return _mm512_sub_pd(a, b); }
 AXIAL_INLINE vd vd_max(vd a, vd b) { return _mm512_max_pd(a, b); }
-AXIAL_INLINE vd vd_min(vd a, vd b) { return _mm512_min_pd(a, b); }
 AXIAL_INLINE vd vd_ld(const double *p) { return _mm512_loadu_pd(p); }
 AXIAL_INLINE void vd_st(double *p, vd v) { _mm512_storeu_pd(p, v); }
 AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
@@ -356,9 +354,6 @@ AXIAL_INLINE __m512d ax_cs_dqscan(__m512d v, int rev) {
 AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
     return (blkd){ax_cs_dqscan(v.a, rev), ax_cs_dqscan(v.b, rev)};
 }
-AXIAL_INLINE __m512d ax_cs_dlane(__m512d v, int l) {
-    return _mm512_permutexvar_pd(_mm512_set1_epi64(l), v);
-}
 /* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0), as
  * s.b + ([T1, T2] + [T0, T1]) + [-0, T0] (quads in k order; reverse keeps
  * them in the high, then the low half of each vector): three shuffles and
@@ -457,11 +452,8 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     return vi_add(k, vi_add(k, v, t1), t2);
 }
 
-/* Override (ops/cumsum.h): a line's last r < 16 elements as the block at p
- * (its lowest address: r elements at its k-first end, the lanes outside
- * them not read and -0.0), by masked moves rather than a stack copy, whose
- * narrow stores cannot forward to the block's load (lines of 40: 1.9x the
- * old kernels' time with the copy). */
+/* Override (ops/cumsum.h): a line's last r < 16 elements as the block at p (r at its k-first end, the
+ * rest -0.0) by masked moves, not a stack copy (whose stores do not forward: 1.9x on lines of 40). */
 #define AX_BLK_PART
 AXIAL_INLINE __mmask16 ax_cs_part(size_t r, int rev) {
     return rev ? (__mmask16)(0xffffu << (16 - r)) : (__mmask16)((1u << r) - 1);
@@ -492,12 +484,9 @@ AXIAL_INLINE void blkd_st_part(void *p, blkd v, size_t r, int rev) {
     _mm512_mask_storeu_pd((double *)p + 8, (__mmask8)(m >> 8), rev ? v.a : v.b);
 }
 
-/* Override (ops/cumsum.h): float lines of n < 16 (f32, f16, bf16), each
- * one block from -0.0, 16 / P to a vector in groups of P lanes (P the power
- * of two >= n; expanded where n < P, each group mirrored in reverse): the
- * network's levels that stay inside a group are the block's own, so the
- * bits are one line's.  Timed against a line at a time: 5-150x on lines of
- * 1 to 12. */
+/* Override (ops/cumsum.h): float lines of n < 16, 16 / P to a vector in groups of P lanes (P the power of
+ * two >= n, expanded, mirrored in reverse): the network's levels inside a group are the block's, so
+ * the bits are one line's; timed against a line at a time, 5-150x on lines of 1 to 12. */
 #define AX_CS_SHORT
 AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
                            int rev, int nt) {
@@ -556,11 +545,9 @@ AXIAL_INLINE double cs_s(cs_carry c) { return _mm_cvtsd_f64(_mm_unpackhi_pd(c, c
 AXIAL_INLINE float cs_dc(cs_carry c) { return _mm_cvtss_f32(_mm_cvtpd_ps(c)); }
 AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return _mm_add_pd(c, _mm_set1_pd(t)); }
 
-/* Override (ops/cumsum.h): four f32 blocks a step share one scan of their
- * quad totals (gathered into one vector: its own quad scan is E for all
- * four), and the carries go through memory so that t and (C)D are
- * broadcast loads, not shuffles.  Forward F32 takes the first level's
- * neighbours from a masked load one element off (one shuffle less). */
+/* Override (ops/cumsum.h): four f32 blocks a step share one scan of their quad totals (E for all four),
+ * carries through memory (t and (C)D broadcast loads, not shuffles); forward F32 takes the first
+ * level's neighbours from a masked load one element off (one shuffle less). */
 #define AX_CS_STEP4
 AXIAL_INLINE blk ax_cs_qscan_mem(int k, blk v, const char *p, int rev) {
     if (k != AXK_F32)

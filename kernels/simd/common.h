@@ -35,8 +35,6 @@ AXIAL_INLINE size_t axk_size(int k) {
 /* the expression for integer kind k's lane width (as a switch on k: I64 the default) */
 #define AX_BY_KIND(k, e8, e16, e32, e64) \
     ((k) == AXK_I8 ? (e8) : (k) == AXK_I16 ? (e16) : (k) == AXK_I32 ? (e32) : (e64))
-/* bytes of one lane while computing (f16/bf16 compute in f32 lanes) */
-AXIAL_INLINE size_t axk_lane(int k) { return axk_narrow(k) ? 4 : axk_size(k); }
 AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
     return (const char *)p + i * axk_size(k);
 }

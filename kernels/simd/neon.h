@@ -39,7 +39,6 @@ AXIAL_INLINE vf vf_set1(float c) { return vdupq_n_f32(c); }
 AXIAL_INLINE vf vf_add(vf a, vf b) { return vaddq_f32(a, b); }
 AXIAL_INLINE vf vf_sub(vf a, vf b) { return vsubq_f32(a, b); }
 AXIAL_INLINE vf vf_max(vf a, vf b) { return vmaxq_f32(a, b); }
-AXIAL_INLINE vf vf_min(vf a, vf b) { return vminq_f32(a, b); }
 
 /* f16 (k) or bf16 lanes widened exactly */
 AXIAL_INLINE float32x4_t ax_neon_widen16(int k, uint16x4_t h) {
@@ -150,7 +149,6 @@ AXIAL_INLINE vd vd_set1(double c) { return vdupq_n_f64(c); }
 AXIAL_INLINE vd vd_add(vd a, vd b) { return vaddq_f64(a, b); }
 AXIAL_INLINE vd vd_sub(vd a, vd b) { return vsubq_f64(a, b); }
 AXIAL_INLINE vd vd_max(vd a, vd b) { return vmaxq_f64(a, b); }
-AXIAL_INLINE vd vd_min(vd a, vd b) { return vminq_f64(a, b); }
 AXIAL_INLINE vd vd_ld(const double *p) { return vld1q_f64(p); }
 AXIAL_INLINE void vd_st(double *p, vd v) { vst1q_f64(p, v); }
 AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
@@ -437,38 +435,37 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     return v;
 }
 
-/* Override (cumsum): four vectors of an integer line at a time through
- * LD4/ST4.  Lane i of q[j] holds element 4i + j, so the quads' own prefixes
- * are lane-parallel adds, one scan across lanes serves all four vectors, and
- * ST4 puts the outputs back in order (wrapping sums: any order, the same
- * bits).  Modelled: 2.3x fewer instructions per i32 than a scan per vector,
- * neoverse-n1 1.41x fewer cycles. */
+/* Override (cumsum): integer lines 4 vectors a step by LD4/ST4 (lane i of q[j]: element 4i + j),
+ * one lane scan for the four (wrapping: the same bits); modelled 1.41x fewer cycles (neoverse-n1). */
 #define AX_CS_ILINE4 1
-/* q[0 .. N) = LDN (N = 3, 4) of kind k's lanes at p: lane i of q[j] element N i + j */
-#define AX_NEON_LDN_(N, w, T, R, p, q)                                                            \
+/* M(w, T, to_u8, from_u8, ...) for kind k's lanes: their suffix, vector type
+ * and reinterpretations */
+#define AX_NEON_BY_W(k, M, ...)                                                                   \
     do {                                                                                          \
-        const T t_ = vld##N##q_##w((const void *)(p));                                            \
-        for (int j_ = 0; j_ < N; j_++)                                                            \
-            (q)[j_] = R(t_.val[j_]);                                                              \
+        if (axk_size(k) == 1) M(u8, uint8x16, , , __VA_ARGS__);                                   \
+        else if (axk_size(k) == 2) M(u16, uint16x8, vreinterpretq_u8_u16, vreinterpretq_u16_u8, __VA_ARGS__); \
+        else if (axk_size(k) == 4) M(u32, uint32x4, vreinterpretq_u8_u32, vreinterpretq_u32_u8, __VA_ARGS__); \
+        else M(u64, uint64x2, vreinterpretq_u8_u64, vreinterpretq_u64_u8, __VA_ARGS__);          \
     } while (0)
-#define AX_NEON_LDN(N, k, p, q)                                                                   \
+/* q[0 .. N) = LDN (N = 2, 3, 4) at p: lane i of q[j] element N i + j; STN the inverse */
+#define AX_NEON_LDN_(w, T, RU, RW, N, p, q)                                                       \
     do {                                                                                          \
-        if (axk_size(k) == 1) AX_NEON_LDN_(N, u8, uint8x16x##N##_t, , p, q);                      \
-        else if (axk_size(k) == 2) AX_NEON_LDN_(N, u16, uint16x8x##N##_t, vreinterpretq_u8_u16, p, q); \
-        else if (axk_size(k) == 4) AX_NEON_LDN_(N, u32, uint32x4x##N##_t, vreinterpretq_u8_u32, p, q); \
-        else AX_NEON_LDN_(N, u64, uint64x2x##N##_t, vreinterpretq_u8_u64, p, q);                  \
+        const T##x##N##_t t_ = vld##N##q_##w((const void *)(p));                                  \
+        for (int j_ = 0; j_ < N; j_++) (q)[j_] = RU(t_.val[j_]);                                  \
     } while (0)
-AXIAL_INLINE void ax_neon_ld4(int k, const void *p, vi *q) { AX_NEON_LDN(4, k, p, q); }
-AXIAL_INLINE void ax_neon_st4(int k, void *p, const vi *o) {
-#define AX_NEON_ST4_(w, T, R) vst4q_##w((void *)p, (T){{R(o[0]), R(o[1]), R(o[2]), R(o[3])}})
-    AX_BY_KIND(k, AX_NEON_ST4_(u8, uint8x16x4_t, ), AX_NEON_ST4_(u16, uint16x8x4_t, vreinterpretq_u16_u8),
-               AX_NEON_ST4_(u32, uint32x4x4_t, vreinterpretq_u32_u8), AX_NEON_ST4_(u64, uint64x2x4_t, vreinterpretq_u64_u8));
-}
+#define AX_NEON_STN_(w, T, RU, RW, N, p, o)                                                       \
+    do {                                                                                          \
+        T##x##N##_t t_;                                                                           \
+        for (int j_ = 0; j_ < N; j_++) t_.val[j_] = RW((o)[j_]);                                  \
+        vst##N##q_##w((void *)(p), t_);                                                           \
+    } while (0)
+#define AX_NEON_LDN(N, k, p, q) AX_NEON_BY_W(k, AX_NEON_LDN_, N, p, q)
+#define AX_NEON_STN(N, k, p, o) AX_NEON_BY_W(k, AX_NEON_STN_, N, p, o)
 /* The 4 vectors at x to y, scanned from the end where rev; carry: the sum
  * before them (every lane); returns the sum after them. */
 AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int rev) {
     vi q[4], a[4], o[4];
-    ax_neon_ld4(k, x, q);
+    AX_NEON_LDN(4, k, x, q);
     const int f = rev ? 3 : 0, d = rev ? -1 : 1; /* the quad's first, and the step */
     a[f] = q[f];
     for (int j = 1; j < 4; j++)
@@ -477,15 +474,26 @@ AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int 
     const vi base = ax_neon_add(k, carry, vi_sub(k, t, tot)); /* the sum before each quad */
     for (int j = 0; j < 4; j++)
         o[j] = !excl ? ax_neon_add(k, base, a[j]) : j == f ? base : ax_neon_add(k, base, a[j - d]);
-    ax_neon_st4(k, y, o);
+    AX_NEON_STN(4, k, y, o);
     return ax_neon_add(k, carry, vi_last(k, t, rev));
 }
+/* Override (cumsum): integer lines of 2..4, a vector's lanes of lines a step by LDn/STn (lane i of
+ * t[j]: line i's element j); 4-10x fewer instructions than the segmented scan, counted. */
+#define AX_CS_ILINES 1
+AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, int excl, int rev) {
+    vi t[4], o[4], s = vi_zero();
+    if (n == 2) AX_NEON_LDN(2, k, x, t); else if (n == 3) AX_NEON_LDN(3, k, x, t); else AX_NEON_LDN(4, k, x, t);
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = rev ? n - 1 - i : i;
+        const vi before = s;
+        s = i ? vi_add(k, s, t[j]) : t[j];
+        o[j] = excl ? before : s;
+    }
+    if (n == 2) AX_NEON_STN(2, k, y, o); else if (n == 3) AX_NEON_STN(3, k, y, o); else AX_NEON_STN(4, k, y, o);
+}
 
-/* Override (cumsum): four f32 (f16, bf16) lines of 3 through LD3/ST3, the lines' own
- * elements in lanes: out1 = x1 + x0, out2 = (x1 + x2) + x0 (reverse: the
- * mirror), as the quad network of the generic slot packing adds them, so the
- * bits are one line's.  Modelled: 19 instructions an element through the
- * stack copy, 1 here. */
+/* Override (cumsum): four f32 (f16, bf16) lines of 3 by LD3/ST3, out1 = x1 + x0, out2 = (x1 + x2) + x0
+ * (reverse: the mirror) as the quad network adds them; 1 instruction an element, not 19. */
 #define AX_CS_LINES3 1
 AXIAL_INLINE float32x4x3_t ax_neon_ld3f(int k, const void *p) { /* LD3 of f32, f16 or bf16 (widened) */
     if (k == AXK_F32)
@@ -509,11 +517,8 @@ AXIAL_INLINE void vf_lines3(int k, const void *x, void *y, int excl, int rev) {
                                                ax_neon_narrow16(k, o.val[2])}});
 }
 
-/* Override (reduce): four rows of 3 through LD3 (f32; f16 and bf16 widened
- * exactly), the rows' elements in lanes, summed in f64 as (x0 + x2) + x1, as
- * the generic row (its lanes [x0, x1, x2, -0.0] folded in halves) adds them:
- * the same bits.  lo: rows 0 and 1, hi: rows 2 and 3.  Modelled: 5.1
- * instructions an f32 element by the row, 1.4 here. */
+/* Override (reduce): four f32 (f16, bf16) rows of 3 by LD3, in f64 as (x0 + x2) + x1 as the row's
+ * halves fold (lo: rows 0, 1; hi: 2, 3); 1.4 instructions an f32 element, not 5.1. */
 #define AX_RED_ROWS3 1
 AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
     const float32x4x3_t t = ax_neon_ld3f(k, p);
@@ -523,12 +528,10 @@ AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
                     vcvt_high_f64_f32(t.val[1]));
 }
 
-/* Override (reduce): integer rows of n <= 4 lanes, a group of L rows a step
- * (ADDP, LD3), as the NEON kernels did: 10 to 50x fewer instructions an
- * element than a row at a time, counted. */
+/* Override (reduce): integer rows of n <= 4 vectors, L rows a step (ADDP, LD3, UADDLV): 10-50x fewer
+ * instructions an element than a row at a time, counted. */
 #define AX_RED_INT_ROWS 1
 AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { return AX_NEON_W(k, vpaddq, a, b); }
-/* the lanes widened and summed across (UADDLV, ADDP): no trip through the stack */
 #define AX_RED_HSUM 1
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
     return AX_BY_KIND(k, vaddlvq_u8(v), vaddlvq_u16(vreinterpretq_u16_u8(v)), vaddlvq_u32(vreinterpretq_u32_u8(v)),
