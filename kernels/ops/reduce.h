@@ -514,38 +514,20 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
 /* One loop per kind of row, each with its constants. */
 AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                           int stream) {
-    if (n == 64) /* (a constant depth of its trees: timed 1.05x AVX-512, 1.1x AVX2) */
-        rd_rows_n(k, x, y, acc, outer, 64, 0, RD_MID, stream);
-    else if (n > 16 && n <= 128 && n % 16 == 0)
-        rd_rows_n(k, x, y, acc, outer, n, 0, RD_MID, stream);
-    else if (n > 16)
-        rd_rows_n(k, x, y, acc, outer, n, 0, 0, stream);
-    else if (n == 2)
-        rd_rows_n(k, x, y, acc, outer, 2, 2, 0, stream);
-    else if (n == 4 && 4 <= AX_ND)
-        rd_rows_n(k, x, y, acc, outer, 4, 4, 0, stream);
-    else if (n == 8 && 8 <= AX_ND)
-        rd_rows_n(k, x, y, acc, outer, 8, 8, 0, stream);
-    else if (AX_RED_SPREAD && n < 4 && 4 <= AX_ND)
-        rd_rows_n(k, x, y, acc, outer, n, 4, 0, stream);
-    else if (AX_RED_SPREAD && n < 8 && 8 <= AX_ND)
-        rd_rows_n(k, x, y, acc, outer, n, 8, 0, stream);
-    else if (AX_RED_ROWS3 && k != AXK_F64 && n == 3)
-        rd_rows_n(k, x, y, acc, outer, 3, 0, 1, stream);
-    else if (n == 2 * vc_n(k)) /* (whole vectors, constant row offsets: NEON f64 rows of 8 1.6x, modelled) */
-        rd_rows_n(k, x, y, acc, outer, 2 * vc_n(k), 0, 2, stream);
-    else if (n == 4 * vc_n(k) && 4 * vc_n(k) <= 16)
-        rd_rows_n(k, x, y, acc, outer, 4 * vc_n(k), 0, 4, stream);
-    else if (n == 8 * vc_n(k) && 8 * vc_n(k) <= 16)
-        rd_rows_n(k, x, y, acc, outer, 8 * vc_n(k), 0, 8, stream);
-    else if (n <= vc_n(k)) /* (the fewest vectors in halves: -0.0 adds nothing) */
-        rd_rows_n(k, x, y, acc, outer, n, 0, 1, stream);
-    else if (n <= 2 * vc_n(k))
-        rd_rows_n(k, x, y, acc, outer, n, 0, 2, stream);
-    else if (n <= 4 * vc_n(k) && 4 * vc_n(k) < 16)
-        rd_rows_n(k, x, y, acc, outer, n, 0, 4, stream);
-    else
-        rd_rows_n(k, x, y, acc, outer, n, 0, 16 / vc_n(k), stream);
+    const size_t V = vc_n(k); /* (rd_rows_n's N, m and nvr constants of each loop) */
+#define RD_ROWS_IF(c, N, m, nvr) if (c) rd_rows_n(k, x, y, acc, outer, N, m, nvr, stream); else
+    RD_ROWS_IF(n == 64, 64, 0, RD_MID) /* (a constant depth of its trees: 1.05x AVX-512, 1.1x AVX2) */
+    RD_ROWS_IF(n > 16 && n <= 128 && n % 16 == 0, n, 0, RD_MID) RD_ROWS_IF(n > 16, n, 0, 0)
+    RD_ROWS_IF(n == 2, 2, 2, 0) RD_ROWS_IF(n == 4 && 4 <= AX_ND, 4, 4, 0) RD_ROWS_IF(n == 8 && 8 <= AX_ND, 8, 8, 0)
+    RD_ROWS_IF(AX_RED_SPREAD && n < 4 && 4 <= AX_ND, n, 4, 0) RD_ROWS_IF(AX_RED_SPREAD && n < 8 && 8 <= AX_ND, n, 8, 0)
+    RD_ROWS_IF(AX_RED_ROWS3 && k != AXK_F64 && n == 3, 3, 0, 1)
+    /* whole vectors, constant row offsets (NEON f64 rows of 8: 1.6x, modelled) */
+    RD_ROWS_IF(n == 2 * V, 2 * V, 0, 2) RD_ROWS_IF(n == 4 * V && 4 * V <= 16, 4 * V, 0, 4)
+    RD_ROWS_IF(n == 8 * V && 8 * V <= 16, 8 * V, 0, 8)
+    /* the fewest vectors in halves (-0.0 adds nothing) */
+    RD_ROWS_IF(n <= V, n, 0, 1) RD_ROWS_IF(n <= 2 * V, n, 0, 2) RD_ROWS_IF(n <= 4 * V && 4 * V < 16, n, 0, 4)
+    rd_rows_n(k, x, y, acc, outer, n, 0, 16 / V, stream);
+#undef RD_ROWS_IF
 }
 
 /* ---- periodic (1 < inner < 16) ----------------------------------------------------- */
@@ -873,6 +855,34 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
             ri_emit(k, y, acc, o + r, ri_get(k, pad, r));
     }
 }
+/* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots
+ * of a block of lcm(inner, L) = slots L elements. */
+AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
+                              size_t inner, size_t S) {
+    const size_t L = ri_lanes(k), count = n * inner;
+    for (size_t o = 0; o < outer; o++) {
+        const void *xo = axk_at(k, x, o * count);
+        vi a[64];
+        for (size_t m = 0; m < S; m++)
+            a[m] = vi_zero();
+        size_t q = 0;
+        for (; q + S * L <= count; q += S * L)
+            for (size_t m = 0; m < S; m++)
+                a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q + m * L)));
+        for (size_t m = 0; q + L <= count; q += L, m++)
+            a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q)));
+        uint64_t out[63] = {0}, b[AX_VB / 8];
+        for (size_t m = 0; m < S; m++) {
+            vi_st(b, a[m]);
+            for (size_t l = 0; l < L; l++)
+                out[(m * L + l) % inner] += ri_get(k, b, l);
+        }
+        for (; q < count; q++)
+            out[q % inner] += ri_get(k, xo, q);
+        for (size_t i = 0; i < inner; i++)
+            ri_emit(k, y, acc, o * inner + i, out[i]);
+    }
+}
 /* The integer body of reduce (acc NULL) and reduce_acc. */
 AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
                             size_t inner) {
@@ -895,31 +905,14 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
             ri_emit(k, y, acc, o, ri_rowsum(k, axk_at(k, x, o * n), n));
         return;
     }
-    if (inner < L) { /* periodic lanes: slot m of a block of lcm(inner, L) */
-        const size_t slots = inner / rd_gcd(inner, L), count = n * inner;
-        for (size_t o = 0; o < outer; o++) {
-            const void *xo = axk_at(k, x, o * count);
-            vi a[63];
-            for (size_t m = 0; m < slots; m++)
-                a[m] = vi_zero();
-            size_t q = 0;
-            for (; q + slots * L <= count; q += slots * L)
-                for (size_t m = 0; m < slots; m++)
-                    a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q + m * L)));
-            for (size_t m = 0; q + L <= count; q += L, m++)
-                a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q)));
-            uint64_t out[63] = {0};
-            for (size_t m = 0; m < slots; m++) {
-                unsigned char b[AX_VB];
-                vi_st(b, a[m]);
-                for (size_t l = 0; l < L; l++)
-                    out[(m * L + l) % inner] += ri_get(k, b, l);
-            }
-            for (; q < count; q++)
-                out[q % inner] += ri_get(k, xo, q);
-            for (size_t i = 0; i < inner; i++)
-                ri_emit(k, y, acc, o * inner + i, out[i]);
-        }
+    if (inner < L) { /* S accumulators, a multiple of the slots: a constant for few (registers) */
+        const size_t slots = inner / rd_gcd(inner, L);
+        if (slots == 3)
+            ri_periodic(k, x, y, acc, outer, n, inner, 6);
+        else if (slots <= 4)
+            ri_periodic(k, x, y, acc, outer, n, inner, 4);
+        else
+            ri_periodic(k, x, y, acc, outer, n, inner, slots);
         return;
     }
     /* columns: reduce sums into y itself, reduce_acc into acc when elements
