@@ -258,8 +258,8 @@ id:   neon-lines3-order
 file: kernels/simd/neon.h
 isa:  neon
 what: NEON f32 lines of 3 by LD3/ST3: the last output adds (x1 + x0) + x2, not the network's (x1 + x2) + x0 (other bits)
-old:  s2 = vaddq_f32(vaddq_f32(b, c), a);
-new:  s2 = vaddq_f32(vaddq_f32(b, a), c);
+old:  s2 = add(add(b, c), a);
+new:  s2 = add(add(b, a), c);
 
 id:   neon-rows3-middle
 file: kernels/simd/neon.h

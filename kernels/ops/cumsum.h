@@ -223,10 +223,11 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
 #define AX_CS_LINES3 0
 #define vf_lines3(k, x, y, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(excl), (void)(rev))
 #endif
-/* lines of 3, four at a time while four are left; returns the lines done */
+/* lines of 3, a vector's lanes of them at a time while they are left; returns the lines done */
 AXIAL_INLINE size_t cs_lines3(int k, const char *x, char *y, size_t lines, int excl, int rev) {
+    const size_t W = k == AXK_F64 ? AX_ND : AX_NF;
     size_t r = 0;
-    for (; r + 4 <= lines; r += 4)
+    for (; r + W <= lines; r += W)
         vf_lines3(k, x + r * 3 * axk_size(k), y + r * 3 * axk_size(k), excl, rev);
     return r;
 }
@@ -720,7 +721,8 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
     } else if (n < 16 && k != AXK_F64) {
         cs_short(k, x, y, outer, n, excl, rev, nt);
     } else {
-        for (size_t o = 0; o < outer; o++)
+        const size_t r = AX_CS_LINES3 && n == 3 ? CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, outer) : 0;
+        for (size_t o = r; o < outer; o++)
             cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);
     }
     if (nt)

@@ -492,7 +492,7 @@ AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, int excl, in
     if (n == 2) AX_NEON_STN(2, k, y, o); else if (n == 3) AX_NEON_STN(3, k, y, o); else AX_NEON_STN(4, k, y, o);
 }
 
-/* Override (cumsum): four f32 (f16, bf16) lines of 3 by LD3/ST3, out1 = x1 + x0, out2 = (x1 + x2) + x0
+/* Override (cumsum): four f32 (f16, bf16; two f64) lines of 3 by LD3/ST3, out1 = x1 + x0, out2 = (x1 + x2) + x0
  * (reverse: the mirror) as the quad network adds them; 1 instruction an element, not 19. */
 #define AX_CS_LINES3 1
 AXIAL_INLINE float32x4x3_t ax_neon_ld3f(int k, const void *p) { /* LD3 of f32, f16 or bf16 (widened) */
@@ -501,15 +501,20 @@ AXIAL_INLINE float32x4x3_t ax_neon_ld3f(int k, const void *p) { /* LD3 of f32, f
     const uint16x4x3_t h = vld3_u16((const uint16_t *)p);
     return (float32x4x3_t){{ax_neon_widen16(k, h.val[0]), ax_neon_widen16(k, h.val[1]), ax_neon_widen16(k, h.val[2])}};
 }
+/* o = the scan of the lines of 3 in t (T lanes, add, zero: the exclusive first) */
+#define AX_NEON_SCAN3(T, add, zero, t, o)                                                         \
+    { const int f = rev ? 2 : 0; /* the lines' first element in scan order */                   \
+      const T a = t.val[f], b = t.val[1], c = t.val[2 - f], s1 = add(b, a), s2 = add(add(b, c), a); \
+      o.val[f] = excl ? zero : a, o.val[1] = excl ? a : s1, o.val[2 - f] = excl ? s1 : s2; }
 AXIAL_INLINE void vf_lines3(int k, const void *x, void *y, int excl, int rev) {
-    const float32x4x3_t t = ax_neon_ld3f(k, x);
-    const int f = rev ? 2 : 0; /* the lines' first element in scan order */
-    const float32x4_t a = t.val[f], b = t.val[1], c = t.val[2 - f];
-    const float32x4_t s1 = vaddq_f32(b, a), s2 = vaddq_f32(vaddq_f32(b, c), a);
-    float32x4x3_t o;
-    o.val[f] = excl ? vdupq_n_f32(0.0f) : a;
-    o.val[1] = excl ? a : s1;
-    o.val[2 - f] = excl ? s1 : s2;
+    if (k == AXK_F64) { /* two lines a step */
+        float64x2x3_t o, t = vld3q_f64((const double *)x);
+        AX_NEON_SCAN3(float64x2_t, vaddq_f64, vdupq_n_f64(0.0), t, o)
+        vst3q_f64((double *)y, o);
+        return;
+    }
+    float32x4x3_t o, t = ax_neon_ld3f(k, x);
+    AX_NEON_SCAN3(float32x4_t, vaddq_f32, vdupq_n_f32(0.0f), t, o)
     if (k == AXK_F32)
         vst3q_f32((float *)y, o);
     else
