@@ -255,10 +255,7 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         const uint32_t z = k == AXK_F32 ? 0x80000000u : 0x8000u;
         memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
     }
-    size_t r = 0;
-    if (AX_CS_LINES3 && n == 3)
-        r = CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, lines);
-    for (; r < lines; r += L) {
+    for (size_t r = 0; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L;
         memcpy(bi, nz, sizeof bi);
         for (size_t s = 0; s < cnt; s++)
@@ -704,26 +701,29 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         for (size_t o = 0; o < outer; o++)
             cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
                     1, NULL, ntc);
-    } else if (!axk_float(k)) {
-        size_t r = 0; /* (r whole lines by vi_lines, the rest by the segmented scan) */
-        if (AX_CS_ILINES && n >= 2 && n <= 4)
+    } else {
+        /* first the lines an ISA takes a vector's lanes of at a step (LDn/STn), then the rest */
+        size_t r = 0;
+        if (!axk_float(k) && AX_CS_ILINES && n >= 2 && n <= 4)
             r = n == 2 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 2)
                 : n == 3 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 3) : CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 4);
-        if (n < 16)
-            cs_iseg(k, x + r * n * es, y + r * n * es, (outer - r) * n, n, excl, rev, nt);
-        else
+        else if (axk_float(k) && AX_CS_LINES3 && n == 3)
+            r = CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, outer);
+        x += r * n * es, y += r * n * es, outer -= r;
+        if (!axk_float(k) && n < 16)
+            cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
+        else if (!axk_float(k))
             for (size_t o = 0; o < outer; o++)
                 cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
-    } else if (n == 4) {
-        cs_lines4(k, x, y, outer, excl, rev, nt);
-    } else if (n == 16 || (n == 8 && k != AXK_F64)) {
-        cs_lines816(k, x, y, outer, n, excl, rev, nt);
-    } else if (n < 16 && k != AXK_F64) {
-        cs_short(k, x, y, outer, n, excl, rev, nt);
-    } else {
-        const size_t r = AX_CS_LINES3 && n == 3 ? CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, outer) : 0;
-        for (size_t o = r; o < outer; o++)
-            cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);
+        else if (n == 4)
+            cs_lines4(k, x, y, outer, excl, rev, nt);
+        else if (n == 16 || (n == 8 && k != AXK_F64))
+            cs_lines816(k, x, y, outer, n, excl, rev, nt);
+        else if (n < 16 && k != AXK_F64)
+            cs_short(k, x, y, outer, n, excl, rev, nt);
+        else
+            for (size_t o = 0; o < outer; o++)
+                cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);
     }
     if (nt)
         ax_stream_fence();
