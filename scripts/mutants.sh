@@ -289,6 +289,20 @@ what: integer lines of 2 to 4 by LDn/STn: reverse lines scanned from their first
 old:  const size_t j = rev ? n - 1 - i : i;
 new:  const size_t j = i;
 
+id:   neon-int-cols-carry
+file: kernels/simd/neon.h
+isa:  neon
+what: integer columns of 2 to 4 by LDn/STn: a column's carry is taken from the step's first row, not its last
+old:  c[j] = vi_last(k, p, rev);
+new:  c[j] = vi_last(k, p, !rev);
+
+id:   cumsum-icols-rest
+file: kernels/ops/cumsum.h
+isa:  neon
+what: integer columns of 2 to 4 by LDn/STn: the rows left over after whole steps lose their last row
+old:  memcpy(t, x + p, r * n * es);
+new:  memcpy(t, x + p, (r - 1) * n * es);
+
 id:   neon-part-few
 file: kernels/simd/neon.h
 isa:  neon

@@ -29,10 +29,11 @@
  *   (vd_ld_f32, vd_put_f32), with no shuffle between them.
  * Integers wrap in their own width, so any order gives their bits; signed
  * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
- * a vector at a time (vi_scan, the carry broadcast with vi_last).  Rows of
- * n < 16: the flat run of rows as one segmented scan, its lanes' row
- * positions from a table of P vectors (P vectors hold a whole number of
- * rows).  Columns: as the floats, without widening.
+ * a vector at a time (vi_scan, the carry broadcast with vi_last); n < 16:
+ * one segmented scan over the flat run (lane positions from a table of P
+ * vectors, which hold whole rows).  Columns: as the floats, unwidened.
+ * Where the ISA loads rows of 2..4 apart (AX_CS_ILINES: LDn), a vector's
+ * lanes of such lines, or of rows of 2..4 columns, go a step at a time.
  * Streaming: where the ISA streams (AX_CS_NT), a call that writes at least
  * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams the full
  * blocks of its float lines, the full vectors of its integer rows and of
@@ -395,17 +396,17 @@ AXIAL_INLINE cs_col cs_col_excl(int k, cs_col s, cs_col v, cs_col before, int fi
 }
 /* nv column vectors (nv a constant: the tile stays in registers), the last
  * one `last` columns wide, down all n rows from -0.0.  Rows of fewer
- * columns than wc (integers: a vector; f16/bf16: its f64 half), back to
- * back, forward, x and y apart: wc columns from each row's start (their
+ * columns than wc (a column vector; floats: its f64 half where that holds
+ * them), back to back, forward, x and y apart: wc columns from each row's start (their
  * lanes past the row hold later rows' terms, and the row's store writes
  * over later rows' outputs before their own stores do), but for the rows
  * whose wc columns would pass the end. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), bytes = n * stride * es;
-    const size_t wc = axk_float(k) ? AX_ND : w; /* the columns of a whole load and store */
-    size_t whole = 0;                            /* rows read and written as wc columns */
-    if (nv == 1 && last < wc && stride == last && !rev && k != AXK_F32 && k != AXK_F64 &&
+    const size_t wc = axk_float(k) && last <= AX_ND ? AX_ND : w; /* the columns of a whole load */
+    size_t whole = 0; /* rows read and written as wc columns */
+    if (nv == 1 && last < wc && stride == last && !rev &&
         ((uintptr_t)y + bytes <= (uintptr_t)x || (uintptr_t)x + bytes <= (uintptr_t)y)) {
         const size_t past = (wc + last - 1) / last - 1; /* rows a vector reaches past its own */
         whole = n > past ? n - past : 0;
@@ -419,15 +420,18 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     for (size_t t = 0; t < n; t++, xr += step, yr += step) {
         CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
             const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
-            const int wh = t < whole; /* (wc a constant there) */
+            const int wh = t < whole; /* (wc a constant in each load) */
             const cs_col before = a[q];
-            const cs_col v = wh ? cs_col_ld(k, xr + c, wc) : cs_col_ld(k, xr + c, cnt);
+            const cs_col v = !wh ? cs_col_ld(k, xr + c, cnt)
+                             : wc == w ? cs_col_ld(k, xr + c, w) : cs_col_ld(k, xr + c, AX_ND);
             a[q] = cs_col_add(k, a[q], v);
             const cs_col o = !excl ? a[q] : cs_col_excl(k, a[q], v, before, t == 0);
-            if (wh)
-                cs_col_st(k, yr + c, o, wc);
-            else
+            if (!wh)
                 cs_col_st(k, yr + c, o, cnt);
+            else if (wc == w)
+                cs_col_st(k, yr + c, o, w);
+            else
+                cs_col_st(k, yr + c, o, AX_ND);
         }
     }
 }
@@ -532,15 +536,11 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
         if (AX_CS_REST_TILES) { /* one tile of the vectors left, their count a constant */
             const size_t r = ncols - c, last = (r - 1) % w + 1;
             x += c * es, y += c * es;
-            switch ((r + w - 1) / w) {
-            case 2: cs_tile(k, x, y, n, stride, 2, last, excl, rev); break;
-            case 3: cs_tile(k, x, y, n, stride, 3, last, excl, rev); break;
-            case 4: cs_tile(k, x, y, n, stride, 4, last, excl, rev); break;
-            case 5: cs_tile(k, x, y, n, stride, 5, last, excl, rev); break;
-            case 6: cs_tile(k, x, y, n, stride, 6, last, excl, rev); break;
-            case 7: cs_tile(k, x, y, n, stride, 7, last, excl, rev); break;
-            default: cs_tile(k, x, y, n, stride, 8, last, excl, rev); /* (the last one partial) */
+#define CS_TILE_N(N) case N: cs_tile(k, x, y, n, stride, N, last, excl, rev); break;
+            switch ((r + w - 1) / w) { /* (the last one partial) */
+            CS_TILE_N(2) CS_TILE_N(3) CS_TILE_N(4) CS_TILE_N(5) CS_TILE_N(6) CS_TILE_N(7) default: CS_TILE_N(8)
             }
+#undef CS_TILE_N
             return;
         }
         a = tail;
@@ -643,16 +643,30 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cro
     return excl ? vi_sub(k, s, v) : s;
 }
 
-#ifndef AX_CS_ILINES /* vi_lines(k, x, y, n, excl, rev): the ISA scans a vector's lanes of lines of 2..4 */
+#ifndef AX_CS_ILINES /* vi_lines(k, x, y, n, c, excl, rev): the ISA scans a vector's lanes of rows of 2..4 */
 #define AX_CS_ILINES 0
-#define vi_lines(k, x, y, n, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(n), (void)(excl), (void)(rev))
+#define vi_lines(k, x, y, n, c, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(n), (void)(c), (void)(excl), (void)(rev))
 #endif
-/* lines of n (a constant 2, 3, 4), W at a time while W are left; returns the lines done */
-AXIAL_INLINE size_t cs_ilines(int k, const char *x, char *y, size_t lines, size_t n, int excl, int rev) {
-    const size_t W = AX_VB / axk_size(k), b = n * AX_VB;
-    for (size_t c = lines / W; c; c--, x += b, y += b)
-        vi_lines(k, x, y, n, excl, rev);
-    return lines / W * W;
+/* rows of n (a constant 2..4) W a step: lines (c NULL; returns the rows done) or the n columns
+ * down all rows from their carries c (the rows left over through a zeroed stack copy) */
+AXIAL_INLINE size_t cs_ildn(int k, const char *x, char *y, size_t rows, size_t n, vi *c, int excl, int rev) {
+    const size_t es = axk_size(k), W = AX_VB / es, b = n * AX_VB, steps = rows / W, r = rows % W;
+    for (size_t s = 0; s < steps; s++) {
+        const size_t p = c && rev ? (rows - (s + 1) * W) * n * es : s * b;
+        vi_lines(k, x + p, y + p, n, c, excl, rev);
+    }
+    if (c && r) { /* (in reverse, the rows left are the first ones; the zeros add nothing) */
+        _Alignas(64) unsigned char t[4 * AX_VB] = {0};
+        const size_t p = rev ? 0 : steps * b;
+        memcpy(t, x + p, r * n * es);
+        vi_lines(k, t, t, n, c, excl, rev);
+        memcpy(y + p, t, r * n * es);
+    }
+    return steps * W;
+}
+AXIAL_INLINE size_t cs_ildn_n(int k, const char *x, char *y, size_t rows, size_t n, vi *c, int excl, int rev) {
+    return n == 2 ? CS_BY_FLAGS(excl, rev, cs_ildn, k, x, y, rows, 2, c)
+         : n == 3 ? CS_BY_FLAGS(excl, rev, cs_ildn, k, x, y, rows, 3, c) : CS_BY_FLAGS(excl, rev, cs_ildn, k, x, y, rows, 4, c);
 }
 AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n, int excl,
                           int rev, int nt) {
@@ -697,7 +711,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
     const size_t es = axk_size(k);
     const int big = (flags & AXIAL_KERNEL_STREAM) || outer * n * inner * es >= AXIAL_STREAM_BYTES;
     const int nt = AX_CS_NT && inner == 1 && big, ntc = AX_CS_NT && big;
-    if (inner > 1) {
+    if (inner > 1 && !axk_float(k) && AX_CS_ILINES && inner <= 4 && inner * es < AX_VB) {
+        for (size_t o = 0; o < outer; o++) {
+            vi c[4] = {vi_zero(), vi_zero(), vi_zero(), vi_zero()};
+            cs_ildn_n(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, c, excl, rev);
+        }
+    } else if (inner > 1) {
         for (size_t o = 0; o < outer; o++)
             cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
                     1, NULL, ntc);
@@ -705,8 +724,7 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         /* first the lines an ISA takes a vector's lanes of at a step (LDn/STn), then the rest */
         size_t r = 0;
         if (!axk_float(k) && AX_CS_ILINES && n >= 2 && n <= 4)
-            r = n == 2 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 2)
-                : n == 3 ? CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 3) : CS_BY_FLAGS(excl, rev, cs_ilines, k, x, y, outer, 4);
+            r = cs_ildn_n(k, x, y, outer, n, NULL, excl, rev);
         else if (axk_float(k) && AX_CS_LINES3 && n == 3)
             r = CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, outer);
         x += r * n * es, y += r * n * es, outer -= r;
@@ -732,65 +750,56 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
 /* a column tile streams where its call, or the split call it is a task of, is big */
 #define CS_COLS_NT(K, flags, count)                                                         \
     (AX_CS_NT && (((flags) & AXIAL_KERNEL_STREAM) || (count) * axk_size(K) >= AXIAL_STREAM_BYTES))
-#define AX_CS_REV(flags) (((flags) & AXIAL_CUMSUM_REVERSE) != 0)
 #define AX_CS_EXCL(flags) (((flags) & AXIAL_CUMSUM_EXCLUSIVE) != 0)
 #define AX_CS_START(flags) (((flags) & AXIAL_SCAN_CONTINUE) == 0)
+/* the call with REV_ a constant in each copy */
+#define AX_CS_BY_REV(flags, ...)                                                            \
+    do {                                                                                    \
+        if ((flags) & AXIAL_CUMSUM_REVERSE) {                                               \
+            const int REV_ = 1;                                                             \
+            __VA_ARGS__;                                                                    \
+        } else {                                                                            \
+            const int REV_ = 0;                                                             \
+            __VA_ARGS__;                                                                    \
+        }                                                                                   \
+    } while (0)
 
 #define AX_CS_WHOLE(key, K)                                                                 \
     void AX_KN(cumsum, key)(const void *x, void *y, size_t outer, size_t n, size_t inner,   \
                             unsigned flags) {                                               \
-        if (AX_CS_REV(flags))                                                               \
-            cs_main(K, (const char *)x, (char *)y, outer, n, inner, flags, 1);              \
-        else                                                                                \
-            cs_main(K, (const char *)x, (char *)y, outer, n, inner, flags, 0);              \
+        AX_CS_BY_REV(flags, cs_main(K, (const char *)x, (char *)y, outer, n, inner, flags, REV_)); \
     }
 #define AX_CS_SPLIT(key, K)                                                                 \
     double AX_KN(cumsum_seg, key)(const void *x, void *y, size_t len, unsigned flags,       \
                                   double carry) {                                           \
         const int nt = AX_CS_NT && (flags & AXIAL_KERNEL_STREAM);                           \
         double R;                                                                           \
-        if (AX_CS_REV(flags))                                                               \
-            R = cs_line(K, (const char *)x, (char *)y, len, 1, AX_CS_EXCL(flags), 1,        \
-                        AX_CS_START(flags), carry, nt);                                     \
-        else                                                                                \
-            R = cs_line(K, (const char *)x, (char *)y, len, 1, AX_CS_EXCL(flags), 0,        \
-                        AX_CS_START(flags), carry, nt);                                     \
+        AX_CS_BY_REV(flags, R = cs_line(K, (const char *)x, (char *)y, len, 1, AX_CS_EXCL(flags), \
+                                        REV_, AX_CS_START(flags), carry, nt));              \
         if (nt)                                                                             \
             ax_stream_fence();                                                              \
         return R;                                                                           \
     }                                                                                       \
     double AX_KN(scan_total, key)(const void *x, size_t len, unsigned flags) {              \
-        if (AX_CS_REV(flags))                                                               \
-            return cs_line(K, (const char *)x, (char *)(uintptr_t)x, len, 0, 0, 1, 0, -0.0, 0); \
-        return cs_line(K, (const char *)x, (char *)(uintptr_t)x, len, 0, 0, 0, 0, -0.0, 0); \
+        double R;                                                                           \
+        AX_CS_BY_REV(flags, R = cs_line(K, (const char *)x, (char *)(uintptr_t)x, len, 0, 0, REV_, 0, -0.0, 0)); \
+        return R;                                                                           \
     }                                                                                       \
     void AX_KN(cumsum_run, key)(const void *x, void *y, size_t len, unsigned flags,         \
                                 double *ds) {                                               \
-        if (AX_CS_REV(flags))                                                               \
-            cs_run(K, (const char *)x, (char *)y, len, AX_CS_EXCL(flags), 1,                \
-                   AX_CS_START(flags), ds);                                                 \
-        else                                                                                \
-            cs_run(K, (const char *)x, (char *)y, len, AX_CS_EXCL(flags), 0,                \
-                   AX_CS_START(flags), ds);                                                 \
+        AX_CS_BY_REV(flags, cs_run(K, (const char *)x, (char *)y, len, AX_CS_EXCL(flags), REV_, \
+                                   AX_CS_START(flags), ds));                                \
     }                                                                                       \
     void AX_KN(cumsum_cols, key)(const void *x, void *y, size_t n, size_t ncols,            \
                                  size_t stride, unsigned flags) {                           \
-        if (AX_CS_REV(flags))                                                               \
-            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1, 1, \
-                    NULL, CS_COLS_NT(K, flags, n * ncols));                                 \
-        else                                                                                \
-            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0, 1, \
-                    NULL, CS_COLS_NT(K, flags, n * ncols));                                 \
+        AX_CS_BY_REV(flags, cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), \
+                                    REV_, 1, NULL, CS_COLS_NT(K, flags, n * ncols)));       \
     }
 #define AX_CS_COLS_RUN(key, K)                                                              \
     void AX_KN(cumsum_cols_run, key)(const void *x, void *y, size_t n, size_t ncols,        \
                                      size_t stride, unsigned flags, double *acc) {          \
-        if (AX_CS_REV(flags))                                                               \
-            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 1,  \
-                    AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols));              \
-        else                                                                                \
-            cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), 0,  \
-                    AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols));              \
+        AX_CS_BY_REV(flags, cs_cols(K, (const char *)x, (char *)y, n, ncols, stride, AX_CS_EXCL(flags), \
+                                    REV_, AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols))); \
     }
 
 /* Every CumSum entry point of the ISA (the unsigned ones call the signed). */
