@@ -22,15 +22,11 @@
  * it writes y[o][j][i] and never reads an element after writing it.
  *
  * Streaming stores.  A kernel whose call writes at least AXIAL_STREAM_BYTES
- * (more than the last-level cache keeps for the caller, below: the output
- * would only evict its input) may write its aligned full lines with non-temporal stores and
- * ends with an sfence; smaller calls store plainly, so a small output stays
- * in cache for whatever reads it next.  A split call's tasks write less
- * each: the planner passes AXIAL_KERNEL_STREAM in `flags` (scan, reduce,
- * roll and the split kernels that take flags) when the whole call writes at least
- * AXIAL_STREAM_BYTES, and a kernel then stores as if it wrote it all.  The
- * hint changes where the bytes go, never their values.  Kernels that never
- * stream ignore it.
+ * may write its aligned full lines with non-temporal stores, then fences;
+ * smaller calls store plainly.  A split call's tasks are told by
+ * AXIAL_KERNEL_STREAM in `flags` that the whole call writes that much, and
+ * store as if they wrote it all.  The hint changes where the bytes go, never
+ * their values; kernels that never stream ignore it.
  */
 #ifndef AXIAL_KERNELS_H
 #define AXIAL_KERNELS_H
@@ -43,16 +39,11 @@
 #include "axial.h"
 #include "entries.h"
 
-/* Streaming stores (above): the output size from which kernels stream, and
- * the planner's flag for the tasks of a split call that does.  The size is
- * the last-level cache's as the C library reports it, clamped to
- * [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX] (AXIAL_STREAM_MIN where it reports
- * none): up to there the output and its input together stay in a cache of
- * about that size, and plain stores are the faster on one thread and the
- * much faster on several (the cache serves them all); beyond it they would
- * only evict the input.  The cap keeps a virtual machine that reports its
- * host's whole L3 from going further.  Set once, before the first kernel
- * runs (src/dispatch.c), and read only afterwards. */
+/* Streaming stores (above): from the last-level cache's size as the C
+ * library reports it, clamped to [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX] (the
+ * cap: a VM may report its host's whole L3); up to there output and input
+ * stay in cache and plain stores are faster, beyond it they would only
+ * evict the input.  Set once before the first kernel runs (src/dispatch.c). */
 #define AXIAL_STREAM_MIN ((size_t)4 << 20)
 #define AXIAL_STREAM_MAX ((size_t)32 << 20)
 #if defined(__GNUC__)

@@ -106,14 +106,7 @@
 #define RD_PF_ROW 2048     /* AX_RED_PF_LONG: row bytes from which a row prefetches itself */
 #define RD_INT_CHUNK 4096  /* integer columns: bytes per pass */
 
-static inline size_t rd_gcd(size_t a, size_t b) {
-    while (b) {
-        const size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
+static inline size_t rd_gcd(size_t a, size_t b) { return b ? rd_gcd(b, a % b) : a; }
 
 /* ---- C vectors --------------------------------------------------------------- */
 typedef struct {
@@ -746,51 +739,50 @@ AXIAL_INLINE void ri_emit(int k, void *y, uint64_t *acc, size_t off, uint64_t s)
     else
         ri_put(k, y, off, s);
 }
-/* One row: 4 accumulators over whole vectors, lanes summed, scalar tail. */
+/* A pairwise tree over v[0 .. N) (N a power of two): lanes added (pairs 0) or pairs of lanes (vi_addp). */
+AXIAL_INLINE vi ri_tree(int k, vi *v, size_t N, int pairs) {
+    for (size_t h = N / 2; h >= 1; h /= 2)
+        RD_UNROLL for (size_t j = 0; j < h; j++)
+            v[j] = pairs ? vi_addp(k, v[2 * j], v[2 * j + 1]) : vi_add(k, v[2 * j], v[2 * j + 1]);
+    return v[0];
+}
+/* The sum of the vectors at q + r sb, r < G (a constant), as a tree. */
+AXIAL_INLINE vi ri_gsum(int k, const char *q, size_t sb, size_t G) {
+    vi v[8];
+    RD_UNROLL for (size_t r = 0; r < G; r++) v[r] = vi_ld(q + r * sb);
+    return ri_tree(k, v, G, 0);
+}
+/* One row: trees of 4 whole vectors, lanes summed, scalar tail. */
 AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
     const size_t L = ri_lanes(k);
-    vi a0 = vi_zero(), a1 = a0, a2 = a0, a3 = a0;
+    vi a = vi_zero();
     size_t j = 0;
-    for (; j + 4 * L <= n; j += 4 * L) {
-        a0 = vi_add(k, a0, vi_ld(axk_at(k, p, j)));
-        a1 = vi_add(k, a1, vi_ld(axk_at(k, p, j + L)));
-        a2 = vi_add(k, a2, vi_ld(axk_at(k, p, j + 2 * L)));
-        a3 = vi_add(k, a3, vi_ld(axk_at(k, p, j + 3 * L)));
-    }
+    for (; j + 4 * L <= n; j += 4 * L)
+        a = vi_add(k, a, ri_gsum(k, axk_at(k, p, j), AX_VB, 4));
     for (; j + L <= n; j += L)
-        a0 = vi_add(k, a0, vi_ld(axk_at(k, p, j)));
-    uint64_t s = n >= L ? vi_hsum(k, vi_add(k, vi_add(k, a0, a1), vi_add(k, a2, a3))) : 0;
+        a = vi_add(k, a, vi_ld(axk_at(k, p, j)));
+    uint64_t s = n >= L ? vi_hsum(k, a) : 0;
     for (; j < n; j++)
         s += ri_get(k, p, j);
     return s;
 }
-/* dst[0 .. w) (own type, w >= lanes) += the column sums of n rows `stride` apart. */
+/* dst[0 .. w) (own type, w >= lanes) += the column sums of G rows at x, `stride` elements
+ * apart; *t (the overlapping last vector at w - L, where w % L) += its own. */
+AXIAL_INLINE void ri_cols_g(int k, const char *x, char *dst, size_t w, size_t stride, size_t G, vi *t) {
+    const size_t L = ri_lanes(k), es = axk_size(k), sb = stride * es, nb = w / L * AX_VB;
+    for (size_t b = 0; b < nb; b += AX_VB)
+        vi_st(dst + b, vi_add(k, vi_ld(dst + b), ri_gsum(k, x + b, sb, G)));
+    if (w % L)
+        *t = vi_add(k, *t, ri_gsum(k, x + (w - L) * es, sb, G));
+}
 AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, size_t stride) {
-    const size_t L = ri_lanes(k), nv = w / L, tail = w % L;
+    const size_t L = ri_lanes(k), tail = w % L;
     vi t = vi_zero();
     size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const void *p = axk_at(k, x, j * stride);
-        for (size_t c = 0; c <= nv; c++) {
-            const size_t col = c == nv ? w - L : c * L;
-            if (c == nv && !tail)
-                break;
-            const void *q = axk_at(k, p, col);
-            const vi s = vi_add(k, vi_add(k, vi_ld(q), vi_ld(axk_at(k, q, stride))),
-                                vi_add(k, vi_ld(axk_at(k, q, 2 * stride)), vi_ld(axk_at(k, q, 3 * stride))));
-            if (c == nv)
-                t = vi_add(k, t, s);
-            else
-                vi_st(axk_at_mut(k, dst, col), vi_add(k, vi_ld(axk_at(k, dst, col)), s));
-        }
-    }
-    for (; j < n; j++) {
-        const void *p = axk_at(k, x, j * stride);
-        for (size_t c = 0; c < nv; c++)
-            vi_st(axk_at_mut(k, dst, c * L), vi_add(k, vi_ld(axk_at(k, dst, c * L)), vi_ld(axk_at(k, p, c * L))));
-        if (tail)
-            t = vi_add(k, t, vi_ld(axk_at(k, p, w - L)));
-    }
+    for (; j + 8 <= n; j += 8)
+        ri_cols_g(k, axk_at(k, x, j * stride), dst, w, stride, 8, &t);
+    for (; j < n; j++)
+        ri_cols_g(k, axk_at(k, x, j * stride), dst, w, stride, 1, &t);
     if (tail) { /* the overlapping last vector: only its lanes past the whole vectors */
         unsigned char b[AX_VB];
         vi_st(b, t);
@@ -804,11 +796,6 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
  * each row is V vectors (the lanes past the row zeroed), added, and the L
  * row vectors take log2(L) levels.  A group whose loads would pass the end
  * of x runs on a zero-padded copy. */
-AXIAL_INLINE vi ri_addp_tree(int k, vi *v, size_t N) {
-    for (size_t h = N / 2; h >= 1; h /= 2)
-        RD_UNROLL for (size_t j = 0; j < h; j++) v[j] = vi_addp(k, v[2 * j], v[2 * j + 1]);
-    return v[0];
-}
 AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep) {
     const size_t L = ri_lanes(k);
     vi v[16];
@@ -816,7 +803,7 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
         if (n == 3)
             return vi_rows3(k, p);
         RD_UNROLL for (size_t j = 0; j < n; j++) v[j] = vi_ld(axk_at(k, p, j * L));
-        return ri_addp_tree(k, v, n);
+        return ri_tree(k, v, n, 1);
     }
     RD_UNROLL for (size_t r = 0; r < L; r++) {
         const void *q = axk_at(k, p, r * n);
@@ -824,7 +811,7 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
         RD_UNROLL for (size_t i = 0; i + 1 < V; i++) s = vi_add(k, s, vi_ld(axk_at(k, q, i * L)));
         v[r] = s;
     }
-    return ri_addp_tree(k, v, L);
+    return ri_tree(k, v, L, 1);
 }
 AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
                                 size_t V) {
@@ -834,14 +821,19 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     for (size_t b = 0; b < AX_VB; b++)
         kb[b] = b < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
     const vi keep = vi_ld(kb);
-    /* groups from o < whole: all L rows stored, their reads inside x (no checks) */
-    const size_t whole = acc || total < need || outer < L ? 0 : RD_MIN((total - need) / n + 1, outer - L + 1);
+    /* groups from o < whole: all L rows out, their reads inside x (no checks) */
+    const size_t whole = total < need || outer < L ? 0 : RD_MIN((total - need) / n + 1, outer - L + 1);
     size_t o = 0;
     const unsigned char *p = x;
     unsigned char *q = y;
-    for (; o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) { /* (NEON 1.2x, modelled) */
+    for (; !acc && o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) { /* (NEON 1.2x, modelled) */
         vi_st(q, ri_rows_group(k, p, n, V, keep));
         vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep));
+    }
+    for (uint64_t b[AX_VB / 8]; acc && o < whole; o += L) {
+        vi_st(b, ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
+        for (size_t r = 0; r < L; r++)
+            acc[o + r] += ri_get(k, b, r);
     }
     for (; o < whole; o += L)
         vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
@@ -871,11 +863,18 @@ AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size
                 a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q + m * L)));
         for (size_t m = 0; q + L <= count; q += L, m++)
             a[m] = vi_add(k, a[m], vi_ld(axk_at(k, xo, q)));
-        uint64_t out[63] = {0}, b[AX_VB / 8];
-        for (size_t m = 0; m < S; m++) {
+        uint64_t out[63], b[AX_VB / 8];
+        for (size_t i = 0; i < inner; i++)
+            out[i] = 0;
+        const int one = L % inner == 0; /* one slot: the vectors added, halves folded to inner lanes */
+        for (size_t m = 1; one && m < S; m++)
+            a[0] = vi_add(k, a[0], a[m]);
+        for (size_t h = L / 2; one && h >= inner; h /= 2)
+            a[0] = vi_add(k, a[0], vi_up(k, a[0], vi_zero(), (int)h, 1));
+        for (size_t m = 0; m < (one ? 1 : S); m++) {
             vi_st(b, a[m]);
-            for (size_t l = 0; l < L; l++)
-                out[(m * L + l) % inner] += ri_get(k, b, l);
+            for (size_t l = 0; l < (one ? inner : L); l++)
+                out[one ? l : (m * L + l) % inner] += ri_get(k, b, l);
         }
         for (; q < count; q++)
             out[q % inner] += ri_get(k, xo, q);
@@ -907,12 +906,8 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     }
     if (inner < L) { /* S accumulators, a multiple of the slots: a constant for few (registers) */
         const size_t slots = inner / rd_gcd(inner, L);
-        if (slots == 3)
-            ri_periodic(k, x, y, acc, outer, n, inner, 6);
-        else if (slots <= 4)
-            ri_periodic(k, x, y, acc, outer, n, inner, 4);
-        else
-            ri_periodic(k, x, y, acc, outer, n, inner, slots);
+        slots == 3 ? ri_periodic(k, x, y, acc, outer, n, inner, 6)
+        : slots <= 4 ? ri_periodic(k, x, y, acc, outer, n, inner, 4) : ri_periodic(k, x, y, acc, outer, n, inner, slots);
         return;
     }
     /* columns: reduce sums into y itself, reduce_acc into acc when elements
