@@ -101,6 +101,8 @@ AXEMU_MSTORE(axemu_mstore128_epi16, __m128i, axemu_x, 8, int16_t, w, xsi)
 #define _mm512_maskz_loadu_epi64(k, p) axemu_mload_epi64(simde_mm512_setzero_si512(), (k), (p))
 #undef _mm256_mask_loadu_ps
 #define _mm256_mask_loadu_ps(s, k, p) axemu_mload256_ps((s), (k), (p))
+#undef _mm256_maskz_loadu_ps
+#define _mm256_maskz_loadu_ps(k, p) axemu_mload256_ps(_mm256_setzero_ps(), (k), (p))
 #undef _mm256_mask_loadu_epi16
 #define _mm256_mask_loadu_epi16(s, k, p) axemu_mload256_epi16((s), (k), (p))
 #undef _mm256_maskz_loadu_epi16
