@@ -30,13 +30,14 @@
  *     order's last halvings done as a transpose.  Short rows (n <= 16) are
  *     one super-row: their 16 sums are the widened elements (-0.0 past n),
  *     and a fold that adds -0.0 lanes is exact, so a row is folded from the
- *     narrowest power of two of vectors that holds it.  Rows of 1, 2, 4 (and
+ *     fewest vectors that hold it.  Rows of 1, 2, 4 (and
  *     8 where a vector holds more) elements are packed several to a vector.
  *     Rows of 32 to 128 elements, a multiple of 16, are one group of whole
  *     super-rows (the rows of 8 of its tree past them -0.0): AX_NF rows a
  *     step, unrolled, with no tail.
- *   The f32 reduce of rows of 2 adds in f32: (x0 + x1) rounded to f64, then
- *   to f32, is the f32 sum (53 >= 2 * 24 + 2: that double rounding is exact).
+ *   The reduce of rows of 2 adds in f32: (x0 + x1) rounded to f64, then to
+ *   f32, is the f32 sum (53 >= 2 * 24 + 2: that double rounding is exact),
+ *   and so for f16 and bf16 rounded from f32 (24 >= 2 * 11 + 2).
  *   f16/bf16 results are rounded to odd in f32, then to nearest even: one
  *   rounding in all (vf_narrow_for).
  * Integers wrap (any order gives their bits; signed and unsigned share one
@@ -174,8 +175,8 @@ AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size
         const size_t o = s * P + off + v * vc_n(k);
         r[v] = full == RD_ALL    ? vc_ld(k, axk_at(k, p, o))
                : full == RD_ROWS ? (s < R ? vc_ld(k, axk_at(k, p, o)) : vc_nz(k))
-               : full == RD_KEEP ? (v < nv / 2 || (__builtin_constant_p(R) && o + vc_n(k) <= R)
-                                        ? vc_ld(k, axk_at(k, p, o)) /* (nv: the fewest in halves) */
+               : full == RD_KEEP ? (v + 1 < nv || (__builtin_constant_p(R) && o + vc_n(k) <= R)
+                                        ? vc_ld(k, axk_at(k, p, o)) /* (nv: the fewest that hold R) */
                                         : vc_keep(k, vc_ld(k, axk_at(k, p, o)), o < R ? R - o : 0))
                : o >= R          ? vc_nz(k)
                                  : vc_ld_upto(k, axk_at(k, p, o), R - o, end);
@@ -249,10 +250,10 @@ AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, cons
 AXIAL_INLINE void rd_group16(int k, const void *p, vd *A, size_t R, int full) {
     RD_UNROLL for (size_t m = 0; m < 16; m += RD_STEP(k)) rd_piece(k, p, 16, m, A, R, NULL, full);
 }
-/* v[0 .. cnt) (cnt a power of two) folded in halves by vector adds into v[0] */
+/* v[0 .. cnt) folded in halves by vector adds into v[0] (those past cnt: -0.0, not added) */
 AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
     RD_UNROLL for (size_t h = 8; h >= 1; h /= 2) /* (constant bounds: v stays in registers) */
-        RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= cnt) v[i] = vd_add(v[i], v[i + h]);
+        RD_UNROLL for (size_t i = 0; i < h; i++) if (i + h < cnt) v[i] = vd_add(v[i], v[i + h]);
     return v[0];
 }
 /* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of
@@ -431,25 +432,31 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
     const vd lo = rd_fold_rows(c, AX_ND);
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
 }
-/* The f32 reduce of rows of 2, in f32 (the header says why it is exact); one
- * copy, its short loop at the start of a function of its own. */
-AXIAL_INLINE void rd_pair_step(const float *p, float *q, int nt) {
-    vf_put(AXK_F32, q, vf_pairs_add(vf_ld(AXK_F32, p), vf_ld(AXK_F32, p + AX_NF)), nt);
+/* The reduce of f32, f16 and bf16 rows of 2, in f32 (the header says why
+ * that is exact); the last rows through a zeroed copy. */
+AXIAL_INLINE void rd_pair_step(int k, const char *p, char *q, int nt) {
+    vf_put(k, q, vf_pairs_add(vf_ld(k, p), vf_ld(k, p + AX_NF * axk_size(k))), nt);
 }
-AXIAL_NOINLINE void rd_pairs_f32(const float *x, float *y, size_t o0, size_t outer, int nt, int pf) {
-    const float *p = x + 2 * o0;
-    float *q = y + o0;
+AXIAL_INLINE void rd_pairs(int k, const char *x, char *y, size_t o0, size_t outer, int nt, int pf) {
+    const size_t es = axk_size(k), B = AX_NF * es; /* a step's output bytes */
+    const char *p = x + 2 * o0 * es;
+    char *q = y + o0 * es;
     size_t s = (outer - o0) / AX_NF;
-    for (; s >= 2; s -= 2, p += 4 * AX_NF, q += 2 * AX_NF) { /* two steps: NEON 1.5x, modelled */
+    for (; s >= 2; s -= 2, p += 4 * B, q += 2 * B) { /* two steps: NEON 1.5x, modelled */
         if (pf)
-            axial_prefetch_ahead(p, 4 * AX_NF * 4);
-        rd_pair_step(p, q, nt);
-        rd_pair_step(p + 2 * AX_NF, q + AX_NF, nt);
+            axial_prefetch_ahead(p, 4 * B);
+        rd_pair_step(k, p, q, nt);
+        rd_pair_step(k, p + 2 * B, q + B, nt);
     }
     if (s)
-        rd_pair_step(p, q, nt);
-    for (o0 = outer - (outer - o0) % AX_NF; o0 < outer; o0++)
-        y[o0] = x[2 * o0] + x[2 * o0 + 1];
+        rd_pair_step(k, p, q, nt), p += 2 * B, q += B;
+    const size_t r = (outer - o0) % AX_NF;
+    if (r) {
+        _Alignas(64) unsigned char t[2 * AX_NF * 4] = {0};
+        memcpy(t, p, 2 * r * es);
+        rd_pair_step(k, (const char *)t, (char *)t, 0);
+        memcpy(q, t, r * es);
+    }
 }
 /* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
  * the caller.  A stream starts with plain head rows up to an aligned y. */
@@ -469,9 +476,9 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     }
     const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
                    (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
-    if (k == AXK_F32 && n == 2 && !acc) {
-        rd_pairs_f32((const float *)x, (float *)y, 0, head, 0, 0);
-        rd_pairs_f32((const float *)x, (float *)y, head, outer, nt, pf);
+    if (k != AXK_F64 && n == 2 && !acc) {
+        rd_pairs(k, x, y, 0, head, 0, 0);
+        rd_pairs(k, x, y, head, outer, nt, pf);
     } else {
         const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
         /* short rows' whole steps from o0 < inside read inside x */
@@ -517,8 +524,10 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
     /* whole vectors, constant row offsets (NEON f64 rows of 8: 1.6x, modelled) */
     RD_ROWS_IF(n == 2 * V, 2 * V, 0, 2) RD_ROWS_IF(n == 4 * V && 4 * V <= 16, 4 * V, 0, 4)
     RD_ROWS_IF(n == 8 * V && 8 * V <= 16, 8 * V, 0, 8)
-    /* the fewest vectors in halves (-0.0 adds nothing) */
-    RD_ROWS_IF(n <= V, n, 0, 1) RD_ROWS_IF(n <= 2 * V, n, 0, 2) RD_ROWS_IF(n <= 4 * V && 4 * V < 16, n, 0, 4)
+    /* the fewest vectors that hold the row (-0.0 adds nothing) */
+    RD_ROWS_IF(n <= V, n, 0, 1) RD_ROWS_IF(n <= 2 * V, n, 0, 2) RD_ROWS_IF(n <= 3 * V && 3 * V < 16, n, 0, 3)
+    RD_ROWS_IF(n <= 4 * V && 4 * V < 16, n, 0, 4) RD_ROWS_IF(n <= 5 * V && 5 * V < 16, n, 0, 5)
+    RD_ROWS_IF(n <= 6 * V && 6 * V < 16, n, 0, 6) RD_ROWS_IF(n <= 7 * V && 7 * V < 16, n, 0, 7)
     rd_rows_n(k, x, y, acc, outer, n, 0, 16 / V, stream);
 #undef RD_ROWS_IF
 }
