@@ -57,6 +57,9 @@ _Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes til
 #ifndef AX_CS_F32_HALVES
 #define AX_CS_F32_HALVES 0
 #endif
+#ifndef AX_CS_ROWS_CONST /* narrow tiles' rows in loops of each constant width (no branch a row) */
+#define AX_CS_ROWS_CONST 0
+#endif
 
 /* ---- float lines ----------------------------------------------------------- */
 
@@ -108,11 +111,8 @@ AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, i
         blk_st_part(k, yb, blk_addc((float)D, excl ? blk_up1(p, rev) : p), r, rev);
     return blk_total(p, rev);
 #endif
-    _Alignas(64) unsigned char bi[128], bo[128];
-    for (size_t i = 0; i < 16; i++) {
-        const uint64_t z = k == AXK_F64 ? 0x8000000000000000u : k == AXK_F32 ? 0x80000000u : 0x8000u;
-        memcpy(bi + i * es, &z, es); /* -0.0, little-endian */
-    }
+    _Alignas(64) uint64_t bi[16], bo[16];
+    axk_fill_nz(k, bi, sizeof bi);
     axk_copy((char *)bi + off, x, r, es);
     const double t = cs_block(k, (const char *)bi, (char *)bo, D, out, excl, rev, 0);
     if (out)
@@ -251,14 +251,10 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
             memcpy(y, x, lines * es);
         return;
     }
-    _Alignas(64) unsigned char nz[64], bi[64], bo[64];
-    for (size_t i = 0; i < 16; i++) {
-        const uint32_t z = k == AXK_F32 ? 0x80000000u : 0x8000u;
-        memcpy(nz + i * es, &z, es); /* -0.0, little-endian */
-    }
+    _Alignas(64) uint64_t bi[8], bo[8];
     for (size_t r = 0; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L;
-        memcpy(bi, nz, sizeof bi);
+        axk_fill_nz(k, bi, sizeof bi);
         for (size_t s = 0; s < cnt; s++)
             axk_copy((char *)bi + (s * P + at) * es, x + (r + s) * n * es, n, es);
         blk p = blk_qscan(blk_ld(k, bi, rev), rev);
@@ -394,13 +390,23 @@ AXIAL_INLINE cs_col cs_col_excl(int k, cs_col s, cs_col v, cs_col before, int fi
     }
     return first ? cs_col_zero(k, 0.0) : before;
 }
+/* One row of a tile: nv column vectors a (nv a constant), the last cnt columns wide. */
+AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv, size_t cnt,
+                              int excl, int first) {
+    const size_t es = axk_size(k), w = cs_cw(k);
+    CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
+        const size_t c = (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
+        const cs_col before = a[q], v = cs_col_ld(k, xr + c, m);
+        a[q] = cs_col_add(k, a[q], v);
+        cs_col_st(k, yr + c, !excl ? a[q] : cs_col_excl(k, a[q], v, before, first), m);
+    }
+}
 /* nv column vectors (nv a constant: the tile stays in registers), the last
- * one `last` columns wide, down all n rows from -0.0.  Rows of fewer
- * columns than wc (a column vector; floats: its f64 half where that holds
- * them), back to back, forward, x and y apart: wc columns from each row's start (their
- * lanes past the row hold later rows' terms, and the row's store writes
- * over later rows' outputs before their own stores do), but for the rows
- * whose wc columns would pass the end. */
+ * `last` columns wide, down all n rows from -0.0.  Rows narrower than wc (a
+ * column vector, or its f64 half where that holds them), back to back,
+ * forward, x and y apart: wc columns from each row's start (lanes past the
+ * row hold later rows' terms, and their outputs are stored over by those
+ * rows' own stores), but for the rows whose wc columns would pass the end. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), bytes = n * stride * es;
@@ -417,23 +423,13 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     const size_t r0 = rev ? (n - 1) * stride * es : 0;
     const char *xr = x + r0;
     char *yr = y + r0;
-    for (size_t t = 0; t < n; t++, xr += step, yr += step) {
-        CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
-            const size_t c = (size_t)q * w * es, cnt = q == nv - 1 ? last : w;
-            const int wh = t < whole; /* (wc a constant in each load) */
-            const cs_col before = a[q];
-            const cs_col v = !wh ? cs_col_ld(k, xr + c, cnt)
-                             : wc == w ? cs_col_ld(k, xr + c, w) : cs_col_ld(k, xr + c, AX_ND);
-            a[q] = cs_col_add(k, a[q], v);
-            const cs_col o = !excl ? a[q] : cs_col_excl(k, a[q], v, before, t == 0);
-            if (!wh)
-                cs_col_st(k, yr + c, o, cnt);
-            else if (wc == w)
-                cs_col_st(k, yr + c, o, w);
-            else
-                cs_col_st(k, yr + c, o, AX_ND);
-        }
-    }
+    size_t t = 0; /* rows to `end` while c holds, the last vector cnt wide (a constant where it can be) */
+#define CS_TILE_ROWS(c, end, nvs, cnt) \
+    for (; (c) && t < (end); t++, xr += step, yr += step) cs_tile_row(k, xr, yr, a, nvs, cnt, excl, t == 0);
+    CS_TILE_ROWS(wc == w, whole, 1, w) CS_TILE_ROWS(AX_CS_ROWS_CONST, whole, 1, AX_ND)
+    CS_TILE_ROWS(AX_CS_ROWS_CONST && last == w, n, nv, w)
+    CS_TILE_ROWS(AX_CS_ROWS_CONST && axk_float(k) && last == AX_ND, n, nv, AX_ND) CS_TILE_ROWS(1, n, nv, last)
+#undef CS_TILE_ROWS
 }
 
 /* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over
@@ -804,20 +800,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
 
 /* Every CumSum entry point of the ISA (the unsigned ones call the signed). */
 #define AX_CUMSUM_ENTRIES()                                                                 \
-    AX_CS_WHOLE(f32, AXK_F32)                                                               \
-    AX_CS_WHOLE(f64, AXK_F64)                                                               \
-    AX_CS_WHOLE(f16, AXK_F16)                                                               \
-    AX_CS_WHOLE(bf16, AXK_BF16)                                                             \
-    AX_CS_WHOLE(i8, AXK_I8)                                                                 \
-    AX_CS_WHOLE(i16, AXK_I16)                                                               \
-    AX_CS_WHOLE(i32, AXK_I32)                                                               \
-    AX_CS_WHOLE(i64, AXK_I64)                                                               \
+    AX_CS_WHOLE(f32, AXK_F32) AX_CS_WHOLE(f64, AXK_F64) AX_CS_WHOLE(f16, AXK_F16)           \
+    AX_CS_WHOLE(bf16, AXK_BF16) AX_CS_WHOLE(i8, AXK_I8) AX_CS_WHOLE(i16, AXK_I16)           \
+    AX_CS_WHOLE(i32, AXK_I32) AX_CS_WHOLE(i64, AXK_I64)                                     \
     AXIAL_CUMSUM_UNSIGNED_KERNELS(AX_ISA)                                                   \
-    AX_CS_SPLIT(f32, AXK_F32)                                                               \
-    AX_CS_SPLIT(f64, AXK_F64)                                                               \
-    AX_CS_SPLIT(f16, AXK_F16)                                                               \
-    AX_CS_SPLIT(bf16, AXK_BF16)                                                             \
-    AX_CS_COLS_RUN(f32, AXK_F32)                                                            \
-    AX_CS_COLS_RUN(f64, AXK_F64)
+    AX_CS_SPLIT(f32, AXK_F32) AX_CS_SPLIT(f64, AXK_F64)                                     \
+    AX_CS_SPLIT(f16, AXK_F16) AX_CS_SPLIT(bf16, AXK_BF16)                                   \
+    AX_CS_COLS_RUN(f32, AXK_F32) AX_CS_COLS_RUN(f64, AXK_F64)
 
 #endif /* AXIAL_OPS_CUMSUM_H */

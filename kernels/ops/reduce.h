@@ -274,16 +274,10 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
 #define RD_TAIL16_DECL_(name) static void rd_tail16_##name(const void *p, size_t R, double *a);
 RD_TAIL16_DECL_(f32) RD_TAIL16_DECL_(f64) RD_TAIL16_DECL_(f16) RD_TAIL16_DECL_(bf16)
 /* -0.0 of kind k in the bytes [0, bytes) of buf (a multiple of 8) */
-AXIAL_INLINE void rd_fill_nz(int k, uint64_t *buf, size_t bytes) {
-    const uint64_t pat = k == AXK_F64 ? 0x8000000000000000ull
-                         : k == AXK_F32 ? 0x8000000080000000ull : 0x8000800080008000ull;
-    for (size_t i = 0; i < bytes / 8; i++)
-        buf[i] = pat;
-}
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     vd A[16 / AX_ND];
     uint64_t buf[128];
-    rd_fill_nz(k, buf, 128 * axk_size(k));
+    axk_fill_nz(k, buf, 128 * axk_size(k));
     memcpy(buf, p, R * axk_size(k));
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     rd_group16(k, buf, A, 128, RD_ALL);
@@ -498,7 +492,7 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
             const void *p = axk_at(k, x, o0 * n);
             uint64_t buf[(AX_NF * 16 + 16) * 8 / 8];
             if (shrt && o0 * n + need > total) {
-                rd_fill_nz(k, buf, sizeof buf);
+                axk_fill_nz(k, buf, sizeof buf);
                 memcpy(buf, p, (total - o0 * n) * es);
                 p = buf;
             }

@@ -39,6 +39,13 @@ AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
     return (const char *)p + i * axk_size(k);
 }
 AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
+/* bytes (a multiple of 8) of float kind k's -0.0 at buf */
+AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {
+    const uint64_t pat = k == AXK_F64 ? 0x8000000000000000ull
+                         : k == AXK_F32 ? 0x8000000080000000ull : 0x8000800080008000ull;
+    for (size_t i = 0; i < bytes / 8; i++)
+        buf[i] = pat;
+}
 /* n elements of es (2, 4, 8) bytes from s to d, element by element (a
  * memcpy of a variable size is a call). */
 AXIAL_INLINE void axk_copy(void *d, const void *s, size_t n, size_t es) {
