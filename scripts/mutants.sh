@@ -293,8 +293,8 @@ id:   neon-int-cols-carry
 file: kernels/simd/neon.h
 isa:  neon
 what: integer columns of 2 to 4 by LDn/STn: a column's carry is taken from the step's first row, not its last
-old:  c[j] = vi_last(k, p, rev);
-new:  c[j] = vi_last(k, p, !rev);
+old:  if (c) c[j] = vi_last(k, p, rev);
+new:  if (c) c[j] = vi_last(k, p, !rev);
 
 id:   cumsum-icols-rest
 file: kernels/ops/cumsum.h

@@ -334,17 +334,15 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
     const size_t w = cs_cw(k);
     nt = AX_CS_NT && nt && cnt >= w;
     if (k == AXK_F64) {
-        double *d = (double *)(void *)p;
-        if (cnt >= w) {
+        double *d = (double *)(void *)p; /* (nt: only where cnt >= w) */
+        if (cnt >= AX_ND)
             vd_put(d, c.lo, nt);
-            vd_put(d + AX_ND, c.hi, nt);
-        } else if (cnt >= AX_ND) {
-            vd_st(d, c.lo);
-            if (cnt > AX_ND)
-                vd_st_part(d + AX_ND, c.hi, cnt - AX_ND);
-        } else {
+        else
             vd_st_part(d, c.lo, cnt);
-        }
+        if (cnt >= w)
+            vd_put(d + AX_ND, c.hi, nt);
+        else if (cnt > AX_ND)
+            vd_st_part(d + AX_ND, c.hi, cnt - AX_ND);
     } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
         vd_put_f32((float *)(void *)p, c.lo, nt);
         vd_put_f32((float *)(void *)p + AX_ND, c.hi, nt);
@@ -426,7 +424,7 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     size_t t = 0; /* rows to `end` while c holds, the last vector cnt wide (a constant where it can be) */
 #define CS_TILE_ROWS(c, end, nvs, cnt) \
     for (; (c) && t < (end); t++, xr += step, yr += step) cs_tile_row(k, xr, yr, a, nvs, cnt, excl, t == 0);
-    CS_TILE_ROWS(wc == w, whole, 1, w) CS_TILE_ROWS(AX_CS_ROWS_CONST, whole, 1, AX_ND)
+    CS_TILE_ROWS(wc == w, whole, 1, w) CS_TILE_ROWS(wc != w, whole, 1, AX_ND)
     CS_TILE_ROWS(AX_CS_ROWS_CONST && last == w, n, nv, w)
     CS_TILE_ROWS(AX_CS_ROWS_CONST && axk_float(k) && last == AX_ND, n, nv, AX_ND) CS_TILE_ROWS(1, n, nv, last)
 #undef CS_TILE_ROWS

@@ -488,8 +488,7 @@ AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, vi *c, int e
         const vi before = s, p = c ? vi_add(k, c[j], vi_scan(k, t[j], rev)) : vi_zero();
         s = i ? vi_add(k, s, t[j]) : t[j];
         o[j] = c ? excl ? vi_sub(k, p, t[j]) : p : excl ? before : s;
-        if (c) /* the column's sum after the step */
-            c[j] = vi_last(k, p, rev);
+        if (c) c[j] = vi_last(k, p, rev); /* the column's sum after the step */
     }
     if (n == 2) AX_NEON_STN(2, k, y, o); else if (n == 3) AX_NEON_STN(3, k, y, o); else AX_NEON_STN(4, k, y, o);
 }
