@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ab_call.c: one call's time in two builds of libaxial, alternated.
+ *   cc -O2 -o /tmp/ab_call scripts/ab_call.c -ldl
+ *   /tmp/ab_call OLD/libaxial.so NEW/libaxial.so OP DTYPE SHAPE AXES [FLAGS]
+ * OP: cumsum or reduce; DTYPE: the axial_dtype value (1 f32, 2 f64, 3 f16,
+ * 4 bf16, 5 i8, 7 i16, 9 i32, 11 i64); SHAPE: d0xd1[x...]; AXES: a,b (cumsum
+ * takes the first).  15 rounds, each timing both libraries (the order
+ * alternating) over repeated calls for at least 20 ms; prints the medians
+ * and new/old.  For the shapes the benchmark matrix does not have (integer
+ * and f16/bf16 reductions, narrow columns); scripts/ab.sh is the matrix A/B.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+typedef int (*rs_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, unsigned);
+typedef int (*cs_t)(int, const void *, void *, size_t, const int64_t *, int64_t, unsigned);
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+int main(int argc, char **argv) {
+    if (argc < 7) {
+        fprintf(stderr, "usage: %s OLD.so NEW.so cumsum|reduce DTYPE d0xd1[x...] a[,b] [FLAGS]\n", argv[0]);
+        return 2;
+    }
+    void *h[2] = {dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), dlopen(argv[2], RTLD_NOW | RTLD_LOCAL)};
+    if (!h[0] || !h[1]) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    int cum = strcmp(argv[3], "cumsum") == 0, dt = atoi(argv[4]);
+    int64_t shape[4]; size_t rank = 0; char *s = argv[5];
+    while (*s && rank < 4) { shape[rank++] = strtoll(s, &s, 10); if (*s == 'x') s++; }
+    int64_t axes[4]; size_t na = 0; s = argv[6];
+    while (*s && na < 4) { axes[na++] = strtoll(s, &s, 10); if (*s == ',') s++; }
+    unsigned flags = argc > 7 ? atoi(argv[7]) : 0;
+    size_t N = 1; for (size_t i = 0; i < rank; i++) N *= shape[i];
+    size_t bytes = N * 8 + 64;
+    unsigned char *x = aligned_alloc(64, bytes), *y = aligned_alloc(64, bytes);
+    for (size_t i = 0; i < bytes; i++) x[i] = (dt <= 4) ? (i % 2 ? 0x3c : 0x00) : rand();
+    if (dt == 1) for (size_t i = 0; i < N; i++) ((float *)x)[i] = (float)(i % 7);
+    if (dt == 2) for (size_t i = 0; i < N; i++) ((double *)x)[i] = (double)(i % 7);
+    void *f[2];
+    for (int j = 0; j < 2; j++) f[j] = dlsym(h[j], cum ? "axial_cumsum" : "axial_reduce_sum");
+    double best[2], med[2][15];
+    for (int r = 0; r < 15; r++)
+        for (int jj = 0; jj < 2; jj++) {
+            int j = (r & 1) ? 1 - jj : jj;
+            int reps = 0; double t0 = now(), t;
+            do {
+                if (cum) ((cs_t)f[j])(dt, x, y, rank, shape, axes[0], flags);
+                else ((rs_t)f[j])(dt, x, y, rank, shape, axes, na, flags);
+                reps++; t = now() - t0;
+            } while (t < 0.02);
+            med[j][r] = t / reps;
+        }
+    for (int j = 0; j < 2; j++) { /* median */
+        for (int a = 0; a < 15; a++) for (int b = a + 1; b < 15; b++) if (med[j][b] < med[j][a]) { double q = med[j][a]; med[j][a] = med[j][b]; med[j][b] = q; }
+        best[j] = med[j][7];
+    }
+    printf("%s %s %s axes %s: old %.2f us new %.2f us new/old %.3f\n", argv[3], argv[4], argv[5], argv[6], best[0] * 1e6, best[1] * 1e6, best[1] / best[0]);
+    return 0;
+}
