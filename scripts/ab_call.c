@@ -3,7 +3,7 @@
  * ab_call.c: one call's time in two builds of libaxial, alternated.
  *   cc -O2 -o /tmp/ab_call scripts/ab_call.c -ldl
  *   /tmp/ab_call OLD/libaxial.so NEW/libaxial.so OP DTYPE SHAPE AXES [FLAGS]
- * OP: cumsum or reduce; DTYPE: the axial_dtype value (1 f32, 2 f64, 3 f16,
+ * OP: cumsum, reduce, logcumsumexp or reduce_logsumexp; DTYPE: the axial_dtype value (1 f32, 2 f64, 3 f16,
  * 4 bf16, 5 i8, 7 i16, 9 i32, 11 i64); SHAPE: d0xd1[x...]; AXES: a,b (cumsum
  * takes the first).  15 rounds, each timing both libraries (the order
  * alternating) over repeated calls for at least 20 ms; prints the medians
@@ -21,12 +21,13 @@ typedef int (*cs_t)(int, const void *, void *, size_t, const int64_t *, int64_t,
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 int main(int argc, char **argv) {
     if (argc < 7) {
-        fprintf(stderr, "usage: %s OLD.so NEW.so cumsum|reduce DTYPE d0xd1[x...] a[,b] [FLAGS]\n", argv[0]);
+        fprintf(stderr, "usage: %s OLD.so NEW.so cumsum|reduce|logcumsumexp|reduce_logsumexp DTYPE d0xd1[x...] a[,b] [FLAGS]\n", argv[0]);
         return 2;
     }
     void *h[2] = {dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), dlopen(argv[2], RTLD_NOW | RTLD_LOCAL)};
     if (!h[0] || !h[1]) { fprintf(stderr, "%s\n", dlerror()); return 1; }
-    int cum = strcmp(argv[3], "cumsum") == 0, dt = atoi(argv[4]);
+    const char *op = strcmp(argv[3], "reduce") == 0 ? "reduce_sum" : argv[3];
+    int cum = strstr(op, "cumsum") != NULL, dt = atoi(argv[4]);
     int64_t shape[4]; size_t rank = 0; char *s = argv[5];
     while (*s && rank < 4) { shape[rank++] = strtoll(s, &s, 10); if (*s == 'x') s++; }
     int64_t axes[4]; size_t na = 0; s = argv[6];
@@ -39,7 +40,10 @@ int main(int argc, char **argv) {
     if (dt == 1) for (size_t i = 0; i < N; i++) ((float *)x)[i] = (float)(i % 7);
     if (dt == 2) for (size_t i = 0; i < N; i++) ((double *)x)[i] = (double)(i % 7);
     void *f[2];
-    for (int j = 0; j < 2; j++) f[j] = dlsym(h[j], cum ? "axial_cumsum" : "axial_reduce_sum");
+    char name[64];
+    snprintf(name, sizeof name, "axial_%s", op);
+    for (int j = 0; j < 2; j++)
+        if (!(f[j] = dlsym(h[j], name))) { fprintf(stderr, "%s\n", dlerror()); return 1; }
     double best[2], med[2][15];
     for (int r = 0; r < 15; r++)
         for (int jj = 0; jj < 2; jj++) {

@@ -38,6 +38,8 @@
  *    first vector take the scalar step in double (the oracle's).  None of
  *    these choices looks at R, so a chunk's final state (its total) is the
  *    same with or without outputs.
+ *  - Lines of 2..LSE_SB-1 terms: lanes are lines, term by term (lse_row,
+ *    lane-type exps); no choice spans lanes, so a line's bits are its own.
  *  - Column scans: lanes are columns; per block of LSE_SB rows in scan
  *    order, lanes whose block max rises (within LSE_RISE of their first
  *    output's largest term) take it as reference at once, then exps, the
@@ -49,8 +51,10 @@
  * error r of y: each exp 1 ulp plus the rounding of x - m (on average about
  * (ln n + 2) u over s), the lane-type sums a few u, s_j rounded to the lane
  * type u/2, the mix with a carry 2u, the log 2u max(2, ln n), and the final
- * rounding half an ulp: with u = 2^-24 below ulp_T(y*) + 4u(|y*| + ln n + 4)
- * for f32/f16/bf16, and with u = 2^-53 plus the n additions of s for f64.
+ * rounding half an ulp (short lines: up to LSE_SB - 2 lane-type rescales
+ * of u each, for the sums' few u): with u = 2^-24 below ulp_T(y*) +
+ * 4u(|y*| + ln n + 4) for f32/f16/bf16, and with u = 2^-53 plus the n
+ * additions of s for f64.
  * Tails: a partial vector is read and written through masked moves or a
  * small buffer (vf_ld_part, -inf in the lanes past the end: they add nothing
  * and raise no max).  In place (y == x) is safe: every block loads its
@@ -69,6 +73,7 @@
 #define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
+#define LSE_SL 64      /* lines of fewer than LSE_SB terms scanned at a time as columns */
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
 #define LSE_WIDE 600.0 /* f32 lanes: the largest such rise of a vector computed in f64 */
@@ -76,20 +81,15 @@
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
 
 AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
-    switch (k) {
-    case AXK_F64: return ((const double *)x)[i];
-    case AXK_F32: return (double)((const float *)x)[i];
-    case AXK_F16: return axial_f16_to_double(((const uint16_t *)x)[i]);
-    default: return axial_bf16_to_double(((const uint16_t *)x)[i]);
-    }
+    const uint16_t *h = (const uint16_t *)x;
+    return k == AXK_F64 ? ((const double *)x)[i] : k == AXK_F32 ? (double)((const float *)x)[i]
+         : k == AXK_F16 ? axial_f16_to_double(h[i]) : axial_bf16_to_double(h[i]);
 }
 AXIAL_INLINE void lse_st1(int k, void *y, size_t i, double v) {
-    switch (k) {
-    case AXK_F64: ((double *)y)[i] = v; break;
-    case AXK_F32: ((float *)y)[i] = (float)v; break;
-    case AXK_F16: ((uint16_t *)y)[i] = axial_double_to_f16(v); break;
-    default: ((uint16_t *)y)[i] = axial_double_to_bf16(v); break;
-    }
+    if (k == AXK_F64 || k == AXK_F32)
+        k == AXK_F64 ? (void)(((double *)y)[i] = v) : (void)(((float *)y)[i] = (float)v);
+    else
+        ((uint16_t *)y)[i] = k == AXK_F16 ? axial_double_to_f16(v) : axial_double_to_bf16(v);
 }
 
 /* The oracle's step: one term into a canonical state (kernels.h). */
@@ -211,6 +211,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LN AX_ND
 #define LMAX DBL_MAX
 #define LX(op) vd_##op
+#define LKX(op, k, ...) vd_##op(__VA_ARGS__) /* (memory ops: f32 lanes take the kind) */
 #define LF(name) name##_d
 #define LW (LSE_W / 8) /* columns of a window */
 #define LH 1 /* f64 halves of a vector */
@@ -223,6 +224,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LN AX_NF
 #define LMAX FLT_MAX
 #define LX(op) vf_##op
+#define LKX(op, k, ...) vf_##op(k, __VA_ARGS__)
 #define LF(name) name##_f
 #define LW (LSE_W / 4)
 #define LH 2
@@ -235,41 +237,17 @@ typedef struct {
     vd h[LH];
 } LF(lse_acc);
 
-AXIAL_INLINE LV LF(lse_ld)(int k, const void *p) {
-#if LSE_D
-    (void)k;
-    return vd_ld((const double *)p);
-#else
-    return vf_ld(k, p);
-#endif
-}
-AXIAL_INLINE void LF(lse_st)(int k, void *p, LV v) {
-#if LSE_D
-    (void)k;
-    vd_st((double *)p, v);
-#else
-    vf_st(k, p, v);
-#endif
-}
+AXIAL_INLINE LV LF(lse_ld)(int k, const void *p) { return (void)k, LKX(ld, k, p); }
+AXIAL_INLINE void LF(lse_st)(int k, void *p, LV v) { (void)k, LKX(st, k, p, v); }
 /* cnt <= LN elements, -inf past them */
 AXIAL_INLINE LV LF(lse_ldc)(int k, const void *p, size_t cnt) {
-    if (cnt == LN)
-        return LF(lse_ld)(k, p);
-#if LSE_D
-    return vd_ld_part((const double *)p, cnt, -INFINITY);
-#else
-    return vf_ld_part(k, p, cnt, -INFINITY);
-#endif
+    return cnt == LN ? LF(lse_ld)(k, p) : LKX(ld_part, k, p, cnt, -INFINITY);
 }
 AXIAL_INLINE void LF(lse_stc)(int k, void *p, LV v, size_t cnt) {
     if (cnt == LN)
         LF(lse_st)(k, p, v);
     else
-#if LSE_D
-        vd_st_part((double *)p, v, cnt);
-#else
-        vf_st_part(k, p, v, cnt);
-#endif
+        LKX(st_part, k, p, v, cnt);
 }
 AXIAL_INLINE void LF(lse_acc_add)(LF(lse_acc) *a, LV e) {
     for (int h = 0; h < LH; h++)
@@ -629,6 +607,26 @@ AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
     return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(TOV(*s))));
 }
 
+/* One term of each lane into (m, s), its output to y: one exp, of v below
+ * the running max (s += e) or of the old max below a new one (s = s e + 1;
+ * wide: that exp in f64, for the many rescales of a long column). */
+AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m, LF(lse_acc) *s,
+                              int wide) {
+    if (excl)
+        LF(lse_stc)(k, y, LF(lse_out)(*m, s), cnt);
+    const LMASK up = LX(gt)(v, *m);
+    const LV nm = LX(maxn)(v, *m), one = LX(set1)(1);
+    const LV e = LX(exp)(wide ? LX(sub)(v, nm) : LX(sel)(up, LX(sub)(*m, v), LX(sub)(v, *m)));
+    const LV a = wide ? one : LX(sel)(up, e, one), b = wide ? e : LX(sel)(up, one, e);
+    if (wide && LX(any)(up))
+        LF(lse_acc_rescale)(s, *m, nm);
+    for (int h = 0; h < LH; h++)
+        s->h[h] = vd_add(wide ? s->h[h] : vd_mul(s->h[h], HALF(a, h)), HALF(b, h));
+    *m = nm;
+    if (!excl)
+        LF(lse_stc)(k, y, LF(lse_out)(nm, s), cnt);
+}
+
 /* Rows [t, t + LSE_SB) in scan order (fewer at the end) of one group of cnt
  * columns at x + i, rows `stride` elements apart. */
 static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
@@ -673,29 +671,43 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
             LF(lse_stc)(k, axk_at_mut(k, y, off[q]), LX(add)(m, LX(log)(e[q])), cnt);
         LF(lse_acc_add)(s, f);
     } else {
-        for (size_t q = 0; q < nr; q++) { /* row by row */
-            void *yq = axk_at_mut(k, y, off[q]);
-            if (excl)
-                LF(lse_stc)(k, yq, LF(lse_out)(m, s), cnt);
-            const LV nm = LX(maxn)(v[q], m);
-            if (LX(any)(LX(gt)(nm, m)))
-                LF(lse_acc_rescale)(s, m, nm);
-            m = nm;
-            LF(lse_acc_add)(s, LX(exp)(LX(sub)(v[q], m)));
-            if (!excl)
-                LF(lse_stc)(k, yq, LF(lse_out)(m, s), cnt);
-        }
+        for (size_t q = 0; q < nr; q++) /* row by row */
+            LF(lse_row)(k, axk_at_mut(k, y, off[q]), v[q], cnt, excl, &m, s, 1);
     }
     *mp = m;
 }
 
 /* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
- * x; stride 1 is a line (its chunks from an empty carry). */
+ * x; stride 1 is a line (its chunks from an empty carry).  Lines shorter
+ * than a column block go LSE_SL at a time as the columns of a stack copy,
+ * term by term (lse_row), each lane on its own: a line's bits are its own. */
 static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
                          size_t stride, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
-    const int pf = n * stride * axk_size(k) > LSE_PF_MIN;
+    const size_t es = axk_size(k);
+    const int pf = n * stride * es > LSE_PF_MIN;
+    if (stride == 1 && n > 1 && n < LSE_SB) {
+        _Alignas(64) char t[(LSE_SB - 1) * LSE_SL * sizeof(LE)];
+        for (size_t o = 0; o < outer; o += LSE_SL) {
+            const size_t cw = outer - o < LSE_SL ? outer - o : LSE_SL;
+            for (size_t l = 0; l < cw; l++)
+                axk_copy_s(t + l * es, LSE_SL * es, (const char *)x + (o + l) * n * es, es, n, es);
+            for (size_t g = 0; g < cw; g += LN) {
+                const size_t cnt = cw - g < LN ? cw - g : LN;
+                LV m;
+                LF(lse_acc) s;
+                LF(lse_empty)(&m, &s, 1);
+                for (size_t q = 0; q < n; q++) {
+                    char *r = t + ((rev ? n - 1 - q : q) * LSE_SL + g) * es;
+                    LF(lse_row)(k, r, LF(lse_ldc)(k, r, cnt), cnt, excl, &m, &s, 0);
+                }
+            }
+            for (size_t l = 0; l < cw; l++)
+                axk_copy_s((char *)y + (o + l) * n * es, es, t + l * es, LSE_SL * es, n, es);
+        }
+        return;
+    }
     for (size_t o = 0; o < outer; o++) {
         const void *xo = axk_at(k, x, o * n * stride);
         void *yo = axk_at_mut(k, y, o * n * stride);
@@ -728,6 +740,7 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
 #undef LN
 #undef LMAX
 #undef LX
+#undef LKX
 #undef LF
 #undef LW
 #undef LH

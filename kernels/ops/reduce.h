@@ -130,9 +130,14 @@ AXIAL_INLINE vc vc_ld(int k, const void *p) {
 AXIAL_INLINE vc vc_add(int k, vc a, vc b) {
     return k == AXK_F64 ? vc_of(a.f, vd_add(a.d, b.d)) : vc_of(vf_add(a.f, b.f), a.d);
 }
-/* v, computed here: an empty volatile asm the compiler keeps in order */
+/* v, computed here: an empty volatile asm (no code) the compiler keeps in
+ * order, over the ISA's register operand AX_OPAQUE */
 AXIAL_INLINE vc vc_opaque(int k, vc v) {
-    return k == AXK_F64 ? vc_of(v.f, vd_opaque(v.d)) : vc_of(vf_opaque(v.f), v.d);
+    if (k == AXK_F64)
+        __asm__ volatile("" : AX_OPAQUE(v.d));
+    else
+        __asm__ volatile("" : AX_OPAQUE(v.f));
+    return v;
 }
 /* lanes >= cnt replaced by -0.0 */
 AXIAL_INLINE vc vc_keep(int k, vc v, size_t cnt) {

@@ -615,16 +615,7 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
 }
 
 /* ---- reduce ---- */
-/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
- * such statements in order) */
-AXIAL_INLINE vf vf_opaque(vf v) {
-    __asm__ volatile("" : "+x"(v));
-    return v;
-}
-AXIAL_INLINE vd vd_opaque(vd v) {
-    __asm__ volatile("" : "+x"(v));
-    return v;
-}
+#define AX_OPAQUE(v) "+x"(v) /* an asm operand that keeps v in a register */
 /* v with its lanes >= cnt replaced by fill */
 AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
     const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

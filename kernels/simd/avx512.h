@@ -28,9 +28,9 @@ AXIAL_DECLARE_KERNELS(avx512)
  * a register; in memory in the emulated test build, whose vectors are
  * structs). */
 #ifdef AXIAL_AVX512_EMULATED
-#define AXIAL_AVX512_OPAQUE(v) "+m"(v)
+#define AX_OPAQUE(v) "+m"(v)
 #else
-#define AXIAL_AVX512_OPAQUE(v) "+v"(v)
+#define AX_OPAQUE(v) "+v"(v)
 #endif
 
 #define AX_VB 64
@@ -621,16 +621,6 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
 }
 
 /* ---- reduce ---- */
-/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
- * such statements in order) */
-AXIAL_INLINE vf vf_opaque(vf v) {
-    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
-    return v;
-}
-AXIAL_INLINE vd vd_opaque(vd v) {
-    __asm__ volatile("" : AXIAL_AVX512_OPAQUE(v));
-    return v;
-}
 AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
     return _mm512_mask_blend_ps((__mmask16)ax_mask(cnt), _mm512_set1_ps(fill), v);
 }

@@ -22,7 +22,6 @@ enum { AXK_F64, AXK_F32, AXK_F16, AXK_BF16, AXK_I8, AXK_I16, AXK_I32, AXK_I64 };
 
 /* f32, f16, bf16 compute in f32 lanes; f64 in f64 lanes. */
 AXIAL_INLINE int axk_float(int k) { return k <= AXK_BF16; }
-AXIAL_INLINE int axk_narrow(int k) { return k == AXK_F16 || k == AXK_BF16; }
 /* bytes of one element in memory */
 AXIAL_INLINE size_t axk_size(int k) {
     switch (k) {
@@ -46,21 +45,22 @@ AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {
     for (size_t i = 0; i < bytes / 8; i++)
         buf[i] = pat;
 }
-/* n elements of es (2, 4, 8) bytes from s to d, element by element (a
- * memcpy of a variable size is a call). */
-AXIAL_INLINE void axk_copy(void *d, const void *s, size_t n, size_t es) {
-    char *dc = (char *)d;
-    const char *sc = (const char *)s;
-    for (size_t i = 0; i < n * es; i += es) {
+/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart,
+ * element by element (a memcpy of a variable size is a call). */
+AXIAL_INLINE void axk_copy_s(void *d, size_t ds, const void *s, size_t ss, size_t n, size_t es) {
+    for (size_t i = 0; i < n; i++) {
+        char *dc = (char *)d + i * ds;
+        const char *sc = (const char *)s + i * ss;
         uint64_t v;
         if (es == 8)
-            memcpy(&v, sc + i, 8), memcpy(dc + i, &v, 8);
+            memcpy(&v, sc, 8), memcpy(dc, &v, 8);
         else if (es == 4)
-            memcpy(&v, sc + i, 4), memcpy(dc + i, &v, 4);
+            memcpy(&v, sc, 4), memcpy(dc, &v, 4);
         else
-            memcpy(&v, sc + i, 2), memcpy(dc + i, &v, 2);
+            memcpy(&v, sc, 2), memcpy(dc, &v, 2);
     }
 }
+#define axk_copy(d, s, n, es) axk_copy_s(d, es, s, es, n, es)
 
 /* Byte indices (pshufb) that broadcast the last element of e bytes (1, 2, 4,
  * 8) in scan order of every 16-byte lane: [rev][log2 e]; the x86 vocabularies

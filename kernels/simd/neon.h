@@ -571,16 +571,7 @@ AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
 AXIAL_INLINE vi vi_tbl2(const void *p, vi idx) { return vqtbl2q_u8(vld1q_u8_x2(p), idx); }
 
 /* ---- reduce ---- */
-/* v, computed at this point (an empty volatile asm: no code, but GCC keeps
- * such statements in order) */
-AXIAL_INLINE vf vf_opaque(vf v) {
-    __asm__ volatile("" : "+w"(v));
-    return v;
-}
-AXIAL_INLINE vd vd_opaque(vd v) {
-    __asm__ volatile("" : "+w"(v));
-    return v;
-}
+#define AX_OPAQUE(v) "+w"(v) /* an asm operand that keeps v in a register */
 AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
     const uint32x4_t idx = {0, 1, 2, 3};
     return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)(cnt < 4 ? cnt : 4))), v, vdupq_n_f32(fill));
