@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cols_run.h: cumsum_cols_run (kernels.h) for f32 and f64, written once in
- * plain C and compiled in each SIMD folder with its flags, where the
- * compiler turns the loop over a row's columns into that ISA's vectors.
+ * cols_run.h: the body of cumsum_cols_run (kernels.h) for f32 and f64 in
+ * plain C, the scalar ISA's (src/order.c; the SIMD ISAs' is ops/cumsum.h's).
  *
  * Order (docs/API.md, "One summation order", inner > 1): each column on its
  * own, sequentially in f64 from the carry acc[c] (a stream's running sum),
@@ -40,16 +39,6 @@
                 yr[i] = (T)before;                                                       \
             }                                                                            \
         }                                                                                \
-    }
-
-#define AXIAL_DEFINE_COLS_RUN(isa)                                                         \
-    void axial_cumsum_cols_run_f32__##isa(const void *x, void *y, size_t n, size_t ncols, \
-                                          size_t stride, unsigned flags, double *acc) {   \
-        AXIAL_COLS_RUN_BODY(float)                                                        \
-    }                                                                                     \
-    void axial_cumsum_cols_run_f64__##isa(const void *x, void *y, size_t n, size_t ncols, \
-                                          size_t stride, unsigned flags, double *acc) {   \
-        AXIAL_COLS_RUN_BODY(double)                                                       \
     }
 
 #endif /* AXIAL_COLS_RUN_H */

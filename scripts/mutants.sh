@@ -345,6 +345,20 @@ what: LogCumSumExp f32 lanes, a steep rise in f64, every SIMD ISA: the upper hal
 old:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
 new:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = excl ? vd_up1(a1) : a1;
 
+id:   lse-row-rescale
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp lines of 2 to 7, every SIMD ISA: a new maximum does not rescale the sum of the terms before it
+old:  const LV a = wide ? one : LX(sel)(up, e, one), b = wide ? e : LX(sel)(up, one, e);
+new:  const LV a = one, b = wide ? e : LX(sel)(up, one, e);
+
+id:   neon-icols-excl
+file: kernels/ops/cumsum.h
+isa:  neon
+what: integer columns, EXCLUSIVE a constant of their own function (NEON): the exclusive call scans inclusively
+old:  CS_BY_FLAGS(1, rev, cs_cols_, k, x, y, n, ncols, stride, first, acc, nt);
+new:  CS_BY_FLAGS(0, rev, cs_cols_, k, x, y, n, ncols, stride, first, acc, nt);
+
 id:   roll-select-phase
 file: kernels/ops/roll.h
 isa:  avx2

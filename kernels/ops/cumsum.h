@@ -47,6 +47,9 @@
 #ifndef AX_CS_NT
 #define AX_CS_NT 0
 #endif
+#ifndef AX_CS_IEXCL
+#define AX_CS_IEXCL 0
+#endif
 #ifndef AX_CS_TILE
 #define AX_CS_TILE 4
 #endif
@@ -204,10 +207,8 @@ AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_
         if (n == 8) {
             const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
             blk_st(k, yb, excl ? blk_up1(p, rev) : p, rev, nt);
-        } else if (k == AXK_F64)
-            cs_row16_blkd(k, xb, yb, excl, rev, nt);
-        else
-            cs_row16_blk(k, xb, yb, excl, rev, nt);
+        } else
+            (k == AXK_F64 ? cs_row16_blkd : cs_row16_blk)(k, xb, yb, excl, rev, nt);
         for (size_t r = 0; excl && r < per; r++)
             memset(yb + (r * n + (rev ? n - 1 : 0)) * es, 0, es);
     }
@@ -277,12 +278,8 @@ AXIAL_INLINE void cs_lines4(int k, const char *x, char *y, size_t outer, int exc
     const size_t es = axk_size(k);
     nt = cs_nt_line(k, y, 0, 0, nt);
     size_t o = 0;
-    for (; o + 4 <= outer; o += 4) {
-        if (k == AXK_F64)
-            cs_quads_blkd(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
-        else
-            cs_quads_blk(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
-    }
+    for (; o + 4 <= outer; o += 4) /* (k a constant: a direct call) */
+        (k == AXK_F64 ? cs_quads_blkd : cs_quads_blk)(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
     for (; o < outer; o++)
         cs_line(k, x + o * 4 * es, y + o * 4 * es, 4, 1, excl, rev, 1, -0.0, 0);
 }
@@ -378,25 +375,28 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
 }
 
 #define CS_UNROLL_TILE _Pragma("GCC unroll 16")
-/* The exclusive output after a running sum s took v: integers s - v (the
- * sums wrap: exact, and no copy of the sum before lives across the add),
- * floats the sum before (+0.0 first). */
-AXIAL_INLINE cs_col cs_col_excl(int k, cs_col s, cs_col v, cs_col before, int first) {
-    if (!axk_float(k)) {
+/* The output of a running sum s after it took v: s; exclusive, integers
+ * s - v (the sums wrap: exact, and no copy of the sum before lives across
+ * the add), floats the sum before (+0.0 first). */
+AXIAL_INLINE cs_col cs_col_out(int k, cs_col s, cs_col v, cs_col before, int excl, int first) {
+    if (excl && !axk_float(k))
         s.i = vi_sub(k, s.i, v.i);
-        return s;
-    }
-    return first ? cs_col_zero(k, 0.0) : before;
+    return !excl || !axk_float(k) ? s : first ? cs_col_zero(k, 0.0) : before;
 }
 /* One row of a tile: nv column vectors a (nv a constant), the last cnt columns wide. */
 AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv, size_t cnt,
                               int excl, int first) {
     const size_t es = axk_size(k), w = cs_cw(k);
+    cs_col v[AX_CS_TILE];
+    CS_UNROLL_TILE for (int q = 0; q < nv; q++) /* integers: loads first (y may be x), so paired */
+        if (!axk_float(k)) v[q] = cs_col_ld(k, xr + (size_t)q * w * es, q == nv - 1 ? cnt : w);
     CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
         const size_t c = (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
-        const cs_col before = a[q], v = cs_col_ld(k, xr + c, m);
-        a[q] = cs_col_add(k, a[q], v);
-        cs_col_st(k, yr + c, !excl ? a[q] : cs_col_excl(k, a[q], v, before, first), m);
+        const cs_col before = a[q];
+        if (axk_float(k))
+            v[q] = cs_col_ld(k, xr + c, m);
+        a[q] = cs_col_add(k, a[q], v[q]);
+        cs_col_st(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m);
     }
 }
 /* nv column vectors (nv a constant: the tile stays in registers), the last
@@ -455,13 +455,16 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
 #pragma GCC unroll 1
     for (size_t r = 0; r < rows; r++) {
         const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
+        cs_col v[AX_CS_TILE];
+        for (int q = 0; q < nv; q++) /* (as cs_tile_row's) */
+            if (!axk_float(k)) v[q] = cs_col_ld(k, x + off + (size_t)q * w * es, q == nv - 1 ? cnt : w);
         for (int q = 0; q < nv; q++) {
             const size_t o = off + (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
-            const cs_col before = a[q], v = cs_col_ld(k, x + o, m);
-            a[q] = cs_col_add(k, a[q], v);
-            cs_col_put(k, y + o,
-                       !excl ? a[q] : cs_col_excl(k, a[q], v, before, t + r == 0 && first), m,
-                       nt);
+            const cs_col before = a[q];
+            if (axk_float(k))
+                v[q] = cs_col_ld(k, x + o, m);
+            a[q] = cs_col_add(k, a[q], v[q]);
+            cs_col_put(k, y + o, cs_col_out(k, a[q], v[q], before, excl, t + r == 0 && first), m, nt);
         }
     }
     for (int q = 0; q < nv; q++)
@@ -508,8 +511,8 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
  * the last whole tile go in one register vector or one sweep over running
  * sums on the stack; wider (whose tile walks would stride through memory),
  * one sweep over heap running sums. */
-AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
-                          int excl, int rev, int first, double *acc, int nt) {
+AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                           int first, double *acc, int nt, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
     const size_t as = axk_size(axk_float(k) ? AXK_F64 : k);
     _Alignas(64) char tail[AX_CS_TILE * AX_NF * 8 + 64];
@@ -550,6 +553,19 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
     }
     cs_sweep(k, x, y, n, ncols, stride, excl, rev, acc ? first : 1, a, nt);
     free(h);
+}
+/* AX_CS_IEXCL: integer EXCLUSIVE a constant of the loops (a branch costs NEON's paired
+ * loads and stores a copy each), in a function of its own (else GCC spills LD3/ST3 tuples) */
+AXIAL_NOINLINE void cs_cols_ix(int k, const char *x, char *y, size_t n, size_t ncols,
+                               size_t stride, int rev, int first, double *acc, int nt) {
+    CS_BY_FLAGS(1, rev, cs_cols_, k, x, y, n, ncols, stride, first, acc, nt);
+}
+AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
+                          int excl, int rev, int first, double *acc, int nt) {
+    if (AX_CS_IEXCL && !axk_float(k) && excl)
+        cs_cols_ix(k, x, y, n, ncols, stride, rev, first, acc, nt);
+    else
+        cs_cols_(k, x, y, n, ncols, stride, first, acc, nt, excl && !(AX_CS_IEXCL && !axk_float(k)), rev);
 }
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */
