@@ -383,9 +383,10 @@ AXIAL_INLINE cs_col cs_col_out(int k, cs_col s, cs_col v, cs_col before, int exc
         s.i = vi_sub(k, s.i, v.i);
     return !excl || !axk_float(k) ? s : first ? cs_col_zero(k, 0.0) : before;
 }
-/* One row of a tile: nv column vectors a (nv a constant), the last cnt columns wide. */
+/* One row of a tile or sweep: nv column vectors a (nv a constant), the last
+ * cnt columns wide; nt: streaming stores. */
 AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv, size_t cnt,
-                              int excl, int first) {
+                              int excl, int first, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k);
     cs_col v[AX_CS_TILE];
     CS_UNROLL_TILE for (int q = 0; q < nv; q++) /* integers: loads first (y may be x), so paired */
@@ -396,7 +397,7 @@ AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv
         if (axk_float(k))
             v[q] = cs_col_ld(k, xr + c, m);
         a[q] = cs_col_add(k, a[q], v[q]);
-        cs_col_st(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m);
+        cs_col_put(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m, nt);
     }
 }
 /* nv column vectors (nv a constant: the tile stays in registers), the last
@@ -423,7 +424,7 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     char *yr = y + r0;
     size_t t = 0; /* rows to `end` while c holds, the last vector cnt wide (a constant where it can be) */
 #define CS_TILE_ROWS(c, end, nvs, cnt) \
-    for (; (c) && t < (end); t++, xr += step, yr += step) cs_tile_row(k, xr, yr, a, nvs, cnt, excl, t == 0);
+    for (; (c) && t < (end); t++, xr += step, yr += step) cs_tile_row(k, xr, yr, a, nvs, cnt, excl, t == 0, 0);
     CS_TILE_ROWS(wc == w, whole, 1, w) CS_TILE_ROWS(wc != w, whole, 1, AX_ND)
     CS_TILE_ROWS(AX_CS_ROWS_CONST && last == w, n, nv, w)
     CS_TILE_ROWS(AX_CS_ROWS_CONST && axk_float(k) && last == AX_ND, n, nv, AX_ND) CS_TILE_ROWS(1, n, nv, last)
@@ -455,17 +456,7 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
 #pragma GCC unroll 1
     for (size_t r = 0; r < rows; r++) {
         const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
-        cs_col v[AX_CS_TILE];
-        for (int q = 0; q < nv; q++) /* (as cs_tile_row's) */
-            if (!axk_float(k)) v[q] = cs_col_ld(k, x + off + (size_t)q * w * es, q == nv - 1 ? cnt : w);
-        for (int q = 0; q < nv; q++) {
-            const size_t o = off + (size_t)q * w * es, m = q == nv - 1 ? cnt : w;
-            const cs_col before = a[q];
-            if (axk_float(k))
-                v[q] = cs_col_ld(k, x + o, m);
-            a[q] = cs_col_add(k, a[q], v[q]);
-            cs_col_put(k, y + o, cs_col_out(k, a[q], v[q], before, excl, t + r == 0 && first), m, nt);
-        }
+        cs_tile_row(k, x + off, y + off, a, nv, cnt, excl, t + r == 0 && first, nt);
     }
     for (int q = 0; q < nv; q++)
         cs_col_st(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w);

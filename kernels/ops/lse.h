@@ -86,10 +86,9 @@ AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
          : k == AXK_F16 ? axial_f16_to_double(h[i]) : axial_bf16_to_double(h[i]);
 }
 AXIAL_INLINE void lse_st1(int k, void *y, size_t i, double v) {
-    if (k == AXK_F64 || k == AXK_F32)
-        k == AXK_F64 ? (void)(((double *)y)[i] = v) : (void)(((float *)y)[i] = (float)v);
-    else
-        ((uint16_t *)y)[i] = k == AXK_F16 ? axial_double_to_f16(v) : axial_double_to_bf16(v);
+    if (k == AXK_F64) ((double *)y)[i] = v;
+    else if (k == AXK_F32) ((float *)y)[i] = (float)v;
+    else ((uint16_t *)y)[i] = k == AXK_F16 ? axial_double_to_f16(v) : axial_double_to_bf16(v);
 }
 
 /* The oracle's step: one term into a canonical state (kernels.h). */
