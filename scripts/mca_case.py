@@ -27,7 +27,9 @@ T from B makes the loop [T, B]; its iterations are the executions of B (calls an
 jumps to other functions are not loops; loops of under 8 iterations a call
 or 1% of the work are not listed), and
 its body for llvm-mca is the instructions of [T, B] that ran in at least
-half of its iterations, in address order (the hot path once round).  A loop
+half of its iterations, in address order (the hot path once round), a run
+of them that ran r > 1 times an iteration (an inner loop of a few turns,
+not listed alone) repeated r times.  A loop
 that holds a loop doing half its work is left out (the inner one is
 listed), and so is one that shares instructions with a hotter listed one.
 Per loop: llvm-mca's cycles per iteration on each CPU model, and its
@@ -228,6 +230,24 @@ def mca(body, isa, cpu):
     return int(m1.group(1)) / int(m2.group(1))
 
 
+def hot_path(ins, counts, span, it):
+    """The body of loop [span] for llvm-mca: the instructions that ran in at
+    least half of its it iterations, in address order; a run of them that
+    ran r > 1 times an iteration (an inner loop not listed alone) r times
+    over (at most 16), so that its work is counted as often as it is done."""
+    body, run, times = [], [], 1
+    for o in span + [None]:
+        r = 0 if o is None else min(16, max(1, round(counts.get(o, 0) / it)))
+        if o is not None and counts.get(o, 0) * 2 < it:
+            continue
+        if r != times:
+            body += run * times
+            run, times = [], r
+        if o is not None:
+            run.append(ins[o][0])
+    return body
+
+
 def loops(ins, names, counts, nloops, reps):
     """The hottest innermost loops: (instructions executed in them, B, T, iterations, body)."""
     offs = sorted(ins)
@@ -241,7 +261,7 @@ def loops(ins, names, counts, nloops, reps):
         it = counts[b]
         span = offs[idx[t]:idx[b] + 1]
         work = sum(counts.get(o, 0) for o in span)
-        body = [ins[o][0] for o in span if counts.get(o, 0) * 2 >= it]
+        body = hot_path(ins, counts, span, it)
         found.append((work, b, t, it, body))
     found.sort(reverse=True)
     total = sum(counts.get(o, 0) for o in offs)
