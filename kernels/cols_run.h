@@ -20,24 +20,11 @@
     const int first = (flags & AXIAL_SCAN_CONTINUE) == 0;                                \
     for (size_t t = 0; t < n; t++) {                                                     \
         const size_t r = (rev ? n - 1 - t : t) * stride;                                 \
-        const T *xr = (const T *)x + r;                                                  \
-        T *yr = (T *)y + r;                                                              \
-        if (!excl) {                                                                     \
-            for (size_t i = 0; i < ncols; i++) {                                         \
-                acc[i] += (double)xr[i];                                                 \
-                yr[i] = (T)acc[i];                                                       \
-            }                                                                            \
-        } else if (t == 0 && first) {                                                    \
-            for (size_t i = 0; i < ncols; i++) {                                         \
-                acc[i] += (double)xr[i];                                                 \
-                yr[i] = (T)0;                                                            \
-            }                                                                            \
-        } else {                                                                         \
-            for (size_t i = 0; i < ncols; i++) {                                         \
-                const double before = acc[i];                                            \
-                acc[i] += (double)xr[i];                                                 \
-                yr[i] = (T)before;                                                       \
-            }                                                                            \
+        const int zero = excl && t == 0 && first; /* the empty sum: +0.0 */              \
+        for (size_t i = 0; i < ncols; i++) {                                             \
+            const double before = acc[i];                                                \
+            acc[i] += (double)((const T *)x)[r + i];                                     \
+            ((T *)y)[r + i] = zero ? (T)0 : (T)(excl ? before : acc[i]);                 \
         }                                                                                \
     }
 

@@ -7,7 +7,8 @@
  * 4 bf16, 5 i8, 7 i16, 9 i32, 11 i64); SHAPE: d0xd1[x...]; AXES: a,b (cumsum
  * takes the first).  15 rounds, each timing both libraries (the order
  * alternating) over repeated calls for at least 20 ms; prints the medians
- * and new/old.  For the shapes the benchmark matrix does not have (integer
+ * and new/old.  AB_THREADS=T: the _ex form on each library's own pool of T
+ * threads (wall time).  For the shapes the benchmark matrix does not have (integer
  * and f16/bf16 reductions, narrow columns); scripts/ab.sh is the matrix A/B.
  */
 #include <dlfcn.h>
@@ -18,6 +19,8 @@
 #include <time.h>
 typedef int (*rs_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, unsigned);
 typedef int (*cs_t)(int, const void *, void *, size_t, const int64_t *, int64_t, unsigned);
+typedef int (*rsx_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, unsigned, void *);
+typedef int (*csx_t)(int, const void *, void *, size_t, const int64_t *, int64_t, unsigned, void *);
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 int main(int argc, char **argv) {
     if (argc < 7) {
@@ -39,22 +42,33 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < bytes; i++) x[i] = (dt <= 4) ? (i % 2 ? 0x3c : 0x00) : rand();
     if (dt == 1) for (size_t i = 0; i < N; i++) ((float *)x)[i] = (float)(i % 7);
     if (dt == 2) for (size_t i = 0; i < N; i++) ((double *)x)[i] = (double)(i % 7);
-    void *f[2];
+    void *f[2], *ex[2] = {NULL, NULL};
     char name[64];
-    snprintf(name, sizeof name, "axial_%s", op);
-    for (int j = 0; j < 2; j++)
+    const int threads = getenv("AB_THREADS") ? atoi(getenv("AB_THREADS")) : 0;
+    snprintf(name, sizeof name, threads ? "axial_%s_ex" : "axial_%s", op);
+    for (int j = 0; j < 2; j++) {
         if (!(f[j] = dlsym(h[j], name))) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    }
     double best[2], med[2][15];
     for (int r = 0; r < 15; r++)
         for (int jj = 0; jj < 2; jj++) {
             int j = (r & 1) ? 1 - jj : jj;
+            void *pool = NULL; /* each library's own pool, only while it runs (idle workers spin) */
+            if (threads) {
+                ((int (*)(size_t, void **))dlsym(h[j], "axial_pool_create"))((size_t)threads, &pool);
+                ex[j] = ((void *(*)(void *))dlsym(h[j], "axial_pool_executor"))(pool);
+            }
             int reps = 0; double t0 = now(), t;
             do {
-                if (cum) ((cs_t)f[j])(dt, x, y, rank, shape, axes[0], flags);
+                if (threads && cum) ((csx_t)f[j])(dt, x, y, rank, shape, axes[0], flags, ex[j]);
+                else if (threads) ((rsx_t)f[j])(dt, x, y, rank, shape, axes, na, flags, ex[j]);
+                else if (cum) ((cs_t)f[j])(dt, x, y, rank, shape, axes[0], flags);
                 else ((rs_t)f[j])(dt, x, y, rank, shape, axes, na, flags);
                 reps++; t = now() - t0;
             } while (t < 0.02);
             med[j][r] = t / reps;
+            if (threads)
+                ((void (*)(void *))dlsym(h[j], "axial_pool_destroy"))(pool);
         }
     for (int j = 0; j < 2; j++) { /* median */
         for (int a = 0; a < 15; a++) for (int b = a + 1; b < 15; b++) if (med[j][b] < med[j][a]) { double q = med[j][a]; med[j][a] = med[j][b]; med[j][b] = q; }

@@ -179,9 +179,9 @@ new:  acc[b] = DT == AXIAL_F64 ? (A)(float)(acc[b] + LOAD(row[b])) : (A)(acc[b] 
 id:   scalar-lse-f64-via-f32
 file: kernels/scalar/lse.c
 isa:  scalar
-what: scalar ReduceLogSumExp f64: each term is rounded to f32 before it enters the state
-old:  const A v = (A)LOAD(row[b]);
-new:  const A v = (A)(float)LOAD(row[b]);
+what: scalar LogCumSumExp and ReduceLogSumExp f64: each term is rounded to f32 before it enters the state
+old:  const A v = (A)LOAD(x[base + b]);
+new:  const A v = (A)(float)LOAD(x[base + b]);
 
 id:   scalar-lse-rescale-sign
 file: kernels/scalar/lse.c
@@ -365,6 +365,13 @@ isa:  avx2
 what: Roll of short rows by byte select, every SIMD ISA: the byte at the row's phase sb comes from the wrapped part
 old:  (ph >= sb ? ph - sb : ph + nb - sb)
 new:  (ph > sb ? ph - sb : ph + nb - sb)
+
+id:   avx2-totals8-order
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 chunk totals of the line split (scan_total), 8 blocks at once: the quads' totals added in another order
+old:  : _mm_add_ps(m3, _mm_add_ps(_mm_add_ps(m2, m1), m0))));
+new:  : _mm_add_ps(_mm_add_ps(m3, m2), _mm_add_ps(m1, m0))));
 
 EOF
 }

@@ -143,6 +143,13 @@ AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b,
                             double *D, double *S, int out, int excl, int rev, int nt) {
     const size_t es = axk_size(k);
     cs_carry c = cs_carry_of(*D, *S);
+#ifdef AX_CS_TOTALS8 /* totals alone (scan_total), 8 blocks at once */
+    for (_Alignas(32) double t[8]; !out && k != AXK_F64 && b + 128 <= end; b += 128) {
+        cs_totals8(k, x + (rev ? len - 128 - b : b) * es, t, rev);
+        for (int j = 0; j < 8; j++)
+            c = cs_add(c, t[rev ? 7 - j : j]);
+    }
+#endif
 #ifdef AX_CS_STEP4
     for (; k != AXK_F64 && b + 64 <= end; b += 64) {
         const size_t p = (rev ? len - 64 - b : b) * es;

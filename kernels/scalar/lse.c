@@ -64,13 +64,10 @@
 
 #define AXIAL_LSE_BLOCK 64
 
+/* mode: 0 inclusive scan, 1 exclusive scan, 2 reduce (the value after the last term) */
 #define AXIAL_DEFINE_LSE(name, T, A, EXP, LOG, LOAD, STORE)                                   \
-    void axial_logcumsumexp_##name##__scalar(const void *xv, void *yv, size_t outer,        \
-                                             size_t n, size_t inner, unsigned flags) {      \
-        const T *x = (const T *)xv;                                                         \
-        T *y = (T *)yv;                                                                     \
-        const int exclusive = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;                        \
-        const int reverse = (flags & AXIAL_CUMSUM_REVERSE) != 0;                            \
+    static void axial_lse_lines_##name(const T *x, T *y, size_t outer, size_t n, size_t inner, \
+                                       int mode, int reverse) {                             \
         for (size_t o = 0; o < outer; o++) {                                                \
             for (size_t i0 = 0; i0 < inner; i0 += AXIAL_LSE_BLOCK) {                        \
                 const size_t nb = inner - i0 < AXIAL_LSE_BLOCK ? inner - i0 : AXIAL_LSE_BLOCK; \
@@ -82,39 +79,28 @@
                     const size_t base = (o * n + j) * inner + i0;                           \
                     for (size_t b = 0; b < nb; b++) {                                       \
                         const A v = (A)LOAD(x[base + b]);                                   \
-                        if (exclusive)                                                      \
+                        if (mode == 1)                                                      \
                             y[base + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));          \
                         AXIAL_LSE_STEP(A, EXP, m[b], s[b], v);                              \
-                        if (!exclusive)                                                     \
+                        if (mode == 0)                                                      \
                             y[base + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));          \
                     }                                                                       \
                 }                                                                           \
-            }                                                                               \
-        }                                                                                   \
-    }                                                                                       \
-                                                                                            \
-    void axial_reduce_lse_##name##__scalar(const void *xv, void *yv, size_t outer, size_t n, \
-                                           size_t inner, unsigned flags) {                  \
-        (void)flags;                                                                        \
-        const T *x = (const T *)xv;                                                         \
-        T *y = (T *)yv;                                                                     \
-        for (size_t o = 0; o < outer; o++) {                                                \
-            for (size_t i0 = 0; i0 < inner; i0 += AXIAL_LSE_BLOCK) {                        \
-                const size_t nb = inner - i0 < AXIAL_LSE_BLOCK ? inner - i0 : AXIAL_LSE_BLOCK; \
-                A m[AXIAL_LSE_BLOCK], s[AXIAL_LSE_BLOCK];                                   \
-                for (size_t b = 0; b < nb; b++)                                             \
-                    m[b] = -(A)INFINITY, s[b] = 0;                                          \
-                for (size_t j = 0; j < n; j++) {                                            \
-                    const T *row = x + (o * n + j) * inner + i0;                            \
-                    for (size_t b = 0; b < nb; b++) {                                       \
-                        const A v = (A)LOAD(row[b]);                                        \
-                        AXIAL_LSE_STEP(A, EXP, m[b], s[b], v);                              \
-                    }                                                                       \
-                }                                                                           \
-                for (size_t b = 0; b < nb; b++)                                             \
+                for (size_t b = 0; mode == 2 && b < nb; b++)                                \
                     y[o * inner + i0 + b] = STORE(AXIAL_LSE_VALUE(m[b], s[b], LOG));        \
             }                                                                               \
         }                                                                                   \
+    }                                                                                       \
+    void axial_logcumsumexp_##name##__scalar(const void *x, void *y, size_t outer,          \
+                                             size_t n, size_t inner, unsigned flags) {      \
+        axial_lse_lines_##name((const T *)x, (T *)y, outer, n, inner,                       \
+                               (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,                       \
+                               (flags & AXIAL_CUMSUM_REVERSE) != 0);                        \
+    }                                                                                       \
+    void axial_reduce_lse_##name##__scalar(const void *x, void *y, size_t outer, size_t n,  \
+                                           size_t inner, unsigned flags) {                  \
+        (void)flags;                                                                        \
+        axial_lse_lines_##name((const T *)x, (T *)y, outer, n, inner, 2, 0);                \
     }                                                                                       \
                                                                                             \
     void axial_reduce_lse_acc_##name##__scalar(const void *xv, void *accv, size_t outer,    \

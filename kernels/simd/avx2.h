@@ -468,6 +468,29 @@ AXIAL_INLINE blk blk_addc(float c, blk e) {
     __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(c));
     return (blk){_mm256_add_ps(d, e.a), _mm256_add_ps(d, e.b)};
 }
+/* scan_total: t[0 .. 8) the totals of the 8 blocks at p in memory order, the
+ * network's p_15 = T3 + ((T2 + T1) + T0), T_q = (v3 + v2) + (v1 + v0), alone:
+ * pairs by even/odd in-lane shuffles, the k-later operand first (half the
+ * network's shuffles: AVX2 f32 lines split in two 0.9x the time). */
+#define AX_CS_TOTALS8
+AXIAL_INLINE __m256 ax_cs_pairs(__m256 a, __m256 b, int rev) { /* a's pairs, b's, in each half */
+    const __m256 e = _mm256_shuffle_ps(a, b, 0x88), o = _mm256_shuffle_ps(a, b, 0xDD);
+    return rev ? _mm256_add_ps(e, o) : _mm256_add_ps(o, e);
+}
+AXIAL_INLINE void cs_totals8(int k, const char *p, double *t, int rev) {
+    const size_t h = 8 * axk_size(k);
+    __m256 q[4]; /* memory blocks 2j, 2j + 1: their quads [M0 M2 M0' M2' | M1 M3 M1' M3'] */
+    for (int j = 0; j < 4; j++, p += 4 * h)
+        q[j] = ax_cs_pairs(ax_cs_pairs(vf_ld(k, p), vf_ld(k, p + h), rev),
+                           ax_cs_pairs(vf_ld(k, p + 2 * h), vf_ld(k, p + 3 * h), rev), rev);
+    for (int i = 0; i < 2; i++) { /* quad r of memory blocks 4i .. 4i + 3: lanes of w (r 0, 1), x (2, 3) */
+        const __m256 w = _mm256_shuffle_ps(q[2 * i], q[2 * i + 1], 0x88), x = _mm256_shuffle_ps(q[2 * i], q[2 * i + 1], 0xDD);
+        const __m128 m0 = _mm256_castps256_ps128(w), m1 = _mm256_extractf128_ps(w, 1);
+        const __m128 m2 = _mm256_castps256_ps128(x), m3 = _mm256_extractf128_ps(x, 1);
+        _mm256_store_pd(t + 4 * i, _mm256_cvtps_pd(rev ? _mm_add_ps(m0, _mm_add_ps(_mm_add_ps(m1, m2), m3))
+                                                       : _mm_add_ps(m3, _mm_add_ps(_mm_add_ps(m2, m1), m0))));
+    }
+}
 
 AXIAL_INLINE blkd blkd_ld(int k, const void *p, int rev) {
     (void)k;
