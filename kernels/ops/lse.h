@@ -304,7 +304,7 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
     LF(lse_acc) s;
     LF(lse_empty)(&m, &s, 1);
     size_t r = 0;
-    for (; r + LSE_RB <= full; r += LSE_RB) /* (whole blocks: a constant count, unrolled) */
+    for (; r + LSE_RB <= full; r += LSE_RB) /* (whole blocks: a constant row count) */
         LF(lse_red_block)(k, x + r * LN * es, LN * es, LSE_RB, LN, LSE_RB, &m, &s);
     if (r < full)
         LF(lse_red_block)(k, x + r * LN * es, LN * es, full - r, LN, LSE_RB, &m, &s);

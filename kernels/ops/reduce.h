@@ -808,8 +808,8 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
  * lane r of the step's vector is row r's sum.  n a power of two <= L: the
  * group is n whole vectors, log2(n) levels of vi_addp; 3: vi_rows3; else
  * each row is V vectors (the lanes past the row zeroed unless n == V L, a
- * constant then), added, and the L row vectors take log2(L) levels.  A group whose loads would pass the end
- * of x runs on a zero-padded copy. */
+ * constant then), added, and the L row vectors take log2(L) levels.  A
+ * group whose loads would pass the end of x runs on a zero-padded copy. */
 AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep) {
     const size_t L = ri_lanes(k);
     vi v[16];
@@ -821,7 +821,8 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
     }
     RD_UNROLL for (size_t r = 0; r < L; r++) {
         const void *q = axk_at(k, p, r * n);
-        vi s = n == V * L ? vi_ld(axk_at(k, q, (V - 1) * L)) : vi_and(vi_ld(axk_at(k, q, (V - 1) * L)), keep);
+        vi s = vi_ld(axk_at(k, q, (V - 1) * L));
+        s = n == V * L ? s : vi_and(s, keep);
         RD_UNROLL for (size_t i = 0; i + 1 < V; i++) s = vi_add(k, s, vi_ld(axk_at(k, q, i * L)));
         v[r] = s;
     }
