@@ -273,16 +273,14 @@ AXIAL_INLINE void LF(lse_empty)(LV *m, LF(lse_acc) *s, size_t ng) {
  * cnt lanes each, into the lane states (m, s). */
 AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt,
                                     int rb, LV *m, LF(lse_acc) *s) {
-    LV b[4];
-    for (int q = 0; q < 4; q++)
-        b[q] = LX(set1)(-INFINITY);
+    const LV ninf = LX(set1)(-INFINITY);
+    LV b[4] = {ninf, ninf, ninf, ninf};
     for (size_t r = 0; r < nr; r++) /* four max chains */
         b[r & 3] = LX(max)(b[r & 3], LF(lse_ldc)(k, p + r * rs, cnt));
     const LV mx = LX(max)(LX(max)(b[0], b[1]), LX(max)(b[2], b[3]));
-    const LV lag = LX(set1)(LSE_LAG);
-    const LMASK up = LX(gt)(mx, LX(add)(*m, lag));
+    const LMASK up = LX(gt)(mx, LX(add)(*m, LX(set1)(LSE_LAG)));
     if (LX(any)(up)) { /* (+inf: m = +inf, and s turns NaN below) */
-        const LV nm = LX(sel)(up, LX(add)(mx, lag), *m);
+        const LV nm = LX(sel)(up, LX(add)(mx, LX(set1)(LSE_LAG)), *m);
         LF(lse_acc_rescale)(s, *m, nm);
         *m = nm;
     }
@@ -341,16 +339,18 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
         LF(lse_empty)(m, s, ng);
         for (size_t r = 0; r < n; r += LSE_RC) {
             const size_t nr = n - r < LSE_RC ? n - r : LSE_RC;
-            size_t g = 0;
-            for (; g < cw / LN; g++) {
+            for (size_t g = 0; g < ng; g++) {
+                const size_t cnt = cw - g * LN < LN ? cw - g * LN : LN;
+                const char *p = x + (r * stride + c0 + g * LN) * es;
+                const int part = nr < LSE_RC || cnt < LN;
+                LV t[LSE_RC]; /* a partial block, -inf past its rows and lanes (exp: +0) */
+                for (size_t q = 0; part && q < LSE_RC; q++)
+                    t[q] = q < nr ? LF(lse_ldc)(k, p + q * stride * es, cnt) : LX(set1)(-INFINITY);
                 if (pf)
                     lse_pf(k, x, n, r + LSE_RC, LSE_RC, c0 + g * LN, stride, 0);
-                LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr, LN,
-                                  LSE_RC, &m[g], &s[g]);
+                LF(lse_red_block)(part ? (LSE_D ? AXK_F64 : AXK_F32) : k, part ? (char *)t : p,
+                                  part ? sizeof(LV) : stride * es, LSE_RC, LN, LSE_RC, &m[g], &s[g]);
             }
-            if (g < ng)
-                LF(lse_red_block)(k, x + (r * stride + c0 + g * LN) * es, stride * es, nr,
-                                  cw % LN, LSE_RC, &m[g], &s[g]);
         }
         for (size_t g = 0; g < ng; g++) {
             double ms[LN], ss[LN];
@@ -633,17 +633,17 @@ AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m,
 static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
                            size_t stride, size_t cnt, int excl, int rev, LV *mp,
                            LF(lse_acc) *s) {
-    const size_t nr = n - t < LSE_SB ? n - t : LSE_SB;
-    size_t off[LSE_SB];
-    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY);
-    int bad = nr < LSE_SB || LX(any)(LX(bad)(m));
+    const size_t nr = n - t < LSE_SB ? n - t : LSE_SB, es = axk_size(k);
+    const ptrdiff_t rs = (ptrdiff_t)(stride * es) * (rev ? -1 : 1); /* a row, in scan order */
+    const char *xp = (const char *)x + ((rev ? n - 1 - t : t) * stride + i) * es;
+    char *yp = (char *)y + (xp - (const char *)x);
+    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY), sum = m, S = TOV(*s);
     for (size_t q = 0; q < nr; q++) {
-        off[q] = (rev ? n - 1 - t - q : t + q) * stride + i;
-        v[q] = LF(lse_ldc)(k, axk_at(k, x, off[q]), cnt);
-        bad |= LX(any)(LX(bad)(v[q]));
+        v[q] = LF(lse_ldc)(k, xp + (ptrdiff_t)q * rs, cnt);
+        sum = LX(add)(sum, v[q]); /* NaN or +inf if a term or m is (or if it overflows) */
         b = LX(max)(b, v[q]);
     }
-    LV S = TOV(*s);
+    int bad = nr < LSE_SB || LX(any)(LX(bad)(sum));
     const LV zero = LX(set1)(0);
     const LMASK up = LX(gt)(b, m);
     if (!bad && LX(any)(up)) {
@@ -669,11 +669,11 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
             f = g;
         }
         for (size_t q = 0; q < nr; q++)
-            LF(lse_stc)(k, axk_at_mut(k, y, off[q]), LX(add)(m, LX(log)(e[q])), cnt);
+            LF(lse_stc)(k, yp + (ptrdiff_t)q * rs, LX(add)(m, LX(log)(e[q])), cnt);
         LF(lse_acc_add)(s, f);
     } else {
         for (size_t q = 0; q < nr; q++) /* row by row */
-            LF(lse_row)(k, axk_at_mut(k, y, off[q]), v[q], cnt, excl, &m, s, 1);
+            LF(lse_row)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, &m, s, 1);
     }
     *mp = m;
 }
