@@ -44,8 +44,9 @@
  *    order, lanes whose block max rises (within LSE_RISE of their first
  *    output's largest term) take it as reference at once, then exps, the
  *    running f32 sum after (lane)s, logs, s += the block's sum in f64; other
- *    blocks, and every block after a group's first NaN or +inf, row by row
- *    with a NaN-keeping max and y = m where m is not finite.
+ *    blocks, and those where m plus the rows' sum is NaN or +inf (a NaN or
+ *    +inf term, in this block or before, or an overflow), row by row with a
+ *    NaN-keeping max and y = m where m is not finite.
  * Error: every output has s_j >= e^-LSE_RISE (reductions: s >= e^-LSE_LAG)
  * relative to its reference, so a relative error r of s_j is an absolute
  * error r of y: each exp 1 ulp plus the rounding of x - m (on average about
@@ -637,14 +638,13 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
     const ptrdiff_t rs = (ptrdiff_t)(stride * es) * (rev ? -1 : 1); /* a row, in scan order */
     const char *xp = (const char *)x + ((rev ? n - 1 - t : t) * stride + i) * es;
     char *yp = (char *)y + (xp - (const char *)x);
-    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY), sum = m, S = TOV(*s);
+    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY), sum = m, S = TOV(*s), zero = LX(set1)(0);
     for (size_t q = 0; q < nr; q++) {
         v[q] = LF(lse_ldc)(k, xp + (ptrdiff_t)q * rs, cnt);
         sum = LX(add)(sum, v[q]); /* NaN or +inf if a term or m is (or if it overflows) */
         b = LX(max)(b, v[q]);
     }
     int bad = nr < LSE_SB || LX(any)(LX(bad)(sum));
-    const LV zero = LX(set1)(0);
     const LMASK up = LX(gt)(b, m);
     if (!bad && LX(any)(up)) {
         /* each lane's first output's own largest term (excl, empty: x0) */
