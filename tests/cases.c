@@ -337,9 +337,11 @@ void reduce_rows(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, double
 }
 
 void reduce_short_rows(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, double frac) {
-    for (int64_t n = 2; n <= 17; n++)
+    static const int64_t longer[] = {32, 64, 128, 256}; /* rows of 8 and 16 vectors */
+    for (int64_t i = 2; i <= 17 + (int64_t)COUNT(longer); i++)
         for (size_t r = 0; r < COUNT(short_rows); r++) {
             if (!ax_sample(t, frac)) continue;
+            const int64_t n = i <= 17 ? i : longer[i - 18];
             int64_t shape[2] = {short_rows[r], n}, ax[1] = {some_axis(t, 1, 2)};
             run(t, dt, 2, shape, ax, 1, keep_or_not(t), mode);
         }

@@ -356,9 +356,8 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
         for (size_t g = 0; g < ng; g++) {
             double ms[LN], ss[LN];
             for (int h = 0; h < LH; h++) {
-                const size_t o = (size_t)h * AX_ND;
-                vd_st(ms + o, HALF(m[g], h));
-                vd_st(ss + o, s[g].h[h]);
+                vd_st(ms + h * AX_ND, HALF(m[g], h));
+                vd_st(ss + h * AX_ND, s[g].h[h]);
             }
             /* an output is its state's value as reduce_lse_finish gives it
              * (libm's log in double), so that a call gives the bits of its

@@ -110,10 +110,7 @@
 static inline size_t rd_gcd(size_t a, size_t b) { return b ? rd_gcd(b, a % b) : a; }
 
 /* ---- C vectors --------------------------------------------------------------- */
-typedef struct {
-    vf f;
-    vd d;
-} vc;
+typedef struct { vf f; vd d; } vc;
 AXIAL_INLINE size_t vc_nw(int k) { return k == AXK_F64 ? 1 : 2; } /* vd per vc */
 AXIAL_INLINE size_t vc_n(int k) { return vc_nw(k) * AX_ND; }
 AXIAL_INLINE vc vc_of(vf f, vd d) {
@@ -762,7 +759,7 @@ AXIAL_INLINE vi ri_tree(int k, vi *v, size_t N, int pairs) {
 }
 /* The sum of the vectors at q + r sb, r < G (a constant), as a tree. */
 AXIAL_INLINE vi ri_gsum(int k, const char *q, size_t sb, size_t G) {
-    vi v[8];
+    vi v[16];
     RD_UNROLL for (size_t r = 0; r < G; r++) v[r] = vi_ld(q + r * sb);
     return ri_tree(k, v, G, 0);
 }
@@ -804,14 +801,15 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
             ri_put(k, dst, w - L + l, ri_get(k, dst, w - L + l) + ri_get(k, b, l));
     }
 }
-/* Short rows (AX_RED_INT_ROWS: n <= 4 lanes), one group of L rows a step:
+/* Short rows (AX_RED_INT_ROWS: n <= 4 vectors, 8 or 16), one group of L rows a step:
  * lane r of the step's vector is row r's sum.  n a power of two <= L: the
  * group is n whole vectors, log2(n) levels of vi_addp; 3: vi_rows3; else
  * each row is V vectors (the lanes past the row zeroed unless n == V L, a
- * constant then), added, and the L row vectors take log2(L) levels.  A
+ * constant then; 8 or 16, whole, by a tree: NEON n1 0.7x the cycles of one
+ * chain, modelled), added, and the L row vectors take log2(L) levels.  A
  * group whose loads would pass the end of x runs on a zero-padded copy. */
 AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep) {
-    const size_t L = ri_lanes(k);
+    const size_t L = ri_lanes(k), nc = V >= 8 ? 1 : V; /* vectors of a row's chain */
     vi v[16];
     if (!V) {
         if (n == 3)
@@ -821,9 +819,9 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
     }
     RD_UNROLL for (size_t r = 0; r < L; r++) {
         const void *q = axk_at(k, p, r * n);
-        vi s = vi_ld(axk_at(k, q, (V - 1) * L));
+        vi s = V >= 8 ? ri_gsum(k, q, AX_VB, V) : vi_ld(axk_at(k, q, (V - 1) * L)); /* (8, 16: whole) */
         s = n == V * L ? s : vi_and(s, keep);
-        RD_UNROLL for (size_t i = 0; i + 1 < V; i++) s = vi_add(k, s, vi_ld(axk_at(k, q, i * L)));
+        RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = vi_add(k, s, vi_ld(axk_at(k, q, i * L)));
         v[r] = s;
     }
     return ri_tree(k, v, L, 1);
@@ -854,7 +852,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
         vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
     for (; o < outer; o += L) {
         const size_t cnt = RD_MIN(L, outer - o);
-        uint64_t pad[4 * AX_VB * AX_VB / 8]; /* need * es: at most 4 L^2 es */
+        uint64_t pad[2 * AX_VB * AX_VB]; /* need * es: at most 16 L^2 es */
         memset(pad, 0, need * es);
         memcpy(pad, axk_at(k, x, o * n), cnt * n * es);
         vi_st(pad, ri_rows_group(k, pad, n, V, keep));
@@ -905,12 +903,13 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         memcpy(y, x, outer * inner * axk_size(k));
         return;
     }
-    if (AX_RED_INT_ROWS && inner == 1 && n <= 4 * L) { /* n or V a constant of each loop */
+    if (AX_RED_INT_ROWS && inner == 1 && (n <= 4 * L || n == 8 * L || n == 16 * L)) { /* n or V a constant */
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
         RI_ROWS_IF(n == 2, 2, 0) RI_ROWS_IF(n == 4 && L >= 4, 4, 0) RI_ROWS_IF(n == 8 && L >= 8, 8, 0)
         RI_ROWS_IF(n == 16 && L >= 16, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
         RI_ROWS_IF(n == 2 * L, 2 * L, 2) RI_ROWS_IF(n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
-        RI_ROWS_IF(n <= L, n, 1) RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
+        RI_ROWS_IF(n == 8 * L, 8 * L, 8) RI_ROWS_IF(n == 16 * L, 16 * L, 16) RI_ROWS_IF(n <= L, n, 1)
+        RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
         ri_rows_short(k, x, y, acc, outer, n, 4);
 #undef RI_ROWS_IF
         return;

@@ -534,7 +534,7 @@ AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
                     vcvt_high_f64_f32(t.val[1]));
 }
 
-/* Override (reduce): integer rows of n <= 4 vectors, L rows a step (ADDP, LD3, UADDLV): 10-50x fewer
+/* Override (reduce): integer rows of n <= 4 vectors (8, 16), L rows a step (ADDP, LD3, UADDLV): 10-50x fewer
  * instructions an element than a row at a time, counted. */
 #define AX_RED_INT_ROWS 1
 AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { return AX_NEON_W(k, vpaddq, a, b); }
