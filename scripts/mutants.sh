@@ -356,8 +356,8 @@ id:   neon-icols-excl
 file: kernels/ops/cumsum.h
 isa:  neon
 what: integer columns, EXCLUSIVE a constant of their own function (NEON): the exclusive call scans inclusively
-old:  CS_BY_FLAGS(1, rev, cs_cols_, k, x, y, n, ncols, stride, first, acc, nt);
-new:  CS_BY_FLAGS(0, rev, cs_cols_, k, x, y, n, ncols, stride, first, acc, nt);
+old:  CS_BY_FLAGS(1, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
+new:  CS_BY_FLAGS(0, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
 
 id:   roll-select-phase
 file: kernels/ops/roll.h
