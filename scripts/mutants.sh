@@ -355,9 +355,16 @@ new:  const LV a = one, b = wide ? e : LX(sel)(up, one, e);
 id:   neon-icols-excl
 file: kernels/ops/cumsum.h
 isa:  neon
-what: integer columns, EXCLUSIVE a constant of their own function (NEON): the exclusive call scans inclusively
+what: columns, EXCLUSIVE a constant of their own function (NEON): the exclusive call scans inclusively
 old:  CS_BY_FLAGS(1, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
 new:  CS_BY_FLAGS(0, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
+
+id:   neon-fcols-excl-first
+file: kernels/ops/cumsum.h
+isa:  neon
+what: float columns, EXCLUSIVE stored before the add (NEON): the first row's -0.0 left, not zeroed to +0.0
+old:      if (CS_PRE(k, excl) && n)
+new:      if (0 && CS_PRE(k, excl) && n)
 
 id:   roll-select-phase
 file: kernels/ops/roll.h

@@ -47,8 +47,8 @@
 #ifndef AX_CS_NT
 #define AX_CS_NT 0
 #endif
-#ifndef AX_CS_IEXCL
-#define AX_CS_IEXCL 0
+#ifndef AX_CS_EXCL_CONST
+#define AX_CS_EXCL_CONST 0
 #endif
 #ifndef AX_CS_TILE
 #define AX_CS_TILE 4
@@ -382,9 +382,11 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
 }
 
 #define CS_UNROLL_TILE _Pragma("GCC unroll 16")
-/* The output of a running sum s after it took v: s; exclusive, integers
- * s - v (the sums wrap: exact, and no copy of the sum before lives across
- * the add), floats the sum before (+0.0 first). */
+/* The output of a running sum s after it took v: s; exclusive, integers s - v (the sums wrap:
+ * exact, and no copy of the sum before lives across the add), floats the sum before (+0.0
+ * first); where EXCLUSIVE is a constant (AX_CS_EXCL_CONST), that sum is stored before the add
+ * and the first row's -0.0 zeroed after (no copy, no branch a vector: CS_PRE). */
+#define CS_PRE(k, excl) (AX_CS_EXCL_CONST && (excl) && axk_float(k))
 AXIAL_INLINE cs_col cs_col_out(int k, cs_col s, cs_col v, cs_col before, int excl, int first) {
     if (excl && !axk_float(k))
         s.i = vi_sub(k, s.i, v.i);
@@ -403,8 +405,11 @@ AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv
         const cs_col before = a[q];
         if (axk_float(k))
             v[q] = cs_col_ld(k, xr + c, m);
+        if (CS_PRE(k, excl)) /* the sum before, stored before the add (no copy of it) */
+            cs_col_put(k, yr + c, before, m, nt);
         a[q] = cs_col_add(k, a[q], v[q]);
-        cs_col_put(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m, nt);
+        if (!CS_PRE(k, excl))
+            cs_col_put(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m, nt);
     }
 }
 /* nv column vectors (nv a constant: the tile stays in registers), the last
@@ -436,6 +441,8 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     CS_TILE_ROWS(AX_CS_ROWS_CONST && last == w, n, nv, w)
     CS_TILE_ROWS(AX_CS_ROWS_CONST && axk_float(k) && last == AX_ND, n, nv, AX_ND) CS_TILE_ROWS(1, n, nv, last)
 #undef CS_TILE_ROWS
+    if (CS_PRE(k, excl) && n)
+        memset(y + r0, 0, ((size_t)(nv - 1) * w + last) * es);
 }
 
 /* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over
@@ -465,6 +472,8 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
         const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
         cs_tile_row(k, x + off, y + off, a, nv, cnt, excl, t + r == 0 && first, nt);
     }
+    if (CS_PRE(k, excl) && t == 0 && first && rows)
+        memset(y + ((rev ? n - 1 : 0) * stride + c) * es, 0, ((size_t)(nv - 1) * w + cnt) * es);
     for (int q = 0; q < nv; q++)
         cs_col_st(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w);
 }
@@ -551,21 +560,21 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     cs_sweep(k, x, y, n, ncols, stride, excl, rev, acc ? first : 1, a, nt);
     free(h);
 }
-/* AX_CS_IEXCL: integer EXCLUSIVE a constant of the loops (a branch costs NEON's paired
- * loads and stores a copy each), in a function of its own (else GCC spills LD3/ST3 tuples),
- * the kind a constant too (immediate offsets, paired: NEON i32 [2048, 32] n1 1.33x -> 1.00x, modelled) */
-AXIAL_NOINLINE void cs_cols_ix(int k, const char *x, char *y, size_t n, size_t ncols,
+/* AX_CS_EXCL_CONST: EXCLUSIVE a constant of the column loops (a runtime one costs NEON a branch
+ * and a copy of the sum a vector), in a function of its own (else GCC spills LD3/ST3 tuples), the
+ * kind a constant too (immediate offsets, paired: NEON i32 [2048, 32] n1 1.33x -> 1.00x, modelled) */
+AXIAL_NOINLINE void cs_cols_x(int k, const char *x, char *y, size_t n, size_t ncols,
                                size_t stride, int rev, int first, double *acc, int nt) {
 #define CS_IX(K) case K: CS_BY_FLAGS(1, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
-    switch (k) { CS_IX(AXK_I8) CS_IX(AXK_I16) CS_IX(AXK_I32) default: CS_IX(AXK_I64) }
+    switch (k) { CS_IX(AXK_I8) CS_IX(AXK_I16) CS_IX(AXK_I32) CS_IX(AXK_I64) CS_IX(AXK_F32) CS_IX(AXK_F64) CS_IX(AXK_F16) default: CS_IX(AXK_BF16) }
 #undef CS_IX
 }
 AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                           int excl, int rev, int first, double *acc, int nt) {
-    if (AX_CS_IEXCL && !axk_float(k) && excl)
-        cs_cols_ix(k, x, y, n, ncols, stride, rev, first, acc, nt);
+    if (AX_CS_EXCL_CONST && excl)
+        cs_cols_x(k, x, y, n, ncols, stride, rev, first, acc, nt);
     else
-        cs_cols_(k, x, y, n, ncols, stride, first, acc, nt, excl && !(AX_CS_IEXCL && !axk_float(k)), rev);
+        cs_cols_(k, x, y, n, ncols, stride, first, acc, nt, excl && !AX_CS_EXCL_CONST, rev);
 }
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */

@@ -47,13 +47,14 @@ AXIAL_INLINE float32x4_t ax_neon_widen16(int k, uint16x4_t h) {
 AXIAL_INLINE vf vf_ld(int k, const void *p) {
     return k == AXK_F32 ? vld1q_f32((const float *)p) : ax_neon_widen16(k, vld1_u16((const uint16_t *)p));
 }
-AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) {
+AXIAL_INLINE uint32x4_t ax_neon_bf16r(vf v) { /* the rounded bits, in the lanes' top halves */
     const uint32x4_t u = vreinterpretq_u32_f32(v);
     const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
     const uint32x4_t r = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
     const uint32x4_t nan = vmvnq_u32(vceqq_f32(v, v));
-    return vshrn_n_u32(vbslq_u32(nan, vorrq_u32(u, vdupq_n_u32(0x400000)), r), 16);
+    return vbslq_u32(nan, vorrq_u32(u, vdupq_n_u32(0x400000)), r);
 }
+AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) { return vshrn_n_u32(ax_neon_bf16r(v), 16); }
 /* AdvSIMD has no non-temporal vector store that bypasses the caches as x86's
  * do (STNP is a hint only): nt stores plainly. */
 /* f32 lanes rounded to nearest f16 (k) or bf16 */
@@ -61,11 +62,7 @@ AXIAL_INLINE uint16x4_t ax_neon_narrow16(int k, vf v) {
     return k == AXK_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : ax_neon_bf16(v);
 }
 AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
-    (void)nt;
-    if (k == AXK_F32)
-        vst1q_f32((float *)p, v);
-    else
-        vst1_u16((uint16_t *)p, ax_neon_narrow16(k, v));
+    (void)nt, k == AXK_F32 ? vst1q_f32((float *)p, v) : vst1_u16((uint16_t *)p, ax_neon_narrow16(k, v));
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
 /* Partial vectors: bytes < 16 at p to a vector's low bytes, zeros after,
@@ -120,28 +117,25 @@ AXIAL_INLINE void ax_neon_st_bytes(void *p, uint8x16_t v, size_t bytes) {
     memcpy(b, &lo, 8);
     ax_neon_st_few(b + 8, vgetq_lane_u64(vreinterpretq_u64_u8(v), 1), bytes - 8);
 }
-/* lanes [cnt, 4) of v set to fill (nothing to do for +0.0: they are zeros) */
-AXIAL_INLINE vf ax_neon_fill(vf v, size_t cnt, float fill) {
-    if (fill == 0.0f && !signbit(fill))
-        return v;
+/* lanes [cnt, 4) of v set to fill */
+AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
     const uint32x4_t idx = {0, 1, 2, 3};
-    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)cnt)), v, vdupq_n_f32(fill));
+    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)(cnt < 4 ? cnt : 4))), v, vdupq_n_f32(fill));
+}
+AXIAL_INLINE vf ax_neon_fill(vf v, size_t cnt, float fill) { /* after a partial load (zeros) */
+    return fill == 0.0f && !signbit(fill) ? v : vf_keep(v, cnt, fill);
 }
 AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
     if (k == AXK_F32)
         return ax_neon_fill(vreinterpretq_f32_u8(ax_neon_ld_bytes(p, cnt * 4)), cnt, fill);
-    const uint16x4_t h = vget_low_u16(vreinterpretq_u16_u8(ax_neon_ld_bytes(p, cnt * 2)));
-    const vf v = k == AXK_F16 ? vcvt_f32_f16(vreinterpret_f16_u16(h))
-                              : vreinterpretq_f32_u32(vshll_n_u16(h, 16));
-    return ax_neon_fill(v, cnt, fill);
+    return ax_neon_fill(ax_neon_widen16(k, vget_low_u16(vreinterpretq_u16_u8(ax_neon_ld_bytes(p, cnt * 2)))), cnt, fill);
 }
 AXIAL_INLINE void vf_st_part(int k, void *p, vf v, size_t cnt) {
     if (k == AXK_F32) {
         ax_neon_st_bytes(p, vreinterpretq_u8_f32(v), cnt * 4);
         return;
     }
-    const uint16x4_t h = k == AXK_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : ax_neon_bf16(v);
-    ax_neon_st_bytes(p, vcombine_u8(vreinterpret_u8_u16(h), vcreate_u8(0)), cnt * 2);
+    ax_neon_st_bytes(p, vcombine_u8(vreinterpret_u8_u16(ax_neon_narrow16(k, v)), vcreate_u8(0)), cnt * 2);
 }
 
 /* ---- f64 lanes ------------------------------------------------------------ */
@@ -151,10 +145,7 @@ AXIAL_INLINE vd vd_sub(vd a, vd b) { return vsubq_f64(a, b); }
 AXIAL_INLINE vd vd_max(vd a, vd b) { return vmaxq_f64(a, b); }
 AXIAL_INLINE vd vd_ld(const double *p) { return vld1q_f64(p); }
 AXIAL_INLINE void vd_st(double *p, vd v) { vst1q_f64(p, v); }
-AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
-    (void)nt;
-    vst1q_f64(p, v);
-}
+AXIAL_INLINE void vd_put(double *p, vd v, int nt) { (void)nt, vst1q_f64(p, v); }
 AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     const vd v = vreinterpretq_f64_u8(ax_neon_ld_bytes(p, cnt * 8));
     return cnt >= 2 || (fill == 0.0 && !signbit(fill)) ? v
@@ -164,10 +155,7 @@ AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
     ax_neon_st_bytes(p, vreinterpretq_u8_f64(v), cnt * 8);
 }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return vcvt_f64_f32(vld1_f32(p)); }
-AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
-    (void)nt;
-    vst1_f32(p, vcvt_f32_f64(v));
-}
+AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) { (void)nt, vst1_f32(p, vcvt_f32_f64(v)); }
 /* cnt <= 2 f32 */
 AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
     return vcvt_f64_f32(vget_low_f32(vreinterpretq_f32_u8(ax_neon_ld_bytes(p, cnt * 4))));
@@ -187,10 +175,7 @@ AXIAL_INLINE vf vf_narrow_for(int k, vd lo, vd hi) {
 AXIAL_INLINE vi vi_zero(void) { return vdupq_n_u8(0); }
 AXIAL_INLINE vi vi_ld(const void *p) { return vld1q_u8((const uint8_t *)p); }
 AXIAL_INLINE void vi_st(void *p, vi v) { vst1q_u8((uint8_t *)p, v); }
-AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
-    (void)nt;
-    vst1q_u8((uint8_t *)p, v);
-}
+AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) { (void)nt, vst1q_u8((uint8_t *)p, v); }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_neon_ld_bytes(p, bytes); }
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_neon_st_bytes(p, v, bytes); }
 /* f (vaddq, vsubq, vpaddq) over integer kind k's lanes */
@@ -275,15 +260,31 @@ AXIAL_INLINE double vd_last(vd v) { return vgetq_lane_f64(v, 1); }
 typedef struct { float32x4_t q[4]; } blk;
 typedef struct { float64x2_t h[8]; } blkd;
 
+/* 8 lanes at p (f16, bf16: one 16-byte move, SHLL2 / FCVTL2, stores UZP2 / FCVTN2: lines
+ * modelled 0.92x the cycles of a move a quad) */
+AXIAL_INLINE void ax_neon_ld8(int k, const void *p, vf *lo, vf *hi) {
+    const uint16x8_t h = vld1q_u16((const uint16_t *)p);
+    *lo = k == AXK_F32 ? vld1q_f32((const float *)p) : ax_neon_widen16(k, vget_low_u16(h));
+    *hi = k == AXK_F32 ? vld1q_f32((const float *)p + 4) : k == AXK_F16 ? vcvt_high_f32_f16(vreinterpretq_f16_u16(h))
+                                                                       : vreinterpretq_f32_u32(vshll_high_n_u16(h, 16));
+}
+AXIAL_INLINE void ax_neon_put8(int k, void *p, vf lo, vf hi, int nt) {
+    if (k == AXK_F32)
+        vf_put(k, p, lo, nt), vf_put(k, (float *)p + 4, hi, nt);
+    else
+        vst1q_u16((uint16_t *)p, k == AXK_F16 ? vreinterpretq_u16_f16(vcvt_high_f16_f32(vcvt_f16_f32(lo), hi))
+                                              : vuzpq_u16(vreinterpretq_u16_u32(ax_neon_bf16r(lo)),
+                                                          vreinterpretq_u16_u32(ax_neon_bf16r(hi))).val[1]);
+}
 AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
     blk r;
-    for (int i = 0; i < 4; i++)
-        r.q[i] = vf_ld(k, (const char *)p + (size_t)(rev ? 3 - i : i) * 4 * axk_size(k));
+    for (int i = 0; i < 4; i += 2) /* (reverse: memory quads 2 - i, 3 - i) */
+        ax_neon_ld8(k, (const char *)p + (size_t)(rev ? 2 - i : i) * 4 * axk_size(k), &r.q[i + rev], &r.q[i + 1 - rev]);
     return r;
 }
 AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
-    for (int i = 0; i < 4; i++)
-        vf_put(k, (char *)p + (size_t)(rev ? 3 - i : i) * 4 * axk_size(k), v.q[i], nt);
+    for (int i = 0; i < 4; i += 2)
+        ax_neon_put8(k, (char *)p + (size_t)(rev ? 2 - i : i) * 4 * axk_size(k), v.q[i + rev], v.q[i + 1 - rev], nt);
 }
 /* In a quad, every lane takes the lane `l` earlier in k order, z's coming in. */
 AXIAL_INLINE float32x4_t ax_cs_qup(float32x4_t v, int l, float32x4_t z, int rev) {
@@ -348,8 +349,7 @@ AXIAL_INLINE blkd blkd_ld(int k, const void *p, int rev) {
     return r;
 }
 AXIAL_INLINE void blkd_st(int k, void *p, blkd v, int rev, int nt) {
-    (void)k;
-    (void)nt;
+    (void)k, (void)nt;
     for (int j = 0; j < 8; j++)
         vst1q_f64((double *)p + 2 * (rev ? 7 - j : j), v.h[j]);
 }
@@ -563,28 +563,18 @@ AXIAL_INLINE vi vi_rows3(int k, const void *p) { /* LD3: lane r of each register
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return vbslq_u8(m, a, b); }
 /* the bytes of a by an index from ax_roll_index (ops/roll.h) */
-AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) {
-    (void)u;
-    return vqtbl1q_u8(a, idx);
-}
+AXIAL_INLINE vi vi_tbl(vi a, vi idx, int u) { return (void)u, vqtbl1q_u8(a, idx); }
 /* the bytes of the 32 at p by idx (LD1 of two registers feeds TBL's pair) */
 AXIAL_INLINE vi vi_tbl2(const void *p, vi idx) { return vqtbl2q_u8(vld1q_u8_x2(p), idx); }
 
 /* ---- reduce ---- */
 #define AX_OPAQUE(v) "+w"(v) /* an asm operand that keeps v in a register */
-AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
-    const uint32x4_t idx = {0, 1, 2, 3};
-    return vbslq_f32(vcltq_u32(idx, vdupq_n_u32((uint32_t)(cnt < 4 ? cnt : 4))), v, vdupq_n_f32(fill));
-}
 AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
     const uint64x2_t idx = {0, 1};
     return vbslq_f64(vcltq_u64(idx, vdupq_n_u64(cnt)), v, vdupq_n_f64(fill));
 }
 /* (a, b) as blocks of 2q lanes (q = 1): a0 + a1, b0 + b1 (FADDP) */
-AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
-    (void)q;
-    return vpaddq_f64(a, b);
-}
+AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) { return (void)q, vpaddq_f64(a, b); }
 AXIAL_INLINE vf vf_pairs_add(vf a, vf b) { return vpaddq_f32(a, b); }
 #define AX_RED_PIECE 8 /* trees over half super-rows: whole ones need 40 registers, and spill */
 #define AX_RED_IN_ORDER 0 /* GCC pairs the loads (ldp): 0.68 -> 0.55 instructions per f32 summed */
