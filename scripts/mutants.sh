@@ -366,6 +366,13 @@ what: float columns, EXCLUSIVE stored before the add (NEON): the first row's -0.
 old:      if (CS_PRE(k, excl) && n)
 new:      if (0 && CS_PRE(k, excl) && n)
 
+id:   neon-red-pairs
+file: kernels/ops/reduce.h
+isa:  neon
+what: float column and periodic ReduceSum, two vectors a load (NEON vf_ld2): the pair's halves swapped
+old:              vf_ld2(k, axk_at(k, p, s * P + off + v * vc_n(k)), &r[v].f, &r[v + 1].f);
+new:              vf_ld2(k, axk_at(k, p, s * P + off + v * vc_n(k)), &r[v + 1].f, &r[v].f);
+
 id:   roll-select-phase
 file: kernels/ops/roll.h
 isa:  avx2

@@ -113,10 +113,7 @@ static inline size_t rd_gcd(size_t a, size_t b) { return b ? rd_gcd(b, a % b) : 
 typedef struct { vf f; vd d; } vc;
 AXIAL_INLINE size_t vc_nw(int k) { return k == AXK_F64 ? 1 : 2; } /* vd per vc */
 AXIAL_INLINE size_t vc_n(int k) { return vc_nw(k) * AX_ND; }
-AXIAL_INLINE vc vc_of(vf f, vd d) {
-    const vc v = {f, d};
-    return v;
-}
+AXIAL_INLINE vc vc_of(vf f, vd d) { return (vc){f, d}; }
 AXIAL_INLINE vc vc_nz(int k) {
     return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_set1(-0.0)) : vc_of(vf_set1(-0.0f), vd_set1(0.0));
 }
@@ -155,27 +152,34 @@ AXIAL_INLINE vc vc_ld_upto(int k, const void *p, size_t avail, const void *end) 
 }
 /* v widened exactly to f64: w[0 .. vc_nw) in lane order */
 AXIAL_INLINE void vc_widen(int k, vc v, vd *w) {
-    if (k == AXK_F64) {
+    if (k == AXK_F64)
         w[0] = v.d;
-    } else {
-        w[0] = vd_lo(v.f);
-        w[1] = vd_hi(v.f);
-    }
+    else
+        w[0] = vd_lo(v.f), w[1] = vd_hi(v.f);
 }
-
 
 /* ---- the tree of 8 rows ------------------------------------------------------
  * nv vectors of row s at p + s * P + off + v * L.  full (RD_ALL): all loaded;
- * RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or past R elements from
- * p is -0.0, one across R is loaded up to R; RD_KEEP: all loaded (the caller
- * has room past R), lanes at or past R -0.0 by a select, not a branch. */
+ * RD_ALL2: all loaded, two vectors at a time where the ISA has vf_ld2
+ * (column tiles); RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or past
+ * R elements from p is -0.0, one across R is loaded up to R; RD_KEEP: all
+ * loaded (the caller has room past R), lanes at or past R -0.0 by a select. */
 #define RD_MAXV 8
-enum { RD_RUN, RD_ALL, RD_ROWS, RD_KEEP };
+enum { RD_RUN, RD_ALL, RD_ROWS, RD_KEEP, RD_ALL2 };
 AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size_t off, size_t R,
                            size_t nv, const void *end, int full) {
+#ifdef AX_VF_LD2 /* vf_ld2: two vectors of f32, f16 or bf16 at p, the ISA's way */
+    if (full == RD_ALL2 && k != AXK_F64 && nv % 2 == 0) {
+        RD_UNROLL for (size_t v = 0; v < nv; v += 2) {
+            r[v].d = r[v + 1].d = vd_set1(0.0);
+            vf_ld2(k, axk_at(k, p, s * P + off + v * vc_n(k)), &r[v].f, &r[v + 1].f);
+        }
+        return;
+    }
+#endif
     RD_UNROLL for (size_t v = 0; v < nv; v++) {
         const size_t o = s * P + off + v * vc_n(k);
-        r[v] = full == RD_ALL    ? vc_ld(k, axk_at(k, p, o))
+        r[v] = full == RD_ALL || full == RD_ALL2 ? vc_ld(k, axk_at(k, p, o))
                : full == RD_ROWS ? (s < R ? vc_ld(k, axk_at(k, p, o)) : vc_nz(k))
                : full == RD_KEEP ? (v + 1 < nv || (__builtin_constant_p(R) && o + vc_n(k) <= R)
                                         ? vc_ld(k, axk_at(k, p, o)) /* (nv: the fewest that hold R) */
@@ -547,8 +551,7 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
             vd A[16 / AX_ND];
             _Alignas(64) double a[16];
             rd_flat16(k, xo, N, A, 0);
-            for (size_t i = 0; i < 16 / AX_ND; i++)
-                vd_st(a + i * AX_ND, A[i]);
+            RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
             rd_fold_out(k, a, 16, inner, yo, ao);
         } else {
             vd A[240 / AX_ND];
@@ -556,7 +559,7 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
                 A[i] = vd_set1(-0.0);
             size_t q = 0;
             for (; q + 8 * P <= N; q += 8 * P)
-                rd_group(k, axk_at(k, xo, q), P, A, 8 * P, end, RD_ALL);
+                rd_group(k, axk_at(k, xo, q), P, A, 8 * P, end, RD_ALL2);
             if (q < N)
                 rd_group(k, axk_at(k, xo, q), P, A, N - q, end, RD_RUN);
             double a[240];
@@ -635,20 +638,16 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
         const void *end = axk_at(k, x, (n - 1) * stride + w);
         for (size_t j = 0; j < n; j += 8) {
             vc a[1], r[8];
-            vd A[2], W[2];
+            vd W[2];
             for (size_t s = 0; s < 8; s++)
                 r[s] = j + s < n ? vc_ld_upto(k, axk_at(k, x, (j + s) * stride), w, end) : vc_nz(k);
             a[0] = vc_add(k, vc_add(k, vc_add(k, r[0], r[1]), vc_add(k, r[2], r[3])),
                           vc_add(k, vc_add(k, r[4], r[5]), vc_add(k, r[6], r[7])));
-            for (size_t i = 0; i < vc_nw(k); i++) {
-                const size_t lo = i * AX_ND, cnt = w > lo ? RD_MIN(w - lo, AX_ND) : 0;
-                A[i] = vd_ld_part(acc + lo, cnt, -0.0);
-            }
             vc_widen(k, a[0], W);
             for (size_t i = 0; i < vc_nw(k); i++) {
                 const size_t lo = i * AX_ND, cnt = w > lo ? RD_MIN(w - lo, AX_ND) : 0;
                 if (cnt)
-                    vd_st_part(acc + lo, vd_add(A[i], W[i]), cnt);
+                    vd_st_part(acc + lo, vd_add(vd_ld_part(acc + lo, cnt, -0.0), W[i]), cnt);
             }
         }
         return;
@@ -660,7 +659,7 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
     const int pf = n * stride * axk_size(k) >= RD_COL_PF;
     size_t j = 0;
     for (; j + 8 <= n; j += 8)
-        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL, pf && j + 16 <= n);
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL2, pf && j + 16 <= n);
     if (j < n)
         rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS, 0);
 }
