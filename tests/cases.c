@@ -312,6 +312,16 @@ void cumsum_columns(ax_t *t, axial_dtype dt, enum fill mode, cumsum_run run, dou
                     else
                         run(t, dt, 3, s3, some_axis(t, 1, 3), flags, mode, inplace);
                 }
+    /* rows of 4100 columns: past 32 register tiles of any ISA (4096 bytes of i8), where a
+     * kernel sweeps all columns over running sums in memory; each flag once */
+    for (unsigned flags = 0; flags < 4; flags++) {
+        if (!ax_sample(t, frac)) continue;
+        int64_t s3[3] = {2, flags & 1 ? 17 : 9, 4100};
+        if (flags & 2)
+            run(t, dt, 3, s3, some_axis(t, 1, 3), flags, mode, ax_rand(t) % 4 == 0);
+        else
+            run(t, dt, 2, s3 + 1, some_axis(t, 0, 2), flags, mode, ax_rand(t) % 4 == 0);
+    }
 }
 
 static unsigned keep_or_not(ax_t *t) { return ax_rand(t) & 1 ? AXIAL_REDUCE_KEEP_DIMS : 0; }

@@ -372,12 +372,10 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
 }
 AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) { cs_col_put(k, p, c, cnt, 0); }
 AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
-    if (axk_float(k)) {
-        a.lo = vd_add(a.lo, b.lo);
-        a.hi = vd_add(a.hi, b.hi);
-    } else {
+    if (axk_float(k))
+        a.lo = vd_add(a.lo, b.lo), a.hi = vd_add(a.hi, b.hi);
+    else
         a.i = vi_add(k, a.i, b.i);
-    }
     return a;
 }
 
@@ -514,10 +512,13 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
 
 /* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
  * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
- * register tiles wide, each tile walks the rows, and the columns after
- * the last whole tile go in one register vector or one sweep over running
- * sums on the stack; wider (whose tile walks would stride through memory),
- * one sweep over heap running sums. */
+ * register tiles wide (below AX_CS_SWEEP_TILES), each tile walks the rows,
+ * and the columns after the last whole tile go in one register vector or
+ * one sweep over running sums on the stack; wider (whose tile walks would
+ * stride through memory), one sweep over heap running sums. */
+#ifndef AX_CS_SWEEP_TILES
+#define AX_CS_SWEEP_TILES 4
+#endif
 AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                            int first, double *acc, int nt, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
@@ -525,7 +526,7 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     _Alignas(64) char tail[AX_CS_TILE * AX_NF * 8 + 64];
     char *h = NULL, *a = (char *)acc;
     size_t c = 0;
-    if (!a && ncols >= 4 * tw && n >= 8) {
+    if (!a && ncols >= AX_CS_SWEEP_TILES * tw && n >= 8) {
         h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
         a = h;
     }

@@ -82,12 +82,11 @@ AXIAL_INLINE void ax_roll_mov4(char *d, const char *s, size_t w, size_t o1, size
 }
 /* One chunk of w bytes (V or V/2). */
 AXIAL_INLINE void ax_roll_mov(char *d, const char *s, size_t w) {
-    if (w == AX_VB) {
+    ax_roll_half h;
+    if (w == AX_VB)
         vi_st(d, vi_ld(s));
-    } else {
-        ax_roll_half h;
+    else
         memcpy(&h, s, sizeof h), memcpy(d, &h, sizeof h);
-    }
 }
 
 /* Two overlapping moves of w bytes (a constant) copy len in [w, 2w]. */
