@@ -261,8 +261,10 @@ typedef struct { float32x4_t q[4]; } blk;
 typedef struct { float64x2_t h[8]; } blkd;
 
 /* 8 lanes at p (f16, bf16: one 16-byte move, SHLL2 / FCVTL2, stores UZP2 / FCVTN2: lines
- * modelled 0.92x the cycles of a move a quad) */
-AXIAL_INLINE void ax_neon_ld8(int k, const void *p, vf *lo, vf *hi) {
+ * modelled 0.92x the cycles of a move a quad; reduce's column tiles and periodic runs through
+ * AX_VF_LD2: bf16 [256, 256] axis 0 n1 1.12x -> 1.02x) */
+#define AX_VF_LD2 1
+AXIAL_INLINE void vf_ld2(int k, const void *p, vf *lo, vf *hi) {
     const uint16x8_t h = vld1q_u16((const uint16_t *)p);
     *lo = k == AXK_F32 ? vld1q_f32((const float *)p) : ax_neon_widen16(k, vget_low_u16(h));
     *hi = k == AXK_F32 ? vld1q_f32((const float *)p + 4) : k == AXK_F16 ? vcvt_high_f32_f16(vreinterpretq_f16_u16(h))
@@ -276,12 +278,10 @@ AXIAL_INLINE void ax_neon_put8(int k, void *p, vf lo, vf hi, int nt) {
                                               : vuzpq_u16(vreinterpretq_u16_u32(ax_neon_bf16r(lo)),
                                                           vreinterpretq_u16_u32(ax_neon_bf16r(hi))).val[1]);
 }
-#define AX_VF_LD2 1
-#define vf_ld2 ax_neon_ld8 /* (reduce: column tiles and periodic runs, bf16 [256, 256] axis 0 n1 1.12x -> 1.02x, modelled) */
 AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
     blk r;
     for (int i = 0; i < 4; i += 2) /* (reverse: memory quads 2 - i, 3 - i) */
-        ax_neon_ld8(k, (const char *)p + (size_t)(rev ? 2 - i : i) * 4 * axk_size(k), &r.q[i + rev], &r.q[i + 1 - rev]);
+        vf_ld2(k, (const char *)p + (size_t)(rev ? 2 - i : i) * 4 * axk_size(k), &r.q[i + rev], &r.q[i + 1 - rev]);
     return r;
 }
 AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
