@@ -169,8 +169,7 @@ AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b,
     *S = cs_s(c);
 }
 
-/* Whether full blocks of a line at y may stream: their addresses are
- * multiples of the block's bytes. */
+/* Whether full blocks of a line at y may stream: their addresses are multiples of the block's bytes. */
 AXIAL_INLINE int cs_nt_line(int k, const char *y, size_t len, int rev, int nt) {
     const size_t es = axk_size(k);
     return AX_CS_NT && nt && (((uintptr_t)(rev ? y + len * es : y)) & (16 * es - 1)) == 0;
@@ -667,22 +666,22 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cro
 #define AX_CS_ILINES 0
 #define vi_lines(k, x, y, n, c, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(n), (void)(c), (void)(excl), (void)(rev))
 #endif
-/* rows of n (a constant 2..4) W a step: lines (c NULL; returns the rows done) or the n columns
- * down all rows from their carries c (the rows left over through a zeroed stack copy) */
+/* rows of n (a constant 2..4) W a step: lines (c NULL) or the n columns down all rows from
+ * their carries c; the rows left over through a zeroed stack copy; returns the rows */
 AXIAL_INLINE size_t cs_ildn(int k, const char *x, char *y, size_t rows, size_t n, vi *c, int excl, int rev) {
     const size_t es = axk_size(k), W = AX_VB / es, b = n * AX_VB, steps = rows / W, r = rows % W;
     for (size_t s = 0; s < steps; s++) {
         const size_t p = c && rev ? (rows - (s + 1) * W) * n * es : s * b;
         vi_lines(k, x + p, y + p, n, c, excl, rev);
     }
-    if (c && r) { /* (in reverse, the rows left are the first ones; the zeros add nothing) */
+    if (r) { /* (columns in reverse: the rows left are the first ones; the zeros add nothing) */
         _Alignas(64) unsigned char t[4 * AX_VB] = {0};
-        const size_t p = rev ? 0 : steps * b;
+        const size_t p = c && rev ? 0 : steps * b;
         memcpy(t, x + p, r * n * es);
         vi_lines(k, t, t, n, c, excl, rev);
         memcpy(y + p, t, r * n * es);
     }
-    return steps * W;
+    return rows;
 }
 AXIAL_INLINE size_t cs_ildn_n(int k, const char *x, char *y, size_t rows, size_t n, vi *c, int excl, int rev) {
     return n == 2 ? CS_BY_FLAGS(excl, rev, cs_ildn, k, x, y, rows, 2, c)
@@ -748,7 +747,7 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         else if (axk_float(k) && AX_CS_LINES3 && n == 3)
             r = CS_BY_FLAGS(excl, rev, cs_lines3, k, x, y, outer);
         x += r * n * es, y += r * n * es, outer -= r;
-        if (!axk_float(k) && n < 16)
+        if (!axk_float(k) && n < 16 && outer) /* (none left where LDn/STn took all) */
             cs_iseg(k, x, y, outer * n, n, excl, rev, nt);
         else if (!axk_float(k))
             for (size_t o = 0; o < outer; o++)

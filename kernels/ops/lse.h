@@ -109,8 +109,7 @@ static void lse_step(axial_lse_acc *a, double v) {
     }
 }
 
-/* The state of n terms `stride` apart whose vector sum came out NaN: they
- * hold a NaN or a +inf. */
+/* The state of n terms `stride` apart whose vector sum came out NaN: they hold a NaN or a +inf. */
 static axial_lse_acc lse_rescan(int k, const void *x, size_t n, size_t stride) {
     for (size_t j = 0; j < n; j++)
         if (isnan(lse_ld1(k, x, j * stride)))

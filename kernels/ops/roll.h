@@ -233,8 +233,7 @@ static vi ax_roll_index(size_t nb, size_t sb, size_t off, int u) {
     return idx.v;
 }
 
-/* T bytes of whole rows by unit u; a streaming call comes here only with y
- * aligned to V. */
+/* T bytes of whole rows by unit u; a streaming call comes here only with y aligned to V. */
 AXIAL_INLINE void ax_roll_tiled(const char *x, char *y, size_t T, size_t nb, size_t sb, int u,
                                 int nt) {
     const vi i0 = ax_roll_index(nb, sb, 0, u);

@@ -479,8 +479,9 @@ AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int 
     AX_NEON_STN(4, k, y, o);
     return ax_neon_add(k, carry, vi_last(k, t, rev));
 }
-/* Override (cumsum): integer lines (c NULL) or columns (c: their carries) of n = 2..4, W rows a step by
- * LDn/STn (lane i of t[j]: row i's element j); lines 4-10x fewer instructions than the segmented scan. */
+/* Override (cumsum): integer lines (c NULL) or columns (c: their carries) of n = 2..4, W rows a step by LDn/STn
+ * (lane i of t[j]: row i's element j); lines 4-10x fewer instructions than the segmented scan, their
+ * sums by plain adds (GCC puts those, not vi_add's asm, straight into STn's registers: a move less). */
 #define AX_CS_ILINES 1
 AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, vi *c, int excl, int rev) {
     vi t[4], o[4], s = vi_zero();
@@ -488,7 +489,7 @@ AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, vi *c, int e
     for (size_t i = 0; i < n; i++) {
         const size_t j = rev ? n - 1 - i : i;
         const vi before = s, p = c ? vi_add(k, c[j], vi_scan(k, t[j], rev)) : vi_zero();
-        s = i ? vi_add(k, s, t[j]) : t[j];
+        s = i ? ax_neon_add(k, s, t[j]) : t[j];
         o[j] = c ? excl ? vi_sub(k, p, t[j]) : p : excl ? before : s;
         if (c) c[j] = vi_last(k, p, rev); /* the column's sum after the step */
     }
