@@ -305,7 +305,8 @@ AXIAL_API axial_status axial_stream_push_ex(axial_stream *stream, axial_dtype dt
                                             const int64_t *shape, const axial_executor *exec);
 /* How many elements along the axis the stream has been fed. */
 AXIAL_API int64_t axial_stream_length(const axial_stream *stream);
-/* Back to its state at create (length 0). */
+/* Back to its state at create (length 0, create's summation order, whatever
+ * an import brought). */
 AXIAL_API void axial_stream_reset(axial_stream *stream);
 /* The state as plain bytes (the same on every ISA of one summation order):
  * axial_stream_state_size bytes, written by axial_stream_export into buf
@@ -346,8 +347,10 @@ AXIAL_API axial_status axial_shard_summarize(const axial_shards *sh, const void 
                                              int64_t start, int64_t len, void *summary,
                                              size_t cap);
 /* Combines a (pieces [s, m)) and b ([m, e)) into out ([s, e)); out may be a.
- * *size gets the bytes of out (out == NULL: only that).  Summaries of other
- * ops, dtypes, shapes or versions, out of order or with a gap: AXIAL_E_ARGS. */
+ * *size gets the bytes of out (out == NULL: only that), and only on success.
+ * Summaries of other ops, dtypes, shapes or versions, out of order or with a
+ * gap: AXIAL_E_ARGS; out overlapping a (other than out == a) or b:
+ * AXIAL_E_OVERLAP. */
 AXIAL_API axial_status axial_shard_combine(const void *a, size_t asize, const void *b,
                                            size_t bsize, void *out, size_t cap, size_t *size);
 /* Scans: the piece x [start, start + len) into y from carry, the combined

@@ -124,6 +124,9 @@ axial_status axial__check_buffers(const char *fn, const void *x, size_t x_bytes,
 
 /* Product of shape[begin..end), as size_t (callers checked it cannot overflow). */
 size_t axial__product(const int64_t *shape, size_t begin, size_t end);
+/* *out = n * each + extra when it fits in ptrdiff_t (the byte sizes of
+ * states, summaries and carries); false, *out untouched, when it does not. */
+bool axial__bytes(size_t n, size_t each, size_t extra, size_t *out);
 
 /* ---- parallel execution (parallel.c) ---------------------------------- */
 

@@ -236,3 +236,29 @@ uint64_t axial__fnv1a(const void *p, size_t n) {
     }
     return h;
 }
+
+axial_status axial__check_writer(const char *fn, const char *what, const unsigned char *b,
+                                 size_t zero_from) {
+    const unsigned v = (unsigned)(axial__get64(b + 4) >> 32), me = AXIAL_VERSION;
+    if (v / 100 != me / 100)
+        return axial__fail(AXIAL_E_ARGS,
+                           "%s: %s was written by axial %u.%u.%u; this library, %u.%u.%u, reads "
+                           "those of %u.%u.x only (a minor version may change the summation "
+                           "order)", fn, what, v / 10000, v / 100 % 100, v % 100, me / 10000,
+                           me / 100 % 100, me % 100, me / 10000, me / 100 % 100);
+    for (size_t i = zero_from; i < 24; i++)
+        if (b[i] != 0)
+            return axial__fail(AXIAL_E_ARGS, "%s: %s has 0x%02x at byte %zu, which this format "
+                               "keeps 0 (corrupted)", fn, what, b[i], i);
+    return AXIAL_OK;
+}
+
+void axial__put_head(unsigned char *b, const char *magic, size_t head, int op, int dtype,
+                     unsigned flags, int order, size_t rank, size_t axis) {
+    memset(b, 0, head);
+    memcpy(b, magic, 4);
+    axial__put64(b + 4, AXIAL_BYTES_FORMAT | (uint64_t)AXIAL_VERSION << 32);
+    const int v[6] = {op, dtype, (int)flags, order, (int)rank, (int)axis};
+    for (int i = 0; i < 6; i++)
+        b[12 + i] = (unsigned char)v[i];
+}

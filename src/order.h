@@ -86,5 +86,14 @@ static inline double axial__getd(const unsigned char *p) {
 }
 /* The bytes' format version (stream states and shard summaries). */
 #define AXIAL_BYTES_FORMAT 1u
+/* Bytes 0..17 of a header: magic, the format, this library's version, op,
+ * dtype, flags, order, rank and axis; the rest of its `head` bytes 0. */
+void axial__put_head(unsigned char *b, const char *magic, size_t head, int op, int dtype,
+                     unsigned flags, int order, size_t rank, size_t axis);
+/* The header's writer (bytes 8..11: its AXIAL_VERSION) is a library of this
+ * one's major and minor version (a minor version may change the summation
+ * order), and bytes zero_from..23 are 0 (reserved). */
+axial_status axial__check_writer(const char *fn, const char *what, const unsigned char *b,
+                                 size_t zero_from);
 
 #endif /* AXIAL_ORDER_H */

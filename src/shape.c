@@ -115,3 +115,12 @@ size_t axial__product(const int64_t *shape, size_t begin, size_t end) {
         p *= (size_t)shape[k];
     return p;
 }
+
+bool axial__bytes(size_t n, size_t each, size_t extra, size_t *out) {
+    size_t b;
+    if (__builtin_mul_overflow(n, each, &b) || __builtin_add_overflow(b, extra, &b) ||
+        b > PTRDIFF_MAX)
+        return false;
+    *out = b;
+    return true;
+}

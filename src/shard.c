@@ -282,21 +282,22 @@ static size_t cells_touched(const shard_plan *p, uint64_t u0, uint64_t u1) {
     return (size_t)((u1 - 1) / p->cell - u0 / p->cell + 1);
 }
 
-static size_t summary_bytes(const shard_plan *p, uint64_t u0, uint64_t u1) {
+/* The bytes of a summary of units [u0, u1); false where they pass PTRDIFF_MAX. */
+static bool summary_bytes(const shard_plan *p, uint64_t u0, uint64_t u1, size_t *size) {
     const size_t nvals = u0 == 0 ? 2 : cells_touched(p, u0, u1);
-    return AX_SH_HEAD + 8 * p->rank + nvals * p->nv * p->vs + 8;
+    size_t per;
+    return axial__bytes(nvals, p->nv, 0, &per) &&
+           axial__bytes(per, p->vs, AX_SH_HEAD + 8 * p->rank + 8, size);
+}
+static axial_status too_big(const char *fn, const shard_plan *p, uint64_t u0, uint64_t u1) {
+    return axial__fail(AXIAL_E_SHAPE, "%s: a summary of units [%llu, %llu): %zu entries of "
+                       "%zu-byte values in %zu cells pass PTRDIFF_MAX bytes", fn,
+                       (unsigned long long)u0, (unsigned long long)u1, p->nv, p->vs,
+                       u0 == 0 ? (size_t)2 : cells_touched(p, u0, u1));
 }
 
 static void put_head(const shard_plan *p, unsigned char *b, uint64_t u0, uint64_t u1) {
-    memset(b, 0, AX_SH_HEAD);
-    memcpy(b, "AXSH", 4);
-    axial__put64(b + 4, AXIAL_BYTES_FORMAT | (uint64_t)AXIAL_VERSION << 32);
-    b[12] = (unsigned char)p->op;
-    b[13] = (unsigned char)p->dtype;
-    b[14] = (unsigned char)p->flags;
-    b[15] = (unsigned char)p->order;
-    b[16] = (unsigned char)p->rank;
-    b[17] = (unsigned char)p->cut;
+    axial__put_head(b, "AXSH", AX_SH_HEAD, p->op, p->dtype, p->flags, p->order, p->rank, p->cut);
     b[18] = (unsigned char)p->vs;
     axial__put64(b + 24, p->mask);
     axial__put64(b + 32, u0);
@@ -325,6 +326,9 @@ static axial_status read_head(const char *fn, const char *name, const void *buf,
     if (format != AXIAL_BYTES_FORMAT)
         return axial__fail(AXIAL_E_ARGS, "%s: %s has format %u, this library reads %u", fn,
                            name, format, AXIAL_BYTES_FORMAT);
+    const axial_status st = axial__check_writer(fn, name, b, 19);
+    if (st != AXIAL_OK)
+        return st;
     memset(q, 0, sizeof *q);
     q->op = (axial_op)b[12];
     q->dtype = (axial_dtype)b[13];
@@ -349,11 +353,10 @@ static axial_status read_head(const char *fn, const char *name, const void *buf,
         return axial__fail(AXIAL_E_ARGS, "%s: %s is truncated (%zu bytes)", fn, name, size);
     for (size_t d = 0; d < q->rank; d++)
         q->shape[d] = (int64_t)axial__get64(b + AX_SH_HEAD + 8 * d);
-    const size_t nvals = *u0 == 0 ? 2 : cells_touched(q, *u0, *u1);
-    if (q->nv != 0 && nvals > (SIZE_MAX / 2) / q->nv / q->vs)
+    size_t want;
+    if (!summary_bytes(q, *u0, *u1, &want))
         return axial__fail(AXIAL_E_ARGS, "%s: %s has an inconsistent header (corrupted)", fn,
                            name);
-    const size_t want = summary_bytes(q, *u0, *u1);
     if (size != want)
         return axial__fail(AXIAL_E_ARGS, "%s: %s has %zu bytes, its header says %zu (%s)", fn,
                            name, size, want, size < want ? "truncated" : "trailing bytes");
@@ -546,7 +549,8 @@ axial_status axial_shard_summary_size(const axial_shards *sh, int64_t start, int
         return st;
     if (size == NULL)
         return axial__fail(AXIAL_E_NULL, "%s: size is NULL", fn);
-    *size = summary_bytes(&p, u0, u1);
+    if (!summary_bytes(&p, u0, u1, size))
+        return too_big(fn, &p, u0, u1);
     return AXIAL_OK;
 }
 
@@ -580,7 +584,9 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
         return axial__fail(AXIAL_E_NULL, "%s: x is NULL for a piece of %zu elements", fn, count);
     if (summary == NULL)
         return axial__fail(AXIAL_E_NULL, "%s: summary is NULL", fn);
-    const size_t size = summary_bytes(&p, u0, u1);
+    size_t size;
+    if (!summary_bytes(&p, u0, u1, &size))
+        return too_big(fn, &p, u0, u1);
     if (cap < size)
         return axial__fail(AXIAL_E_ARGS, "%s: cap %zu is below the summary's %zu bytes", fn, cap,
                            size);
@@ -646,10 +652,13 @@ axial_status axial_shard_combine(const void *a, size_t asize, const void *b, siz
                            (unsigned long long)b0, (unsigned long long)b1,
                            b0 > a1 ? "a gap" : "out of order");
     const shard_plan *p = &qa;
-    const size_t need = summary_bytes(p, a0, b1);
-    *size = need;
-    if (out == NULL)
+    size_t need;
+    if (!summary_bytes(p, a0, b1, &need))
+        return too_big(fn, p, a0, b1);
+    if (out == NULL) {
+        *size = need;
         return AXIAL_OK;
+    }
     if (cap < need)
         return axial__fail(AXIAL_E_ARGS, "%s: cap %zu is below the combined %zu bytes", fn, cap,
                            need);
@@ -667,6 +676,7 @@ axial_status axial_shard_combine(const void *a, size_t asize, const void *b, siz
         axial__put64(o + 32, a0);
         axial__put64(o + 40, b1);
         seal(o, need);
+        *size = need;
         return AXIAL_OK;
     }
     const size_t head = AX_SH_HEAD + 8 * p->rank, nv = p->nv, vs = p->vs;
@@ -699,6 +709,7 @@ axial_status axial_shard_combine(const void *a, size_t asize, const void *b, siz
     unsigned char *o = out;
     axial__put64(o + 40, b1);
     seal(o, need);
+    *size = need;
     return AXIAL_OK;
 }
 
@@ -776,7 +787,11 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
         return st;
     /* the carries: one value per entry, on the heap (nothing is written
      * before every check has passed) */
-    unsigned char *cv = malloc(p.nv ? p.nv * p.vs : 1);
+    size_t cbytes;
+    if (!axial__bytes(p.nv, p.vs, 1, &cbytes))
+        return axial__fail(AXIAL_E_SHAPE, "%s: %zu carries of %zu bytes pass PTRDIFF_MAX bytes",
+                           fn, p.nv, p.vs);
+    unsigned char *cv = malloc(cbytes);
     if (cv == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for %zu carries", fn, p.nv);
     if ((st = carry_of(fn, &p, u0, carry, carry_size, cv)) != AXIAL_OK) {
@@ -789,7 +804,7 @@ axial_status axial_shard_scan(const axial_shards *sh, const void *x, void *y, in
     if (u0 == 0) /* the first piece: the one call's own plan, on the piece */
         return p.lse ? axial_logcumsumexp(p.dtype, x, y, p.rank, pshape, (int64_t)p.cut, p.flags)
                      : axial_cumsum(p.dtype, x, y, p.rank, pshape, (int64_t)p.cut, p.flags);
-    cv = malloc(p.nv * p.vs);
+    cv = malloc(cbytes);
     if (cv == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for %zu carries", fn, p.nv);
     carry_of(fn, &p, u0, carry, carry_size, cv);

@@ -34,12 +34,15 @@
 #define AX_STREAM_FLAGS (AXIAL_CUMSUM_EXCLUSIVE | AXIAL_CUMSUM_REVERSE)
 /* Columns per task of a push on an executor. */
 #define AX_STREAM_COLS 256
+/* The state's header bytes (below, "the state as bytes"). */
+#define AX_ST_HEAD 32
 
 struct axial_stream {
     axial_op op;
     axial_dtype dtype;
     unsigned flags;
-    int order; /* AXIAL_ORDER_* (order.h) */
+    int order;  /* AXIAL_ORDER_* (order.h): create's, or an imported state's */
+    int order0; /* create's: a reset returns to it */
     size_t rank, axis, esize, outer, inner;
     int64_t shape[AXIAL_MAX_RANK]; /* shape[axis] = 0 */
     uint64_t pos;                  /* elements taken along the axis */
@@ -92,23 +95,31 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     sh[ax] = 1; /* the axis length is free */
     if ((st = axial__check_shape(fn, rank, sh, es, &count)) != AXIAL_OK)
         return st;
+    /* the carries, and the state's bytes (a header, the shape and a checksum
+     * beside them), must have a size: 152 bytes a float line, 8 a column */
+    const size_t outer = axial__product(sh, 0, ax), inner = axial__product(sh, ax + 1, rank);
+    const bool lines = inner == 1 && axial__order_active(dtype) != AXIAL_ORDER_EXACT;
+    const size_t ncarry = lines ? outer : outer * inner, each = lines ? sizeof(axial_line_carry) : 8;
+    size_t bytes;
+    if (!axial__bytes(ncarry, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
+        return axial__fail(AXIAL_E_SHAPE, "%s: %zu %s of %zu bytes exceed PTRDIFF_MAX bytes of "
+                           "state", fn, ncarry, lines ? "lines" : "columns", each);
     axial_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for the stream", fn);
     s->op = op;
     s->dtype = dtype;
     s->flags = flags;
-    s->order = axial__order_active(dtype);
+    s->order = s->order0 = axial__order_active(dtype);
     s->rank = rank;
     s->axis = ax;
     s->esize = es;
     memcpy(s->shape, sh, rank * sizeof *sh);
     s->shape[ax] = 0;
-    s->outer = axial__product(sh, 0, ax);
-    s->inner = axial__product(sh, ax + 1, rank);
-    s->lines = s->inner == 1 && s->order != AXIAL_ORDER_EXACT;
-    s->ncarry = s->lines ? s->outer : s->outer * s->inner;
-    const size_t each = s->lines ? sizeof(axial_line_carry) : 8;
+    s->outer = outer;
+    s->inner = inner;
+    s->lines = lines;
+    s->ncarry = ncarry;
     /* 64-byte aligned: the column kernels' running sums are whole lines */
     s->carry = aligned_alloc(64, s->ncarry ? (s->ncarry * each + 63) / 64 * 64 : 64);
     if (s->carry == NULL) {
@@ -132,8 +143,10 @@ void axial_stream_destroy(axial_stream *s) {
 int64_t axial_stream_length(const axial_stream *s) { return s ? (int64_t)s->pos : 0; }
 
 void axial_stream_reset(axial_stream *s) {
-    if (s != NULL)
+    if (s != NULL) {
+        s->order = s->order0;
         stream_init_carries(s);
+    }
 }
 
 /* ---- a push ------------------------------------------------------------ */
@@ -260,9 +273,10 @@ static axial_status push_check(const char *fn, const axial_stream *s, axial_dtyp
     axial_status st = axial__check_shape(fn, rank, shape, s->esize, &count);
     if (st == AXIAL_OK)
         st = axial__check_buffers(fn, x, count * s->esize, y, count * s->esize, true);
-    if (st == AXIAL_OK && (uint64_t)shape[s->axis] > UINT64_MAX - s->pos)
-        st = axial__fail(AXIAL_E_SHAPE, "%s: %lld more elements overflow the stream's length",
-                         fn, (long long)shape[s->axis]);
+    if (st == AXIAL_OK && (uint64_t)shape[s->axis] > (uint64_t)INT64_MAX - s->pos)
+        st = axial__fail(AXIAL_E_SHAPE, "%s: %lld more elements after %llu pass INT64_MAX, the "
+                         "most axial_stream_length reports", fn, (long long)shape[s->axis],
+                         (unsigned long long)s->pos);
     *len = (size_t)shape[s->axis];
     return st;
 }
@@ -291,7 +305,8 @@ axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void
     else
         p.units = s->outer * ((s->inner - 1) / AX_STREAM_COLS + 1);
     if (exec != NULL)
-        p.ntasks = axial__ntasks(p.units, len * s->esize * (s->lines ? 1 : AX_STREAM_COLS),
+        p.ntasks = axial__ntasks(p.units, len * s->esize * (s->inner < AX_STREAM_COLS ? s->inner
+                                                            : AX_STREAM_COLS), /* a unit's bytes */
                                  AXIAL_CUMSUM_THRESHOLD);
     axial__run(exec, p.ntasks, push_task, &p);
     s->pos += len;
@@ -316,8 +331,6 @@ axial_status axial_stream_push(axial_stream *s, axial_dtype dtype, const void *x
  *       float columns the f64 sum; integers the u64 sum
  *  end  u64 FNV-1a of every byte before it
  */
-#define AX_ST_HEAD 32
-
 size_t axial_stream_state_size(const axial_stream *s) {
     if (s == NULL)
         return 0;
@@ -333,15 +346,7 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
         return axial__fail(AXIAL_E_ARGS, "%s: cap %zu is below the state's %zu bytes", fn, cap,
                            size);
     unsigned char *b = buf;
-    memset(b, 0, AX_ST_HEAD);
-    memcpy(b, "AXST", 4);
-    axial__put64(b + 4, AXIAL_BYTES_FORMAT | (uint64_t)AXIAL_VERSION << 32);
-    b[12] = (unsigned char)s->op;
-    b[13] = (unsigned char)s->dtype;
-    b[14] = (unsigned char)s->flags;
-    b[15] = (unsigned char)s->order;
-    b[16] = (unsigned char)s->rank;
-    b[17] = (unsigned char)s->axis;
+    axial__put_head(b, "AXST", AX_ST_HEAD, s->op, s->dtype, s->flags, s->order, s->rank, s->axis);
     axial__put64(b + 24, s->pos);
     unsigned char *w = b + AX_ST_HEAD;
     for (size_t d = 0; d < s->rank; d++, w += 8)
@@ -373,6 +378,7 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
         return axial__fail(AXIAL_E_NULL, "%s: %s is NULL", fn, s == NULL ? "stream" : "buf");
     const unsigned char *b = buf;
     const size_t want = axial_stream_state_size(s);
+    axial_status st;
     if (size < AX_ST_HEAD || memcmp(b, "AXST", 4) != 0)
         return axial__fail(AXIAL_E_ARGS, "%s: %zu bytes are not a stream state (no AXST header)",
                            fn, size);
@@ -380,6 +386,8 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
     if (format != AXIAL_BYTES_FORMAT)
         return axial__fail(AXIAL_E_ARGS, "%s: format %u, this library reads format %u", fn,
                            format, AXIAL_BYTES_FORMAT);
+    if ((st = axial__check_writer(fn, "the state", b, 18)) != AXIAL_OK)
+        return st;
     if (b[12] != (unsigned)s->op || b[13] != (unsigned)s->dtype || b[14] != s->flags)
         return axial__fail(AXIAL_E_ARGS,
                            "%s: the state is of op %u, dtype %u, flags 0x%x; the stream's are "
@@ -408,6 +416,9 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
         return axial__fail(AXIAL_E_ARGS, "%s: checksum 0x%016llx does not match the bytes "
                            "(corrupted)", fn, (unsigned long long)sum);
     const uint64_t pos = axial__get64(b + 24);
+    if (pos > (uint64_t)INT64_MAX)
+        return axial__fail(AXIAL_E_ARGS, "%s: the state has taken %llu elements, past INT64_MAX "
+                           "(corrupted)", fn, (unsigned long long)pos);
     /* every check passed: the stream changes */
     s->order = order;
     s->pos = pos;

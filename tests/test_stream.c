@@ -24,6 +24,13 @@
  *                    on to the one call's bits);
  *   shard_errors     summaries of other ops, dtypes, shapes, out of order,
  *                    with a gap, truncated, corrupted, another version;
+ *   bytes_limits     sizes that would pass PTRDIFF_MAX (a stream's carries,
+ *                    a summary, a scan's carries) and lengths past INT64_MAX
+ *                    are AXIAL_E_SHAPE, nothing written; bytes of another
+ *                    minor version or with reserved bytes set (checksums
+ *                    made right) are refused, another patch level is read;
+ *                    combine writes *size only when it succeeds and refuses
+ *                    an out overlapping b; reset returns to create's order;
  *   shard_cross_isa  summaries and stream states made on one SIMD ISA go on
  *                    on another (the same bits: one summation order).
  */
@@ -653,6 +660,164 @@ out:
     free(r);
     free(d);
     free(s2);
+}
+
+/* ---- bytes_limits --------------------------------------------------------------- */
+
+uint64_t axial__fnv1a(const void *p, size_t n); /* (src/order.c: the bytes' checksum) */
+
+/* The bytes b (n of them) with the u32 at `at` set to v (little-endian) and
+ * their checksum made right: what a writer of those values would send. */
+static void forge32(unsigned char *b, size_t n, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; i++)
+        b[at + i] = (unsigned char)(v >> (8 * i));
+    const uint64_t h = axial__fnv1a(b, n - 8);
+    for (int i = 0; i < 8; i++)
+        b[n - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+void t_bytes_limits(ax_t *t) {
+    axial_stream *s = NULL;
+    axial_status st;
+    /* a stream whose carries (152 bytes a float line, 8 a column) pass PTRDIFF_MAX */
+    const int64_t lines[2] = {(int64_t)1 << 60, 5}, cols[3] = {5, (int64_t)1 << 61, 2};
+    st = axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, lines, 1, 0, &s);
+    AX_CHECK(t, st == AXIAL_E_SHAPE && s == NULL, "a stream of 2^60 f32 lines: %s (%s)",
+             axial_status_name(st), axial_last_error());
+    st = axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_I8, 3, cols, 0, 0, &s);
+    AX_CHECK(t, st == AXIAL_E_SHAPE && s == NULL, "a stream of 2^62 i8 columns: %s (%s)",
+             axial_status_name(st), axial_last_error());
+    /* a length past INT64_MAX, through a state that says it has taken INT64_MAX - 5 */
+    const int64_t shape[2] = {3, 7}, piece[2] = {3, 10};
+    float x[30] = {0}, y[30];
+    axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 0, &s);
+    if (!AX_CHECK(t, s != NULL, "create: %s", axial_last_error()))
+        return;
+    const size_t sz = axial_stream_state_size(s);
+    unsigned char *b = malloc(sz), *b2 = malloc(sz);
+    axial_stream_export(s, b, sz);
+    memcpy(b2, b, sz);
+    forge32(b2, sz, 24, 0xfffffffau);
+    forge32(b2, sz, 28, 0x7fffffffu);
+    st = axial_stream_import(s, b2, sz);
+    AX_CHECK(t, st == AXIAL_OK && axial_stream_length(s) == INT64_MAX - 5,
+             "a state of INT64_MAX - 5 elements: %s, length %lld", axial_status_name(st),
+             (long long)axial_stream_length(s));
+    memset(y, 0x5a, sizeof y);
+    st = axial_stream_push(s, AXIAL_F32, x, y, 2, piece);
+    expect_bad(t, st, AXIAL_E_SHAPE, (unsigned char *)y, sizeof y, "10 elements after INT64_MAX - 5");
+    AX_CHECK(t, axial_stream_length(s) == INT64_MAX - 5, "the refused push moved the length");
+    forge32(b2, sz, 28, 0x80000000u);
+    st = axial_stream_import(s, b2, sz);
+    AX_CHECK(t, st == AXIAL_E_ARGS && axial_stream_length(s) == INT64_MAX - 5,
+             "a state of 2^63 + 2^32 - 6 elements: %s", axial_status_name(st));
+    /* another minor version, reserved bytes; another patch level is read */
+    const uint32_t me = axial_version();
+    const struct { size_t at; uint32_t v; axial_status want; const char *what; } forged[] = {
+        {8, me + 100, AXIAL_E_ARGS, "the next minor version"},
+        {8, me - me % 100 + (me % 100 + 1) % 100, AXIAL_OK, "another patch level"},
+        {8, me + 10000, AXIAL_E_ARGS, "the next major version"},
+        {16, 0x01000000u | 1u << 8 | 2u, AXIAL_E_ARGS, "reserved byte 19 set"}, /* rank 2, axis 1 */
+        {20, 0x100u, AXIAL_E_ARGS, "reserved byte 21 set"},
+    };
+    for (size_t k = 0; k < sizeof forged / sizeof forged[0]; k++) {
+        memcpy(b2, b, sz);
+        forge32(b2, sz, forged[k].at, forged[k].v);
+        st = axial_stream_import(s, b2, sz);
+        AX_CHECK(t, st == forged[k].want, "a state with %s: %s (want %s): %s", forged[k].what,
+                 axial_status_name(st), axial_status_name(forged[k].want), axial_last_error());
+    }
+    free(b);
+    free(b2);
+    axial_stream_destroy(s);
+    s = NULL;
+    /* reset returns to create's order: a scalar-ISA stream that imported a SIMD state */
+    const axial_isa simd = axial_isa_active(), before = simd;
+    enum { N = 3000 };
+    float *lx = malloc(N * sizeof *lx), *ly = malloc(N * sizeof *ly), *lw = malloc(N * sizeof *lw);
+    for (int i = 0; i < N; i++)
+        lx[i] = (float)((i * 7919) % 1000) * 0.001f + 1e-4f * (float)(i % 7);
+    const int64_t ln[1] = {N};
+    if (simd != AXIAL_ISA_SCALAR) {
+        axial_stream *a = NULL;
+        axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 1, ln, 0, 0, &a);
+        axial_stream_push(a, AXIAL_F32, lx, ly, 1, ln);
+        const size_t asz = axial_stream_state_size(a);
+        unsigned char *ab = malloc(asz);
+        axial_stream_export(a, ab, asz);
+        axial_cumsum(AXIAL_F32, lx, lw, 1, ln, 0, 0); /* the SIMD order's line */
+        axial_isa_select(AXIAL_ISA_SCALAR);
+        axial_cumsum(AXIAL_F32, lx, ly, 1, ln, 0, 0); /* the scalar order's */
+        AX_CHECK(t, memcmp(ly, lw, N * sizeof *ly) != 0,
+                 "this line has the same bits in the scalar and the SIMD order: it cannot "
+                 "tell which order a stream follows");
+        axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 1, ln, 0, 0, &s);
+        st = axial_stream_import(s, ab, asz);
+        axial_stream_reset(s);
+        memset(lw, 0, N * sizeof *lw);
+        st = st ? st : axial_stream_push(s, AXIAL_F32, lx, lw, 1, ln);
+        AX_CHECK(t, st == AXIAL_OK && memcmp(ly, lw, N * sizeof *ly) == 0,
+                 "a scalar-ISA stream reset after importing a %s state: %s",
+                 axial_isa_name(simd), st ? axial_last_error() : "not the scalar order's bits");
+        axial_isa_select(before);
+        axial_stream_destroy(a);
+        axial_stream_destroy(s);
+        free(ab);
+    } else {
+        ax_skip(t, "reset's order: no SIMD ISA on this CPU");
+    }
+    free(lx);
+    free(ly);
+    free(lw);
+    /* summaries: 2^61 i8 outputs of 8-byte values; LogCumSumExp's 2^60 16-byte carries */
+    unsigned char buf[256];
+    const int64_t red[2] = {(int64_t)1 << 61, 2}, lse[2] = {(int64_t)1 << 60, 2}, ax1[1] = {1};
+    const axial_shards shr = {AXIAL_OP_REDUCE_SUM, AXIAL_I8, 2, red, ax1, 1, 0};
+    const axial_shards shl = {AXIAL_OP_LOGCUMSUMEXP, AXIAL_F16, 2, lse, ax1, 1, 0};
+    size_t z = 12345;
+    st = axial_shard_summary_size(&shr, 0, 0, &z);
+    AX_CHECK(t, st == AXIAL_E_SHAPE && z == 12345, "the summary size of 2^61 outputs: %s, %zu",
+             axial_status_name(st), z);
+    memset(buf, 0x5a, sizeof buf);
+    st = axial_shard_summarize(&shr, NULL, 0, 0, buf, sizeof buf);
+    expect_bad(t, st, AXIAL_E_SHAPE, buf, sizeof buf, "an empty piece's summary of 2^61 outputs");
+    st = axial_shard_scan(&shl, NULL, NULL, 0, 0, NULL, 0);
+    AX_CHECK(t, st == AXIAL_E_SHAPE, "2^60 LogCumSumExp carries of 16 bytes: %s (%s)",
+             axial_status_name(st), axial_last_error());
+    /* combine: *size only on success; out overlapping b; bytes of another minor version */
+    static float sx[32768];
+    const int64_t one[1] = {32768}, ax0[1] = {0};
+    const axial_shards sh = {AXIAL_OP_CUMSUM, AXIAL_F32, 1, one, ax0, 1, 0};
+    size_t za, zb;
+    unsigned char *pa = summ(&sh, sx, 0, 16384, &za), *pb = summ(&sh, sx + 16384, 16384, 16384, &zb);
+    if (!AX_CHECK(t, pa && pb, "summaries: %s", axial_last_error()))
+        goto out;
+    unsigned char *o = malloc(za + zb + 64);
+    z = 12345;
+    st = axial_shard_combine(pa, za, pb, zb, o, 8, &z);
+    AX_CHECK(t, st == AXIAL_E_ARGS && z == 12345, "a combine into 8 bytes: %s, *size %zu",
+             axial_status_name(st), z);
+    memcpy(o, pb, zb);
+    st = axial_shard_combine(pa, za, o, zb, o + 8, za + zb, &z);
+    AX_CHECK(t, st == AXIAL_E_OVERLAP && z == 12345, "out overlapping b: %s, *size %zu",
+             axial_status_name(st), z);
+    memcpy(o, pb, zb);
+    forge32(o, zb, 8, me + 100);
+    st = axial_shard_combine(pa, za, o, zb, o + zb, za + 64, &z);
+    AX_CHECK(t, st == AXIAL_E_ARGS && z == 12345 && strstr(axial_last_error(), "written by axial") != NULL,
+             "b of the next minor version: %s, \"%s\"", axial_status_name(st), axial_last_error());
+    memcpy(o, pb, zb);
+    forge32(o, zb, 16, (uint32_t)o[16] | (uint32_t)o[17] << 8 | (uint32_t)o[18] << 16 | 1u << 24);
+    st = axial_shard_combine(pa, za, o, zb, o + zb, za + 64, &z);
+    AX_CHECK(t, st == AXIAL_E_ARGS && z == 12345, "b with reserved byte 19 set: %s",
+             axial_status_name(st));
+    st = axial_shard_combine(pa, za, pb, zb, o, za + zb, &z);
+    AX_CHECK(t, st == AXIAL_OK && z == za, "a then b: %s, *size %zu (want %zu)",
+             axial_status_name(st), z, za);
+    free(o);
+out:
+    free(pa);
+    free(pb);
 }
 
 /* ---- shard_cross_isa ------------------------------------------------------------ */

@@ -101,6 +101,7 @@
     X(cross_isa)                                                               \
     X(stream_errors)                                                           \
     X(shard_errors)                                                            \
+    X(bytes_limits)                                                            \
     X(shard_cross_isa)                                                         \
     X(selftest_oracle)                                                         \
     X(selftest_bound)                                                          \
