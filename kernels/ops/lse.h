@@ -71,7 +71,9 @@
 #include "scalar/convert.h"
 
 #define LSE_RB 16      /* vectors of a line-reduction block: a tree of depth 4 */
+#ifndef LSE_RC
 #define LSE_RC 8       /* rows of a column-reduction block (a window's block and the next fit L1) */
+#endif
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
 #define LSE_SL 64      /* lines of fewer than LSE_SB terms scanned at a time as columns */

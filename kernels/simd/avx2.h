@@ -574,8 +574,7 @@ AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
 AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
     return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)axk_idx_end_row(e, rev)));
 }
-/* The whole vector up by d lanes (d * size in 1, 2, 4, 8, 16 bytes), f's
- * k-last lanes coming in. */
+/* The whole vector up by d lanes (d * size in 1, 2, 4, 8, 16 bytes), f's k-last lanes coming in. */
 AXIAL_INLINE vi vi_up(int k, vi v, vi f, int d, int rev) {
     const int b = d * (int)axk_size(k);
     if (!rev) {

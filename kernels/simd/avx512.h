@@ -394,8 +394,7 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
     return (blkd){_mm512_add_pd(d, e.a), _mm512_add_pd(d, e.b)};
 }
 
-/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
- * addresses; reverse: lower). */
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher addresses; reverse: lower). */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) { /* (SIMDe has no cmpgt of epi16) */
     return AX_BY_KIND(k, _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b)), _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)),

@@ -405,8 +405,7 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
     return e;
 }
 
-/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
- * addresses; reverse: lower). */
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher addresses; reverse: lower). */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return vandq_u8(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
 #define AX_NEON_GT_(w, sw) vreinterpretq_u8_##w(vcgtq_##sw(vreinterpretq_##sw##_u8(a), vreinterpretq_##sw##_u8(b)))
