@@ -132,6 +132,20 @@ what: CumSum streams: at a chunk end the carry becomes the chunk total alone (R 
 old:  c->R += c->S;
 new:  c->R = c->S;
 
+id:   src-shard-size-wraps
+file: src/shard.c
+isa:  api
+what: shard summaries: the byte count wraps (values x value bytes unchecked), as it did before the check
+old:  axial__bytes(per, p->vs, AX_SH_HEAD + 8 * p->rank + 8, size);
+new:  (*size = per * p->vs + AX_SH_HEAD + 8 * p->rank + 8, true);
+
+id:   src-stream-reset-order
+file: src/stream.c
+isa:  api
+what: streams: a reset keeps an imported state's summation order, not create's
+old:  s->order = s->order0;
+new:  (void)s->order0;
+
 id:   src-shard-carry-last-cell
 file: src/shard.c
 isa:  scalar
