@@ -98,7 +98,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     /* the carries, and the state's bytes (a header, the shape and a checksum
      * beside them), must have a size: 152 bytes a float line, 8 a column */
     const size_t outer = axial__product(sh, 0, ax), inner = axial__product(sh, ax + 1, rank);
-    const bool lines = inner == 1 && axial__order_active(dtype) != AXIAL_ORDER_EXACT;
+    const int order = axial__order_active(dtype);
+    const bool lines = inner == 1 && order != AXIAL_ORDER_EXACT;
     const size_t ncarry = lines ? outer : outer * inner, each = lines ? sizeof(axial_line_carry) : 8;
     size_t bytes;
     if (!axial__bytes(ncarry, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
@@ -110,7 +111,7 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->op = op;
     s->dtype = dtype;
     s->flags = flags;
-    s->order = s->order0 = axial__order_active(dtype);
+    s->order = s->order0 = order;
     s->rank = rank;
     s->axis = ax;
     s->esize = es;
