@@ -78,15 +78,11 @@ AXIAL_INLINE void axial_prefetch_ahead(const void *p, size_t bytes) {
 #define AXIAL_NDTYPE 14 /* dtype enum values are 1..13; slot 0 is unused */
 #define AXIAL_NROLL 4   /* roll kernels by element size: 1, 2, 4, 8 bytes */
 
-typedef void axial_cumsum_kernel(const void *x, void *y, size_t outer, size_t n,
-                                 size_t inner, unsigned flags);
-typedef void axial_reduce_kernel(const void *x, void *y, size_t outer, size_t n,
-                                 size_t inner, unsigned flags);
-typedef void axial_reduce_acc_kernel(const void *x, void *acc, size_t outer, size_t n,
-                                     size_t inner);
+typedef void axial_cumsum_kernel(const void *x, void *y, size_t outer, size_t n, size_t inner, unsigned flags);
+typedef void axial_reduce_kernel(const void *x, void *y, size_t outer, size_t n, size_t inner, unsigned flags);
+typedef void axial_reduce_acc_kernel(const void *x, void *acc, size_t outer, size_t n, size_t inner);
 typedef void axial_reduce_finish_kernel(const void *acc, void *y, size_t count);
-typedef void axial_roll_kernel(const void *x, void *y, size_t outer, size_t n,
-                               size_t shift, unsigned flags);
+typedef void axial_roll_kernel(const void *x, void *y, size_t outer, size_t n, size_t shift, unsigned flags);
 
 /*
  * The split paths' kernels (docs/API.md, "One summation order"; the
@@ -111,8 +107,7 @@ typedef void axial_roll_kernel(const void *x, void *y, size_t outer, size_t n,
  *   reduce_cols(x, acc, n, ncols, stride): acc[c] += column c of an
  *     (n, stride) matrix, for c < ncols, in the column order of inner >= 16.
  */
-typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
-                                       double carry);
+typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsigned flags, double carry);
 /*   cumsum_run(x, y, len, flags, ds): len elements (a multiple of 16) of one
  *     line, whole blocks that start on a block boundary inside one chunk and
  *     do not pass its end, scanned from the carries ds[0] = D and ds[1] = S
@@ -120,8 +115,7 @@ typedef double axial_cumsum_seg_kernel(const void *x, void *y, size_t len, unsig
  *     in ds as they are after the blocks; AXIAL_SCAN_CONTINUE as for
  *     cumsum_seg.  A stream's pieces that start or end inside a chunk go
  *     through it (src/stream.c). */
-typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigned flags,
-                                     double *ds);
+typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigned flags, double *ds);
 /*   cumsum_cols_run(x, y, n, ncols, stride, flags, acc): columns [0, ncols)
  *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
  *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
@@ -133,8 +127,7 @@ typedef void axial_cumsum_cols_run_kernel(const void *x, void *y, size_t n, size
 typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags);
 typedef void axial_cumsum_cols_kernel(const void *x, void *y, size_t n, size_t ncols,
                                       size_t stride, unsigned flags);
-typedef void axial_reduce_cols_kernel(const void *x, void *acc, size_t n, size_t ncols,
-                                      size_t stride);
+typedef void axial_reduce_cols_kernel(const void *x, void *acc, size_t n, size_t ncols, size_t stride);
 
 /* The one summation order's constants: the lanes of a virtual vector (and
  * the column count from which ReduceSum sums columns alone), the elements of

@@ -6,7 +6,9 @@
 # libaxial.so (.text) and the compile time of every kernel file at -O3 (a
 # release build, one job at a time, so the times do not overlap), from a
 # fresh release build in TREE/build-weight/ (libaxial only: no tests or
-# benchmarks).  Run it on a quiet machine: the times are wall-clock.
+# benchmarks), and the compile times of the AArch64 kernel files from a cross
+# build in TREE/build-weight-a64/ where aarch64-linux-gnu-gcc is installed.
+# Run it on a quiet machine: the times are wall-clock.
 set -euo pipefail
 tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 cd "$tree"
@@ -18,6 +20,17 @@ ninja -C build-weight -j1 >/dev/null
 so=$(find build-weight -maxdepth 1 -name 'libaxial.so.*.*' | head -n1)
 text=$(size -A "$so" | awk '$1 == ".text" {print $2}')
 echo "-- .text of $(basename "$so"): $text bytes ($((text / 1024)) KiB)"
+times() {
+  awk 'NR > 1 && $4 ~ /kernels/ && $4 ~ /\.o$/ {printf "   %6.1f  %s\n", ($2 - $1) / 1000, $4}' \
+    "$1/.ninja_log" | sort -rn
+}
 echo "-- compile time per kernel file (s, -O3, one job), slowest first:"
-awk 'NR > 1 && $4 ~ /kernels/ && $4 ~ /\.o$/ {printf "   %6.1f  %s\n", ($2 - $1) / 1000, $4}' \
-  build-weight/.ninja_log | sort -rn
+times build-weight
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+  rm -rf build-weight-a64
+  meson setup build-weight-a64 --buildtype=release -Dtests=false -Dbenchmarks=false \
+    --cross-file cross/aarch64-linux-gnu.txt >/dev/null
+  ninja -C build-weight-a64 -j1 >/dev/null
+  echo "-- AArch64 (aarch64-linux-gnu-gcc), the same:"
+  times build-weight-a64
+fi

@@ -821,14 +821,15 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
                                     REV_, AX_CS_START(flags), acc, CS_COLS_NT(K, flags, n * ncols))); \
     }
 
-/* Every CumSum entry point of the ISA (the unsigned ones call the signed). */
-#define AX_CUMSUM_ENTRIES()                                                                 \
-    AX_CS_WHOLE(f32, AXK_F32) AX_CS_WHOLE(f64, AXK_F64) AX_CS_WHOLE(f16, AXK_F16)           \
-    AX_CS_WHOLE(bf16, AXK_BF16) AX_CS_WHOLE(i8, AXK_I8) AX_CS_WHOLE(i16, AXK_I16)           \
-    AX_CS_WHOLE(i32, AXK_I32) AX_CS_WHOLE(i64, AXK_I64)                                     \
-    AXIAL_CUMSUM_UNSIGNED_KERNELS(AX_ISA)                                                   \
-    AX_CS_SPLIT(f32, AXK_F32) AX_CS_SPLIT(f64, AXK_F64)                                     \
-    AX_CS_SPLIT(f16, AXK_F16) AX_CS_SPLIT(bf16, AXK_BF16)                                   \
-    AX_CS_COLS_RUN(f32, AXK_F32) AX_CS_COLS_RUN(f64, AXK_F64)
+/* Every CumSum entry point of the ISA, in three parts (the unsigned ones call the signed). */
+#define AX_CS_PART1()                                                                       \
+    AX_CS_WHOLE(f32, AXK_F32) AX_CS_WHOLE(f64, AXK_F64) AX_CS_SPLIT(f32, AXK_F32)           \
+    AX_CS_SPLIT(f64, AXK_F64) AX_CS_COLS_RUN(f32, AXK_F32) AX_CS_COLS_RUN(f64, AXK_F64)
+#define AX_CS_PART2()                                                                       \
+    AX_CS_WHOLE(f16, AXK_F16) AX_CS_WHOLE(bf16, AXK_BF16) AX_CS_SPLIT(f16, AXK_F16) AX_CS_SPLIT(bf16, AXK_BF16)
+#define AX_CS_PART3()                                                                       \
+    AX_CS_WHOLE(i8, AXK_I8) AX_CS_WHOLE(i16, AXK_I16) AX_CS_WHOLE(i32, AXK_I32)             \
+    AX_CS_WHOLE(i64, AXK_I64) AXIAL_CUMSUM_UNSIGNED_KERNELS(AX_ISA)
+#define AX_CUMSUM_ENTRIES() AX_ENTRIES(AX_CS_PART)
 
 #endif /* AXIAL_OPS_CUMSUM_H */

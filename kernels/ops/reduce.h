@@ -246,7 +246,6 @@ AXIAL_INLINE void rd_piece(int k, const void *p, size_t P, size_t m, vd *A, size
     vc a[RD_MAXV];
     rd_tree(k, a, p, P, m, R, nv, end, full, AX_RED_IN_ORDER);
     rd_wadd(k, A + m / AX_ND, a, nv);
-
 }
 AXIAL_INLINE void rd_group(int k, const void *p, size_t P, vd *A, size_t R, const void *end,
                            int full) {
@@ -272,14 +271,11 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
     return v[0];
 }
 /* The last group of a flat run, R < 128 elements not whole super-rows: one
- * copy a kind (rd_tail16_<name>, defined by the kernels' macro below), from
- * a -0.0-padded copy of the R elements (RD_RUN's -0.0 lanes: the same bits),
- * a[0 .. 16) its sums in memory.  Its call stays out of the callers' loops'
- * registers: their sums cross it in a[] only, so they are not kept on the
- * stack for the whole loop (a call clobbers every vector register). */
-#define RD_TAIL16_DECL_(name) static void rd_tail16_##name(const void *p, size_t R, double *a);
-RD_TAIL16_DECL_(f32) RD_TAIL16_DECL_(f64) RD_TAIL16_DECL_(f16) RD_TAIL16_DECL_(bf16)
-/* -0.0 of kind k in the bytes [0, bytes) of buf (a multiple of 8) */
+ * copy a kind (rd_tail16_<name>), from a -0.0-padded copy of the R elements
+ * (RD_RUN's -0.0 lanes: the same bits), a[0 .. 16) its sums in memory.  Its
+ * call stays out of the callers' loops' registers: their sums cross it in
+ * a[] only, so they are not kept on the stack for the whole loop (a call
+ * clobbers every vector register). */
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     vd A[16 / AX_ND];
     uint64_t buf[128];
@@ -289,6 +285,10 @@ AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     rd_group16(k, buf, A, 128, RD_ALL);
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
+/* (once a kind for each float kind, unused in a part without floats: simd/common.h) */
+#define RD_ONCE_(name, K, f, args, call) static __attribute__((noinline, unused)) void f##_##name args { f call; }
+#define RD_TAIL16_(name, K) RD_ONCE_(name, K, rd_tail16, (const void *p, size_t R, double *a), (K, p, R, a))
+RD_TAIL16_(f32, AXK_F32) RD_TAIL16_(f64, AXK_F64) RD_TAIL16_(f16, AXK_F16) RD_TAIL16_(bf16, AXK_BF16)
 /* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N).
  * The sums stay in a local array, whose address does not escape, so that
  * they stay in registers over the loop (in the caller's array, GCC stored
@@ -664,11 +664,11 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
         rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS, 0);
 }
 
-/* rd_cols once a kind (reduce, reduce_acc and reduce_cols call it): the
- * kernels' macro below defines rd_cols_<name>. */
-#define RD_COLS_DECL_(name) \
-    static void rd_cols_##name(const void *x, double *acc, size_t n, size_t w, size_t stride);
-RD_COLS_DECL_(f32) RD_COLS_DECL_(f64) RD_COLS_DECL_(f16) RD_COLS_DECL_(bf16)
+/* rd_cols once a kind (reduce, reduce_acc and reduce_cols call it) */
+#define RD_COLS_(name, K)                                                                          \
+    RD_ONCE_(name, K, rd_cols, (const void *x, double *acc, size_t n, size_t w, size_t stride),   \
+             (K, x, acc, n, w, stride))
+RD_COLS_(f32, AXK_F32) RD_COLS_(f64, AXK_F64) RD_COLS_(f16, AXK_F16) RD_COLS_(bf16, AXK_BF16)
 AXIAL_INLINE void rd_cols_k(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
     switch (k) {
     case AXK_F32: rd_cols_f32(x, acc, n, w, stride); break;
@@ -974,13 +974,6 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
     }                                                                                          \
-    AXIAL_NOINLINE void rd_tail16_##name(const void *p, size_t R, double *a) {                 \
-        rd_tail16(K, p, R, a);                                                                 \
-    }                                                                                          \
-    AXIAL_NOINLINE void rd_cols_##name(const void *x, double *acc, size_t n, size_t w,         \
-                                       size_t stride) {                                        \
-        rd_cols(K, x, acc, n, w, stride);                                                      \
-    }                                                                                          \
     void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
                                   size_t stride) {                                             \
         rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \
@@ -1008,14 +1001,11 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         ri_finish_##bits(acc, y, count);                                                       \
     }
-#define AXIAL_DEFINE_REDUCE_KERNELS()                                                          \
-    AX_RED_FLOAT_(f32, AXK_F32)                                                                \
-    AX_RED_FLOAT_(f64, AXK_F64)                                                                \
-    AX_RED_FLOAT_(f16, AXK_F16)                                                                \
-    AX_RED_FLOAT_(bf16, AXK_BF16)                                                              \
-    AX_RED_INT_(8, AXK_I8, i8, u8)                                                             \
-    AX_RED_INT_(16, AXK_I16, i16, u16)                                                         \
-    AX_RED_INT_(32, AXK_I32, i32, u32)                                                         \
-    AX_RED_INT_(64, AXK_I64, i64, u64)
+#define AX_RED_PART1()                                                                         \
+    AX_RED_FLOAT_(f32, AXK_F32) AX_RED_FLOAT_(f64, AXK_F64) AX_RED_FLOAT_(f16, AXK_F16)         \
+    AX_RED_FLOAT_(bf16, AXK_BF16)
+#define AX_RED_PART2() AX_RED_INT_(8, AXK_I8, i8, u8) AX_RED_INT_(16, AXK_I16, i16, u16)
+#define AX_RED_PART3() AX_RED_INT_(32, AXK_I32, i32, u32) AX_RED_INT_(64, AXK_I64, i64, u64)
+#define AXIAL_DEFINE_REDUCE_KERNELS() AX_ENTRIES(AX_RED_PART)
 
 #endif /* AXIAL_OPS_REDUCE_H */
