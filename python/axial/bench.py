@@ -121,7 +121,7 @@ def bench_dask(table, reps, quick):
     import axial.dask as ad
 
     side = 4096 if quick else 8192
-    print(f"dask: cumsum of [{side}, {side}] f32 along axis 0 on a LocalCluster",
+    print(f"dask: cumsum and sum of [{side}, {side}] f32 along each axis on a LocalCluster",
           file=sys.stderr, flush=True)
     results = {}
     for workers in (1, 2):
@@ -129,7 +129,7 @@ def bench_dask(table, reps, quick):
                                       dashboard_address=None, silence_logs=40) as cluster, \
                 distributed.Client(cluster) as client:
             x = da.random.default_rng(0).random((side, side), dtype=np.float32,
-                                                chunks=(side // 2, side // 4)).persist()
+                                                chunks=(side // 4, side // 4)).persist()
             distributed.wait(x)
 
             fresh = itertools.count()
@@ -143,18 +143,22 @@ def bench_dask(table, reps, quick):
                     distributed.wait(r)
                     del r
                 return go
-            results[("axial", workers)] = _median_time(run(lambda a: ad.cumsum(a, 0)), reps)
-            results[("dask", workers)] = _median_time(run(lambda a: da.cumsum(a, 0)), reps)
-            results[("axial sum", workers)] = _median_time(run(lambda a: ad.sum(a, 0)), reps)
-            results[("dask sum", workers)] = _median_time(run(lambda a: da.sum(a, 0)), reps)
+            for ax in (0, 1):
+                for op in ("cumsum", "sum"):
+                    mine, peer = getattr(ad, op), getattr(da, op)
+                    results[(op, ax, "axial", workers)] = _median_time(
+                        run(lambda a: mine(a, ax)), reps)
+                    results[(op, ax, "dask", workers)] = _median_time(
+                        run(lambda a: peer(a, ax)), reps)
             client.cancel(x)
     for w in (1, 2):
-        table.add(f"axial.dask cumsum [{side}, {side}] axis 0, {w} worker(s)",
-                  results[("axial", w)], "da.cumsum", results[("dask", w)])
-        table.add(f"axial.dask sum [{side}, {side}] axis 0, {w} worker(s)",
-                  results[("axial sum", w)], "da.sum", results[("dask sum", w)])
-    table.add(f"axial.dask cumsum [{side}, {side}] axis 0, 2 workers", results[("axial", 2)],
-              "axial.dask, 1 worker", results[("axial", 1)])
+        for ax in (0, 1):
+            for op in ("cumsum", "sum"):
+                table.add(f"axial.dask {op} [{side}, {side}] axis {ax}, {w} worker(s)",
+                          results[(op, ax, "axial", w)], f"da.{op}", results[(op, ax, "dask", w)])
+    table.add(f"axial.dask cumsum [{side}, {side}] axis 0, 2 workers",
+              results[("cumsum", 0, "axial", 2)], "axial.dask, 1 worker",
+              results[("cumsum", 0, "axial", 1)])
 
 
 def main(argv=None):

@@ -8,11 +8,14 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   every integer scan): each chunk along the axis is summarised in parallel
   (``axial_shard_summarize``), the summaries are combined in scan order into
   each chunk's carry, and every chunk is scanned from its carry in parallel.
-  Chunk boundaries off the grid are moved onto it first (a rechunk of the
-  scan axis only).
+  Where a chunk boundary is off the grid, CumSum runs as a chain of streams
+  (below), whose bits are one call's for any cut; LogCumSumExp, which has no
+  stream, moves the boundaries onto the grid (a rechunk of the scan axis
+  only).
 - Float CumSum along an outer axis (columns: one f64 chain per column, no
-  grid): each column block runs as an ``axial.Stream`` whose carry, a few
-  bytes per column, passes from chunk to chunk along the axis; column blocks
+  grid), or along the innermost one with a chunk boundary off its grid: each
+  block of the other axes runs as an ``axial.Stream`` whose carry (8 bytes a
+  column, 152 a line) passes from chunk to chunk along the axis; the blocks
   run in parallel.  LogCumSumExp columns take the axis whole.
 - Reductions with a grid: each chunk along the cut axis is summarised,
   summaries are combined pairwise in chunk order (a tree), the total is
@@ -250,6 +253,8 @@ def _scan(op, x, axis, dtype, exclusive, reverse, threads, what):
         return _stream_chain(x, op, code, dt, ax, flags, reverse, isa, n_threads)
     chunks = _onto_grid(x.chunks[ax], n, grid, reverse)
     if chunks != x.chunks[ax]:
+        if op == _ops.OP_CUMSUM:  # a stream gives one call's bits for any cut
+            return _stream_chain(x, op, code, dt, ax, flags, reverse, isa, n_threads)
         x = x.rechunk({ax: chunks})
     return _shard_scan(x, op, code, dt, ax, flags, reverse, isa)
 

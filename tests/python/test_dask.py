@@ -80,6 +80,19 @@ def test_dask_bits_equal_one_call(client, shape, dt):
             assert same_bits(got, ref), (what, shape, chunks, ax, axes, ex, rev)
 
 
+def test_dask_cumsum_lines_keep_their_chunks(client):
+    # chunk boundaries off the grid of 16384: a chain of streams, no rechunk
+    rng = np.random.default_rng([SEED, 7])
+    for dt in (np.float32, np.float16, np.float64):
+        x = (rng.standard_normal((5, 40000)) * 3).astype(dt)
+        for chunks in (((2, 3), (2048,) * 19 + (1088,)), ((5,), (1, 16383, 16385, 7231))):
+            d = da.from_array(x, chunks=chunks)
+            for ex, rev in ((False, False), (True, True)):
+                y = ad.cumsum(d, 1, exclusive=ex, reverse=rev)
+                assert y.chunks == d.chunks, (dt, chunks)
+                assert same_bits(y.compute(), axial.cumsum(x, 1, exclusive=ex, reverse=rev))
+
+
 def test_dask_on_the_scalar_oracle_and_lazy(client):
     x = np.random.default_rng(SEED).standard_normal((3, 40000)).astype(np.float32)
     d = da.from_array(x, chunks=(1, 9999))
