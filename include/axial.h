@@ -276,16 +276,19 @@ typedef enum {
     AXIAL_OP_REDUCE_LOGSUMEXP = 4
 } axial_op;
 
-/* A scan fed in pieces along its axis (docs/API.md, "Streams and shards").
- * Created once for (op, dtype, the piece shape -- shape[axis] is ignored --,
- * axis, flags): op AXIAL_OP_CUMSUM (every dtype but BOOL;
- * AXIAL_OP_LOGCUMSUMEXP is refused with AXIAL_E_ARGS), flags those of
- * axial_cumsum.  Each push scans the next piece (the piece shape with any
- * axis length, 0 included; REVERSE: pieces are fed from the far end) and
- * writes that piece's outputs: concatenated, they are bit for bit the one
- * call's, for any cut points.  The state is allocated once, at create;
- * pushes allocate nothing.  AXIAL_E_NOMEM at create when the state cannot be
- * allocated. */
+/* A scan or a sum fed in pieces along its axis (docs/API.md, "Streams and
+ * shards").  Created once for (op, dtype, the piece shape -- shape[axis] is
+ * ignored --, axis, flags): op AXIAL_OP_CUMSUM (flags those of axial_cumsum)
+ * or AXIAL_OP_REDUCE_SUM (the sum along the axis alone; flags 0 or
+ * AXIAL_REDUCE_KEEP_DIMS), every dtype but BOOL; the log-space ops are
+ * refused with AXIAL_E_ARGS.  Each CumSum push scans the next piece (the
+ * piece shape with any axis length, 0 included; REVERSE: pieces are fed
+ * from the far end) and writes that piece's outputs: concatenated, they are
+ * bit for bit the one call's, for any cut points.  A ReduceSum push (y NULL)
+ * takes the next piece, and axial_stream_result writes, at any time, the
+ * bits of one axial_reduce_sum over everything taken so far.  The state is
+ * allocated once, at create; pushes allocate nothing.  AXIAL_E_NOMEM at
+ * create when the state cannot be allocated. */
 typedef struct axial_stream axial_stream;
 AXIAL_API axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
                                            const int64_t *shape, int64_t axis, unsigned flags,
@@ -293,7 +296,8 @@ AXIAL_API axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_
 /* Frees the state; NULL is a no-op. */
 AXIAL_API void axial_stream_destroy(axial_stream *stream);
 /* Scans the next piece x (dtype, rank and every dimension but the axis as
- * at create) into y (x's shape; y == x allowed).  A piece that does not
+ * at create) into y (x's shape; y == x allowed); a ReduceSum stream adds x
+ * to its sums (y NULL, AXIAL_E_ARGS otherwise).  A piece that does not
  * belong is AXIAL_E_ARGS (or the checks' codes of axial_cumsum), nothing
  * written and the state unchanged. */
 AXIAL_API axial_status axial_stream_push(axial_stream *stream, axial_dtype dtype,
@@ -303,6 +307,10 @@ AXIAL_API axial_status axial_stream_push(axial_stream *stream, axial_dtype dtype
 AXIAL_API axial_status axial_stream_push_ex(axial_stream *stream, axial_dtype dtype,
                                             const void *x, void *y, size_t rank,
                                             const int64_t *shape, const axial_executor *exec);
+/* A ReduceSum stream's sum of every piece taken (the output of the one
+ * call, of its shape, into y), the state unchanged; +0 before any piece.
+ * AXIAL_E_ARGS for a CumSum stream. */
+AXIAL_API axial_status axial_stream_result(axial_stream *stream, void *y);
 /* How many elements along the axis the stream has been fed. */
 AXIAL_API int64_t axial_stream_length(const axial_stream *stream);
 /* Back to its state at create (length 0, create's summation order, whatever

@@ -53,6 +53,7 @@
     X(scan_total,        axial_scan_total_kernel,      FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(cumsum_cols,       axial_cumsum_cols_kernel,     FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(reduce_cols,       axial_reduce_cols_kernel,     FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
+    X(reduce_run,        axial_reduce_run_kernel,      FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(logcumsumexp,      axial_cumsum_kernel,          FLOAT_DTYPES,   (1, 1, 1,    1), arg) \
     X(reduce_lse,        axial_reduce_kernel,          FLOAT_DTYPES,   (1, 1, 1,    1), arg) \
     X(reduce_lse_acc,    axial_reduce_acc_kernel,      FLOAT_DTYPES,   (1, 1, 1,    1), arg) \

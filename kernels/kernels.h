@@ -128,6 +128,8 @@ typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags
 typedef void axial_cumsum_cols_kernel(const void *x, void *y, size_t n, size_t ncols,
                                       size_t stride, unsigned flags);
 typedef void axial_reduce_cols_kernel(const void *x, void *acc, size_t n, size_t ncols, size_t stride);
+/* reduce_run(x, len, a): a[0..16) += the 16 position sums of len elements of a row (len % 128 == 0) */
+typedef void axial_reduce_run_kernel(const void *x, size_t len, double *a);
 
 /* The one summation order's constants: the lanes of a virtual vector (and
  * the column count from which ReduceSum sums columns alone), the elements of

@@ -136,6 +136,22 @@ bool axial__bytes(size_t n, size_t each, size_t extra, size_t *out);
 #ifndef AXIAL_GRAIN /* (overridable only for measuring the thresholds) */
 #define AXIAL_GRAIN ((size_t)64 << 10)
 #endif
+/* Few outputs (at most AXIAL_REDUCE_FEW) over a long reduced extent are
+ * summed in fixed chunks of AXIAL_REDUCE_CHUNK bytes of input (whole rows of
+ * the reduced extent; 16384 f32, 8192 f64, 32768 f16/bf16, 65536 i8 terms
+ * for a full reduction), with or without threads: the calls, the shards and
+ * the streams alike (src/reduce.c). */
+#define AXIAL_REDUCE_FEW 64
+#define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
+/* The greatest common divisor (gcd(a, 0) = a). */
+static inline size_t axial__gcd(size_t a, size_t b) {
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
 /* Below these sizes (bytes of input) an op makes one task and never calls
  * parallel_for; how they were chosen is in parallel.c. */
 #ifndef AXIAL_CUMSUM_THRESHOLD

@@ -48,6 +48,18 @@ static inline double load_c(axial_dtype dt, const void *x, size_t i) {
     }
 }
 
+double axial__reduce_tree8(axial_dtype dt, const void *x, size_t P, size_t valid, size_t p) {
+    double r[8];
+    for (size_t i = 0; i < 8; i++)
+        r[i] = i * P + p < valid ? load_c(dt, x, i * P + p) : -0.0;
+    if (dt == AXIAL_F64)
+        return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    float f[8]; /* C is f32: each addition rounded to f32 */
+    for (size_t i = 0; i < 8; i++)
+        f[i] = (float)r[i];
+    return (double)(((f[0] + f[1]) + (f[2] + f[3])) + ((f[4] + f[5]) + (f[6] + f[7])));
+}
+
 /* A wide (or C) value rounded once to the element type. */
 static inline void store_t(axial_dtype dt, void *y, size_t i, double v) {
     switch (dt) {

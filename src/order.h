@@ -55,6 +55,13 @@ void axial__line_scan(axial_dtype dtype, int order, unsigned flags, axial_line_c
 void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *x, void *y,
                       size_t n, size_t cols, size_t stride, uint64_t pos);
 
+/* ReduceSum's SIMD order (docs/API.md, "One summation order") in generic C:
+ * the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C of position p of the 8
+ * super-rows of P elements at x, of which the first `valid` elements are
+ * terms and the rest -0.0, widened to f64.  A position's sum is the f64 sum
+ * of such trees, group after group. */
+double axial__reduce_tree8(axial_dtype dtype, const void *x, size_t P, size_t valid, size_t p);
+
 /* Element size of a summable dtype. */
 size_t axial__dtype_size(axial_dtype dtype);
 

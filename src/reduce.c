@@ -58,12 +58,6 @@
 
 #define AXIAL_REDUCE_FLAGS (AXIAL_REDUCE_KEEP_DIMS | AXIAL_REDUCE_EMPTY_AXES_ALL)
 
-/* Few outputs (at most AXIAL_REDUCE_FEW) over a long reduced extent are
- * summed in fixed chunks of AXIAL_REDUCE_CHUNK bytes of input (whole rows of
- * the reduced extent; 16384 f32, 8192 f64, 32768 f16/bf16, 65536 i8 terms
- * for a full reduction), with or without threads. */
-#define AXIAL_REDUCE_FEW 64
-#define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
 /* Several reduced groups: a task's rows make one contiguous piece of every
  * slab (odometer index) of at least this many bytes.  Tasks of 64 KiB of
  * input spread over many slabs read short pieces far apart ({0, 2} of

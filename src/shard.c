@@ -39,8 +39,6 @@
 #include "../kernels/scalar/convert.h"
 
 #define AX_SH_HEAD 64
-#define AX_REDUCE_FEW 64
-#define AX_REDUCE_CHUNK ((size_t)64 << 10)
 
 /* The resolved shards of one axial_shards. */
 typedef struct {
@@ -65,15 +63,6 @@ typedef struct {
     size_t out_rank;
     int64_t out_shape[AXIAL_MAX_RANK];
 } shard_plan;
-
-static size_t gcd_z(size_t a, size_t b) {
-    while (b) {
-        const size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 static bool is_float(axial_dtype dt) {
     return dt == AXIAL_F32 || dt == AXIAL_F64 || dt == AXIAL_F16 || dt == AXIAL_BF16;
@@ -195,10 +184,10 @@ static axial_status plan_shards(const char *fn, const axial_shards *sh, shard_pl
         p->rows = n / d;
         p->units = n;
         p->cell = n;
-        if (p->nv <= AX_REDUCE_FEW && n * row_bytes > AX_REDUCE_CHUNK) {
+        if (p->nv <= AXIAL_REDUCE_FEW && n * row_bytes > AXIAL_REDUCE_CHUNK) {
             p->chunked = true;
-            p->cell = AX_REDUCE_CHUNK / row_bytes;
-            const size_t grid = p->cell / gcd_z(p->cell, p->rows);
+            p->cell = AXIAL_REDUCE_CHUNK / row_bytes;
+            const size_t grid = p->cell / axial__gcd(p->cell, p->rows);
             if (!p->exact)
                 p->grid = (int64_t)grid;
         }
@@ -610,7 +599,7 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
                 emit_cell(&p, vals, prefix, c, o, 1, v);
             }
     } else if (!p.scan && p.chunked) {
-        unsigned char v[AX_REDUCE_FEW * sizeof(axial_lse_acc)];
+        unsigned char v[AXIAL_REDUCE_FEW * sizeof(axial_lse_acc)];
         for (size_t c = 0; c < ncells; c++) {
             const uint64_t a = (c0 + c) * p.cell;
             const uint64_t e = a + p.cell < p.units ? a + p.cell : p.units;

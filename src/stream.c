@@ -47,13 +47,83 @@ struct axial_stream {
     int64_t shape[AXIAL_MAX_RANK]; /* shape[axis] = 0 */
     uint64_t pos;                  /* elements taken along the axis */
     bool lines;                    /* float lines: carries are axial_line_carry */
-    size_t ncarry;                 /* lines (outer) or columns (outer * inner) */
+    size_t ncarry;                 /* lines (outer), columns or outputs (outer * inner) */
     void *carry;
+    /* ReduceSum (red): P positions a super-row, rows a fixed chunk (0: none) */
+    bool red;
+    size_t P;
+    uint64_t chunk;
 };
+
+/* ReduceSum's state (red), in the carry's words: the SIMD order per outer
+ * index A[P] (the positions' f64 sums of the chunk begun), then R[outputs]
+ * (the f64 sum of the chunks ended), then per outer index the 8 P elements
+ * of a group begun (red_npend of them); the scalar order R, then S[outputs]
+ * (the chunk begun, summed one term at a time); integers the wrapping u64
+ * sums.  The f64 scratch of axial_stream_result follows (not exported). */
+static double *red_A(const axial_stream *s) { return s->carry; }
+static double *red_R(const axial_stream *s) {
+    return s->order == AXIAL_ORDER_SIMD ? red_A(s) + s->outer * s->P : red_A(s);
+}
+static char *red_pend(const axial_stream *s) { return (char *)(red_A(s) + s->outer * s->P + s->ncarry); }
+static size_t red_words(const axial_stream *s, int order) {
+    if (order == AXIAL_ORDER_EXACT)
+        return s->ncarry;
+    if (order == AXIAL_ORDER_SCALAR)
+        return 2 * s->ncarry;
+    return s->outer * s->P + s->ncarry + s->outer * s->P * s->esize; /* (8 P elements: P words) */
+}
+/* The words of the state as bytes: the same, but of each group begun only
+ * the elements taken (red_npend after `pos` rows), packed, then padding to
+ * a word. */
+static size_t red_npend_at(const axial_stream *s, uint64_t pos);
+static size_t red_bytes_words(const axial_stream *s, int order, uint64_t pos) {
+    if (order != AXIAL_ORDER_SIMD)
+        return red_words(s, order);
+    return s->outer * s->P + s->ncarry + (s->outer * red_npend_at(s, pos) * s->esize + 7) / 8;
+}
+static double *red_scratch(const axial_stream *s) {
+    return red_A(s) + red_words(s, s->order == AXIAL_ORDER_EXACT ? AXIAL_ORDER_EXACT : AXIAL_ORDER_SIMD);
+}
+/* The elements of a group begun, per outer index, after `crow` rows of a chunk. */
+static size_t red_npend(const axial_stream *s, uint64_t crow) {
+    if (s->P == s->inner) /* columns: a group is 8 rows */
+        return (size_t)(crow % 8) * s->inner;
+    return (size_t)(crow % (8 * s->P) * s->inner % (8 * s->P));
+}
+static size_t red_npend_at(const axial_stream *s, uint64_t pos) {
+    return red_npend(s, s->chunk ? pos % s->chunk : pos);
+}
+/* n words between memory and little-endian bytes */
+static void words_out(unsigned char *w, const void *m, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(w, m, 8 * n);
+#else
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, (const char *)m + 8 * i, 8);
+        axial__put64(w + 8 * i, u);
+    }
+#endif
+}
+static void words_in(void *m, const unsigned char *r, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(m, r, 8 * n);
+#else
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t u = axial__get64(r + 8 * i);
+        memcpy((char *)m + 8 * i, &u, 8);
+    }
+#endif
+}
 
 static void stream_init_carries(axial_stream *s) {
     s->pos = 0;
-    if (s->lines) {
+    if (s->red && s->order != AXIAL_ORDER_EXACT) {
+        double *d = s->carry;
+        for (size_t i = 0, n = red_words(s, AXIAL_ORDER_SIMD); i < n; i++)
+            d[i] = -0.0;
+    } else if (s->lines) {
         axial_line_carry *c = s->carry;
         for (size_t i = 0; i < s->ncarry; i++)
             axial__line_carry_init(&c[i]);
@@ -76,18 +146,23 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
         return axial__fail(AXIAL_E_ARGS,
                            "%s: LogCumSumExp streams are not available (its line order "
                            "reads a whole vector before its first output)", fn);
-    if (op != AXIAL_OP_CUMSUM)
-        return axial__fail(AXIAL_E_ARGS, "%s: op %d is not a scan (AXIAL_OP_CUMSUM)", fn,
-                           (int)op);
+    if (op == AXIAL_OP_REDUCE_LOGSUMEXP)
+        return axial__fail(AXIAL_E_ARGS, "%s: ReduceLogSumExp streams are not available", fn);
+    if (op != AXIAL_OP_CUMSUM && op != AXIAL_OP_REDUCE_SUM)
+        return axial__fail(AXIAL_E_ARGS,
+                           "%s: op %d is not a stream's (AXIAL_OP_CUMSUM, AXIAL_OP_REDUCE_SUM)",
+                           fn, (int)op);
+    const bool red = op == AXIAL_OP_REDUCE_SUM;
+    const unsigned allowed = red ? AXIAL_REDUCE_KEEP_DIMS : AX_STREAM_FLAGS;
     size_t es, count, ax;
     axial_status st = axial__check_dtype(fn, dtype, false, &es);
     if (st == AXIAL_OK)
         st = axial__check_rank(fn, rank, shape, 1);
     if (st != AXIAL_OK)
         return st;
-    if (flags & ~AX_STREAM_FLAGS)
+    if (flags & ~allowed)
         return axial__fail(AXIAL_E_ARGS, "%s: flags 0x%x has unknown bits (allowed 0x%x)", fn,
-                           flags, AX_STREAM_FLAGS);
+                           flags, allowed);
     if ((st = axial__norm_axis(fn, axis, rank, &ax)) != AXIAL_OK)
         return st;
     int64_t sh[AXIAL_MAX_RANK];
@@ -99,12 +174,31 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
      * beside them), must have a size: 152 bytes a float line, 8 a column */
     const size_t outer = axial__product(sh, 0, ax), inner = axial__product(sh, ax + 1, rank);
     const int order = axial__order_active(dtype);
-    const bool lines = inner == 1 && order != AXIAL_ORDER_EXACT;
-    const size_t ncarry = lines ? outer : outer * inner, each = lines ? sizeof(axial_line_carry) : 8;
+    const bool lines = !red && inner == 1 && order != AXIAL_ORDER_EXACT;
+    size_t ncarry = lines ? outer : outer * inner, each = lines ? sizeof(axial_line_carry) : 8;
+    /* ReduceSum: the positions of a super-row (inner >= 16: a row; 16 for
+     * rows, lcm(inner, 16) between), and the fixed chunks of a call with few
+     * outputs (src/reduce.c), in rows */
+    size_t P = inner >= 16 ? inner : inner * 16 / axial__gcd(inner, 16), words_per_outer = 0;
+    uint64_t chunk = 0;
+    bool too_big = false;
+    if (red && order != AXIAL_ORDER_EXACT) { /* A, pending, R, scratch: P (1 + es) + 2 inner */
+        too_big = inner > (SIZE_MAX / 64) / (es + 4);
+        words_per_outer = too_big ? 0 : P * (1 + es) + 2 * inner;
+        ncarry = outer;
+        each = 8 * words_per_outer;
+    }
+    if (red && outer * inner > 0 && outer * inner <= AXIAL_REDUCE_FEW && order != AXIAL_ORDER_EXACT)
+        chunk = AXIAL_REDUCE_CHUNK / (inner * es);
     size_t bytes;
-    if (!axial__bytes(ncarry, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
+    if (too_big || !axial__bytes(ncarry, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
         return axial__fail(AXIAL_E_SHAPE, "%s: %zu %s of %zu bytes exceed PTRDIFF_MAX bytes of "
-                           "state", fn, ncarry, lines ? "lines" : "columns", each);
+                           "state", fn, ncarry,
+                           lines ? "lines" : red && order != AXIAL_ORDER_EXACT ? "outer indices"
+                                                                              : "columns", each);
+    ncarry = outer * inner;
+    if (lines)
+        ncarry = outer;
     axial_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for the stream", fn);
@@ -121,8 +215,13 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->inner = inner;
     s->lines = lines;
     s->ncarry = ncarry;
+    s->red = red;
+    s->P = P;
+    s->chunk = chunk;
+    const size_t alloc = red && order != AXIAL_ORDER_EXACT ? outer * words_per_outer * 8
+                         : red ? 2 * ncarry * 8 : ncarry * each; /* (integers: the sums, scratch) */
     /* 64-byte aligned: the column kernels' running sums are whole lines */
-    s->carry = aligned_alloc(64, s->ncarry ? (s->ncarry * each + 63) / 64 * 64 : 64);
+    s->carry = aligned_alloc(64, alloc ? (alloc + 63) / 64 * 64 : 64);
     if (s->carry == NULL) {
         const size_t n = s->ncarry;
         free(s);
@@ -249,6 +348,162 @@ static void push_task(void *arg, size_t t) {
     }
 }
 
+/* ---- a ReduceSum push ---------------------------------------------------- */
+
+typedef struct {
+    axial_stream *s;
+    const char *x;
+    size_t len;                     /* the piece's axis length */
+    size_t ntasks;
+    axial_reduce_cols_kernel *cols; /* the SIMD order on a SIMD ISA, or NULL */
+    axial_reduce_run_kernel *run;   /* the same, rows (inner 1) */
+    axial_reduce_acc_kernel *acc;   /* the scalar order (the scalar ISA's), integers */
+} axial_red_push;
+
+/* A[0 .. P) += the position sums of `rows` super-rows of P elements at x (a
+ * multiple of 8), in the SIMD order: the kernel's columns, else generic C. */
+static void red_groups(const axial_red_push *p, const char *x, double *A, size_t rows) {
+    const axial_stream *s = p->s;
+    if (p->run != NULL && s->inner == 1) { /* (P 16: the rows kernel's registers) */
+        p->run(x, rows * 16, A);
+        return;
+    }
+    if (p->cols != NULL) {
+        p->cols(x, A, rows, s->P, s->P);
+        return;
+    }
+    for (size_t g = 0; g < rows; g += 8)
+        for (size_t q = 0; q < s->P; q++)
+            A[q] += axial__reduce_tree8(s->dtype, x + g * s->P * s->esize, s->P, 8 * s->P, q);
+}
+
+/* out[0 .. inner) = R + the sums of the chunk begun (its positions' sums and
+ * the group begun, folded in halves down to `inner`), for outer index o:
+ * what the one call adds for that chunk. */
+static void red_fold(const axial_stream *s, size_t o, uint64_t crow, double *out) {
+    const size_t P = s->P, np = red_npend(s, crow), inner = s->inner;
+    const double *A = red_A(s) + o * P, *R = red_R(s) + o * inner;
+    const char *pd = red_pend(s) + o * 8 * P * s->esize;
+    if (P == inner) { /* columns: each its own sum */
+        for (size_t c = 0; c < inner; c++)
+            out[c] = R[c] + (np ? A[c] + axial__reduce_tree8(s->dtype, pd, P, np, c) : A[c]);
+        return;
+    }
+    double a[240]; /* P = lcm(inner, 16) <= 240 */
+    for (size_t q = 0; q < P; q++)
+        a[q] = np ? A[q] + axial__reduce_tree8(s->dtype, pd, P, np, q) : A[q];
+    for (size_t len = P; len > inner; len /= 2)
+        for (size_t q = 0; q < len / 2; q++)
+            a[q] += a[q + len / 2];
+    for (size_t i = 0; i < inner; i++)
+        out[i] = R[i] + a[i];
+}
+
+/* Rows [j, j + m) of the piece, within one chunk that has taken crow rows,
+ * for outer index o. */
+static void red_feed(const axial_red_push *p, size_t o, size_t j, size_t m, uint64_t crow) {
+    axial_stream *s = p->s;
+    const size_t es = s->esize, inner = s->inner;
+    const char *x = p->x + (o * p->len + j) * inner * es;
+    if (s->order != AXIAL_ORDER_SIMD) { /* one sum per output: R (integers), S (scalar) */
+        double *sum = s->order == AXIAL_ORDER_EXACT ? red_A(s) : red_R(s) + s->ncarry;
+        p->acc(x, sum + o * inner, 1, m, inner);
+        return;
+    }
+    const size_t P = s->P, G = 8 * P, e = m * inner;
+    double *A = red_A(s) + o * P;
+    char *pd = red_pend(s) + o * G * es;
+    size_t np = red_npend(s, crow), k = 0;
+    if (np > 0) { /* the group begun */
+        k = G - np < e ? G - np : e;
+        memcpy(pd + np * es, x, k * es);
+        if (np + k < G)
+            return;
+        red_groups(p, pd, A, 8);
+    }
+    const size_t whole = (e - k) / G * G;
+    if (whole > 0)
+        red_groups(p, x + k * es, A, whole / P);
+    memcpy(pd, x + (k + whole) * es, (e - k - whole) * es);
+}
+
+/* A chunk ends: R += its sum; its sums start again from -0.0. */
+static void red_close(axial_stream *s, size_t o) {
+    const size_t inner = s->inner;
+    if (s->order == AXIAL_ORDER_SCALAR) {
+        double *R = red_R(s) + o * inner, *S = R + s->ncarry;
+        for (size_t i = 0; i < inner; i++)
+            R[i] += S[i], S[i] = -0.0;
+        return;
+    }
+    red_fold(s, o, s->chunk, red_R(s) + o * inner);
+    double *A = red_A(s) + o * s->P;
+    for (size_t q = 0; q < s->P; q++)
+        A[q] = -0.0;
+}
+
+static void red_task(void *arg, size_t t) {
+    const axial_red_push *p = arg;
+    axial_stream *s = p->s;
+    size_t b, e;
+    axial__task_range(s->outer, p->ntasks, t, &b, &e);
+    for (size_t o = b; o < e; o++) {
+        uint64_t pos = s->pos;
+        for (size_t j = 0; j < p->len;) {
+            const uint64_t crow = s->chunk ? pos % s->chunk : pos;
+            size_t m = p->len - j;
+            if (s->chunk && m > s->chunk - crow)
+                m = (size_t)(s->chunk - crow);
+            red_feed(p, o, j, m, crow);
+            j += m;
+            pos += m;
+            if (s->chunk && pos % s->chunk == 0)
+                red_close(s, o);
+        }
+    }
+}
+
+static void red_push(axial_stream *s, const void *x, size_t len, const axial_executor *exec) {
+    const struct axial_kernels *kt = axial__kernels();
+    axial_red_push p = {s, x, len, 1, NULL, NULL, kt->reduce_acc[s->dtype]};
+    if (s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR)
+        p.cols = kt->reduce_cols[s->dtype], p.run = kt->reduce_run[s->dtype];
+    if (s->order == AXIAL_ORDER_SCALAR)
+        p.acc = axial_kernels__scalar.reduce_acc[s->dtype];
+    if (exec != NULL)
+        p.ntasks = axial__ntasks(s->outer, len * s->inner * s->esize, AXIAL_REDUCE_THRESHOLD);
+    axial__run(exec, p.ntasks, red_task, &p);
+}
+
+axial_status axial_stream_result(axial_stream *s, void *y) {
+    static const char fn[] = "axial_stream_result";
+    if (s == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: stream is NULL", fn);
+    if (!s->red)
+        return axial__fail(AXIAL_E_ARGS, "%s: a CumSum stream writes its outputs at each push; "
+                           "only a ReduceSum stream has a result", fn);
+    if (s->ncarry == 0)
+        return AXIAL_OK;
+    if (y == NULL)
+        return axial__fail(AXIAL_E_NULL, "%s: y is NULL (%zu outputs)", fn, s->ncarry);
+    if (s->pos == 0) { /* the empty sum: +0 (all-zero bits in every dtype) */
+        memset(y, 0, s->ncarry * s->esize);
+        return AXIAL_OK;
+    }
+    double *w = red_scratch(s);
+    const uint64_t crow = s->chunk ? s->pos % s->chunk : s->pos;
+    if (s->order == AXIAL_ORDER_EXACT)
+        memcpy(w, red_A(s), s->ncarry * 8);
+    else if (s->order == AXIAL_ORDER_SCALAR)
+        for (size_t i = 0; i < s->ncarry; i++)
+            w[i] = red_R(s)[i] + red_R(s)[s->ncarry + i];
+    else
+        for (size_t o = 0; o < s->outer; o++)
+            red_fold(s, o, crow, w + o * s->inner);
+    axial__kernels()->reduce_finish[s->dtype](w, y, s->ncarry);
+    return AXIAL_OK;
+}
+
 /* The piece belongs to the stream: its dtype, rank and every dimension but
  * the axis; returns its axis length. */
 static axial_status push_check(const char *fn, const axial_stream *s, axial_dtype dtype,
@@ -272,7 +527,12 @@ static axial_status push_check(const char *fn, const axial_stream *s, axial_dtyp
                                fn, d, (long long)shape[d], (long long)s->shape[d], s->axis);
     size_t count;
     axial_status st = axial__check_shape(fn, rank, shape, s->esize, &count);
-    if (st == AXIAL_OK)
+    if (st == AXIAL_OK && s->red && y != NULL)
+        st = axial__fail(AXIAL_E_ARGS, "%s: y is %p; a ReduceSum stream writes nothing at a push "
+                         "(its sum: axial_stream_result), so y must be NULL", fn, y);
+    else if (st == AXIAL_OK && s->red && x == NULL && count > 0)
+        st = axial__fail(AXIAL_E_NULL, "%s: x is NULL (%zu elements)", fn, count);
+    else if (st == AXIAL_OK && !s->red)
         st = axial__check_buffers(fn, x, count * s->esize, y, count * s->esize, true);
     if (st == AXIAL_OK && (uint64_t)shape[s->axis] > (uint64_t)INT64_MAX - s->pos)
         st = axial__fail(AXIAL_E_SHAPE, "%s: %lld more elements after %llu pass INT64_MAX, the "
@@ -295,6 +555,11 @@ axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void
     if (len == 0)
         return AXIAL_OK;
     if (s->ncarry == 0) { /* another dimension is 0: nothing to read or write */
+        s->pos += len;
+        return AXIAL_OK;
+    }
+    if (s->red) {
+        red_push(s, x, len, exec);
         s->pos += len;
         return AXIAL_OK;
     }
@@ -335,6 +600,8 @@ axial_status axial_stream_push(axial_stream *s, axial_dtype dtype, const void *x
 size_t axial_stream_state_size(const axial_stream *s) {
     if (s == NULL)
         return 0;
+    if (s->red)
+        return AX_ST_HEAD + 8 * s->rank + 8 * red_bytes_words(s, s->order, s->pos) + 8;
     return AX_ST_HEAD + 8 * s->rank + s->ncarry * (s->lines ? 19 * 8 : 8) + 8;
 }
 
@@ -352,7 +619,18 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
     unsigned char *w = b + AX_ST_HEAD;
     for (size_t d = 0; d < s->rank; d++, w += 8)
         axial__put64(w, (uint64_t)s->shape[d]);
-    if (s->lines) {
+    if (s->red && s->order != AXIAL_ORDER_SIMD) {
+        words_out(w, s->carry, red_words(s, s->order));
+        w += 8 * red_words(s, s->order);
+    } else if (s->red) { /* A and R, then each group begun's elements taken, packed */
+        const size_t head = s->outer * s->P + s->ncarry, es = s->esize;
+        const size_t np = red_npend_at(s, s->pos), nw = red_bytes_words(s, s->order, s->pos);
+        words_out(w, s->carry, head);
+        memset(w + 8 * head, 0, 8 * (nw - head));
+        for (size_t o = 0; o < s->outer; o++)
+            memcpy(w + 8 * head + o * np * es, red_pend(s) + o * 8 * s->P * es, np * es);
+        w += 8 * nw;
+    } else if (s->lines) {
         const axial_line_carry *c = s->carry;
         for (size_t i = 0; i < s->ncarry; i++) {
             axial__putd(w, c[i].R);
@@ -398,25 +676,28 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
         return axial__fail(AXIAL_E_ARGS,
                            "%s: the state is of rank %u axis %u; the stream's %zu axis %zu", fn,
                            b[16], b[17], s->rank, s->axis);
-    if (size != want)
+    const int order = b[15];
+    const bool is_float = s->order != AXIAL_ORDER_EXACT;
+    if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
+                 : order != AXIAL_ORDER_EXACT)
+        return axial__fail(AXIAL_E_ARGS, "%s: order %d is not one of this dtype's", fn, order);
+    /* (a ReduceSum state's size depends on its order and length) */
+    const uint64_t pos = axial__get64(b + 24);
+    const size_t want_o =
+        s->red ? AX_ST_HEAD + 8 * s->rank + 8 * red_bytes_words(s, order, pos) + 8 : want;
+    if (size != want_o)
         return axial__fail(AXIAL_E_ARGS, "%s: %zu bytes, the stream's state has %zu", fn, size,
-                           want);
+                           want_o);
     for (size_t d = 0; d < s->rank; d++)
         if ((int64_t)axial__get64(b + AX_ST_HEAD + 8 * d) != s->shape[d])
             return axial__fail(AXIAL_E_ARGS,
                                "%s: the state's dimension %zu is %lld, the stream's %lld", fn, d,
                                (long long)axial__get64(b + AX_ST_HEAD + 8 * d),
                                (long long)s->shape[d]);
-    const int order = b[15];
-    const bool is_float = s->order != AXIAL_ORDER_EXACT;
-    if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
-                 : order != AXIAL_ORDER_EXACT)
-        return axial__fail(AXIAL_E_ARGS, "%s: order %d is not one of this dtype's", fn, order);
     const uint64_t sum = axial__get64(b + size - 8);
     if (sum != axial__fnv1a(b, size - 8))
         return axial__fail(AXIAL_E_ARGS, "%s: checksum 0x%016llx does not match the bytes "
                            "(corrupted)", fn, (unsigned long long)sum);
-    const uint64_t pos = axial__get64(b + 24);
     if (pos > (uint64_t)INT64_MAX)
         return axial__fail(AXIAL_E_ARGS, "%s: the state has taken %llu elements, past INT64_MAX "
                            "(corrupted)", fn, (unsigned long long)pos);
@@ -424,7 +705,14 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
     s->order = order;
     s->pos = pos;
     const unsigned char *r = b + AX_ST_HEAD + 8 * s->rank;
-    if (s->lines) {
+    if (s->red && order != AXIAL_ORDER_SIMD) {
+        words_in(s->carry, r, red_words(s, order));
+    } else if (s->red) {
+        const size_t head = s->outer * s->P + s->ncarry, es = s->esize, np = red_npend_at(s, pos);
+        words_in(s->carry, r, head);
+        for (size_t o = 0; o < s->outer; o++)
+            memcpy(red_pend(s) + o * 8 * s->P * es, r + 8 * head + o * np * es, np * es);
+    } else if (s->lines) {
         axial_line_carry *c = s->carry;
         for (size_t i = 0; i < s->ncarry; i++) {
             c[i].R = axial__getd(r);

@@ -13,6 +13,12 @@
  *                    pool), some after the state went through its bytes
  *                    into a new stream: the outputs must be the one call's
  *                    bytes;
+ *   stream_sums      ReduceSum fed in 2..100 pieces along its axis (rows,
+ *                    periodic rows and columns, few outputs in fixed chunks
+ *                    and many), every dtype: the result, and once the
+ *                    result so far, must be the one call's bytes; a stream
+ *                    begun on a SIMD ISA and ended on the scalar one keeps
+ *                    the SIMD order (generic C);
  *   shard_cuts       the four ops cut along their axis into random pieces
  *                    on the grid: summaries (bytes copied, as if sent)
  *                    combined in random groupings, then scanned from their
@@ -31,8 +37,9 @@
  *                    made right) are refused, another patch level is read;
  *                    combine writes *size only when it succeeds and refuses
  *                    an out overlapping b; reset returns to create's order;
- *   shard_cross_isa  summaries and stream states made on one SIMD ISA go on
- *                    on another (the same bits: one summation order).
+ *   shard_cross_isa  summaries and stream states (CumSum, ReduceSum) made on
+ *                    one SIMD ISA go on on another (the same bits: one
+ *                    summation order).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -107,6 +114,44 @@ typedef struct {
     int64_t axis;
 } st_shape;
 
+/* got against want (count elements): the first that differs, named. */
+static void st_same(ax_t *t, const char *name, const char *got, const char *want, size_t count,
+                    size_t es, const size_t *cuts, size_t pieces) {
+    if (count > 0 && memcmp(got, want, count * es) != 0) {
+        size_t k = 0;
+        while (memcmp(got + k * es, want + k * es, es) == 0)
+            k++;
+        AX_CHECK(t, false, "%s: element %zu differs from the one call (cuts %zu %zu %zu ...)",
+                 name, k, cuts[1], pieces > 1 ? cuts[2] : 0, pieces > 2 ? cuts[3] : 0);
+    } else {
+        AX_CHECK(t, true, "%s", name);
+    }
+}
+
+/* The stream through its state's bytes into a new one (as if sent); NULL
+ * when that fails. */
+static axial_stream *st_through_bytes(ax_t *t, axial_stream *s, axial_op op, axial_dtype dt,
+                                      const st_shape *sh, unsigned flags, const char *name,
+                                      size_t i) {
+    const size_t sz = axial_stream_state_size(s);
+    unsigned char *bytes = malloc(sz);
+    axial_status st = axial_stream_export(s, bytes, sz);
+    axial_stream_destroy(s);
+    s = NULL;
+    if (st == AXIAL_OK)
+        st = axial_stream_create(op, dt, sh->rank, sh->shape, sh->axis, flags, &s);
+    if (st == AXIAL_OK)
+        st = axial_stream_import(s, bytes, sz);
+    free(bytes);
+    AX_CHECK(t, st == AXIAL_OK, "%s: piece %zu: export/import: %s (%s)", name, i,
+             axial_status_name(st), axial_last_error());
+    if (st != AXIAL_OK) {
+        axial_stream_destroy(s);
+        s = NULL;
+    }
+    return s;
+}
+
 /* One stream case: the whole tensor, its one-call result, then the stream
  * over random cuts; `how` picks plain, executor, bytes or in place per piece. */
 static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
@@ -148,20 +193,8 @@ static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned fl
         ax_buf_poison(&out, 0x5a);
         slab(x, (char *)in.p, outer, n, inner, a, L, es, true);
         void *y = how == 1 ? in.p : out.p; /* in place */
-        if (how == 2) { /* through the state's bytes, into a new stream */
-            const size_t sz = axial_stream_state_size(s);
-            unsigned char *bytes = malloc(sz);
-            st = axial_stream_export(s, bytes, sz);
-            axial_stream_destroy(s);
-            s = NULL;
-            if (st == AXIAL_OK)
-                st = axial_stream_create(AXIAL_OP_CUMSUM, dt, rank, sh->shape, sh->axis, flags, &s);
-            if (st == AXIAL_OK)
-                st = axial_stream_import(s, bytes, sz);
-            free(bytes);
-            AX_CHECK(t, st == AXIAL_OK, "%s: piece %zu: export/import: %s (%s)", name, i,
-                     axial_status_name(st), axial_last_error());
-        }
+        if (how == 2) /* through the state's bytes, into a new stream */
+            s = st_through_bytes(t, s, AXIAL_OP_CUMSUM, dt, sh, flags, name, i);
         if (s == NULL)
             break;
         int calls = 0;
@@ -181,15 +214,7 @@ static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned fl
     if (s != NULL)
         AX_CHECK(t, axial_stream_length(s) == (int64_t)n, "%s: length %lld, want %zu", name,
                  (long long)axial_stream_length(s), n);
-    if (count > 0 && memcmp(got, want, count * es) != 0) {
-        size_t k = 0;
-        while (memcmp(got + k * es, want + k * es, es) == 0)
-            k++;
-        AX_CHECK(t, false, "%s: element %zu differs from the one call (cuts %zu %zu %zu ...)",
-                 name, k, cuts[1], pieces > 1 ? cuts[2] : 0, pieces > 2 ? cuts[3] : 0);
-    } else {
-        AX_CHECK(t, true, "%s", name);
-    }
+    st_same(t, name, got, want, count, es, cuts, pieces);
 done:
     axial_stream_destroy(s);
     free(x);
@@ -232,6 +257,159 @@ void t_stream_cuts(ax_t *t) {
         }
     }
     axial_pool_destroy(pool);
+}
+
+/* ---- stream_sums --------------------------------------------------------------- */
+
+/* One ReduceSum stream case: the stream over random cuts against the one
+ * call, and once, after a random piece, the result so far against the one
+ * call of the prefix. */
+static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
+                            size_t pieces, axial_pool *pool) {
+    const size_t es = ax_dtype_size(dt), rank = sh->rank;
+    const size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
+    const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
+    const size_t outer = prod(sh->shape, 0, ax), inner = prod(sh->shape, ax + 1, rank);
+    const size_t nout = outer * inner;
+    char *x = malloc(count * es + 1), *pre = malloc(count * es + 1);
+    char *want = malloc(nout * es + 1), *got = malloc(nout * es + 1);
+    ax_fill(t, dt, x, count, FILL_GENERAL);
+    char name[160], sbuf[64];
+    snprintf(name, sizeof name, "reduce_sum stream %s %s axis %lld, %zu pieces",
+             ax_dtype_str(dt), ax_shape_str(sbuf, sizeof sbuf, rank, sh->shape),
+             (long long)sh->axis, pieces);
+    const int64_t axis = sh->axis;
+    axial_stream *s = NULL;
+    axial_status st = axial_stream_create(AXIAL_OP_REDUCE_SUM, dt, rank, sh->shape, axis, flags, &s);
+    if (!AX_CHECK(t, st == AXIAL_OK, "%s: create: %s (%s)", name, axial_status_name(st),
+                  axial_last_error()))
+        goto done;
+    size_t cuts[102];
+    rand_cuts(t, n, pieces, cuts);
+    const size_t check_at = (size_t)ax_rand_range(t, 0, (int64_t)pieces - 1);
+    for (size_t i = 0; i < pieces && s != NULL; i++) {
+        const size_t a = cuts[i], L = cuts[i + 1] - cuts[i];
+        int64_t ps[4];
+        memcpy(ps, sh->shape, sizeof ps);
+        ps[ax] = (int64_t)L;
+        ax_buf in;
+        const int how = (int)ax_rand_range(t, 0, 4);
+        ax_buf_alloc(&in, outer * L * inner * es, (size_t)ax_rand_range(t, 0, 7) * es);
+        ax_buf_poison(&in, 0);
+        slab(x, (char *)in.p, outer, n, inner, a, L, es, true);
+        if (how == 2) /* through the state's bytes, into a new stream */
+            s = st_through_bytes(t, s, AXIAL_OP_REDUCE_SUM, dt, sh, flags, name, i);
+        if (s != NULL) {
+            int calls = 0;
+            axial_executor rex = {rev_parallel_for, &calls, 3};
+            const axial_executor *ex = how == 3 ? &rex : how == 4 && pool ? axial_pool_executor(pool)
+                                                                          : NULL;
+            st = ex ? axial_stream_push_ex(s, dt, in.p, NULL, rank, ps, ex)
+                    : axial_stream_push(s, dt, in.p, NULL, rank, ps);
+            AX_CHECK(t, st == AXIAL_OK, "%s: push %zu: %s (%s)", name, i, axial_status_name(st),
+                     axial_last_error());
+        }
+        ax_buf_free(&in);
+        if (s != NULL && i == check_at && nout > 0) { /* the sum so far: the prefix's one call */
+            int64_t ps2[4];
+            memcpy(ps2, sh->shape, sizeof ps2);
+            ps2[ax] = (int64_t)cuts[i + 1];
+            for (size_t o = 0; o < outer; o++)
+                memcpy(pre + o * cuts[i + 1] * inner * es, x + o * n * inner * es,
+                       cuts[i + 1] * inner * es);
+            st = axial_reduce_sum(dt, pre, want, rank, ps2, &axis, 1, flags);
+            memset(got, 0x5a, nout * es);
+            const axial_status st2 = axial_stream_result(s, got);
+            AX_CHECK(t, st == AXIAL_OK && st2 == AXIAL_OK &&
+                            memcmp(got, want, nout * es) == 0,
+                     "%s: the result after %zu of %zu elements differs from their one call (%s)",
+                     name, cuts[i + 1], n, axial_last_error());
+        }
+    }
+    if (s == NULL)
+        goto done;
+    AX_CHECK(t, axial_stream_length(s) == (int64_t)n, "%s: length %lld, want %zu", name,
+             (long long)axial_stream_length(s), n);
+    st = axial_reduce_sum(dt, x, want, rank, sh->shape, &axis, 1, flags);
+    memset(got, 0x5a, nout * es + 1);
+    const axial_status st2 = axial_stream_result(s, got);
+    AX_CHECK(t, st == AXIAL_OK && st2 == AXIAL_OK && (unsigned char)got[nout * es] == 0x5a,
+             "%s: result: %s (%s)", name, axial_status_name(st2), axial_last_error());
+    st_same(t, name, got, want, nout, es, cuts, pieces);
+done:
+    axial_stream_destroy(s);
+    free(x);
+    free(pre);
+    free(want);
+    free(got);
+}
+
+void t_stream_sums(ax_t *t) {
+    axial_pool *pool = NULL;
+    if (axial_pool_create(2, &pool) != AXIAL_OK)
+        pool = NULL;
+    /* rows, periodic and columns; few outputs (fixed chunks: 16384 f32 terms
+     * a chunk of [40000], 5461 rows of [20000, 3], 442 of [1500, 37]) and
+     * many (one sum each along the whole axis) */
+    const st_shape shapes[] = {
+        {1, {1000}, 0},       {1, {40000}, 0},       {2, {3, 33000}, 1},   {2, {5, 77}, -1},
+        {2, {300, 1}, 0},     {1, {17}, 0},          {2, {20000, 3}, 0},   {2, {1500, 37}, 0},
+        {3, {2, 150, 5}, 1},  {3, {3, 4, 500}, 2},   {2, {50, 1000}, 0},   {2, {100, 300}, 1},
+        {3, {40, 500, 3}, 1}, {2, {3000, 20}, 0},    {3, {2, 0, 40}, 2},   {1, {0}, 0},
+    };
+    const size_t nshapes = sizeof shapes / sizeof shapes[0];
+    for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
+        const axial_dtype dt = ax_sum_types[d];
+        for (size_t k = 0; k < nshapes; k++) {
+            if (!ax_sample(t, (dt == AXIAL_F32 || dt == AXIAL_F64) ? 1.0 : 0.5))
+                continue;
+            for (unsigned f = 0; f < 2; f++)
+                stream_sum_case(t, dt, &shapes[k], f ? AXIAL_REDUCE_KEEP_DIMS : 0,
+                                (size_t)ax_rand_range(t, 2, 100), pool);
+        }
+    }
+    axial_pool_destroy(pool);
+    /* a SIMD stream goes on on the scalar ISA in its own order (generic C) */
+    const axial_isa isa = axial_isa_active();
+    if (isa == AXIAL_ISA_SCALAR)
+        return;
+    const axial_dtype dts[2] = {AXIAL_F32, AXIAL_BF16};
+    for (size_t k = 0; k < nshapes; k++)
+        for (size_t d = 0; d < 2; d++) {
+            const st_shape *sh = &shapes[k];
+            const size_t es = ax_dtype_size(dts[d]), rank = sh->rank;
+            const size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
+            const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
+            const size_t outer = prod(sh->shape, 0, ax), inner = prod(sh->shape, ax + 1, rank);
+            if (count == 0)
+                continue;
+            char *x = malloc(count * es), *p2 = malloc(count * es);
+            char *want = malloc(outer * inner * es), *got = malloc(outer * inner * es);
+            ax_fill(t, dts[d], x, count, FILL_GENERAL);
+            axial_reduce_sum(dts[d], x, want, rank, sh->shape, &sh->axis, 1, 0);
+            axial_stream *s = NULL;
+            axial_stream_create(AXIAL_OP_REDUCE_SUM, dts[d], rank, sh->shape, sh->axis, 0, &s);
+            const size_t cut = (size_t)ax_rand_range(t, 0, (int64_t)n);
+            int64_t ps[4];
+            memcpy(ps, sh->shape, sizeof ps);
+            for (int half = 0; half < 2; half++) {
+                const size_t a = half ? cut : 0, L = half ? n - cut : cut;
+                ps[ax] = (int64_t)L;
+                slab(x, p2, outer, n, inner, a, L, es, true);
+                axial_isa_select(half ? AXIAL_ISA_SCALAR : isa);
+                axial_stream_push(s, dts[d], p2, NULL, rank, ps);
+            }
+            const axial_status st = axial_stream_result(s, got);
+            axial_isa_select(isa);
+            AX_CHECK(t, st == AXIAL_OK && memcmp(got, want, outer * inner * es) == 0,
+                     "reduce_sum stream %s shape %zu: begun on %s, ended on scalar: %s", ax_dtype_str(dts[d]),
+                     k, axial_isa_name(isa), st ? axial_last_error() : "the bits differ");
+            axial_stream_destroy(s);
+            free(x);
+            free(p2);
+            free(want);
+            free(got);
+        }
 }
 
 /* ---- shard_cuts --------------------------------------------------------------- */
@@ -570,9 +748,44 @@ void t_stream_errors(ax_t *t) {
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 2, 0, &z) == AXIAL_E_AXIS, "axis 2");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 4, &z) == AXIAL_E_ARGS, "flags 4");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 0, shape, 0, 0, &z) == AXIAL_E_RANK, "rank 0");
-    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "a reduction");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "ReduceLogSumExp");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 2, shape, 1, AXIAL_CUMSUM_REVERSE, &z) == AXIAL_E_ARGS, "a sum's flags");
+    AX_CHECK(t, axial_stream_create((axial_op)9, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "op 9");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 0, NULL) == AXIAL_E_NULL, "NULL out");
     AX_CHECK(t, z == NULL, "a failed create set the stream");
+    /* a ReduceSum stream: y must be NULL at a push, the result is its own
+     * call (a CumSum stream has none), and a bad push changes nothing */
+    axial_stream *r = NULL;
+    float sum[3], sum2[3], ones[3 * 30];
+    for (int i = 0; i < 90; i++)
+        ones[i] = (float)(i % 7) - 3.0f;
+    st = axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 2, shape, 1, 0, &r);
+    AX_CHECK(t, st == AXIAL_OK, "a ReduceSum stream: %s", axial_status_name(st));
+    if (r != NULL) {
+        const int64_t ps[2] = {3, 30};
+        st = axial_stream_result(r, sum);
+        AX_CHECK(t, st == AXIAL_OK && sum[0] == 0.0f && !signbit(sum[0]), "the empty sum is +0");
+        AX_CHECK(t, axial_stream_push(r, AXIAL_F32, ones, ones, 2, ps) == AXIAL_E_ARGS,
+                 "a sum's push with a y");
+        AX_CHECK(t, axial_stream_push(r, AXIAL_F32, NULL, NULL, 2, ps) == AXIAL_E_NULL, "x NULL");
+        AX_CHECK(t, axial_stream_length(r) == 0, "a refused push changed the length");
+        AX_CHECK(t, axial_stream_push(r, AXIAL_F32, ones, NULL, 2, ps) == AXIAL_OK, "a sum's push");
+        AX_CHECK(t, axial_stream_result(r, NULL) == AXIAL_E_NULL, "result into NULL");
+        AX_CHECK(t, axial_stream_result(NULL, sum) == AXIAL_E_NULL, "result of NULL");
+        AX_CHECK(t, axial_stream_result(s, sum) == AXIAL_E_ARGS, "the result of a CumSum stream");
+        const int64_t ax1 = 1;
+        st = axial_stream_result(r, sum);
+        AX_CHECK(t, st == AXIAL_OK && axial_reduce_sum(AXIAL_F32, ones, sum2, 2, ps, &ax1, 1, 0) ==
+                                          AXIAL_OK && memcmp(sum, sum2, sizeof sum) == 0,
+                 "the sum after a refused push is not the one call's");
+        const size_t rsz = axial_stream_state_size(r);
+        unsigned char *rb = malloc(rsz);
+        AX_CHECK(t, axial_stream_export(r, rb, rsz) == AXIAL_OK, "export a sum");
+        AX_CHECK(t, axial_stream_import(s, rb, rsz) == AXIAL_E_ARGS,
+                 "a sum's state into a CumSum stream");
+        free(rb);
+    }
+    axial_stream_destroy(r);
     free(bytes);
     free(bb);
     axial_stream_destroy(s);
@@ -868,6 +1081,26 @@ void t_shard_cross_isa(ax_t *t) {
             axial_stream_destroy(s);
             free(a);
             free(b);
+            /* a ReduceSum stream begun on ISA i, its bytes, ended on j */
+            axial_isa_select(simd[i]);
+            float sa, sb;
+            axial_reduce_sum(AXIAL_F32, x, &sb, 1, shape, axes, 1, 0);
+            axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 1, shape, 0, 0, &s);
+            axial_stream_push(s, AXIAL_F32, x, NULL, 1, h);
+            const size_t sz = axial_stream_state_size(s);
+            unsigned char *sb2 = malloc(sz);
+            axial_stream_export(s, sb2, sz);
+            axial_stream_destroy(s);
+            axial_isa_select(simd[j]);
+            axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 1, shape, 0, 0, &s);
+            st = axial_stream_import(s, sb2, sz);
+            st = st ? st : axial_stream_push(s, AXIAL_F32, x + 20007, NULL, 1, rest);
+            st = st ? st : axial_stream_result(s, &sa);
+            AX_CHECK(t, st == AXIAL_OK && memcmp(&sa, &sb, 4) == 0,
+                     "a sum stream begun on %s, ended on %s: %s", axial_isa_name(simd[i]),
+                     axial_isa_name(simd[j]), st ? axial_last_error() : "the bits differ");
+            axial_stream_destroy(s);
+            free(sb2);
         }
     axial_isa_select(before);
     free(x);

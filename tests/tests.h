@@ -74,6 +74,7 @@
     X(parallel_logsumexp)                                                      \
     X(order_kernels)                                                           \
     X(stream_cuts)                                                             \
+    X(stream_sums)                                                             \
     X(shard_cuts)                                                              \
     X(golden)                                                                  \
     X(guard_pages) /* last: an out-of-bounds read kills the process */

@@ -270,12 +270,21 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
         RD_UNROLL for (size_t i = 0; i < h; i++) if (2 * h <= m) v[i] = vd_halves_add(h, v[2 * i], v[2 * i + 1]);
     return v[0];
 }
-/* The last group of a flat run, R < 128 elements not whole super-rows: one
- * copy a kind (rd_tail16_<name>), from a -0.0-padded copy of the R elements
- * (RD_RUN's -0.0 lanes: the same bits), a[0 .. 16) its sums in memory.  Its
- * call stays out of the callers' loops' registers: their sums cross it in
- * a[] only, so they are not kept on the stack for the whole loop (a call
- * clobbers every vector register). */
+/* The last group of a flat run, R < 128 elements not whole super-rows: one copy a kind (rd_tail16_<name>),
+ * from a -0.0-padded copy of the R elements (RD_RUN's -0.0 lanes: the same bits), a[0 .. 16) its sums in
+ * memory.  Its call stays out of the callers' loops' registers: their sums cross it in a[] only, so they
+ * are not kept on the stack for the whole loop (a call clobbers every vector register).  rd_run (reduce_run):
+ * a[0 .. 16) += the position sums of len elements at x, a multiple of 128. */
+AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a) {
+    vd A[16 / AX_ND];
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
+    for (size_t q = 0; q < len; q += 128) {
+        if (AX_RED_PF_LONG) /* (as a long row of rd_flat16) */
+            axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
+        rd_group16(k, axk_at(k, x, q), A, 128, RD_ALL);
+    }
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
+}
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     vd A[16 / AX_ND];
     uint64_t buf[128];
@@ -285,8 +294,11 @@ AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     rd_group16(k, buf, A, 128, RD_ALL);
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
-/* (once a kind for each float kind, unused in a part without floats: simd/common.h) */
+/* f_<kind> once a kind (noinline; unused in a part without floats: simd/common.h); RD_BY_FLOAT: k's */
 #define RD_ONCE_(name, K, f, args, call) static __attribute__((noinline, unused)) void f##_##name args { f call; }
+#define RD_BY_FLOAT(k, f, ...)                                                                            \
+    ((k) == AXK_F32 ? f##_f32(__VA_ARGS__) : (k) == AXK_F64 ? f##_f64(__VA_ARGS__)                     \
+     : (k) == AXK_F16 ? f##_f16(__VA_ARGS__) : f##_bf16(__VA_ARGS__))
 #define RD_TAIL16_(name, K) RD_ONCE_(name, K, rd_tail16, (const void *p, size_t R, double *a), (K, p, R, a))
 RD_TAIL16_(f32, AXK_F32) RD_TAIL16_(f64, AXK_F64) RD_TAIL16_(f16, AXK_F16) RD_TAIL16_(bf16, AXK_BF16)
 /* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N).
@@ -308,12 +320,7 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
     if (q < N && (N - q) % 16 != 0) {
         _Alignas(64) double a[16];
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
-        switch (k) {
-        case AXK_F32: rd_tail16_f32(p, N - q, a); break;
-        case AXK_F64: rd_tail16_f64(p, N - q, a); break;
-        case AXK_F16: rd_tail16_f16(p, N - q, a); break;
-        default: rd_tail16_bf16(p, N - q, a);
-        }
+        RD_BY_FLOAT(k, rd_tail16, p, N - q, a);
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     }
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) out[i] = A[i];
@@ -669,14 +676,7 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
     RD_ONCE_(name, K, rd_cols, (const void *x, double *acc, size_t n, size_t w, size_t stride),   \
              (K, x, acc, n, w, stride))
 RD_COLS_(f32, AXK_F32) RD_COLS_(f64, AXK_F64) RD_COLS_(f16, AXK_F16) RD_COLS_(bf16, AXK_BF16)
-AXIAL_INLINE void rd_cols_k(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
-    switch (k) {
-    case AXK_F32: rd_cols_f32(x, acc, n, w, stride); break;
-    case AXK_F64: rd_cols_f64(x, acc, n, w, stride); break;
-    case AXK_F16: rd_cols_f16(x, acc, n, w, stride); break;
-    default: rd_cols_bf16(x, acc, n, w, stride);
-    }
-}
+#define rd_cols_k(k, ...) RD_BY_FLOAT(k, rd_cols, __VA_ARGS__)
 /* The float body of reduce (acc NULL) and reduce_acc. */
 AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                            size_t inner, int stream) {
@@ -974,6 +974,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
     }                                                                                          \
+    void AX_KN(reduce_run, name)(const void *x, size_t len, double *a) { rd_run(K, x, len, a); } \
     void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
                                   size_t stride) {                                             \
         rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \
@@ -1001,8 +1002,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         ri_finish_##bits(acc, y, count);                                                       \
     }
-#define AX_RED_PART1()                                                                         \
-    AX_RED_FLOAT_(f32, AXK_F32) AX_RED_FLOAT_(f64, AXK_F64) AX_RED_FLOAT_(f16, AXK_F16)         \
+#define AX_RED_PART1() AX_RED_FLOAT_(f32, AXK_F32) AX_RED_FLOAT_(f64, AXK_F64) AX_RED_FLOAT_(f16, AXK_F16) \
     AX_RED_FLOAT_(bf16, AXK_BF16)
 #define AX_RED_PART2() AX_RED_INT_(8, AXK_I8, i8, u8) AX_RED_INT_(16, AXK_I16, i16, u16)
 #define AX_RED_PART3() AX_RED_INT_(32, AXK_I32, i32, u32) AX_RED_INT_(64, AXK_I64, i64, u64)

@@ -1165,6 +1165,38 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
                  (unsigned long long)get_bits(es, got, k), (unsigned long long)get_bits(es, want, k));
         }
     }
+    /* a stream (ReduceSum along its one axis), cut anywhere */
+    if (c->op == OP_REDUCE && c->naxes == 1 && !(c->flags & ~AXIAL_REDUCE_KEEP_DIMS)) {
+        axial_stream *st = NULL;
+        if (axial_stream_create(op, c->dtype, c->rank, c->shape, cut, c->flags, &st) != AXIAL_OK)
+            fail(isa, "axial_stream_create (a sum): %s", axial_last_error());
+        fz_cuts(in, n, 0, pieces, cuts);
+        for (size_t i = 0; i < pieces; i++) {
+            const size_t a = cuts[i], L = cuts[i + 1] - cuts[i];
+            int64_t ps[AX_RANK_BAD + 1];
+            memcpy(ps, c->shape, sizeof ps);
+            ps[cut] = (int64_t)L;
+            fz_slab(x, piece, outer, n, inner, a, L, es, true);
+            if (i == pieces / 2) { /* the state through its bytes */
+                const size_t z = axial_stream_state_size(st);
+                unsigned char *b = malloc(z + 1);
+                if (!b || axial_stream_export(st, b, z) != AXIAL_OK ||
+                    axial_stream_import(st, b, z) != AXIAL_OK)
+                    fail(isa, "sum stream state export/import: %s", axial_last_error());
+                free(b);
+            }
+            if (axial_stream_push(st, c->dtype, piece, NULL, c->rank, ps) != AXIAL_OK)
+                fail(isa, "sum stream push %zu of [%zu, %zu): %s", i, a, a + L, axial_last_error());
+        }
+        if (axial_stream_result(st, got) != AXIAL_OK)
+            fail(isa, "axial_stream_result: %s", axial_last_error());
+        axial_stream_destroy(st);
+        const size_t k = first_diff(c, got, want, c->count_out);
+        if (k < c->count_out)
+            fail(isa, "a sum stream of %zu pieces is not the one call: output %zu is 0x%llx, the "
+                 "one call's 0x%llx", pieces, k, (unsigned long long)get_bits(es, got, k),
+                 (unsigned long long)get_bits(es, want, k));
+    }
     /* shards on the grid (grid 0: only empty pieces beside the whole) */
     fz_cuts(in, n, grid > 0 ? (size_t)grid : n + 1, pieces, cuts);
     if (rev)
