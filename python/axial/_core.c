@@ -464,15 +464,17 @@ static int core_stream_ok(core_stream *self) {
     return -1;
 }
 
-/* push(dtype, x, y, shape, nthreads) */
+/* push(dtype, x, y, shape, nthreads); y None for a ReduceSum stream */
 static PyObject *core_stream_push(core_stream *self, PyObject *args) {
     int dtype;
     PyObject *xo, *yo, *shape_o;
     Py_ssize_t nthreads;
     core_call c;
+    c.y.obj = NULL; /* (released as nothing when y is None) */
+    c.y.buf = NULL;
     if (core_stream_ok(self) < 0 ||
         !PyArg_ParseTuple(args, "iOOOn", &dtype, &xo, &yo, &shape_o, &nthreads) ||
-        core_begin(&c, shape_o, xo, yo, nthreads) < 0)
+        core_begin(&c, shape_o, xo, yo == Py_None ? NULL : yo, nthreads) < 0)
         return NULL;
     axial_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -480,6 +482,21 @@ static PyObject *core_stream_push(core_stream *self, PyObject *args) {
                               c.exec);
     Py_END_ALLOW_THREADS
     return core_end(&c, st);
+}
+
+/* result(y): a ReduceSum stream's sums into y */
+static PyObject *core_stream_result(core_stream *self, PyObject *args) {
+    PyObject *yo;
+    if (core_stream_ok(self) < 0 || !PyArg_ParseTuple(args, "O", &yo))
+        return NULL;
+    Py_buffer y;
+    if (PyObject_GetBuffer(yo, &y, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        return NULL;
+    const axial_status st = axial_stream_result(self->s, y.buf);
+    PyBuffer_Release(&y);
+    if (st != AXIAL_OK)
+        return core_raise(st, axial_last_error());
+    Py_RETURN_NONE;
 }
 
 static PyObject *core_stream_export(core_stream *self, PyObject *args) {
@@ -526,6 +543,7 @@ static PyObject *core_stream_reset(core_stream *self, PyObject *args) {
 
 static PyMethodDef core_stream_methods[] = {
     {"push", (PyCFunction)core_stream_push, METH_VARARGS, "push(dtype, x, y, shape, nthreads)"},
+    {"result", (PyCFunction)core_stream_result, METH_VARARGS, "result(y): a sum stream's sums"},
     {"export", (PyCFunction)core_stream_export, METH_NOARGS, "the state as bytes"},
     {"load", (PyCFunction)core_stream_import, METH_VARARGS, "load(bytes): the state from bytes"},
     {"length", (PyCFunction)core_stream_length, METH_NOARGS, "elements fed along the axis"},

@@ -1,33 +1,42 @@
 # SPDX-License-Identifier: MIT
-"""axial.Stream: a scan fed in pieces, with one call's bits for any cuts."""
+"""axial.Stream: a scan or a sum fed in pieces, with one call's bits for any cuts."""
 import operator
 
 import numpy as np
 
 from . import _core, _ops
 
-_OPS = {"cumsum": _ops.OP_CUMSUM, "logcumsumexp": _ops.OP_LOGCUMSUMEXP}
+_OPS = {"cumsum": _ops.OP_CUMSUM, "logcumsumexp": _ops.OP_LOGCUMSUMEXP,
+        "sum": _ops.OP_REDUCE_SUM}
 
 
 class Stream:
-    """A CumSum along ``axis`` of a tensor that arrives in pieces.
+    """A CumSum, or a sum, along ``axis`` of a tensor that arrives in pieces.
 
-    ``push(piece)`` scans the next piece (any length along the axis, 0
-    included; every other dimension and the dtype as in the first piece) and
-    returns its outputs.  Concatenated along the axis, the outputs are bit for
-    bit ``axial.cumsum`` of the whole, for any cut points.  A ``reverse``
-    stream is fed from the far end: the last piece first.  Integer pieces give
-    numpy's result dtype (int64 / uint64 for the small types).  A stream
-    pickles with its carry, so it can move to another process or machine.
+    ``push(piece)`` takes the next piece (any length along the axis, 0
+    included; every other dimension and the dtype as in the first piece).  A
+    ``"cumsum"`` stream returns the piece's outputs: concatenated along the
+    axis, they are bit for bit ``axial.cumsum`` of the whole, for any cut
+    points; a ``reverse`` stream is fed from the far end, the last piece
+    first.  A ``"sum"`` stream returns None, and ``result()`` returns, at any
+    time, ``axial.sum(whole, axis, keepdims=keepdims)`` of the pieces pushed
+    so far, bit for bit, for any cut points.  Integer pieces give numpy's
+    result dtype (int64 / uint64 for the small types).  A stream pickles with
+    its state, so it can move to another process or machine.
 
     ``op="logcumsumexp"`` is refused for now: the SIMD LogCumSumExp kernels
     take each block of 16 elements of a line together, so an output depends
     on later elements of its block and a piece cannot end inside one.
     """
 
-    def __init__(self, op, axis=-1, *, exclusive=False, reverse=False, threads=None):
+    def __init__(self, op, axis=-1, *, exclusive=False, reverse=False, keepdims=False,
+                 threads=None):
         if op not in _OPS:
-            raise ValueError(f"Stream: op {op!r} is not 'cumsum' or 'logcumsumexp'")
+            raise ValueError(f"Stream: op {op!r} is not 'cumsum', 'logcumsumexp' or 'sum'")
+        if op == "sum" and (exclusive or reverse):
+            raise ValueError("Stream('sum'): exclusive and reverse are a scan's")
+        if op != "sum" and keepdims:
+            raise ValueError(f"Stream({op!r}): keepdims is a sum's")
         if op == "logcumsumexp":
             raise NotImplementedError(
                 "Stream('logcumsumexp'): axial's SIMD LogCumSumExp takes each block of 16 "
@@ -37,6 +46,7 @@ class Stream:
         self.axis = operator.index(axis)
         self.exclusive = bool(exclusive)
         self.reverse = bool(reverse)
+        self.keepdims = bool(keepdims)
         self.threads = threads
         self._n = _ops._nthreads(threads)
         self._s = None
@@ -58,18 +68,21 @@ class Stream:
         self._dtype = dt
         self._shape = tuple(shape)
         flags = (_ops.EXCLUSIVE if self.exclusive else 0) | (_ops.REVERSE if self.reverse else 0)
+        if self.keepdims:
+            flags = _ops.KEEP_DIMS
         self._code = _ops.code_of(dt, "Stream")
         self._s = _core.Stream(_OPS[self.op], self._code, self._shape, self._ax, flags)
 
     def push(self, piece):
         """Scans the next piece and returns its outputs (a new array)."""
         a = piece if type(piece) is np.ndarray else np.asarray(piece)
+        red = self.op == "sum"
         if self._s is not None and a.dtype is self._src and a.flags.c_contiguous:
             # the common case: the C call checks the piece's rank and shape
-            y = np.empty(a.shape, self._dtype)
+            y = None if red else np.empty(a.shape, self._dtype)
             try:
                 self._s.push(self._code, a if self._code != 4 else a.view(np.uint16),
-                             y if self._code != 4 else y.view(np.uint16), a.shape, self._n)
+                             y if self._code != 4 or red else y.view(np.uint16), a.shape, self._n)
                 return y
             except ValueError:
                 pass  # the checks below name what does not belong
@@ -94,18 +107,34 @@ class Stream:
         if a.dtype == self._dtype:
             self._src = a.dtype  # pieces of this dtype take the fast path
         src = _ops.contiguous(a, self._dtype)
-        y = np.empty(a.shape, self._dtype)
-        self._s.push(self._code, _ops.raw(src), _ops.raw(y), a.shape, self._n)
+        y = None if red else np.empty(a.shape, self._dtype)
+        self._s.push(self._code, _ops.raw(src), None if red else _ops.raw(y), a.shape, self._n)
         return y
+
+    def result(self):
+        """A ``"sum"`` stream's sum of every piece pushed so far (numpy's shape
+        and dtype for ``axial.sum(whole, axis, keepdims=keepdims)``)."""
+        if self.op != "sum":
+            raise ValueError(f"Stream({self.op!r}).result: a scan's outputs come from push")
+        if self._s is None:
+            raise ValueError("Stream('sum').result: no piece yet (the first one gives the "
+                             "shape and dtype)")
+        shape = tuple(1 if k == self._ax else d for k, d in enumerate(self._shape)
+                      if k != self._ax or self.keepdims)
+        y = np.empty(shape, self._dtype)
+        self._s.result(_ops.raw(y))
+        return y[()] if y.ndim == 0 else y
 
     def __reduce__(self):
         state = None if self._s is None else (self._dtype, self._shape, self._ax,
                                               self._s.export())
-        return (_restore, (self.op, self.axis, self.exclusive, self.reverse, self.threads, state))
+        return (_restore, (self.op, self.axis, self.exclusive, self.reverse, self.threads, state,
+                           self.keepdims))
 
 
-def _restore(op, axis, exclusive, reverse, threads, state):
-    s = Stream(op, axis, exclusive=exclusive, reverse=reverse, threads=threads)
+def _restore(op, axis, exclusive, reverse, threads, state, keepdims=False):
+    s = Stream(op, axis, exclusive=exclusive, reverse=reverse, keepdims=keepdims,
+               threads=threads)
     if state is not None:
         dt, shape, ax, blob = state
         s._ax = ax
