@@ -5,8 +5,9 @@
  *   streams/{op}/f32/{isa}/[4194304]/one_call     the plain call, 16 MiB
  *   streams/{op}/f32/{isa}/[4194304]/pieces:P     a stream fed P pieces
  *                                                 (256: 64 KiB, 4096: 4 KiB)
- *   streams/cumsum/f32/{isa}/[4096,1024]/axis:0/{one_call,pieces:256}
+ *   streams/{op}/f32/{isa}/[4096,1024]/axis:0/{one_call,pieces:256}
  *                                                 the same down columns
+ *                                                 (cumsum, reduce_sum)
  *   shards/{op}/f32/{isa}/[4194304]/one_call      the plain call
  *   shards/{op}/f32/{isa}/[4194304]/shards:16     16 summaries, combined in
  *                                                 order, then each shard
@@ -14,9 +15,10 @@
  *                                                 result finished (reductions)
  *   streams/copy/f32/probe/[4194304]              memcpy of the 16 MiB
  * for op cumsum, logcumsumexp (streams: skipped with the reason while
- * LogCumSumExp has no stream), reduce_sum, reduce_logsumexp.  Bytes are
- * input plus output, as the matrix's.  Each stream's output is checked
- * against the one call's bytes once, before the timing.
+ * LogCumSumExp has no stream), reduce_sum (a stream: its pushes, then its
+ * result), reduce_logsumexp.  Bytes are input plus output, as the
+ * matrix's.  Each stream's output is checked against the one call's bytes
+ * once, before the timing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +53,11 @@ static float *st_data(void) {
 
 static bool is_scan(axial_op op) { return op == AXIAL_OP_CUMSUM || op == AXIAL_OP_LOGCUMSUMEXP; }
 
-/* The scans along axis 0 of [n] or [rows, cols], the sums over all of [n]. */
+/* The ops along axis 0 of [n] or [rows, cols]. */
 static axial_status one_call(const st_inst *in, float *y) {
-    const int64_t line[1] = {ST_N}, cols[2] = {ST_ROWS, ST_COLS};
-    const bool scan = is_scan(in->op), two = scan && in->cols;
-    const ax_call call = {ax_op_of(in->op), AXIAL_F32, two ? 2 : 1, two ? cols : line, 0,
-                          scan ? 0 : AXIAL_REDUCE_EMPTY_AXES_ALL, NULL, 0, NULL, 0};
+    const int64_t line[1] = {ST_N}, cols[2] = {ST_ROWS, ST_COLS}, axes[1] = {0};
+    const ax_call call = {ax_op_of(in->op), AXIAL_F32, in->cols ? 2 : 1, in->cols ? cols : line,
+                          0, 0, axes, 1, NULL, 0};
     return ax_call_plain(&call, in->x, y);
 }
 
@@ -67,13 +68,13 @@ static axial_status run_stream(const st_inst *in, axial_stream *s) {
     const size_t row = in->cols ? ST_COLS : 1;
     for (size_t p = 0; p < in->pieces; p++) {
         const int64_t line[1] = {(int64_t)per}, cols[2] = {(int64_t)per, ST_COLS};
-        const axial_status st = axial_stream_push(s, AXIAL_F32, in->x + p * per * row,
-                                                  in->y + p * per * row, in->cols ? 2 : 1,
-                                                  in->cols ? cols : line);
+        const axial_status st = axial_stream_push(
+            s, AXIAL_F32, in->x + p * per * row, is_scan(in->op) ? in->y + p * per * row : NULL,
+            in->cols ? 2 : 1, in->cols ? cols : line);
         if (st != AXIAL_OK)
             return st;
     }
-    return AXIAL_OK;
+    return is_scan(in->op) ? AXIAL_OK : axial_stream_result(s, in->y);
 }
 
 /* Summaries of 16 shards of the line, combined in order, then the scans or
@@ -117,7 +118,7 @@ static void st_body(axb_state *s, void *arg) {
         axb_skip(s, "this ISA is not available on this CPU/build");
         return;
     }
-    const size_t count = ST_N, out = is_scan(in->op) ? count : 1;
+    const size_t count = ST_N, out = is_scan(in->op) ? count : in->cols ? ST_COLS : 1;
     in->x = st_data();
     if (in->y == NULL) {
         in->y = malloc(count * sizeof(float));
@@ -208,13 +209,16 @@ void axb_register_streams(const int *isas, size_t nisa) {
     axb_register("streams/copy/f32/probe/[4194304]", copy_body, NULL);
     for (size_t k = 0; k < nisa; k++) {
         const int isa = isas[k];
-        for (axial_op op = AXIAL_OP_CUMSUM; op <= AXIAL_OP_LOGCUMSUMEXP; op++) {
-            reg(op, isa, 0, false, false);
+        for (axial_op op = AXIAL_OP_CUMSUM; op <= AXIAL_OP_REDUCE_SUM; op++) {
+            if (is_scan(op)) /* (the sums' one_call rows are the shards' below) */
+                reg(op, isa, 0, false, false);
             reg(op, isa, 256, false, false);
             reg(op, isa, 4096, false, false);
         }
-        reg(AXIAL_OP_CUMSUM, isa, 0, true, false);
-        reg(AXIAL_OP_CUMSUM, isa, 256, true, false);
+        for (axial_op op = AXIAL_OP_CUMSUM; op <= AXIAL_OP_REDUCE_SUM; op += 2) {
+            reg(op, isa, 0, true, false);
+            reg(op, isa, 256, true, false);
+        }
         for (axial_op op = AXIAL_OP_CUMSUM; op <= AXIAL_OP_REDUCE_LOGSUMEXP; op++) {
             if (!is_scan(op)) /* (the scans' one_call rows are the streams' above) */
                 reg(op, isa, 0, false, false);

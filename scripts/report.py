@@ -408,7 +408,8 @@ def pieces_table(path):
 
     def one_call(name):
         head = name.rsplit("/", 1)[0]
-        for cand in (head + "/one_call", "streams/" + head.split("/", 1)[1] + "/one_call"):
+        for cand in (head + "/one_call", "streams/" + head.split("/", 1)[1] + "/one_call",
+                     "shards/" + head.split("/", 1)[1] + "/one_call"):
             if cand in ns:
                 return ns[cand]
         return None
