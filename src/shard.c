@@ -610,7 +610,13 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
         /* the whole axis is one cell: the plain call's order on the piece */
         axial__reduce_wide_acc(p.lse, p.dtype, xc, p.rank, pshape, p.reduced,
                                prefix ? vals + p.nv * p.vs : vals, p.nv);
-    } else if (ncells == 1) { /* scans: sequential per column, as the order */
+    } else if (ncells == 1 && p.exact) { /* integers: wrapping sums, by the kernels */
+        bool cut[AXIAL_MAX_RANK];
+        for (size_t d = 0; d < p.rank; d++)
+            cut[d] = (p.mask >> d) & 1u;
+        axial__reduce_wide_acc(false, p.dtype, xc, p.rank, pshape, cut,
+                               prefix ? vals + p.nv * p.vs : vals, p.nv);
+    } else if (ncells == 1) { /* float scans: sequential per column, as the order */
         one_cell(&p, xc, pshape, prefix ? vals + p.nv * p.vs : vals);
     }
     seal(b, size);
