@@ -110,6 +110,22 @@ def test_dask_sums_along_one_axis_keep_the_axis_chunks(client):
         assert not any(str(k).startswith("rechunk") for k in keys), (shape, "a rechunk")
 
 
+def test_dask_bfloat16_on_the_cluster(client):
+    # every op on bfloat16 through the worker processes (pickled blocks, states
+    # and summaries), without a rechunk through dask's P2P
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = (np.random.default_rng([SEED, 9]).standard_normal((3000, 70)) * 3).astype(
+        ml_dtypes.bfloat16)
+    d = da.from_array(x, chunks=(700, 30))
+    jobs = [(ad.sum(d), axial.sum(x)), (ad.sum(d, 0), axial.sum(x, 0)),
+            (ad.sum(d, 1), axial.sum(x, 1)), (ad.cumsum(d, 0), axial.cumsum(x, 0)),
+            (ad.cumsum(d, 1), axial.cumsum(x, 1)), (ad.logsumexp(d, 0), axial.logsumexp(x, 0)),
+            (ad.logcumsumexp(d, 1), axial.logcumsumexp(x, 1))]
+    results = client.compute([j[0] for j in jobs], sync=True)
+    for k, (got, (_, ref)) in enumerate(zip(results, jobs)):
+        assert same_bits(got, ref), k
+
+
 def test_dask_on_the_scalar_oracle_and_lazy(client):
     x = np.random.default_rng(SEED).standard_normal((3, 40000)).astype(np.float32)
     d = da.from_array(x, chunks=(1, 9999))
