@@ -175,7 +175,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     const size_t outer = axial__product(sh, 0, ax), inner = axial__product(sh, ax + 1, rank);
     const int order = axial__order_active(dtype);
     const bool lines = !red && inner == 1 && order != AXIAL_ORDER_EXACT;
-    size_t ncarry = lines ? outer : outer * inner, each = lines ? sizeof(axial_line_carry) : 8;
+    const size_t ncarry = lines ? outer : outer * inner;
+    size_t units = ncarry, each = lines ? sizeof(axial_line_carry) : 8; /* (the size checked) */
     /* ReduceSum: the positions of a super-row (inner >= 16: a row; 16 for
      * rows, lcm(inner, 16) between), and the fixed chunks of a call with few
      * outputs (src/reduce.c), in rows */
@@ -185,20 +186,17 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     if (red && order != AXIAL_ORDER_EXACT) { /* A, pending, R, scratch: P (1 + es) + 2 inner */
         too_big = inner > (SIZE_MAX / 64) / (es + 4);
         words_per_outer = too_big ? 0 : P * (1 + es) + 2 * inner;
-        ncarry = outer;
+        units = outer;
         each = 8 * words_per_outer;
     }
     if (red && outer * inner > 0 && outer * inner <= AXIAL_REDUCE_FEW && order != AXIAL_ORDER_EXACT)
         chunk = AXIAL_REDUCE_CHUNK / (inner * es);
     size_t bytes;
-    if (too_big || !axial__bytes(ncarry, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
+    if (too_big || !axial__bytes(units, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
         return axial__fail(AXIAL_E_SHAPE, "%s: %zu %s of %zu bytes exceed PTRDIFF_MAX bytes of "
-                           "state", fn, ncarry,
+                           "state", fn, units,
                            lines ? "lines" : red && order != AXIAL_ORDER_EXACT ? "outer indices"
                                                                               : "columns", each);
-    ncarry = outer * inner;
-    if (lines)
-        ncarry = outer;
     axial_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return axial__fail(AXIAL_E_NOMEM, "%s: no memory for the stream", fn);
@@ -218,8 +216,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->red = red;
     s->P = P;
     s->chunk = chunk;
-    const size_t alloc = red && order != AXIAL_ORDER_EXACT ? outer * words_per_outer * 8
-                         : red ? 2 * ncarry * 8 : ncarry * each; /* (integers: the sums, scratch) */
+    const size_t alloc = red && order == AXIAL_ORDER_EXACT ? 2 * ncarry * 8 /* (sums, scratch) */
+                                                           : units * each;
     /* 64-byte aligned: the column kernels' running sums are whole lines */
     s->carry = aligned_alloc(64, alloc ? (alloc + 63) / 64 * 64 : 64);
     if (s->carry == NULL) {
@@ -378,10 +376,10 @@ static void red_groups(const axial_red_push *p, const char *x, double *A, size_t
 }
 
 /* out[0 .. inner) = R + the sums of the chunk begun (its positions' sums and
- * the group begun, folded in halves down to `inner`), for outer index o:
- * what the one call adds for that chunk. */
-static void red_fold(const axial_stream *s, size_t o, uint64_t crow, double *out) {
-    const size_t P = s->P, np = red_npend(s, crow), inner = s->inner;
+ * the group begun, np elements, folded in halves down to `inner`), for outer
+ * index o: what the one call adds for that chunk. */
+static void red_fold(const axial_stream *s, size_t o, size_t np, double *out) {
+    const size_t P = s->P, inner = s->inner;
     const double *A = red_A(s) + o * P, *R = red_R(s) + o * inner;
     const char *pd = red_pend(s) + o * 8 * P * s->esize;
     if (P == inner) { /* columns: each its own sum */
@@ -436,7 +434,7 @@ static void red_close(axial_stream *s, size_t o) {
             R[i] += S[i], S[i] = -0.0;
         return;
     }
-    red_fold(s, o, s->chunk, red_R(s) + o * inner);
+    red_fold(s, o, red_npend(s, s->chunk), red_R(s) + o * inner);
     double *A = red_A(s) + o * s->P;
     for (size_t q = 0; q < s->P; q++)
         A[q] = -0.0;
@@ -491,7 +489,6 @@ axial_status axial_stream_result(axial_stream *s, void *y) {
         return AXIAL_OK;
     }
     double *w = red_scratch(s);
-    const uint64_t crow = s->chunk ? s->pos % s->chunk : s->pos;
     if (s->order == AXIAL_ORDER_EXACT)
         memcpy(w, red_A(s), s->ncarry * 8);
     else if (s->order == AXIAL_ORDER_SCALAR)
@@ -499,7 +496,7 @@ axial_status axial_stream_result(axial_stream *s, void *y) {
             w[i] = red_R(s)[i] + red_R(s)[s->ncarry + i];
     else
         for (size_t o = 0; o < s->outer; o++)
-            red_fold(s, o, crow, w + o * s->inner);
+            red_fold(s, o, red_npend_at(s, s->pos), w + o * s->inner);
     axial__kernels()->reduce_finish[s->dtype](w, y, s->ncarry);
     return AXIAL_OK;
 }
@@ -641,11 +638,8 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
                 axial__putd(w, c[i].pend[j]);
         }
     } else {
-        for (size_t i = 0; i < s->ncarry; i++, w += 8) {
-            uint64_t u;
-            memcpy(&u, (const char *)s->carry + 8 * i, 8);
-            axial__put64(w, u);
-        }
+        words_out(w, s->carry, s->ncarry);
+        w += 8 * s->ncarry;
     }
     axial__put64(w, axial__fnv1a(b, (size_t)(w - b)));
     return AXIAL_OK;
@@ -723,10 +717,7 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
                 c[i].pend[j] = axial__getd(r);
         }
     } else {
-        for (size_t i = 0; i < s->ncarry; i++, r += 8) {
-            const uint64_t u = axial__get64(r);
-            memcpy((char *)s->carry + 8 * i, &u, 8);
-        }
+        words_in(s->carry, r, s->ncarry);
     }
     return AXIAL_OK;
 }

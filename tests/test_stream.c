@@ -152,6 +152,20 @@ static axial_stream *st_through_bytes(ax_t *t, axial_stream *s, axial_op op, axi
     return s;
 }
 
+/* A push, `how` 3 on the reverse inline executor, 4 on the pool, else plain. */
+static void st_push(ax_t *t, axial_stream *s, axial_dtype dt, const void *x, void *y,
+                    size_t rank, const int64_t *ps, int how, axial_pool *pool, const char *name,
+                    size_t i) {
+    int calls = 0;
+    axial_executor rex = {rev_parallel_for, &calls, 3};
+    const axial_executor *ex = how == 3 ? &rex : how == 4 && pool ? axial_pool_executor(pool)
+                                                                  : NULL;
+    const axial_status st = ex ? axial_stream_push_ex(s, dt, x, y, rank, ps, ex)
+                               : axial_stream_push(s, dt, x, y, rank, ps);
+    AX_CHECK(t, st == AXIAL_OK, "%s: push %zu: %s (%s)", name, i, axial_status_name(st),
+             axial_last_error());
+}
+
 /* One stream case: the whole tensor, its one-call result, then the stream
  * over random cuts; `how` picks plain, executor, bytes or in place per piece. */
 static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
@@ -197,14 +211,7 @@ static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned fl
             s = st_through_bytes(t, s, AXIAL_OP_CUMSUM, dt, sh, flags, name, i);
         if (s == NULL)
             break;
-        int calls = 0;
-        axial_executor rex = {rev_parallel_for, &calls, 3};
-        const axial_executor *ex = how == 3 ? &rex : how == 4 && pool ? axial_pool_executor(pool)
-                                                                      : NULL;
-        st = ex ? axial_stream_push_ex(s, dt, in.p, y, rank, ps, ex)
-                : axial_stream_push(s, dt, in.p, y, rank, ps);
-        AX_CHECK(t, st == AXIAL_OK, "%s: push %zu: %s (%s)", name, i, axial_status_name(st),
-                 axial_last_error());
+        st_push(t, s, dt, in.p, y, rank, ps, how, pool, name, i);
         AX_CHECK(t, ax_buf_canary_ok(&in) && ax_buf_canary_ok(&out),
                  "%s: push %zu of %zu elements wrote outside its output", name, i, L);
         slab(got, (char *)y, outer, n, inner, a, L, es, false);
@@ -299,16 +306,8 @@ static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigne
         slab(x, (char *)in.p, outer, n, inner, a, L, es, true);
         if (how == 2) /* through the state's bytes, into a new stream */
             s = st_through_bytes(t, s, AXIAL_OP_REDUCE_SUM, dt, sh, flags, name, i);
-        if (s != NULL) {
-            int calls = 0;
-            axial_executor rex = {rev_parallel_for, &calls, 3};
-            const axial_executor *ex = how == 3 ? &rex : how == 4 && pool ? axial_pool_executor(pool)
-                                                                          : NULL;
-            st = ex ? axial_stream_push_ex(s, dt, in.p, NULL, rank, ps, ex)
-                    : axial_stream_push(s, dt, in.p, NULL, rank, ps);
-            AX_CHECK(t, st == AXIAL_OK, "%s: push %zu: %s (%s)", name, i, axial_status_name(st),
-                     axial_last_error());
-        }
+        if (s != NULL)
+            st_push(t, s, dt, in.p, NULL, rank, ps, how, pool, name, i);
         ax_buf_free(&in);
         if (s != NULL && i == check_at && nout > 0) { /* the sum so far: the prefix's one call */
             int64_t ps2[4];

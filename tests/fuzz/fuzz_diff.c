@@ -1101,6 +1101,15 @@ static size_t first_diff(const fz_case *c, const void *a, const void *b, size_t 
     return count;
 }
 
+/* A stream's state through its bytes and back (as if sent). */
+static void fz_through_bytes(axial_isa isa, axial_stream *st) {
+    const size_t z = axial_stream_state_size(st);
+    unsigned char *b = malloc(z + 1);
+    if (!b || axial_stream_export(st, b, z) != AXIAL_OK || axial_stream_import(st, b, z) != AXIAL_OK)
+        fail(isa, "stream state export/import: %s", axial_last_error());
+    free(b);
+}
+
 static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const void *want,
                          fz_in *in) {
     if (c->special != SP_NONE || c->count_in == 0 || !ax_dtype_valid(c->dtype) ||
@@ -1142,14 +1151,8 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
             memcpy(ps, c->shape, sizeof ps);
             ps[cut] = (int64_t)L;
             fz_slab(x, piece, outer, n, inner, a, L, es, true);
-            if (i == half) { /* the state through its bytes */
-                const size_t z = axial_stream_state_size(st);
-                unsigned char *b = malloc(z + 1);
-                if (!b || axial_stream_export(st, b, z) != AXIAL_OK ||
-                    axial_stream_import(st, b, z) != AXIAL_OK)
-                    fail(isa, "stream state export/import: %s", axial_last_error());
-                free(b);
-            }
+            if (i == half)
+                fz_through_bytes(isa, st);
             if (axial_stream_push(st, c->dtype, piece, out, c->rank, ps) != AXIAL_OK)
                 fail(isa, "stream push %zu of [%zu, %zu): %s", i, a, a + L, axial_last_error());
             fz_slab(got, out, outer, n, inner, a, L, es, false);
@@ -1177,14 +1180,8 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
             memcpy(ps, c->shape, sizeof ps);
             ps[cut] = (int64_t)L;
             fz_slab(x, piece, outer, n, inner, a, L, es, true);
-            if (i == pieces / 2) { /* the state through its bytes */
-                const size_t z = axial_stream_state_size(st);
-                unsigned char *b = malloc(z + 1);
-                if (!b || axial_stream_export(st, b, z) != AXIAL_OK ||
-                    axial_stream_import(st, b, z) != AXIAL_OK)
-                    fail(isa, "sum stream state export/import: %s", axial_last_error());
-                free(b);
-            }
+            if (i == pieces / 2)
+                fz_through_bytes(isa, st);
             if (axial_stream_push(st, c->dtype, piece, NULL, c->rank, ps) != AXIAL_OK)
                 fail(isa, "sum stream push %zu of [%zu, %zu): %s", i, a, a + L, axial_last_error());
         }
