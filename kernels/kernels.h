@@ -216,6 +216,14 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
  */
+/* reduce_lse_run(x, ls, acc, n, ncols, stride): ReduceLogSumExp streams'
+ * lanes (NULL in the scalar table): n rows from the states at ls, m of lane
+ * (column; a line's vector positions) i at ls[i] and s at ls[C + i], C =
+ * ncols rounded up to 16; acc NULL: n a multiple of 16 rows (of 256 elements
+ * on a line), the states back to ls; else as a whole-shape kernel ends, acc[c]
+ * (+)= the state.  Empty: m = -MAX of the lane type, s = 0; NaN m: NaN seen. */
+typedef void axial_lse_run_kernel(const void *x, double *ls, axial_lse_acc *acc, size_t n,
+                                  size_t ncols, size_t stride);
 typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
                                            axial_lse_acc carry);
 typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned flags);

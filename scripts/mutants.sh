@@ -132,6 +132,14 @@ what: CumSum streams: at a chunk end the carry becomes the chunk total alone (R 
 old:  c->R += c->S;
 new:  c->R = c->S;
 
+id:   src-stream-lse-nan-mark
+file: src/stream.c
+isa:  avx2
+ci:   yes
+what: ReduceLogSumExp streams: a column whose sum turned NaN is not marked where it holds a NaN (+inf comes out, not NaN)
+old:  ls[c] = NAN;
+new:  (void)c;
+
 id:   src-shard-size-wraps
 file: src/shard.c
 isa:  api

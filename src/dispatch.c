@@ -445,6 +445,11 @@ const struct axial_kernels *axial__kernels(void) {
     return &axial_tables[atomic_load_explicit(&axial_active, memory_order_relaxed)];
 }
 
+const struct axial_kernels *axial__isa_kernels(unsigned isa) {
+    axial_ensure_init();
+    return isa < AXIAL_NISA && ((axial_available_mask >> isa) & 1u) ? &axial_tables[isa] : NULL;
+}
+
 unsigned axial_isa_available(void) {
     axial_ensure_init();
     return axial_available_mask;

@@ -33,6 +33,8 @@ void axial__set_message(const char *fmt, ...) AXIAL_PRINTF(1, 2);
 
 /* The active kernel table (selects the best ISA on first use). */
 const struct axial_kernels *axial__kernels(void);
+/* The merged table of an ISA this CPU runs (NULL for any other). */
+const struct axial_kernels *axial__isa_kernels(unsigned isa);
 
 /* ---- AXIAL_VERBOSE (src/verbose.c): one stderr line per call ---- */
 

@@ -38,20 +38,10 @@ void axial__line_carry_init(axial_line_carry *c) {
         c->pend[i] = -0.0;
 }
 
-/* An element as a C value (f32 family: its f32 value; f64 itself). */
-static inline double load_c(axial_dtype dt, const void *x, size_t i) {
-    switch (dt) {
-    case AXIAL_F32: return (double)((const float *)x)[i];
-    case AXIAL_F64: return ((const double *)x)[i];
-    case AXIAL_F16: return axial_f16_to_double(((const uint16_t *)x)[i]);
-    default: return axial_bf16_to_double(((const uint16_t *)x)[i]);
-    }
-}
-
 double axial__reduce_tree8(axial_dtype dt, const void *x, size_t P, size_t valid, size_t p) {
     double r[8];
     for (size_t i = 0; i < 8; i++)
-        r[i] = i * P + p < valid ? load_c(dt, x, i * P + p) : -0.0;
+        r[i] = i * P + p < valid ? axial__float_at(dt, x, i * P + p) : -0.0;
     if (dt == AXIAL_F64)
         return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
     float f[8]; /* C is f32: each addition rounded to f32 */
@@ -110,7 +100,7 @@ static void simd_block(axial_dtype dt, unsigned flags, axial_line_carry *c, cons
     const size_t j = (size_t)(pos % 16);
     double v[16], p[16];
     for (size_t i = 0; i < 16; i++)
-        v[i] = i < j ? c->pend[i] : i < j + m ? load_c(dt, x, kpos(len, k + i - j, rev)) : -0.0;
+        v[i] = i < j ? c->pend[i] : i < j + m ? axial__float_at(dt, x, kpos(len, k + i - j, rev)) : -0.0;
     if (dt == AXIAL_F64)
         block_f64(v, p);
     else
@@ -142,7 +132,7 @@ static void scalar_run(axial_dtype dt, unsigned flags, axial_line_carry *c, cons
     const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     for (size_t i = 0; i < m; i++, pos++) {
         const size_t at = kpos(len, k + i, rev);
-        const double v = load_c(dt, x, at);
+        const double v = axial__float_at(dt, x, at);
         if (excl) {
             store_t(dt, y, at, pos ? c->D : 0.0);
             c->D += v;

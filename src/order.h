@@ -24,9 +24,32 @@
 #include <stdint.h>
 
 #include "axial.h"
+#include "../kernels/scalar/convert.h"
 
 /* The summation orders a stream or summary follows (ABI of the bytes). */
 enum { AXIAL_ORDER_SCALAR = 0, AXIAL_ORDER_SIMD = 1, AXIAL_ORDER_EXACT = 2 };
+/* A log-space op's state follows its ISA's own order: AXIAL_ORDER_ISA + axial_isa. */
+enum { AXIAL_ORDER_ISA = 16 };
+
+/* An element of a float dtype as a double (f32, f16, bf16 exactly). */
+static inline double axial__float_at(axial_dtype dt, const void *x, size_t i) {
+    const char *p = x;
+    switch (dt) {
+    case AXIAL_F32: { float v; __builtin_memcpy(&v, p + 4 * i, 4); return v; }
+    case AXIAL_F64: { double v; __builtin_memcpy(&v, p + 8 * i, 8); return v; }
+    case AXIAL_F16: { uint16_t v; __builtin_memcpy(&v, p + 2 * i, 2); return axial_f16_to_double(v); }
+    default: { uint16_t v; __builtin_memcpy(&v, p + 2 * i, 2); return axial_bf16_to_double(v); }
+    }
+}
+/* v rounded to a float dtype, into element i of y. */
+static inline void axial__float_put(axial_dtype dt, void *y, size_t i, double v) {
+    if (dt == AXIAL_F64)
+        ((double *)y)[i] = v;
+    else if (dt == AXIAL_F32)
+        ((float *)y)[i] = (float)v;
+    else
+        ((uint16_t *)y)[i] = dt == AXIAL_F16 ? axial_double_to_f16(v) : axial_double_to_bf16(v);
+}
 
 /* One line's carries: R, D, S (above) and the elements of its block that
  * has started but not ended (pos % 16 of them, C values). */

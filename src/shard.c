@@ -417,13 +417,9 @@ static size_t piece_shape(const shard_plan *p, int64_t len, int64_t *shape) {
     return axial__product(shape, 0, p->rank);
 }
 
-static double load_f(axial_dtype dt, const char *x, size_t i) {
-    switch (dt) {
-    case AXIAL_F32: { float v; memcpy(&v, x + 4 * i, 4); return v; }
-    case AXIAL_F64: { double v; memcpy(&v, x + 8 * i, 8); return v; }
-    case AXIAL_F16: { uint16_t v; memcpy(&v, x + 2 * i, 2); return axial_f16_to_double(v); }
-    default: { uint16_t v; memcpy(&v, x + 2 * i, 2); return axial_bf16_to_double(v); }
-    }
+/* An element as a double: one copy for the element loops below. */
+static __attribute__((noinline)) double load_f(axial_dtype dt, const char *x, size_t i) {
+    return axial__float_at(dt, x, i);
 }
 
 /* Adds element i of x (as the op takes it) into value a. */

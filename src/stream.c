@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stream.c: CumSum fed in pieces along its axis (axial_stream_*), with the
- * one call's bits for any cut points (docs/API.md, "Streams and shards").
+ * stream.c: CumSum, ReduceSum and ReduceLogSumExp fed in pieces along an
+ * axis (axial_stream_*), with the one call's bits for any cut points
+ * (docs/API.md, "Streams and shards"; the reductions' states below).
  *
  * The piece shape merges into (outer, L, inner) as axial_cumsum's does; the
  * state holds what the order carries across the cut:
@@ -25,6 +26,8 @@
  * scanned alone, so the bits are the plain push's.  Nothing is allocated
  * after create.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +52,17 @@ struct axial_stream {
     bool lines;                    /* float lines: carries are axial_line_carry */
     size_t ncarry;                 /* lines (outer), columns or outputs (outer * inner) */
     void *carry;
-    /* ReduceSum (red): P positions a super-row, rows a fixed chunk (0: none) */
+    /* ReduceSum and ReduceLogSumExp (red): P positions a super-row, rows a
+     * fixed chunk (0: none) */
     bool red;
     size_t P;
     uint64_t chunk;
+    /* ReduceLogSumExp (lse): the ISA whose order it follows (create's), its
+     * kernel (NULL: the scalar order), C lanes' states a line or row */
+    bool lse;
+    unsigned isa;
+    axial_lse_run_kernel *lrun;
+    size_t C;
 };
 
 /* ReduceSum's state (red), in the carry's words: the SIMD order per outer
@@ -61,17 +71,31 @@ struct axial_stream {
  * of a group begun (red_npend of them); the scalar order R, then S[outputs]
  * (the chunk begun, summed one term at a time); integers the wrapping u64
  * sums.  The f64 scratch of axial_stream_result follows (not exported). */
+/* ReduceLogSumExp's: the SIMD order per outer index its lanes' states
+ * (kernels.h, reduce_lse_run: 2 C words) and R[inner] (the chunks ended,
+ * axial_lse_acc), then per outer index the rows of a group begun (256
+ * elements of a line, 16 rows of columns); the scalar order per output
+ * L[4] (the scalar kernels' state of an F64 line in long double: m and s as
+ * three doubles), S[2] (the chunk begun) and R[2]. */
 static double *red_A(const axial_stream *s) { return s->carry; }
 static double *red_R(const axial_stream *s) {
     return s->order == AXIAL_ORDER_SIMD ? red_A(s) + s->outer * s->P : red_A(s);
 }
-static char *red_pend(const axial_stream *s) { return (char *)(red_A(s) + s->outer * s->P + s->ncarry); }
+/* the words of the SIMD order before the groups begun, and a group's bytes */
+static size_t red_head(const axial_stream *s) {
+    return s->lse ? s->outer * (2 * s->C + 2 * s->inner) : s->outer * s->P + s->ncarry;
+}
+static size_t red_pstride(const axial_stream *s) {
+    return s->lse ? ((s->inner == 1 ? 256 : 16 * s->inner) * s->esize + 7) / 8 * 8
+                  : 8 * s->P * s->esize;
+}
+static char *red_pend(const axial_stream *s) { return (char *)(red_A(s) + red_head(s)); }
 static size_t red_words(const axial_stream *s, int order) {
     if (order == AXIAL_ORDER_EXACT)
         return s->ncarry;
     if (order == AXIAL_ORDER_SCALAR)
-        return 2 * s->ncarry;
-    return s->outer * s->P + s->ncarry + s->outer * s->P * s->esize; /* (8 P elements: P words) */
+        return (s->lse ? 8 : 2) * s->ncarry;
+    return red_head(s) + s->outer * red_pstride(s) / 8;
 }
 /* The words of the state as bytes: the same, but of each group begun only
  * the elements taken (red_npend after `pos` rows), packed, then padding to
@@ -80,13 +104,21 @@ static size_t red_npend_at(const axial_stream *s, uint64_t pos);
 static size_t red_bytes_words(const axial_stream *s, int order, uint64_t pos) {
     if (order != AXIAL_ORDER_SIMD)
         return red_words(s, order);
-    return s->outer * s->P + s->ncarry + (s->outer * red_npend_at(s, pos) * s->esize + 7) / 8;
+    return red_head(s) + (s->outer * red_npend_at(s, pos) * s->esize + 7) / 8;
 }
 static double *red_scratch(const axial_stream *s) {
-    return red_A(s) + red_words(s, s->order == AXIAL_ORDER_EXACT ? AXIAL_ORDER_EXACT : AXIAL_ORDER_SIMD);
+    /* (a ReduceSum stream's float state may be of either order: past the larger) */
+    return red_A(s) + red_words(s, s->order == AXIAL_ORDER_EXACT || s->lse ? s->order
+                                                                          : AXIAL_ORDER_SIMD);
+}
+/* The rows of a group begun of ReduceLogSumExp's SIMD order after `crow` rows of a chunk. */
+static size_t lse_nrows(const axial_stream *s, uint64_t crow) {
+    return (size_t)(crow % (s->inner == 1 ? 256 : 16));
 }
 /* The elements of a group begun, per outer index, after `crow` rows of a chunk. */
 static size_t red_npend(const axial_stream *s, uint64_t crow) {
+    if (s->lse)
+        return lse_nrows(s, crow) * s->inner;
     if (s->P == s->inner) /* columns: a group is 8 rows */
         return (size_t)(crow % 8) * s->inner;
     return (size_t)(crow % (8 * s->P) * s->inner % (8 * s->P));
@@ -117,9 +149,25 @@ static void words_in(void *m, const unsigned char *r, size_t n) {
 #endif
 }
 
+static void lse_lanes_empty(const axial_stream *s, double *ls) {
+    for (size_t i = 0; i < s->C; i++)
+        ls[i] = s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX, ls[s->C + i] = 0.0;
+}
+
 static void stream_init_carries(axial_stream *s) {
     s->pos = 0;
-    if (s->red && s->order != AXIAL_ORDER_EXACT) {
+    if (s->lse) {
+        double *d = s->carry; /* every state empty: m = -inf, s = 0 */
+        memset(d, 0, red_words(s, s->order) * 8);
+        for (size_t o = 0; s->order == AXIAL_ORDER_SIMD && o < s->outer; o++) {
+            double *ls = d + o * 2 * (s->C + s->inner);
+            lse_lanes_empty(s, ls);
+            for (size_t i = 0; i < s->inner; i++)
+                ls[2 * s->C + 2 * i] = -INFINITY;
+        }
+        for (size_t i = 0; s->order == AXIAL_ORDER_SCALAR && i < s->ncarry; i++)
+            d[4 * i] = d[4 * s->ncarry + 2 * i] = d[6 * s->ncarry + 2 * i] = -INFINITY;
+    } else if (s->red && s->order != AXIAL_ORDER_EXACT) {
         double *d = s->carry;
         for (size_t i = 0, n = red_words(s, AXIAL_ORDER_SIMD); i < n; i++)
             d[i] = -0.0;
@@ -146,16 +194,15 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
         return axial__fail(AXIAL_E_ARGS,
                            "%s: LogCumSumExp streams are not available (its line order "
                            "reads a whole vector before its first output)", fn);
-    if (op == AXIAL_OP_REDUCE_LOGSUMEXP)
-        return axial__fail(AXIAL_E_ARGS, "%s: ReduceLogSumExp streams are not available", fn);
-    if (op != AXIAL_OP_CUMSUM && op != AXIAL_OP_REDUCE_SUM)
+    if (op != AXIAL_OP_CUMSUM && op != AXIAL_OP_REDUCE_SUM && op != AXIAL_OP_REDUCE_LOGSUMEXP)
         return axial__fail(AXIAL_E_ARGS,
-                           "%s: op %d is not a stream's (AXIAL_OP_CUMSUM, AXIAL_OP_REDUCE_SUM)",
-                           fn, (int)op);
-    const bool red = op == AXIAL_OP_REDUCE_SUM;
+                           "%s: op %d is not a stream's (AXIAL_OP_CUMSUM, AXIAL_OP_REDUCE_SUM, "
+                           "AXIAL_OP_REDUCE_LOGSUMEXP)", fn, (int)op);
+    const bool lse = op == AXIAL_OP_REDUCE_LOGSUMEXP, red = op == AXIAL_OP_REDUCE_SUM || lse;
     const unsigned allowed = red ? AXIAL_REDUCE_KEEP_DIMS : AX_STREAM_FLAGS;
     size_t es, count, ax;
-    axial_status st = axial__check_dtype(fn, dtype, false, &es);
+    axial_status st = lse ? axial__check_float_dtype(fn, dtype, &es)
+                          : axial__check_dtype(fn, dtype, false, &es);
     if (st == AXIAL_OK)
         st = axial__check_rank(fn, rank, shape, 1);
     if (st != AXIAL_OK)
@@ -182,8 +229,18 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
      * outputs (src/reduce.c), in rows */
     size_t P = inner >= 16 ? inner : inner * 16 / axial__gcd(inner, 16), words_per_outer = 0;
     uint64_t chunk = 0;
+    /* ReduceLogSumExp: C lanes' states a line or row; the SIMD order's
+     * scratch for a result holds one outer index's lanes (2 C words) */
+    const size_t C = inner == 1 ? 16 : (inner + 15) / 16 * 16;
+    size_t copy = 0;
     bool too_big = false;
-    if (red && order != AXIAL_ORDER_EXACT) { /* A, pending, R, scratch: P (1 + es) + 2 inner */
+    if (lse) { /* lanes, R, pending, scratch: 2 C + 4 inner + 2 es inner (1 a line) */
+        too_big = inner > (SIZE_MAX / 64) / 32;
+        words_per_outer = too_big ? 0 : 2 * C + 4 * inner + 2 * es * (inner == 1 ? 16 : inner);
+        units = order == AXIAL_ORDER_SIMD ? outer : ncarry;
+        each = order == AXIAL_ORDER_SIMD ? 8 * words_per_outer : 80; /* scalar: L, S, R, scratch */
+        copy = order == AXIAL_ORDER_SIMD ? 16 * C : 0;
+    } else if (red && order != AXIAL_ORDER_EXACT) { /* A, pending, R, scratch */
         too_big = inner > (SIZE_MAX / 64) / (es + 4);
         words_per_outer = too_big ? 0 : P * (1 + es) + 2 * inner;
         units = outer;
@@ -192,7 +249,7 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     if (red && outer * inner > 0 && outer * inner <= AXIAL_REDUCE_FEW && order != AXIAL_ORDER_EXACT)
         chunk = AXIAL_REDUCE_CHUNK / (inner * es);
     size_t bytes;
-    if (too_big || !axial__bytes(units, each, AX_ST_HEAD + 8 * rank + 64, &bytes))
+    if (too_big || !axial__bytes(units, each, AX_ST_HEAD + 8 * rank + 64 + copy, &bytes))
         return axial__fail(AXIAL_E_SHAPE, "%s: %zu %s of %zu bytes exceed PTRDIFF_MAX bytes of "
                            "state", fn, units,
                            lines ? "lines" : red && order != AXIAL_ORDER_EXACT ? "outer indices"
@@ -216,8 +273,13 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->red = red;
     s->P = P;
     s->chunk = chunk;
+    s->lse = lse;
+    s->isa = lse ? (unsigned)axial_isa_active() : 0;
+    s->lrun = lse && order == AXIAL_ORDER_SIMD ? axial__isa_kernels(s->isa)->reduce_lse_run[dtype]
+                                               : NULL;
+    s->C = C;
     const size_t alloc = red && order == AXIAL_ORDER_EXACT ? 2 * ncarry * 8 /* (sums, scratch) */
-                                                           : units * each;
+                                                           : units * each + copy;
     /* 64-byte aligned: the column kernels' running sums are whole lines */
     s->carry = aligned_alloc(64, alloc ? (alloc + 63) / 64 * 64 : 64);
     if (s->carry == NULL) {
@@ -358,6 +420,83 @@ typedef struct {
     axial_reduce_acc_kernel *acc;   /* the scalar order (the scalar ISA's), integers */
 } axial_red_push;
 
+/* ---- ReduceLogSumExp's state (above, the state's words) ---- */
+
+static double *lse_ls(const axial_stream *s, size_t o) {
+    return red_A(s) + o * 2 * (s->C + s->inner);
+}
+/* Whether a row among n rows at x holds a NaN in column i (looked at only
+ * where a sum turned NaN, or for the rows of a group begun). */
+static AXIAL_COLD bool lse_has_nan(const axial_stream *s, const char *x, size_t n, size_t i) {
+    for (size_t j = 0; j < n; j++)
+        if (isnan(axial__float_at(s->dtype, x, j * s->inner + i)))
+            return true;
+    return false;
+}
+/* After the lanes ls took n rows at x (before, with `all`): marks each line
+ * or column that holds a NaN (its m NaN, kernels.h), where its sum turned
+ * NaN (a NaN or +inf term) or `all`. */
+static void lse_mark(const axial_stream *s, double *ls, const char *x, size_t n, bool all) {
+    const size_t C = s->C;
+    bool bad = all;
+    for (size_t l = 0; s->inner == 1 && l < 16; l++)
+        bad |= isnan(ls[C + l]);
+    if (s->inner == 1 && bad && !isnan(ls[0]) && lse_has_nan(s, x, n, 0))
+        ls[0] = NAN;
+    for (size_t c = 0; s->inner > 1 && c < s->inner; c++)
+        if ((all || isnan(ls[C + c])) && !isnan(ls[c]) && lse_has_nan(s, x, n, c))
+            ls[c] = NAN;
+}
+static void lse_take(const axial_stream *s, double *ls, const char *x, size_t n) {
+    s->lrun(x, ls, NULL, n, s->inner, s->inner);
+    lse_mark(s, ls, x, n, false);
+}
+/* The end of a chunk (or a result): acc[0 .. inner) (+)= the state of the
+ * lanes ls (left changed) and the np rows begun at pd. */
+static void lse_fin(const axial_stream *s, double *ls, const char *pd, size_t np,
+                    axial_lse_acc *acc) {
+    lse_mark(s, ls, pd, np, true);
+    s->lrun(pd, ls, acc, np, s->inner, s->inner);
+}
+
+/* The scalar kernels' step of an F64 line, in long double (its state L:
+ * m, then s as three doubles, exactly). */
+static AXIAL_COLD void lse_step_ld(double *L, double v) {
+    long double s = (long double)L[1] + L[2] + L[3];
+    const long double m = L[0];
+    if (isnan(L[0]) || v == -INFINITY || (L[0] == INFINITY && !isnan(v)))
+        return;
+    if (isnan(v) || v == INFINITY)
+        L[0] = v;
+    else if (L[0] == -INFINITY)
+        L[0] = v, s = 1;
+    else if (v > m)
+        s = s * expl(m - v) + 1, L[0] = v;
+    else
+        s += expl(v - m);
+    const long double r = s - (double)s;
+    L[1] = (double)s, L[2] = (double)r, L[3] = (double)(r - (double)r);
+}
+
+/* The scalar order: rows [0, m) at x of outer index o into S (and, for
+ * F64 in the first chunk or without chunks, into L). */
+static AXIAL_COLD void lse_scalar_feed(const axial_stream *s, size_t o, const char *x,
+                                       size_t m, uint64_t pos) {
+    const size_t inner = s->inner, n = s->ncarry;
+    const bool ld = s->dtype == AXIAL_F64 && (s->chunk == 0 || pos < s->chunk);
+    for (size_t i = 0; i < inner; i++) {
+        double *L = red_A(s) + 4 * (o * inner + i);
+        axial_lse_acc *S = (axial_lse_acc *)(void *)(red_A(s) + 4 * n) + o * inner + i;
+        for (size_t j = 0; j < m; j++) {
+            const double v = axial__float_at(s->dtype, x, j * inner + i);
+            if (ld)
+                lse_step_ld(L, v);
+            if (s->dtype != AXIAL_F64 || s->chunk)
+                axial_lse_add(S, v, 1.0);
+        }
+    }
+}
+
 /* A[0 .. P) += the position sums of `rows` super-rows of P elements at x (a
  * multiple of 8), in the SIMD order: the kernel's columns, else generic C. */
 static void red_groups(const axial_red_push *p, const char *x, double *A, size_t rows) {
@@ -397,12 +536,35 @@ static void red_fold(const axial_stream *s, size_t o, size_t np, double *out) {
         out[i] = R[i] + a[i];
 }
 
-/* Rows [j, j + m) of the piece, within one chunk that has taken crow rows,
+/* Rows [j, j + m) of the piece, within one chunk, from row pos of the axis,
  * for outer index o. */
-static void red_feed(const axial_red_push *p, size_t o, size_t j, size_t m, uint64_t crow) {
+static void red_feed(const axial_red_push *p, size_t o, size_t j, size_t m, uint64_t pos) {
     axial_stream *s = p->s;
     const size_t es = s->esize, inner = s->inner;
+    const uint64_t crow = s->chunk ? pos % s->chunk : pos;
     const char *x = p->x + (o * p->len + j) * inner * es;
+    if (s->lse && s->order == AXIAL_ORDER_SCALAR) {
+        lse_scalar_feed(s, o, x, m, pos);
+        return;
+    }
+    if (s->lse) { /* whole groups of rows through the kernel, the rest kept */
+        const size_t U = inner == 1 ? 256 : 16, rb = inner * es, np = lse_nrows(s, crow);
+        double *ls = lse_ls(s, o);
+        char *pd = red_pend(s) + o * red_pstride(s);
+        size_t k = 0;
+        if (np > 0) {
+            k = U - np < m ? U - np : m;
+            memcpy(pd + np * rb, x, k * rb);
+            if (np + k < U)
+                return;
+            lse_take(s, ls, pd, U);
+        }
+        const size_t whole = (m - k) / U * U;
+        if (whole > 0)
+            lse_take(s, ls, x + k * rb, whole);
+        memcpy(pd, x + (k + whole) * rb, (m - k - whole) * rb);
+        return;
+    }
     if (s->order != AXIAL_ORDER_SIMD) { /* one sum per output: R (integers), S (scalar) */
         double *sum = s->order == AXIAL_ORDER_EXACT ? red_A(s) : red_R(s) + s->ncarry;
         p->acc(x, sum + o * inner, 1, m, inner);
@@ -425,9 +587,25 @@ static void red_feed(const axial_red_push *p, size_t o, size_t j, size_t m, uint
     memcpy(pd, x + (k + whole) * es, (e - k - whole) * es);
 }
 
-/* A chunk ends: R += its sum; its sums start again from -0.0. */
-static void red_close(axial_stream *s, size_t o) {
+/* A chunk ends: R += its sum; its sums start again from -0.0 (the log
+ * semiring: R (+)= its state; its state starts again empty). */
+static AXIAL_COLD void red_close(axial_stream *s, size_t o) {
     const size_t inner = s->inner;
+    if (s->lse && s->order == AXIAL_ORDER_SCALAR) {
+        axial_lse_acc *S = (axial_lse_acc *)(void *)(red_A(s) + 4 * s->ncarry) + o * inner;
+        for (size_t i = 0; i < inner; i++) {
+            axial_lse_add(&S[s->ncarry + i], S[i].m, S[i].s);
+            S[i] = AXIAL_LSE_EMPTY;
+        }
+        return;
+    }
+    if (s->lse) {
+        double *ls = lse_ls(s, o);
+        lse_fin(s, ls, red_pend(s) + o * red_pstride(s), lse_nrows(s, s->chunk),
+                (axial_lse_acc *)(void *)(ls + 2 * s->C));
+        lse_lanes_empty(s, ls);
+        return;
+    }
     if (s->order == AXIAL_ORDER_SCALAR) {
         double *R = red_R(s) + o * inner, *S = R + s->ncarry;
         for (size_t i = 0; i < inner; i++)
@@ -452,7 +630,7 @@ static void red_task(void *arg, size_t t) {
             size_t m = p->len - j;
             if (s->chunk && m > s->chunk - crow)
                 m = (size_t)(s->chunk - crow);
-            red_feed(p, o, j, m, crow);
+            red_feed(p, o, j, m, pos);
             j += m;
             pos += m;
             if (s->chunk && pos % s->chunk == 0)
@@ -464,13 +642,53 @@ static void red_task(void *arg, size_t t) {
 static void red_push(axial_stream *s, const void *x, size_t len, const axial_executor *exec) {
     const struct axial_kernels *kt = axial__kernels();
     axial_red_push p = {s, x, len, 1, NULL, NULL, kt->reduce_acc[s->dtype]};
+    if (s->lse) /* (its own kernel, that of the ISA at create) */
+        p.acc = NULL;
     if (s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR)
         p.cols = kt->reduce_cols[s->dtype], p.run = kt->reduce_run[s->dtype];
     if (s->order == AXIAL_ORDER_SCALAR)
         p.acc = axial_kernels__scalar.reduce_acc[s->dtype];
     if (exec != NULL)
-        p.ntasks = axial__ntasks(s->outer, len * s->inner * s->esize, AXIAL_REDUCE_THRESHOLD);
+        p.ntasks = axial__ntasks(s->outer, len * s->inner * s->esize,
+                                 s->lse ? AXIAL_LSE_THRESHOLD : AXIAL_REDUCE_THRESHOLD);
     axial__run(exec, p.ntasks, red_task, &p);
+}
+
+/* ReduceLogSumExp's result: per output R (+) the chunk begun, rounded (-inf
+ * before any piece; after one row, that row, as the one call copies it). */
+static AXIAL_COLD void lse_result(const axial_stream *s, axial_lse_acc *w, void *y) {
+    const size_t n = s->ncarry;
+    for (size_t k = 0; s->pos == 1 && k < n; k++) { /* (the scalar order: its m is the term) */
+        if (s->order == AXIAL_ORDER_SIMD)
+            memcpy((char *)y + k * s->esize, red_pend(s) + k / s->inner * red_pstride(s) +
+                                                 k % s->inner * s->esize, s->esize);
+        else
+            axial__float_put(s->dtype, y, k,
+                             red_A(s)[s->dtype == AXIAL_F64 ? 4 * k : 4 * n + 2 * k]);
+    }
+    if (s->pos == 1)
+        return;
+    const axial_lse_acc *S = (const axial_lse_acc *)(const void *)(red_A(s) + 4 * n);
+    for (size_t i = 0; s->order == AXIAL_ORDER_SCALAR && i < n; i++) {
+        w[i] = S[n + i];
+        axial_lse_add(&w[i], S[i].m, S[i].s);
+    }
+    double *copy = (double *)(w + n);
+    for (size_t o = 0; s->order == AXIAL_ORDER_SIMD && o < s->outer; o++) {
+        const double *ls = lse_ls(s, o);
+        memcpy(copy, ls, 2 * s->C * sizeof *copy);
+        memcpy(w + o * s->inner, ls + 2 * s->C, s->inner * sizeof *w);
+        lse_fin(s, copy, red_pend(s) + o * red_pstride(s),
+                lse_nrows(s, s->chunk ? s->pos % s->chunk : s->pos), w + o * s->inner);
+    }
+    axial__kernels()->reduce_lse_finish[s->dtype](w, y, n);
+    if (s->order == AXIAL_ORDER_SCALAR && s->dtype == AXIAL_F64 &&
+        (s->chunk == 0 || s->pos <= s->chunk))
+        for (size_t i = 0; i < n; i++) { /* the scalar kernels' long double line */
+            const double *L = red_A(s) + 4 * i;
+            const long double ls = (long double)L[1] + L[2] + L[3];
+            ((double *)y)[i] = isfinite(L[0]) ? (double)(L[0] + logl(ls)) : L[0];
+        }
 }
 
 axial_status axial_stream_result(axial_stream *s, void *y) {
@@ -479,16 +697,20 @@ axial_status axial_stream_result(axial_stream *s, void *y) {
         return axial__fail(AXIAL_E_NULL, "%s: stream is NULL", fn);
     if (!s->red)
         return axial__fail(AXIAL_E_ARGS, "%s: a CumSum stream writes its outputs at each push; "
-                           "only a ReduceSum stream has a result", fn);
+                           "only a reduction's stream has a result", fn);
     if (s->ncarry == 0)
         return AXIAL_OK;
     if (y == NULL)
         return axial__fail(AXIAL_E_NULL, "%s: y is NULL (%zu outputs)", fn, s->ncarry);
-    if (s->pos == 0) { /* the empty sum: +0 (all-zero bits in every dtype) */
+    if (s->pos == 0 && !s->lse) { /* the empty sum: +0 (all-zero bits in every dtype) */
         memset(y, 0, s->ncarry * s->esize);
         return AXIAL_OK;
     }
     double *w = red_scratch(s);
+    if (s->lse) {
+        lse_result(s, (axial_lse_acc *)(void *)w, y);
+        return AXIAL_OK;
+    }
     if (s->order == AXIAL_ORDER_EXACT)
         memcpy(w, red_A(s), s->ncarry * 8);
     else if (s->order == AXIAL_ORDER_SCALAR)
@@ -525,8 +747,8 @@ static axial_status push_check(const char *fn, const axial_stream *s, axial_dtyp
     size_t count;
     axial_status st = axial__check_shape(fn, rank, shape, s->esize, &count);
     if (st == AXIAL_OK && s->red && y != NULL)
-        st = axial__fail(AXIAL_E_ARGS, "%s: y is %p; a ReduceSum stream writes nothing at a push "
-                         "(its sum: axial_stream_result), so y must be NULL", fn, y);
+        st = axial__fail(AXIAL_E_ARGS, "%s: y is %p; a reduction's stream writes nothing at a push "
+                         "(its value: axial_stream_result), so y must be NULL", fn, y);
     else if (st == AXIAL_OK && s->red && x == NULL && count > 0)
         st = axial__fail(AXIAL_E_NULL, "%s: x is NULL (%zu elements)", fn, count);
     else if (st == AXIAL_OK && !s->red)
@@ -611,7 +833,8 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
         return axial__fail(AXIAL_E_ARGS, "%s: cap %zu is below the state's %zu bytes", fn, cap,
                            size);
     unsigned char *b = buf;
-    axial__put_head(b, "AXST", AX_ST_HEAD, s->op, s->dtype, s->flags, s->order, s->rank, s->axis);
+    axial__put_head(b, "AXST", AX_ST_HEAD, s->op, s->dtype, s->flags,
+                    s->lse ? AXIAL_ORDER_ISA + (int)s->isa : s->order, s->rank, s->axis);
     axial__put64(b + 24, s->pos);
     unsigned char *w = b + AX_ST_HEAD;
     for (size_t d = 0; d < s->rank; d++, w += 8)
@@ -620,12 +843,12 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
         words_out(w, s->carry, red_words(s, s->order));
         w += 8 * red_words(s, s->order);
     } else if (s->red) { /* A and R, then each group begun's elements taken, packed */
-        const size_t head = s->outer * s->P + s->ncarry, es = s->esize;
+        const size_t head = red_head(s), es = s->esize;
         const size_t np = red_npend_at(s, s->pos), nw = red_bytes_words(s, s->order, s->pos);
         words_out(w, s->carry, head);
         memset(w + 8 * head, 0, 8 * (nw - head));
         for (size_t o = 0; o < s->outer; o++)
-            memcpy(w + 8 * head + o * np * es, red_pend(s) + o * 8 * s->P * es, np * es);
+            memcpy(w + 8 * head + o * np * es, red_pend(s) + o * red_pstride(s), np * es);
         w += 8 * nw;
     } else if (s->lines) {
         const axial_line_carry *c = s->carry;
@@ -670,12 +893,22 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
         return axial__fail(AXIAL_E_ARGS,
                            "%s: the state is of rank %u axis %u; the stream's %zu axis %zu", fn,
                            b[16], b[17], s->rank, s->axis);
-    const int order = b[15];
+    int order = b[15];
     const bool is_float = s->order != AXIAL_ORDER_EXACT;
-    if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
-                 : order != AXIAL_ORDER_EXACT)
+    if (s->lse && order != AXIAL_ORDER_ISA + (int)s->isa)
+        return axial__fail(AXIAL_E_ARGS, "%s: the state follows the order of ISA %d (%s), this "
+                           "stream that of %s: each ISA gives ReduceLogSumExp bits of its own",
+                           fn, order - AXIAL_ORDER_ISA,
+                           order >= AXIAL_ORDER_ISA
+                               ? axial_isa_name((axial_isa)(order - AXIAL_ORDER_ISA))
+                               : "none",
+                           axial_isa_name((axial_isa)s->isa));
+    if (s->lse)
+        order = s->order;
+    else if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
+                      : order != AXIAL_ORDER_EXACT)
         return axial__fail(AXIAL_E_ARGS, "%s: order %d is not one of this dtype's", fn, order);
-    /* (a ReduceSum state's size depends on its order and length) */
+    /* (a reduction's state size depends on its order and length) */
     const uint64_t pos = axial__get64(b + 24);
     const size_t want_o =
         s->red ? AX_ST_HEAD + 8 * s->rank + 8 * red_bytes_words(s, order, pos) + 8 : want;
@@ -702,10 +935,10 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
     if (s->red && order != AXIAL_ORDER_SIMD) {
         words_in(s->carry, r, red_words(s, order));
     } else if (s->red) {
-        const size_t head = s->outer * s->P + s->ncarry, es = s->esize, np = red_npend_at(s, pos);
+        const size_t head = red_head(s), es = s->esize, np = red_npend_at(s, pos);
         words_in(s->carry, r, head);
         for (size_t o = 0; o < s->outer; o++)
-            memcpy(red_pend(s) + o * 8 * s->P * es, r + 8 * head + o * np * es, np * es);
+            memcpy(red_pend(s) + o * red_pstride(s), r + 8 * head + o * np * es, np * es);
     } else if (s->lines) {
         axial_line_carry *c = s->carry;
         for (size_t i = 0; i < s->ncarry; i++) {

@@ -268,11 +268,17 @@ void t_stream_cuts(ax_t *t) {
 
 /* ---- stream_sums --------------------------------------------------------------- */
 
-/* One ReduceSum stream case: the stream over random cuts against the one
- * call, and once, after a random piece, the result so far against the one
- * call of the prefix. */
-static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
-                            size_t pieces, axial_pool *pool) {
+static axial_status red_call(axial_op op, axial_dtype dt, const void *x, void *y, size_t rank,
+                             const int64_t *shape, const int64_t *axis, unsigned flags) {
+    return op == AXIAL_OP_REDUCE_SUM ? axial_reduce_sum(dt, x, y, rank, shape, axis, 1, flags)
+                                     : axial_reduce_logsumexp(dt, x, y, rank, shape, axis, 1, flags);
+}
+
+/* One ReduceSum (or ReduceLogSumExp) stream case: the stream over random
+ * cuts against the one call, and once, after a random piece, the result so
+ * far against the one call of the prefix. */
+static void stream_sum_case(ax_t *t, axial_op op, axial_dtype dt, const st_shape *sh,
+                            unsigned flags, size_t pieces, enum fill fill, axial_pool *pool) {
     const size_t es = ax_dtype_size(dt), rank = sh->rank;
     const size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
     const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
@@ -280,14 +286,15 @@ static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigne
     const size_t nout = outer * inner;
     char *x = malloc(count * es + 1), *pre = malloc(count * es + 1);
     char *want = malloc(nout * es + 1), *got = malloc(nout * es + 1);
-    ax_fill(t, dt, x, count, FILL_GENERAL);
+    ax_fill(t, dt, x, count, fill);
     char name[160], sbuf[64];
-    snprintf(name, sizeof name, "reduce_sum stream %s %s axis %lld, %zu pieces",
-             ax_dtype_str(dt), ax_shape_str(sbuf, sizeof sbuf, rank, sh->shape),
-             (long long)sh->axis, pieces);
+    snprintf(name, sizeof name, "%s stream %s %s axis %lld, %zu pieces, fill %d",
+             op == AXIAL_OP_REDUCE_SUM ? "reduce_sum" : "reduce_logsumexp", ax_dtype_str(dt),
+             ax_shape_str(sbuf, sizeof sbuf, rank, sh->shape), (long long)sh->axis, pieces,
+             (int)fill);
     const int64_t axis = sh->axis;
     axial_stream *s = NULL;
-    axial_status st = axial_stream_create(AXIAL_OP_REDUCE_SUM, dt, rank, sh->shape, axis, flags, &s);
+    axial_status st = axial_stream_create(op, dt, rank, sh->shape, axis, flags, &s);
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: create: %s (%s)", name, axial_status_name(st),
                   axial_last_error()))
         goto done;
@@ -305,7 +312,7 @@ static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigne
         ax_buf_poison(&in, 0);
         slab(x, (char *)in.p, outer, n, inner, a, L, es, true);
         if (how == 2) /* through the state's bytes, into a new stream */
-            s = st_through_bytes(t, s, AXIAL_OP_REDUCE_SUM, dt, sh, flags, name, i);
+            s = st_through_bytes(t, s, op, dt, sh, flags, name, i);
         if (s != NULL)
             st_push(t, s, dt, in.p, NULL, rank, ps, how, pool, name, i);
         ax_buf_free(&in);
@@ -316,7 +323,7 @@ static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigne
             for (size_t o = 0; o < outer; o++)
                 memcpy(pre + o * cuts[i + 1] * inner * es, x + o * n * inner * es,
                        cuts[i + 1] * inner * es);
-            st = axial_reduce_sum(dt, pre, want, rank, ps2, &axis, 1, flags);
+            st = red_call(op, dt, pre, want, rank, ps2, &axis, flags);
             memset(got, 0x5a, nout * es);
             const axial_status st2 = axial_stream_result(s, got);
             AX_CHECK(t, st == AXIAL_OK && st2 == AXIAL_OK &&
@@ -329,7 +336,7 @@ static void stream_sum_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigne
         goto done;
     AX_CHECK(t, axial_stream_length(s) == (int64_t)n, "%s: length %lld, want %zu", name,
              (long long)axial_stream_length(s), n);
-    st = axial_reduce_sum(dt, x, want, rank, sh->shape, &axis, 1, flags);
+    st = red_call(op, dt, x, want, rank, sh->shape, &axis, flags);
     memset(got, 0x5a, nout * es + 1);
     const axial_status st2 = axial_stream_result(s, got);
     AX_CHECK(t, st == AXIAL_OK && st2 == AXIAL_OK && (unsigned char)got[nout * es] == 0x5a,
@@ -363,20 +370,34 @@ void t_stream_sums(ax_t *t) {
             if (!ax_sample(t, (dt == AXIAL_F32 || dt == AXIAL_F64) ? 1.0 : 0.5))
                 continue;
             for (unsigned f = 0; f < 2; f++)
-                stream_sum_case(t, dt, &shapes[k], f ? AXIAL_REDUCE_KEEP_DIMS : 0,
-                                (size_t)ax_rand_range(t, 2, 100), pool);
+                stream_sum_case(t, AXIAL_OP_REDUCE_SUM, dt, &shapes[k],
+                                f ? AXIAL_REDUCE_KEEP_DIMS : 0, (size_t)ax_rand_range(t, 2, 100),
+                                FILL_GENERAL, pool);
         }
     }
+    /* ReduceLogSumExp: lanes of lines (groups of 256 elements) and columns
+     * (16 rows), with general data (rescales), uniform and rare specials */
+    static const enum fill lse_fills[3] = {FILL_GENERAL, FILL_UNIFORM01, FILL_RARE_SPECIALS};
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++)
+        for (size_t k = 0; k < nshapes; k++)
+            for (size_t f = 0; f < 3; f++)
+                if (ax_sample(t, ax_float_types[d] == AXIAL_F32 ? 1.0 : 0.4))
+                    stream_sum_case(t, AXIAL_OP_REDUCE_LOGSUMEXP, ax_float_types[d], &shapes[k],
+                                    f == 1 ? AXIAL_REDUCE_KEEP_DIMS : 0,
+                                    (size_t)ax_rand_range(t, 2, 100), lse_fills[f], pool);
     axial_pool_destroy(pool);
-    /* a SIMD stream goes on on the scalar ISA in its own order (generic C) */
+    /* a SIMD stream goes on on the scalar ISA in its own order (ReduceSum:
+     * generic C; ReduceLogSumExp: its ISA's kernels) */
     const axial_isa isa = axial_isa_active();
     if (isa == AXIAL_ISA_SCALAR)
         return;
     const axial_dtype dts[2] = {AXIAL_F32, AXIAL_BF16};
     for (size_t k = 0; k < nshapes; k++)
-        for (size_t d = 0; d < 2; d++) {
+        for (size_t d = 0; d < 4; d++) {
+            const axial_op op = d < 2 ? AXIAL_OP_REDUCE_SUM : AXIAL_OP_REDUCE_LOGSUMEXP;
             const st_shape *sh = &shapes[k];
-            const size_t es = ax_dtype_size(dts[d]), rank = sh->rank;
+            const axial_dtype dt = dts[d % 2];
+            const size_t es = ax_dtype_size(dt), rank = sh->rank;
             const size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
             const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
             const size_t outer = prod(sh->shape, 0, ax), inner = prod(sh->shape, ax + 1, rank);
@@ -384,10 +405,10 @@ void t_stream_sums(ax_t *t) {
                 continue;
             char *x = malloc(count * es), *p2 = malloc(count * es);
             char *want = malloc(outer * inner * es), *got = malloc(outer * inner * es);
-            ax_fill(t, dts[d], x, count, FILL_GENERAL);
-            axial_reduce_sum(dts[d], x, want, rank, sh->shape, &sh->axis, 1, 0);
+            ax_fill(t, dt, x, count, FILL_GENERAL);
+            red_call(op, dt, x, want, rank, sh->shape, &sh->axis, 0);
             axial_stream *s = NULL;
-            axial_stream_create(AXIAL_OP_REDUCE_SUM, dts[d], rank, sh->shape, sh->axis, 0, &s);
+            axial_stream_create(op, dt, rank, sh->shape, sh->axis, 0, &s);
             const size_t cut = (size_t)ax_rand_range(t, 0, (int64_t)n);
             int64_t ps[4];
             memcpy(ps, sh->shape, sizeof ps);
@@ -396,13 +417,14 @@ void t_stream_sums(ax_t *t) {
                 ps[ax] = (int64_t)L;
                 slab(x, p2, outer, n, inner, a, L, es, true);
                 axial_isa_select(half ? AXIAL_ISA_SCALAR : isa);
-                axial_stream_push(s, dts[d], p2, NULL, rank, ps);
+                axial_stream_push(s, dt, p2, NULL, rank, ps);
             }
             const axial_status st = axial_stream_result(s, got);
             axial_isa_select(isa);
             AX_CHECK(t, st == AXIAL_OK && memcmp(got, want, outer * inner * es) == 0,
-                     "reduce_sum stream %s shape %zu: begun on %s, ended on scalar: %s", ax_dtype_str(dts[d]),
-                     k, axial_isa_name(isa), st ? axial_last_error() : "the bits differ");
+                     "%s stream %s shape %zu: begun on %s, ended on scalar: %s",
+                     d < 2 ? "reduce_sum" : "reduce_logsumexp", ax_dtype_str(dt), k,
+                     axial_isa_name(isa), st ? axial_last_error() : "the bits differ");
             axial_stream_destroy(s);
             free(x);
             free(p2);
@@ -747,7 +769,9 @@ void t_stream_errors(ax_t *t) {
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 2, 0, &z) == AXIAL_E_AXIS, "axis 2");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 4, &z) == AXIAL_E_ARGS, "flags 4");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 0, shape, 0, 0, &z) == AXIAL_E_RANK, "rank 0");
-    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "ReduceLogSumExp");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_LOGCUMSUMEXP, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "LogCumSumExp");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_I32, 2, shape, 1, 0, &z) == AXIAL_E_DTYPE, "ReduceLogSumExp of I32");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_F32, 2, shape, 1, AXIAL_CUMSUM_REVERSE, &z) == AXIAL_E_ARGS, "a log-sum's flags");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 2, shape, 1, AXIAL_CUMSUM_REVERSE, &z) == AXIAL_E_ARGS, "a sum's flags");
     AX_CHECK(t, axial_stream_create((axial_op)9, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "op 9");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 0, NULL) == AXIAL_E_NULL, "NULL out");
@@ -1034,6 +1058,24 @@ out:
 
 /* ---- shard_cross_isa ------------------------------------------------------------ */
 
+/* A reduction's f32 stream of `shape` made on ISA a, fed x's first h
+ * elements, then its bytes imported into one made on b (active after). */
+static axial_status moved_stream(axial_op op, const float *x, const int64_t *shape,
+                                 const int64_t *h, axial_isa a, axial_isa b, axial_stream **s) {
+    axial_isa_select(a);
+    axial_stream_create(op, AXIAL_F32, 1, shape, 0, 0, s);
+    axial_stream_push(*s, AXIAL_F32, x, NULL, 1, h);
+    const size_t sz = axial_stream_state_size(*s);
+    unsigned char *bytes = malloc(sz);
+    axial_stream_export(*s, bytes, sz);
+    axial_stream_destroy(*s);
+    axial_isa_select(b);
+    axial_stream_create(op, AXIAL_F32, 1, shape, 0, 0, s);
+    const axial_status st = axial_stream_import(*s, bytes, sz);
+    free(bytes);
+    return st;
+}
+
 void t_shard_cross_isa(ax_t *t) {
     const unsigned avail = axial_isa_available();
     axial_isa simd[3];
@@ -1084,22 +1126,20 @@ void t_shard_cross_isa(ax_t *t) {
             axial_isa_select(simd[i]);
             float sa, sb;
             axial_reduce_sum(AXIAL_F32, x, &sb, 1, shape, axes, 1, 0);
-            axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 1, shape, 0, 0, &s);
-            axial_stream_push(s, AXIAL_F32, x, NULL, 1, h);
-            const size_t sz = axial_stream_state_size(s);
-            unsigned char *sb2 = malloc(sz);
-            axial_stream_export(s, sb2, sz);
-            axial_stream_destroy(s);
-            axial_isa_select(simd[j]);
-            axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 1, shape, 0, 0, &s);
-            st = axial_stream_import(s, sb2, sz);
+            st = moved_stream(AXIAL_OP_REDUCE_SUM, x, shape, h, simd[i], simd[j], &s);
             st = st ? st : axial_stream_push(s, AXIAL_F32, x + 20007, NULL, 1, rest);
             st = st ? st : axial_stream_result(s, &sa);
             AX_CHECK(t, st == AXIAL_OK && memcmp(&sa, &sb, 4) == 0,
                      "a sum stream begun on %s, ended on %s: %s", axial_isa_name(simd[i]),
                      axial_isa_name(simd[j]), st ? axial_last_error() : "the bits differ");
             axial_stream_destroy(s);
-            free(sb2);
+            /* a ReduceLogSumExp state goes on only on its own ISA */
+            st = moved_stream(AXIAL_OP_REDUCE_LOGSUMEXP, x, shape, h, simd[i], simd[j], &s);
+            AX_CHECK(t, st == AXIAL_E_ARGS && strstr(axial_last_error(), axial_isa_name(simd[i])),
+                     "a ReduceLogSumExp state of %s imported on %s: %s (%s), want AXIAL_E_ARGS "
+                     "naming %s", axial_isa_name(simd[i]), axial_isa_name(simd[j]),
+                     axial_status_name(st), axial_last_error(), axial_isa_name(simd[i]));
+            axial_stream_destroy(s);
         }
     axial_isa_select(before);
     free(x);

@@ -4,8 +4,9 @@
  * for F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the
  * store) and F64 (f64 lanes), written once over the vocabulary of
  * simd/<isa>.h: logcumsumexp, reduce_lse, reduce_lse_acc, the column tiles
- * logcumsumexp_cols and reduce_lse_cols, and the line chunks
- * logcumsumexp_seg and lse_scan_total (reduce_lse_finish is the scalar one).
+ * logcumsumexp_cols and reduce_lse_cols, the line chunks logcumsumexp_seg and
+ * lse_scan_total, and the streams' reduce_lse_run (its lanes' states in and
+ * out: the reductions' order below, cut between blocks).
  * The body below is included twice, once per lane type (L* names: f32 lanes
  * vf_*, f64 lanes vd_*); exp and log are SLEEF's 1-ulp vector functions.
  *
@@ -180,15 +181,19 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
     void AX_KN(reduce_lse, key)(const void *x, void *y, size_t outer, size_t n, size_t inner,  \
                                 unsigned flags) {                                             \
         (void)flags; /* never streams */                                                       \
-        lse_reduce_##P(K, x, y, NULL, outer, n, inner, inner);                                 \
+        lse_reduce_##P(K, x, y, NULL, outer, n, inner, inner, NULL);                           \
     }                                                                                          \
     void AX_KN(reduce_lse_acc, key)(const void *x, void *acc, size_t outer, size_t n,          \
                                     size_t inner) {                                           \
-        lse_reduce_##P(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner);              \
+        lse_reduce_##P(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner, NULL);        \
     }                                                                                          \
     void AX_KN(reduce_lse_cols, key)(const void *x, void *y, size_t n, size_t ncols,           \
                                      size_t stride) {                                         \
-        lse_reduce_##P(K, x, y, NULL, 1, n, ncols, stride);                                    \
+        lse_reduce_##P(K, x, y, NULL, 1, n, ncols, stride, NULL);                              \
+    }                                                                                          \
+    void AX_KN(reduce_lse_run, key)(const void *x, double *ls, axial_lse_acc *acc, size_t n,   \
+                                    size_t ncols, size_t stride) {                            \
+        lse_reduce_##P(K, x, NULL, acc, 1, n, ncols, stride, ls);                              \
     }                                                                                          \
     axial_lse_acc AX_KN(logcumsumexp_seg, key)(const void *x, void *y, size_t len,             \
                                                unsigned flags, axial_lse_acc carry) {         \
@@ -297,15 +302,34 @@ AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, 
     LF(lse_acc_add)(s, e[0]);
 }
 
-/* The state of a line of n terms: lanes are positions j mod LN. */
-static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
+/* ng lane states from a stream's ls (kernels.h, reduce_lse_run: m at ls[i],
+ * s at ls[C + i]) into m, s, or (out) back. */
+AXIAL_NOINLINE void LF(lse_lanes)(double *ls, LV *m, LF(lse_acc) *s, size_t ng, size_t C, int out) {
+    for (size_t g = 0; g < ng; g++) {
+        LF(lse_acc) t;
+        for (int h = 0; h < LH; h++) {
+            double *p = ls + g * LN + h * AX_ND;
+            out ? (vd_st(p, HALF(m[g], h)), vd_st(p + C, s[g].h[h]))
+                : (void)(t.h[h] = vd_ld(p), s[g].h[h] = vd_ld(p + C));
+        }
+        if (!out)
+            m[g] = TOV(t);
+    }
+}
+
+/* The state of a line of n terms: lanes are positions j mod LN; from a
+ * stream's lanes ls (else empty), and without fin only n's whole blocks,
+ * their lanes back to ls. */
+static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n, double *ls, int fin) {
     const size_t es = axk_size(k), full = n / LN;
     LV m;
     LF(lse_acc) s;
-    LF(lse_empty)(&m, &s, 1);
+    ls ? LF(lse_lanes)(ls, &m, &s, 1, 16, 0) : LF(lse_empty)(&m, &s, 1);
     size_t r = 0;
     for (; r + LSE_RB <= full; r += LSE_RB) /* (whole blocks: a constant row count) */
         LF(lse_red_block)(k, x + r * LN * es, LN * es, LSE_RB, LN, LSE_RB, &m, &s);
+    if (!fin)
+        return LF(lse_lanes)(ls, &m, &s, 1, 16, 1), AXIAL_LSE_EMPTY;
     if (r < full)
         LF(lse_red_block)(k, x + r * LN * es, LN * es, full - r, LN, LSE_RB, &m, &s);
     if (n % LN)
@@ -316,8 +340,8 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
         mm = vd_max(mm, vd_sel(vd_gt(s.h[h], vd_set1(0)), HALF(m, h), vd_set1(-INFINITY)));
         tot = vd_add(tot, s.h[h]);
     }
-    if (isnan(vd_hsum(tot)))
-        return lse_rescan(k, x, n, 1);
+    if (isnan(vd_hsum(tot))) /* (a stream flags a NaN seen in ls[0]) */
+        return ls ? (axial_lse_acc){isnan(ls[0]) ? NAN : INFINITY, 1.0} : lse_rescan(k, x, n, 1);
     const double M = vd_hmax(mm);
     if (M == -INFINITY)
         return AXIAL_LSE_EMPTY;
@@ -329,16 +353,17 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n) {
 
 /* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns,
  * each walked in blocks of LSE_RC rows across its width (lanes: columns);
- * acc == NULL: y[c] = the value, else acc[c] (+)= the state. */
+ * acc == NULL: y[c] = the value, else acc[c] (+)= the state; a stream's
+ * lanes ls (else empty) at the start, and with neither y nor acc, back. */
 static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, size_t n,
-                             size_t ncols, size_t stride) {
-    const size_t es = axk_size(k);
+                             size_t ncols, size_t stride, double *ls) {
+    const size_t es = axk_size(k), C = (ncols + 15) & ~(size_t)15;
     const int pf = n * stride * es > LSE_PF_MIN;
     for (size_t c0 = 0; c0 < ncols; c0 += LW) {
         const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
         LV m[LW / LN];
         LF(lse_acc) s[LW / LN];
-        LF(lse_empty)(m, s, ng);
+        ls ? LF(lse_lanes)(ls + c0, m, s, ng, C, 0) : LF(lse_empty)(m, s, ng);
         for (size_t r = 0; r < n; r += LSE_RC) {
             const size_t nr = n - r < LSE_RC ? n - r : LSE_RC;
             for (size_t g = 0; g < ng; g++) {
@@ -354,12 +379,13 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
                                   part ? sizeof(LV) : stride * es, LSE_RC, LN, LSE_RC, &m[g], &s[g]);
             }
         }
+        if (!y && !acc) {
+            LF(lse_lanes)(ls + c0, m, s, ng, C, 1);
+            continue;
+        }
         for (size_t g = 0; g < ng; g++) {
-            double ms[LN], ss[LN];
-            for (int h = 0; h < LH; h++) {
-                vd_st(ms + h * AX_ND, HALF(m[g], h));
-                vd_st(ss + h * AX_ND, s[g].h[h]);
-            }
+            double ms[2 * LN], *ss = ms + LN;
+            LF(lse_lanes)(ms, &m[g], &s[g], 1, LN, 1);
             /* an output is its state's value as reduce_lse_finish gives it
              * (libm's log in double), so that a call gives the bits of its
              * shards' states merged and finished */
@@ -367,7 +393,8 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
                 const size_t c = c0 + g * LN + l;
                 axial_lse_acc st = {ms[l], ss[l]};
                 if (isnan(ss[l]))
-                    st = lse_rescan(k, x + c * es, n, stride);
+                    st = ls ? (axial_lse_acc){isnan(ls[c]) ? NAN : INFINITY, 1.0}
+                            : lse_rescan(k, x + c * es, n, stride);
                 else if (!(ss[l] > 0))
                     st.m = -INFINITY; /* empty: only -inf terms */
                 if (acc)
@@ -383,18 +410,19 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
  * whole-shape entries: ncols = stride = inner; a tile: outer = 1); y and
  * acc hold ncols outputs per block.  stride 1 is a line. */
 static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
-                           size_t n, size_t ncols, size_t stride) {
+                           size_t n, size_t ncols, size_t stride, double *ls) {
+    __asm__("" : "+r"(ls)); /* (one copy of the walks for calls and streams: no clone for NULL) */
     for (size_t o = 0; o < outer; o++) {
         const char *xo = axk_at(k, x, o * n * stride);
         if (stride > 1) {
             LF(lse_red_cols)(k, xo, y ? axk_at_mut(k, y, o * ncols) : NULL,
-                             acc ? acc + o * ncols : NULL, n, ncols, stride);
+                             acc ? acc + o * ncols : NULL, n, ncols, stride, ls);
             continue;
         }
-        const axial_lse_acc st = LF(lse_line)(k, xo, n);
+        const axial_lse_acc st = LF(lse_line)(k, xo, n, ls, y || acc);
         if (acc)
             axial_lse_add(&acc[o], st.m, st.s);
-        else
+        else if (y)
             lse_st1(k, y, o, axial_lse_value(st));
     }
 }

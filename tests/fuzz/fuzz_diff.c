@@ -1168,8 +1168,9 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
                  (unsigned long long)get_bits(es, got, k), (unsigned long long)get_bits(es, want, k));
         }
     }
-    /* a stream (ReduceSum along its one axis), cut anywhere */
-    if (c->op == OP_REDUCE && c->naxes == 1 && !(c->flags & ~AXIAL_REDUCE_KEEP_DIMS)) {
+    /* a stream (ReduceSum or ReduceLogSumExp along its one axis), cut anywhere */
+    if (op_reduce(c->op) && c->naxes == 1 && !(c->flags & ~AXIAL_REDUCE_KEEP_DIMS) &&
+        (c->op == OP_REDUCE || ax_dtype_is_float(c->dtype))) {
         axial_stream *st = NULL;
         if (axial_stream_create(op, c->dtype, c->rank, c->shape, cut, c->flags, &st) != AXIAL_OK)
             fail(isa, "axial_stream_create (a sum): %s", axial_last_error());
