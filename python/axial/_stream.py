@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""axial.Stream: a scan or a sum fed in pieces, with one call's bits for any cuts."""
+"""axial.Stream: a scan or a reduction fed in pieces, with one call's bits for any cuts."""
 import operator
 
 import numpy as np
@@ -7,11 +7,12 @@ import numpy as np
 from . import _core, _ops
 
 _OPS = {"cumsum": _ops.OP_CUMSUM, "logcumsumexp": _ops.OP_LOGCUMSUMEXP,
-        "sum": _ops.OP_REDUCE_SUM}
+        "sum": _ops.OP_REDUCE_SUM, "logsumexp": _ops.OP_REDUCE_LOGSUMEXP}
+_REDUCTIONS = ("sum", "logsumexp")
 
 
 class Stream:
-    """A CumSum, or a sum, along ``axis`` of a tensor that arrives in pieces.
+    """A CumSum, a sum or a logsumexp along ``axis`` of a tensor that arrives in pieces.
 
     ``push(piece)`` takes the next piece (any length along the axis, 0
     included; every other dimension and the dtype as in the first piece).  A
@@ -20,9 +21,12 @@ class Stream:
     points; a ``reverse`` stream is fed from the far end, the last piece
     first.  A ``"sum"`` stream returns None, and ``result()`` returns, at any
     time, ``axial.sum(whole, axis, keepdims=keepdims)`` of the pieces pushed
-    so far, bit for bit, for any cut points.  Integer pieces give numpy's
-    result dtype (int64 / uint64 for the small types).  A stream pickles with
-    its state, so it can move to another process or machine.
+    so far, bit for bit, for any cut points; a ``"logsumexp"`` stream the
+    same with ``axial.logsumexp`` (on the ISA active when the first piece
+    came: its state goes on only on that ISA).  Integer pieces give numpy's
+    result dtype (int64 / uint64 for the small types; float64 for
+    logsumexp).  A stream pickles with its state, so it can move to another
+    process or machine.
 
     ``op="logcumsumexp"`` is refused for now: the SIMD LogCumSumExp kernels
     take each block of 16 elements of a line together, so an output depends
@@ -32,11 +36,12 @@ class Stream:
     def __init__(self, op, axis=-1, *, exclusive=False, reverse=False, keepdims=False,
                  threads=None):
         if op not in _OPS:
-            raise ValueError(f"Stream: op {op!r} is not 'cumsum', 'logcumsumexp' or 'sum'")
-        if op == "sum" and (exclusive or reverse):
-            raise ValueError("Stream('sum'): exclusive and reverse are a scan's")
-        if op != "sum" and keepdims:
-            raise ValueError(f"Stream({op!r}): keepdims is a sum's")
+            raise ValueError(f"Stream: op {op!r} is not 'cumsum', 'logcumsumexp', 'sum' or "
+                             "'logsumexp'")
+        if op in _REDUCTIONS and (exclusive or reverse):
+            raise ValueError(f"Stream({op!r}): exclusive and reverse are a scan's")
+        if op not in _REDUCTIONS and keepdims:
+            raise ValueError(f"Stream({op!r}): keepdims is a reduction's")
         if op == "logcumsumexp":
             raise NotImplementedError(
                 "Stream('logcumsumexp'): axial's SIMD LogCumSumExp takes each block of 16 "
@@ -76,7 +81,7 @@ class Stream:
     def push(self, piece):
         """Scans the next piece and returns its outputs (a new array)."""
         a = piece if type(piece) is np.ndarray else np.asarray(piece)
-        red = self.op == "sum"
+        red = self.op in _REDUCTIONS
         if self._s is not None and a.dtype is self._src and a.flags.c_contiguous:
             # the common case: the C call checks the piece's rank and shape
             y = None if red else np.empty(a.shape, self._dtype)
@@ -89,7 +94,8 @@ class Stream:
         a = _ops.as_input(a, "Stream.push")
         if a.ndim == 0:
             raise ValueError("Stream.push: a piece has at least one dimension (got a 0-d array)")
-        dt = _ops.sum_dtype(a.dtype, None, "Stream.push")
+        dt = (_ops.lse_dtype(a.dtype, None, "Stream.push") if self.op == "logsumexp"
+              else _ops.sum_dtype(a.dtype, None, "Stream.push"))
         if dt.kind == "b":
             dt = _ops._I64
         if self._s is None:
@@ -112,13 +118,14 @@ class Stream:
         return y
 
     def result(self):
-        """A ``"sum"`` stream's sum of every piece pushed so far (numpy's shape
-        and dtype for ``axial.sum(whole, axis, keepdims=keepdims)``)."""
-        if self.op != "sum":
+        """A reduction stream's value over every piece pushed so far (the shape
+        and dtype of ``axial.sum(whole, axis, keepdims=keepdims)``, or of
+        ``axial.logsumexp``)."""
+        if self.op not in _REDUCTIONS:
             raise ValueError(f"Stream({self.op!r}).result: a scan's outputs come from push")
         if self._s is None:
-            raise ValueError("Stream('sum').result: no piece yet (the first one gives the "
-                             "shape and dtype)")
+            raise ValueError(f"Stream({self.op!r}).result: no piece yet (the first one gives "
+                             "the shape and dtype)")
         shape = tuple(1 if k == self._ax else d for k, d in enumerate(self._shape)
                       if k != self._ax or self.keepdims)
         y = np.empty(shape, self._dtype)

@@ -19,9 +19,10 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   run in parallel.  LogCumSumExp columns take the axis whole.
 - Reductions with a grid: each chunk along the cut axis is summarised,
   summaries are combined pairwise in chunk order (a tree), the total is
-  finished.  A float sum along one axis without a grid, or with a chunk
-  boundary off it, runs each block of the kept axes as a chain of ReduceSum
-  streams whose state passes from chunk to chunk along the axis.  Elsewhere
+  finished.  A float sum or logsumexp along one axis without a grid, or with
+  a chunk boundary off it, runs each block of the kept axes as a chain of
+  ReduceSum (ReduceLogSumExp) streams whose state passes from chunk to chunk
+  along the axis.  Elsewhere
   the reduced axes are taken whole.  The kept axes are split where that
   leaves the C library's plan for every output unchanged.
 
@@ -102,20 +103,20 @@ def _t_stream(isa, op, code, dt, ax, flags, x, state, threads):
     return y, s.export()
 
 
-def _t_sum_push(isa, code, ax, flags, x, state, threads):
-    """One chunk of a ReduceSum stream: the state after it."""
-    _on_isa(isa, _ops.OP_REDUCE_SUM)
+def _t_sum_push(isa, op, code, ax, flags, x, state, threads):
+    """One chunk of a reduction's stream: the state after it."""
+    _on_isa(isa, op)
     x = np.ascontiguousarray(x)
-    s = _core.Stream(_ops.OP_REDUCE_SUM, code, x.shape, ax, flags)
+    s = _core.Stream(op, code, x.shape, ax, flags)
     if state is not None:
         s.load(state)
     s.push(code, _ops.raw(x), None, x.shape, threads)
     return s.export()
 
 
-def _t_sum_result(isa, code, dt, ax, flags, shape, out_shape, state):
-    _on_isa(isa, _ops.OP_REDUCE_SUM)
-    s = _core.Stream(_ops.OP_REDUCE_SUM, code, shape, ax, flags)
+def _t_sum_result(isa, op, code, dt, ax, flags, shape, out_shape, state):
+    _on_isa(isa, op)
+    s = _core.Stream(op, code, shape, ax, flags)
     s.load(state)
     y = np.empty(out_shape, dt)
     s.result(_ops.raw(y))
@@ -385,17 +386,20 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
     isa = _isa()
     cut, grid = _grid((op, code, x.shape, axes, flags), op)
     kept = [k for k in range(x.ndim) if k not in axes]
-    if (op == _ops.OP_REDUCE_SUM and dt.kind == "f" and len(axes) == 1 and
-            x.numblocks[axes[0]] > 1 and
+    if (dt.kind == "f" and len(axes) == 1 and x.numblocks[axes[0]] > 1 and
             (grid == 0 or _onto_grid(x.chunks[axes[0]], x.shape[axes[0]], grid, False) !=
              x.chunks[axes[0]])):
         # a stream gives one call's bits for any cut: no rechunk of the axis
+        # (the log-space kernels: the kept axes after it whole, as below)
+        inner = {k: -1 for k in kept if k > axes[0] and x.numblocks[k] > 1}
+        if op == _ops.OP_REDUCE_LOGSUMEXP and inner:
+            x = x.rechunk(inner)
         ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
                  for b in itertools.product(*((n,) if k == axes[0] else set(c)
                                               for k, (n, c) in enumerate(zip(x.shape, x.chunks)))))
         if not ok:
             x = x.rechunk({k: -1 for k in kept})
-        return _sum_chain(x, code, dt, axes[0], flags, keepdims, isa, n_threads)
+        return _sum_chain(x, op, code, dt, axes[0], flags, keepdims, isa, n_threads)
     whole = {k: -1 for k in axes if k != cut or grid == 0}
     if grid > 0 and dt.kind == "f":
         whole.update({k: -1 for k in kept})  # few outputs: kept axes whole
@@ -490,23 +494,23 @@ def _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa):
     return _array(name, dsk, [x], out_chunks, dt)
 
 
-def _sum_chain(x, code, dt, ax, flags, keepdims, isa, threads):
-    """Each block of the kept axes a chain of ReduceSum streams along ax, its
-    state passing from chunk to chunk; the blocks run in parallel."""
-    token = tokenize(x, code, ax, flags, isa, threads)
+def _sum_chain(x, op, code, dt, ax, flags, keepdims, isa, threads):
+    """Each block of the kept axes a chain of the reduction's streams along
+    ax, its state passing from chunk to chunk; the blocks run in parallel."""
+    token = tokenize(x, op, code, ax, flags, isa, threads)
     pname, name = "axial-sum-stream-" + token, "axial-reduce-" + token
     dsk = {}
     for idx, shape in _block_shapes(x, ax):
         state = None
         for j in range(x.numblocks[ax]):
             full = _full_index(ax, idx, j)
-            dsk[(pname,) + full] = (_t_sum_push, isa, code, ax, flags, (x.name,) + full, state,
-                                    threads)
+            dsk[(pname,) + full] = (_t_sum_push, isa, op, code, ax, flags, (x.name,) + full,
+                                    state, threads)
             state = (pname,) + full
         out_shape = tuple(1 if k == ax else d for k, d in enumerate(shape)
                           if k != ax or keepdims)
         okey = (name,) + (_full_index(ax, idx, 0) if keepdims else idx)
-        dsk[okey] = (_t_sum_result, isa, code, dt, ax, flags, shape, out_shape, state)
+        dsk[okey] = (_t_sum_result, isa, op, code, dt, ax, flags, shape, out_shape, state)
     out_chunks = tuple((1,) if k == ax else x.chunks[k] for k in range(x.ndim)
                        if keepdims or k != ax)
     return _array(name, dsk, [x], out_chunks, dt)

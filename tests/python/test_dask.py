@@ -93,9 +93,12 @@ def test_dask_cumsum_lines_keep_their_chunks(client):
                 assert same_bits(y.compute(), axial.cumsum(x, 1, exclusive=ex, reverse=rev))
 
 
-def test_dask_sums_along_one_axis_keep_the_axis_chunks(client):
-    # no grid (many outputs) or chunks off it: a chain of ReduceSum streams
+@pytest.mark.parametrize("op", ["sum", "logsumexp"])
+def test_dask_sums_along_one_axis_keep_the_axis_chunks(client, op):
+    # no grid (many outputs) or chunks off it: a chain of ReduceSum (or
+    # ReduceLogSumExp) streams
     rng = np.random.default_rng([SEED, 8])
+    lazy, eager = getattr(ad, op), getattr(axial, op)
     for dt, shape in ((np.float32, (3000, 70)), (np.float16, (200, 3000)),
                       (np.float64, (40000, 3)), (np.float32, (5, 30000, 2))):
         x = (rng.standard_normal(shape) * 3).astype(dt)
@@ -103,10 +106,10 @@ def test_dask_sums_along_one_axis_keep_the_axis_chunks(client):
             chunks = tuple(random_chunks(rng, n) for n in shape)
             d = da.from_array(x, chunks=chunks)
             for keep in (False, True):
-                y = ad.sum(d, ax, keepdims=keep)
-                assert same_bits(y.compute(), axial.sum(x, ax, keepdims=keep)), (dt, shape, ax)
+                y = lazy(d, ax, keepdims=keep)
+                assert same_bits(y.compute(), eager(x, ax, keepdims=keep)), (dt, shape, ax)
         d = da.from_array(x, chunks=(shape[0] // 3 + 1,) + shape[1:])
-        keys = [k[0] if isinstance(k, tuple) else k for k in dict(ad.sum(d, 0).dask)]
+        keys = [k[0] if isinstance(k, tuple) else k for k in dict(lazy(d, 0).dask)]
         assert not any(str(k).startswith("rechunk") for k in keys), (shape, "a rechunk")
 
 

@@ -378,9 +378,13 @@ def test_stream_random_cuts(dt, flags):
         assert s.length == n
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int16, np.uint8])
-def test_sum_stream_random_cuts(dt):
-    rng = rng_for("sum stream", dt)
+@pytest.mark.parametrize("op, dt", [("sum", np.float32), ("sum", np.float64),
+                                     ("sum", np.float16), ("sum", np.int16), ("sum", np.uint8),
+                                     ("logsumexp", np.float32), ("logsumexp", np.float64),
+                                     ("logsumexp", np.float16), ("logsumexp", np.int16)])
+def test_sum_stream_random_cuts(op, dt):
+    rng = rng_for(op + " stream", dt)
+    one_call = axial.sum if op == "sum" else axial.logsumexp
     for shape, axis in [((70000,), 0), ((3, 40000), 1), ((20000, 5), 0), ((4, 300, 3), 1),
                         ((600, 70), 0), ((90, 500), 1)]:
         x = random_array(rng, shape, dt)
@@ -388,14 +392,14 @@ def test_sum_stream_random_cuts(dt):
         cuts = np.sort(rng.integers(0, n + 1, int(rng.integers(1, 9))))
         bounds = [0] + [int(c) for c in cuts] + [n]
         keep = bool(rng.integers(0, 2))
-        s = axial.Stream("sum", axis, keepdims=keep)
+        s = axial.Stream(op, axis, keepdims=keep)
         for i, (a, b) in enumerate(zip(bounds, bounds[1:])):
             if i == len(bounds) // 2:
-                s = pickle.loads(pickle.dumps(s))  # the sums travel
-                part = axial.sum(np.take(x, range(0, a), axis), axis, keepdims=keep)
+                s = pickle.loads(pickle.dumps(s))  # the state travels
+                part = one_call(np.take(x, range(0, a), axis), axis, keepdims=keep)
                 assert same_bits(s.result(), part), (shape, axis, bounds, "so far")
             assert s.push(np.take(x, range(a, b), axis)) is None
-        assert same_bits(s.result(), axial.sum(x, axis, keepdims=keep)), (shape, axis, bounds)
+        assert same_bits(s.result(), one_call(x, axis, keepdims=keep)), (shape, axis, bounds)
         assert s.length == n
     with pytest.raises(ValueError, match="reverse"):
         axial.Stream("sum", reverse=True)
@@ -403,6 +407,10 @@ def test_sum_stream_random_cuts(dt):
         axial.Stream("cumsum").result()
     with pytest.raises(ValueError, match="no piece"):
         axial.Stream("sum").result()
+    with pytest.raises(ValueError, match="exclusive"):
+        axial.Stream("logsumexp", exclusive=True)
+    with pytest.raises(TypeError, match="complex"):
+        axial.Stream("logsumexp").push(np.ones(3, np.complex64))
 
 
 def test_stream_refuses_what_does_not_belong():
