@@ -120,8 +120,7 @@ typedef void axial_cumsum_run_kernel(const void *x, void *y, size_t len, unsigne
  *     of an (n, stride) matrix, each scanned from its f64 running sum acc[c]
  *     (the order of inner > 1), which it leaves in acc; AXIAL_SCAN_CONTINUE:
  *     the rows do not start their lines.  f32 and f64 only (NULL for the
- *     others); kernels/ops/cumsum.h, and kernels/cols_run.h for the
- *     reference (src/order.c). */
+ *     others); kernels/ops/cumsum.h (the scalar ISA's streams: src/order.c). */
 typedef void axial_cumsum_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
                                           size_t stride, unsigned flags, double *acc);
 typedef double axial_scan_total_kernel(const void *x, size_t len, unsigned flags);
@@ -216,12 +215,12 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
  */
-/* reduce_lse_run(x, ls, acc, n, ncols, stride): ReduceLogSumExp streams'
- * lanes (NULL in the scalar table): n rows from the states at ls, m of lane
- * (column; a line's vector positions) i at ls[i] and s at ls[C + i], C =
- * ncols rounded up to 16; acc NULL: n a multiple of 16 rows (of 256 elements
- * on a line), the states back to ls; else as a whole-shape kernel ends, acc[c]
- * (+)= the state.  Empty: m = -MAX of the lane type, s = 0; NaN m: NaN seen. */
+/* reduce_lse_run(x, ls, acc, n, ncols, stride), for streams (no scalar one):
+ * n rows from the lane states ls (m of lane i at ls[i], s at ls[C + i], C =
+ * ncols rounded up to 16; a line's lanes: its vector positions); acc NULL:
+ * whole blocks (16 rows, 256 line elements), the states back to ls; else
+ * ending as the whole-shape kernels, acc[c] (+)= the state.  Empty lane: m =
+ * -MAX of the lane type, s = 0; m NaN: a NaN seen. */
 typedef void axial_lse_run_kernel(const void *x, double *ls, axial_lse_acc *acc, size_t n,
                                   size_t ncols, size_t stride);
 typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "../kernels/scalar/convert.h"
-#include "cols_run.h"
 #include "internal.h"
 
 int axial__order_active(axial_dtype dtype) {
@@ -161,21 +160,25 @@ void axial__line_scan(axial_dtype dtype, int order, unsigned flags, axial_line_c
     }
 }
 
-#define AX_COLS_FLOAT(LOAD)                                                                 \
+/* Float columns (the order of inner > 1, docs/API.md "One summation order"):
+ * each column on its own, sequentially in f64 from its running sum a[i],
+ * each output rounded once; exclusive writes the sum before the row (+0.0
+ * on a line's first row).  No multiplication, so nothing can contract.
+ * STORE(k, v) writes y[k]; f32 and f64 have functions of their own (below),
+ * their loops without a dtype switch. */
+#define AX_COLS_FLOAT(LOAD, STORE)                                                          \
     for (size_t t = 0; t < n; t++) {                                                       \
         const size_t r = (rev ? n - 1 - t : t) * stride;                                   \
+        const bool zero = excl && pos + t == 0; /* the empty sum */                        \
         for (size_t i = 0; i < cols; i++) {                                                \
-            const double v = LOAD;                                                         \
-            if (excl) {                                                                    \
-                const double out = pos + t ? a[i] : 0.0;                                   \
-                a[i] += v;                                                                 \
-                store_t(dtype, y, r + i, out);                                             \
-            } else {                                                                       \
-                a[i] += v;                                                                 \
-                store_t(dtype, y, r + i, a[i]);                                            \
-            }                                                                              \
+            const double v = LOAD, before = a[i];                                          \
+            a[i] += v;                                                                     \
+            STORE(r + i, zero ? 0.0 : excl ? before : a[i]);                               \
         }                                                                                  \
     }
+#define AX_ST_ANY(k, v) store_t(dtype, y, k, v)
+#define AX_ST_F32(k, v) (((float *)y)[k] = (float)(v))
+#define AX_ST_F64(k, v) (((double *)y)[k] = (v))
 
 #define AX_COLS_INT(T)                                                                      \
     for (size_t t = 0; t < n; t++) {                                                       \
@@ -194,15 +197,13 @@ void axial__line_scan(axial_dtype dtype, int order, unsigned flags, axial_line_c
         }                                                                                  \
     }
 
-/* f32 and f64 rows: the loops of the SIMD folders' cumsum_cols_run
- * (kernels/cols_run.h), here without ISA flags, for the scalar ISA. */
-static void cols_f32(const void *x, void *y, size_t n, size_t ncols, size_t stride,
-                     unsigned flags, double *acc) {
-    AXIAL_COLS_RUN_BODY(float)
+static void cols_f32(const void *x, void *y, size_t n, size_t cols, size_t stride, bool rev,
+                     bool excl, uint64_t pos, double *a) {
+    AX_COLS_FLOAT((double)((const float *)x)[r + i], AX_ST_F32)
 }
-static void cols_f64(const void *x, void *y, size_t n, size_t ncols, size_t stride,
-                     unsigned flags, double *acc) {
-    AXIAL_COLS_RUN_BODY(double)
+static void cols_f64(const void *x, void *y, size_t n, size_t cols, size_t stride, bool rev,
+                     bool excl, uint64_t pos, double *a) {
+    AX_COLS_FLOAT(((const double *)x)[r + i], AX_ST_F64)
 }
 
 void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *x, void *y,
@@ -211,12 +212,11 @@ void axial__cols_scan(axial_dtype dtype, unsigned flags, void *acc, const void *
     const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     double *a = acc;
     uint64_t *u = acc;
-    const unsigned run_flags = flags | (pos ? AXIAL_SCAN_CONTINUE : 0u);
     switch (dtype) {
-    case AXIAL_F32: cols_f32(x, y, n, cols, stride, run_flags, a); break;
-    case AXIAL_F64: cols_f64(x, y, n, cols, stride, run_flags, a); break;
-    case AXIAL_F16: AX_COLS_FLOAT(axial_f16_to_double(((const uint16_t *)x)[r + i])) break;
-    case AXIAL_BF16: AX_COLS_FLOAT(axial_bf16_to_double(((const uint16_t *)x)[r + i])) break;
+    case AXIAL_F32: cols_f32(x, y, n, cols, stride, rev, excl, pos, a); break;
+    case AXIAL_F64: cols_f64(x, y, n, cols, stride, rev, excl, pos, a); break;
+    case AXIAL_F16: AX_COLS_FLOAT(axial_f16_to_double(((const uint16_t *)x)[r + i]), AX_ST_ANY) break;
+    case AXIAL_BF16: AX_COLS_FLOAT(axial_bf16_to_double(((const uint16_t *)x)[r + i]), AX_ST_ANY) break;
     case AXIAL_I8: case AXIAL_U8: AX_COLS_INT(uint8_t) break;
     case AXIAL_I16: case AXIAL_U16: AX_COLS_INT(uint16_t) break;
     case AXIAL_I32: case AXIAL_U32: AX_COLS_INT(uint32_t) break;

@@ -5,8 +5,7 @@
  * store) and F64 (f64 lanes), written once over the vocabulary of
  * simd/<isa>.h: logcumsumexp, reduce_lse, reduce_lse_acc, the column tiles
  * logcumsumexp_cols and reduce_lse_cols, the line chunks logcumsumexp_seg and
- * lse_scan_total, and the streams' reduce_lse_run (its lanes' states in and
- * out: the reductions' order below, cut between blocks).
+ * lse_scan_total, and reduce_lse_run (streams: the reductions' lane states).
  * The body below is included twice, once per lane type (L* names: f32 lanes
  * vf_*, f64 lanes vd_*); exp and log are SLEEF's 1-ulp vector functions.
  *
@@ -317,9 +316,8 @@ AXIAL_NOINLINE void LF(lse_lanes)(double *ls, LV *m, LF(lse_acc) *s, size_t ng, 
     }
 }
 
-/* The state of a line of n terms: lanes are positions j mod LN; from a
- * stream's lanes ls (else empty), and without fin only n's whole blocks,
- * their lanes back to ls. */
+/* The state of a line of n terms: lanes are positions j mod LN, from a
+ * stream's lanes ls (else empty); without fin only whole blocks, back to ls. */
 static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n, double *ls, int fin) {
     const size_t es = axk_size(k), full = n / LN;
     LV m;
@@ -352,9 +350,9 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n, double *ls, in
 }
 
 /* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns,
- * each walked in blocks of LSE_RC rows across its width (lanes: columns);
- * acc == NULL: y[c] = the value, else acc[c] (+)= the state; a stream's
- * lanes ls (else empty) at the start, and with neither y nor acc, back. */
+ * each walked in blocks of LSE_RC rows across its width (lanes: columns)
+ * from a stream's lanes ls (else empty); acc == NULL: y[c] = the value, else
+ * acc[c] (+)= the state; neither: the lanes back to ls. */
 static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, size_t n,
                              size_t ncols, size_t stride, double *ls) {
     const size_t es = axk_size(k), C = (ncols + 15) & ~(size_t)15;
