@@ -752,6 +752,55 @@ void t_lse_lines_apart(ax_t *t) {
     }
 }
 
+/* ---- columns apart ---------------------------------------------------------------------------- */
+
+/* A column's outputs depend on that column alone, wherever it sits in its
+ * vector: [R, C] along axis 0 in one call and cut into calls of a few
+ * columns each give the same bits (a dask chunking of the kept axis), for
+ * ReduceLogSumExp at any cut (blocks of 2 or more columns: one column is a
+ * line, another walk) and LogCumSumExp, whose column groups share their
+ * choice of path, at cuts on 64-byte lines of the row. */
+void t_lse_columns_apart(ax_t *t) {
+    const size_t R = 37, C = 300; /* (every block in the plan of the whole: no fixed chunks) */
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        const size_t es = ax_dtype_size(dt), count = R * C, line = 64 / es;
+        char *x = malloc(count * es), *y = malloc(count * es), *y2 = malloc(count * es);
+        char *col = malloc(count * es), *out = malloc(count * es);
+        for (size_t k = 0; k < count; k++) /* columns of mild and steep rises, a NaN, an inf */
+            or_set_f(dt, x, k, k == 5 * C + 7 ? NAN : k == 9 * C + 40 ? INFINITY
+                               : (long double)ax_rand_range(t, -256, 256) / ((k % C) % 3 ? 4 : 64));
+        const int64_t shape[2] = {(int64_t)R, (int64_t)C}, axis = 0;
+        for (int op = 0; op < 5; op++) { /* ReduceLogSumExp, then LogCumSumExp's flags */
+            const size_t nout = op ? count : C;
+            bool ok = (op ? axial_logcumsumexp(dt, x, y, 2, shape, 0, (unsigned)(op - 1))
+                          : axial_reduce_logsumexp(dt, x, y, 2, shape, &axis, 1, 0)) == AXIAL_OK;
+            for (size_t c0 = 0; ok && c0 < C;) {
+                size_t w = (size_t)ax_rand_range(t, 2, 70);
+                w = op ? (w + line - 1) / line * line : w;
+                w = w + 2 > C - c0 ? C - c0 : w; /* (no block of one column) */
+                const int64_t part[2] = {(int64_t)R, (int64_t)w};
+                for (size_t r = 0; r < R; r++)
+                    memcpy(col + r * w * es, x + (r * C + c0) * es, w * es);
+                ok = (op ? axial_logcumsumexp(dt, col, out, 2, part, 0, (unsigned)(op - 1))
+                         : axial_reduce_logsumexp(dt, col, out, 2, part, &axis, 1, 0)) == AXIAL_OK;
+                for (size_t r = 0; r < (op ? R : 1); r++)
+                    memcpy(y2 + (r * C + c0) * es, out + r * w * es, w * es);
+                c0 += w;
+            }
+            AX_CHECK(t, ok && memcmp(y, y2, nout * es) == 0,
+                     "%s %s [%zu, %zu] axis 0%s: calls of a few columns each give one call's bits",
+                     op ? "logcumsumexp" : "reduce_logsumexp", ax_dtype_str(dt), R, C,
+                     op == 2 ? " exclusive" : op == 3 ? " reverse" : op == 4 ? " both" : "");
+        }
+        free(x);
+        free(y);
+        free(y2);
+        free(col);
+        free(out);
+    }
+}
+
 /* ---- huge magnitudes ------------------------------------------------------------------------- */
 
 /* Values whose exp overflows or underflows the type (f32 +-80, +-100,

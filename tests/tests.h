@@ -41,6 +41,7 @@
     X(lse_ramps)                                                               \
     X(lse_chunks)                                                              \
     X(lse_lines_apart)                                                         \
+    X(lse_columns_apart)                                                       \
     X(lse_huge)                                                                \
     X(lse_f32_accuracy)                                                        \
     X(lse_f32_spec_target)                                                     \

@@ -16,7 +16,8 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   grid), or along the innermost one with a chunk boundary off its grid: each
   block of the other axes runs as an ``axial.Stream`` whose carry (8 bytes a
   column, 152 a line) passes from chunk to chunk along the axis; the blocks
-  run in parallel.  LogCumSumExp columns take the axis whole.
+  run in parallel.  LogCumSumExp columns take the axis whole, and split the
+  columns on 64-byte lines of the row (a vector's columns share a path).
 - Reductions with a grid: each chunk along the cut axis is summarised,
   summaries are combined pairwise in chunk order (a tree), the total is
   finished.  A float sum or logsumexp along one axis without a grid, or with
@@ -257,10 +258,20 @@ def _scan(op, x, axis, dtype, exclusive, reverse, threads, what):
     _, grid = _grid((op, code, x.shape, (ax,), flags), op)
     trailing = math.prod(x.shape[ax + 1:])
     if trailing > 1 and op == _ops.OP_LOGCUMSUMEXP:
-        # log-space columns: the kernels' vector and tail columns differ in
-        # their last bits, so the columns stay whole
-        if any(x.numblocks[k] > 1 for k in range(ax + 1, x.ndim)):
-            x = x.rechunk({k: -1 for k in range(ax + 1, x.ndim)})
+        # log-space columns: a vector's columns share their choice of path,
+        # so a block starts on a 64-byte line of the row (the kernels' column
+        # groups): the first inner axis split on that grid, the ones after it
+        # whole
+        inner = [k for k in range(ax + 1, x.ndim) if x.shape[k] > 1]
+        line, rest = 64 // dt.itemsize, math.prod(x.shape[k] for k in inner[1:])
+        want = {k: -1 for k in inner[1:] if x.numblocks[k] > 1}
+        chunks = _onto_grid(x.chunks[inner[0]], x.shape[inner[0]],
+                            line // math.gcd(line, rest), False)
+        chunks = _no_ones(chunks) if rest == 1 else chunks  # (one column is a line)
+        if chunks != x.chunks[inner[0]]:
+            want[inner[0]] = chunks
+        if want:
+            x = x.rechunk(want)
     elif trailing > 1:
         # columns: the blocks' columns must stay columns (no block of width 1)
         last = max(k for k in range(ax + 1, x.ndim) if x.shape[k] > 1)
@@ -390,10 +401,6 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
             (grid == 0 or _onto_grid(x.chunks[axes[0]], x.shape[axes[0]], grid, False) !=
              x.chunks[axes[0]])):
         # a stream gives one call's bits for any cut: no rechunk of the axis
-        # (the log-space kernels: the kept axes after it whole, as below)
-        inner = {k: -1 for k in kept if k > axes[0] and x.numblocks[k] > 1}
-        if op == _ops.OP_REDUCE_LOGSUMEXP and inner:
-            x = x.rechunk(inner)
         ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
                  for b in itertools.product(*((n,) if k == axes[0] else set(c)
                                               for k, (n, c) in enumerate(zip(x.shape, x.chunks)))))
@@ -412,12 +419,7 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
         return _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa)
     if dt.kind == "f" and len(kept) > 0:
         # reduced axes whole: split the kept axes only where each block keeps the
-        # plan (the log-space kernels: only the kept axes before the reduced ones,
-        # as their vector and tail columns differ in the last bits)
-        if op == _ops.OP_REDUCE_LOGSUMEXP:
-            inner = {k: -1 for k in kept if k > axes[0] and x.numblocks[k] > 1}
-            if inner:
-                x = x.rechunk(inner)
+        # plan (each column's bits are its own, wherever it sits in a vector)
         ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
                  for b in itertools.product(*(set(c) for c in x.chunks)))
         if not ok:

@@ -113,6 +113,25 @@ def test_dask_sums_along_one_axis_keep_the_axis_chunks(client, op):
         assert not any(str(k).startswith("rechunk") for k in keys), (shape, "a rechunk")
 
 
+def test_dask_log_space_ops_split_their_columns(client):
+    # ReduceLogSumExp: each column's bits are its own; LogCumSumExp: blocks of
+    # columns on 64-byte lines of the row (a vector's columns share a path)
+    rng = np.random.default_rng([SEED, 9])
+    for dt, shape in ((np.float32, (300, 1000)), (np.float64, (40, 6, 50)),
+                      (np.float16, (90, 700))):
+        x = (rng.standard_normal(shape) * 4).astype(dt)
+        for trial in range(3):
+            chunks = (shape[0] // 3 + 1,) + tuple(random_chunks(rng, n) for n in shape[1:])
+            d = da.from_array(x, chunks=chunks)
+            y = ad.logcumsumexp(d, 0)
+            assert same_bits(y.compute(), axial.logcumsumexp(x, 0)), (dt, shape, chunks)
+            r = ad.logsumexp(d, 0)
+            assert same_bits(r.compute(), axial.logsumexp(x, 0)), (dt, shape, chunks)
+    d = da.from_array(np.ones((300, 1000), np.float32), chunks=(100, 256))
+    assert ad.logcumsumexp(d, 0).chunks[1] == (256, 256, 256, 232)
+    assert ad.logsumexp(d, 0).chunks[0] == (256, 256, 256, 232)
+
+
 def test_dask_bfloat16_on_the_cluster(client):
     # every op on bfloat16 through the worker processes (pickled blocks, states
     # and summaries), without a rechunk through dask's P2P
