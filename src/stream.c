@@ -478,23 +478,20 @@ static AXIAL_COLD void lse_step_ld(double *L, double v) {
     L[1] = (double)s, L[2] = (double)r, L[3] = (double)(r - (double)r);
 }
 
-/* The scalar order: rows [0, m) at x of outer index o into S (and, for
- * F64 in the first chunk or without chunks, into L). */
+/* The scalar order: rows [0, m) at x of outer index o into S by the scalar
+ * kernel (a term at a time), and, for F64 in the first chunk or without
+ * chunks, into L. */
 static AXIAL_COLD void lse_scalar_feed(const axial_stream *s, size_t o, const char *x,
                                        size_t m, uint64_t pos) {
     const size_t inner = s->inner, n = s->ncarry;
-    const bool ld = s->dtype == AXIAL_F64 && (s->chunk == 0 || pos < s->chunk);
-    for (size_t i = 0; i < inner; i++) {
-        double *L = red_A(s) + 4 * (o * inner + i);
-        axial_lse_acc *S = (axial_lse_acc *)(void *)(red_A(s) + 4 * n) + o * inner + i;
-        for (size_t j = 0; j < m; j++) {
-            const double v = axial__float_at(s->dtype, x, j * inner + i);
-            if (ld)
-                lse_step_ld(L, v);
-            if (s->dtype != AXIAL_F64 || s->chunk)
-                axial_lse_add(S, v, 1.0);
-        }
-    }
+    if (s->dtype != AXIAL_F64 || s->chunk)
+        axial_kernels__scalar.reduce_lse_acc[s->dtype](x, red_A(s) + 4 * n + 2 * o * inner, 1, m,
+                                                       inner);
+    const double *xd = (const double *)(const void *)x;
+    for (size_t i = 0; s->dtype == AXIAL_F64 && (s->chunk == 0 || pos < s->chunk) && i < inner;
+         i++)
+        for (size_t j = 0; j < m; j++)
+            lse_step_ld(red_A(s) + 4 * (o * inner + i), xd[j * inner + i]);
 }
 
 /* A[0 .. P) += the position sums of `rows` super-rows of P elements at x (a
