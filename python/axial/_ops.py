@@ -155,8 +155,14 @@ def lse_dtype(dt, dtype, what):
 
 def as_input(x, what, native=True):
     """x as an array (byte-swapped data in native order, unless only moved)."""
+    if type(x) is not np.ndarray and isinstance(x, np.ma.MaskedArray):
+        raise TypeError(f"{what}: a masked array (numpy.ma.MaskedArray) is not supported: its "
+                        "mask would be dropped; use numpy.ma's function, or x.filled(...) first")
     a = x if type(x) is np.ndarray else np.asarray(x)
     dt = a.dtype
+    if a.ndim > 16:
+        raise ValueError(f"{what}: {a.ndim} dimensions; axial takes at most 16 (the C "
+                         "library's AXIAL_MAX_RANK)")
     if dt in _CODES:  # the common case: a native type axial takes
         return a
     if dt.hasobject:
@@ -166,9 +172,15 @@ def as_input(x, what, native=True):
     return a
 
 
-def norm_axis(axis, ndim, what):
+def norm_axis(axis, ndim, what, allow_bool=False):
+    """An axis as numpy takes it: an integer (bool only where allow_bool, as
+    numpy.roll takes it), in [-ndim, ndim)."""
     if type(axis) is int and -ndim <= axis < ndim:
         return axis + ndim if axis < 0 else axis
+    if isinstance(axis, (bool, np.bool_)):
+        if not allow_bool:
+            raise TypeError(f"{what}: axis {axis!r} is a bool; an integer is required")
+        axis = int(axis)
     try:
         ax = operator.index(axis)
     except TypeError:
@@ -179,17 +191,26 @@ def norm_axis(axis, ndim, what):
 
 
 def norm_axes(axis, ndim, what):
-    """axis None / int / tuple -> a sorted tuple of distinct non-negative axes."""
+    """axis None / int / tuple -> a sorted tuple of distinct non-negative axes
+    (numpy's reductions: a list is refused; a 0-d input takes the integer 0
+    or -1, reducing nothing, but no tuple but ())."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int and -ndim <= axis < ndim:
         return (axis + ndim if axis < 0 else axis,)
-    if isinstance(axis, (tuple, list)):
-        axes = [norm_axis(a, ndim, what) for a in axis]
-        if len(set(axes)) != len(axes):
-            raise ValueError(f"{what}: duplicate value in 'axis' {tuple(axis)!r}")
-        return tuple(sorted(axes))
-    return (norm_axis(axis, ndim, what),)
+    if isinstance(axis, list):
+        raise TypeError(f"{what}: axis {axis!r} is a list; an integer or a tuple of integers "
+                        "is required")
+    if ndim == 0 and not isinstance(axis, tuple):
+        try:
+            norm_axis(axis, 1, what)  # the integer 0 or -1
+        except AxisError:
+            raise AxisError(operator.index(axis), 0) from None
+        return ()
+    axes = [norm_axis(a, ndim, what) for a in (axis if isinstance(axis, tuple) else (axis,))]
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{what}: duplicate value in 'axis' {axis!r}")
+    return tuple(sorted(axes))
 
 
 def check_out(out, shape, what):
@@ -369,8 +390,8 @@ def roll(x, shift, axis=None, *, threads=None):
                          f"sequences")
     shifts = {}
     for s, ax in b:
-        ax = norm_axis(ax, a.ndim, "roll")
-        shifts[ax] = shifts.get(ax, 0) + operator.index(s)
+        ax = norm_axis(ax, a.ndim, "roll", allow_bool=True)
+        shifts[ax] = shifts.get(ax, 0) + int(s)  # (numpy.roll's int(): 1.5 rolls by 1)
     if not shifts:
         return a.copy()
     src = np.ascontiguousarray(a)

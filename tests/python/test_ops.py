@@ -413,6 +413,47 @@ def test_sum_stream_random_cuts(op, dt):
         axial.Stream("logsumexp").push(np.ones(3, np.complex64))
 
 
+def _outcome(f, module):
+    try:
+        r = np.asarray(f(module))
+        return ("ok", r.dtype, r.shape, r.tolist())
+    except Exception as e:  # noqa: BLE001 - the exception type is compared
+        return ("raise", type(e))
+
+
+def test_axis_and_shift_forms_as_numpy():
+    # numpy itself is the reference: values, dtypes and shapes, or the same
+    # exception type
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    z = np.array(3.0)
+    forms = [lambda m: m.sum(x, axis=[0, 1]), lambda m: m.sum(x, axis=True),
+             lambda m: m.sum(x, axis=(True,)), lambda m: m.sum(x, axis=np.int64(1)),
+             lambda m: m.sum(x, axis=1.0), lambda m: m.cumsum(x, axis=True),
+             lambda m: m.cumsum(x, axis=[1]), lambda m: m.roll(x, 1.5),
+             lambda m: m.roll(x, -1.5, axis=1), lambda m: m.roll(x, 1, axis=True),
+             lambda m: m.roll(x, True), lambda m: m.roll(x, (1, 2.7), axis=(0, 1)),
+             lambda m: m.roll(z, 1), lambda m: m.sum(z, axis=0), lambda m: m.sum(z, axis=-1),
+             lambda m: m.sum(z, axis=(0,)), lambda m: m.sum(z, axis=1),
+             lambda m: m.sum(z, axis=()), lambda m: m.sum(z, axis=0, keepdims=True),
+             lambda m: m.cumsum(z, axis=0), lambda m: m.cumsum(z, axis=-1),
+             lambda m: m.cumsum(z, axis=1), lambda m: m.cumsum(z, axis=True)]
+    for k, f in enumerate(forms):
+        want, got = _outcome(f, np), _outcome(f, axial)
+        assert got == want, (k, want, got)
+
+
+def test_masked_timedelta_and_rank_refused():
+    m = np.ma.array([1.0, 2.0, 100.0], mask=[0, 0, 1])
+    for f in (axial.sum, axial.cumsum, axial.logsumexp, axial.logcumsumexp,
+              lambda a: axial.roll(a, 1)):
+        with pytest.raises(TypeError, match="masked"):
+            f(m)  # never the sum of the masked value
+    with pytest.raises(TypeError, match="timedelta64"):
+        axial.sum(np.array([1, 2], dtype="m8[s]"))
+    with pytest.raises(ValueError, match="17 dimensions"):
+        axial.sum(np.ones((1,) * 17, np.float32))
+
+
 def test_stream_refuses_what_does_not_belong():
     s = axial.Stream("cumsum", 1)
     s.push(np.ones((3, 10), np.float32))
