@@ -257,6 +257,45 @@ def contiguous(a, dt):
 
 # ---- CumSum / LogCumSumExp ---------------------------------------------------
 
+# ---- other array types -------------------------------------------------------
+
+def _is_dask(x):
+    return hasattr(x, "__dask_graph__") and hasattr(x, "chunks")
+
+
+def _on_dask(name, x, out, *args, **kw):
+    """A dask array, as numpy hands it to dask: lazily, on axial.dask."""
+    if out is not None:
+        raise TypeError(f"{name}: out= is not taken with a dask array (the result is lazy)")
+    from . import dask as ad
+    return getattr(ad, name)(x, *args, **kw)
+
+
+def _numpy_own(x):
+    """Whether x is an ndarray subclass whose type changes what numpy's
+    function does with it (its own sum, cumsum, ravel, reshape or indexing, as
+    numpy.matrix and unit-carrying arrays have): numpy's function runs then."""
+    if type(x) is np.ndarray or not isinstance(x, np.ndarray):
+        return False
+    mro = type(x).__mro__
+    return any(k in vars(c) for c in mro[:mro.index(np.ndarray)]
+               for k in ("sum", "cumsum", "ravel", "reshape", "__getitem__"))
+
+
+def _other(x, out, numpy_fn, run):
+    """An input that is not an ndarray, as numpy treats it (docs/PYTHON.md):
+    a dask array lazily on axial.dask (numpy_fn None: ask _on_dask first); a
+    subclass whose type changes numpy's function through it (numpy_fn, where
+    there is one); another subclass computed on its plain view and returned
+    as that subclass (its __array_wrap__); anything else through run."""
+    if numpy_fn is not None and _numpy_own(x):
+        return numpy_fn()
+    if isinstance(x, np.ndarray) and not isinstance(x, np.ma.MaskedArray):
+        r = run(x.view(np.ndarray))
+        return r if out is not None else x.__array_wrap__(np.asarray(r), None, False)
+    return run(x)
+
+
 def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
     a = as_input(x, what)
     if axis is None or a.ndim == 0:
@@ -286,6 +325,13 @@ def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
 def cumsum(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False):
     """numpy.cumsum, on axial's kernels; ``exclusive`` leaves each element out
     of its own output, ``reverse`` scans from the far end."""
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("cumsum", x, out, axis, dtype, exclusive=exclusive, reverse=reverse)
+        return _other(x, out, None if exclusive or reverse else
+                      lambda: np.cumsum(x, axis, dtype, out),
+                      lambda a: _scan(OP_CUMSUM, a, axis, dtype, out, exclusive, reverse,
+                                      "cumsum"))
     return _scan(OP_CUMSUM, x, axis, dtype, out, exclusive, reverse, "cumsum")
 
 
@@ -311,6 +357,14 @@ def initial_pad(ndim, ax):
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """numpy.cumulative_sum (the array API's): ``axis`` is required above 1-D;
     ``include_initial`` puts the empty sum (0) first."""
+    kw = {"axis": axis, "dtype": dtype, "out": out, "include_initial": include_initial}
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("cumulative_sum", x, kw.pop("out"), **kw)
+        if include_initial and isinstance(x, np.ndarray) and not _numpy_own(x):
+            x = x.view(np.ndarray)  # (numpy's result: a plain array)
+        return _other(x, out, lambda: np.cumulative_sum(x, **kw),
+                      lambda a: cumulative_sum(as_input(a, "cumulative_sum"), **kw))
     a, ax = cumulative_axis(as_input(x, "cumulative_sum"), axis)
     if not include_initial:
         return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
@@ -326,6 +380,12 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
 def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse=False):
     """log(cumsum(exp(x))) without overflow, computed in the log semiring:
     ``y[j] = log(exp(x[0]) + ... + exp(x[j]))`` along the axis (None flattens)."""
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("logcumsumexp", x, out, axis, dtype, exclusive=exclusive,
+                            reverse=reverse)
+        return _other(x, out, None, lambda a: _scan(OP_LOGCUMSUMEXP, a, axis, dtype, out,
+                                                    exclusive, reverse, "logcumsumexp"))
     return _scan(OP_LOGCUMSUMEXP, x, axis, dtype, out, exclusive, reverse, "logcumsumexp")
 
 
@@ -362,11 +422,22 @@ def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
 
 def sum(x, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001 - numpy's name
     """numpy.sum, on axial's kernels (floats in the one summation order)."""
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("sum", x, out, axis, dtype, keepdims)
+        return _other(x, out, lambda: np.sum(x, axis, dtype, out, **({"keepdims": True}
+                                                                    if keepdims else {})),
+                      lambda a: _reduce(OP_REDUCE_SUM, a, axis, dtype, out, keepdims, "sum"))
     return _reduce(OP_REDUCE_SUM, x, axis, dtype, out, keepdims, "sum")
 
 
 def logsumexp(x, axis=None, keepdims=False, *, dtype=None, out=None):
     """log(sum(exp(x))) over the axes without overflow (an empty set gives -inf)."""
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("logsumexp", x, out, axis, keepdims, dtype=dtype)
+        return _other(x, out, None, lambda a: _reduce(OP_REDUCE_LOGSUMEXP, a, axis, dtype, out,
+                                                      keepdims, "logsumexp"))
     return _reduce(OP_REDUCE_LOGSUMEXP, x, axis, dtype, out, keepdims, "logsumexp")
 
 
@@ -378,6 +449,13 @@ _UINT_OF_SIZE = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.u
 
 def roll(x, shift, axis=None, *, threads=None):
     """numpy.roll: elements that roll past the end come back at the start."""
+    if type(x) is not np.ndarray:
+        if _is_dask(x):
+            return _on_dask("roll", x, None, shift, axis)
+        if not isinstance(x, np.ndarray) or _numpy_own(x):
+            return _other(x, None, lambda: np.roll(x, shift, axis),
+                          lambda a: roll(np.asarray(a), shift, axis, threads=threads))
+        return _other(x, None, None, lambda a: roll(a, shift, axis, threads=threads))
     a = as_input(x, "roll", native=False)
     if axis is None:
         return roll(a.reshape(-1), shift, 0, threads=threads).reshape(a.shape)

@@ -442,12 +442,52 @@ def test_axis_and_shift_forms_as_numpy():
         assert got == want, (k, want, got)
 
 
+class _Sub(np.ndarray):
+    pass
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # (numpy.matrix)
+def test_other_array_types_as_numpy():
+    # an ndarray subclass comes back as numpy returns it (numpy.matrix, with
+    # its own sum and shapes, through numpy's function); a dask array stays lazy
+    x = np.arange(12.0).reshape(3, 4).view(_Sub)
+    m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    forms = [lambda k, a: k.sum(a), lambda k, a: k.sum(a, axis=0),
+             lambda k, a: k.sum(a, axis=1, keepdims=True), lambda k, a: k.cumsum(a),
+             lambda k, a: k.cumsum(a, axis=1), lambda k, a: k.roll(a, 1),
+             lambda k, a: k.roll(a, 1, axis=0), lambda k, a: k.cumulative_sum(a, axis=0),
+             lambda k, a: k.cumulative_sum(a, axis=0, include_initial=True)]
+    def outcome(f, mod, a):
+        try:
+            r = f(mod, a)
+            return (type(r), np.shape(r), np.asarray(r).tolist())
+        except Exception as e:  # noqa: BLE001 - the exception type is compared
+            return type(e)
+    for a in (x, m):
+        for k, f in enumerate(forms):
+            want, got = outcome(f, np, a), outcome(f, axial, a)
+            assert got == want, (type(a).__name__, k, want, got)
+    da = pytest.importorskip("dask.array")
+    d = da.from_array(np.arange(64.0).reshape(8, 8), chunks=3)
+    for name, args in (("sum", (0,)), ("cumsum", (1,)), ("roll", (2,)), ("logsumexp", (0,)),
+                       ("logcumsumexp", (1,))):
+        lazy = getattr(axial, name)(d, *args)
+        assert isinstance(lazy, da.Array), name
+        assert same_bits(lazy.compute(), getattr(axial, name)(d.compute(), *args)), name
+    with pytest.raises(TypeError, match="dask"):
+        axial.sum(d, out=np.empty(8))
+
+
 def test_masked_timedelta_and_rank_refused():
+    # a masked array: numpy's own function where numpy has one (the mask
+    # honoured), else refused; never the sum of the masked value
     m = np.ma.array([1.0, 2.0, 100.0], mask=[0, 0, 1])
-    for f in (axial.sum, axial.cumsum, axial.logsumexp, axial.logcumsumexp,
-              lambda a: axial.roll(a, 1)):
+    assert axial.sum(m) == 3.0 and type(axial.cumsum(m)) is np.ma.MaskedArray
+    assert np.ma.allequal(axial.cumsum(m), np.cumsum(m))
+    assert np.ma.allequal(axial.roll(m, 1), np.roll(m, 1))
+    for f in (axial.logsumexp, axial.logcumsumexp, lambda a: axial.cumsum(a, exclusive=True)):
         with pytest.raises(TypeError, match="masked"):
-            f(m)  # never the sum of the masked value
+            f(m)
     with pytest.raises(TypeError, match="timedelta64"):
         axial.sum(np.array([1, 2], dtype="m8[s]"))
     with pytest.raises(ValueError, match="17 dimensions"):
