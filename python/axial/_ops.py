@@ -420,8 +420,35 @@ def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
     return deliver(y, out)
 
 
-def sum(x, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001 - numpy's name
+_NOVALUE = object()  # (numpy's own default for where= and initial=: not None)
+
+
+def _sum_where(x, axis, dtype, out, keepdims, where, initial):
+    """numpy.sum's where= (the elements left out add +0, numpy's identity)
+    and initial= (added to each sum, cast to the result dtype as numpy does)."""
+    a = as_input(x, "sum")
+    dt = sum_dtype(a.dtype, dtype, "sum")
+    if where is not _NOVALUE:
+        a = np.where(np.broadcast_to(np.asarray(where, dtype=bool), a.shape), a,
+                     np.zeros((), a.dtype))
+    y = sum(a, axis, dtype, None, keepdims)
+    if initial is not _NOVALUE and initial is not None:
+        y = np.add(y, np.array(initial, dtype=dt), dtype=dt)
+    elif where is not _NOVALUE and dt.kind == "f":  # (from numpy's identity: no -0.0)
+        y = np.add(y, np.zeros((), dt), dtype=dt)
+    if out is None:
+        return y
+    shape = np.shape(y)
+    out = check_out(out, shape, "sum")
+    out[...] = y
+    return out
+
+
+def sum(x, axis=None, dtype=None, out=None, keepdims=False, *, where=_NOVALUE,  # noqa: A001
+        initial=_NOVALUE):
     """numpy.sum, on axial's kernels (floats in the one summation order)."""
+    if where is not _NOVALUE or initial is not _NOVALUE:
+        return _sum_where(x, axis, dtype, out, keepdims, where, initial)
     if type(x) is not np.ndarray:
         if _is_dask(x):
             return _on_dask("sum", x, out, axis, dtype, keepdims)

@@ -478,6 +478,35 @@ def test_other_array_types_as_numpy():
         axial.sum(d, out=np.empty(8))
 
 
+def test_sum_where_and_initial_as_numpy():
+    a, f = np.array([1, 2, 3]), np.array([1.5, 2.5, -0.0], np.float32)
+    m = np.arange(6).reshape(2, 3)
+    forms = [lambda k: k.sum(a, initial=5.5), lambda k: k.sum(f, initial=1),
+             lambda k: k.sum(np.array([], np.float32), initial=3),
+             lambda k: k.sum(a, where=[True, False, True]), lambda k: k.sum(a, where=[1, 0, 1]),
+             lambda k: k.sum(np.ones((2, 3)), axis=0, where=[True, False, True]),
+             lambda k: k.sum(np.array([-0.0, 5.0]), where=[True, False]),
+             lambda k: k.sum(np.array([-0.0, -0.0]), where=[True, True]),
+             lambda k: k.sum(a, where=None), lambda k: k.sum(a, initial=None),
+             lambda k: k.sum(np.array([True, True]), initial=1),
+             lambda k: k.sum(np.array([1.0]), where=False),
+             lambda k: k.sum(np.array([1], np.uint8), initial=-1),
+             lambda k: k.sum(a, dtype=np.float32, initial=0.5),
+             lambda k: k.sum(m, axis=1, keepdims=True, initial=2, where=[[1, 0, 1], [0, 1, 1]]),
+             lambda k: k.sum(a, where=[True, False]),
+             lambda k: k.sum(m, axis=0, out=np.empty(3, np.float32), where=[True, False, True])]
+
+    def outcome(f, k):
+        try:
+            r = np.asarray(f(k))
+            return (r.dtype, r.shape, r.tolist(), np.signbit(r).tolist())
+        except Exception as e:  # noqa: BLE001 - the exception type is compared
+            return type(e)
+    for k, form in enumerate(forms):
+        want, got = outcome(form, np), outcome(form, axial)
+        assert got == want, (k, want, got)
+
+
 def test_masked_timedelta_and_rank_refused():
     # a masked array: numpy's own function where numpy has one (the mask
     # honoured), else refused; never the sum of the masked value
