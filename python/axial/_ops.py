@@ -296,6 +296,24 @@ def _other(x, out, numpy_fn, run):
     return run(x)
 
 
+def _out_dtype(op, src, dtype, out):
+    """numpy's computation type: dtype, else, where out is given, the type
+    numpy's ufunc loops in: the input's and out's promoted (int64 and uint64:
+    float64), when axial computes in it."""
+    if dtype is not None or out is None:
+        return dtype
+    o = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    try:
+        dt = np.result_type(src, o.dtype)
+    except (AttributeError, TypeError):
+        return None
+    if not (dt in _CODES or dt == np.bool_):
+        return None
+    if op in (OP_LOGCUMSUMEXP, OP_REDUCE_LOGSUMEXP) and _CODES.get(dt) not in _FLOATS:
+        return None
+    return dt
+
+
 def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
     a = as_input(x, what)
     if axis is None or a.ndim == 0:
@@ -305,6 +323,7 @@ def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
         ax = 0
     else:
         ax = norm_axis(axis, a.ndim, what)
+    dtype = _out_dtype(op, a.dtype, dtype, out) if out is not None else dtype
     if op == OP_CUMSUM:
         dt = sum_dtype(a.dtype, dtype, what)
     else:
@@ -394,6 +413,7 @@ def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse
 def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
     a = as_input(x, what)
     axes = norm_axes(axis, a.ndim, what)
+    dtype = _out_dtype(op, a.dtype, dtype, out) if out is not None else dtype
     if op == OP_REDUCE_SUM:
         dt = sum_dtype(a.dtype, dtype, what)
     else:

@@ -507,6 +507,33 @@ def test_sum_where_and_initial_as_numpy():
         assert got == want, (k, want, got)
 
 
+def test_out_of_another_dtype_as_numpy():
+    # numpy loops in the input's and out's promoted type (int8 into bool
+    # wraps at 8 bits, int64 into float64 sums in float64): every integer
+    # result exactly numpy's; where that type is a float, numpy's dtype and
+    # shape (the values follow axial's float order, documented)
+    dts = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+           np.uint64, np.float16, np.float32, np.float64]
+    rng = rng_for("out dtypes", np.int64)
+    for a_dt in dts:
+        info = np.iinfo(a_dt) if np.dtype(a_dt).kind in "iu" else None
+        if a_dt is np.bool_:
+            x = rng.integers(0, 2, (96, 8)).astype(bool)
+        elif info is not None:  # values that wrap the narrow types
+            x = rng.integers(max(info.min, -2**62), min(info.max, 2**62), (96, 8),
+                             dtype=np.int64 if info.min < 0 else np.uint64).astype(a_dt)
+        else:
+            x = rng.standard_normal((96, 8)).astype(a_dt)
+        for o_dt in dts:
+            for name, shape in (("sum", (8,)), ("cumsum", (96, 8))):
+                with np.errstate(over="ignore", invalid="ignore"):  # (both warn alike)
+                    want = getattr(np, name)(x, axis=0, out=np.zeros(shape, o_dt))
+                    got = getattr(axial, name)(x, axis=0, out=np.zeros(shape, o_dt))
+                assert got.dtype == want.dtype and got.shape == want.shape
+                if np.result_type(a_dt, o_dt).kind not in "fc":
+                    assert np.array_equal(got, want), (name, a_dt, o_dt)
+
+
 def test_masked_timedelta_and_rank_refused():
     # a masked array: numpy's own function where numpy has one (the mask
     # honoured), else refused; never the sum of the masked value
