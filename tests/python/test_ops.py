@@ -524,14 +524,16 @@ def test_out_of_another_dtype_as_numpy():
                              dtype=np.int64 if info.min < 0 else np.uint64).astype(a_dt)
         else:
             x = rng.standard_normal((96, 8)).astype(a_dt)
+        forms = [("sum", 0, (8,)), ("sum", -1, (96,)), ("sum", None, ()), ("sum", (0, 1), ()),
+                 ("cumsum", 0, (96, 8)), ("cumsum", -1, (96, 8)), ("cumsum", None, (768,))]
         for o_dt in dts:
-            for name, shape in (("sum", (8,)), ("cumsum", (96, 8))):
+            for name, axis, shape in forms:
                 with np.errstate(over="ignore", invalid="ignore"):  # (both warn alike)
-                    want = getattr(np, name)(x, axis=0, out=np.zeros(shape, o_dt))
-                    got = getattr(axial, name)(x, axis=0, out=np.zeros(shape, o_dt))
+                    want = getattr(np, name)(x, axis=axis, out=np.zeros(shape, o_dt))
+                    got = getattr(axial, name)(x, axis=axis, out=np.zeros(shape, o_dt))
                 assert got.dtype == want.dtype and got.shape == want.shape
                 if np.result_type(a_dt, o_dt).kind not in "fc":
-                    assert np.array_equal(got, want), (name, a_dt, o_dt)
+                    assert np.array_equal(got, want), (name, axis, a_dt, o_dt)
 
 
 def test_masked_timedelta_and_rank_refused():
