@@ -314,8 +314,33 @@ def _out_dtype(op, src, dtype, out):
     return dt
 
 
+_COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
+                 np.dtype(np.complex128): np.dtype(np.float64)}
+
+
+def _by_parts(a, dtype, out, what, run):
+    """A complex sum or scan (numpy adds complex numbers part by part): the
+    real and the imaginary parts, each a float sum or scan of axial's, into
+    one complex result of the input's type (or dtype's)."""
+    ct = np.dtype(dtype) if dtype is not None else a.dtype
+    if ct not in _COMPLEX_PART:
+        raise TypeError(f"{what}: dtype {ct} for a {a.dtype} input is not supported (a complex "
+                        "input sums in complex64 or complex128)")
+    a = a.astype(ct, copy=False)
+    ft = _COMPLEX_PART[ct]
+    re, im = run(a.real.copy(), ft), run(a.imag.copy(), ft)  # (0-d stays 0-d)
+    y = np.empty(np.shape(re), ct)
+    y.real, y.imag = re, im
+    if out is not None:
+        return deliver(y, check_out(out, y.shape, what))
+    return y[()] if y.ndim == 0 else y
+
+
 def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
     a = as_input(x, what)
+    if a.dtype.kind == "c" and op == OP_CUMSUM:
+        return _by_parts(a, dtype, out, what, lambda p, ft: _scan(
+            op, p, axis, ft, None, exclusive, reverse, what, threads))
     if axis is None or a.ndim == 0:
         if axis is not None:
             norm_axis(axis, 1, what)
@@ -389,7 +414,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
         return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
     shape = list(a.shape)
     shape[ax] += 1
-    dt = sum_dtype(a.dtype, dtype, "cumulative_sum")
+    dt = (np.dtype(dtype) if dtype is not None else a.dtype) if a.dtype.kind == "c" else \
+        sum_dtype(a.dtype, dtype, "cumulative_sum")  # (complex: checked by parts)
     out = check_out(out, shape, "cumulative_sum")
     # the exclusive scan of a with one more element: its last output is the total
     return _scan(OP_CUMSUM, np.pad(a.astype(dt, copy=False), initial_pad(a.ndim, ax)), ax, dt,
@@ -412,6 +438,9 @@ def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse
 
 def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
     a = as_input(x, what)
+    if a.dtype.kind == "c" and op == OP_REDUCE_SUM:
+        return _by_parts(a, dtype, out, what, lambda p, ft: _reduce(
+            op, p, axis, ft, None, keepdims, what, threads))
     axes = norm_axes(axis, a.ndim, what)
     dtype = _out_dtype(op, a.dtype, dtype, out) if out is not None else dtype
     if op == OP_REDUCE_SUM:
