@@ -459,23 +459,27 @@ static void lse_fin(const axial_stream *s, double *ls, const char *pd, size_t np
     s->lrun(pd, ls, acc, np, s->inner, s->inner);
 }
 
-/* The scalar kernels' step of an F64 line, in long double (its state L:
- * m, then s as three doubles, exactly). */
-static AXIAL_COLD void lse_step_ld(double *L, double v) {
-    long double s = (long double)L[1] + L[2] + L[3];
-    const long double m = L[0];
-    if (isnan(L[0]) || v == -INFINITY || (L[0] == INFINITY && !isnan(v)))
+/* The scalar kernels' step of an F64 line, in long double as there, tests
+ * included (its state L: m, then s as three doubles, exactly). */
+static AXIAL_COLD void lse_step_ld(double *L, double term) {
+    long double m = L[0], s = (long double)L[1] + L[2] + L[3];
+    const long double v = term;
+    if (isnan(m) || v == -(long double)INFINITY)
         return;
-    if (isnan(v) || v == INFINITY)
-        L[0] = v;
-    else if (L[0] == -INFINITY)
-        L[0] = v, s = 1;
+    if (isnan(v))
+        m = v;
+    else if (m == (long double)INFINITY)
+        return;
+    else if (v == (long double)INFINITY)
+        m = v;
+    else if (m == -(long double)INFINITY)
+        m = v, s = 1;
     else if (v > m)
-        s = s * expl(m - v) + 1, L[0] = v;
+        s = s * expl(m - v) + 1, m = v;
     else
         s += expl(v - m);
     const long double r = s - (double)s;
-    L[1] = (double)s, L[2] = (double)r, L[3] = (double)(r - (double)r);
+    L[0] = (double)m, L[1] = (double)s, L[2] = (double)r, L[3] = (double)(r - (double)r);
 }
 
 /* The scalar order: rows [0, m) at x of outer index o into S by the scalar
@@ -682,9 +686,9 @@ static AXIAL_COLD void lse_result(const axial_stream *s, axial_lse_acc *w, void 
     if (s->order == AXIAL_ORDER_SCALAR && s->dtype == AXIAL_F64 &&
         (s->chunk == 0 || s->pos <= s->chunk))
         for (size_t i = 0; i < n; i++) { /* the scalar kernels' long double line */
-            const double *L = red_A(s) + 4 * i;
-            const long double ls = (long double)L[1] + L[2] + L[3];
-            ((double *)y)[i] = isfinite(L[0]) ? (double)(L[0] + logl(ls)) : L[0];
+            const double *L = red_A(s) + 4 * i; /* (m tested as a long double, as there) */
+            const long double m = L[0], ls = (long double)L[1] + L[2] + L[3];
+            ((double *)y)[i] = (double)(isfinite(m) ? m + logl(ls) : m);
         }
 }
 
