@@ -154,19 +154,31 @@ static void lse_lanes_empty(const axial_stream *s, double *ls) {
         ls[i] = s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX, ls[s->C + i] = 0.0;
 }
 
+/* ReduceLogSumExp's words (above): the SIMD order's lanes and R[inner] of
+ * outer index o; the scalar order's S[outputs], R[outputs] after them. */
+static double *lse_ls(const axial_stream *s, size_t o) {
+    return red_A(s) + o * 2 * (s->C + s->inner);
+}
+static axial_lse_acc *lse_R(const axial_stream *s, size_t o) {
+    return (axial_lse_acc *)(void *)(lse_ls(s, o) + 2 * s->C);
+}
+static axial_lse_acc *lse_S(const axial_stream *s) {
+    return (axial_lse_acc *)(void *)(red_A(s) + 4 * s->ncarry);
+}
+
 static void stream_init_carries(axial_stream *s) {
     s->pos = 0;
     if (s->lse) {
-        double *d = s->carry; /* every state empty: m = -inf, s = 0 */
-        memset(d, 0, red_words(s, s->order) * 8);
+        memset(s->carry, 0, red_words(s, s->order) * 8); /* (L's s and the pending rows) */
         for (size_t o = 0; s->order == AXIAL_ORDER_SIMD && o < s->outer; o++) {
-            double *ls = d + o * 2 * (s->C + s->inner);
-            lse_lanes_empty(s, ls);
+            lse_lanes_empty(s, lse_ls(s, o));
             for (size_t i = 0; i < s->inner; i++)
-                ls[2 * s->C + 2 * i] = -INFINITY;
+                lse_R(s, o)[i] = AXIAL_LSE_EMPTY;
         }
-        for (size_t i = 0; s->order == AXIAL_ORDER_SCALAR && i < s->ncarry; i++)
-            d[4 * i] = d[4 * s->ncarry + 2 * i] = d[6 * s->ncarry + 2 * i] = -INFINITY;
+        for (size_t i = 0; s->order == AXIAL_ORDER_SCALAR && i < s->ncarry; i++) {
+            red_A(s)[4 * i] = -INFINITY; /* L's m */
+            lse_S(s)[i] = lse_S(s)[s->ncarry + i] = AXIAL_LSE_EMPTY;
+        }
     } else if (s->red && s->order != AXIAL_ORDER_EXACT) {
         double *d = s->carry;
         for (size_t i = 0, n = red_words(s, AXIAL_ORDER_SIMD); i < n; i++)
@@ -422,9 +434,6 @@ typedef struct {
 
 /* ---- ReduceLogSumExp's state (above, the state's words) ---- */
 
-static double *lse_ls(const axial_stream *s, size_t o) {
-    return red_A(s) + o * 2 * (s->C + s->inner);
-}
 /* Whether a row among n rows at x holds a NaN in column i (looked at only
  * where a sum turned NaN, or for the rows of a group begun). */
 static AXIAL_COLD bool lse_has_nan(const axial_stream *s, const char *x, size_t n, size_t i) {
@@ -487,10 +496,9 @@ static AXIAL_COLD void lse_step_ld(double *L, double term) {
  * chunks, into L. */
 static AXIAL_COLD void lse_scalar_feed(const axial_stream *s, size_t o, const char *x,
                                        size_t m, uint64_t pos) {
-    const size_t inner = s->inner, n = s->ncarry;
+    const size_t inner = s->inner;
     if (s->dtype != AXIAL_F64 || s->chunk)
-        axial_kernels__scalar.reduce_lse_acc[s->dtype](x, red_A(s) + 4 * n + 2 * o * inner, 1, m,
-                                                       inner);
+        axial_kernels__scalar.reduce_lse_acc[s->dtype](x, lse_S(s) + o * inner, 1, m, inner);
     const double *xd = (const double *)(const void *)x;
     for (size_t i = 0; s->dtype == AXIAL_F64 && (s->chunk == 0 || pos < s->chunk) && i < inner;
          i++)
@@ -593,7 +601,7 @@ static void red_feed(const axial_red_push *p, size_t o, size_t j, size_t m, uint
 static AXIAL_COLD void red_close(axial_stream *s, size_t o) {
     const size_t inner = s->inner;
     if (s->lse && s->order == AXIAL_ORDER_SCALAR) {
-        axial_lse_acc *S = (axial_lse_acc *)(void *)(red_A(s) + 4 * s->ncarry) + o * inner;
+        axial_lse_acc *S = lse_S(s) + o * inner;
         for (size_t i = 0; i < inner; i++) {
             axial_lse_add(&S[s->ncarry + i], S[i].m, S[i].s);
             S[i] = AXIAL_LSE_EMPTY;
@@ -602,8 +610,7 @@ static AXIAL_COLD void red_close(axial_stream *s, size_t o) {
     }
     if (s->lse) {
         double *ls = lse_ls(s, o);
-        lse_fin(s, ls, red_pend(s) + o * red_pstride(s), lse_nrows(s, s->chunk),
-                (axial_lse_acc *)(void *)(ls + 2 * s->C));
+        lse_fin(s, ls, red_pend(s) + o * red_pstride(s), lse_nrows(s, s->chunk), lse_R(s, o));
         lse_lanes_empty(s, ls);
         return;
     }
@@ -665,11 +672,11 @@ static AXIAL_COLD void lse_result(const axial_stream *s, axial_lse_acc *w, void 
                                                  k % s->inner * s->esize, s->esize);
         else
             axial__float_put(s->dtype, y, k,
-                             red_A(s)[s->dtype == AXIAL_F64 ? 4 * k : 4 * n + 2 * k]);
+                             s->dtype == AXIAL_F64 ? red_A(s)[4 * k] : lse_S(s)[k].m);
     }
     if (s->pos == 1)
         return;
-    const axial_lse_acc *S = (const axial_lse_acc *)(const void *)(red_A(s) + 4 * n);
+    const axial_lse_acc *S = lse_S(s);
     for (size_t i = 0; s->order == AXIAL_ORDER_SCALAR && i < n; i++) {
         w[i] = S[n + i];
         axial_lse_add(&w[i], S[i].m, S[i].s);
@@ -678,7 +685,7 @@ static AXIAL_COLD void lse_result(const axial_stream *s, axial_lse_acc *w, void 
     for (size_t o = 0; s->order == AXIAL_ORDER_SIMD && o < s->outer; o++) {
         const double *ls = lse_ls(s, o);
         memcpy(copy, ls, 2 * s->C * sizeof *copy);
-        memcpy(w + o * s->inner, ls + 2 * s->C, s->inner * sizeof *w);
+        memcpy(w + o * s->inner, lse_R(s, o), s->inner * sizeof *w);
         lse_fin(s, copy, red_pend(s) + o * red_pstride(s),
                 lse_nrows(s, s->chunk ? s->pos % s->chunk : s->pos), w + o * s->inner);
     }

@@ -255,8 +255,6 @@ def contiguous(a, dt):
     return a if a.flags.c_contiguous else np.ascontiguousarray(a)
 
 
-# ---- CumSum / LogCumSumExp ---------------------------------------------------
-
 # ---- other array types -------------------------------------------------------
 
 def _is_dask(x):
@@ -283,11 +281,11 @@ def _numpy_own(x):
 
 
 def _other(x, out, numpy_fn, run):
-    """An input that is not an ndarray, as numpy treats it (docs/PYTHON.md):
-    a dask array lazily on axial.dask (numpy_fn None: ask _on_dask first); a
-    subclass whose type changes numpy's function through it (numpy_fn, where
-    there is one); another subclass computed on its plain view and returned
-    as that subclass (its __array_wrap__); anything else through run."""
+    """An input that is neither an ndarray nor a dask array (the callers send
+    those to _on_dask), as numpy treats it (docs/PYTHON.md): a subclass whose
+    type changes numpy's function (numpy_fn, where numpy has one); another
+    subclass computed on its plain view and returned as that subclass (its
+    __array_wrap__); anything else through run."""
     if numpy_fn is not None and _numpy_own(x):
         return numpy_fn()
     if isinstance(x, np.ndarray) and not isinstance(x, np.ma.MaskedArray):
@@ -335,6 +333,8 @@ def _by_parts(a, dtype, out, what, run):
         return deliver(y, check_out(out, y.shape, what))
     return y[()] if y.ndim == 0 else y
 
+
+# ---- CumSum / LogCumSumExp ---------------------------------------------------
 
 def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
     a = as_input(x, what)
