@@ -523,6 +523,8 @@ void t_parallel_cumsum(ax_t *t) {
                 pcase *c = &as[k];
                 c->axis = k == 5 ? -1 : k == 7 ? 1 : 0;
                 c->flags = (unsigned)(k + (int)d) % 4;
+                if (k == 0) /* always run, and reversed: the backward blocked scan */
+                    c->flags = AXIAL_CUMSUM_REVERSE | ((unsigned)d & 1u);
                 c->inplace = ((unsigned)k + (unsigned)d) % 3 == 0;
                 if (c->split == SPLIT_ANY) /* (the shorter lines fall below the
                                             * threshold at small AXIAL_TEST_SCALE) */
@@ -530,7 +532,7 @@ void t_parallel_cumsum(ax_t *t) {
                                        AXIAL_CUMSUM_THRESHOLD
                                    ? SPLIT_NO
                                    : axis_split(AX_OP_CUMSUM, dt, cols[k]);
-                if (ax_sample(t, split_frac()))
+                if (k == 0 || ax_sample(t, split_frac()))
                     run_pcase(t, &E, c);
             }
             /* always: a few lines of four chunks and a bit each, so that a
