@@ -65,6 +65,9 @@ static unsigned char axial_entry_from[AXIAL_NISA + 1][AXIAL_NENTRY];
 static unsigned axial_tuned_base = AXIAL_ISA_SCALAR; /* the ISA AXIAL_TUNED is based on */
 static bool axial_tuned_built; /* axial_tables[AXIAL_TUNED] exists (axial_tune) */
 static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
+/* A thread's own choice, which wins over axial_active on that thread
+ * (axial__isa_thread): an axial_active value, or -1 to follow the process. */
+static _Thread_local int axial_thread_active = -1;
 AXIAL_HIDDEN atomic_int axial__verbose_state = ATOMIC_VAR_INIT(-1); /* -1 until axial_init */
 /* kernels.h: the output size from which kernels stream (axial_stream_size). */
 AXIAL_HIDDEN size_t axial__stream_bytes = AXIAL_STREAM_MIN;
@@ -440,9 +443,15 @@ bool axial__verbose_slow(void) {
     return atomic_load(&axial__verbose_state) > 0;
 }
 
+/* The choice in force on the calling thread. */
+static int axial_active_here(void) {
+    const int own = axial_thread_active;
+    return own >= 0 ? own : atomic_load_explicit(&axial_active, memory_order_relaxed);
+}
+
 const struct axial_kernels *axial__kernels(void) {
     axial_ensure_init();
-    return &axial_tables[atomic_load_explicit(&axial_active, memory_order_relaxed)];
+    return &axial_tables[axial_active_here()];
 }
 
 const struct axial_kernels *axial__isa_kernels(unsigned isa) {
@@ -462,7 +471,7 @@ static unsigned axial_isa_of_active(int active) {
 
 axial_isa axial_isa_active(void) {
     axial_ensure_init();
-    return (axial_isa)axial_isa_of_active(atomic_load(&axial_active));
+    return (axial_isa)axial_isa_of_active(axial_active_here());
 }
 
 axial_status axial_isa_select(axial_isa isa) {
@@ -491,13 +500,28 @@ int axial__isa_state(void) {
     return atomic_load(&axial_active);
 }
 
+/* Whether `state` is an axial_active value this process can have. */
+static bool axial_state_ok(int state) {
+    return state == AXIAL_TUNED ? axial_tuned_built
+                                : state >= 0 && state < AXIAL_NISA &&
+                                      ((axial_available_mask >> state) & 1u);
+}
+
 bool axial__isa_restore(int state) {
     axial_ensure_init();
-    const bool ok = state == AXIAL_TUNED ? axial_tuned_built
-                    : state >= 0 && state < AXIAL_NISA && ((axial_available_mask >> state) & 1u);
+    const bool ok = axial_state_ok(state);
     if (ok)
         atomic_store(&axial_active, state);
     return ok;
+}
+
+int axial__isa_thread(int state) {
+    axial_ensure_init();
+    if (state != -1 && !axial_state_ok(state))
+        return -2;
+    const int was = axial_thread_active;
+    axial_thread_active = state;
+    return was;
 }
 
 const char *axial_isa_name(axial_isa isa) {

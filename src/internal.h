@@ -62,6 +62,13 @@ const char *axial__tuning(bool amd, unsigned family, unsigned mask, unsigned bes
  * axial_isa is the default's per-op choice. */
 int axial__isa_state(void);
 bool axial__isa_restore(int state);
+/* The calling thread's own choice, in force on that thread over the
+ * process's (axial_isa_active, the ops' tables; their tasks run on the
+ * table the calling thread chose, wherever they run): `state` an
+ * axial_isa (or a state above), -1 to follow the process again.  Returns
+ * the thread's choice before (-1: none), or -2, changing nothing, for a
+ * state this process cannot have.  The Python package's use_isa. */
+int axial__isa_thread(int state);
 /* The ISA ("avx2", or "scalar" where the ISA left the entry to scalar) whose
  * kernel is entry `entry` of the merged table kt (one axial__kernels() returned). */
 const char *axial__entry_isa(const struct axial_kernels *kt, unsigned entry);

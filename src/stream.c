@@ -331,6 +331,7 @@ typedef struct {
     size_t len; /* the piece's axis length */
     size_t ntasks, units;
     axial_cumsum_cols_run_kernel *cols_run; /* float columns on a SIMD ISA, or NULL */
+    bool simd; /* float lines in the SIMD order on a SIMD ISA (the calling thread's) */
 } axial_push;
 
 /* One float line: the rest of a block begun, whole chunks by the kernel,
@@ -342,9 +343,8 @@ static void push_line(const axial_push *p, size_t o) {
     const char *x = p->x + o * L * es;
     char *y = p->y + o * L * es;
     const bool rev = (s->flags & AXIAL_CUMSUM_REVERSE) != 0;
-    const bool simd = s->order == AXIAL_ORDER_SIMD && axial_isa_active() != AXIAL_ISA_SCALAR;
-    axial_cumsum_seg_kernel *const seg = simd ? p->kt->cumsum_seg[s->dtype] : NULL;
-    axial_cumsum_run_kernel *const run = simd ? p->kt->cumsum_run[s->dtype] : NULL;
+    axial_cumsum_seg_kernel *const seg = p->simd ? p->kt->cumsum_seg[s->dtype] : NULL;
+    axial_cumsum_run_kernel *const run = p->simd ? p->kt->cumsum_run[s->dtype] : NULL;
     uint64_t pos = s->pos;
     size_t k = 0;
     while (k < L) {
@@ -790,8 +790,10 @@ axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void
         s->pos += len;
         return AXIAL_OK;
     }
-    axial_push p = {s, axial__kernels(), x, y, len, 1, 0, NULL};
-    if (!s->lines && s->order != AXIAL_ORDER_EXACT && axial_isa_active() != AXIAL_ISA_SCALAR)
+    const bool simd_isa = axial_isa_active() != AXIAL_ISA_SCALAR;
+    axial_push p = {s, axial__kernels(), x, y, len, 1, 0, NULL,
+                    s->order == AXIAL_ORDER_SIMD && simd_isa};
+    if (!s->lines && s->order != AXIAL_ORDER_EXACT && simd_isa)
         p.cols_run = p.kt->cumsum_cols_run[s->dtype]; /* the columns' order is every ISA's */
     if (s->lines)
         p.units = s->outer;

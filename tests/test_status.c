@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "harness.h"
 #include "internal.h" /* whether the active table has the split kernels */
 #include "sysmem.h"
@@ -750,6 +751,95 @@ void t_isa_api(ax_t *t) {
                  why ? why : "no reason", axial_isa_name((axial_isa)rule[k].cumsum),
                  axial_isa_name((axial_isa)rule[k].reduce));
     }
+}
+
+/* A thread's own ISA (axial__isa_thread, the Python package's use_isa): in
+ * force on that thread only, for the tasks it hands to a pool and the
+ * streams it pushes too, and restored exactly; the process's choice stays. */
+struct isa_peer {
+    const float *x;
+    float *y;
+    int64_t n;
+    axial_isa seen;
+    axial_status st;
+};
+
+static void *isa_peer_main(void *arg) {
+    struct isa_peer *p = arg;
+    p->seen = axial_isa_active();
+    p->st = axial_cumsum(AXIAL_F32, p->x, p->y, 1, &p->n, 0, 0);
+    return NULL;
+}
+
+void t_isa_thread(ax_t *t) {
+    enum { R = 64, L = 8192, N = R * L }; /* 2 MiB: split on the pool */
+    const int64_t line[1] = {N}, rows[2] = {R, L};
+    const size_t bytes = (size_t)N * sizeof(float);
+    float *x = malloc(bytes), *want = malloc(bytes), *want_rows = malloc(bytes);
+    float *proc_want = malloc(bytes), *y = malloc(bytes);
+    axial_pool *pool = NULL;
+    if (!AX_CHECK(t, x && want && want_rows && proc_want && y, "allocations") ||
+        !AX_CHECK(t, axial_pool_create(2, &pool) == AXIAL_OK, "axial_pool_create"))
+        goto out;
+    const axial_executor *ex = axial_pool_executor(pool);
+    ax_fill(t, AXIAL_F32, x, N, FILL_GENERAL);
+    const int s0 = axial__isa_state();
+    AX_CHECK(t, axial__isa_thread(99) == -2 && axial__isa_thread(-1) == -1,
+             "a state this process cannot have is refused; none was set");
+    const unsigned avail = axial_isa_available();
+    for (int pass = 0; pass < 2; pass++) { /* the process on its default, then on scalar */
+        const int base = pass ? (int)AXIAL_ISA_SCALAR : s0;
+        axial__isa_restore(base);
+        const axial_isa proc = axial_isa_active();
+        axial_cumsum(AXIAL_F32, x, proc_want, 1, line, 0, 0);
+        for (unsigned isa = 0; isa < 4; isa++) {
+            if (!((avail >> isa) & 1u))
+                continue;
+            const char *name = axial_isa_name((axial_isa)isa);
+            axial_isa_select((axial_isa)isa); /* the reference: the process on that ISA */
+            axial_cumsum(AXIAL_F32, x, want, 1, line, 0, 0);
+            axial_cumsum(AXIAL_F32, x, want_rows, 2, rows, 1, 0);
+            axial__isa_restore(base);
+            const int was = axial__isa_thread((int)isa);
+            AX_CHECK(t, was == -1 && axial_isa_active() == (axial_isa)isa &&
+                            axial__isa_state() == base,
+                     "%s for this thread: active %s, the process's state %d (was %d)", name,
+                     axial_isa_name(axial_isa_active()), axial__isa_state(), base);
+            memset(y, 0, bytes);
+            AX_CHECK(t, axial_cumsum_ex(AXIAL_F32, x, y, 1, line, 0, 0, ex) == AXIAL_OK &&
+                            memcmp(y, want, bytes) == 0,
+                     "a line on a pool from a thread on %s: the bits of the process on it", name);
+            axial_stream *s = NULL;
+            memset(y, 0, bytes);
+            AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, rows, 1, 0, &s) ==
+                                AXIAL_OK &&
+                            axial_stream_push_ex(s, AXIAL_F32, x, y, 2, rows, ex) == AXIAL_OK &&
+                            memcmp(y, want_rows, bytes) == 0,
+                     "a stream of rows on a pool from a thread on %s: the process's bits", name);
+            axial_stream_destroy(s);
+            struct isa_peer peer = {x, y, N, AXIAL_ISA_SCALAR, AXIAL_E_ARGS};
+            pthread_t th;
+            memset(y, 0, bytes);
+            if (AX_CHECK(t, pthread_create(&th, NULL, isa_peer_main, &peer) == 0, "thread")) {
+                pthread_join(th, NULL);
+                AX_CHECK(t, peer.seen == proc && peer.st == AXIAL_OK &&
+                                memcmp(y, proc_want, bytes) == 0,
+                         "another thread meanwhile runs the process's %s (saw %s)",
+                         axial_isa_name(proc), axial_isa_name(peer.seen));
+            }
+            AX_CHECK(t, axial__isa_thread(was) == (int)isa && axial_isa_active() == proc,
+                     "the thread's choice restored: active %s, want %s",
+                     axial_isa_name(axial_isa_active()), axial_isa_name(proc));
+        }
+    }
+    axial__isa_restore(s0);
+out:
+    axial_pool_destroy(pool);
+    free(x);
+    free(want);
+    free(want_rows);
+    free(proc_want);
+    free(y);
 }
 
 /* Every function is reentrant: threads sum and fail at the same time, each

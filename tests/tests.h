@@ -93,6 +93,7 @@
     X(status_names)                                                            \
     X(guard_selftest)                                                          \
     X(isa_api)                                                                 \
+    X(isa_thread)                                                              \
     X(threads)                                                                 \
     X(threads_isa_switch)                                                      \
     X(parallel_errors)                                                         \

@@ -24,8 +24,7 @@
 #include <axial.h>
 
 /* The library's own (src/internal.h; this module links it statically). */
-int axial__isa_state(void);
-bool axial__isa_restore(int state);
+int axial__isa_thread(int state);
 
 #define CORE_MAX_POOLS 1024
 /* Calls on fewer input bytes run on the calling thread: the library would
@@ -232,43 +231,42 @@ static PyObject *core_isas(PyObject *self, PyObject *args) {
     return list;
 }
 
-static PyObject *core_isa_select(PyObject *self, PyObject *args) {
+/* isa_thread(name) makes the ISA `name` the calling thread's own (src/dispatch.c:
+ * its calls and the tasks they hand out run on it) and returns the thread's
+ * choice before, an int; isa_thread(that int) restores it (-1: the process's). */
+static PyObject *core_isa_thread(PyObject *self, PyObject *arg) {
     (void)self;
-    const char *name;
-    if (!PyArg_ParseTuple(args, "s", &name))
-        return NULL;
-    for (int i = 0; i <= AXIAL_ISA_NEON; i++) {
-        if (strcmp(name, axial_isa_name((axial_isa)i)) != 0)
-            continue;
-        const axial_status st = axial_isa_select((axial_isa)i);
-        if (st != AXIAL_OK)
-            return core_raise(st, axial_last_error());
-        Py_RETURN_NONE;
+    int state = -3;
+    if (PyUnicode_Check(arg)) {
+        const char *name = PyUnicode_AsUTF8(arg);
+        if (name == NULL)
+            return NULL;
+        for (int i = 0; i <= AXIAL_ISA_NEON; i++)
+            if (strcmp(name, axial_isa_name((axial_isa)i)) == 0)
+                state = i;
+        if (state < 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "unknown ISA '%s': one of 'scalar', 'avx2', 'avx512', 'neon'", name);
+            return NULL;
+        }
+        if (!((axial_isa_available() >> state) & 1u)) {
+            PyErr_Format(PyExc_ValueError, "ISA '%s' is not available here (available mask 0x%x)",
+                         name, axial_isa_available());
+            return NULL;
+        }
+    } else if (PyLong_Check(arg)) {
+        const long v = PyLong_AsLong(arg);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        state = v >= -1 && v < 64 ? (int)v : -3;
     }
-    PyErr_Format(PyExc_ValueError,
-                 "unknown ISA '%s': one of 'scalar', 'avx2', 'avx512', 'neon'", name);
-    return NULL;
-}
-
-/* The active choice (an ISA, or the default's per-op choice) as an int, and
- * that choice made active again: use_isa restores what was active, which
- * axial_isa_select alone cannot where the default chooses per op. */
-static PyObject *core_isa_state(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromLong(axial__isa_state());
-}
-
-static PyObject *core_isa_restore(PyObject *self, PyObject *args) {
-    (void)self;
-    int state;
-    if (!PyArg_ParseTuple(args, "i", &state))
-        return NULL;
-    if (!axial__isa_restore(state)) {
-        PyErr_Format(PyExc_ValueError, "isa_restore: %d is not a state of this process", state);
+    const int was = axial__isa_thread(state);
+    if (was == -2) {
+        PyErr_Format(PyExc_ValueError, "isa_thread: %R is not an ISA or a state of this process",
+                     arg);
         return NULL;
     }
-    Py_RETURN_NONE;
+    return PyLong_FromLong(was);
 }
 
 /* ---- shards -------------------------------------------------------------- */
@@ -570,9 +568,7 @@ static PyMethodDef core_methods[] = {
     {"roll", core_roll, METH_VARARGS, "roll(dtype, x, y, shape, shifts, axes, nthreads)"},
     {"isa", core_isa, METH_NOARGS, "the active ISA's name"},
     {"isas", core_isas, METH_NOARGS, "the names of the ISAs this CPU runs"},
-    {"isa_select", core_isa_select, METH_VARARGS, "isa_select(name)"},
-    {"isa_state", core_isa_state, METH_NOARGS, "isa_state() -> int"},
-    {"isa_restore", core_isa_restore, METH_VARARGS, "isa_restore(state)"},
+    {"isa_thread", core_isa_thread, METH_O, "isa_thread(name or state) -> the state before"},
     {"shard_grid", core_shard_grid, METH_VARARGS, "shard_grid(desc) -> (axis, grid)"},
     {"shard_summarize", core_shard_summarize, METH_VARARGS,
      "shard_summarize(desc, x, start, len) -> bytes"},

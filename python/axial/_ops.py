@@ -570,7 +570,7 @@ def roll(x, shift, axis=None, *, threads=None):
 # ---- ISAs --------------------------------------------------------------------
 
 def isa():
-    """The name of the ISA the next call runs on ('scalar', 'avx2', 'avx512', 'neon')."""
+    """The name of the ISA this thread's next call runs on ('scalar', 'avx2', 'avx512', 'neon')."""
     return _core.isa()
 
 
@@ -580,11 +580,13 @@ def isas():
 
 
 class use_isa:
-    """Makes the ISA ``name`` the active one for the whole process.
+    """Makes the ISA ``name`` the calling thread's: its calls, and the tasks
+    they hand to axial's threads, run on it; other threads keep their own
+    (the process's default unless they chose one).
 
-    As a plain call it stays so; as a context manager what was active before
-    is restored on exit (where the library's default runs some ops on another
-    ISA, that default too)::
+    As a plain call it stays so on this thread; as a context manager the
+    thread's choice before (or the default, the library's per-op choice
+    included) is restored on exit::
 
         with axial.use_isa("scalar"):
             ref = axial.cumsum(x)    # the scalar oracle
@@ -593,13 +595,11 @@ class use_isa:
     def __init__(self, name):
         if not isinstance(name, str):
             raise TypeError(f"use_isa: the ISA must be a name, got {type(name).__name__}")
-        # what was active, the default's per-op choice included
-        self._prev = _core.isa_state()
-        _core.isa_select(name.strip().lower())
+        self._prev = _core.isa_thread(name.strip().lower())
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        _core.isa_restore(self._prev)
+        _core.isa_thread(self._prev)
         return False

@@ -33,6 +33,7 @@ summaries and shard scans stay on one: the C shard calls take no executor).  The
 on the ISA active where the graph is built (the client's), so that the
 log-space ops, whose bits are per ISA, match the client's one call too.
 """
+import contextlib
 import functools
 import itertools
 import math
@@ -54,23 +55,28 @@ _CHUNK_BYTES = 1 << 16  # its fixed reduction chunk
 
 # ---- tasks (run on the workers) ----------------------------------------------
 
+@contextlib.contextmanager
 def _on_isa(isa, op):
-    """Runs the task on the client's ISA.  A worker without it may use its own
-    only for the plain float sums, whose bits are the same on every SIMD ISA."""
-    if _core.isa() == isa:
-        return
+    """Runs the task on the client's ISA, the worker thread's own for the
+    task's length.  A worker without it may use its own only for the plain
+    float sums, whose bits are the same on every SIMD ISA."""
     try:
-        _core.isa_select(isa)
+        prev = _core.isa_thread(isa)
     except ValueError:
-        if op in (_ops.OP_CUMSUM, _ops.OP_REDUCE_SUM) and isa != "scalar" and \
-                _core.isa() != "scalar":
-            return
-        raise
+        if not (op in (_ops.OP_CUMSUM, _ops.OP_REDUCE_SUM) and isa != "scalar" and
+                _core.isa() != "scalar"):
+            raise
+        prev = None
+    try:
+        yield
+    finally:
+        if prev is not None:
+            _core.isa_thread(prev)
 
 
 def _t_summarize(isa, desc, x, start, length):
-    _on_isa(isa, desc[0])
-    return _core.shard_summarize(desc, _ops.raw(np.ascontiguousarray(x)), start, length)
+    with _on_isa(isa, desc[0]):
+        return _core.shard_summarize(desc, _ops.raw(np.ascontiguousarray(x)), start, length)
 
 
 def _t_combine(a, b):
@@ -78,50 +84,50 @@ def _t_combine(a, b):
 
 
 def _t_scan(isa, desc, dt, x, start, length, carry):
-    _on_isa(isa, desc[0])
-    x = np.ascontiguousarray(x)
-    y = np.empty(x.shape, dt)
-    _core.shard_scan(desc, _ops.raw(x), _ops.raw(y), start, length, carry)
-    return y
+    with _on_isa(isa, desc[0]):
+        x = np.ascontiguousarray(x)
+        y = np.empty(x.shape, dt)
+        _core.shard_scan(desc, _ops.raw(x), _ops.raw(y), start, length, carry)
+        return y
 
 
 def _t_finish(isa, desc, dt, shape, total):
-    _on_isa(isa, desc[0])
-    y = np.empty(shape, dt)
-    _core.shard_finish(desc, total, _ops.raw(y))
-    return y
+    with _on_isa(isa, desc[0]):
+        y = np.empty(shape, dt)
+        _core.shard_finish(desc, total, _ops.raw(y))
+        return y
 
 
 def _t_stream(isa, op, code, dt, ax, flags, x, state, threads):
     """One chunk of a column stream: (outputs, the carry after them)."""
-    _on_isa(isa, op)
-    x = np.ascontiguousarray(x)
-    s = _core.Stream(op, code, x.shape, ax, flags)
-    if state is not None:
-        s.load(state)
-    y = np.empty(x.shape, dt)
-    s.push(code, _ops.raw(x), _ops.raw(y), x.shape, threads)
-    return y, s.export()
+    with _on_isa(isa, op):
+        x = np.ascontiguousarray(x)
+        s = _core.Stream(op, code, x.shape, ax, flags)
+        if state is not None:
+            s.load(state)
+        y = np.empty(x.shape, dt)
+        s.push(code, _ops.raw(x), _ops.raw(y), x.shape, threads)
+        return y, s.export()
 
 
 def _t_sum_push(isa, op, code, ax, flags, x, state, threads):
     """One chunk of a reduction's stream: the state after it."""
-    _on_isa(isa, op)
-    x = np.ascontiguousarray(x)
-    s = _core.Stream(op, code, x.shape, ax, flags)
-    if state is not None:
-        s.load(state)
-    s.push(code, _ops.raw(x), None, x.shape, threads)
-    return s.export()
+    with _on_isa(isa, op):
+        x = np.ascontiguousarray(x)
+        s = _core.Stream(op, code, x.shape, ax, flags)
+        if state is not None:
+            s.load(state)
+        s.push(code, _ops.raw(x), None, x.shape, threads)
+        return s.export()
 
 
 def _t_sum_result(isa, op, code, dt, ax, flags, shape, out_shape, state):
-    _on_isa(isa, op)
-    s = _core.Stream(op, code, shape, ax, flags)
-    s.load(state)
-    y = np.empty(out_shape, dt)
-    s.result(_ops.raw(y))
-    return y
+    with _on_isa(isa, op):
+        s = _core.Stream(op, code, shape, ax, flags)
+        s.load(state)
+        y = np.empty(out_shape, dt)
+        s.result(_ops.raw(y))
+        return y
 
 
 def _t_first(pair):
@@ -133,19 +139,19 @@ def _t_second(pair):
 
 
 def _t_scan_block(isa, op, code, dt, ax, flags, threads, x):
-    _on_isa(isa, op)
-    x = np.ascontiguousarray(x)
-    y = np.empty(x.shape, dt)
-    _core.scan(op, code, _ops.raw(x), _ops.raw(y), x.shape, ax, flags, threads)
-    return y
+    with _on_isa(isa, op):
+        x = np.ascontiguousarray(x)
+        y = np.empty(x.shape, dt)
+        _core.scan(op, code, _ops.raw(x), _ops.raw(y), x.shape, ax, flags, threads)
+        return y
 
 
 def _t_reduce_block(isa, op, code, dt, axes, flags, shape, x, threads):
-    _on_isa(isa, op)
-    x = np.ascontiguousarray(x)
-    y = np.empty(shape, dt)
-    _core.reduce(op, code, _ops.raw(x), _ops.raw(y), x.shape, axes, flags, threads)
-    return y
+    with _on_isa(isa, op):
+        x = np.ascontiguousarray(x)
+        y = np.empty(shape, dt)
+        _core.reduce(op, code, _ops.raw(x), _ops.raw(y), x.shape, axes, flags, threads)
+        return y
 
 
 # ---- chunk planning ------------------------------------------------------------

@@ -224,19 +224,67 @@ def test_simd_isas_against_the_scalar_oracle(isa):
 
 def test_use_isa_restores_and_refuses():
     from axial import _core
-    before, state = axial.isa(), _core.isa_state()
+    before = axial.isa()
     with axial.use_isa("scalar"):
-        assert _core.isa_state() != state or before == "scalar"
-    # the very choice that was active, the default's per-op choice included
-    assert axial.isa() == before and _core.isa_state() == state
-    with pytest.raises(ValueError, match="state"):
-        _core.isa_restore(99)
+        assert axial.isa() == "scalar"
+        with axial.use_isa(before):
+            assert axial.isa() == before
+        assert axial.isa() == "scalar"
+    # the thread follows the process's default again, its per-op choice included
+    assert axial.isa() == before and _core.isa_thread(-1) == -1
+    for bad in (99, -2, 2**70, 1.5):
+        with pytest.raises((ValueError, OverflowError), match="isa_thread|int"):
+            _core.isa_thread(bad)
     with pytest.raises(ValueError, match="pentium"):
         axial.use_isa("pentium")
     if "neon" not in axial.isas():
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="not available"):
             axial.use_isa("neon")
+    with pytest.raises(TypeError, match="name"):
+        axial.use_isa(1)
     assert axial.isa() == before
+
+
+def test_use_isa_belongs_to_the_thread():
+    """Two threads in use_isa blocks at once: each runs on its own ISA (the
+    bits of the process on it) and the other's choice never leaks in."""
+    rng = rng_for("isa-thread")
+    x = rng.standard_normal((8, 1 << 17)).astype(np.float32)  # 4 MiB: split on the pool
+    nthreads = axial.get_num_threads()
+    axial.set_num_threads(2)
+    try:
+        _each_thread_its_isa(x)
+    finally:
+        axial.set_num_threads(nthreads)
+
+
+def _each_thread_its_isa(x):
+    import threading
+    want = {}
+    for name in axial.isas():
+        with axial.use_isa(name):
+            want[name] = axial.cumsum(x, axis=1)
+    before = axial.isa()
+    names = axial.isas() * 2
+    barrier = threading.Barrier(len(names))
+    bad = []
+
+    def run(name):
+        with axial.use_isa(name):
+            barrier.wait()
+            for _ in range(3):
+                got = axial.cumsum(x, axis=1)
+                if axial.isa() != name or not same_bits(got, want[name]):
+                    bad.append((name, axial.isa()))
+        if axial.isa() != before:
+            bad.append(("restored", axial.isa()))
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in names]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not bad and axial.isa() == before
 
 
 def test_bits_across_thread_counts():
