@@ -316,19 +316,27 @@ _COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
                  np.dtype(np.complex128): np.dtype(np.float64)}
 
 
+def _complex(a, dtype):
+    """Whether a sum or scan is complex: of a complex input, or in a complex dtype."""
+    return a.dtype.kind == "c" or (dtype is not None and np.dtype(dtype).kind == "c")
+
+
 def _by_parts(a, dtype, out, what, run):
     """A complex sum or scan (numpy adds complex numbers part by part): the
     real and the imaginary parts, each a float sum or scan of axial's, into
-    one complex result of the input's type (or dtype's)."""
+    one complex result of the input's type (or dtype's); in a real dtype,
+    the input cast to it as numpy casts it."""
     ct = np.dtype(dtype) if dtype is not None else a.dtype
-    if ct not in _COMPLEX_PART:
-        raise TypeError(f"{what}: dtype {ct} for a {a.dtype} input is not supported (a complex "
-                        "input sums in complex64 or complex128)")
-    a = a.astype(ct, copy=False)
-    ft = _COMPLEX_PART[ct]
-    re, im = run(a.real.copy(), ft), run(a.imag.copy(), ft)  # (0-d stays 0-d)
-    y = np.empty(np.shape(re), ct)
-    y.real, y.imag = re, im
+    if ct not in _COMPLEX_PART:  # a real dtype: numpy's cast (ComplexWarning), then its sum
+        if ct.kind != "b":
+            code_of(ct, what)  # (raises for a type axial lacks)
+        y = np.asarray(run(a.astype(ct), ct))
+    else:
+        a = a.astype(ct, copy=False)
+        ft = _COMPLEX_PART[ct]
+        re, im = run(a.real.copy(), ft), run(a.imag.copy(), ft)  # (0-d stays 0-d)
+        y = np.empty(np.shape(re), ct)
+        y.real, y.imag = re, im
     if out is not None:
         return deliver(y, check_out(out, y.shape, what))
     return y[()] if y.ndim == 0 else y
@@ -338,7 +346,7 @@ def _by_parts(a, dtype, out, what, run):
 
 def _scan(op, x, axis, dtype, out, exclusive, reverse, what, threads=None):
     a = as_input(x, what)
-    if a.dtype.kind == "c" and op == OP_CUMSUM:
+    if op == OP_CUMSUM and _complex(a, dtype):
         return _by_parts(a, dtype, out, what, lambda p, ft: _scan(
             op, p, axis, ft, None, exclusive, reverse, what, threads))
     if axis is None or a.ndim == 0:
@@ -414,7 +422,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
         return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
     shape = list(a.shape)
     shape[ax] += 1
-    dt = (np.dtype(dtype) if dtype is not None else a.dtype) if a.dtype.kind == "c" else \
+    dt = (np.dtype(dtype) if dtype is not None else a.dtype) if _complex(a, dtype) else \
         sum_dtype(a.dtype, dtype, "cumulative_sum")  # (complex: checked by parts)
     out = check_out(out, shape, "cumulative_sum")
     # the exclusive scan of a with one more element: its last output is the total
@@ -438,7 +446,7 @@ def logcumsumexp(x, axis=None, dtype=None, out=None, *, exclusive=False, reverse
 
 def _reduce(op, x, axis, dtype, out, keepdims, what, threads=None):
     a = as_input(x, what)
-    if a.dtype.kind == "c" and op == OP_REDUCE_SUM:
+    if op == OP_REDUCE_SUM and _complex(a, dtype):
         return _by_parts(a, dtype, out, what, lambda p, ft: _reduce(
             op, p, axis, ft, None, keepdims, what, threads))
     axes = norm_axes(axis, a.ndim, what)
@@ -473,23 +481,34 @@ _NOVALUE = object()  # (numpy's own default for where= and initial=: not None)
 
 
 def _sum_where(x, axis, dtype, out, keepdims, where, initial):
-    """numpy.sum's where= (the elements left out add +0, numpy's identity)
-    and initial= (added to each sum, cast to the result dtype as numpy does)."""
+    """numpy.sum's where= (the elements left out add numpy's identity, +0) and
+    initial= (added to each sum, cast to the computation type as numpy casts
+    it), computed in numpy's type: dtype, else the input's and out's
+    promoted type, else sum's default."""
     a = as_input(x, "sum")
-    dt = sum_dtype(a.dtype, dtype, "sum")
+    o = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if out is not None and not isinstance(o, np.ndarray):
+        check_out(out, (), "sum")  # (raises: not one ndarray)
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    elif out is not None:
+        dt = np.result_type(a.dtype, o.dtype)
+    else:
+        dt = a.dtype if a.dtype.kind == "c" else sum_dtype(a.dtype, None, "sum")
     if where is not _NOVALUE:
         a = np.where(np.broadcast_to(np.asarray(where, dtype=bool), a.shape), a,
                      np.zeros((), a.dtype))
-    y = sum(a, axis, dtype, None, keepdims)
+    y = np.asarray(sum(a, axis, dt, None, keepdims))
     if initial is not _NOVALUE and initial is not None:
+        if out is not None and getattr(o, "dtype", None) == np.bool_:
+            initial = bool(initial)  # (numpy takes it as out's bool: 3 adds 1)
         y = np.add(y, np.array(initial, dtype=dt), dtype=dt)
-    elif where is not _NOVALUE and dt.kind == "f":  # (from numpy's identity: no -0.0)
+    elif where is not _NOVALUE and dt.kind in "fc":  # (from numpy's identity: no -0.0)
         y = np.add(y, np.zeros((), dt), dtype=dt)
     if out is None:
-        return y
-    shape = np.shape(y)
-    out = check_out(out, shape, "sum")
-    out[...] = y
+        return y[()] if y.ndim == 0 else y
+    out = check_out(out, y.shape, "sum")
+    np.copyto(out, y, casting="unsafe")
     return out
 
 

@@ -585,6 +585,55 @@ def test_out_of_another_dtype_as_numpy():
                     assert np.array_equal(got, want), (name, axis, a_dt, o_dt)
 
 
+def test_where_initial_in_every_dtype_as_numpy():
+    # sum's where= and initial= over every input x out (or dtype) type and
+    # axis form, complex included: numpy's dtype, shape and exception type
+    # everywhere, its values where they do not depend on the float order
+    dts = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
+    rng = rng_for("where initial", np.int64)
+    n = 0
+    for a_dt in dts:
+        kind = np.dtype(a_dt).kind
+        if kind == "b":
+            x = rng.integers(0, 2, (96, 8)).astype(bool)
+        elif kind in "iu":
+            info = np.iinfo(a_dt)
+            x = rng.integers(max(info.min, -2**62), min(info.max, 2**62), (96, 8),
+                             dtype=np.int64 if info.min < 0 else np.uint64).astype(a_dt)
+        elif kind == "c":
+            x = (rng.integers(-50, 50, (96, 8)) + 1j * rng.integers(-50, 50, (96, 8)))
+            x = x.astype(a_dt)
+        else:
+            x = rng.standard_normal((96, 8)).astype(a_dt)
+        mask = rng.integers(0, 2, (1, 8)).astype(bool)
+        for o_dt in dts:
+            exact = np.result_type(a_dt, o_dt).kind not in "fc" or \
+                (kind == "c" and np.dtype(o_dt).kind == "c")  # (integer-valued parts)
+            for axis, shape in ((0, (8,)), (-1, (96,)), (None, ()), ((0, 1), ())):
+                for kw in ({"where": mask}, {"initial": 3}, {"where": mask, "initial": 1}):
+                    for as_out in (True, False):
+                        got = []
+                        for mod in (np, axial):
+                            kw2 = dict(kw, out=np.zeros(shape, o_dt)) if as_out else \
+                                dict(kw, dtype=o_dt)
+                            try:
+                                with np.errstate(all="ignore"), warnings.catch_warnings():
+                                    warnings.simplefilter("ignore")
+                                    got.append(np.asarray(mod.sum(x, axis=axis, **kw2)))
+                            except Exception as e:  # noqa: BLE001 - the types must match
+                                got.append(type(e))
+                        want, mine = got
+                        what = (a_dt, o_dt, axis, sorted(kw), as_out, want, mine)
+                        n += 1
+                        if isinstance(want, type) or isinstance(mine, type):
+                            assert want is mine, what
+                            continue
+                        assert mine.dtype == want.dtype and mine.shape == want.shape, what
+                        assert not exact or np.array_equal(mine, want), what
+    assert n == len(dts) ** 2 * 24
+
+
 def test_complex_by_parts_as_numpy():
     # numpy adds complex numbers part by part; integer-valued parts are exact
     # in any order, so the results are numpy's bit for bit
@@ -603,8 +652,14 @@ def test_complex_by_parts_as_numpy():
                 want, got = np.asarray(f(np)), np.asarray(f(axial))
             assert got.dtype == want.dtype and got.shape == want.shape, (ct, k)
             assert np.array_equal(got, want), (ct, k, got, want)
-    with pytest.raises(TypeError, match="complex"):
-        axial.sum(np.ones(3, np.complex64), dtype=np.float32)
+    z = np.array([1 + 2j, 3 - 1j, 0.5j], np.complex64)
+    for dt in (np.float32, np.int8, np.bool_):  # numpy's cast, with its warning
+        with pytest.warns(np.exceptions.ComplexWarning) if dt is not np.bool_ else \
+                warnings.catch_warnings():
+            got = axial.sum(z, dtype=dt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            assert got.dtype == dt and got == np.sum(z, dtype=dt)
     with pytest.raises(TypeError, match="complex"):
         axial.logsumexp(np.ones(3, np.complex64))
 
