@@ -110,22 +110,18 @@ def _t_stream(isa, op, code, dt, ax, flags, x, state, threads):
         return y, s.export()
 
 
-def _t_sum_push(isa, op, code, ax, flags, x, state, threads):
-    """One chunk of a reduction's stream: the state after it."""
+def _t_sum_push(isa, op, code, ax, flags, x, state, threads, out=None):
+    """One chunk of a reduction's stream: the state after it, or, for the
+    chain's last chunk (out: the result's dtype and shape), the result."""
     with _on_isa(isa, op):
         x = np.ascontiguousarray(x)
         s = _core.Stream(op, code, x.shape, ax, flags)
         if state is not None:
             s.load(state)
         s.push(code, _ops.raw(x), None, x.shape, threads)
-        return s.export()
-
-
-def _t_sum_result(isa, op, code, dt, ax, flags, shape, out_shape, state):
-    with _on_isa(isa, op):
-        s = _core.Stream(op, code, shape, ax, flags)
-        s.load(state)
-        y = np.empty(out_shape, dt)
+        if out is None:
+            return s.export()
+        y = np.empty(out[1], out[0])
         s.result(_ops.raw(y))
         return y
 
@@ -509,16 +505,16 @@ def _sum_chain(x, op, code, dt, ax, flags, keepdims, isa, threads):
     pname, name = "axial-sum-stream-" + token, "axial-reduce-" + token
     dsk = {}
     for idx, shape in _block_shapes(x, ax):
-        state = None
-        for j in range(x.numblocks[ax]):
-            full = _full_index(ax, idx, j)
-            dsk[(pname,) + full] = (_t_sum_push, isa, op, code, ax, flags, (x.name,) + full,
-                                    state, threads)
-            state = (pname,) + full
+        state, last = None, x.numblocks[ax] - 1
         out_shape = tuple(1 if k == ax else d for k, d in enumerate(shape)
                           if k != ax or keepdims)
-        okey = (name,) + (_full_index(ax, idx, 0) if keepdims else idx)
-        dsk[okey] = (_t_sum_result, isa, op, code, dt, ax, flags, shape, out_shape, state)
+        for j in range(last + 1):
+            full = _full_index(ax, idx, j)
+            key = (name,) + (_full_index(ax, idx, 0) if keepdims else idx) if j == last else \
+                (pname,) + full
+            dsk[key] = (_t_sum_push, isa, op, code, ax, flags, (x.name,) + full, state, threads,
+                        (dt, out_shape) if j == last else None)
+            state = key
     out_chunks = tuple((1,) if k == ax else x.chunks[k] for k in range(x.ndim)
                        if keepdims or k != ax)
     return _array(name, dsk, [x], out_chunks, dt)
