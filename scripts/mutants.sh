@@ -140,6 +140,20 @@ what: ReduceLogSumExp streams: a column whose sum turned NaN is not marked where
 old:  ls[c] = NAN;
 new:  (void)c;
 
+id:   src-stream-many-chunks
+file: src/stream.c
+isa:  avx2
+what: ReduceSum streams of more than 64 outputs take no chunks (the one call sums 1024 rows a chunk)
+old:          chunk = axial__reduce_chunk(outer * inner, inner * es, true);
+new:          chunk = outer * inner <= AXIAL_REDUCE_FEW ? AXIAL_REDUCE_CHUNK / (inner * es) : 0;
+
+id:   src-shard-many-cell
+file: src/shard.c
+isa:  avx2
+what: shards of a reduction: cells of twice the order's chunks (summaries on the grid split a chunk)
+old:              p->cell = chunk;
+new:              p->cell = 2 * chunk;
+
 id:   src-shard-size-wraps
 file: src/shard.c
 isa:  api
@@ -166,8 +180,15 @@ file: src/dispatch.c
 isa:  avx2,api
 ci:   yes
 what: dispatch: every call takes the scalar table whatever ISA is active or selected
-old:  return &axial_tables[atomic_load_explicit(&axial_active, memory_order_relaxed)];
+old:  return &axial_tables[axial_active_here()];
 new:  return &axial_tables[AXIAL_ISA_SCALAR];
+
+id:   dispatch-thread-choice-ignored
+file: src/dispatch.c
+isa:  api
+what: dispatch: a thread's own ISA choice (use_isa) is ignored by the tables its calls take
+old:      return own >= 0 ? own : atomic_load_explicit(&axial_active, memory_order_relaxed);
+new:      return (void)own, atomic_load_explicit(&axial_active, memory_order_relaxed);
 
 id:   scalar-cumsum-f64-via-f32
 file: kernels/scalar/cumsum.c

@@ -145,13 +145,28 @@ bool axial__bytes(size_t n, size_t each, size_t extra, size_t *out);
 #ifndef AXIAL_GRAIN /* (overridable only for measuring the thresholds) */
 #define AXIAL_GRAIN ((size_t)64 << 10)
 #endif
-/* Few outputs (at most AXIAL_REDUCE_FEW) over a long reduced extent are
- * summed in fixed chunks of AXIAL_REDUCE_CHUNK bytes of input (whole rows of
- * the reduced extent; 16384 f32, 8192 f64, 32768 f16/bf16, 65536 i8 terms
- * for a full reduction), with or without threads: the calls, the shards and
- * the streams alike (src/reduce.c). */
+/* A reduction with one group of reduced axes sums its reduced extent in
+ * fixed chunks of rows (one row: the elements of every output at one index
+ * of the extent), each from the identity, the chunks' sums added in chunk
+ * order: few outputs (at most AXIAL_REDUCE_FEW) in chunks of
+ * AXIAL_REDUCE_CHUNK bytes of rows (16384 f32, 8192 f64, 32768 f16/bf16,
+ * 65536 i8 terms for a full reduction), more outputs of the float types in
+ * chunks of that many bytes of rows but at least AXIAL_REDUCE_CHUNK_ROWS rows
+ * (1024 rows of [R, C] axis 0 from C = 16 f32 on).  With or without
+ * threads: the calls, the shards and the streams alike (src/reduce.c). */
 #define AXIAL_REDUCE_FEW 64
 #define AXIAL_REDUCE_CHUNK ((size_t)64 << 10)
+#define AXIAL_REDUCE_CHUNK_ROWS ((size_t)1024)
+/* The rows of a chunk for `outputs` outputs of `row_bytes` bytes a row
+ * (> 0), or 0 where there are no chunks (many outputs of an integer type,
+ * whose sums are the same in any order).  An extent of at most that many
+ * rows is one chunk: the one kernel call's bits (-0.0 + P == P). */
+static inline size_t axial__reduce_chunk(size_t outputs, size_t row_bytes, bool floats) {
+    const size_t rows = AXIAL_REDUCE_CHUNK / row_bytes;
+    if (outputs <= AXIAL_REDUCE_FEW)
+        return rows;
+    return !floats ? 0 : rows > AXIAL_REDUCE_CHUNK_ROWS ? rows : AXIAL_REDUCE_CHUNK_ROWS;
+}
 /* The greatest common divisor (gcd(a, 0) = a). */
 static inline size_t axial__gcd(size_t a, size_t b) {
     while (b) {

@@ -246,8 +246,11 @@ axial_status axial__check_writer(const char *fn, const char *what, const unsigne
         return axial__fail(AXIAL_E_ARGS,
                            "%s: %s was written by axial %u.%u.%u; this library, %u.%u.%u, reads "
                            "those of %u.%u.x only (a minor version may change the summation "
-                           "order)", fn, what, v / 10000, v / 100 % 100, v % 100, me / 10000,
-                           me / 100 % 100, me % 100, me / 10000, me / 100 % 100);
+                           "order%s)", fn, what, v / 10000, v / 100 % 100, v % 100, me / 10000,
+                           me / 100 % 100, me % 100, me / 10000, me / 100 % 100,
+                           v < 300 ? ": from 0.3 on, a reduction of more than 64 outputs sums "
+                                     "its reduced extent in fixed chunks of rows"
+                                   : "");
     for (size_t i = zero_from; i < 24; i++)
         if (b[i] != 0)
             return axial__fail(AXIAL_E_ARGS, "%s: %s has 0x%02x at byte %zu, which this format "

@@ -22,9 +22,13 @@
  *   - a copy: line-aligned blocks;
  *   - one R group, many outputs: groups of whole `outer` rows, one `reduce`
  *     call each (each output is summed by one call, as without a split);
- *   - one R group, at most AXIAL_REDUCE_FEW outputs and more than
- *     AXIAL_REDUCE_CHUNK bytes per output row: fixed chunks of the reduced
- *     extent, see axial_reduce_chunked (this also decides the plain call's bits);
+ *   - one R group whose reduced extent is longer than a chunk
+ *     (axial__reduce_chunk: AXIAL_REDUCE_CHUNK bytes of rows for at most
+ *     AXIAL_REDUCE_FEW outputs, at least AXIAL_REDUCE_CHUNK_ROWS rows for
+ *     more of a float type): fixed chunks of the reduced extent, each summed
+ *     from the identity, their partials added in chunk order (this also
+ *     decides the plain call's bits); the chunks are the tasks, or, where
+ *     column tiles apply (below), each tile walks its chunks;
  *   - one R group, more than AXIAL_REDUCE_FEW outputs, fewer than
  *     AXIAL_SPLIT_FEW_LINES `outer` rows and inner >= AXIAL_ORDER_LANES ([R, C]
  *     axis 0 with large C), where the table has reduce_cols (the float types
@@ -177,7 +181,8 @@ static bool axial_is_float(axial_dtype dtype) {
 
 /* The identity of the wide accumulator: -0.0 for the float types (so that a
  * sum of only -0.0 terms is -0.0, as in one kernel call), 0 for integers. */
-static void axial_wide_zero(const axial_reduce_kernels *k, void *accv, size_t count) {
+static __attribute__((noinline)) void axial_wide_zero(const axial_reduce_kernels *k,
+                                                      void *accv, size_t count) {
     if (k->lse) {
         axial_lse_acc *a = accv;
         for (size_t i = 0; i < count; i++)
@@ -260,15 +265,17 @@ typedef struct {
     size_t q, outer, n, inner;
     size_t ntasks, align; /* align: axial__unit_align of the rows (ROWS) */
     unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
-    /* CHUNKED: chunks of `chunk` rows of the reduced extent, per outer index */
+    /* CHUNKED (and TILES): chunks of `chunk` rows of the reduced extent, per
+     * outer index (ROWS: one chunk of n) */
     size_t chunk, nchunks;
     /* TILES: `ntiles` per outer row over the `rowlines` 64-byte lines of a row */
     size_t rowlines, ntiles;
     /* WIDE: each group's stride in x and in the wide accumulator (the odometer) */
     size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
-    /* the runner's heap workspace: CHUNKED the partials (ntasks * inner wide
-     * states, task-indexed), TILES the f64 sums (outer * inner), WIDE the
-     * accumulator (count_out wide states) */
+    /* the runner's heap workspace: CHUNKED the total (count_out wide states)
+     * and the partials (ntasks * inner, task-indexed), TILES the f64 sums
+     * (outer * inner; twice that with chunks), WIDE the accumulator
+     * (count_out wide states) */
     void *workspace;
 } axial_reduce_plan;
 
@@ -305,12 +312,15 @@ static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
     if (nreduced == 1) {
         for (size_t d = 0; d < q; d++)
             p->outer *= p->g[d];
-        const size_t row_bytes = p->inner * p->esize;
+        const size_t chunk = axial__reduce_chunk(p->count_out, p->inner * p->esize,
+                                                 axial_is_float(p->dtype));
         p->kind = AXIAL_REDUCE_ROWS;
-        if (p->count_out <= AXIAL_REDUCE_FEW && p->n * row_bytes > AXIAL_REDUCE_CHUNK) {
+        p->chunk = p->n;
+        p->nchunks = 1;
+        if (chunk && p->n > chunk) {
             p->kind = AXIAL_REDUCE_CHUNKED;
-            p->chunk = AXIAL_REDUCE_CHUNK / row_bytes; /* >= 1: inner <= FEW */
-            p->nchunks = (p->n - 1) / p->chunk + 1;
+            p->chunk = chunk;
+            p->nchunks = (p->n - 1) / chunk + 1;
         }
         return;
     }
@@ -326,6 +336,27 @@ static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
         if (!p->r[d])
             as *= p->g[d];
     }
+}
+
+/* Column tiles, where a split of few `outer` rows of many columns takes them
+ * (see the top of the file): p->kind TILES.  ReduceLogSumExp's tile kernel
+ * rounds its outputs, so it takes no chunks. */
+static bool axial_reduce_tiles(axial_reduce_plan *p, bool split) {
+    const bool lse = p->op->lse;
+    if (!(AXIAL_SPLIT_COLUMN_TILES && split && p->outer < AXIAL_SPLIT_FEW_LINES &&
+          p->inner >= AXIAL_ORDER_LANES && p->count_out > AXIAL_REDUCE_FEW &&
+          (lse ? p->nchunks == 1 && p->kt->reduce_lse_cols[p->dtype] != NULL
+               : p->kt->reduce_cols[p->dtype] != NULL) &&
+          p->count_in * p->esize >= p->op->threshold))
+        return false;
+    p->ntiles = axial__tiles(p->count_in * p->esize, p->outer, p->inner * p->esize,
+                             lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES, AXIAL_REDUCE_TILE_MIN,
+                             &p->rowlines);
+    if (p->ntiles < 2)
+        return false;
+    p->kind = AXIAL_REDUCE_TILES;
+    p->ntasks = p->outer * p->ntiles;
+    return true;
 }
 
 /* Checks the call and plans it (see the top of the file).  `split`: an
@@ -377,26 +408,15 @@ static axial_status axial_reduce_plan_call(const axial_reduce_op *op, axial_dtyp
     const size_t row_bytes = p->inner * esize;
     switch (p->kind) {
     case AXIAL_REDUCE_CHUNKED:
-        if (split && count_in * esize >= op->threshold)
+        if (!axial_reduce_tiles(p, split) && split && count_in * esize >= op->threshold)
             p->ntasks = p->outer * p->nchunks;
         break;
     case AXIAL_REDUCE_ROWS:
         p->kflags = axial__stream_flag(count_out * esize);
         p->ntasks = axial__stream_tasks(axial__ntasks(p->outer, p->n * row_bytes, op->threshold),
                                         count_out * esize);
-        if (AXIAL_SPLIT_COLUMN_TILES && split && p->outer < AXIAL_SPLIT_FEW_LINES &&
-            p->inner >= AXIAL_ORDER_LANES &&
-            (op->lse ? kt->reduce_lse_cols[dtype] != NULL : kt->reduce_cols[dtype] != NULL) &&
-            count_in * esize >= op->threshold) {
-            p->ntiles = axial__tiles(count_in * esize, p->outer, row_bytes,
-                                     op->lse ? AXIAL_LSE_TILE_LINES : AXIAL_TILE_LINES,
-                                     AXIAL_REDUCE_TILE_MIN, &p->rowlines);
-            if (p->ntiles >= 2) {
-                p->kind = AXIAL_REDUCE_TILES;
-                p->ntasks = p->outer * p->ntiles;
-                break;
-            }
-        }
+        if (axial_reduce_tiles(p, split))
+            break;
         if (!split) /* groups of rows change no bit: the plain call is one call, */
             p->ntasks = 1; /* (the kernel streams a large output itself) */
         p->align = axial__unit_align(p->outer, p->ntasks, p->n * row_bytes, row_bytes);
@@ -432,18 +452,24 @@ static void axial_reduce_rows_task(void *arg, size_t k) {
                 p->n, p->inner, p->kflags);
 }
 
-/* Task k = (outer row o, tile j): columns [c0, c1) of row o, from -0.0, into
- * their part of the f64 sums, then rounded to y. */
+/* Task k = (outer row o, tile j): columns [c0, c1) of row o, chunk by
+ * chunk from -0.0 into their part of the workspace's second half, added in
+ * chunk order into their part of the f64 sums (-0.0 + P == P: one chunk
+ * gives the plain call's sums), then rounded to y. */
 static void axial_reduce_cols_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t c0, c1;
     const size_t o = axial__tile_cols(p->rowlines, p->ntiles, k, p->esize, p->inner, &c0, &c1);
-    double *acc = (double *)p->workspace + o * p->inner + c0;
-    for (size_t c = 0; c < c1 - c0; c++)
-        acc[c] = -0.0;
-    p->kt->reduce_cols[p->dtype](p->x + (o * p->n * p->inner + c0) * p->esize, acc, p->n,
-                                 c1 - c0, p->inner);
-    p->k.finish(acc, p->y + (o * p->inner + c0) * p->esize, c1 - c0);
+    double *acc = (double *)p->workspace + o * p->inner + c0, *part = acc + p->count_out;
+    const size_t w = c1 - c0;
+    axial_wide_zero(&p->k, acc, w);
+    for (size_t j0 = 0; j0 < p->n; j0 += p->chunk) {
+        axial_wide_zero(&p->k, part, w);
+        p->kt->reduce_cols[p->dtype](p->x + ((o * p->n + j0) * p->inner + c0) * p->esize, part,
+                                     p->n - j0 < p->chunk ? p->n - j0 : p->chunk, w, p->inner);
+        axial_wide_add(&p->k, acc, part, w);
+    }
+    p->k.finish(acc, p->y + (o * p->inner + c0) * p->esize, w);
 }
 
 /* The same tile of ReduceLogSumExp: reduce_lse_cols writes its outputs. */
@@ -466,13 +492,13 @@ static void axial_reduce_chunk(const axial_reduce_plan *p, size_t t, void *part)
 
 static void axial_reduce_chunk_task(void *arg, size_t t) {
     const axial_reduce_plan *p = arg;
-    axial_reduce_chunk(p, t, (char *)p->workspace + t * p->inner * p->k.wide);
+    axial_reduce_chunk(p, t, (char *)p->workspace + (p->count_out + t * p->inner) * p->k.wide);
 }
 
-/* Every chunk in order, each added to tot (outer * inner wide states) as it
- * is done: the additions of the split, in the same order. */
-static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot) {
-    axial_lse_acc part[AXIAL_REDUCE_FEW]; /* 16 bytes per output: room for either state */
+/* Every chunk in order (part: room for inner wide states), each added to
+ * tot (outer * inner wide states) as it is done: the additions of the
+ * split, in the same order. */
+static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot, void *part) {
     for (size_t t = 0; t < p->outer * p->nchunks; t++) {
         axial_reduce_chunk(p, t, part);
         axial_wide_add(&p->k, tot + t / p->nchunks * p->inner * p->k.wide, part, p->inner);
@@ -587,10 +613,10 @@ static void axial_reduce_describe(const axial_reduce_plan *p) {
 static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor *exec) {
     /* the workspace, on the heap (nothing written when it fails) */
     size_t bytes = 0;
-    if (p->kind == AXIAL_REDUCE_CHUNKED && p->ntasks > 1)
-        bytes = p->ntasks * p->inner * p->k.wide;
-    else if (p->kind == AXIAL_REDUCE_TILES && !p->op->lse)
-        bytes = p->count_out * sizeof(double);
+    if (p->kind == AXIAL_REDUCE_CHUNKED && (p->ntasks > 1 || p->count_out > AXIAL_REDUCE_FEW))
+        bytes = (p->count_out + p->ntasks * p->inner) * p->k.wide; /* the total, the partials */
+    else if (p->kind == AXIAL_REDUCE_TILES && !p->op->lse) /* the sums (and a chunk's) */
+        bytes = 2 * p->count_out * sizeof(double);
     else if (p->kind == AXIAL_REDUCE_WIDE)
         bytes = p->count_out * p->k.wide;
     if (bytes > 0 && (p->workspace = malloc(bytes)) == NULL)
@@ -619,19 +645,19 @@ static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor 
     case AXIAL_REDUCE_CHUNKED: {
         /* the chunks' partials added in chunk order (from the identity), then
          * rounded once: with a split, each chunk a task into its own partials */
-        axial_lse_acc total[AXIAL_REDUCE_FEW]; /* count_out <= FEW */
-        axial_wide_zero(&p->k, total, p->count_out);
-        char *tot = (char *)total;
+        axial_lse_acc few[2 * AXIAL_REDUCE_FEW]; /* (few outputs, no split: no allocation) */
+        char *tot = p->workspace ? p->workspace : (char *)few;
+        char *parts = tot + p->count_out * p->k.wide;
+        axial_wide_zero(&p->k, tot, p->count_out);
         if (p->ntasks == 1) {
-            axial_reduce_chunks_into(p, tot);
+            axial_reduce_chunks_into(p, tot, parts);
         } else {
             axial__run(exec, p->ntasks, axial_reduce_chunk_task, p);
             const size_t w = p->inner * p->k.wide;
             for (size_t t = 0; t < p->ntasks; t++)
-                axial_wide_add(&p->k, tot + t / p->nchunks * w, (char *)p->workspace + t * w,
-                               p->inner);
+                axial_wide_add(&p->k, tot + t / p->nchunks * w, parts + t * w, p->inner);
         }
-        p->k.finish(total, p->y, p->count_out);
+        p->k.finish(tot, p->y, p->count_out);
         break;
     }
     case AXIAL_REDUCE_TILES:
@@ -689,9 +715,11 @@ axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, 
     case AXIAL_REDUCE_COPY: /* every reduced dimension is 1 here: each term alone */
         p.k.acc(x, acc, 1, 1, p.count_in);
         break;
-    case AXIAL_REDUCE_CHUNKED:
-        axial_reduce_chunks_into(&p, acc);
+    case AXIAL_REDUCE_CHUNKED: { /* few outputs: the shards give a piece of more outputs */
+        axial_lse_acc part[AXIAL_REDUCE_FEW]; /* only within one chunk, never chunked here */
+        axial_reduce_chunks_into(&p, acc, part);
         break;
+    }
     case AXIAL_REDUCE_WIDE:
         axial_wide_rows(&p, 0, p.outer, acc);
         break;

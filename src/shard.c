@@ -8,7 +8,7 @@
  * is unit c * rows, rows the units per index of the cut axis).  The order
  * groups units into cells of C units (the grid's cells): the scan chunks of
  * a float line (AXIAL_SCAN_CHUNK), ReduceSum's and ReduceLogSumExp's fixed
- * chunks of few outputs (AXIAL_REDUCE_CHUNK bytes of input).  Each cell has
+ * chunks of rows (axial__reduce_chunk).  Each cell has
  * one partial per entry (a line, a column or an output): a CumSum chunk's
  * total S, a LogCumSumExp chunk's own state, a reduction chunk's wide sum.
  * The order folds the partials in cell order from the identity (R_0 = -0.0
@@ -23,8 +23,8 @@
  *   - a scan runs its shard from the carry at its first unit with the
  *     active ISA's segment kernel (the one call's own kernel), a reduction
  *     rounds R (+) P once with the finish kernel.
- * Where the order has no cells (float column scans, reductions of many
- * outputs or of several reduced groups: a sequential f64 chain), the whole
+ * Where the order has no cells (float column scans, reductions of several
+ * reduced groups: a sequential f64 chain), the whole
  * axis is one cell: the grid is 0, shards combine by (+) of partial sums
  * and stay within the accuracy bound.  Integers are exact for any cut
  * (grid 1).  Where a cell is whole, its partial is the kernel's; partial
@@ -184,12 +184,14 @@ static axial_status plan_shards(const char *fn, const axial_shards *sh, shard_pl
         p->rows = n / d;
         p->units = n;
         p->cell = n;
-        if (p->nv <= AXIAL_REDUCE_FEW && n * row_bytes > AXIAL_REDUCE_CHUNK) {
+        /* the order's chunks; an axis of at most one chunk is one cell, but
+         * its grid is still the chunks' (no cut inside it is on the grid) */
+        const size_t chunk = axial__reduce_chunk(p->nv, row_bytes, !p->exact);
+        if (chunk && !p->exact)
+            p->grid = (int64_t)(chunk / axial__gcd(chunk, p->rows));
+        if (chunk && n > chunk) {
             p->chunked = true;
-            p->cell = AXIAL_REDUCE_CHUNK / row_bytes;
-            const size_t grid = p->cell / axial__gcd(p->cell, p->rows);
-            if (!p->exact)
-                p->grid = (int64_t)grid;
+            p->cell = chunk;
         }
     }
     return AXIAL_OK;
@@ -594,13 +596,14 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
                 line_cell(&p, kt, xc, (size_t)(u1 - u0), o, a, e, u0, u1, v);
                 emit_cell(&p, vals, prefix, c, o, 1, v);
             }
-    } else if (!p.scan && p.chunked) {
-        unsigned char v[AXIAL_REDUCE_FEW * sizeof(axial_lse_acc)];
+    } else if (!p.scan && p.chunked) { /* each cell's values straight into their place */
         for (size_t c = 0; c < ncells; c++) {
             const uint64_t a = (c0 + c) * p.cell;
             const uint64_t e = a + p.cell < p.units ? a + p.cell : p.units;
+            unsigned char *v = vals + (prefix ? p.nv : c * p.nv) * p.vs;
+            if (prefix && c > 0) /* (R (+) P, then P is this cell's) */
+                v_add(&p, vals, v, p.nv);
             reduce_cell(&p, kt, xc, (size_t)(u1 - u0), a, e, u0, u1, v);
-            emit_cell(&p, vals, prefix, c, 0, p.nv, v);
         }
     } else if (ncells == 1 && !p.scan && !p.exact) {
         /* the whole axis is one cell: the plain call's order on the piece */

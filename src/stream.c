@@ -237,8 +237,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     const size_t ncarry = lines ? outer : outer * inner;
     size_t units = ncarry, each = lines ? sizeof(axial_line_carry) : 8; /* (the size checked) */
     /* ReduceSum: the positions of a super-row (inner >= 16: a row; 16 for
-     * rows, lcm(inner, 16) between), and the fixed chunks of a call with few
-     * outputs (src/reduce.c), in rows */
+     * rows, lcm(inner, 16) between), and the one call's fixed chunks
+     * (src/reduce.c), in rows */
     size_t P = inner >= 16 ? inner : inner * 16 / axial__gcd(inner, 16), words_per_outer = 0;
     uint64_t chunk = 0;
     /* ReduceLogSumExp: C lanes' states a line or row; the SIMD order's
@@ -258,8 +258,8 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
         units = outer;
         each = 8 * words_per_outer;
     }
-    if (red && outer * inner > 0 && outer * inner <= AXIAL_REDUCE_FEW && order != AXIAL_ORDER_EXACT)
-        chunk = AXIAL_REDUCE_CHUNK / (inner * es);
+    if (red && outer * inner > 0 && order != AXIAL_ORDER_EXACT)
+        chunk = axial__reduce_chunk(outer * inner, inner * es, true);
     size_t bytes;
     if (too_big || !axial__bytes(units, each, AX_ST_HEAD + 8 * rank + 64 + copy, &bytes))
         return axial__fail(AXIAL_E_SHAPE, "%s: %zu %s of %zu bytes exceed PTRDIFF_MAX bytes of "

@@ -173,7 +173,8 @@ static int64_t elems(axial_dtype dt, size_t bytes) {
  * rows of 2..16 (the periodic order of ReduceSum), columns with inner below
  * and from 16, lines across the 16384-element scan chunks (and their
  * reverse alignment), the planner's chunked ReduceSum (few outputs over more
- * than 64 KiB per output row) and several reduced groups, random shapes,
+ * than 64 KiB per output row, more over more than 1024 rows or 64 KiB of
+ * rows) and several reduced groups, random shapes,
  * and special values.  CumSum flags and ReduceSum keep_dims rotate (the
  * rotation starts at a different flag for each dtype, so every shape meets
  * every flag over the four files); the shortest lines get all four flags.
@@ -303,6 +304,12 @@ size_t golden_cases(axial_dtype dt, golden_case *cases) {
     reduce(&b, "split", 2, S(17, 33), 0, NULL, AXIAL_REDUCE_EMPTY_AXES_ALL, GOLDEN_GENERAL);
     reduce(&b, "long", 1, S(100003), 1, S(0), 0, GOLDEN_GENERAL);
     reduce(&b, "long", 2, S(3000, 100), 1, S(0), 0, GOLDEN_GENERAL);
+    /* more outputs in chunks (at least 1024 rows, or 64 KiB of rows): columns,
+     * rows of a 3-D shape, lines of 2.5 chunks; cancelling data, which shows
+     * the chunks' partials even in f16 */
+    reduce(&b, "chunks", 2, S(2600, 70), 1, S(0), 0, GOLDEN_CANCEL);
+    reduce(&b, "chunks", 3, S(5, 1500, 20), 1, S(1), AXIAL_REDUCE_KEEP_DIMS, GOLDEN_CANCEL);
+    reduce(&b, "chunks", 2, S(65, elems(dt, 160 * KiB)), 1, S(1), 0, GOLDEN_CANCEL);
     /* ReduceSum: random shapes, rank 1..4, random (repeated, negative) axes. */
     for (int k = 0; k < 12; k++) {
         int64_t shape[4], axes[4];

@@ -423,6 +423,20 @@ static enum split axis_split(ax_op op, axial_dtype dt, int64_t cols) {
     return AXIAL_SPLIT_COLUMN_TILES && has && rowlines >= least ? SPLIT_YES : SPLIT_NO;
 }
 
+/* The same for a reduction of [rows, cols] along axis 0: with more rows
+ * than a chunk of the order (axial__reduce_chunk) the chunks are tasks (or
+ * the tiles walk them), so it is split wherever it is above the threshold. */
+static enum split red_split(ax_op op, axial_dtype dt, int64_t rows, int64_t cols) {
+    const size_t chunk = axial__reduce_chunk((size_t)cols, (size_t)cols * ax_dtype_size(dt),
+                                             ax_dtype_is_float(dt));
+    return chunk && (size_t)rows > chunk ? SPLIT_YES : axis_split(op, dt, cols);
+}
+
+/* [N / cols, cols] along axis 0, split or not as red_split says. */
+static pcase mk_cols(ax_op op, axial_dtype dt, int64_t N, int64_t cols) {
+    return mk(op, dt, 2, N / cols, cols, 0, red_split(op, dt, N / cols, cols));
+}
+
 /* ---- small shapes of the shared families: never split ------------------------- */
 
 static execs *fam_execs;
@@ -587,7 +601,7 @@ void t_parallel_reduce(ax_t *t) {
             mk(AX_OP_REDUCE, dt, 1, N, 0, 0, SPLIT_YES),                  /* full: chunks */
             mk(AX_OP_REDUCE, dt, 2, N / 2, 2, 0, SPLIT_YES),              /* [R, 2] axis 0 */
             mk(AX_OP_REDUCE, dt, 2, N / 64, 64, 0, SPLIT_YES),            /* 64 outputs */
-            mk(AX_OP_REDUCE, dt, 2, N / 65, 65, 0, axis_split(AX_OP_REDUCE, dt, 65)), /* tiles */
+            mk_cols(AX_OP_REDUCE, dt, N, 65), /* tiles */
             mk(AX_OP_REDUCE, dt, 3, 4, N / 64, 16, SPLIT_YES),            /* 4 x 16 outputs */
             mk(AX_OP_REDUCE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY),     /* {0, 2}: wide */
             mk(AX_OP_REDUCE, dt, 3, 3, N / 21, 7, SPLIT_YES),             /* {0, 2}: wide (slabs of 64 KiB pieces: src/reduce.c) */
@@ -621,11 +635,12 @@ void t_parallel_reduce(ax_t *t) {
         if (ax_dtype_is_float(dt)) { /* few rows of many columns: tiles (src/reduce.c) */
             enum { NA = 5 };
             pcase as[NA] = {
-                mk(AX_OP_REDUCE, dt, 2, N / 1000, 1000, 0, axis_split(AX_OP_REDUCE, dt, 1000)),
-                mk(AX_OP_REDUCE, dt, 2, N / 100, 100, 0, axis_split(AX_OP_REDUCE, dt, 100)),
+                mk_cols(AX_OP_REDUCE, dt, N, 1000),
+                mk_cols(AX_OP_REDUCE, dt, N, 100),
                 mk(AX_OP_REDUCE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
-                mk(AX_OP_REDUCE, dt, 3, N / 2000, 2, 1000, axis_split(AX_OP_REDUCE, dt, 2000)),
-                mk(AX_OP_REDUCE, dt, 2, N / 4099, 4099, 0, axis_split(AX_OP_REDUCE, dt, 4099)),
+                mk(AX_OP_REDUCE, dt, 3, N / 2000, 2, 1000,
+                   red_split(AX_OP_REDUCE, dt, N / 2000, 2000)),
+                mk_cols(AX_OP_REDUCE, dt, N, 4099),
             };
             const int64_t ax2[NA][2] = {{0}, {-2}, {1}, {0}, {0}};
             for (int k = 0; k < NA; k++) {
@@ -748,7 +763,7 @@ void t_parallel_logsumexp(ax_t *t) {
             mk(AX_OP_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full: chunks */
             mk(AX_OP_RLSE, dt, 2, N / 2, 2, 0, SPLIT_YES),          /* [R, 2] axis 0: chunks */
             mk(AX_OP_RLSE, dt, 2, N / 64, 64, 0, SPLIT_YES),        /* 64 outputs: chunks */
-            mk(AX_OP_RLSE, dt, 2, N / 65, 65, 0, axis_split(AX_OP_RLSE, dt, 65)), /* 65 outputs */
+            mk_cols(AX_OP_RLSE, dt, N, 65), /* 65 outputs */
             mk(AX_OP_RLSE, dt, 3, 4, N / 64, 16, SPLIT_YES),        /* 4 x 16 outputs */
             mk(AX_OP_RLSE, dt, 3, 64, N / 4096 + 1, 64, SPLIT_ANY), /* {0, 2}: wide */
             mk(AX_OP_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* {0, 2}: wide */
@@ -760,11 +775,11 @@ void t_parallel_logsumexp(ax_t *t) {
             mk(AX_OP_RLSE, dt, 1, N, 0, 0, SPLIT_YES),              /* full, NaN / inf terms */
             mk(AX_OP_RLSE, dt, 3, 9, N / 63, 7, SPLIT_YES),         /* wide, NaN / inf terms */
             /* few rows of wide rows: column tiles (reduce_lse_cols) */
-            mk(AX_OP_RLSE, dt, 2, N / 1000, 1000, 0, axis_split(AX_OP_RLSE, dt, 1000)),
-            mk(AX_OP_RLSE, dt, 2, N / 4099, 4099, 0, axis_split(AX_OP_RLSE, dt, 4099)), /* NaN / inf */
+            mk_cols(AX_OP_RLSE, dt, N, 1000),
+            mk_cols(AX_OP_RLSE, dt, N, 4099), /* NaN / inf */
             mk(AX_OP_RLSE, dt, 3, 3, N / 3000, 1000, SPLIT_YES), /* 3 rows of tiles */
             /* rows of 8-31 lines: two tiles (the log-space ops' narrower tiles) */
-            mk(AX_OP_RLSE, dt, 2, N / 200, 200, 0, axis_split(AX_OP_RLSE, dt, 200)), /* NaN / inf */
+            mk_cols(AX_OP_RLSE, dt, N, 200), /* NaN / inf */
         };
         const int64_t ax1[NC][3] = {{1}, {0}, {0},  {0},     {0}, {1}, {0, 2}, {2, 0},
                                     {0}, {0}, {-1, 0}, {1}, {1}, {0}, {0, -1}, {0}, {0}, {1},

@@ -355,13 +355,15 @@ void t_stream_sums(ax_t *t) {
     if (axial_pool_create(2, &pool) != AXIAL_OK)
         pool = NULL;
     /* rows, periodic and columns; few outputs (fixed chunks: 16384 f32 terms
-     * a chunk of [40000], 5461 rows of [20000, 3], 442 of [1500, 37]) and
-     * many (one sum each along the whole axis) */
+     * a chunk of [40000], 5461 rows of [20000, 3], 442 of [1500, 37]), many
+     * within one chunk, and many over several (1024 rows of [2100, 70] and
+     * [3, 1100, 40], 16384 f32 terms of [66, 20000] axis 1) */
     const st_shape shapes[] = {
         {1, {1000}, 0},       {1, {40000}, 0},       {2, {3, 33000}, 1},   {2, {5, 77}, -1},
         {2, {300, 1}, 0},     {1, {17}, 0},          {2, {20000, 3}, 0},   {2, {1500, 37}, 0},
         {3, {2, 150, 5}, 1},  {3, {3, 4, 500}, 2},   {2, {50, 1000}, 0},   {2, {100, 300}, 1},
         {3, {40, 500, 3}, 1}, {2, {3000, 20}, 0},    {3, {2, 0, 40}, 2},   {1, {0}, 0},
+        {2, {2100, 70}, 0},   {3, {3, 1100, 40}, 1}, {2, {66, 20000}, 1},
     };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
@@ -643,6 +645,9 @@ void t_shard_cuts(ax_t *t) {
         {AXIAL_OP_REDUCE_LOGSUMEXP, 1, {70000}, 1, {0}, 0},
         {AXIAL_OP_REDUCE_LOGSUMEXP, 2, {30000, 2}, 1, {0}, 0},
         {AXIAL_OP_REDUCE_LOGSUMEXP, 2, {300, 80}, 1, {0}, 0},
+        {AXIAL_OP_REDUCE_SUM, 2, {2500, 70}, 1, {0}, 0},     /* many outputs in chunks */
+        {AXIAL_OP_REDUCE_SUM, 2, {66, 40000}, 1, {1}, 0},
+        {AXIAL_OP_REDUCE_LOGSUMEXP, 2, {2200, 80}, 1, {0}, AXIAL_REDUCE_KEEP_DIMS},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const bool lse = cases[k].op == AXIAL_OP_LOGCUMSUMEXP ||
@@ -963,6 +968,13 @@ void t_bytes_limits(ax_t *t) {
         AX_CHECK(t, st == forged[k].want, "a state with %s: %s (want %s): %s", forged[k].what,
                  axial_status_name(st), axial_status_name(forged[k].want), axial_last_error());
     }
+    /* a state of 0.2, whose order had no chunks for many outputs: refused, named */
+    memcpy(b2, b, sz);
+    forge32(b2, sz, 8, 200);
+    st = axial_stream_import(s, b2, sz);
+    AX_CHECK(t, st == AXIAL_E_ARGS && strstr(axial_last_error(), "axial 0.2.0") &&
+                    strstr(axial_last_error(), "fixed chunks of rows"),
+             "a state of axial 0.2.0: %s, \"%s\"", axial_status_name(st), axial_last_error());
     free(b);
     free(b2);
     axial_stream_destroy(s);

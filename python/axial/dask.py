@@ -18,14 +18,17 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   column, 152 a line) passes from chunk to chunk along the axis; the blocks
   run in parallel.  LogCumSumExp columns take the axis whole, and split the
   columns on 64-byte lines of the row (a vector's columns share a path).
-- Reductions with a grid: each chunk along the cut axis is summarised,
-  summaries are combined pairwise in chunk order (a tree), the total is
-  finished.  A float sum or logsumexp along one axis without a grid, or with
-  a chunk boundary off it, runs each block of the kept axes as a chain of
-  ReduceSum (ReduceLogSumExp) streams whose state passes from chunk to chunk
-  along the axis.  Elsewhere
-  the reduced axes are taken whole.  The kept axes are split where that
-  leaves the C library's plan for every output unchanged.
+- Reductions with a grid (one group of reduced axes: the order's fixed
+  chunks of rows), every chunk boundary on it: each chunk along the cut axis
+  is summarised in a blockwise task (which dask fuses with the task that
+  makes the chunk), the summaries are combined in chunk order (8 at a time,
+  a tree above that) in the task that finishes.  A float sum or logsumexp
+  along one axis with a chunk boundary off its grid runs each block of the
+  kept axes as a chain of ReduceSum (ReduceLogSumExp) streams whose state
+  passes from chunk to chunk along the axis; the last link writes the
+  result.  Elsewhere (several reduced axes) the reduced axes are taken
+  whole.  The kept axes are split where that leaves the C library's plan
+  for every output unchanged.
 
 Each task runs axial on one thread (``threads=1``): the cluster's workers are
 the parallelism; pass ``threads=k`` to give each task k threads (shard
@@ -50,7 +53,18 @@ __all__ = ["cumsum", "cumulative_sum", "sum", "roll", "logcumsumexp", "logsumexp
 
 _LANES = 16            # AXIAL_ORDER_LANES: columns of at least this many keep their order
 _FEW = 64              # the C planner's "few outputs" of a reduction
-_CHUNK_BYTES = 1 << 16  # its fixed reduction chunk
+_CHUNK_BYTES = 1 << 16  # its fixed reduction chunks: 64 KiB of rows,
+_CHUNK_ROWS = 1024      # at least 1024 rows for more outputs (float types)
+_FAN_IN = 8             # summaries a combining task takes (a tree above that)
+
+
+def _chunk_rows(outs, row_bytes, floats):
+    """The rows of a reduction's fixed chunks, 0 for none (src/internal.h,
+    axial__reduce_chunk)."""
+    rows = _CHUNK_BYTES // row_bytes
+    if outs <= _FEW:
+        return rows
+    return max(rows, _CHUNK_ROWS) if floats else 0
 
 
 # ---- tasks (run on the workers) ----------------------------------------------
@@ -79,8 +93,21 @@ def _t_summarize(isa, desc, x, start, length):
         return _core.shard_summarize(desc, _ops.raw(np.ascontiguousarray(x)), start, length)
 
 
-def _t_combine(a, b):
-    return _core.shard_combine(a, b)
+def _t_summarize_block(x, isa, op, code, shape, axes, flags, cut, block_info=None):
+    """A block's summary, as a blockwise task (fused with the layer that makes
+    the block): the desc's shape is shape with the kept axes the block's."""
+    loc = block_info[0]["array-location"]
+    desc = (op, code, tuple(x.shape[k] if k not in axes else d for k, d in enumerate(shape)),
+            axes, flags)
+    return _t_summarize(isa, desc, x, loc[cut][0], loc[cut][1] - loc[cut][0])
+
+
+def _t_combine(*parts):
+    """Neighbouring summaries in order, combined left to right."""
+    total = parts[0]
+    for b in parts[1:]:
+        total = _core.shard_combine(total, b)
+    return total
 
 
 def _t_scan(isa, desc, dt, x, start, length, carry):
@@ -91,10 +118,11 @@ def _t_scan(isa, desc, dt, x, start, length, carry):
         return y
 
 
-def _t_finish(isa, desc, dt, shape, total):
+def _t_finish(isa, desc, dt, shape, *parts):
+    """The result from the summaries of the whole axis, in order."""
     with _on_isa(isa, desc[0]):
         y = np.empty(shape, dt)
-        _core.shard_finish(desc, total, _ops.raw(y))
+        _core.shard_finish(desc, _t_combine(*parts), _ops.raw(y))
         return y
 
 
@@ -182,11 +210,11 @@ def _no_ones(chunks):
     return tuple(out)
 
 
-def _reduce_plan_ok(shape, axes, block, esize):
+def _reduce_plan_ok(shape, axes, block, dt):
     """Whether a block of the kept axes (reduced axes whole) gets the plan of
     the whole call for each of its outputs (src/reduce.c): the same grouping
     of reduced axes, the same columns class (inner >= 16 or the same inner)
-    and the same few-outputs chunking."""
+    and the same chunks of the reduced extent."""
     def plan(sh):
         groups = []
         for k, d in enumerate(sh):
@@ -205,10 +233,18 @@ def _reduce_plan_ok(shape, axes, block, esize):
         q = groups.index(reds[0])
         inner = math.prod(g[1] for g in groups[q + 1:])
         outs = math.prod(g[1] for g in groups if not g[0])
-        chunked = outs <= _FEW and reds[0][1] * inner * esize > _CHUNK_BYTES
-        return ("one", reds[0][1], inner if inner < _LANES else _LANES, chunked,
-                inner if chunked else 0)
+        n = reds[0][1]
+        chunk = _chunk_rows(outs, inner * dt.itemsize, dt.kind == "f")
+        return ("one", n, inner if inner < _LANES else _LANES, chunk if chunk and n > chunk else 0)
     return plan(shape) == plan(block)
+
+
+def _kept_blocks_ok(x, axes, dt):
+    """Whether every block of x's kept axes, its reduced axes whole, keeps the
+    whole call's plan (_reduce_plan_ok)."""
+    return all(_reduce_plan_ok(x.shape, axes, b, dt)
+               for b in itertools.product(*((n,) if k in axes else set(c)
+                                            for k, (n, c) in enumerate(zip(x.shape, x.chunks)))))
 
 
 def _isa():
@@ -403,15 +439,12 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
             (grid == 0 or _onto_grid(x.chunks[axes[0]], x.shape[axes[0]], grid, False) !=
              x.chunks[axes[0]])):
         # a stream gives one call's bits for any cut: no rechunk of the axis
-        ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
-                 for b in itertools.product(*((n,) if k == axes[0] else set(c)
-                                              for k, (n, c) in enumerate(zip(x.shape, x.chunks)))))
-        if not ok:
+        if not _kept_blocks_ok(x, axes, dt):
             x = x.rechunk({k: -1 for k in kept})
         return _sum_chain(x, op, code, dt, axes[0], flags, keepdims, isa, n_threads)
     whole = {k: -1 for k in axes if k != cut or grid == 0}
-    if grid > 0 and dt.kind == "f":
-        whole.update({k: -1 for k in kept})  # few outputs: kept axes whole
+    if grid > 0 and dt.kind == "f" and not _kept_blocks_ok(x, axes, dt):
+        whole.update({k: -1 for k in kept})
     if any(x.numblocks[k] > 1 for k in whole):
         x = x.rechunk(whole)
     if grid > 0 and cut is not None and x.numblocks[cut] > 1:
@@ -422,9 +455,7 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
     if dt.kind == "f" and len(kept) > 0:
         # reduced axes whole: split the kept axes only where each block keeps the
         # plan (each column's bits are its own, wherever it sits in a vector)
-        ok = all(_reduce_plan_ok(x.shape, axes, b, dt.itemsize)
-                 for b in itertools.product(*(set(c) for c in x.chunks)))
-        if not ok:
+        if not _kept_blocks_ok(x, axes, dt):
             x = x.rechunk({k: -1 for k in kept})
     out_chunks = tuple((1,) if k in axes else x.chunks[k] for k in range(x.ndim))
     if not keepdims:
@@ -453,8 +484,10 @@ def _reduce(op, x, axis, dtype, keepdims, threads, what):
 def _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa):
     token = tokenize(x, op, code, axes, flags, isa, cut)
     sname, name = "axial-summary-" + token, "axial-reduce-" + token
+    # the summaries: a blockwise layer, which dask fuses with x's own
+    summ = x.map_blocks(_t_summarize_block, isa, op, code, x.shape, axes, flags, cut,
+                        name=sname, dtype=object, meta=np.empty((0,) * x.ndim, object))
     kept = [k for k in range(x.ndim) if k not in axes]
-    starts = [0] + list(itertools.accumulate(x.chunks[cut]))
     m = x.numblocks[cut]
     dsk = {}
     kidx = [range(x.numblocks[k]) for k in kept]
@@ -467,20 +500,15 @@ def _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa):
         level = []
         for j in range(m):
             full[cut] = j
-            key = (sname,) + tuple(idx) + (0, j)
-            dsk[key] = (_t_summarize, isa, desc, (x.name,) + tuple(full), starts[j],
-                        x.chunks[cut][j])
-            level.append(key)
+            level.append((sname,) + tuple(full))
         depth = 0
-        while len(level) > 1:  # neighbours in order, pairwise: a tree of log2(m) levels
+        while len(level) > _FAN_IN:  # neighbours in order, _FAN_IN at a time: a tree
             depth += 1
             nxt = []
-            for i in range(0, len(level) - 1, 2):
-                key = (sname,) + tuple(idx) + (depth, i // 2)
-                dsk[key] = (_t_combine, level[i], level[i + 1])
+            for i in range(0, len(level), _FAN_IN):
+                key = ("axial-combine-" + token,) + tuple(idx) + (depth, i // _FAN_IN)
+                dsk[key] = (_t_combine,) + tuple(level[i:i + _FAN_IN])
                 nxt.append(key)
-            if len(level) % 2:
-                nxt.append(level[-1])
             level = nxt
         out_shape = []
         out_idx = []
@@ -492,10 +520,12 @@ def _shard_reduce(x, op, code, dt, axes, flags, keepdims, cut, isa):
             else:
                 out_shape.append(shape[k])
                 out_idx.append(full[k])
-        dsk[(name,) + tuple(out_idx)] = (_t_finish, isa, desc, dt, tuple(out_shape), level[0])
+        # the last level's summaries combined in the task that finishes
+        dsk[(name,) + tuple(out_idx)] = (_t_finish, isa, desc, dt, tuple(out_shape)) + \
+            tuple(level)
     out_chunks = tuple((1,) if k in axes else x.chunks[k] for k in range(x.ndim)
                        if keepdims or k not in axes)
-    return _array(name, dsk, [x], out_chunks, dt)
+    return _array(name, dsk, [summ], out_chunks, dt)
 
 
 def _sum_chain(x, op, code, dt, ax, flags, keepdims, isa, threads):
