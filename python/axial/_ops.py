@@ -422,6 +422,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
         return _scan(OP_CUMSUM, a, ax, dtype, out, False, False, "cumulative_sum")
     shape = list(a.shape)
     shape[ax] += 1
+    if dtype is None and out is not None:  # (numpy's loop type: the input's and out's)
+        dtype = _out_dtype(OP_CUMSUM, a.dtype, None, out)
     dt = (np.dtype(dtype) if dtype is not None else a.dtype) if _complex(a, dtype) else \
         sum_dtype(a.dtype, dtype, "cumulative_sum")  # (complex: checked by parts)
     out = check_out(out, shape, "cumulative_sum")

@@ -573,16 +573,19 @@ def test_out_of_another_dtype_as_numpy():
                              dtype=np.int64 if info.min < 0 else np.uint64).astype(a_dt)
         else:
             x = rng.standard_normal((96, 8)).astype(a_dt)
-        forms = [("sum", 0, (8,)), ("sum", -1, (96,)), ("sum", None, ()), ("sum", (0, 1), ()),
-                 ("cumsum", 0, (96, 8)), ("cumsum", -1, (96, 8)), ("cumsum", None, (768,))]
+        forms = [("sum", 0, (8,), {}), ("sum", -1, (96,), {}), ("sum", None, (), {}),
+                 ("sum", (0, 1), (), {}), ("cumsum", 0, (96, 8), {}), ("cumsum", -1, (96, 8), {}),
+                 ("cumsum", None, (768,), {}), ("cumulative_sum", 0, (96, 8), {}),
+                 ("cumulative_sum", 0, (97, 8), {"include_initial": True}),
+                 ("cumulative_sum", -1, (96, 9), {"include_initial": True})]
         for o_dt in dts:
-            for name, axis, shape in forms:
+            for name, axis, shape, kw in forms:
                 with np.errstate(over="ignore", invalid="ignore"):  # (both warn alike)
-                    want = getattr(np, name)(x, axis=axis, out=np.zeros(shape, o_dt))
-                    got = getattr(axial, name)(x, axis=axis, out=np.zeros(shape, o_dt))
+                    want = getattr(np, name)(x, axis=axis, out=np.zeros(shape, o_dt), **kw)
+                    got = getattr(axial, name)(x, axis=axis, out=np.zeros(shape, o_dt), **kw)
                 assert got.dtype == want.dtype and got.shape == want.shape
                 if np.result_type(a_dt, o_dt).kind not in "fc":
-                    assert np.array_equal(got, want), (name, axis, a_dt, o_dt)
+                    assert np.array_equal(got, want), (name, axis, kw, a_dt, o_dt)
 
 
 def test_where_initial_in_every_dtype_as_numpy():
