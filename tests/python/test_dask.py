@@ -113,6 +113,29 @@ def test_dask_sums_along_one_axis_keep_the_axis_chunks(client, op):
         assert not any(str(k).startswith("rechunk") for k in keys), (shape, "a rechunk")
 
 
+@pytest.mark.parametrize("op", ["sum", "logsumexp"])
+def test_dask_sums_on_the_grid_are_summaries(client, op):
+    # many outputs: chunks of the order's grid (1024 rows of columns, 8192
+    # f64 terms of a line) summarised apart, in a blockwise layer that dask
+    # can fuse with the input's; no chain, no rechunk, the kept axes' chunks
+    rng = np.random.default_rng([SEED, 12])
+    lazy, eager = getattr(ad, op), getattr(axial, op)
+    # (kept blocks of more than 64 outputs each: those of fewer have chunks of
+    # 64 KiB of rows, another plan, and are taken whole)
+    for dt, shape, ax, chunks, other in (
+            (np.float32, (4096, 300), 0, (2048, 1024, 1024), (100, 200)),
+            (np.float64, (3072, 70), 0, (1024, 2048), (70,)),
+            (np.float64, (65, 17000), 1, (8192, 8192, 616), (65,))):
+        x = (rng.standard_normal(shape) * 3).astype(dt)
+        d = da.from_array(x, chunks=(chunks, other) if ax == 0 else (other, chunks))
+        y = lazy(d, ax)
+        assert y.chunks == (other,), (dt, shape)
+        names = {str(k[0] if isinstance(k, tuple) else k) for k in dict(y.dask)}
+        assert any(n.startswith("axial-summary") for n in names), (dt, shape, "no summaries")
+        assert not any(n.startswith(("axial-sum-stream", "rechunk")) for n in names), (dt, shape)
+        assert same_bits(y.compute(), eager(x, ax)), (dt, shape)
+
+
 def test_dask_log_space_ops_split_their_columns(client):
     # ReduceLogSumExp: each column's bits are its own; LogCumSumExp: blocks of
     # columns on 64-byte lines of the row (a vector's columns share a path)
