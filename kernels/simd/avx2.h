@@ -662,6 +662,5 @@ AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
 }
 #define AX_RED_PF_SHORT 1 /* short rows prefetch per group: without it they wait on memory */
-#define AX_RED_PF_COLS 1  /* column blocks >= 2 MiB prefetch the next group's row lines */
 
 #endif /* AXIAL_SIMD_AVX2_H */
