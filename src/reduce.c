@@ -715,8 +715,8 @@ axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, 
     case AXIAL_REDUCE_COPY: /* every reduced dimension is 1 here: each term alone */
         p.k.acc(x, acc, 1, 1, p.count_in);
         break;
-    case AXIAL_REDUCE_CHUNKED: { /* few outputs: the shards give a piece of more outputs */
-        axial_lse_acc part[AXIAL_REDUCE_FEW]; /* only within one chunk, never chunked here */
+    case AXIAL_REDUCE_CHUNKED: { /* (not reached from the shards, which cut chunked */
+        axial_lse_acc part[AXIAL_REDUCE_FEW]; /* extents into cells; kept for few outputs) */
         axial_reduce_chunks_into(&p, acc, part);
         break;
     }

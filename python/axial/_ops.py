@@ -502,7 +502,7 @@ def _sum_where(x, axis, dtype, out, keepdims, where, initial):
                      np.zeros((), a.dtype))
     y = np.asarray(sum(a, axis, dt, None, keepdims))
     if initial is not _NOVALUE and initial is not None:
-        if out is not None and getattr(o, "dtype", None) == np.bool_:
+        if out is not None and o.dtype == np.bool_:
             initial = bool(initial)  # (numpy takes it as out's bool: 3 adds 1)
         y = np.add(y, np.array(initial, dtype=dt), dtype=dt)
     elif where is not _NOVALUE and dt.kind in "fc":  # (from numpy's identity: no -0.0)
