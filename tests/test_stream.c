@@ -388,6 +388,32 @@ void t_stream_sums(ax_t *t) {
                                     f == 1 ? AXIAL_REDUCE_KEEP_DIMS : 0,
                                     (size_t)ax_rand_range(t, 2, 100), lse_fills[f], pool);
     axial_pool_destroy(pool);
+    { /* always: a NaN in a column of whole blocks of rows (the SIMD order's lanes
+       * turn NaN and only a mark tells NaN from +inf, as the one call rereads) */
+        enum { R = 64, C = 20 };
+        static float xs[R * C];
+        float want[C], got[C];
+        for (size_t i = 0; i < R * C; i++)
+            xs[i] = 0.25f;
+        xs[17 * C + 3] = NAN;
+        xs[40 * C + 7] = INFINITY;
+        const int64_t shape[2] = {R, C}, piece[2] = {16, C}, axis = 0;
+        axial_stream *s = NULL;
+        axial_status st = axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_F32, 2, shape, 0,
+                                              0, &s);
+        for (int r = 0; st == AXIAL_OK && r < R; r += 16)
+            st = axial_stream_push(s, AXIAL_F32, xs + r * C, NULL, 2, piece);
+        if (st == AXIAL_OK)
+            st = axial_stream_result(s, got);
+        axial_stream_destroy(s);
+        axial_reduce_logsumexp(AXIAL_F32, xs, want, 2, shape, &axis, 1, 0);
+        AX_CHECK(t, st == AXIAL_OK && isnan(got[3]) && isnan(want[3]) && got[7] == INFINITY &&
+                        memcmp(got, want, 3 * sizeof *got) == 0 &&
+                        memcmp(got + 4, want + 4, (C - 4) * sizeof *got) == 0,
+                 "reduce_logsumexp stream f32 [64, 20] axis 0, a NaN in column 3: %s, got "
+                 "%g (want %g), column 7 %g",
+                 st ? axial_last_error() : "", (double)got[3], (double)want[3], (double)got[7]);
+    }
     /* a SIMD stream goes on on the scalar ISA in its own order (ReduceSum:
      * generic C; ReduceLogSumExp: its ISA's kernels) */
     const axial_isa isa = axial_isa_active();
