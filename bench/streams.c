@@ -7,16 +7,13 @@
  *                                                 (256: 64 KiB, 4096: 4 KiB)
  *   streams/{op}/f32/{isa}/[4096,1024]/axis:0/{one_call,pieces:256}
  *                                                 the same down columns
- *                                                 (cumsum, reduce_sum,
- *                                                 reduce_logsumexp)
  *   shards/{op}/f32/{isa}/[4194304]/one_call      the plain call
  *   shards/{op}/f32/{isa}/[4194304]/shards:16     16 summaries, combined in
  *                                                 order, then each shard
  *                                                 scanned (scans) or the
  *                                                 result finished (reductions)
  *   streams/copy/f32/probe/[4194304]              memcpy of the 16 MiB
- * for op cumsum, logcumsumexp (streams: skipped with the reason while
- * LogCumSumExp has no stream), reduce_sum and reduce_logsumexp (a stream:
+ * for op cumsum, logcumsumexp, reduce_sum and reduce_logsumexp (a stream:
  * its pushes, then its result).  Bytes are input plus output, as the
  * matrix's.  Each stream's output is checked against the one call's bytes
  * once, before the timing.
@@ -217,8 +214,6 @@ void axb_register_streams(const int *isas, size_t nisa) {
             reg(op, isa, 4096, false, false);
         }
         for (axial_op op = AXIAL_OP_CUMSUM; op <= AXIAL_OP_REDUCE_LOGSUMEXP; op++) {
-            if (op == AXIAL_OP_LOGCUMSUMEXP)
-                continue;
             reg(op, isa, 0, true, false);
             reg(op, isa, 256, true, false);
         }

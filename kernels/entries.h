@@ -63,6 +63,8 @@
     X(logcumsumexp_seg,  axial_lse_seg_kernel,         FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(lse_scan_total,    axial_lse_total_kernel,       FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(reduce_lse_run,    axial_lse_run_kernel,         FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
+    X(logcumsumexp_run,  axial_lse_line_run_kernel,    FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
+    X(logcumsumexp_cols_run, axial_lse_cols_run_kernel, FLOAT_DTYPES, (0, 1, 1,    1), arg) \
     X(cumsum_run,        axial_cumsum_run_kernel,      FLOAT_DTYPES,   (0, 1, 1,    1), arg) \
     X(cumsum_cols_run,   axial_cumsum_cols_run_kernel, F32_F64_DTYPES, (0, 1, 1,    1), arg)
 /* clang-format on */

@@ -197,6 +197,29 @@ static inline double axial_lse_value(axial_lse_acc a) {
     return a.m + log(a.s);
 }
 
+/* The scalar kernels' step of a state (m, s) of type A (double or long
+ * double) by a term v, and its value (streams take them too). */
+#define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
+    do {                                                                                \
+        if (isnan(m) || (v) == -(A)INFINITY)                                             \
+            break;                                                                      \
+        if (isnan(v)) { /* NaN wins, even after +inf */                                 \
+            (m) = (v);                                                                  \
+        } else if ((m) == (A)INFINITY) {                                                 \
+            /* +inf stays */                                                            \
+        } else if ((v) == (A)INFINITY) {                                                 \
+            (m) = (v);                                                                  \
+        } else if ((m) == -(A)INFINITY) {                                                \
+            (m) = (v), (s) = 1;                                                         \
+        } else if ((v) > (m)) {                                                          \
+            (s) = (s) * EXP((m) - (v)) + 1;                                             \
+            (m) = (v);                                                                  \
+        } else {                                                                        \
+            (s) += EXP((v) - (m));                                                      \
+        }                                                                               \
+    } while (0)
+#define AXIAL_LSE_VALUE(m, s, LOG) (isfinite(m) ? (m) + LOG(s) : (m))
+
 /*
  * LogCumSumExp's split along one line (inner == 1), like CumSum's blocked
  * scan (NULL where an ISA has none: its lines are then never split; the
@@ -210,10 +233,13 @@ static inline double axial_lse_value(axial_lse_acc a) {
  * bits.
  *   logcumsumexp_seg(x, y, len, flags, carry): a segment of len elements of
  *     a line starting at a chunk boundary of its scan order (REVERSE: the
- *     segment's first element is x[len - 1]), from the carry `carry`;
+ *     segment's first element is x[len - 1]), from the carry `carry`
+ *     (AXIAL_SCAN_CONTINUE: not the line's start, whose first terms go
+ *     another way);
  *     returns the carry after the segment (carry (+) each chunk's total, in
  *     order), meaningful when the segment ends on a chunk boundary;
- *   lse_scan_total(x, len, flags): the total of one chunk of len elements.
+ *   lse_scan_total(x, len, flags): the total of one chunk of len elements
+ *     (AXIAL_SCAN_CONTINUE: not the line's first).
  */
 /* reduce_lse_run(x, ls, acc, n, ncols, stride), for streams (no scalar one):
  * n rows from the lane states ls (m of lane i at ls[i], s at ls[C + i], C =
@@ -226,6 +252,28 @@ typedef void axial_lse_run_kernel(const void *x, double *ls, axial_lse_acc *acc,
 typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
                                            axial_lse_acc carry);
 typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned flags);
+/* logcumsumexp_run(x, y, len, flags, st, pos), for streams (no scalar one):
+ * a line's scan positions [pos, pos + len) from the piece x (len elements,
+ * REVERSE: the first is x[len - 1]) into y, from the line's state st and
+ * back: R the chunks ended, (m, S) the chunk begun (the kernels' reference
+ * and sum; m = -MAX of the lane type, S = 0 while empty), and the terms of
+ * a vector begun (scan order, at most 16 of 4 bytes or 8 of 8).  Zeroed R,
+ * m -MAX and S 0 start a line. */
+typedef struct {
+    axial_lse_acc R;
+    double m, S;
+    unsigned char held[64];
+} axial_lse_line;
+typedef void axial_lse_line_run_kernel(const void *x, void *y, size_t len, unsigned flags,
+                                       axial_lse_line *st, uint64_t pos);
+/* logcumsumexp_cols_run(x, y, n, ncols, flags, ls, pos), for streams (no
+ * scalar one): n rows of ncols columns (a row ncols elements), scan positions
+ * [pos, pos + n) of the columns, from the columns' states ls and back: m at
+ * ls[i], s at ls[C + i], the block begun's f and S at ls[2 C + i], ls[3 C +
+ * i], C = ncols rounded up to 16 (m = -MAX of the lane type and the rest 0
+ * start them). */
+typedef void axial_lse_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
+                                       unsigned flags, double *ls, uint64_t pos);
 
 /*
  * One table per ISA, its fields those of the list in kernels/entries.h.  An

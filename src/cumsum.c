@@ -161,7 +161,8 @@ static void axial_group_scan(const axial_cumsum_plan *p, size_t k, double *d, ax
     const size_t at = axial_chunks_at(p, h0, h1, &len) * p->esize + o * p->line_bytes;
     if (p->op->lse)
         *l = p->glcarry[k] = p->kt->logcumsumexp_seg[p->dtype](
-            p->x + at, p->y + at, len, p->flags, g == 0 ? AXIAL_LSE_EMPTY : *l);
+            p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
+            g == 0 ? AXIAL_LSE_EMPTY : *l);
     else
         *d = p->gcarry[k] = p->kt->cumsum_seg[p->dtype](
             p->x + at, p->y + at, len, p->flags | (g > 0 ? AXIAL_SCAN_CONTINUE : 0u),
@@ -178,7 +179,8 @@ static void axial_group_total(const axial_cumsum_plan *p, size_t k) {
         size_t len;
         const size_t at = axial_chunks_at(p, h, h + 1, &len) * p->esize;
         if (p->op->lse)
-            p->lcarry[o * p->nchunks + h] = p->kt->lse_scan_total[p->dtype](line + at, len, p->flags);
+            p->lcarry[o * p->nchunks + h] = p->kt->lse_scan_total[p->dtype](
+                line + at, len, p->flags | (h > 0 ? AXIAL_SCAN_CONTINUE : 0u));
         else
             p->carry[o * p->nchunks + h] = p->kt->scan_total[p->dtype](line + at, len, p->flags);
     }

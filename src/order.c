@@ -249,8 +249,11 @@ axial_status axial__check_writer(const char *fn, const char *what, const unsigne
                            "order%s)", fn, what, v / 10000, v / 100 % 100, v % 100, me / 10000,
                            me / 100 % 100, me % 100, me / 10000, me / 100 % 100,
                            v < 300 ? ": from 0.3 on, a reduction of more than 64 outputs sums "
-                                     "its reduced extent in fixed chunks of rows"
-                                   : "");
+                                     "its reduced extent in fixed chunks of rows; from 0.4 on, "
+                                     "LogCumSumExp takes its references from earlier terms only"
+                           : v < 400 ? ": from 0.4 on, LogCumSumExp takes its references from "
+                                       "earlier terms only"
+                                     : "");
     for (size_t i = zero_from; i < 24; i++)
         if (b[i] != 0)
             return axial__fail(AXIAL_E_ARGS, "%s: %s has 0x%02x at byte %zu, which this format "

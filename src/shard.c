@@ -488,7 +488,8 @@ static void line_cell(const shard_plan *p, const struct axial_kernels *kt, const
     const bool whole = lo == a && hi == b && n == p->cell;
     if (whole && p->order == AXIAL_ORDER_SIMD) {
         if (p->lse) {
-            const axial_lse_acc t = kt->lse_scan_total[p->dtype](at, n, p->flags);
+            const axial_lse_acc t = kt->lse_scan_total[p->dtype](
+                at, n, p->flags | (a > 0 ? AXIAL_SCAN_CONTINUE : 0u)); /* (a line's first chunk: its head) */
             memcpy(v, &t, sizeof t);
         } else {
             const double t = kt->scan_total[p->dtype](at, n, p->flags);

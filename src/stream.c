@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stream.c: CumSum, ReduceSum and ReduceLogSumExp fed in pieces along an
- * axis (axial_stream_*), with the one call's bits for any cut points
- * (docs/API.md, "Streams and shards"; the reductions' states below).
+ * stream.c: CumSum, LogCumSumExp, ReduceSum and ReduceLogSumExp fed in
+ * pieces along an axis (axial_stream_*), with the one call's bits for any
+ * cut points (docs/API.md, "Streams and shards"; the log-space ops' and the
+ * reductions' states below).
  *
  * The piece shape merges into (outer, L, inner) as axial_cumsum's does; the
  * state holds what the order carries across the cut:
@@ -63,6 +64,10 @@ struct axial_stream {
     unsigned isa;
     axial_lse_run_kernel *lrun;
     size_t C;
+    /* LogCumSumExp (lcse): its ISA's line kernel (NULL: the scalar order) */
+    bool lcse;
+    axial_lse_line_run_kernel *lcrun;
+    axial_lse_cols_run_kernel *lccols;
 };
 
 /* ReduceSum's state (red), in the carry's words: the SIMD order per outer
@@ -149,6 +154,15 @@ static void words_in(void *m, const unsigned char *r, size_t n) {
 #endif
 }
 
+/* LogCumSumExp's state: the SIMD order per line an axial_lse_line (kernels.h,
+ * 12 words: R, m, S, the terms of a vector begun), the scalar order per line
+ * or column the scalar kernel's (m, s): double, for F64 long double (s as
+ * three doubles, lse_step_ld); the SIMD order's columns per outer index
+ * m[C], s[C], f[C], S[C] (kernels.h, logcumsumexp_cols_run). */
+static size_t lcse_words(const axial_stream *s) {
+    return (s->lcrun ? 12 : s->lccols ? 4 * s->C : 4) * s->ncarry;
+}
+
 static void lse_lanes_empty(const axial_stream *s, double *ls) {
     for (size_t i = 0; i < s->C; i++)
         ls[i] = s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX, ls[s->C + i] = 0.0;
@@ -168,7 +182,19 @@ static axial_lse_acc *lse_S(const axial_stream *s) {
 
 static void stream_init_carries(axial_stream *s) {
     s->pos = 0;
-    if (s->lse) {
+    if (s->lcse) {
+        memset(s->carry, 0, lcse_words(s) * 8);
+        const double lmax = s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX;
+        for (size_t i = 0; i < s->ncarry; i++) {
+            double *w = (double *)s->carry + lcse_words(s) / s->ncarry * i;
+            if (s->lcrun) /* R empty, m the lane type's -MAX, S 0 */
+                w[0] = -INFINITY, w[2] = lmax;
+            for (size_t c = 0; s->lccols && c < s->C; c++)
+                w[c] = lmax;
+            if (!s->lcrun && !s->lccols)
+                w[0] = -INFINITY;
+        }
+    } else if (s->lse) {
         memset(s->carry, 0, red_words(s, s->order) * 8); /* (L's s and the pending rows) */
         for (size_t o = 0; s->order == AXIAL_ORDER_SIMD && o < s->outer; o++) {
             lse_lanes_empty(s, lse_ls(s, o));
@@ -202,19 +228,16 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     static const char fn[] = "axial_stream_create";
     if (stream == NULL)
         return axial__fail(AXIAL_E_NULL, "%s: stream is NULL", fn);
-    if (op == AXIAL_OP_LOGCUMSUMEXP)
+    if (op < AXIAL_OP_CUMSUM || op > AXIAL_OP_REDUCE_LOGSUMEXP)
         return axial__fail(AXIAL_E_ARGS,
-                           "%s: LogCumSumExp streams are not available (its line order "
-                           "reads a whole vector before its first output)", fn);
-    if (op != AXIAL_OP_CUMSUM && op != AXIAL_OP_REDUCE_SUM && op != AXIAL_OP_REDUCE_LOGSUMEXP)
-        return axial__fail(AXIAL_E_ARGS,
-                           "%s: op %d is not a stream's (AXIAL_OP_CUMSUM, AXIAL_OP_REDUCE_SUM, "
-                           "AXIAL_OP_REDUCE_LOGSUMEXP)", fn, (int)op);
+                           "%s: op %d is not a stream's (AXIAL_OP_CUMSUM, AXIAL_OP_LOGCUMSUMEXP, "
+                           "AXIAL_OP_REDUCE_SUM, AXIAL_OP_REDUCE_LOGSUMEXP)", fn, (int)op);
     const bool lse = op == AXIAL_OP_REDUCE_LOGSUMEXP, red = op == AXIAL_OP_REDUCE_SUM || lse;
+    const bool lcse = op == AXIAL_OP_LOGCUMSUMEXP;
     const unsigned allowed = red ? AXIAL_REDUCE_KEEP_DIMS : AX_STREAM_FLAGS;
     size_t es, count, ax;
-    axial_status st = lse ? axial__check_float_dtype(fn, dtype, &es)
-                          : axial__check_dtype(fn, dtype, false, &es);
+    axial_status st = lse || lcse ? axial__check_float_dtype(fn, dtype, &es)
+                                  : axial__check_dtype(fn, dtype, false, &es);
     if (st == AXIAL_OK)
         st = axial__check_rank(fn, rank, shape, 1);
     if (st != AXIAL_OK)
@@ -233,9 +256,12 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
      * beside them), must have a size: 152 bytes a float line, 8 a column */
     const size_t outer = axial__product(sh, 0, ax), inner = axial__product(sh, ax + 1, rank);
     const int order = axial__order_active(dtype);
-    const bool lines = !red && inner == 1 && order != AXIAL_ORDER_EXACT;
-    const size_t ncarry = lines ? outer : outer * inner;
+    const bool lines = !red && !lcse && inner == 1 && order != AXIAL_ORDER_EXACT;
+    const bool lsimd = lcse && order == AXIAL_ORDER_SIMD; /* per outer index */
+    const size_t ncarry = lines || lsimd ? outer : outer * inner;
     size_t units = ncarry, each = lines ? sizeof(axial_line_carry) : 8; /* (the size checked) */
+    if (lcse) /* the SIMD order's lines or columns, the scalar order's (m, s) in 4 words */
+        each = !lsimd ? 32 : inner == 1 ? sizeof(axial_lse_line) : 32 * ((inner + 15) / 16 * 16);
     /* ReduceSum: the positions of a super-row (inner >= 16: a row; 16 for
      * rows, lcm(inner, 16) between), and the one call's fixed chunks
      * (src/reduce.c), in rows */
@@ -290,6 +316,12 @@ axial_status axial_stream_create(axial_op op, axial_dtype dtype, size_t rank,
     s->lrun = lse && order == AXIAL_ORDER_SIMD ? axial__isa_kernels(s->isa)->reduce_lse_run[dtype]
                                                : NULL;
     s->C = C;
+    s->lcse = lcse;
+    if (lcse)
+        s->isa = (unsigned)axial_isa_active();
+    s->lcrun = lsimd && inner == 1 ? axial__isa_kernels(s->isa)->logcumsumexp_run[dtype] : NULL;
+    s->lccols = lsimd && inner > 1 ? axial__isa_kernels(s->isa)->logcumsumexp_cols_run[dtype]
+                                   : NULL;
     const size_t alloc = red && order == AXIAL_ORDER_EXACT ? 2 * ncarry * 8 /* (sums, scratch) */
                                                            : units * each + copy;
     /* 64-byte aligned: the column kernels' running sums are whole lines */
@@ -420,6 +452,66 @@ static void push_task(void *arg, size_t t) {
     }
 }
 
+/* ---- a LogCumSumExp push ------------------------------------------------ */
+
+static void lse_step_ld(double *L, double term);
+
+/* The scalar kernel's value of a LogCumSumExp state (above). */
+static double lcse_value(const axial_stream *s, const double *L) {
+    if (s->dtype == AXIAL_F64) {
+        const long double m = L[0], ls = (long double)L[1] + L[2] + L[3];
+        return (double)AXIAL_LSE_VALUE(m, ls, logl);
+    }
+    return AXIAL_LSE_VALUE(L[0], L[1], log);
+}
+
+/* The scalar order of ncols lines or columns (a row `stride` apart, the
+ * states 4 words apart): the scalar kernel's step and value, a row at a time. */
+static AXIAL_COLD void lcse_scalar(const axial_stream *s, double *L, const char *x, char *y,
+                                   size_t len, size_t ncols, size_t stride) {
+    const bool excl = (s->flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const bool rev = (s->flags & AXIAL_CUMSUM_REVERSE) != 0;
+    for (size_t t = 0; t < len; t++)
+        for (size_t c = 0; c < ncols; c++) {
+            const size_t j = (rev ? len - 1 - t : t) * stride + c;
+            double *l = L + 4 * c;
+            const double v = axial__float_at(s->dtype, x, j);
+            if (excl)
+                axial__float_put(s->dtype, y, j, lcse_value(s, l));
+            if (s->dtype == AXIAL_F64)
+                lse_step_ld(l, v);
+            else
+                AXIAL_LSE_STEP(double, exp, l[0], l[1], v);
+            if (!excl)
+                axial__float_put(s->dtype, y, j, lcse_value(s, l));
+        }
+}
+
+static void lcse_task(void *arg, size_t t) {
+    const axial_push *p = arg;
+    const axial_stream *s = p->s;
+    const size_t es = s->esize, L = p->len;
+    const size_t groups = s->lcrun || s->lccols ? 1 : (s->inner - 1) / AX_STREAM_COLS + 1;
+    size_t b, e;
+    axial__task_range(p->units, p->ntasks, t, &b, &e);
+    for (size_t u = b; u < e; u++) {
+        const size_t o = u / groups, c0 = u % groups * AX_STREAM_COLS;
+        const size_t at = (o * L * s->inner + (s->lcrun ? 0 : c0)) * es;
+        if (s->lcrun) {
+            s->lcrun(p->x + at, p->y + at, L, s->flags, (axial_lse_line *)s->carry + o, s->pos);
+            continue;
+        }
+        if (s->lccols) {
+            s->lccols(p->x + at, p->y + at, L, s->inner, s->flags,
+                      (double *)s->carry + 4 * s->C * o, s->pos);
+            continue;
+        }
+        const size_t c1 = c0 + AX_STREAM_COLS < s->inner ? c0 + AX_STREAM_COLS : s->inner;
+        lcse_scalar(s, (double *)s->carry + 4 * (o * s->inner + c0), p->x + at, p->y + at, L,
+                    c1 - c0, s->inner);
+    }
+}
+
 /* ---- a ReduceSum push ---------------------------------------------------- */
 
 typedef struct {
@@ -470,23 +562,9 @@ static void lse_fin(const axial_stream *s, double *ls, const char *pd, size_t np
 
 /* The scalar kernels' step of an F64 line, in long double as there, tests
  * included (its state L: m, then s as three doubles, exactly). */
-static AXIAL_COLD void lse_step_ld(double *L, double term) {
+static AXIAL_COLD void lse_step_ld(double *L, double term) { /* (above) */
     long double m = L[0], s = (long double)L[1] + L[2] + L[3];
-    const long double v = term;
-    if (isnan(m) || v == -(long double)INFINITY)
-        return;
-    if (isnan(v))
-        m = v;
-    else if (m == (long double)INFINITY)
-        return;
-    else if (v == (long double)INFINITY)
-        m = v;
-    else if (m == -(long double)INFINITY)
-        m = v, s = 1;
-    else if (v > m)
-        s = s * expl(m - v) + 1, m = v;
-    else
-        s += expl(v - m);
+    AXIAL_LSE_STEP(long double, expl, m, s, (long double)term);
     const long double r = s - (double)s;
     L[0] = (double)m, L[1] = (double)s, L[2] = (double)r, L[3] = (double)(r - (double)r);
 }
@@ -793,6 +871,17 @@ axial_status axial_stream_push_ex(axial_stream *s, axial_dtype dtype, const void
     const bool simd_isa = axial_isa_active() != AXIAL_ISA_SCALAR;
     axial_push p = {s, axial__kernels(), x, y, len, 1, 0, NULL,
                     s->order == AXIAL_ORDER_SIMD && simd_isa};
+    if (s->lcse) { /* units: lines, or an outer index's groups of columns */
+        p.units = s->lcrun || s->lccols ? s->outer
+                                        : s->outer * ((s->inner - 1) / AX_STREAM_COLS + 1);
+        if (exec != NULL)
+            p.ntasks = axial__ntasks(p.units, len * s->esize * (s->lccols || s->inner < AX_STREAM_COLS
+                                                                    ? s->inner : AX_STREAM_COLS),
+                                     AXIAL_LSE_THRESHOLD);
+        axial__run(exec, p.ntasks, lcse_task, &p);
+        s->pos += len;
+        return AXIAL_OK;
+    }
     if (!s->lines && s->order != AXIAL_ORDER_EXACT && simd_isa)
         p.cols_run = p.kt->cumsum_cols_run[s->dtype]; /* the columns' order is every ISA's */
     if (s->lines)
@@ -831,6 +920,8 @@ size_t axial_stream_state_size(const axial_stream *s) {
         return 0;
     if (s->red)
         return AX_ST_HEAD + 8 * s->rank + 8 * red_bytes_words(s, s->order, s->pos) + 8;
+    if (s->lcse)
+        return AX_ST_HEAD + 8 * s->rank + 8 * lcse_words(s) + 8;
     return AX_ST_HEAD + 8 * s->rank + s->ncarry * (s->lines ? 19 * 8 : 8) + 8;
 }
 
@@ -844,12 +935,16 @@ axial_status axial_stream_export(const axial_stream *s, void *buf, size_t cap) {
                            size);
     unsigned char *b = buf;
     axial__put_head(b, "AXST", AX_ST_HEAD, s->op, s->dtype, s->flags,
-                    s->lse ? AXIAL_ORDER_ISA + (int)s->isa : s->order, s->rank, s->axis);
+                    s->lse || s->lcse ? AXIAL_ORDER_ISA + (int)s->isa : s->order, s->rank,
+                    s->axis);
     axial__put64(b + 24, s->pos);
     unsigned char *w = b + AX_ST_HEAD;
     for (size_t d = 0; d < s->rank; d++, w += 8)
         axial__put64(w, (uint64_t)s->shape[d]);
-    if (s->red && s->order != AXIAL_ORDER_SIMD) {
+    if (s->lcse) {
+        words_out(w, s->carry, lcse_words(s));
+        w += 8 * lcse_words(s);
+    } else if (s->red && s->order != AXIAL_ORDER_SIMD) {
         words_out(w, s->carry, red_words(s, s->order));
         w += 8 * red_words(s, s->order);
     } else if (s->red) { /* A and R, then each group begun's elements taken, packed */
@@ -905,15 +1000,16 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
                            b[16], b[17], s->rank, s->axis);
     int order = b[15];
     const bool is_float = s->order != AXIAL_ORDER_EXACT;
-    if (s->lse && order != AXIAL_ORDER_ISA + (int)s->isa)
+    const bool isa_bound = s->lse || s->lcse;
+    if (isa_bound && order != AXIAL_ORDER_ISA + (int)s->isa)
         return axial__fail(AXIAL_E_ARGS, "%s: the state follows the order of ISA %d (%s), this "
-                           "stream that of %s: each ISA gives ReduceLogSumExp bits of its own",
+                           "stream that of %s: each ISA gives log-space bits of its own",
                            fn, order - AXIAL_ORDER_ISA,
                            order >= AXIAL_ORDER_ISA
                                ? axial_isa_name((axial_isa)(order - AXIAL_ORDER_ISA))
                                : "none",
                            axial_isa_name((axial_isa)s->isa));
-    if (s->lse)
+    if (isa_bound)
         order = s->order;
     else if (is_float ? (order != AXIAL_ORDER_SCALAR && order != AXIAL_ORDER_SIMD)
                       : order != AXIAL_ORDER_EXACT)
@@ -942,7 +1038,9 @@ axial_status axial_stream_import(axial_stream *s, const void *buf, size_t size) 
     s->order = order;
     s->pos = pos;
     const unsigned char *r = b + AX_ST_HEAD + 8 * s->rank;
-    if (s->red && order != AXIAL_ORDER_SIMD) {
+    if (s->lcse) {
+        words_in(s->carry, r, lcse_words(s));
+    } else if (s->red && order != AXIAL_ORDER_SIMD) {
         words_in(s->carry, r, red_words(s, order));
     } else if (s->red) {
         const size_t head = red_head(s), es = s->esize, np = red_npend_at(s, pos);

@@ -756,15 +756,15 @@ void t_lse_lines_apart(ax_t *t) {
 
 /* A column's outputs depend on that column alone, wherever it sits in its
  * vector: [R, C] along axis 0 in one call and cut into calls of a few
- * columns each give the same bits (a dask chunking of the kept axis), for
- * ReduceLogSumExp at any cut (blocks of 2 or more columns: one column is a
- * line, another walk) and LogCumSumExp, whose column groups share their
- * choice of path, at cuts on 64-byte lines of the row. */
+ * columns each give the same bits (a dask chunking of the kept axis), at
+ * any cut (blocks of 2 or more columns: one column is a line, another walk),
+ * for ReduceLogSumExp and LogCumSumExp (a column group's paths give each
+ * lane the same bits). */
 void t_lse_columns_apart(ax_t *t) {
     const size_t R = 37, C = 300; /* (every block in the plan of the whole: no fixed chunks) */
     for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
         const axial_dtype dt = ax_float_types[d];
-        const size_t es = ax_dtype_size(dt), count = R * C, line = 64 / es;
+        const size_t es = ax_dtype_size(dt), count = R * C;
         char *x = malloc(count * es), *y = malloc(count * es), *y2 = malloc(count * es);
         char *col = malloc(count * es), *out = malloc(count * es);
         for (size_t k = 0; k < count; k++) /* columns of mild and steep rises, a NaN, an inf */
@@ -777,7 +777,6 @@ void t_lse_columns_apart(ax_t *t) {
                           : axial_reduce_logsumexp(dt, x, y, 2, shape, &axis, 1, 0)) == AXIAL_OK;
             for (size_t c0 = 0; ok && c0 < C;) {
                 size_t w = (size_t)ax_rand_range(t, 2, 70);
-                w = op ? (w + line - 1) / line * line : w;
                 w = w + 2 > C - c0 ? C - c0 : w; /* (no block of one column) */
                 const int64_t part[2] = {(int64_t)R, (int64_t)w};
                 for (size_t r = 0; r < R; r++)

@@ -168,22 +168,25 @@ static void st_push(ax_t *t, axial_stream *s, axial_dtype dt, const void *x, voi
 
 /* One stream case: the whole tensor, its one-call result, then the stream
  * over random cuts; `how` picks plain, executor, bytes or in place per piece. */
-static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned flags,
-                        size_t pieces, axial_pool *pool) {
+static void stream_case(ax_t *t, axial_op op, axial_dtype dt, const st_shape *sh, unsigned flags,
+                        size_t pieces, enum fill fill, axial_pool *pool) {
     const size_t es = ax_dtype_size(dt), rank = sh->rank;
     size_t ax = (size_t)(sh->axis < 0 ? sh->axis + (int64_t)rank : sh->axis);
     const size_t count = prod(sh->shape, 0, rank), n = (size_t)sh->shape[ax];
     const size_t outer = prod(sh->shape, 0, ax), inner = prod(sh->shape, ax + 1, rank);
     char *x = malloc(count * es + 1), *want = malloc(count * es + 1), *got = malloc(count * es + 1);
-    ax_fill(t, dt, x, count, FILL_GENERAL);
+    ax_fill(t, dt, x, count, fill);
     char name[160], sbuf[64];
-    snprintf(name, sizeof name, "cumsum %s %s axis %lld flags %u, %zu pieces",
-             ax_dtype_str(dt), ax_shape_str(sbuf, sizeof sbuf, rank, sh->shape),
-             (long long)sh->axis, flags, pieces);
-    axial_status st = axial_cumsum(dt, x, want, rank, sh->shape, sh->axis, flags);
+    snprintf(name, sizeof name, "%s %s %s axis %lld flags %u, fill %d, %zu pieces",
+             op == AXIAL_OP_CUMSUM ? "cumsum" : "logcumsumexp", ax_dtype_str(dt),
+             ax_shape_str(sbuf, sizeof sbuf, rank, sh->shape), (long long)sh->axis, flags,
+             (int)fill, pieces);
+    axial_status st = op == AXIAL_OP_CUMSUM
+                          ? axial_cumsum(dt, x, want, rank, sh->shape, sh->axis, flags)
+                          : axial_logcumsumexp(dt, x, want, rank, sh->shape, sh->axis, flags);
     AX_CHECK(t, st == AXIAL_OK, "%s: one call: %s", name, axial_status_name(st));
     axial_stream *s = NULL;
-    st = axial_stream_create(AXIAL_OP_CUMSUM, dt, rank, sh->shape, sh->axis, flags, &s);
+    st = axial_stream_create(op, dt, rank, sh->shape, sh->axis, flags, &s);
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: create: %s (%s)", name, axial_status_name(st),
                   axial_last_error()))
         goto done;
@@ -208,7 +211,7 @@ static void stream_case(ax_t *t, axial_dtype dt, const st_shape *sh, unsigned fl
         slab(x, (char *)in.p, outer, n, inner, a, L, es, true);
         void *y = how == 1 ? in.p : out.p; /* in place */
         if (how == 2) /* through the state's bytes, into a new stream */
-            s = st_through_bytes(t, s, AXIAL_OP_CUMSUM, dt, sh, flags, name, i);
+            s = st_through_bytes(t, s, op, dt, sh, flags, name, i);
         if (s == NULL)
             break;
         st_push(t, s, dt, in.p, y, rank, ps, how, pool, name, i);
@@ -244,6 +247,7 @@ void t_stream_cuts(ax_t *t) {
         {2, {300, 1}, 0},       {1, {17}, 0},        {2, {200, 37}, 0},   {3, {2, 150, 5}, 1},
         {3, {3, 4, 500}, 2},    {2, {50, 1000}, 0},  {1, {16384 * 3 + 5}, 0},
         {3, {2, 0, 40}, 2}, /* no element: nothing is read or written, the length grows */
+        {2, {9, 7}, 1},         {2, {4, 9}, 1},
     };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
     for (size_t d = 0; d < AX_N_SUM_TYPES; d++) {
@@ -259,8 +263,23 @@ void t_stream_cuts(ax_t *t) {
                 continue;
             for (unsigned flags = 0; flags < 4; flags++) {
                 const size_t pieces = (size_t)ax_rand_range(t, 2, 100);
-                stream_case(t, dt, sh, flags, pieces, pool);
+                stream_case(t, AXIAL_OP_CUMSUM, dt, sh, flags, pieces, FILL_GENERAL, pool);
             }
+        }
+    }
+    /* LogCumSumExp: general data (steep rises: new references within a
+     * vector), uniform, and rare specials (the scalar step from a NaN or
+     * +inf); lines of a vector's head and of several chunks */
+    static const enum fill lse_fills[3] = {FILL_GENERAL, FILL_UNIFORM01, FILL_RARE_SPECIALS};
+    for (size_t d = 0; d < AX_N_FLOAT_TYPES; d++) {
+        const axial_dtype dt = ax_float_types[d];
+        for (size_t k = 0; k < nshapes; k++) {
+            const st_shape *sh = &shapes[k];
+            for (size_t f = 0; f < 3; f++)
+                for (unsigned flags = 0; flags < 4; flags++)
+                    if (sh_chunks(sh) || ax_sample(t, dt == AXIAL_F32 ? 0.8 : 0.4))
+                        stream_case(t, AXIAL_OP_LOGCUMSUMEXP, dt, sh, flags,
+                                    (size_t)ax_rand_range(t, 2, 100), lse_fills[f], pool);
         }
     }
     axial_pool_destroy(pool);
@@ -800,7 +819,8 @@ void t_stream_errors(ax_t *t) {
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 2, 0, &z) == AXIAL_E_AXIS, "axis 2");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 2, shape, 1, 4, &z) == AXIAL_E_ARGS, "flags 4");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_CUMSUM, AXIAL_F32, 0, shape, 0, 0, &z) == AXIAL_E_RANK, "rank 0");
-    AX_CHECK(t, axial_stream_create(AXIAL_OP_LOGCUMSUMEXP, AXIAL_F32, 2, shape, 1, 0, &z) == AXIAL_E_ARGS, "LogCumSumExp");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_LOGCUMSUMEXP, AXIAL_I32, 2, shape, 1, 0, &z) == AXIAL_E_DTYPE, "LogCumSumExp of I32");
+    AX_CHECK(t, axial_stream_create(AXIAL_OP_LOGCUMSUMEXP, AXIAL_F32, 2, shape, 1, 4, &z) == AXIAL_E_ARGS, "LogCumSumExp flags 4");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_I32, 2, shape, 1, 0, &z) == AXIAL_E_DTYPE, "ReduceLogSumExp of I32");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_LOGSUMEXP, AXIAL_F32, 2, shape, 1, AXIAL_CUMSUM_REVERSE, &z) == AXIAL_E_ARGS, "a log-sum's flags");
     AX_CHECK(t, axial_stream_create(AXIAL_OP_REDUCE_SUM, AXIAL_F32, 2, shape, 1, AXIAL_CUMSUM_REVERSE, &z) == AXIAL_E_ARGS, "a sum's flags");
@@ -994,13 +1014,19 @@ void t_bytes_limits(ax_t *t) {
         AX_CHECK(t, st == forged[k].want, "a state with %s: %s (want %s): %s", forged[k].what,
                  axial_status_name(st), axial_status_name(forged[k].want), axial_last_error());
     }
-    /* a state of 0.2, whose order had no chunks for many outputs: refused, named */
-    memcpy(b2, b, sz);
-    forge32(b2, sz, 8, 200);
-    st = axial_stream_import(s, b2, sz);
-    AX_CHECK(t, st == AXIAL_E_ARGS && strstr(axial_last_error(), "axial 0.2.0") &&
-                    strstr(axial_last_error(), "fixed chunks of rows"),
-             "a state of axial 0.2.0: %s, \"%s\"", axial_status_name(st), axial_last_error());
+    /* states of 0.2 (no chunks for many outputs) and 0.3 (LogCumSumExp's
+     * references from later terms): refused, the change named */
+    static const struct { uint32_t v; const char *name, *change; } old[2] = {
+        {200, "axial 0.2.0", "fixed chunks of rows"}, {300, "axial 0.3.0", "earlier terms only"}};
+    for (size_t k = 0; k < 2; k++) {
+        memcpy(b2, b, sz);
+        forge32(b2, sz, 8, old[k].v);
+        st = axial_stream_import(s, b2, sz);
+        AX_CHECK(t, st == AXIAL_E_ARGS && strstr(axial_last_error(), old[k].name) &&
+                        strstr(axial_last_error(), old[k].change),
+                 "a state of %s: %s, \"%s\"", old[k].name, axial_status_name(st),
+                 axial_last_error());
+    }
     free(b);
     free(b2);
     axial_stream_destroy(s);

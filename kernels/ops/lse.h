@@ -3,63 +3,46 @@
  * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring")
  * for F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the
  * store) and F64 (f64 lanes), written once over the vocabulary of
- * simd/<isa>.h: logcumsumexp, reduce_lse, reduce_lse_acc, the column tiles
- * logcumsumexp_cols and reduce_lse_cols, the line chunks logcumsumexp_seg and
- * lse_scan_total, and reduce_lse_run (streams: the reductions' lane states).
- * The body below is included twice, once per lane type (L* names: f32 lanes
- * vf_*, f64 lanes vd_*); exp and log are SLEEF's 1-ulp vector functions.
+ * simd/<isa>.h: the whole-shape entries, the column tiles, the line chunks
+ * logcumsumexp_seg and lse_scan_total, and the streams' logcumsumexp_run,
+ * logcumsumexp_cols_run and reduce_lse_run.  The body below is included
+ * twice, once per lane type (L* names); exp and log are SLEEF's 1-ulp ones.
  *
- * Order (outside the one summation order: docs/API.md section 15; the bits
- * differ between ISAs, never with the thread count): a state (m, s) has the
- * value m + log s, m a reference (a term, or a term + LSE_LAG), s the sum of
- * exp(term - m) in f64; exps are summed in the lane type only in trees of
- * LSE_RB or LSE_RC terms (reductions) or in-register prefixes of one vector and runs
- * of LSE_SB rows (scans).  An empty lane has m = -MAX and s = 0, so that
- * -inf - -inf never happens.
- *  - Reductions: lanes are positions of a line (vectors in a row) or
- *    columns; per block (LSE_RB vectors of a line, LSE_RC rows) a max, then, where it exceeds m by
- *    more than LSE_LAG, m = max + LSE_LAG and s *= exp(m_old - m) in f64 (so
- *    a slow ramp rescales rarely), then the block's exps by a tree into s.
- *    A line's lanes merge in a fixed order (vd_hsum).  A NaN or +inf term
- *    makes s NaN (exp(NaN), exp(inf - inf)), and only such a line or column
- *    is rescanned for its special value.
- *  - Line scans: chunks of AXIAL_SCAN_CHUNK (kernels.h), each from its own
- *    empty state, outputs mixed with the carry R of the earlier chunks:
- *    ref + log(a + b s_j) (lse_mix; a = 0, b = 1 without a carry: the same
- *    bits as m + log s_j).  Blocks of LSE_BLK vectors take the block max B
- *    as reference when every output's own largest term lies within
- *    LSE_RISE of it (the first output's suffices: later ones only grow),
- *    then run all exps, then the prefixes (s_j = (lane)S + prefix, S += the
- *    vector's total in f64), then all logs, so that the SLEEF calls overlap.
- *    Other vectors go one at a time with the same rule; in f32 lanes a
- *    rise up to LSE_WIDE takes the vector in f64 (lse_wide); a steeper rise
- *    (f64 lanes: any beyond LSE_RISE), a NaN or +inf term, a NaN or +inf
- *    carry, or an exclusive output with no term of the chunk after its
- *    first vector take the scalar step in double (the oracle's).  None of
- *    these choices looks at R, so a chunk's final state (its total) is the
- *    same with or without outputs.
- *  - Lines of 2..LSE_SB-1 terms: lanes are lines, term by term (lse_row,
- *    lane-type exps); no choice spans lanes, so a line's bits are its own.
- *  - Column scans: lanes are columns; per block of LSE_SB rows in scan
- *    order, lanes whose block max rises (within LSE_RISE of their first
- *    output's largest term) take it as reference at once, then exps, the
- *    running f32 sum after (lane)s, logs, s += the block's sum in f64; other
- *    blocks, and those where m plus the rows' sum is NaN or +inf (a NaN or
- *    +inf term, in this block or before, or an overflow), row by row with a
- *    NaN-keeping max and y = m where m is not finite.
- * Error: every output has s_j >= e^-LSE_RISE (reductions: s >= e^-LSE_LAG)
- * relative to its reference, so a relative error r of s_j is an absolute
- * error r of y: each exp 1 ulp plus the rounding of x - m (on average about
- * (ln n + 2) u over s), the lane-type sums a few u, s_j rounded to the lane
- * type u/2, the mix with a carry 2u, the log 2u max(2, ln n), and the final
- * rounding half an ulp (short lines: up to LSE_SB - 2 lane-type rescales
- * of u each, for the sums' few u): with u = 2^-24 below ulp_T(y*) +
- * 4u(|y*| + ln n + 4) for f32/f16/bf16, and with u = 2^-53 plus the n
- * additions of s for f64.
- * Tails: a partial vector is read and written through masked moves or a
- * small buffer (vf_ld_part, -inf in the lanes past the end: they add nothing
- * and raise no max).  In place (y == x) is safe: every block loads its
- * terms before it stores their outputs.
+ * Order (docs/API.md section 15; the bits differ between ISAs, never with
+ * the thread count): a state (m, s) has the value m + log s, m a reference,
+ * s the sum of exp(term - m) in f64, lane-type sums only within a tree of
+ * LSE_RB or LSE_RC terms, a vector's prefix or a block of LSE_SB rows.  Terms
+ * may lie up to LSE_LAG above m; one beyond takes m = itself + LSE_LAG (s
+ * rescaled in f64), so a slow rise rescales rarely.  An empty lane has m =
+ * -MAX and s = 0 (-inf - -inf never happens).
+ *  - Reductions: lanes are a line's vector positions or columns; per block
+ *    a max, the rescale where it passes m + LSE_LAG, the block's exps by a
+ *    tree into s; a line's lanes merge in a fixed order.  A NaN or +inf makes
+ *    s NaN, and only that line or column is rescanned for its special value.
+ *  - Scans take every reference from terms at or before the output: an
+ *    output depends on no later term (the streams).  Lines: chunks of
+ *    AXIAL_SCAN_CHUNK, each from its own empty state, outputs mixed with the
+ *    carry R of the chunks before (lse_mix); a line's first LSE_HEAD terms
+ *    term by term (lse_row, lines as lanes), then vectors in scan order:
+ *    exps below m, prefixes from the chunk's S, logs (LSE_BLK vectors at a
+ *    time where none rises, so that the SLEEF calls overlap); at a lane
+ *    above m + LSE_LAG the lanes before it keep their outputs and the rest
+ *    go again from the new m (lse_vec); a NaN or +inf term hands the rest of
+ *    the chunk to the scalar step (the oracle's, in double).  No choice looks
+ *    at R: a chunk's total is the same with or without outputs.  Columns
+ *    (lanes): blocks of LSE_SB rows, each term's exp added to the block's
+ *    lane-type sum f, outputs m + log(S + f), S the lane-type s the block
+ *    began with; a rising term folds f into s first (lse_crow); a NaN or +inf
+ *    makes m NaN or +inf for good, its outputs m.
+ * Error: every output has s_j >= e^-LSE_LAG relative to its reference (its
+ * largest term is at most LSE_LAG below it) and s_j <= n e^LSE_LAG, so a
+ * relative error r of s_j is an absolute error r of y: each exp 1 ulp plus
+ * the rounding of x - m, the lane-type sums a few u, the mix with a carry
+ * 2u, the log 2u max(2, ln n), the final rounding half an ulp: with u =
+ * 2^-24 below ulp_T(y*) + 4u(|y*| + ln n + 4) for f32/f16/bf16, and with u
+ * = 2^-53 plus the n additions and the rescales of s for f64.
+ * Tails: -inf in the lanes past the end (they add nothing and raise no max).
+ * In place (y == x) is safe: every block loads its terms before it stores.
  */
 #ifndef AXIAL_OPS_LSE_H
 #define AXIAL_OPS_LSE_H
@@ -76,11 +59,10 @@
 #endif
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
-#define LSE_SL 64      /* lines of fewer than LSE_SB terms scanned at a time as columns */
+#define LSE_HEAD 8     /* a line's first terms, term by term (lse_row) */
+#define LSE_SL 64      /* lines whose heads are scanned at a time as columns */
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
-#define LSE_RISE 2.0   /* the largest rise of a scan reference above an output's own largest term */
-#define LSE_WIDE 600.0 /* f32 lanes: the largest such rise of a vector computed in f64 */
-#define LSE_LAG 2.0    /* a reduction reference's headroom above its terms */
+#define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
 
 AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
@@ -196,11 +178,19 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
     }                                                                                          \
     axial_lse_acc AX_KN(logcumsumexp_seg, key)(const void *x, void *y, size_t len,             \
                                                unsigned flags, axial_lse_acc carry) {         \
-        return lse_seg_##P(K, x, y, len, flags, carry);                                        \
+        return lse_seg_##P(K, x, y, len, flags, carry, NULL);                                  \
     }                                                                                          \
     axial_lse_acc AX_KN(lse_scan_total, key)(const void *x, size_t len, unsigned flags) {     \
-        return lse_chunk_##P(K, x, NULL, len, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,            \
-                             (flags & AXIAL_CUMSUM_REVERSE) != 0, AXIAL_LSE_EMPTY, 0);         \
+        return lse_seg_##P(K, x, NULL, len, flags, AXIAL_LSE_EMPTY, NULL);                     \
+    }                                                                                          \
+    void AX_KN(logcumsumexp_run, key)(const void *x, void *y, size_t len, unsigned flags,      \
+                                      axial_lse_line *st, uint64_t pos) {                     \
+        lse_run_##P(K, x, y, len, flags, st, pos);                                             \
+    }                                                                                          \
+    void AX_KN(logcumsumexp_cols_run, key)(const void *x, void *y, size_t n, size_t ncols,     \
+                                           unsigned flags, double *ls, uint64_t pos) {        \
+        lse_scols_##P(K, x, y, n, ncols, ncols, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,         \
+                      (flags & AXIAL_CUMSUM_REVERSE) != 0, ls, pos);                          \
     }
 AX_LSE_ENTRIES(f32, AXK_F32, f)
 AX_LSE_ENTRIES(f16, AXK_F16, f)
@@ -218,6 +208,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LX(op) vd_##op
 #define LKX(op, k, ...) vd_##op(__VA_ARGS__) /* (memory ops: f32 lanes take the kind) */
 #define LF(name) name##_d
+#define LK AXK_F64 /* the lane type's kind */
 #define LW (LSE_W / 8) /* columns of a window */
 #define LH 1 /* f64 halves of a vector */
 #define HALF(v, h) (v)
@@ -231,6 +222,7 @@ AX_LSE_ENTRIES(f64, AXK_F64, d)
 #define LX(op) vf_##op
 #define LKX(op, k, ...) vf_##op(k, __VA_ARGS__)
 #define LF(name) name##_f
+#define LK AXK_F32
 #define LW (LSE_W / 4)
 #define LH 2
 #define HALF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
@@ -373,7 +365,7 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
                     t[q] = q < nr ? LF(lse_ldc)(k, p + q * stride * es, cnt) : LX(set1)(-INFINITY);
                 if (pf)
                     lse_pf(k, x, n, r + LSE_RC, LSE_RC, c0 + g * LN, stride, 0);
-                LF(lse_red_block)(part ? (LSE_D ? AXK_F64 : AXK_F32) : k, part ? (char *)t : p,
+                LF(lse_red_block)(part ? LK : k, part ? (char *)t : p,
                                   part ? sizeof(LV) : stride * es, LSE_RC, LN, LSE_RC, &m[g], &s[g]);
             }
         }
@@ -425,6 +417,27 @@ static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, si
     }
 }
 
+/* y = m where m is NaN or +inf, else m + log s */
+AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
+    return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(TOV(*s))));
+}
+
+/* One term of each lane into (m, s), its output to y: one exp, of v below
+ * the running max (s += e) or of the old max below a new one (s = s e + 1). */
+AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m, LF(lse_acc) *s) {
+    if (excl)
+        LF(lse_stc)(k, y, LF(lse_out)(*m, s), cnt);
+    const LMASK up = LX(gt)(v, *m);
+    const LV nm = LX(maxn)(v, *m), one = LX(set1)(1);
+    const LV e = LX(exp)(LX(sel)(up, LX(sub)(*m, v), LX(sub)(v, *m)));
+    const LV a = LX(sel)(up, e, one), b = LX(sel)(up, one, e);
+    for (int h = 0; h < LH; h++)
+        s->h[h] = vd_add(vd_mul(s->h[h], HALF(a, h)), HALF(b, h));
+    *m = nm;
+    if (!excl)
+        LF(lse_stc)(k, y, LF(lse_out)(nm, s), cnt);
+}
+
 /* ---- LogCumSumExp along a line -------------------------------------------- */
 
 /* The chunk's state: reference m (-MAX while empty), S (0 while empty). */
@@ -437,271 +450,390 @@ typedef struct {
 AXIAL_INLINE axial_lse_acc LF(lse_canon)(const LF(lse_cs) *c) {
     return c->S == 0 ? AXIAL_LSE_EMPTY : (axial_lse_acc){(double)c->m, c->S};
 }
-/* The rise of B above the largest term of the first output whose terms are
- * the state and x0 (excl: the state alone). */
-AXIAL_INLINE double LF(lse_rise_of)(const LF(lse_cs) *c, LE B, LE x0, size_t t, int excl) {
-    double P = c->m > x0 ? c->m : x0;
-    if (excl && c->S == 0)
-        P = t > 0 ? -INFINITY : x0; /* outputs with no term of the chunk (not its first) */
-    else if (excl)
-        P = c->m;
-    return (double)B - P;
-}
-/* B as the reference */
-AXIAL_INLINE void LF(lse_take)(LF(lse_cs) *c, LE B, axial_lse_acc R) {
-    c->S = c->S == 0 ? 0 : c->S * exp((double)c->m - (double)B);
-    c->m = B;
-    c->mx = lse_mix_of(R, (double)B);
-}
-/* Take B as the reference, if every output from the one whose terms are
- * the state and x0 (excl: the state alone) stays within LSE_RISE of it. */
-AXIAL_INLINE int LF(lse_rise)(LF(lse_cs) *c, LE B, LE x0, size_t t, int excl, axial_lse_acc R) {
-    if (LF(lse_rise_of)(c, B, x0, t, excl) > LSE_RISE)
-        return 0;
-    LF(lse_take)(c, B, R);
-    return 1;
-}
-/* Outputs of s_j (excl: shifted) from a vector's prefix p; S += its total. */
-AXIAL_INLINE LV LF(lse_sj)(LF(lse_cs) *c, LV p, int excl) {
+/* a + b s_j of a vector's prefix p (excl: shifted), from S (not added);
+ * the outputs are ref + log of it (lse_o). */
+AXIAL_INLINE LV LF(lse_r)(const LF(lse_cs) *c, LV p, int excl) {
     const LV sj = LX(add)(LX(set1)((LE)c->S), excl ? LX(up1)(p) : p);
-    c->S += (double)LX(last)(p);
     return LX(add)(LX(set1)((LE)c->mx.a), LX(mul)(LX(set1)((LE)c->mx.b), sj));
 }
-
-#if !LSE_D
-/* f32 lanes v whose rise above the first output's largest term lies
- * beyond LSE_RISE (within LSE_WIDE: f64 keeps the relative precision of
- * terms down to e^-LSE_WIDE), B taken as reference: exps, the prefixes (the
- * upper half's from the lower half's total) and logs in f64, each output
- * rounded once; S += the vector's total.  Returns the outputs. */
-AXIAL_INLINE vf LF(lse_wide)(int k, LF(lse_cs) *c, vf v, int excl, int emit) {
-    const vd m = vd_set1((double)c->m), S = vd_set1(c->S);
-    const vd a0 = vd_scan(vd_exp(vd_sub(vd_lo(v), m))), a1 = vd_scan(vd_exp(vd_sub(vd_hi(v), m)));
-    const double T0 = vd_last(a0);
-    const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
-    const vd a = vd_set1(c->mx.a), b = vd_set1(c->mx.b), ref = vd_set1(c->mx.ref);
-    c->S += vd_last(a1) + T0;
-    if (!emit)
-        return v;
-    return vf_narrow_for(k, vd_add(ref, vd_log(vd_add(a, vd_mul(b, vd_add(S, p0))))),
-                         vd_add(ref, vd_log(vd_add(a, vd_mul(b, vd_add(S, p1))))));
+AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
+    return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r));
 }
-#endif
 
-/* Scan-order terms [t, t + LN) (fewer at the end) one vector at a time;
- * returns 1 when the chunk is done (the scalar step took the rest). */
-AXIAL_INLINE int LF(lse_vec)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
-                             LF(lse_cs) *c, axial_lse_acc R, int emit) {
-    const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN;
-    _Alignas(64) unsigned char buf[AX_VB];
-    const size_t at = rev ? n - t - cnt : t;
-    LV v;
-    if (cnt == LN || !rev) {
-        v = LF(lse_ldc)(k, x + at * es, cnt);
+/* One vector of scan-order terms a[] (lane type, -inf where there is none)
+ * into the chunk's state, lanes [0, lo) in it already; outputs of lanes from
+ * w on into o[].  Lanes up to m + LSE_LAG go by the lane type's exps, their
+ * prefix and logs; at the first lane above, m = that term + LSE_LAG (S
+ * rescaled in double) and the lanes from it go again: an output depends on
+ * no later term.  Returns LN, or the lane of the first NaN or +inf term (its
+ * outputs and those after it not given, S of the terms before it). */
+static size_t LF(lse_vec)(LE *a, size_t lo, size_t w, int excl, LF(lse_cs) *c, axial_lse_acc R,
+                          LE *o) {
+    for (;;) {
+        const LE thr = c->m + (LE)LSE_LAG;
+        size_t j = lo;
+        while (j < LN && !(a[j] > thr) && a[j] == a[j])
+            j++;
+        _Alignas(64) LE p[LN], y[LN];
+        const LV pv = LX(scan)(LX(exp)(LX(sub)(LKX(ld, LK, a), LX(set1)(c->m))));
+        LKX(st, LK, p, pv);
+        LKX(st, LK, y, LF(lse_o)(c, LF(lse_r)(c, pv, excl)));
+        const int bad = j < LN && !(a[j] < INFINITY);
+        const size_t end = j == LN || bad ? j : j + (size_t)excl;
+        for (; w < end; w++)
+            o[w] = y[w];
+        if (j > lo)
+            c->S += (double)p[j - 1];
+        if (j == LN || bad)
+            return j;
+        const LE nm = a[j] + (LE)LSE_LAG;
+        c->S *= exp((double)c->m - (double)nm);
+        c->m = nm;
+        c->mx = lse_mix_of(R, (double)nm);
+        for (; lo < j; lo++)
+            a[lo] = -INFINITY;
+    }
+}
+
+/* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end), lanes
+ * [0, lo) in the state already: without a lane above m + LSE_LAG, a NaN or
+ * +inf as one vector, else through lse_vec; at a NaN or +inf term the
+ * scalar step takes the rest of the chunk (returns 1). */
+static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
+                          int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
+    const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
+    _Alignas(64) LE a[LN], o[LN] = {0};
+    _Alignas(64) unsigned char buf[AX_VB] = {0};
+    const int direct = cnt == LN || !rev; /* (a partial vector backwards: by the buffer) */
+    if (direct) {
+        static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        LV v = LF(lse_ldc)(k, x + at * es, cnt);
         v = rev ? LX(rev)(v) : v;
-    } else {
-        LF(lse_st)(k, buf, LX(set1)(-INFINITY)); /* scan order, -inf after the end */
-        for (size_t l = 0; l < cnt; l++)
-            axk_copy(buf + l * es, x + (n - 1 - t - l) * es, 1, es);
-        v = LF(lse_ld)(k, buf);
-    }
-    axial_lse_acc st;
-    if (LX(any)(LX(bad)(v))) { /* NaN or +inf: the rest of the chunk */
-        st = LF(lse_canon)(c);
-        lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, R, emit);
-        c->m = (LE)st.m, c->S = st.s;
-        return 1;
-    }
-    LV o;
-    if (LX(any)(LX(gt)(v, LX(set1)(c->m)))) {
-        const LE B = LX(hmax)(v);
-        const double rise = LF(lse_rise_of)(c, B, LX(first)(v), t, excl);
-#if !LSE_D
-        if (rise > LSE_RISE && rise <= LSE_WIDE) { /* the vector in f64 */
-            LF(lse_take)(c, B, R);
-            o = LF(lse_wide)(k, c, v, excl, emit);
-            if (!emit)
-                return 0;
-            goto store;
-        }
-#endif
-        if (rise > LSE_RISE) {
-            st = LF(lse_canon)(c);
-            lse_scan_scalar(k, x, y, n, t, t + cnt, excl, rev, &st, R, emit);
-            c->m = st.m == -INFINITY ? (LE)-LMAX : (LE)st.m, c->S = st.s;
-            c->mx = lse_mix_of(R, (double)c->m);
+        if (lo) /* (the lanes of a head: -inf) */
+            v = LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v,
+                        LX(set1)(-INFINITY));
+        if (!LX(any)(LX(bad)(v)) && !LX(any)(LX(gt)(v, LX(set1)(c->m + (LE)LSE_LAG)))) {
+            const LV p = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
+            const LV r = LF(lse_r)(c, p, excl);
+            c->S += (double)LX(last)(p);
+            LV u = LF(lse_o)(c, r);
+            u = rev ? LX(rev)(u) : u;
+            if (emit && lo == 0) {
+                LF(lse_stc)(k, y + at * es, u, cnt);
+            } else if (emit) { /* lanes [lo, cnt) of memory [at + lo, at + cnt), reversed [at, at + LN - lo) */
+                LF(lse_st)(k, buf, u);
+                memcpy(y + (at + (rev ? 0 : lo)) * es, buf + (rev ? 0 : lo) * es, (cnt - lo) * es);
+            }
             return 0;
         }
-        LF(lse_take)(c, B, R);
     }
-    const LV p = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
-    const LV s = LF(lse_sj)(c, p, excl);
-    if (!emit)
+    for (size_t l = 0; l < LN; l++)
+        a[l] = l < lo || l >= cnt ? (LE)-INFINITY : (LE)lse_ld1(k, x, rev ? n - 1 - t - l : t + l);
+    const size_t j = LF(lse_vec)(a, lo, lo, excl, c, R, o);
+    const size_t e = j < cnt ? j : cnt;
+    if (emit && e > lo) {
+        LF(lse_st)(k, buf, LKX(ld, LK, o));
+        for (size_t l = lo; l < e; l++)
+            axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
+    }
+    if (j >= cnt)
         return 0;
-    o = LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(s));
-#if !LSE_D
-store:
-#endif
-    if (cnt == LN || !rev) {
-        LF(lse_stc)(k, y + at * es, rev ? LX(rev)(o) : o, cnt);
-    } else {
-        LF(lse_st)(k, buf, o);
-        for (size_t l = 0; l < cnt; l++)
-            axk_copy(y + (n - 1 - t - l) * es, buf + l * es, 1, es);
-    }
-    return 0;
+    axial_lse_acc st = LF(lse_canon)(c);
+    lse_scan_scalar(k, x, y, n, t + j, n, excl, rev, &st, R, emit);
+    c->m = (LE)st.m, c->S = st.s;
+    return 1;
 }
 
-/* One chunk of n <= AXIAL_SCAN_CHUNK terms from an empty state (REVERSE:
- * from x[n - 1]); with emit its outputs are those of R followed by it.
- * Returns its final state, the same bits with or without emit, whatever R. */
-AXIAL_NOINLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, int excl,
-                                           int rev, axial_lse_acc R, int emit) {
+/* Scan-order terms [q0, q1) of a line's first LSE_HEAD (of n at x), term by
+ * term as lse_scan takes the heads of many lines (lse_row, lane 0), from c
+ * and back. */
+static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, size_t q1,
+                         int excl, int rev, LF(lse_cs) *c, int emit) {
+    const size_t es = axk_size(k);
+    LV m = LX(set1)(c->m);
+    LF(lse_acc) s;
+    for (int h = 0; h < LH; h++)
+        s.h[h] = vd_set1(c->S);
+    char t[8];
+    for (size_t q = q0; q < q1; q++) {
+        const size_t j = rev ? n - 1 - q : q;
+        LF(lse_row)(k, emit ? y + j * es : t, LF(lse_ldc)(k, x + j * es, 1), 1, excl, &m, &s);
+    }
+    c->m = LX(first)(m);
+    c->S = c->m < INFINITY ? vd_first(s.h[0]) : 1.0;
+    c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
+}
+
+/* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from c (the
+ * state of terms [0, t): a head's, else t = 0 and c empty); with emit the
+ * outputs are those of R followed by it.  Returns the final state, the same
+ * bits with or without emit, whatever R. */
+AXIAL_NOINLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, size_t t,
+                                           int excl, int rev, axial_lse_acc R, LF(lse_cs) c,
+                                           int emit) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
     const size_t es = axk_size(k);
-    LF(lse_cs) c = {(LE)-LMAX, 0, lse_mix_of(R, -LMAX)};
-    if (emit && (isnan(R.m) || R.m == INFINITY)) { /* every output is R's */
-        axial_lse_acc st = AXIAL_LSE_EMPTY;
-        lse_scan_scalar(k, x, y, n, 0, n, excl, rev, &st, R, emit);
+    if (!(c.m < INFINITY) || (emit && (isnan(R.m) || R.m == INFINITY))) {
+        axial_lse_acc st = LF(lse_canon)(&c); /* every output R's, or the scalar step's */
+        lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, R, emit);
         return st;
     }
-    size_t t = 0;
+    size_t lo = t % LN;
+    t -= lo;
     while (t < n) {
         size_t nv = 1;
-        if (n - t >= LSE_BLK * LN) {
+        if (lo == 0 && n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
+            const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
             LV v[LSE_BLK], b = LX(set1)(-INFINITY);
             int bad = 0;
-            for (int q = 0; q < LSE_BLK; q++) {
+            for (size_t q = 0; q < nb; q++) {
                 const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
                 v[q] = rev ? LX(rev)(u) : u;
                 bad |= LX(any)(LX(bad)(v[q]));
                 b = LX(max)(b, v[q]);
             }
-            if (!bad && LX(any)(LX(gt)(b, LX(set1)(c.m))))
-                bad = !LF(lse_rise)(&c, LX(hmax)(b), LX(first)(v[0]), t, excl, R);
-            if (!bad) {
+            if (!bad && !LX(any)(LX(gt)(b, LX(set1)(c.m + (LE)LSE_LAG)))) {
                 LV e[LSE_BLK];
-                for (int q = 0; q < LSE_BLK; q++)
+                for (size_t q = 0; q < nb; q++)
                     e[q] = LX(exp)(LX(sub)(v[q], LX(set1)(c.m)));
-                for (int q = 0; q < LSE_BLK; q++)
-                    e[q] = LF(lse_sj)(&c, LX(scan)(e[q]), excl);
-                if (emit) {
-                    const LV ref = LX(set1)((LE)c.mx.ref);
-                    for (int q = 0; q < LSE_BLK; q++) {
-                        const LV o = LX(add)(ref, LX(log)(e[q]));
-                        LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es,
-                                   rev ? LX(rev)(o) : o);
-                    }
+                for (size_t q = 0; q < nb; q++) {
+                    const LV p = LX(scan)(e[q]);
+                    e[q] = LF(lse_r)(&c, p, excl);
+                    c.S += (double)LX(last)(p);
                 }
-                t += LSE_BLK * LN;
+                for (size_t q = 0; emit && q < nb; q++) {
+                    const LV o = LF(lse_o)(&c, e[q]);
+                    LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es,
+                               rev ? LX(rev)(o) : o);
+                }
+                t += nb * LN;
                 continue;
             }
-            nv = LSE_BLK;
+            nv = nb;
         }
-        for (size_t q = 0; q < nv; q++, t += LN)
-            if (LF(lse_vec)(k, x, y, n, t, excl, rev, &c, R, emit))
+        for (size_t q = 0; q < nv; q++, t += LN, lo = 0)
+            if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, R, emit))
                 return (axial_lse_acc){(double)c.m, c.S};
     }
     return LF(lse_canon)(&c);
 }
 
 /* A segment of a line from a chunk boundary of its scan order, from the
- * carry R: chunk by chunk, R (+)= each whole chunk's total.  An exclusive
- * chunk's first output is R's value (ref + log a would underflow for a
- * chunk far above its carry). */
+ * carry R: chunk by chunk, R (+)= each whole chunk's total (y NULL: every
+ * chunk's).  At the line's start (no AXIAL_SCAN_CONTINUE) the head first, or
+ * from hd, its state where the caller ran it.  An exclusive chunk's first
+ * output is R's value (ref + log a would underflow for a chunk far above
+ * its carry). */
 static axial_lse_acc LF(lse_seg)(int k, const void *x, void *y, size_t len, unsigned flags,
-                                 axial_lse_acc R) {
+                                 axial_lse_acc R, const LF(lse_cs) *hd) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
-    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0, emit = y != NULL;
     for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
         const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
         const size_t lo = rev ? len - c0 - kk : c0;
+        const size_t h = c0 || (flags & AXIAL_SCAN_CONTINUE) ? 0 : kk < LSE_HEAD ? kk : LSE_HEAD;
         const void *xc = axk_at(k, x, lo);
-        void *yc = axk_at_mut(k, y, lo);
-        const axial_lse_acc T = LF(lse_chunk)(k, xc, yc, kk, excl, rev, R, 1);
-        if (excl)
+        void *yc = emit ? axk_at_mut(k, y, lo) : NULL;
+        LF(lse_cs) c = {(LE)-LMAX, 0, lse_mix_of(R, -LMAX)};
+        if (h && hd)
+            c = *hd;
+        else if (h)
+            LF(lse_head)(k, xc, yc, kk, 0, h, excl, rev, &c, emit);
+        const axial_lse_acc T = LF(lse_chunk)(k, xc, yc, kk, h, excl, rev, R, c, emit);
+        if (excl && emit)
             lse_st1(k, yc, rev ? kk - 1 : 0, axial_lse_value(R));
-        if (kk == AXIAL_SCAN_CHUNK)
+        if (kk == AXIAL_SCAN_CHUNK || !emit)
             axial_lse_add(&R, T.m, T.s);
     }
     return R;
 }
 
+/* A stream's line (kernels.h, logcumsumexp_run): the piece's len terms, at
+ * scan positions [pos, pos + len) of the line, from the state st and back:
+ * the head, whole vectors by the chunk's walk, the scalar step where the
+ * one call takes it, and a vector begun through lse_vec_at from the state
+ * before it (its outputs depend on no later term) with its terms kept. */
+static void LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
+                        axial_lse_line *st, uint64_t pos) {
+    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
+    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
+    const size_t es = axk_size(k);
+    LF(lse_cs) c = {(LE)st->m, st->S, lse_mix_of(st->R, st->m)};
+    for (size_t i = 0; i < len;) {
+        const size_t q = (size_t)(pos % AXIAL_SCAN_CHUNK), hv = q % LN;
+        size_t take = len - i < AXIAL_SCAN_CHUNK - q ? len - i : AXIAL_SCAN_CHUNK - q;
+        if (pos < LSE_HEAD) {
+            take = take < LSE_HEAD - pos ? take : LSE_HEAD - (size_t)pos;
+            LF(lse_head)(k, x, y, len, i, i + take, excl, rev, &c, 1);
+        } else if (!(c.m < INFINITY) || isnan(st->R.m) || st->R.m == INFINITY) {
+            axial_lse_acc a = LF(lse_canon)(&c); /* the scalar step to the chunk's end */
+            lse_scan_scalar(k, x, y, len, i, i + take, excl, rev, &a, st->R, 1);
+            c.m = (LE)a.m, c.S = a.s;
+        } else if (hv == 0 && take >= LN) {
+            take -= take % LN;
+            const size_t at = rev ? len - i - take : i; /* (the part's lowest address) */
+            const axial_lse_acc T = LF(lse_chunk)(k, x + at * es, y + at * es, take, 0, excl,
+                                                  rev, st->R, c, 1);
+            c.m = T.m == -INFINITY ? (LE)-LMAX : (LE)T.m, c.S = T.s;
+            c.mx = lse_mix_of(st->R, (double)c.m);
+        } else { /* the vector's terms in scan order, lanes [0, lo) a head's */
+            const size_t lo = pos - q == 0 && q - hv < LSE_HEAD ? LSE_HEAD - (q - hv) : 0;
+            take = take < LN - hv ? take : LN - hv;
+            _Alignas(64) char b[AX_VB] = {0}, o[AX_VB] = {0};
+            memcpy(b, st->held, hv * es);
+            for (size_t l = 0; l < take; l++)
+                axk_copy(b + (hv + l) * es, x + (rev ? len - 1 - i - l : i + l) * es, 1, es);
+            LF(lse_cs) d = c;
+            const int sc = LF(lse_vec_at)(k, b, o, hv + take, 0, lo, excl, 0, &d, st->R, 1);
+            for (size_t l = 0; l < take; l++)
+                axk_copy(y + (rev ? len - 1 - i - l : i + l) * es, o + (hv + l) * es, 1, es);
+            if (sc || hv + take == LN)
+                c = d;
+            else
+                memcpy(st->held + hv * es, b + hv * es, take * es);
+        }
+        if (excl && q == 0)
+            lse_st1(k, y, rev ? len - 1 - i : i, axial_lse_value(st->R));
+        i += take;
+        pos += take;
+        if (pos % AXIAL_SCAN_CHUNK == 0) { /* the chunk ends: R (+)= its total */
+            const axial_lse_acc T = c.m < INFINITY && !(isnan(st->R.m) || st->R.m == INFINITY)
+                                        ? LF(lse_canon)(&c) : (axial_lse_acc){(double)c.m, c.S};
+            axial_lse_add(&st->R, T.m, T.s);
+            c = (LF(lse_cs)){(LE)-LMAX, 0, lse_mix_of(st->R, -LMAX)};
+        }
+    }
+    st->m = (double)c.m;
+    st->S = c.S;
+}
+
 /* ---- LogCumSumExp along columns ------------------------------------------- */
 
-/* y = m where m is NaN or +inf, else m + log s */
-AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
-    return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(TOV(*s))));
+/* A group of columns' state (lanes: columns): the reference m, s the f64 sum
+ * of the blocks ended (and of a fold), f the block's own running sum in the
+ * lane type and S the lane-type s it began with. */
+typedef struct {
+    LV m;
+    LF(lse_acc) s;
+    LV f, S;
+} LF(lse_col);
+
+/* m + log r, or m where m is NaN or +inf */
+AXIAL_INLINE LV LF(lse_cout)(LV m, LV r) { return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(r))); }
+
+/* The end of a block: s (+)= f, the next block from it. */
+AXIAL_INLINE void LF(lse_cfold)(LF(lse_col) *c) {
+    LF(lse_acc_add)(&c->s, c->f);
+    c->f = LX(set1)(0);
+    c->S = TOV(c->s);
 }
 
-/* One term of each lane into (m, s), its output to y: one exp, of v below
- * the running max (s += e) or of the old max below a new one (s = s e + 1;
- * wide: that exp in f64, for the many rescales of a long column). */
-AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m, LF(lse_acc) *s,
-                              int wide) {
+/* One row v of a group into its state, its outputs to y: a lane above m +
+ * LSE_LAG folds its f into s and takes m = v + LSE_LAG (s rescaled in f64);
+ * a NaN or +inf term makes m NaN or +inf for good.  Where no lane rises,
+ * no term is NaN or +inf and m is finite, these are the fast block's bits. */
+AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(lse_col) *c) {
     if (excl)
-        LF(lse_stc)(k, y, LF(lse_out)(*m, s), cnt);
-    const LMASK up = LX(gt)(v, *m);
-    const LV nm = LX(maxn)(v, *m), one = LX(set1)(1);
-    const LV e = LX(exp)(wide ? LX(sub)(v, nm) : LX(sel)(up, LX(sub)(*m, v), LX(sub)(v, *m)));
-    const LV a = wide ? one : LX(sel)(up, e, one), b = wide ? e : LX(sel)(up, one, e);
-    if (wide && LX(any)(up))
-        LF(lse_acc_rescale)(s, *m, nm);
-    for (int h = 0; h < LH; h++)
-        s->h[h] = vd_add(wide ? s->h[h] : vd_mul(s->h[h], HALF(a, h)), HALF(b, h));
-    *m = nm;
+        LF(lse_stc)(k, y, LF(lse_cout)(c->m, LX(add)(c->S, c->f)), cnt);
+    const LMASK up = LX(gt)(v, LX(add)(c->m, LX(set1)((LE)LSE_LAG)));
+    if (LX(any)(up)) {
+        const LV z = LX(set1)(0), nm = LX(sel)(up, LX(add)(v, LX(set1)((LE)LSE_LAG)), c->m);
+        LF(lse_acc_add)(&c->s, LX(sel)(up, c->f, z));
+        LF(lse_acc_rescale)(&c->s, c->m, nm);
+        c->f = LX(sel)(up, z, c->f);
+        c->S = LX(sel)(up, TOV(c->s), c->S);
+        c->m = nm;
+    }
+    c->m = LX(sel)(LX(bad)(v), LX(maxn)(v, c->m), c->m);
+    c->f = LX(add)(c->f, LX(exp)(LX(sub)(v, c->m)));
     if (!excl)
-        LF(lse_stc)(k, y, LF(lse_out)(nm, s), cnt);
+        LF(lse_stc)(k, y, LF(lse_cout)(c->m, LX(add)(c->S, c->f)), cnt);
 }
 
-/* Rows [t, t + LSE_SB) in scan order (fewer at the end) of one group of cnt
- * columns at x + i, rows `stride` elements apart. */
-static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t i,
-                           size_t stride, size_t cnt, int excl, int rev, LV *mp,
-                           LF(lse_acc) *s) {
-    const size_t nr = n - t < LSE_SB ? n - t : LSE_SB, es = axk_size(k);
+/* Rows [t, t + nr) in scan order of one group of cnt columns at x + i, rows
+ * `stride` elements apart, within one block of LSE_SB rows (b0: the row
+ * begins one; the block ends after them where be).  A whole block without a
+ * rise above m + LSE_LAG, a NaN or +inf (in m or a term) goes as one: all
+ * exps, the running sums, all logs; else row by row (lse_crow). */
+static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t nr,
+                           size_t i, size_t stride, size_t cnt, int excl, int rev, int b0,
+                           int be, LF(lse_col) *c) {
+    const size_t es = axk_size(k);
     const ptrdiff_t rs = (ptrdiff_t)(stride * es) * (rev ? -1 : 1); /* a row, in scan order */
     const char *xp = (const char *)x + ((rev ? n - 1 - t : t) * stride + i) * es;
     char *yp = (char *)y + (xp - (const char *)x);
-    LV v[LSE_SB], m = *mp, b = LX(set1)(-INFINITY), sum = m, S = TOV(*s), zero = LX(set1)(0);
+    LV v[LSE_SB], b = LX(set1)(-INFINITY), sum = c->m;
     for (size_t q = 0; q < nr; q++) {
         v[q] = LF(lse_ldc)(k, xp + (ptrdiff_t)q * rs, cnt);
         sum = LX(add)(sum, v[q]); /* NaN or +inf if a term or m is (or if it overflows) */
         b = LX(max)(b, v[q]);
     }
-    int bad = nr < LSE_SB || LX(any)(LX(bad)(sum));
-    const LMASK up = LX(gt)(b, m);
-    if (!bad && LX(any)(up)) {
-        /* each lane's first output's own largest term (excl, empty: x0) */
-        const LV P = excl ? LX(sel)(LX(gt)(S, zero), m, v[0]) : LX(max)(m, v[0]);
-        if (LX(any)(LX(gt)(LX(sel)(up, LX(sub)(b, P), zero), LX(set1)(LSE_RISE)))) {
-            bad = 1;
-        } else {
-            const LV nm = LX(sel)(up, b, m);
-            if (t > 0) /* (from the empty state s stays 0) */
-                LF(lse_acc_rescale)(s, m, nm);
-            m = nm;
-            S = TOV(*s);
-        }
-    }
-    if (!bad) {
-        LV e[LSE_SB], f = zero;
-        for (size_t q = 0; q < nr; q++)
-            e[q] = LX(exp)(LX(sub)(v[q], m));
-        for (size_t q = 0; q < nr; q++) {
+    if (b0 && nr == LSE_SB && !LX(any)(LX(bad)(sum)) &&
+        !LX(any)(LX(gt)(b, LX(add)(c->m, LX(set1)((LE)LSE_LAG))))) {
+        LV e[LSE_SB], f = c->f;
+        for (size_t q = 0; q < LSE_SB; q++)
+            e[q] = LX(exp)(LX(sub)(v[q], c->m));
+        for (size_t q = 0; q < LSE_SB; q++) {
             const LV g = LX(add)(f, e[q]);
-            e[q] = LX(add)(S, excl ? f : g);
+            e[q] = LX(add)(c->S, excl ? f : g);
             f = g;
         }
-        for (size_t q = 0; q < nr; q++)
-            LF(lse_stc)(k, yp + (ptrdiff_t)q * rs, LX(add)(m, LX(log)(e[q])), cnt);
-        LF(lse_acc_add)(s, f);
+        for (size_t q = 0; q < LSE_SB; q++)
+            LF(lse_stc)(k, yp + (ptrdiff_t)q * rs, LX(add)(c->m, LX(log)(e[q])), cnt);
+        c->f = f;
     } else {
-        for (size_t q = 0; q < nr; q++) /* row by row */
-            LF(lse_row)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, &m, s, 1);
+        for (size_t q = 0; q < nr; q++)
+            LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c);
     }
-    *mp = m;
+    if (be)
+        LF(lse_cfold)(c);
+}
+
+/* Rows [0, n) of columns [0, ncols) of an (n, stride) block, the rows being
+ * a stream's from scan position pos (the one call: 0), from the columns'
+ * states: ls NULL, empty; else a stream's (kernels.h, logcumsumexp_cols_run),
+ * and back to it. */
+static void LF(lse_scols)(int k, const void *x, void *y, size_t n, size_t ncols, size_t stride,
+                          int excl, int rev, double *ls, uint64_t pos) {
+    const size_t es = axk_size(k), C = (ncols + 15) & ~(size_t)15;
+    const int pf = n * stride * es > LSE_PF_MIN;
+    for (size_t c0 = 0; c0 < ncols; c0 += LW) {
+        const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
+        LF(lse_col) c[LW / LN];
+        for (size_t g = 0; g < ng; g++) {
+            LF(lse_acc) t;
+            if (ls) {
+                LF(lse_lanes)(ls + c0 + g * LN, &c[g].m, &c[g].s, 1, C, 0);
+                LF(lse_lanes)(ls + 2 * C + c0 + g * LN, &c[g].f, &t, 1, C, 0);
+                c[g].S = TOV(t);
+            } else {
+                LF(lse_empty)(&c[g].m, &c[g].s, 1);
+                c[g].f = c[g].S = LX(set1)(0);
+            }
+        }
+        for (size_t t = 0, nr; t < n; t += nr) {
+            const size_t in = (size_t)((pos + t) % LSE_SB), left = n - t;
+            nr = LSE_SB - in < left ? LSE_SB - in : left;
+            for (size_t g = 0; g < ng; g++) {
+                const size_t i = c0 + g * LN, cnt = cw - g * LN < LN ? cw - g * LN : LN;
+                if (pf) {
+                    lse_pf(k, x, n, t + LSE_SB, LSE_SB, i, stride, rev);
+                    if (y != x)
+                        lse_pf(k, y, n, t + LSE_SB, LSE_SB, i, stride, rev);
+                }
+                LF(lse_cblock)(k, x, y, n, t, nr, i, stride, cnt, excl, rev, in == 0,
+                               in + nr == LSE_SB, &c[g]);
+            }
+        }
+        for (size_t g = 0; ls && g < ng; g++) {
+            LF(lse_acc) t;
+            for (int h = 0; h < LH; h++)
+                t.h[h] = HALF(c[g].S, h);
+            LF(lse_lanes)(ls + c0 + g * LN, &c[g].m, &c[g].s, 1, C, 1);
+            LF(lse_lanes)(ls + 2 * C + c0 + g * LN, &c[g].f, &t, 1, C, 1);
+        }
+    }
 }
 
 /* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
@@ -713,52 +845,42 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const size_t es = axk_size(k);
-    const int pf = n * stride * es > LSE_PF_MIN;
-    if (stride == 1 && n > 1 && n < LSE_SB) {
-        _Alignas(64) char t[(LSE_SB - 1) * LSE_SL * sizeof(LE)];
+    if (stride == 1) { /* lines: their heads LSE_SL at a time, then each its own way */
+        const size_t h = n < LSE_HEAD ? n : LSE_HEAD, b = rev ? n - h : 0;
+        _Alignas(64) char t[LSE_HEAD * LSE_SL * sizeof(LE)];
+        _Alignas(64) LE hm[LSE_SL];
+        _Alignas(64) double hs[LSE_SL];
         for (size_t o = 0; o < outer; o += LSE_SL) {
             const size_t cw = outer - o < LSE_SL ? outer - o : LSE_SL;
             for (size_t l = 0; l < cw; l++)
-                axk_copy_s(t + l * es, LSE_SL * es, (const char *)x + (o + l) * n * es, es, n, es);
+                axk_copy_s(t + l * es, LSE_SL * es, (const char *)x + ((o + l) * n + b) * es, es, h, es);
             for (size_t g = 0; g < cw; g += LN) {
                 const size_t cnt = cw - g < LN ? cw - g : LN;
                 LV m;
                 LF(lse_acc) s;
                 LF(lse_empty)(&m, &s, 1);
-                for (size_t q = 0; q < n; q++) {
-                    char *r = t + ((rev ? n - 1 - q : q) * LSE_SL + g) * es;
-                    LF(lse_row)(k, r, LF(lse_ldc)(k, r, cnt), cnt, excl, &m, &s, 0);
+                for (size_t q = 0; q < h; q++) {
+                    char *r = t + ((rev ? h - 1 - q : q) * LSE_SL + g) * es;
+                    LF(lse_row)(k, r, LF(lse_ldc)(k, r, cnt), cnt, excl, &m, &s);
                 }
+                LKX(st, LK, hm + g, m);
+                for (int hh = 0; hh < LH; hh++)
+                    vd_st(hs + g + hh * AX_ND, s.h[hh]);
             }
             for (size_t l = 0; l < cw; l++)
-                axk_copy_s((char *)y + (o + l) * n * es, es, t + l * es, LSE_SL * es, n, es);
+                axk_copy_s((char *)y + ((o + l) * n + b) * es, es, t + l * es, LSE_SL * es, h, es);
+            for (size_t l = 0; l < cw && n > h; l++) {
+                const LF(lse_cs) c = {hm[l], hm[l] < INFINITY ? hs[l] : 1.0,
+                                      lse_mix_of(AXIAL_LSE_EMPTY, (double)hm[l])};
+                LF(lse_seg)(k, axk_at(k, x, (o + l) * n), axk_at_mut(k, y, (o + l) * n), n, flags,
+                            AXIAL_LSE_EMPTY, &c);
+            }
         }
         return;
     }
-    for (size_t o = 0; o < outer; o++) {
-        const void *xo = axk_at(k, x, o * n * stride);
-        void *yo = axk_at_mut(k, y, o * n * stride);
-        if (stride == 1) {
-            LF(lse_seg)(k, xo, yo, n, flags, AXIAL_LSE_EMPTY);
-            continue;
-        }
-        for (size_t c0 = 0; c0 < ncols; c0 += LW) {
-            const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
-            LV m[LW / LN];
-            LF(lse_acc) s[LW / LN];
-            LF(lse_empty)(m, s, ng);
-            for (size_t t = 0; t < n; t += LSE_SB)
-                for (size_t g = 0; g < ng; g++) {
-                    const size_t i = c0 + g * LN, cnt = cw - g * LN < LN ? cw - g * LN : LN;
-                    if (pf) {
-                        lse_pf(k, xo, n, t + LSE_SB, LSE_SB, i, stride, rev);
-                        if (y != x)
-                            lse_pf(k, yo, n, t + LSE_SB, LSE_SB, i, stride, rev);
-                    }
-                    LF(lse_cblock)(k, xo, yo, n, t, i, stride, cnt, excl, rev, &m[g], &s[g]);
-                }
-        }
-    }
+    for (size_t o = 0; o < outer; o++)
+        LF(lse_scols)(k, axk_at(k, x, o * n * stride), axk_at_mut(k, y, o * n * stride), n, ncols,
+                      stride, excl, rev, NULL, 0);
 }
 
 #undef LV
@@ -769,6 +891,7 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
 #undef LX
 #undef LKX
 #undef LF
+#undef LK
 #undef LW
 #undef LH
 #undef HALF

@@ -33,28 +33,6 @@
 
 #include "scalar.h"
 
-/* The one step, for a state type A (double or long double). */
-#define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
-    do {                                                                                \
-        if (isnan(m) || (v) == -(A)INFINITY)                                             \
-            break;                                                                      \
-        if (isnan(v)) { /* NaN wins, even after +inf */                                 \
-            (m) = (v);                                                                  \
-        } else if ((m) == (A)INFINITY) {                                                 \
-            /* +inf stays */                                                            \
-        } else if ((v) == (A)INFINITY) {                                                 \
-            (m) = (v);                                                                  \
-        } else if ((m) == -(A)INFINITY) {                                                \
-            (m) = (v), (s) = 1;                                                         \
-        } else if ((v) > (m)) {                                                          \
-            (s) = (s) * EXP((m) - (v)) + 1;                                             \
-            (m) = (v);                                                                  \
-        } else {                                                                        \
-            (s) += EXP((v) - (m));                                                      \
-        }                                                                               \
-    } while (0)
-#define AXIAL_LSE_VALUE(m, s, LOG) (isfinite(m) ? (m) + LOG(s) : (m))
-
 /* name, T, state type A, exp, log, LOAD (T -> double), STORE (double -> T) */
 #define AXIAL_LSE_TYPES(X)                                                                  \
     X(f32, float, double, exp, log, AXIAL_F32_TO_D, AXIAL_TO_F32)                           \

@@ -12,25 +12,23 @@ _REDUCTIONS = ("sum", "logsumexp")
 
 
 class Stream:
-    """A CumSum, a sum or a logsumexp along ``axis`` of a tensor that arrives in pieces.
+    """A CumSum, a LogCumSumExp, a sum or a logsumexp along ``axis`` of a tensor that
+    arrives in pieces.
 
     ``push(piece)`` takes the next piece (any length along the axis, 0
     included; every other dimension and the dtype as in the first piece).  A
     ``"cumsum"`` stream returns the piece's outputs: concatenated along the
     axis, they are bit for bit ``axial.cumsum`` of the whole, for any cut
     points; a ``reverse`` stream is fed from the far end, the last piece
-    first.  A ``"sum"`` stream returns None, and ``result()`` returns, at any
-    time, ``axial.sum(whole, axis, keepdims=keepdims)`` of the pieces pushed
-    so far, bit for bit, for any cut points; a ``"logsumexp"`` stream the
-    same with ``axial.logsumexp`` (on the ISA active when the first piece
-    came: its state goes on only on that ISA).  Integer pieces give numpy's
-    result dtype (int64 / uint64 for the small types; float64 for
-    logsumexp).  A stream pickles with its state, so it can move to another
-    process or machine.
-
-    ``op="logcumsumexp"`` is refused for now: the SIMD LogCumSumExp kernels
-    take each block of 16 elements of a line together, so an output depends
-    on later elements of its block and a piece cannot end inside one.
+    first; a ``"logcumsumexp"`` stream the same with ``axial.logcumsumexp``.
+    A ``"sum"`` stream returns None, and ``result()`` returns, at any time,
+    ``axial.sum(whole, axis, keepdims=keepdims)`` of the pieces pushed so far,
+    bit for bit, for any cut points; a ``"logsumexp"`` stream the same with
+    ``axial.logsumexp``.  The log-space streams follow the ISA active when the
+    first piece came (each ISA has log-space bits of its own): their state goes
+    on only on that ISA.  Integer pieces give numpy's result dtype (int64 /
+    uint64 for the small types; float64 for the log-space ops).  A stream
+    pickles with its state, so it can move to another process or machine.
     """
 
     def __init__(self, op, axis=-1, *, exclusive=False, reverse=False, keepdims=False,
@@ -42,11 +40,6 @@ class Stream:
             raise ValueError(f"Stream({op!r}): exclusive and reverse are a scan's")
         if op not in _REDUCTIONS and keepdims:
             raise ValueError(f"Stream({op!r}): keepdims is a reduction's")
-        if op == "logcumsumexp":
-            raise NotImplementedError(
-                "Stream('logcumsumexp'): axial's SIMD LogCumSumExp takes each block of 16 "
-                "elements together, so a piece cannot end inside a block; use "
-                "axial.dask.logcumsumexp for chunked data")
         self.op = op
         self.axis = operator.index(axis)
         self.exclusive = bool(exclusive)
@@ -94,7 +87,7 @@ class Stream:
         a = _ops.as_input(a, "Stream.push")
         if a.ndim == 0:
             raise ValueError("Stream.push: a piece has at least one dimension (got a 0-d array)")
-        dt = (_ops.lse_dtype(a.dtype, None, "Stream.push") if self.op == "logsumexp"
+        dt = (_ops.lse_dtype(a.dtype, None, "Stream.push") if self.op.startswith("log")
               else _ops.sum_dtype(a.dtype, None, "Stream.push"))
         if dt.kind == "b":
             dt = _ops._I64

@@ -8,16 +8,15 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   every integer scan): each chunk along the axis is summarised in parallel
   (``axial_shard_summarize``), the summaries are combined in scan order into
   each chunk's carry, and every chunk is scanned from its carry in parallel.
-  Where a chunk boundary is off the grid, CumSum runs as a chain of streams
-  (below), whose bits are one call's for any cut; LogCumSumExp, which has no
-  stream, moves the boundaries onto the grid (a rechunk of the scan axis
-  only).
-- Float CumSum along an outer axis (columns: one f64 chain per column, no
-  grid), or along the innermost one with a chunk boundary off its grid: each
-  block of the other axes runs as an ``axial.Stream`` whose carry (8 bytes a
-  column, 152 a line) passes from chunk to chunk along the axis; the blocks
-  run in parallel.  LogCumSumExp columns take the axis whole, and split the
-  columns on 64-byte lines of the row (a vector's columns share a path).
+  Where a chunk boundary is off the grid, the scan runs as a chain of
+  streams (below), whose bits are one call's for any cut.
+- Float scans along an outer axis (columns: one chain per column, no grid),
+  or along the innermost one with a chunk boundary off its grid: each block
+  of the other axes runs as an ``axial.Stream`` whose state (CumSum: 8 bytes
+  a column, 152 a line; LogCumSumExp: 32 a column, 96 a line) passes from
+  chunk to chunk along the axis; the blocks run in parallel, each column's
+  bits its own (a block of one column would be a line, whose order differs:
+  none is made).
 - Reductions with a grid (one group of reduced axes: the order's fixed
   chunks of rows), every chunk boundary on it: each chunk along the cut axis
   is summarised in a blockwise task (which dask fuses with the task that
@@ -295,40 +294,19 @@ def _scan(op, x, axis, dtype, exclusive, reverse, threads, what):
     n = x.shape[ax]
     _, grid = _grid((op, code, x.shape, (ax,), flags), op)
     trailing = math.prod(x.shape[ax + 1:])
-    if trailing > 1 and op == _ops.OP_LOGCUMSUMEXP:
-        # log-space columns: a vector's columns share their choice of path,
-        # so a block starts on a 64-byte line of the row (the kernels' column
-        # groups): the first inner axis split on that grid, the ones after it
-        # whole
-        inner = [k for k in range(ax + 1, x.ndim) if x.shape[k] > 1]
-        line, rest = 64 // dt.itemsize, math.prod(x.shape[k] for k in inner[1:])
-        want = {k: -1 for k in inner[1:] if x.numblocks[k] > 1}
-        chunks = _onto_grid(x.chunks[inner[0]], x.shape[inner[0]],
-                            line // math.gcd(line, rest), False)
-        chunks = _no_ones(chunks) if rest == 1 else chunks  # (one column is a line)
-        if chunks != x.chunks[inner[0]]:
-            want[inner[0]] = chunks
-        if want:
-            x = x.rechunk(want)
-    elif trailing > 1:
+    if trailing > 1:
         # columns: the blocks' columns must stay columns (no block of width 1)
         last = max(k for k in range(ax + 1, x.ndim) if x.shape[k] > 1)
         chunks = _no_ones(x.chunks[last])
         if chunks != x.chunks[last]:
             x = x.rechunk({last: chunks})
-    if n == 0 or x.numblocks[ax] == 1 or (grid == 0 and op == _ops.OP_LOGCUMSUMEXP):
-        if x.numblocks[ax] > 1:
-            x = x.rechunk({ax: -1})
+    if n == 0 or x.numblocks[ax] == 1:
         return da.map_blocks(functools.partial(_t_scan_block, isa, op, code, dt, ax, flags,
                                                n_threads),
                              x, dtype=dt, meta=np.empty((0,) * x.ndim, dt), token="axial-scan")
-    if grid == 0:
+    if grid == 0 or _onto_grid(x.chunks[ax], n, grid, reverse) != x.chunks[ax]:
+        # a stream gives one call's bits for any cut
         return _stream_chain(x, op, code, dt, ax, flags, reverse, isa, n_threads)
-    chunks = _onto_grid(x.chunks[ax], n, grid, reverse)
-    if chunks != x.chunks[ax]:
-        if op == _ops.OP_CUMSUM:  # a stream gives one call's bits for any cut
-            return _stream_chain(x, op, code, dt, ax, flags, reverse, isa, n_threads)
-        x = x.rechunk({ax: chunks})
     return _shard_scan(x, op, code, dt, ax, flags, reverse, isa)
 
 

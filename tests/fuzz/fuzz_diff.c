@@ -32,7 +32,7 @@
  *     model here (the README's order of checks), and axial_reduce_sum fails
  *     with the same status when the shape query fails;
  *   - streams and shards (check_pieces): where a call succeeded, its tensor
- *     cut into 1..8 pieces along the axis (CumSum: anywhere, fed to a stream,
+ *     cut into 1..8 pieces along the axis (the scans: anywhere, fed to a stream,
  *     the state through its bytes once; the four sums: on the grid of
  *     axial_shard_grid, summarised, combined in order, scanned or finished)
  *     gives that ISA's one-call bytes exactly.
@@ -1138,8 +1138,8 @@ static void check_pieces(const fz_case *c, axial_isa isa, const void *x0, const 
     unsigned char *out = malloc(c->count_in * es + 1);
     if (!got || !piece || !out) abort();
     unsigned char *x = (unsigned char *)x0;
-    /* a stream (CumSum), cut anywhere */
-    if (c->op == OP_CUMSUM) {
+    /* a stream (CumSum, LogCumSumExp), cut anywhere */
+    if (c->op == OP_CUMSUM || (c->op == OP_LCSE && ax_dtype_is_float(c->dtype))) {
         axial_stream *st = NULL;
         if (axial_stream_create(op, c->dtype, c->rank, c->shape, c->axis, c->flags, &st) != AXIAL_OK)
             fail(isa, "axial_stream_create: %s", axial_last_error());
