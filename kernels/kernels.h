@@ -200,23 +200,17 @@ static inline double axial_lse_value(axial_lse_acc a) {
 /* The scalar kernels' step of a state (m, s) of type A (double or long
  * double) by a term v, and its value (streams take them too). */
 #define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
-    do {                                                                                \
-        if (isnan(m) || (v) == -(A)INFINITY)                                             \
+    do { /* NaN stays, +inf stays (but for a NaN), -inf adds nothing */                 \
+        if (isnan(m) || (v) == -(A)INFINITY || ((m) == (A)INFINITY && !isnan(v)))      \
             break;                                                                      \
-        if (isnan(v)) { /* NaN wins, even after +inf */                                 \
+        if (isnan(v) || (v) == (A)INFINITY)                                              \
             (m) = (v);                                                                  \
-        } else if ((m) == (A)INFINITY) {                                                 \
-            /* +inf stays */                                                            \
-        } else if ((v) == (A)INFINITY) {                                                 \
-            (m) = (v);                                                                  \
-        } else if ((m) == -(A)INFINITY) {                                                \
+        else if ((m) == -(A)INFINITY)                                                    \
             (m) = (v), (s) = 1;                                                         \
-        } else if ((v) > (m)) {                                                          \
-            (s) = (s) * EXP((m) - (v)) + 1;                                             \
-            (m) = (v);                                                                  \
-        } else {                                                                        \
+        else if ((v) > (m))                                                              \
+            (s) = (s) * EXP((m) - (v)) + 1, (m) = (v);                                  \
+        else                                                                            \
             (s) += EXP((v) - (m));                                                      \
-        }                                                                               \
     } while (0)
 #define AXIAL_LSE_VALUE(m, s, LOG) (isfinite(m) ? (m) + LOG(s) : (m))
 
@@ -234,8 +228,7 @@ static inline double axial_lse_value(axial_lse_acc a) {
  *   logcumsumexp_seg(x, y, len, flags, carry): a segment of len elements of
  *     a line starting at a chunk boundary of its scan order (REVERSE: the
  *     segment's first element is x[len - 1]), from the carry `carry`
- *     (AXIAL_SCAN_CONTINUE: not the line's start, whose first terms go
- *     another way);
+ *     (AXIAL_SCAN_CONTINUE: not the line's start, whose head differs);
  *     returns the carry after the segment (carry (+) each chunk's total, in
  *     order), meaningful when the segment ends on a chunk boundary;
  *   lse_scan_total(x, len, flags): the total of one chunk of len elements
@@ -252,13 +245,14 @@ typedef void axial_lse_run_kernel(const void *x, double *ls, axial_lse_acc *acc,
 typedef axial_lse_acc axial_lse_seg_kernel(const void *x, void *y, size_t len, unsigned flags,
                                            axial_lse_acc carry);
 typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned flags);
-/* logcumsumexp_run(x, y, len, flags, st, pos), for streams (no scalar one):
- * a line's scan positions [pos, pos + len) from the piece x (len elements,
- * REVERSE: the first is x[len - 1]) into y, from the line's state st and
- * back: R the chunks ended, (m, S) the chunk begun (the kernels' reference
- * and sum; m = -MAX of the lane type, S = 0 while empty), and the terms of
- * a vector begun (scan order, at most 16 of 4 bytes or 8 of 8).  Zeroed R,
- * m -MAX and S 0 start a line. */
+/* Streams (no scalar ones).  logcumsumexp_run(x, y, len, flags, st, pos): a
+ * line's scan positions [pos, pos + len) from the piece x (REVERSE: from
+ * x[len - 1]) into y, from st and back: R the chunks ended, (m, S) the chunk
+ * begun (empty: -MAX of the lane type, 0), the terms of a vector begun.
+ * logcumsumexp_cols_run(x, y, n, ncols, flags, ls, pos): n rows of ncols
+ * columns from their states and back: m, s, the block begun's f and S at
+ * ls[i], ls[C + i], ls[2 C + i], ls[3 C + i], C = ncols rounded up to 16
+ * (empty: m -MAX, the rest 0). */
 typedef struct {
     axial_lse_acc R;
     double m, S;
@@ -266,12 +260,6 @@ typedef struct {
 } axial_lse_line;
 typedef void axial_lse_line_run_kernel(const void *x, void *y, size_t len, unsigned flags,
                                        axial_lse_line *st, uint64_t pos);
-/* logcumsumexp_cols_run(x, y, n, ncols, flags, ls, pos), for streams (no
- * scalar one): n rows of ncols columns (a row ncols elements), scan positions
- * [pos, pos + n) of the columns, from the columns' states ls and back: m at
- * ls[i], s at ls[C + i], the block begun's f and S at ls[2 C + i], ls[3 C +
- * i], C = ncols rounded up to 16 (m = -MAX of the lane type and the rest 0
- * start them). */
 typedef void axial_lse_cols_run_kernel(const void *x, void *y, size_t n, size_t ncols,
                                        unsigned flags, double *ls, uint64_t pos);
 

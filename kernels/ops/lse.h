@@ -64,6 +64,16 @@
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
+#define LSE_MAX_f FLT_MAX
+#define LSE_MAX_d DBL_MAX
+/* k unknown to the compiler from here: one copy of a rarely hot function for
+ * every dtype of a lane type, not one a dtype (LSE_ONE: nor for other constants) */
+#define LSE_ANY_KIND(k) __asm__("" : "+r"(k))
+#ifdef __clang__
+#define LSE_ONE AXIAL_NOINLINE
+#else
+#define LSE_ONE static __attribute__((noinline, noclone))
+#endif
 
 AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
     const uint16_t *h = (const uint16_t *)x;
@@ -115,8 +125,9 @@ AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
 
 /* Scan-order terms [t0, t1) of a chunk of n (element j = rev ? n-1-t : t)
  * by the scalar step; outputs (with emit) those of R followed by *st. */
-static void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
+LSE_ONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
                             int excl, int rev, axial_lse_acc *st, axial_lse_acc R, int emit) {
+    LSE_ANY_KIND(k);
     for (size_t t = t0; t < t1; t++) {
         const size_t j = rev ? n - 1 - t : t;
         const double v = lse_ld1(k, x, j); /* (before its output: in place) */
@@ -149,53 +160,61 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 #include "ops/lse.h"
 #undef LSE_D
 
-/* The entries of one dtype: key, kind, lane-type suffix (f or d). */
-#define AX_LSE_ENTRIES(key, K, P)                                                              \
+/* The entries of one dtype: key, kind, lane-type suffix (f or d), and the
+ * kind the walks take (f16 and bf16: one copy for both, their kind a value:
+ * they differ from f32 only in loads and stores). */
+AXIAL_INLINE int lse_kind(int k) {
+    LSE_ANY_KIND(k);
+    return k;
+}
+#define AX_LSE_ENTRIES(key, K, P, KS)                                                            \
     void AX_KN(logcumsumexp, key)(const void *x, void *y, size_t outer, size_t n, size_t inner, \
                                   unsigned flags) {                                           \
-        lse_scan_##P(K, x, y, outer, n, inner, inner, flags);                                  \
+        lse_scan_##P(KS, x, y, outer, n, inner, inner, flags);                                  \
     }                                                                                          \
     void AX_KN(logcumsumexp_cols, key)(const void *x, void *y, size_t n, size_t ncols,         \
                                        size_t stride, unsigned flags) {                       \
-        lse_scan_##P(K, x, y, 1, n, ncols, stride, flags);                                     \
+        lse_scan_##P(KS, x, y, 1, n, ncols, stride, flags);                                     \
     }                                                                                          \
     void AX_KN(reduce_lse, key)(const void *x, void *y, size_t outer, size_t n, size_t inner,  \
                                 unsigned flags) {                                             \
         (void)flags; /* never streams */                                                       \
-        lse_reduce_##P(K, x, y, NULL, outer, n, inner, inner, NULL);                           \
+        lse_reduce_##P(KS, x, y, NULL, outer, n, inner, inner, NULL);                           \
     }                                                                                          \
     void AX_KN(reduce_lse_acc, key)(const void *x, void *acc, size_t outer, size_t n,          \
                                     size_t inner) {                                           \
-        lse_reduce_##P(K, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner, NULL);        \
+        lse_reduce_##P(KS, x, NULL, (axial_lse_acc *)acc, outer, n, inner, inner, NULL);        \
     }                                                                                          \
     void AX_KN(reduce_lse_cols, key)(const void *x, void *y, size_t n, size_t ncols,           \
                                      size_t stride) {                                         \
-        lse_reduce_##P(K, x, y, NULL, 1, n, ncols, stride, NULL);                              \
+        lse_reduce_##P(KS, x, y, NULL, 1, n, ncols, stride, NULL);                              \
     }                                                                                          \
     void AX_KN(reduce_lse_run, key)(const void *x, double *ls, axial_lse_acc *acc, size_t n,   \
                                     size_t ncols, size_t stride) {                            \
-        lse_reduce_##P(K, x, NULL, acc, 1, n, ncols, stride, ls);                              \
+        lse_reduce_##P(KS, x, NULL, acc, 1, n, ncols, stride, ls);                              \
     }                                                                                          \
     axial_lse_acc AX_KN(logcumsumexp_seg, key)(const void *x, void *y, size_t len,             \
                                                unsigned flags, axial_lse_acc carry) {         \
-        return lse_seg_##P(K, x, y, len, flags, carry, NULL);                                  \
+        axial_lse_line st = {carry, -LSE_MAX_##P, 0, {0}};                                    \
+        return lse_run_##P(KS, x, y, len, flags, &st,                                          \
+                           flags & AXIAL_SCAN_CONTINUE ? AXIAL_SCAN_CHUNK : 0);               \
     }                                                                                          \
     axial_lse_acc AX_KN(lse_scan_total, key)(const void *x, size_t len, unsigned flags) {     \
-        return lse_seg_##P(K, x, NULL, len, flags, AXIAL_LSE_EMPTY, NULL);                     \
+        return AX_KN(logcumsumexp_seg, key)(x, NULL, len, flags, AXIAL_LSE_EMPTY);             \
     }                                                                                          \
     void AX_KN(logcumsumexp_run, key)(const void *x, void *y, size_t len, unsigned flags,      \
                                       axial_lse_line *st, uint64_t pos) {                     \
-        lse_run_##P(K, x, y, len, flags, st, pos);                                             \
+        lse_run_##P(KS, x, y, len, flags, st, pos);                                            \
     }                                                                                          \
     void AX_KN(logcumsumexp_cols_run, key)(const void *x, void *y, size_t n, size_t ncols,     \
                                            unsigned flags, double *ls, uint64_t pos) {        \
-        lse_scols_##P(K, x, y, n, ncols, ncols, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,         \
+        lse_scols_##P(KS, x, y, n, ncols, ncols, (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0,         \
                       (flags & AXIAL_CUMSUM_REVERSE) != 0, ls, pos);                          \
     }
-AX_LSE_ENTRIES(f32, AXK_F32, f)
-AX_LSE_ENTRIES(f16, AXK_F16, f)
-AX_LSE_ENTRIES(bf16, AXK_BF16, f)
-AX_LSE_ENTRIES(f64, AXK_F64, d)
+AX_LSE_ENTRIES(f32, AXK_F32, f, AXK_F32)
+AX_LSE_ENTRIES(f16, AXK_F16, f, lse_kind(AXK_F16))
+AX_LSE_ENTRIES(bf16, AXK_BF16, f, lse_kind(AXK_BF16))
+AX_LSE_ENTRIES(f64, AXK_F64, d, AXK_F64)
 
 #elif defined(LSE_D) /* the body */
 
@@ -417,16 +436,14 @@ static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, si
     }
 }
 
-/* y = m where m is NaN or +inf, else m + log s */
-AXIAL_INLINE LV LF(lse_out)(LV m, const LF(lse_acc) *s) {
-    return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(TOV(*s))));
-}
+/* m + log r, or m where m is NaN or +inf */
+AXIAL_INLINE LV LF(lse_out)(LV m, LV r) { return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(r))); }
 
 /* One term of each lane into (m, s), its output to y: one exp, of v below
  * the running max (s += e) or of the old max below a new one (s = s e + 1). */
 AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m, LF(lse_acc) *s) {
     if (excl)
-        LF(lse_stc)(k, y, LF(lse_out)(*m, s), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(*m, TOV(*s)), cnt);
     const LMASK up = LX(gt)(v, *m);
     const LV nm = LX(maxn)(v, *m), one = LX(set1)(1);
     const LV e = LX(exp)(LX(sel)(up, LX(sub)(*m, v), LX(sub)(v, *m)));
@@ -435,7 +452,7 @@ AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m,
         s->h[h] = vd_add(vd_mul(s->h[h], HALF(a, h)), HALF(b, h));
     *m = nm;
     if (!excl)
-        LF(lse_stc)(k, y, LF(lse_out)(nm, s), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(nm, TOV(*s)), cnt);
 }
 
 /* ---- LogCumSumExp along a line -------------------------------------------- */
@@ -460,105 +477,84 @@ AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
     return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r));
 }
 
-/* One vector of scan-order terms a[] (lane type, -inf where there is none)
- * into the chunk's state, lanes [0, lo) in it already; outputs of lanes from
- * w on into o[].  Lanes up to m + LSE_LAG go by the lane type's exps, their
- * prefix and logs; at the first lane above, m = that term + LSE_LAG (S
- * rescaled in double) and the lanes from it go again: an output depends on
- * no later term.  Returns LN, or the lane of the first NaN or +inf term (its
- * outputs and those after it not given, S of the terms before it). */
-static size_t LF(lse_vec)(LE *a, size_t lo, size_t w, int excl, LF(lse_cs) *c, axial_lse_acc R,
-                          LE *o) {
-    for (;;) {
+/* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past
+ * them), lanes [0, lo) in the state already: exps below m, their prefix
+ * from S, logs; at the first lane above m + LSE_LAG the lanes before it keep
+ * their outputs, m = that term + LSE_LAG (S rescaled in double) and the
+ * lanes from it go again, so an output depends on no later term; at a NaN or
+ * +inf term the scalar step takes the rest of the chunk (returns 1). */
+static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
+                          int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
+    LSE_ANY_KIND(k);
+    static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
+    _Alignas(64) LE a[LN], p[LN];
+    _Alignas(64) unsigned char buf[AX_VB] = {0};
+    for (size_t l = 0; cnt < LN && rev && l < LN; l++) /* (a partial vector backwards) */
+        a[l] = l < cnt ? (LE)lse_ld1(k, x, n - 1 - t - l) : (LE)-INFINITY;
+    LV v = cnt < LN && rev ? LKX(ld, LK, a) : LF(lse_ldc)(k, x + at * es, cnt);
+    v = rev && cnt == LN ? LX(rev)(v) : v;
+    size_t w = lo, j = LN;
+    for (;;) { /* lanes [0, lo): -inf */
+        v = LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v, LX(set1)(-INFINITY));
         const LE thr = c->m + (LE)LSE_LAG;
-        size_t j = lo;
-        while (j < LN && !(a[j] > thr) && a[j] == a[j])
-            j++;
-        _Alignas(64) LE p[LN], y[LN];
-        const LV pv = LX(scan)(LX(exp)(LX(sub)(LKX(ld, LK, a), LX(set1)(c->m))));
-        LKX(st, LK, p, pv);
-        LKX(st, LK, y, LF(lse_o)(c, LF(lse_r)(c, pv, excl)));
+        j = LN;
+        if (LX(any)(LX(bad)(v)) || LX(any)(LX(gt)(v, LX(set1)(thr))))
+            for (LKX(st, LK, a, v), j = lo; j < LN && !(a[j] > thr) && a[j] == a[j];)
+                j++;
+        const LV pv = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
         const int bad = j < LN && !(a[j] < INFINITY);
         const size_t end = j == LN || bad ? j : j + (size_t)excl;
-        for (; w < end; w++)
-            o[w] = y[w];
-        if (j > lo)
-            c->S += (double)p[j - 1];
-        if (j == LN || bad)
-            return j;
+        if (w < end && emit) { /* the outputs of lanes [w, end) */
+            const LV u = LF(lse_o)(c, LF(lse_r)(c, pv, excl));
+            if (w == 0 && end == LN && (cnt == LN || !rev)) {
+                LF(lse_stc)(k, y + at * es, rev ? LX(rev)(u) : u, cnt);
+            } else {
+                LF(lse_st)(k, buf, u);
+                for (size_t l = w; l < end && l < cnt; l++)
+                    axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
+            }
+        }
+        w = end > w ? end : w;
+        LKX(st, LK, p, pv);
+        c->S += j == LN ? (double)LX(last)(pv) : j > lo ? (double)p[j - 1] : 0.0;
+        if (j == LN)
+            return 0;
+        if (bad)
+            break;
         const LE nm = a[j] + (LE)LSE_LAG;
         c->S *= exp((double)c->m - (double)nm);
         c->m = nm;
         c->mx = lse_mix_of(R, (double)nm);
-        for (; lo < j; lo++)
-            a[lo] = -INFINITY;
+        lo = j;
     }
-}
-
-/* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end), lanes
- * [0, lo) in the state already: without a lane above m + LSE_LAG, a NaN or
- * +inf as one vector, else through lse_vec; at a NaN or +inf term the
- * scalar step takes the rest of the chunk (returns 1). */
-static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
-                          int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
-    const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
-    _Alignas(64) LE a[LN], o[LN] = {0};
-    _Alignas(64) unsigned char buf[AX_VB] = {0};
-    const int direct = cnt == LN || !rev; /* (a partial vector backwards: by the buffer) */
-    if (direct) {
-        static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-        LV v = LF(lse_ldc)(k, x + at * es, cnt);
-        v = rev ? LX(rev)(v) : v;
-        if (lo) /* (the lanes of a head: -inf) */
-            v = LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v,
-                        LX(set1)(-INFINITY));
-        if (!LX(any)(LX(bad)(v)) && !LX(any)(LX(gt)(v, LX(set1)(c->m + (LE)LSE_LAG)))) {
-            const LV p = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
-            const LV r = LF(lse_r)(c, p, excl);
-            c->S += (double)LX(last)(p);
-            LV u = LF(lse_o)(c, r);
-            u = rev ? LX(rev)(u) : u;
-            if (emit && lo == 0) {
-                LF(lse_stc)(k, y + at * es, u, cnt);
-            } else if (emit) { /* lanes [lo, cnt) of memory [at + lo, at + cnt), reversed [at, at + LN - lo) */
-                LF(lse_st)(k, buf, u);
-                memcpy(y + (at + (rev ? 0 : lo)) * es, buf + (rev ? 0 : lo) * es, (cnt - lo) * es);
-            }
-            return 0;
-        }
-    }
-    for (size_t l = 0; l < LN; l++)
-        a[l] = l < lo || l >= cnt ? (LE)-INFINITY : (LE)lse_ld1(k, x, rev ? n - 1 - t - l : t + l);
-    const size_t j = LF(lse_vec)(a, lo, lo, excl, c, R, o);
-    const size_t e = j < cnt ? j : cnt;
-    if (emit && e > lo) {
-        LF(lse_st)(k, buf, LKX(ld, LK, o));
-        for (size_t l = lo; l < e; l++)
-            axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
-    }
-    if (j >= cnt)
-        return 0;
     axial_lse_acc st = LF(lse_canon)(c);
     lse_scan_scalar(k, x, y, n, t + j, n, excl, rev, &st, R, emit);
     c->m = (LE)st.m, c->S = st.s;
     return 1;
 }
 
+/* nq terms of cnt lines (lanes) into (m, s) by lse_row, term q at xp + q rs,
+ * its outputs at yp + q rs (yp NULL: none). */
+AXIAL_NOINLINE void LF(lse_hrows)(int k, const char *xp, char *yp, ptrdiff_t rs, size_t nq,
+                                  size_t cnt, int excl, LV *m, LF(lse_acc) *s) {
+    char d[8];
+    for (size_t q = 0; q < nq; q++)
+        LF(lse_row)(k, yp ? yp + (ptrdiff_t)q * rs : d, LF(lse_ldc)(k, xp + (ptrdiff_t)q * rs, cnt),
+                    cnt, excl, m, s);
+}
+
 /* Scan-order terms [q0, q1) of a line's first LSE_HEAD (of n at x), term by
- * term as lse_scan takes the heads of many lines (lse_row, lane 0), from c
- * and back. */
+ * term as lse_scan takes the heads of many lines (lane 0), from c and back. */
 static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, size_t q1,
                          int excl, int rev, LF(lse_cs) *c, int emit) {
-    const size_t es = axk_size(k);
+    const size_t es = axk_size(k), j0 = rev ? n - 1 - q0 : q0;
     LV m = LX(set1)(c->m);
     LF(lse_acc) s;
     for (int h = 0; h < LH; h++)
         s.h[h] = vd_set1(c->S);
-    char t[8];
-    for (size_t q = q0; q < q1; q++) {
-        const size_t j = rev ? n - 1 - q : q;
-        LF(lse_row)(k, emit ? y + j * es : t, LF(lse_ldc)(k, x + j * es, 1), 1, excl, &m, &s);
-    }
+    LF(lse_hrows)(k, x + j0 * es, emit ? y + j0 * es : NULL, rev ? -(ptrdiff_t)es : (ptrdiff_t)es,
+                  q1 - q0, 1, excl, &m, &s);
     c->m = LX(first)(m);
     c->S = c->m < INFINITY ? vd_first(s.h[0]) : 1.0;
     c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
@@ -568,9 +564,9 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
  * state of terms [0, t): a head's, else t = 0 and c empty); with emit the
  * outputs are those of R followed by it.  Returns the final state, the same
  * bits with or without emit, whatever R. */
-AXIAL_NOINLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size_t n, size_t t,
-                                           int excl, int rev, axial_lse_acc R, LF(lse_cs) c,
-                                           int emit) {
+AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, size_t n, size_t t,
+                                            int excl, int rev, axial_lse_acc R, LF(lse_cs) c,
+                                            int emit) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
     const size_t es = axk_size(k);
@@ -619,43 +615,33 @@ AXIAL_NOINLINE axial_lse_acc LF(lse_chunk)(int k, const void *xv, void *yv, size
     return LF(lse_canon)(&c);
 }
 
-/* A segment of a line from a chunk boundary of its scan order, from the
- * carry R: chunk by chunk, R (+)= each whole chunk's total (y NULL: every
- * chunk's).  At the line's start (no AXIAL_SCAN_CONTINUE) the head first, or
- * from hd, its state where the caller ran it.  An exclusive chunk's first
- * output is R's value (ref + log a would underflow for a chunk far above
- * its carry). */
-static axial_lse_acc LF(lse_seg)(int k, const void *x, void *y, size_t len, unsigned flags,
-                                 axial_lse_acc R, const LF(lse_cs) *hd) {
-    const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
-    const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0, emit = y != NULL;
-    for (size_t c0 = 0; c0 < len; c0 += AXIAL_SCAN_CHUNK) {
-        const size_t kk = len - c0 < AXIAL_SCAN_CHUNK ? len - c0 : AXIAL_SCAN_CHUNK;
-        const size_t lo = rev ? len - c0 - kk : c0;
-        const size_t h = c0 || (flags & AXIAL_SCAN_CONTINUE) ? 0 : kk < LSE_HEAD ? kk : LSE_HEAD;
-        const void *xc = axk_at(k, x, lo);
-        void *yc = emit ? axk_at_mut(k, y, lo) : NULL;
-        LF(lse_cs) c = {(LE)-LMAX, 0, lse_mix_of(R, -LMAX)};
-        if (h && hd)
-            c = *hd;
-        else if (h)
-            LF(lse_head)(k, xc, yc, kk, 0, h, excl, rev, &c, emit);
-        const axial_lse_acc T = LF(lse_chunk)(k, xc, yc, kk, h, excl, rev, R, c, emit);
-        if (excl && emit)
-            lse_st1(k, yc, rev ? kk - 1 : 0, axial_lse_value(R));
-        if (kk == AXIAL_SCAN_CHUNK || !emit)
-            axial_lse_add(&R, T.m, T.s);
-    }
-    return R;
+/* lse_chunk_in for the lane type's own kind (f32, f64) and for the others
+ * (f16 and bf16, their kind a value): two copies of the walk, not three. */
+#define LSE_CHUNK_ARGS const void *x, void *y, size_t n, size_t t, int excl, int rev, \
+                       axial_lse_acc R, LF(lse_cs) c, int emit
+LSE_ONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
+    return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, c, emit);
 }
+LSE_ONE axial_lse_acc LF(lse_chunk_any)(int k, LSE_CHUNK_ARGS) {
+    return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, c, emit);
+}
+AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
+    return LSE_D || k == LK ? LF(lse_chunk_own)(x, y, n, t, excl, rev, R, c, emit)
+                            : LF(lse_chunk_any)(k, x, y, n, t, excl, rev, R, c, emit);
+}
+#undef LSE_CHUNK_ARGS
 
-/* A stream's line (kernels.h, logcumsumexp_run): the piece's len terms, at
- * scan positions [pos, pos + len) of the line, from the state st and back:
- * the head, whole vectors by the chunk's walk, the scalar step where the
- * one call takes it, and a vector begun through lse_vec_at from the state
- * before it (its outputs depend on no later term) with its terms kept. */
-static void LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
-                        axial_lse_line *st, uint64_t pos) {
+/* A line's scan positions [pos, pos + len) in the piece x (REVERSE: from
+ * x[len - 1]) into y (NULL: none), from the state st and back (kernels.h,
+ * axial_lse_line): the head, whole vectors by the chunk walk, the scalar
+ * step where a chunk takes it, a vector begun through lse_vec_at from the
+ * state before it (its outputs depend on no later term), its terms kept;
+ * each chunk's total into st->R as it ends.  The one line walk of a call
+ * (after its head), a segment, a chunk's total and a stream's push. */
+LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
+                                  axial_lse_line *st, uint64_t pos) {
+    const int emit = y != NULL;
+    LSE_ANY_KIND(k);
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const size_t es = axk_size(k);
@@ -665,16 +651,17 @@ static void LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flag
         size_t take = len - i < AXIAL_SCAN_CHUNK - q ? len - i : AXIAL_SCAN_CHUNK - q;
         if (pos < LSE_HEAD) {
             take = take < LSE_HEAD - pos ? take : LSE_HEAD - (size_t)pos;
-            LF(lse_head)(k, x, y, len, i, i + take, excl, rev, &c, 1);
+            LF(lse_head)(k, x, y, len, i, i + take, excl, rev, &c, emit);
         } else if (!(c.m < INFINITY) || isnan(st->R.m) || st->R.m == INFINITY) {
             axial_lse_acc a = LF(lse_canon)(&c); /* the scalar step to the chunk's end */
-            lse_scan_scalar(k, x, y, len, i, i + take, excl, rev, &a, st->R, 1);
+            lse_scan_scalar(k, x, y, len, i, i + take, excl, rev, &a, st->R, emit);
             c.m = (LE)a.m, c.S = a.s;
         } else if (hv == 0 && take >= LN) {
             take -= take % LN;
             const size_t at = rev ? len - i - take : i; /* (the part's lowest address) */
-            const axial_lse_acc T = LF(lse_chunk)(k, x + at * es, y + at * es, take, 0, excl,
-                                                  rev, st->R, c, 1);
+            char *ya = emit ? y + at * es : NULL;
+            const axial_lse_acc T =
+                LF(lse_chunk)(k, x + at * es, ya, take, 0, excl, rev, st->R, c, emit);
             c.m = T.m == -INFINITY ? (LE)-LMAX : (LE)T.m, c.S = T.s;
             c.mx = lse_mix_of(st->R, (double)c.m);
         } else { /* the vector's terms in scan order, lanes [0, lo) a head's */
@@ -686,14 +673,14 @@ static void LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flag
                 axk_copy(b + (hv + l) * es, x + (rev ? len - 1 - i - l : i + l) * es, 1, es);
             LF(lse_cs) d = c;
             const int sc = LF(lse_vec_at)(k, b, o, hv + take, 0, lo, excl, 0, &d, st->R, 1);
-            for (size_t l = 0; l < take; l++)
+            for (size_t l = 0; emit && l < take; l++)
                 axk_copy(y + (rev ? len - 1 - i - l : i + l) * es, o + (hv + l) * es, 1, es);
             if (sc || hv + take == LN)
                 c = d;
             else
                 memcpy(st->held + hv * es, b + hv * es, take * es);
         }
-        if (excl && q == 0)
+        if (emit && excl && q == 0) /* (ref + log a would underflow far above R) */
             lse_st1(k, y, rev ? len - 1 - i : i, axial_lse_value(st->R));
         i += take;
         pos += take;
@@ -706,6 +693,7 @@ static void LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flag
     }
     st->m = (double)c.m;
     st->S = c.S;
+    return st->R;
 }
 
 /* ---- LogCumSumExp along columns ------------------------------------------- */
@@ -719,23 +707,13 @@ typedef struct {
     LV f, S;
 } LF(lse_col);
 
-/* m + log r, or m where m is NaN or +inf */
-AXIAL_INLINE LV LF(lse_cout)(LV m, LV r) { return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(r))); }
-
-/* The end of a block: s (+)= f, the next block from it. */
-AXIAL_INLINE void LF(lse_cfold)(LF(lse_col) *c) {
-    LF(lse_acc_add)(&c->s, c->f);
-    c->f = LX(set1)(0);
-    c->S = TOV(c->s);
-}
-
 /* One row v of a group into its state, its outputs to y: a lane above m +
  * LSE_LAG folds its f into s and takes m = v + LSE_LAG (s rescaled in f64);
  * a NaN or +inf term makes m NaN or +inf for good.  Where no lane rises,
  * no term is NaN or +inf and m is finite, these are the fast block's bits. */
 AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(lse_col) *c) {
     if (excl)
-        LF(lse_stc)(k, y, LF(lse_cout)(c->m, LX(add)(c->S, c->f)), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(c->S, c->f)), cnt);
     const LMASK up = LX(gt)(v, LX(add)(c->m, LX(set1)((LE)LSE_LAG)));
     if (LX(any)(up)) {
         const LV z = LX(set1)(0), nm = LX(sel)(up, LX(add)(v, LX(set1)((LE)LSE_LAG)), c->m);
@@ -748,7 +726,15 @@ AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(ls
     c->m = LX(sel)(LX(bad)(v), LX(maxn)(v, c->m), c->m);
     c->f = LX(add)(c->f, LX(exp)(LX(sub)(v, c->m)));
     if (!excl)
-        LF(lse_stc)(k, y, LF(lse_cout)(c->m, LX(add)(c->S, c->f)), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(c->S, c->f)), cnt);
+}
+
+/* Rows v[0, nr) of a group, the outputs of row q at yp + q rs. */
+AXIAL_NOINLINE void LF(lse_crows)(int k, char *yp, ptrdiff_t rs, const LV *v, size_t nr,
+                                  size_t cnt, int excl, LF(lse_col) *c) {
+    LSE_ANY_KIND(k);
+    for (size_t q = 0; q < nr; q++)
+        LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c);
 }
 
 /* Rows [t, t + nr) in scan order of one group of cnt columns at x + i, rows
@@ -783,11 +769,13 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
             LF(lse_stc)(k, yp + (ptrdiff_t)q * rs, LX(add)(c->m, LX(log)(e[q])), cnt);
         c->f = f;
     } else {
-        for (size_t q = 0; q < nr; q++)
-            LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c);
+        LF(lse_crows)(k, yp, rs, v, nr, cnt, excl, c);
     }
-    if (be)
-        LF(lse_cfold)(c);
+    if (be) { /* the block ends: s (+)= f, the next block from it */
+        LF(lse_acc_add)(&c->s, c->f);
+        c->f = LX(set1)(0);
+        c->S = TOV(c->s);
+    }
 }
 
 /* Rows [0, n) of columns [0, ncols) of an (n, stride) block, the rows being
@@ -844,36 +832,40 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
                          size_t stride, unsigned flags) {
     const int excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const int rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
-    const size_t es = axk_size(k);
+    const size_t es = LSE_D ? 8 : k == AXK_F32 ? 4 : 2; /* (axk_size, bounded for the compiler) */
     if (stride == 1) { /* lines: their heads LSE_SL at a time, then each its own way */
         const size_t h = n < LSE_HEAD ? n : LSE_HEAD, b = rev ? n - h : 0;
         _Alignas(64) char t[LSE_HEAD * LSE_SL * sizeof(LE)];
         _Alignas(64) LE hm[LSE_SL];
         _Alignas(64) double hs[LSE_SL];
+        memset(t, 0, h * LSE_SL * es); /* (the lanes past the lines: read, not used) */
         for (size_t o = 0; o < outer; o += LSE_SL) {
             const size_t cw = outer - o < LSE_SL ? outer - o : LSE_SL;
             for (size_t l = 0; l < cw; l++)
                 axk_copy_s(t + l * es, LSE_SL * es, (const char *)x + ((o + l) * n + b) * es, es, h, es);
             for (size_t g = 0; g < cw; g += LN) {
                 const size_t cnt = cw - g < LN ? cw - g : LN;
+                const ptrdiff_t rs = (ptrdiff_t)(LSE_SL * es);
+                char *r = t + ((rev ? h - 1 : 0) * LSE_SL + g) * es;
                 LV m;
                 LF(lse_acc) s;
                 LF(lse_empty)(&m, &s, 1);
-                for (size_t q = 0; q < h; q++) {
-                    char *r = t + ((rev ? h - 1 - q : q) * LSE_SL + g) * es;
-                    LF(lse_row)(k, r, LF(lse_ldc)(k, r, cnt), cnt, excl, &m, &s);
-                }
+                LF(lse_hrows)(k, r, r, rev ? -rs : rs, h, cnt, excl, &m, &s);
                 LKX(st, LK, hm + g, m);
                 for (int hh = 0; hh < LH; hh++)
                     vd_st(hs + g + hh * AX_ND, s.h[hh]);
             }
             for (size_t l = 0; l < cw; l++)
                 axk_copy_s((char *)y + ((o + l) * n + b) * es, es, t + l * es, LSE_SL * es, h, es);
-            for (size_t l = 0; l < cw && n > h; l++) {
-                const LF(lse_cs) c = {hm[l], hm[l] < INFINITY ? hs[l] : 1.0,
-                                      lse_mix_of(AXIAL_LSE_EMPTY, (double)hm[l])};
-                LF(lse_seg)(k, axk_at(k, x, (o + l) * n), axk_at_mut(k, y, (o + l) * n), n, flags,
-                            AXIAL_LSE_EMPTY, &c);
+            for (size_t l = 0; l < cw && n > h; l++) { /* the rest from the head's state */
+                axial_lse_line st = {AXIAL_LSE_EMPTY, hm[l], hm[l] < INFINITY ? hs[l] : 1.0, {0}};
+                const size_t at = (o + l) * n + (rev ? 0 : h);
+                const LF(lse_cs) c = {hm[l], st.S, lse_mix_of(AXIAL_LSE_EMPTY, (double)hm[l])};
+                if (n <= AXIAL_SCAN_CHUNK) /* (one chunk: its walk alone) */
+                    LF(lse_chunk)(k, axk_at(k, x, (o + l) * n), axk_at_mut(k, y, (o + l) * n), n,
+                                  h, excl, rev, st.R, c, 1);
+                else
+                    LF(lse_run)(k, axk_at(k, x, at), axk_at_mut(k, y, at), n - h, flags, &st, h);
             }
         }
         return;
