@@ -280,10 +280,11 @@ typedef enum {
  * shards").  Created once for (op, dtype, the piece shape -- shape[axis] is
  * ignored --, axis, flags): op AXIAL_OP_CUMSUM (flags those of axial_cumsum)
  * or AXIAL_OP_REDUCE_SUM (the sum along the axis alone; flags 0 or
- * AXIAL_REDUCE_KEEP_DIMS), every dtype but BOOL; the log-space ops are
- * refused with AXIAL_E_ARGS.  Each CumSum push scans the next piece (the
- * piece shape with any axis length, 0 included; REVERSE: pieces are fed
- * from the far end) and writes that piece's outputs: concatenated, they are
+ * AXIAL_REDUCE_KEEP_DIMS), every dtype but BOOL; AXIAL_OP_LOGCUMSUMEXP and
+ * AXIAL_OP_REDUCE_LOGSUMEXP (their flags likewise) the float dtypes, each
+ * in the order of the ISA active at create.  Each scan push scans the next
+ * piece (the piece shape with any axis length, 0 included; REVERSE: pieces
+ * are fed from the far end) and writes that piece's outputs: concatenated, they are
  * bit for bit the one call's, for any cut points.  A ReduceSum push (y NULL)
  * takes the next piece, and axial_stream_result writes, at any time, the
  * bits of one axial_reduce_sum over everything taken so far.  The state is

@@ -227,11 +227,11 @@ old:  const A v = (A)LOAD(x[base + b]);
 new:  const A v = (A)(float)LOAD(x[base + b]);
 
 id:   scalar-lse-rescale-sign
-file: kernels/scalar/lse.c
+file: kernels/kernels.h
 isa:  scalar
 what: scalar log-space step: on a new maximum s is rescaled by exp(v - m) instead of exp(m - v)
-old:  (s) = (s) * EXP((m) - (v)) + 1;
-new:  (s) = (s) * EXP((v) - (m)) + 1;
+old:  (s) = (s) * EXP((m) - (v)) + 1, (m) = (v);
+new:  (s) = (s) * EXP((v) - (m)) + 1, (m) = (v);
 
 id:   scalar-roll-wrap
 file: kernels/scalar/roll.c
@@ -381,19 +381,27 @@ what: ReduceLogSumExp blocks, every SIMD ISA: the exps' pairwise tree adds a ter
 old:  e[r] = LX(add)(e[r], e[r + w]);
 new:  e[r] = LX(add)(e[r], e[r]);
 
-id:   lse-wide-half
+id:   lse-stream-held
 file: kernels/ops/lse.h
 isa:  avx2
-what: LogCumSumExp f32 lanes, a steep rise in f64, every SIMD ISA: the upper half's prefixes miss the lower half's total
-old:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = vd_add(excl ? vd_up1(a1) : a1, vd_set1(T0));
-new:  const vd p0 = excl ? vd_up1(a0) : a0, p1 = excl ? vd_up1(a1) : a1;
+ci:   yes
+what: LogCumSumExp streams, every SIMD ISA: the terms of a vector begun are not kept, so the next push runs that vector without them
+old:  memcpy(st->held + hv * es, b + hv * es, take * es);
+new:  (void)b;
+
+id:   lse-rise-late
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp lines, every SIMD ISA: at a rise above the reference the lanes after it keep the old reference's outputs (steep rises overflow)
+old:  const size_t end = j == LN || bad ? j : j + (size_t)excl;
+new:  const size_t end = j == LN || bad ? j : LN;
 
 id:   lse-row-rescale
 file: kernels/ops/lse.h
 isa:  avx2
-what: LogCumSumExp lines of 2 to 7, every SIMD ISA: a new maximum does not rescale the sum of the terms before it
-old:  const LV a = wide ? one : LX(sel)(up, e, one), b = wide ? e : LX(sel)(up, one, e);
-new:  const LV a = one, b = wide ? e : LX(sel)(up, one, e);
+what: LogCumSumExp, a line's first 8 terms, every SIMD ISA: a new maximum does not rescale the sum of the terms before it
+old:  const LV a = LX(sel)(up, e, one), b = LX(sel)(up, one, e);
+new:  const LV a = one, b = LX(sel)(up, one, e);
 
 id:   neon-icols-excl
 file: kernels/ops/cumsum.h
