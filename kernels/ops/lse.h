@@ -560,16 +560,45 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
     c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
 }
 
+/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n as one
+ * block where none rises above m + LSE_LAG and none is NaN or +inf (returns
+ * 1): all exps, the prefixes, all logs, so that the SLEEF calls overlap. */
+AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, size_t nb,
+                            int excl, int rev, LF(lse_cs) *c, int emit) {
+    const size_t es = axk_size(k);
+    LV v[LSE_BLK], e[LSE_BLK], b = LX(set1)(-INFINITY);
+    int bad = 0;
+    for (size_t q = 0; q < nb; q++) {
+        const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
+        v[q] = rev ? LX(rev)(u) : u;
+        bad |= LX(any)(LX(bad)(v[q]));
+        b = LX(max)(b, v[q]);
+    }
+    if (bad || LX(any)(LX(gt)(b, LX(set1)(c->m + (LE)LSE_LAG))))
+        return 0;
+    for (size_t q = 0; q < nb; q++)
+        e[q] = LX(exp)(LX(sub)(v[q], LX(set1)(c->m)));
+    for (size_t q = 0; q < nb; q++) {
+        const LV p = LX(scan)(e[q]);
+        e[q] = LF(lse_r)(c, p, excl);
+        c->S += (double)LX(last)(p);
+    }
+    for (size_t q = 0; emit && q < nb; q++) {
+        const LV o = LF(lse_o)(c, e[q]);
+        LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es, rev ? LX(rev)(o) : o);
+    }
+    return 1;
+}
+
 /* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from c (the
  * state of terms [0, t): a head's, else t = 0 and c empty); with emit the
  * outputs are those of R followed by it.  Returns the final state, the same
  * bits with or without emit, whatever R. */
 AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, size_t n, size_t t,
                                             int excl, int rev, axial_lse_acc R, LF(lse_cs) c,
-                                            int emit) {
+                                            int emit, int own) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
-    const size_t es = axk_size(k);
     if (!(c.m < INFINITY) || (emit && (isnan(R.m) || R.m == INFINITY))) {
         axial_lse_acc st = LF(lse_canon)(&c); /* every output R's, or the scalar step's */
         lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, R, emit);
@@ -581,28 +610,8 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
         size_t nv = 1;
         if (lo == 0 && n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
             const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
-            LV v[LSE_BLK], b = LX(set1)(-INFINITY);
-            int bad = 0;
-            for (size_t q = 0; q < nb; q++) {
-                const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
-                v[q] = rev ? LX(rev)(u) : u;
-                bad |= LX(any)(LX(bad)(v[q]));
-                b = LX(max)(b, v[q]);
-            }
-            if (!bad && !LX(any)(LX(gt)(b, LX(set1)(c.m + (LE)LSE_LAG)))) {
-                LV e[LSE_BLK];
-                for (size_t q = 0; q < nb; q++)
-                    e[q] = LX(exp)(LX(sub)(v[q], LX(set1)(c.m)));
-                for (size_t q = 0; q < nb; q++) {
-                    const LV p = LX(scan)(e[q]);
-                    e[q] = LF(lse_r)(&c, p, excl);
-                    c.S += (double)LX(last)(p);
-                }
-                for (size_t q = 0; emit && q < nb; q++) {
-                    const LV o = LF(lse_o)(&c, e[q]);
-                    LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es,
-                               rev ? LX(rev)(o) : o);
-                }
+            if (own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, excl, rev, &c, emit)
+                                     : LF(lse_blk)(k, x, y, n, t, nb, excl, rev, &c, emit)) {
                 t += nb * LN;
                 continue;
             }
@@ -620,10 +629,10 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
 #define LSE_CHUNK_ARGS const void *x, void *y, size_t n, size_t t, int excl, int rev, \
                        axial_lse_acc R, LF(lse_cs) c, int emit
 LSE_ONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
-    return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, c, emit);
+    return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, c, emit, 1); /* (blocks unrolled) */
 }
 LSE_ONE axial_lse_acc LF(lse_chunk_any)(int k, LSE_CHUNK_ARGS) {
-    return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, c, emit);
+    return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, c, emit, 0);
 }
 AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
     return LSE_D || k == LK ? LF(lse_chunk_own)(x, y, n, t, excl, rev, R, c, emit)
