@@ -64,7 +64,8 @@ struct axial_stream {
     unsigned isa;
     axial_lse_run_kernel *lrun;
     size_t C;
-    /* LogCumSumExp (lcse): its ISA's line kernel (NULL: the scalar order) */
+    /* LogCumSumExp (lcse): its ISA's line or column kernel (both NULL: the
+     * scalar order) */
     bool lcse;
     axial_lse_line_run_kernel *lcrun;
     axial_lse_cols_run_kernel *lccols;
@@ -184,15 +185,13 @@ static void stream_init_carries(axial_stream *s) {
     s->pos = 0;
     if (s->lcse) {
         memset(s->carry, 0, lcse_words(s) * 8);
-        const double lmax = s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX;
         for (size_t i = 0; i < s->ncarry; i++) {
             double *w = (double *)s->carry + lcse_words(s) / s->ncarry * i;
-            if (s->lcrun) /* R empty, m the lane type's -MAX, S 0 */
-                w[0] = -INFINITY, w[2] = lmax;
-            for (size_t c = 0; s->lccols && c < s->C; c++)
-                w[c] = lmax;
-            if (!s->lcrun && !s->lccols)
-                w[0] = -INFINITY;
+            if (s->lccols) /* m the lane type's -MAX, the rest 0 */
+                lse_lanes_empty(s, w);
+            else /* R (the scalar order: the state) empty; lines: m -MAX, S 0 */
+                w[0] = -INFINITY,
+                w[2] = !s->lcrun ? 0 : s->dtype == AXIAL_F64 ? -DBL_MAX : -FLT_MAX;
         }
     } else if (s->lse) {
         memset(s->carry, 0, red_words(s, s->order) * 8); /* (L's s and the pending rows) */
@@ -496,7 +495,7 @@ static void lcse_task(void *arg, size_t t) {
     axial__task_range(p->units, p->ntasks, t, &b, &e);
     for (size_t u = b; u < e; u++) {
         const size_t o = u / groups, c0 = u % groups * AX_STREAM_COLS;
-        const size_t at = (o * L * s->inner + (s->lcrun ? 0 : c0)) * es;
+        const size_t at = (o * L * s->inner + c0) * es; /* (c0 0 but for the scalar order) */
         if (s->lcrun) {
             s->lcrun(p->x + at, p->y + at, L, s->flags, (axial_lse_line *)s->carry + o, s->pos);
             continue;
@@ -770,11 +769,8 @@ static AXIAL_COLD void lse_result(const axial_stream *s, axial_lse_acc *w, void 
     axial__kernels()->reduce_lse_finish[s->dtype](w, y, n);
     if (s->order == AXIAL_ORDER_SCALAR && s->dtype == AXIAL_F64 &&
         (s->chunk == 0 || s->pos <= s->chunk))
-        for (size_t i = 0; i < n; i++) { /* the scalar kernels' long double line */
-            const double *L = red_A(s) + 4 * i; /* (m tested as a long double, as there) */
-            const long double m = L[0], ls = (long double)L[1] + L[2] + L[3];
-            ((double *)y)[i] = (double)(isfinite(m) ? m + logl(ls) : m);
-        }
+        for (size_t i = 0; i < n; i++) /* the scalar kernels' long double line */
+            ((double *)y)[i] = lcse_value(s, red_A(s) + 4 * i);
 }
 
 axial_status axial_stream_result(axial_stream *s, void *y) {
