@@ -709,41 +709,42 @@ LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, uns
 
 /* A group of columns' state (lanes: columns): the reference m, s the f64 sum
  * of the blocks ended (and of a fold), f the block's own running sum in the
- * lane type and S the lane-type s it began with. */
+ * lane type; its outputs take S, the lane-type s (TOV(s), kept by the block). */
 typedef struct {
     LV m;
     LF(lse_acc) s;
-    LV f, S;
+    LV f;
 } LF(lse_col);
 
 /* One row v of a group into its state, its outputs to y: a lane above m +
  * LSE_LAG folds its f into s and takes m = v + LSE_LAG (s rescaled in f64);
  * a NaN or +inf term makes m NaN or +inf for good.  Where no lane rises,
  * no term is NaN or +inf and m is finite, these are the fast block's bits. */
-AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(lse_col) *c) {
+AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(lse_col) *c,
+                               LV *S) {
     if (excl)
-        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(c->S, c->f)), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(*S, c->f)), cnt);
     const LMASK up = LX(gt)(v, LX(add)(c->m, LX(set1)((LE)LSE_LAG)));
     if (LX(any)(up)) {
         const LV z = LX(set1)(0), nm = LX(sel)(up, LX(add)(v, LX(set1)((LE)LSE_LAG)), c->m);
         LF(lse_acc_add)(&c->s, LX(sel)(up, c->f, z));
         LF(lse_acc_rescale)(&c->s, c->m, nm);
         c->f = LX(sel)(up, z, c->f);
-        c->S = LX(sel)(up, TOV(c->s), c->S);
+        *S = TOV(c->s); /* (the lanes without a rise: s * 1 + 0, the same) */
         c->m = nm;
     }
     c->m = LX(sel)(LX(bad)(v), LX(maxn)(v, c->m), c->m);
     c->f = LX(add)(c->f, LX(exp)(LX(sub)(v, c->m)));
     if (!excl)
-        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(c->S, c->f)), cnt);
+        LF(lse_stc)(k, y, LF(lse_out)(c->m, LX(add)(*S, c->f)), cnt);
 }
 
 /* Rows v[0, nr) of a group, the outputs of row q at yp + q rs. */
 AXIAL_NOINLINE void LF(lse_crows)(int k, char *yp, ptrdiff_t rs, const LV *v, size_t nr,
-                                  size_t cnt, int excl, LF(lse_col) *c) {
+                                  size_t cnt, int excl, LF(lse_col) *c, LV *S) {
     LSE_ANY_KIND(k);
     for (size_t q = 0; q < nr; q++)
-        LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c);
+        LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c, S);
 }
 
 /* Rows [t, t + nr) in scan order of one group of cnt columns at x + i, rows
@@ -758,7 +759,7 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
     const ptrdiff_t rs = (ptrdiff_t)(stride * es) * (rev ? -1 : 1); /* a row, in scan order */
     const char *xp = (const char *)x + ((rev ? n - 1 - t : t) * stride + i) * es;
     char *yp = (char *)y + (xp - (const char *)x);
-    LV v[LSE_SB], b = LX(set1)(-INFINITY), sum = c->m;
+    LV v[LSE_SB], b = LX(set1)(-INFINITY), sum = c->m, S = TOV(c->s);
     for (size_t q = 0; q < nr; q++) {
         v[q] = LF(lse_ldc)(k, xp + (ptrdiff_t)q * rs, cnt);
         sum = LX(add)(sum, v[q]); /* NaN or +inf if a term or m is (or if it overflows) */
@@ -771,19 +772,18 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
             e[q] = LX(exp)(LX(sub)(v[q], c->m));
         for (size_t q = 0; q < LSE_SB; q++) {
             const LV g = LX(add)(f, e[q]);
-            e[q] = LX(add)(c->S, excl ? f : g);
+            e[q] = LX(add)(S, excl ? f : g);
             f = g;
         }
         for (size_t q = 0; q < LSE_SB; q++)
             LF(lse_stc)(k, yp + (ptrdiff_t)q * rs, LX(add)(c->m, LX(log)(e[q])), cnt);
         c->f = f;
     } else {
-        LF(lse_crows)(k, yp, rs, v, nr, cnt, excl, c);
+        LF(lse_crows)(k, yp, rs, v, nr, cnt, excl, c, &S);
     }
     if (be) { /* the block ends: s (+)= f, the next block from it */
         LF(lse_acc_add)(&c->s, c->f);
         c->f = LX(set1)(0);
-        c->S = TOV(c->s);
     }
 }
 
@@ -799,14 +799,13 @@ static void LF(lse_scols)(int k, const void *x, void *y, size_t n, size_t ncols,
         const size_t cw = ncols - c0 < LW ? ncols - c0 : LW, ng = (cw + LN - 1) / LN;
         LF(lse_col) c[LW / LN];
         for (size_t g = 0; g < ng; g++) {
-            LF(lse_acc) t;
+            LF(lse_acc) t; /* (S: TOV(s), not read) */
             if (ls) {
                 LF(lse_lanes)(ls + c0 + g * LN, &c[g].m, &c[g].s, 1, C, 0);
                 LF(lse_lanes)(ls + 2 * C + c0 + g * LN, &c[g].f, &t, 1, C, 0);
-                c[g].S = TOV(t);
             } else {
                 LF(lse_empty)(&c[g].m, &c[g].s, 1);
-                c[g].f = c[g].S = LX(set1)(0);
+                c[g].f = LX(set1)(0);
             }
         }
         for (size_t t = 0, nr; t < n; t += nr) {
@@ -826,7 +825,7 @@ static void LF(lse_scols)(int k, const void *x, void *y, size_t n, size_t ncols,
         for (size_t g = 0; ls && g < ng; g++) {
             LF(lse_acc) t;
             for (int h = 0; h < LH; h++)
-                t.h[h] = HALF(c[g].S, h);
+                t.h[h] = HALF(TOV(c[g].s), h);
             LF(lse_lanes)(ls + c0 + g * LN, &c[g].m, &c[g].s, 1, C, 1);
             LF(lse_lanes)(ls + 2 * C + c0 + g * LN, &c[g].f, &t, 1, C, 1);
         }
