@@ -19,10 +19,7 @@
  *            table holds them;
  *     0      it has none: its merged table keeps the scalar entry (none
  *            where the scalar cell is 0 too: the planner then does not
- *            take that path);
- *     <isa>  it has none and its merged table takes <isa>'s (as 0 when
- *            <isa> is not compiled in; tests/kernel_table.c has a
- *            WANT_<isa> for each ISA that lends).
+ *            take that path).
  *
  * Generated from it: the struct's fields (kernels.h), each ISA's
  * declarations and table (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE),
@@ -102,21 +99,6 @@
 #define AXIAL_IF_OWN(cell) AXIAL_CAT(AXIAL_IF_OWN_, cell)
 #define AXIAL_IF_OWN_1(...) __VA_ARGS__
 #define AXIAL_IF_OWN_0(...)
-#define AXIAL_IF_OWN_avx2(...)
-#define AXIAL_IF_OWN_avx512(...)
-#define AXIAL_IF_OWN_neon(...)
-
-/* The ISA whose kernels a cell lends (AXIAL_ISA_*), or AXIAL_NO_LENDER. */
-#define AXIAL_NO_LENDER 0xff
-#define AXIAL_LENDER(cell) AXIAL_CAT(AXIAL_LENDER_, cell)
-#define AXIAL_LENDER_1 AXIAL_NO_LENDER
-#define AXIAL_LENDER_0 AXIAL_NO_LENDER
-#define AXIAL_LENDER_avx2 AXIAL_ISA_AVX2
-#define AXIAL_LENDER_avx512 AXIAL_ISA_AVX512
-#define AXIAL_LENDER_neon AXIAL_ISA_NEON
-/* The lender of each ISA's merged table, indexed by AXIAL_ISA_*. */
-#define AXIAL_LENDERS(scalar, avx2, avx512, neon)                                         \
-    {AXIAL_LENDER(scalar), AXIAL_LENDER(avx2), AXIAL_LENDER(avx512), AXIAL_LENDER(neon)}
 
 /* The fields of struct axial_kernels. */
 #define AXIAL_KERNEL_FIELD_(op, type, set, cells, arg) type *op[AXIAL_SLOTS_##set];

@@ -197,15 +197,13 @@ static inline double axial_lse_value(axial_lse_acc a) {
     return a.m + log(a.s);
 }
 
-/* The scalar kernels' step of a state (m, s) of type A (double or long
- * double) by a term v, and its value (streams take them too). */
+/* The step of a state (m, s) of type A (double or long double) by a term v
+ * (the scalar kernels', streams' and SIMD kernels' scalar step), and its value. */
 #define AXIAL_LSE_STEP(A, EXP, m, s, v)                                                 \
     do { /* NaN stays, +inf stays (but for a NaN), -inf adds nothing */                 \
         if (isnan(m) || (v) == -(A)INFINITY || ((m) == (A)INFINITY && !isnan(v)))      \
             break;                                                                      \
-        if (isnan(v) || (v) == (A)INFINITY)                                              \
-            (m) = (v);                                                                  \
-        else if ((m) == -(A)INFINITY)                                                    \
+        if (isnan(v) || (v) == (A)INFINITY || (m) == -(A)INFINITY)                       \
             (m) = (v), (s) = 1;                                                         \
         else if ((v) > (m))                                                              \
             (s) = (s) * EXP((m) - (v)) + 1, (m) = (v);                                  \
@@ -266,9 +264,8 @@ typedef void axial_lse_cols_run_kernel(const void *x, void *y, size_t n, size_t 
 /*
  * One table per ISA, its fields those of the list in kernels/entries.h.  An
  * ISA's table may leave entries NULL: dispatch starts from the scalar table
- * and overrides only the entries an ISA provides (or, where the list says
- * so, another ISA lends it).  Each folder declares its kernels with
- * AXIAL_DECLARE_KERNELS(<isa>) and defines its table.c with
+ * and overrides only the entries an ISA provides.  Each folder declares its
+ * kernels with AXIAL_DECLARE_KERNELS(<isa>) and defines its table.c with
  * AXIAL_DEFINE_KERNEL_TABLE(<isa>).
  */
 struct axial_kernels {

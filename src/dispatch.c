@@ -134,21 +134,12 @@ static const struct axial_kernels *axial_isa_table(unsigned isa) {
     }
 }
 
-/* Start from the scalar table; take every entry the ISA provides, or where
- * its cell in kernels/entries.h names another ISA (a lender), that ISA's;
- * record in from[] which ISA each entry is (by its index: AXIAL_ENTRY(op) +
- * slot). */
+/* Start from the scalar table; take every entry the ISA provides; record in
+ * from[] which ISA each entry is (by its index: AXIAL_ENTRY(op) + slot). */
 #define AXIAL_MERGE_ENTRY_(op, type, set, cells, arg)                                       \
-    {                                                                                       \
-        static const unsigned char lender[AXIAL_NISA] = AXIAL_LENDERS cells;                \
-        const struct axial_kernels *lent = axial_isa_table(lender[isa_id]);                 \
-        for (size_t k = 0; k < AXIAL_SLOTS_##set; k++) {                                    \
-            if (isa->op[k])                                                                 \
-                out->op[k] = isa->op[k], from[AXIAL_ENTRY(op) + k] = (unsigned char)isa_id; \
-            else if (lent && lent->op[k])                                                   \
-                out->op[k] = lent->op[k], from[AXIAL_ENTRY(op) + k] = lender[isa_id];       \
-        }                                                                                   \
-    }
+    for (size_t k = 0; k < AXIAL_SLOTS_##set; k++)                                          \
+        if (isa->op[k])                                                                     \
+            out->op[k] = isa->op[k], from[AXIAL_ENTRY(op) + k] = (unsigned char)isa_id;
 static AXIAL_COLD void axial_merge(struct axial_kernels *out, unsigned char *from,
                         const struct axial_kernels *isa, unsigned isa_id) {
     *out = axial_kernels__scalar;

@@ -61,12 +61,6 @@ struct want {
 #define SCALAR_(scell, op, key) SCALAR_##scell(op, key)
 #define SCALAR_1(op, key) KERNEL(op, key, scalar)
 #define SCALAR_0(op, key) NULL, "none"
-/* A lender's kernel where it is compiled in (one line per ISA that lends). */
-#ifdef AXIAL_HAVE_AVX2
-#define WANT_avx2(op, key, isa, scell) KERNEL(op, key, avx2)
-#else
-#define WANT_avx2(op, key, isa, scell) WANT_0(op, key, isa, scell)
-#endif
 
 #define WANT_SLOT_(key, slot, op, isa, cell, scell)                                         \
     {#op, #key, AXIAL_ENTRY(op) + (slot), SLOT(op, slot), WANT(cell, op, key, isa, scell)},

@@ -86,23 +86,6 @@ AXIAL_INLINE void lse_st1(int k, void *y, size_t i, double v) {
     else ((uint16_t *)y)[i] = k == AXK_F16 ? axial_double_to_f16(v) : axial_double_to_bf16(v);
 }
 
-/* The oracle's step: one term into a canonical state (kernels.h). */
-static void lse_step(axial_lse_acc *a, double v) {
-    if (isnan(a->m) || v == -INFINITY)
-        return;
-    if (isnan(v) || v == INFINITY || a->m == -INFINITY) {
-        if (a->m != INFINITY || isnan(v))
-            a->m = v, a->s = 1;
-    } else if (a->m == INFINITY) {
-        return;
-    } else if (v > a->m) {
-        a->s = a->s * exp(a->m - v) + 1;
-        a->m = v;
-    } else {
-        a->s += exp(v - a->m);
-    }
-}
-
 /* The state of n terms `stride` apart whose vector sum came out NaN: they hold a NaN or a +inf. */
 static axial_lse_acc lse_rescan(int k, const void *x, size_t n, size_t stride) {
     for (size_t j = 0; j < n; j++)
@@ -136,7 +119,7 @@ LSE_ONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0,
             axial_lse_add(&o, st->m, st->s);
             lse_st1(k, y, j, axial_lse_value(o));
         }
-        lse_step(st, v);
+        AXIAL_LSE_STEP(double, exp, st->m, st->s, v);
         if (emit && !excl) {
             axial_lse_add(&o, st->m, st->s);
             lse_st1(k, y, j, axial_lse_value(o));

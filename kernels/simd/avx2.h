@@ -247,10 +247,6 @@ AXIAL_INLINE __m128 ax_avx2_odd4(vd d) {
 AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
     return _mm256_set_m128(ax_avx2_odd4(hi), ax_avx2_odd4(lo));
 }
-/* f64 sums -> f32 lanes that vf_st(k) rounds exactly once to kind k. */
-AXIAL_INLINE vf vf_narrow_for(int k, vd lo, vd hi) {
-    return k == AXK_F32 ? vf_narrow(lo, hi) : vf_narrow_odd(lo, hi);
-}
 
 /* ---- integer lanes (k: AXK_I8 .. AXK_I64; wrapping) ----------------------- */
 AXIAL_INLINE vi vi_zero(void) { return _mm256_setzero_si256(); }
@@ -310,11 +306,6 @@ AXIAL_INLINE vf vf_up1(vf v) {
 }
 AXIAL_INLINE vf vf_rev(vf v) {
     return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
-}
-AXIAL_INLINE float vf_hmax(vf v) {
-    __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    h = _mm_max_ps(h, _mm_permute_ps(h, 0x4e));
-    return _mm_cvtss_f32(_mm_max_ps(h, _mm_permute_ps(h, 0xb1)));
 }
 AXIAL_INLINE float vf_first(vf v) { return _mm256_cvtss_f32(v); }
 AXIAL_INLINE float vf_last(vf v) {

@@ -174,9 +174,6 @@ AXIAL_INLINE __m256 ax_avx512_odd8(vd d) {
 AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(ax_avx512_odd8(lo)), ax_avx512_odd8(hi), 1);
 }
-AXIAL_INLINE vf vf_narrow_for(int k, vd lo, vd hi) {
-    return k == AXK_F32 ? vf_narrow(lo, hi) : vf_narrow_odd(lo, hi);
-}
 
 /* ---- integer lanes -------------------------------------------------------- */
 AXIAL_INLINE vi vi_zero(void) { return _mm512_setzero_si512(); }
@@ -237,7 +234,6 @@ AXIAL_INLINE vf vf_rev(vf v) {
     return _mm512_permutexvar_ps(
         _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
 }
-AXIAL_INLINE float vf_hmax(vf v) { return _mm512_reduce_max_ps(v); }
 AXIAL_INLINE float vf_first(vf v) { return _mm512_cvtss_f32(v); }
 AXIAL_INLINE float vf_last(vf v) {
     return _mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(v, 3), 0xff));

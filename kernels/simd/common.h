@@ -78,6 +78,10 @@ AXIAL_INLINE const void *axk_idx_end_row(int e, int rev) {
     return axk_idx_end[rev][e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3];
 }
 
+/* f64 sums -> f32 lanes that vf_st(k) rounds exactly once to kind k (the
+ * vocabulary's vf_narrow; for f16 and bf16 its vf_narrow_odd). */
+#define vf_narrow_for(k, lo, hi) ((k) == AXK_F32 ? vf_narrow(lo, hi) : vf_narrow_odd(lo, hi))
+
 /* The kernels' names: AX_KN(cumsum, f32) is axial_cumsum_f32__<AX_ISA>. */
 #define AX_KN(op, key) AXIAL_CAT(axial_##op##_##key##__, AX_ISA)
 /* An op's entries in up to three lists L1() L2() L3(): a build that compiles

@@ -167,9 +167,6 @@ AXIAL_INLINE vd vd_lo(vf v) { return vcvt_f64_f32(vget_low_f32(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return vcvt_high_f64_f32(v); }
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
 AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) { return vcvtx_high_f32_f64(vcvtx_f32_f64(lo), hi); }
-AXIAL_INLINE vf vf_narrow_for(int k, vd lo, vd hi) {
-    return k == AXK_F32 ? vf_narrow(lo, hi) : vf_narrow_odd(lo, hi);
-}
 
 /* ---- integer lanes -------------------------------------------------------- */
 AXIAL_INLINE vi vi_zero(void) { return vdupq_n_u8(0); }
@@ -230,7 +227,6 @@ AXIAL_INLINE vf vf_rev(vf v) {
     v = vrev64q_f32(v);
     return vextq_f32(v, v, 2);
 }
-AXIAL_INLINE float vf_hmax(vf v) { return vmaxvq_f32(v); }
 AXIAL_INLINE float vf_first(vf v) { return vgetq_lane_f32(v, 0); }
 AXIAL_INLINE float vf_last(vf v) { return vgetq_lane_f32(v, 3); }
 AXIAL_INLINE vd vd_mul(vd a, vd b) { return vmulq_f64(a, b); }
