@@ -200,7 +200,8 @@ void t_roll_shape_3d(ax_t *t) {
  * the input misaligned as well: CumSum [R, C] axis 0 with C*size a
  * multiple of 64 bytes and not, and rows of more than 16 column tiles
  * (AVX-512 walks them 16 tiles at a time) and such rows aligned (the wide
- * column sweep then streams its whole vectors), one long line, segments [R, 4] axis 1;
+ * column sweep then streams its whole vectors), one long line (also half a
+ * line off, where blocks of 32 bytes stream), segments [R, 4] axis 1;
  * ReduceSum [R, 2] and [R, 3] axis 1; Roll of one line and of [R, C] by
  * (0, 333)
  * (the integer types: one of each width, signed and unsigned share their
@@ -254,6 +255,12 @@ void t_shape_streaming(ax_t *t) {
             }
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 1, line, 0, flags, FILL_EXACT, k == 0);
+            if (ax_sample(t, 1.0) && k == 1) { /* half a line off (both ends): 32-byte blocks stream */
+                const int64_t half[1] = {big + lane};
+                io_misalign_y = (int)(lane / 2);
+                cumsum_case(t, dt, 1, half, 0, flags, FILL_EXACT, false);
+                io_misalign_y = (int)offs[k];
+            }
             if (ax_sample(t, 1.0))
                 cumsum_case(t, dt, 2, seg, 1, flags, FILL_EXACT, false);
             if (ax_sample(t, 1.0))
