@@ -169,10 +169,10 @@ AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b,
     *S = cs_s(c);
 }
 
-/* Whether full blocks of a line at y may stream: their addresses are multiples of the block's bytes. */
+/* Whether full blocks of a line at y may stream: each vector store of a block is aligned. */
 AXIAL_INLINE int cs_nt_line(int k, const char *y, size_t len, int rev, int nt) {
-    const size_t es = axk_size(k);
-    return AX_CS_NT && nt && (((uintptr_t)(rev ? y + len * es : y)) & (16 * es - 1)) == 0;
+    const size_t es = axk_size(k), a = 16 * es < AX_VB ? 16 * es : AX_VB;
+    return AX_CS_NT && nt && (((uintptr_t)(rev ? y + len * es : y)) & (a - 1)) == 0;
 }
 
 /* A segment of len elements from the chunk carry R (cumsum_seg; scan_total
