@@ -250,7 +250,7 @@ typedef axial_lse_acc axial_lse_total_kernel(const void *x, size_t len, unsigned
  * logcumsumexp_cols_run(x, y, n, ncols, flags, ls, pos): n rows of ncols
  * columns from their states and back: m, s, the block begun's f and S at
  * ls[i], ls[C + i], ls[2 C + i], ls[3 C + i], C = ncols rounded up to 16
- * (empty: m -MAX, the rest 0). */
+ * (empty: m -MAX, the rest 0; S is s in the lane type, written, not read). */
 typedef struct {
     axial_lse_acc R;
     double m, S;
