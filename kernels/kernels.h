@@ -272,19 +272,6 @@ struct axial_kernels {
     AXIAL_KERNEL_ENTRIES(AXIAL_KERNEL_FIELD_, 0)
 };
 
-/* CumSum of an unsigned type: the kernel of the signed type of its width
- * (wrapping addition gives the same bits), under the unsigned name. */
-#define AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(name, signed_name, isa)                           \
-    void axial_cumsum_##name##__##isa(const void *x, void *y, size_t outer, size_t n,     \
-                                      size_t inner, unsigned flags) {                     \
-        axial_cumsum_##signed_name##__##isa(x, y, outer, n, inner, flags);                \
-    }
-#define AXIAL_CUMSUM_UNSIGNED_KERNELS(isa)                                                 \
-    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u8, i8, isa)                                           \
-    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u16, i16, isa)                                         \
-    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u32, i32, isa)                                         \
-    AXIAL_CUMSUM_UNSIGNED_AS_SIGNED(u64, i64, isa)
-
 extern const struct axial_kernels axial_kernels__scalar;
 #ifdef AXIAL_HAVE_AVX2
 extern const struct axial_kernels axial_kernels__avx2;

@@ -827,9 +827,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
     AX_CS_SPLIT(f64, AXK_F64) AX_CS_COLS_RUN(f32, AXK_F32) AX_CS_COLS_RUN(f64, AXK_F64)
 #define AX_CS_PART2()                                                                       \
     AX_CS_WHOLE(f16, AXK_F16) AX_CS_WHOLE(bf16, AXK_BF16) AX_CS_SPLIT(f16, AXK_F16) AX_CS_SPLIT(bf16, AXK_BF16)
+/* an unsigned type: the signed kernel of its width (wrapping addition, the same bits) */
+#define AX_CS_AS(u, s) void AX_KN(cumsum, u)(const void *x, void *y, size_t outer, size_t n, size_t inner, \
+                                          unsigned flags) { AX_KN(cumsum, s)(x, y, outer, n, inner, flags); }
 #define AX_CS_PART3()                                                                       \
     AX_CS_WHOLE(i8, AXK_I8) AX_CS_WHOLE(i16, AXK_I16) AX_CS_WHOLE(i32, AXK_I32)             \
-    AX_CS_WHOLE(i64, AXK_I64) AXIAL_CUMSUM_UNSIGNED_KERNELS(AX_ISA)
+    AX_CS_WHOLE(i64, AXK_I64) AX_CS_AS(u8, i8) AX_CS_AS(u16, i16) AX_CS_AS(u32, i32) AX_CS_AS(u64, i64)
 #define AX_CUMSUM_ENTRIES() AX_ENTRIES(AX_CS_PART)
 
 #endif /* AXIAL_OPS_CUMSUM_H */

@@ -203,26 +203,22 @@ AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
 AXIAL_INLINE void rd_tree(int k, vc *a, const void *p, size_t P, size_t off, size_t R, size_t nv,
                           const void *end, int full, int ord) {
     vc b[RD_MAXV], c[RD_MAXV], d[RD_MAXV];
-    rd_ldrow(k, a, p, 0, P, off, R, nv, end, full);
-    rd_ldrow(k, b, p, 1, P, off, R, nv, end, full);
-    rd_addv(k, a, b, nv);
+#define RD_PAIR(x, y, s) /* x = row s + row s + 1 */                                          \
+    (rd_ldrow(k, x, p, s, P, off, R, nv, end, full), rd_ldrow(k, y, p, (s) + 1, P, off, R, nv, end, full), \
+     rd_addv(k, x, y, nv))
+    RD_PAIR(a, b, 0);
     RD_IN_ORDER(ord, a);
     if (full == RD_ROWS && R <= 2) /* (a sum with -0.0 is the sum: the same bits) */
         return;
-    rd_ldrow(k, b, p, 2, P, off, R, nv, end, full);
-    rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
-    rd_addv(k, b, c, nv);
+    RD_PAIR(b, c, 2);
     rd_addv(k, a, b, nv);
     RD_IN_ORDER(ord, a);
     if (full == RD_ROWS && R <= 4)
         return;
-    rd_ldrow(k, b, p, 4, P, off, R, nv, end, full);
-    rd_ldrow(k, c, p, 5, P, off, R, nv, end, full);
-    rd_addv(k, b, c, nv);
+    RD_PAIR(b, c, 4);
     RD_IN_ORDER(ord, b);
-    rd_ldrow(k, c, p, 6, P, off, R, nv, end, full);
-    rd_ldrow(k, d, p, 7, P, off, R, nv, end, full);
-    rd_addv(k, c, d, nv);
+    RD_PAIR(c, d, 6);
+#undef RD_PAIR
     rd_addv(k, b, c, nv);
     rd_addv(k, a, b, nv);
 }
