@@ -286,9 +286,9 @@ new:  const size_t past = (wc + last - 1) / last - 2; /* rows a vector reaches p
 id:   reduce-tree-row
 file: kernels/ops/reduce.h
 isa:  avx2
-what: ReduceSum floats, every SIMD ISA: the 8-row tree reads row 2 where row 3 belongs
-old:  rd_ldrow(k, c, p, 3, P, off, R, nv, end, full);
-new:  rd_ldrow(k, c, p, 2, P, off, R, nv, end, full);
+what: ReduceSum floats, every SIMD ISA: the 8-row tree reads rows 1 and 2 where rows 2 and 3 belong
+old:  RD_PAIR(b, c, 2);
+new:  RD_PAIR(b, c, 1);
 
 id:   neon-line4-excl
 file: kernels/simd/neon.h
