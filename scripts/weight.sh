@@ -17,7 +17,7 @@ echo "-- lines of kernels/: $(find kernels -name '*.[ch]' -print0 | xargs -0 cat
 rm -rf build-weight
 meson setup build-weight --buildtype=release -Dtests=false -Dbenchmarks=false >/dev/null
 ninja -C build-weight -j1 >/dev/null
-so=$(find build-weight -maxdepth 1 -name 'libaxial.so.*.*' | head -n1)
+so=$(find build-weight -maxdepth 1 -type f -name 'libaxial.so.*.*' | head -n1)
 text=$(size -A "$so" | awk '$1 == ".text" {print $2}')
 echo "-- .text of $(basename "$so"): $text bytes ($((text / 1024)) KiB)"
 times() {
