@@ -71,10 +71,11 @@ AXIAL_INLINE vf vf_ld(int k, const void *p) {
 AXIAL_INLINE __m512i ax_avx512_bf16x2(vf a, vf b) {
     __m512i q[2];
     for (int h = 0; h < 2; h++) {
-        const __m512i u = _mm512_castps_si512(h ? b : a);
+        const vf v = h ? b : a;
+        const __m512i u = _mm512_castps_si512(v);
         const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
         const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
-        const __mmask16 nan = _mm512_cmp_ps_mask(h ? b : a, h ? b : a, _CMP_UNORD_Q);
+        const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
         q[h] = _mm512_mask_or_epi32(r, nan, u, _mm512_set1_epi32(0x400000));
     }
     const __m512i odd = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35,
