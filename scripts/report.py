@@ -434,6 +434,7 @@ def pieces_table(path):
 SERIES = {  # name -> (legend label, colour)
     "scalar": ("axial scalar", "#9ecae1"), "avx2": ("axial avx2", "#3182bd"),
     "avx512": ("axial avx512", "#08306b"), "neon": ("axial neon", "#2171b5"),
+    "default": ("axial default (its per-op ISA)", "#6baed6"),
     "probe": ("probe", "#404040"),
     "exp_scalar": ("exp probe scalar", "#d9d9d9"), "exp_avx2": ("exp probe avx2", "#a3a3a3"),
     "exp_avx512": ("exp probe avx512", "#7a7a7a"), "exp_neon": ("exp probe neon", "#a3a3a3"),
