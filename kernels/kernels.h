@@ -213,24 +213,18 @@ static inline double axial_lse_value(axial_lse_acc a) {
 #define AXIAL_LSE_VALUE(m, s, LOG) (isfinite(m) ? (m) + LOG(s) : (m))
 
 /*
- * LogCumSumExp's split along one line (inner == 1), like CumSum's blocked
- * scan (NULL where an ISA has none: its lines are then never split; the
- * scalar table has none, AVX2, AVX-512 and NEON have them).  A line is scanned in chunks of AXIAL_SCAN_CHUNK
- * elements counted from the scan's start, each with a state of its own from
- * empty; a chunk's outputs are those of the carry R (the log-semiring sum of
- * the earlier chunks' totals, merged with axial_lse_add in chunk order)
- * followed by its own state, and its total is its own final state, which
- * does not depend on R.  The whole-line logcumsumexp kernel of such an ISA
- * is logcumsumexp_seg(line, n, flags, AXIAL_LSE_EMPTY), so a split gives its
- * bits.
- *   logcumsumexp_seg(x, y, len, flags, carry): a segment of len elements of
- *     a line starting at a chunk boundary of its scan order (REVERSE: the
- *     segment's first element is x[len - 1]), from the carry `carry`
- *     (AXIAL_SCAN_CONTINUE: not the line's start, whose head differs);
- *     returns the carry after the segment (carry (+) each chunk's total, in
- *     order), meaningful when the segment ends on a chunk boundary;
- *   lse_scan_total(x, len, flags): the total of one chunk of len elements
- *     (AXIAL_SCAN_CONTINUE: not the line's first).
+ * LogCumSumExp's split along one line (inner == 1), like CumSum's (NULL in
+ * the scalar table: its lines are never split).  A line is scanned in chunks
+ * of AXIAL_SCAN_CHUNK from its scan start, each from an empty state; a
+ * chunk's outputs are those of the carry R (the earlier chunks' totals merged
+ * by axial_lse_add in order) followed by its own state, and its total, its
+ * final state, does not depend on R.  The whole-line kernel is
+ * logcumsumexp_seg(line, n, flags, AXIAL_LSE_EMPTY), so a split keeps its bits.
+ *   logcumsumexp_seg(x, y, len, flags, carry): a segment from a chunk boundary
+ *     (REVERSE: its first element is x[len - 1]; AXIAL_SCAN_CONTINUE: not the
+ *     line's start, whose head differs); returns carry (+) each chunk's total,
+ *     meaningful when the segment ends on a chunk boundary;
+ *   lse_scan_total(x, len, flags): the total of one chunk.
  */
 /* reduce_lse_run(x, ls, acc, n, ncols, stride), for streams (no scalar one):
  * n rows from the lane states ls (m of lane i at ls[i], s at ls[C + i], C =

@@ -1,43 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/cumsum.h: CumSum for every summable dtype, written once over an ISA's
- * vocabulary (simd/<isa>.h, included first): the whole-shape kernel over
- * (outer, n, inner) with EXCLUSIVE / REVERSE, and the planner's float split
- * kernels cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run
- * (kernels.h).  AX_CUMSUM_ENTRIES() defines them all.
- *
+ * ops/cumsum.h: CumSum for every summable dtype, written once over simd/<isa>.h
+ * (included first): the whole-shape kernel and the float split kernels
+ * cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run (kernels.h),
+ * all defined by AX_CUMSUM_ENTRIES().
  * Floats follow the one summation order (docs/API.md, "One summation order";
- * tests/order_ref.c), so every ISA gives the same bits.
- *   Lines (inner == 1): blocks of 16 in k order (the line in scan order),
- *   each a virtual block of the vocabulary (blk: 16 f32 lanes for f32, f16,
- *   bf16; blkd: 16 f64 lanes for f64).  blk_qscan scans the quads, blk_qoffs
- *   adds the quad offsets E, and the block's total t = p_15 feeds the f64
- *   carries D and S of its chunk (AXIAL_SCAN_CHUNK elements; each chunk
- *   starts D from R, and R += S at its end).  An output is (C)D + p_i,
- *   exclusive (C)D + p_{i-1}; a line's first exclusive output is +0.0,
- *   written last (in place, its input was read).  REVERSE is a compile-time
- *   constant the vocabulary mirrors its shifts by: blocks are taken from
- *   the line's end and keep their memory layout.  The line's last, partial
- *   block goes through a stack buffer padded with -0.0.  Lines of 4 are one
- *   quad each: four to a block, the quad scan alone (carry -0.0: y = p).
- *   Columns (inner > 1): each column a sequential f64 sum from -0.0 (or
- *   from acc[c] for cumsum_cols_run), rounded once per output: f16/bf16
- *   through f32 rounded to odd (vf_narrow_for).  Columns sit in lanes: a
- *   register tile of AX_CS_TILE vectors walks the rows, or for wide rows
- *   all columns walk them over running sums in memory.  Where an ISA sets
- *   AX_CS_F32_HALVES, f32 column vectors load and store as two f64 halves
- *   (vd_ld_f32, vd_put_f32), with no shuffle between them.
- * Integers wrap in their own width, so any order gives their bits; signed
- * and unsigned share a kernel; exclusive is inclusive - x.  Rows of n >= 16:
- * a vector at a time (vi_scan, the carry broadcast with vi_last); n < 16:
- * one segmented scan over the flat run (lane positions from a table of P
- * vectors, which hold whole rows).  Columns: as the floats, unwidened.
- * Where the ISA loads rows of 2..4 apart (AX_CS_ILINES: LDn), a vector's
- * lanes of such lines, or of rows of 2..4 columns, go a step at a time.
- * Streaming: where the ISA streams (AX_CS_NT), a call that writes at least
- * AXIAL_STREAM_BYTES (or is told so by AXIAL_KERNEL_STREAM) streams the full
- * blocks of its float lines, the full vectors of its integer rows and of
- * its wide column sweeps where they are aligned, then fences.
+ * tests/order_ref.c).  Lines: blocks of 16 in scan order, each a virtual
+ * block (blk: 16 f32 lanes for f32/f16/bf16; blkd: 16 f64); blk_qscan scans
+ * the quads, blk_qoffs adds the quad offsets E, the total p_15 feeds the f64
+ * carries D and S of the chunk (AXIAL_SCAN_CHUNK elements: D from R, R += S at
+ * its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a line's
+ * first exclusive output +0.0 (written last: in place, its input was read).
+ * REVERSE is a constant the vocabulary mirrors its shifts by (blocks keep
+ * their layout).  A partial last block goes through -0.0 padding; lines of 4
+ * are one quad each (carry -0.0: y = p).  Columns: each a sequential f64 sum
+ * from -0.0 (or acc[c]), rounded once per output (f16/bf16 through f32
+ * rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or
+ * for wide rows all columns walk them over running sums in memory.
+ * Integers wrap in their own width (any order gives their bits; signed and
+ * unsigned share a kernel), exclusive = inclusive - x: rows of n >= 16 a
+ * vector at a time, n < 16 one segmented scan of the flat run; columns as
+ * the floats.  Where the ISA streams (AX_CS_NT), a call writing at least
+ * AXIAL_STREAM_BYTES (or told so) streams its aligned full float blocks,
+ * integer row vectors and wide sweeps, then fences.
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
@@ -332,6 +317,13 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
     }
     return c;
 }
+/* A full vector's store: streamed where nt (then p is aligned). */
+AXIAL_INLINE void cs_vi_put(char *p, vi v, int nt) {
+    if (AX_CS_NT && nt)
+        vi_put_aligned(p, v, 1);
+    else
+        vi_st(p, v);
+}
 /* nt: a whole vector streams (p 64-byte aligned; AX_CS_NT only) */
 AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
     const size_t w = cs_cw(k);
@@ -361,10 +353,7 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
         else
             vf_st_part(k, p, v, cnt);
     } else if (cnt >= w) {
-        if (nt)
-            vi_put_aligned(p, c.i, 1);
-        else
-            vi_st(p, c.i);
+        cs_vi_put(p, c.i, nt);
     } else {
         vi_st_part(p, c.i, cnt * axk_size(k));
     }
@@ -582,13 +571,6 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
 /* Rows of n >= 16, a vector at a time; the tail (at the line's end in k
  * order, the lowest addresses in reverse) in the low lanes of a zeroed
  * vector: zeros add nothing, whichever way the scan runs. */
-/* A full vector's store: streamed where nt (then p is aligned). */
-AXIAL_INLINE void cs_vi_put(char *p, vi v, int nt) {
-    if (AX_CS_NT && nt)
-        vi_put_aligned(p, v, 1);
-    else
-        vi_st(p, v);
-}
 /* Whether the full vectors of a run of n elements at y may stream. */
 AXIAL_INLINE int cs_nt_vec(int k, const char *y, size_t n, int rev, int nt) {
     return AX_CS_NT && nt && (((uintptr_t)(rev ? y + n * axk_size(k) : y)) & (AX_VB - 1)) == 0;

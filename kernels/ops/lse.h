@@ -1,48 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring")
- * for F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the
- * store) and F64 (f64 lanes), written once over the vocabulary of
- * simd/<isa>.h: the whole-shape entries, the column tiles, the line chunks
- * logcumsumexp_seg and lse_scan_total, and the streams' logcumsumexp_run,
- * logcumsumexp_cols_run and reduce_lse_run.  The body below is included
- * twice, once per lane type (L* names); exp and log are SLEEF's 1-ulp ones.
- *
- * Order (docs/API.md section 15; the bits differ between ISAs, never with
- * the thread count): a state (m, s) has the value m + log s, m a reference,
- * s the sum of exp(term - m) in f64, lane-type sums only within a tree of
- * LSE_RB or LSE_RC terms, a vector's prefix or a block of LSE_SB rows.  Terms
- * may lie up to LSE_LAG above m; one beyond takes m = itself + LSE_LAG (s
- * rescaled in f64), so a slow rise rescales rarely.  An empty lane has m =
- * -MAX and s = 0 (-inf - -inf never happens).
- *  - Reductions: lanes are a line's vector positions or columns; per block
- *    a max, the rescale where it passes m + LSE_LAG, the block's exps by a
- *    tree into s; a line's lanes merge in a fixed order.  A NaN or +inf makes
- *    s NaN, and only that line or column is rescanned for its special value.
- *  - Scans take every reference from terms at or before the output: an
- *    output depends on no later term (the streams).  Lines: chunks of
- *    AXIAL_SCAN_CHUNK, each from its own empty state, outputs mixed with the
- *    carry R of the chunks before (lse_mix); a line's first LSE_HEAD terms
- *    term by term (lse_row, lines as lanes), then vectors in scan order:
- *    exps below m, prefixes from the chunk's S, logs (LSE_BLK vectors at a
- *    time where none rises, so that the SLEEF calls overlap); at a lane
- *    above m + LSE_LAG the lanes before it keep their outputs and the rest
- *    go again from the new m (lse_vec); a NaN or +inf term hands the rest of
- *    the chunk to the scalar step (the oracle's, in double).  No choice looks
- *    at R: a chunk's total is the same with or without outputs.  Columns
- *    (lanes): blocks of LSE_SB rows, each term's exp added to the block's
- *    lane-type sum f, outputs m + log(S + f), S the lane-type s the block
- *    began with; a rising term folds f into s first (lse_crow); a NaN or +inf
- *    makes m NaN or +inf for good, its outputs m.
- * Error: every output has s_j >= e^-LSE_LAG relative to its reference (its
- * largest term is at most LSE_LAG below it) and s_j <= n e^LSE_LAG, so a
- * relative error r of s_j is an absolute error r of y: each exp 1 ulp plus
- * the rounding of x - m, the lane-type sums a few u, the mix with a carry
- * 2u, the log 2u max(2, ln n), the final rounding half an ulp: with u =
- * 2^-24 below ulp_T(y*) + 4u(|y*| + ln n + 4) for f32/f16/bf16, and with u
- * = 2^-53 plus the n additions and the rescales of s for f64.
- * Tails: -inf in the lanes past the end (they add nothing and raise no max).
- * In place (y == x) is safe: every block loads its terms before it stores.
+ * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring") for
+ * F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the store) and
+ * F64, written once over simd/<isa>.h: the whole-shape entries, column tiles,
+ * line chunks and streams.  The body is included twice, once per lane type;
+ * exp and log are SLEEF's 1-ulp ones.
+ * Order (docs/API.md section 15; bits differ between ISAs, never with the
+ * thread count): a state (m, s) is m + log s, m a reference, s the sum of
+ * exp(term - m) in f64; lane-type sums only within a tree of LSE_RB or LSE_RC
+ * terms, a vector's prefix or a block of LSE_SB rows.  Terms may lie up to
+ * LSE_LAG above m; one beyond takes m = itself + LSE_LAG (s rescaled in f64).
+ * An empty lane has m = -MAX, s = 0.
+ *  - Reductions: lanes are a line's vector positions or columns; per block a
+ *    max, the rescale past m + LSE_LAG, the exps by a tree into s; a line's
+ *    lanes merge in a fixed order.  A NaN or +inf makes s NaN, and only that
+ *    line or column is rescanned for its special value.
+ *  - Scans take every reference from terms at or before the output (the
+ *    streams).  Lines: chunks of AXIAL_SCAN_CHUNK from empty states, outputs
+ *    mixed with the carry R (lse_mix); the first LSE_HEAD terms term by term
+ *    (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs
+ *    (LSE_BLK vectors at once where none rises); at a lane above m + LSE_LAG
+ *    the lanes before it keep their outputs, the rest go again from the new m
+ *    (lse_vec); a NaN or +inf hands the chunk's rest to the scalar step.  No
+ *    choice looks at R.  Columns: blocks of LSE_SB rows, each exp added to
+ *    the block's lane-type sum f, outputs m + log(S + f) (S: s in the lane
+ *    type); a rise folds f into s (lse_crow); NaN or +inf stay in m for good.
+ * Error: an output's s_j lies in [e^-LSE_LAG, n e^LSE_LAG], so a relative
+ * error r of s_j is an absolute error r of y: each exp 1 ulp plus the rounding
+ * of x - m, the lane-type sums a few u, the mix 2u, the log 2u max(2, ln n),
+ * the final rounding half an ulp: below ulp_T(y*) + 4u(|y*| + ln n + 4) with
+ * u = 2^-24 for f32/f16/bf16; f64 adds the n additions and rescales of s.
+ * Tails: -inf past the end.  In place (y == x): each block loads before it stores.
  */
 #ifndef AXIAL_OPS_LSE_H
 #define AXIAL_OPS_LSE_H
@@ -135,7 +123,31 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
         __builtin_prefetch(axk_at(k, x, (rev ? n - 1 - q : q) * stride + i), 0, 3);
 }
 
-/* ---- the body, once per lane type ---------------------------------------- */
+/* ---- the body, once per lane type: its names, for f64 lanes (LSE_D 1), else f32 ----
+ * LKX: a memory op (of f32 lanes: by kind); LW: columns of a window; LH: f64 halves of
+ * a vector, HALF(v, h) one; TOV(a): an lse_acc in the lane type. */
+#define LSE_PICK(d, f) LSE_PICK_(LSE_D, d, f)
+#define LSE_PICK_(D, d, f) LSE_PICK__(D, d, f)
+#define LSE_PICK__(D, d, f) LSE_PICK_##D(d, f)
+#define LSE_PICK_0(d, f) f
+#define LSE_PICK_1(d, f) d
+#define LV LSE_PICK(vd, vf)
+#define LMASK LSE_PICK(vd_mask, vf_mask)
+#define LE LSE_PICK(double, float)
+#define LN LSE_PICK(AX_ND, AX_NF)
+#define LMAX LSE_PICK(DBL_MAX, FLT_MAX)
+#define LX(op) LSE_PICK(vd_##op, vf_##op)
+#define LKX(op, k, ...) LSE_PICK(LSE_KXD, LSE_KXF)(op, k, __VA_ARGS__)
+#define LSE_KXD(op, k, ...) vd_##op(__VA_ARGS__)
+#define LSE_KXF(op, k, ...) vf_##op(k, __VA_ARGS__)
+#define LF(name) LSE_PICK(name##_d, name##_f)
+#define LK LSE_PICK(AXK_F64, AXK_F32)
+#define LW (LSE_W / sizeof(LE))
+#define LH LSE_PICK(1, 2)
+#define HALF(v, h) LSE_PICK(LSE_HALFD, LSE_HALFF)(v, h)
+#define LSE_HALFD(v, h) (v)
+#define LSE_HALFF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
+#define TOV(a) LSE_PICK((a).h[0], vf_narrow((a).h[0], (a).h[1]))
 #define LSE_D 0
 #include "ops/lse.h"
 #undef LSE_D
@@ -201,35 +213,6 @@ AX_LSE_ENTRIES(f64, AXK_F64, d, AXK_F64)
 
 #elif defined(LSE_D) /* the body */
 
-#if LSE_D
-#define LV vd
-#define LMASK vd_mask
-#define LE double
-#define LN AX_ND
-#define LMAX DBL_MAX
-#define LX(op) vd_##op
-#define LKX(op, k, ...) vd_##op(__VA_ARGS__) /* (memory ops: f32 lanes take the kind) */
-#define LF(name) name##_d
-#define LK AXK_F64 /* the lane type's kind */
-#define LW (LSE_W / 8) /* columns of a window */
-#define LH 1 /* f64 halves of a vector */
-#define HALF(v, h) (v)
-#define TOV(a) ((a).h[0])
-#else
-#define LV vf
-#define LMASK vf_mask
-#define LE float
-#define LN AX_NF
-#define LMAX FLT_MAX
-#define LX(op) vf_##op
-#define LKX(op, k, ...) vf_##op(k, __VA_ARGS__)
-#define LF(name) name##_f
-#define LK AXK_F32
-#define LW (LSE_W / 4)
-#define LH 2
-#define HALF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
-#define TOV(a) vf_narrow((a).h[0], (a).h[1])
-#endif
 
 /* s of the lanes of one vector, in f64 */
 typedef struct {
@@ -866,18 +849,5 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
                       stride, excl, rev, NULL, 0);
 }
 
-#undef LV
-#undef LMASK
-#undef LE
-#undef LN
-#undef LMAX
-#undef LX
-#undef LKX
-#undef LF
-#undef LK
-#undef LW
-#undef LH
-#undef HALF
-#undef TOV
 
 #endif /* AXIAL_OPS_LSE_H / the body */

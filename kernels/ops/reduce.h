@@ -1,63 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/reduce.h: ReduceSum for every summable dtype, written once over the
- * vocabulary of simd/<isa>.h (included first).  Entry points (kernels.h),
- * shape (outer, n, inner):
- *   reduce:        y[o][i]    = sum_j x[o][j][i]
- *   reduce_acc:    acc[o][i] += sum_j x[o][j][i]  (double for floats, uint64_t for integers)
- *   reduce_finish: y[k] = acc[k] rounded once to the element type
- *   reduce_cols:   acc[c] += column c of an (n, stride) matrix, c < ncols (floats)
- * AXIAL_DEFINE_REDUCE_KERNELS() defines them all for the ISA of the vocabulary.
+ * ops/reduce.h: ReduceSum for every summable dtype (kernels.h: reduce,
+ * reduce_acc, reduce_finish, reduce_run, reduce_cols over (outer, n, inner)),
+ * written once over simd/<isa>.h (included first); AXIAL_DEFINE_REDUCE_KERNELS()
+ * defines them for its ISA.
  *
- * Floats follow the one summation order (docs/API.md section 7; its
- * executable form is tests/order_ref.c), so every ISA gives the same bits.
- * C (the type of the trees) is f32 for f32/f16/bf16 and f64 for f64; a `vc`
- * is one native vector of C (vf or vd; the other member is dead code), L =
- * vc_n(k) lanes.  The order's lanes are positions, never registers:
- *   columns (inner >= 16): L columns at a time, each column alone: groups of
- *     8 rows, the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C, widened to
- *     f64 and added group after group into the column's f64 sum (acc itself,
- *     y itself for f64, a stack row for f32/f16/bf16).  The last w % L
- *     columns come from the overlapping vector of the last L columns, whose
- *     new lanes only are added.
- *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16); position p
- *     is a column of the super-rows (pieces of AX_RED_PIECE positions, each
- *     a tree over 8 super-rows), summed into A[p]; then A is folded in halves
- *     down to `inner` sums.  P == 16 keeps A in registers.
- *   rows (inner == 1): P == 16.  A row's 16 sums are folded in halves by
- *     whole-vector adds down to one vd, then AX_ND rows at once by
- *     vd_halves_add, which adds the two halves of every row's lanes: the
- *     order's last halvings done as a transpose.  Short rows (n <= 16) are
- *     one super-row: their 16 sums are the widened elements (-0.0 past n),
- *     and a fold that adds -0.0 lanes is exact, so a row is folded from the
- *     fewest vectors that hold it.  Rows of 1, 2, 4 (and
- *     8 where a vector holds more) elements are packed several to a vector.
- *     Rows of 32 to 128 elements, a multiple of 16, are one group of whole
- *     super-rows (the rows of 8 of its tree past them -0.0): AX_NF rows a
- *     step, unrolled, with no tail.
- *   The reduce of rows of 2 adds in f32: (x0 + x1) rounded to f64, then to
- *   f32, is the f32 sum (53 >= 2 * 24 + 2: that double rounding is exact),
- *   and so for f16 and bf16 rounded from f32 (24 >= 2 * 11 + 2).
- *   f16/bf16 results are rounded to odd in f32, then to nearest even: one
- *   rounding in all (vf_narrow_for).
- * Integers wrap (any order gives their bits; signed and unsigned share one
- * body per width): accumulators of native vectors over rows and columns,
- * slots of lcm(inner, lanes) for narrow columns; reduce_acc adds the wrapped
- * sum into the uint64_t accumulator, whose low bits are what counts.
- *
- * Tails: nothing outside x, y, acc is touched.  The last group of a long
- * run: whole super-rows are loaded as such; other lengths are summed from a
- * -0.0-padded stack copy (rd_tail16, outside the loops).  A vector of a
- * column tile or a periodic run that would pass the end of its run is
- * loaded whole where that stays inside x (its extra lanes then replaced by
- * -0.0), else by vf_ld_part; short rows near x's end go through a
- * -0.0-padded stack copy.  Streaming (rows only, where outputs are
- * a large share of the traffic): a reduce writing at least
- * AXIAL_STREAM_BYTES, or a task of a split call that does, stores its
- * aligned output groups with non-temporal stores.  Prefetch (kernels.h) as
- * each ISA asks for it: AX_RED_PF_SHORT (per group of short rows),
- * AX_RED_PF_LONG (inside long rows), AX_RED_PF_COLS (the next group of rows
- * of a column block).
+ * Floats follow the one summation order (docs/API.md section 7,
+ * tests/order_ref.c), over positions, never registers: C (the trees' type)
+ * is f32 for f32/f16/bf16, f64 for f64; a `vc` is one native vector of C.
+ *   columns (inner >= 16): each column alone, groups of 8 rows by the tree
+ *     ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C, widened and added into the
+ *     column's f64 sum; the last w % L columns from the overlapping vector
+ *     of the last L, only its new lanes added.
+ *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16), position
+ *     p a column of them (trees over 8 super-rows, AX_RED_PIECE positions
+ *     a tree) into A[p], A folded in halves to `inner` sums.
+ *   rows (inner == 1): P == 16, the 16 sums folded by vector adds, then
+ *     AX_ND rows at once by vd_halves_add (the last halvings as a
+ *     transpose).  Short rows (n <= 16) are one super-row, -0.0 past n (a
+ *     fold adding -0.0 is exact): folded from the fewest vectors, or packed
+ *     several to a vector; rows of 32..128, a multiple of 16, one group.
+ *   Rows of 2 of f32 add in f32: (x0 + x1) rounded to f64, then to f32, is
+ *   the f32 sum (53 >= 2 * 24 + 2), and so for f16/bf16 (24 >= 2 * 11 + 2).
+ *   f16/bf16 round to odd in f32, then to nearest even: one rounding.
+ * Integers wrap (signed and unsigned share a body per width): native
+ * accumulators, slots of lcm(inner, lanes) for narrow columns; reduce_acc
+ * adds the wrapped sum into the uint64_t accumulator.
+ * Tails touch nothing outside x, y, acc: a long run's last group that is not
+ * whole super-rows from a -0.0-padded copy (rd_tail16); a vector past its run
+ * loaded whole where that stays in x (extra lanes -0.0), else by
+ * vf_ld_part; short rows near x's end from a padded copy.  Rows stream their
+ * aligned output groups in a reduce writing AXIAL_STREAM_BYTES (or a task of
+ * one).  Prefetch as each ISA asks: AX_RED_PF_SHORT, _LONG, _COLS.
  */
 #ifndef AXIAL_OPS_REDUCE_H
 #define AXIAL_OPS_REDUCE_H
@@ -271,24 +245,21 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
  * memory.  Its call stays out of the callers' loops' registers: their sums cross it in a[] only, so they
  * are not kept on the stack for the whole loop (a call clobbers every vector register).  rd_run (reduce_run):
  * a[0 .. 16) += the position sums of len elements at x, a multiple of 128. */
-AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a) {
+AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a, int pf) {
     vd A[16 / AX_ND];
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     for (size_t q = 0; q < len; q += 128) {
-        if (AX_RED_PF_LONG) /* (as a long row of rd_flat16) */
+        if (AX_RED_PF_LONG && pf) /* (as a long row of rd_flat16) */
             axial_prefetch_ahead(axk_at(k, x, q), 128 * axk_size(k));
         rd_group16(k, axk_at(k, x, q), A, 128, RD_ALL);
     }
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
-    vd A[16 / AX_ND];
     uint64_t buf[128];
     axk_fill_nz(k, buf, 128 * axk_size(k));
     memcpy(buf, p, R * axk_size(k));
-    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
-    rd_group16(k, buf, A, 128, RD_ALL);
-    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
+    rd_run(k, buf, 128, a, 0);
 }
 /* f_<kind> once a kind (noinline; unused in a part without floats: simd/common.h); RD_BY_FLOAT: k's */
 #define RD_ONCE_(name, K, f, args, call) static __attribute__((noinline, unused)) void f##_##name args { f call; }
@@ -970,7 +941,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
     }                                                                                          \
-    void AX_KN(reduce_run, name)(const void *x, size_t len, double *a) { rd_run(K, x, len, a); } \
+    void AX_KN(reduce_run, name)(const void *x, size_t len, double *a) { rd_run(K, x, len, a, 1); } \
     void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
                                   size_t stride) {                                             \
         rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \

@@ -1,29 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scalar CumSum for every summable dtype: the reference the other ISAs are
- * tested against, and the fallback.  Plain loops, one term at a time, written
- * to be obviously correct rather than fast.
- *
- * Shape (outer, n, inner): for each o and i, a running sum over j = 0..n-1
- * (or n-1..0 with AXIAL_CUMSUM_REVERSE).  Inclusive: add, then store;
- * exclusive: store, then add (the first output is +0).
- *
- * Order: sequential, one accumulator per line or column.  The scalar ISA is
- * the sequential reference, outside the SIMD kernels' one summation order
- * (docs/API.md section 7, "One summation order"), except for that order's
- * chunk grid: a float line (inner == 1) is cut, from its scan start, into
- * chunks of AXIAL_SCAN_CHUNK elements, each scanned from the carry R of the
- * chunks before it (R_0 = -0.0, R_{h+1} = R_h + S_h, S_h the chunk's own sum
- * from -0.0), so that a line cut on that grid into shards (docs/API.md
- * section 16) gives the one call's bits.  Floats accumulate in double (f32,
- * f16, bf16 rounded once per output, to nearest even): the error of output j
- * is at most u_out*|S_j| + (j-1)*2^-53*sum|x|, so c <= 2 in the bound of
- * docs/API.md for j <= 2^29.  Integers add in the unsigned type of their
- * width and wrap.  Built with -ffp-contract=off: no FMA.
- *
- * Columns (inner > 1) are walked in blocks of AXIAL_SCAN_BLOCK accumulators, so
- * every row of x and y is read and written in order, with unit stride.
- * In place (y == x) is safe: each element is read before it is written.
+ * tested against, and the fallback; plain loops, one term at a time, obviously
+ * correct rather than fast.  Over (outer, n, inner), a running sum along j
+ * (from n-1 with AXIAL_CUMSUM_REVERSE); inclusive adds then stores, exclusive
+ * stores then adds (the first output +0).
+ * Order: sequential, one accumulator per line or column, outside the SIMD
+ * kernels' one summation order (docs/API.md section 7) but for its chunk
+ * grid: a float line is cut from its scan start into chunks of
+ * AXIAL_SCAN_CHUNK, each scanned from the carry R of those before (R_0 =
+ * -0.0, R_{h+1} = R_h + S_h, S_h the chunk's own sum from -0.0), so that
+ * shards on that grid (docs/API.md section 16) give the one call's bits.
+ * Floats add in double, rounded once per output to nearest even: output j errs
+ * by at most u_out|S_j| + (j-1) 2^-53 sum|x| (c <= 2 in docs/API.md's bound for
+ * j <= 2^29).  Integers add in their unsigned type and wrap.  No FMA
+ * (-ffp-contract=off).  Columns go AXIAL_SCAN_BLOCK accumulators at a time, so
+ * rows are read and written in order; in place (y == x) is safe.
  */
 #include "scalar.h"
 

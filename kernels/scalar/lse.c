@@ -1,33 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scalar LogCumSumExp and ReduceLogSumExp for the float dtypes: the reference
- * the other ISAs are tested against, and the fallback.  Plain loops, one term
- * at a time, written to be obviously correct rather than fast.
- *
- * Each output (each running prefix of the scan) keeps one state (m, s): the
- * value is m + log(s), m the largest term so far and s the sum of
- * exp(term - m) (kernels.h, axial_lse_acc).  A term v is added by
- *     v > m:  s = s * exp(m - v) + 1,  m = v      (rescale once per new maximum)
- *     else:   s = s + exp(v - m)
+ * the other ISAs are tested against, and the fallback; plain loops, one term
+ * at a time.  Each output keeps a state (m, s) (kernels.h, axial_lse_acc): the
+ * value m + log(s), m the largest term so far, s the sum of exp(term - m); a
+ * term v: v > m: s = s exp(m - v) + 1, m = v; else s += exp(v - m).
  * Order: sequential along the axis (from the far end with REVERSE), one state
- * per line or column, without the SIMD kernels' chunks; the log-space ops
- * share no order across ISAs, only the bound (docs/API.md section 15).  The
- * special values of section 15 come before any arithmetic: a NaN term makes the
- * state NaN for good, else +inf makes it +inf, -inf terms are skipped, and
- * the first finite term sets m (-inf - -inf never happens).  The value is
- * rounded once to the element type.
- *
+ * per line or column, no chunks: the log-space ops share only the bound
+ * across ISAs (docs/API.md section 15).  Special values come first: a NaN term
+ * makes the state NaN for good, else +inf makes it +inf, -inf terms are
+ * skipped, the first finite term sets m.  The value is rounded once.
  * Precision: a double state (long double for F64) with libm's exp and log;
- * every exp(.) term is in (0, 1] and within an ulp or so of the state type,
- * s is in [1, n] and log(s) <= ln n.  For f32/f16/bf16 the double value errs
- * by less than 2^-50 (|y| + ln n) for n < 2^30, far inside the bound; for f64
- * the x86-64 long double (64-bit significand) gives 2^-60 (|y| + n), and where
- * long double is double (or quad on aarch64) the bound's n term still holds.
- * No FMA (built with -ffp-contract=off).
- *
- * reduce_lse_acc adds terms into the 16-byte double state of kernels.h (every
- * dtype, F64 too) with axial_lse_add, a term v being the state (v, 1);
- * reduce_lse_finish rounds axial_lse_value().
+ * each exp term in (0, 1], s in [1, n]: for f32/f16/bf16 the double value errs
+ * by less than 2^-50 (|y| + ln n) for n < 2^30; for f64 the x86-64 long double
+ * gives 2^-60 (|y| + n), and where long double is double (or quad) the
+ * bound's n term still holds.  No FMA (-ffp-contract=off).
+ * reduce_lse_acc adds each term v as the state (v, 1) with axial_lse_add (F64
+ * too); reduce_lse_finish rounds axial_lse_value().
  */
 #include <math.h>
 

@@ -1,26 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scalar ReduceSum for every summable dtype: the reference the other ISAs are
- * tested against, and the fallback.  Plain loops, one term at a time, written
- * to be obviously correct rather than fast.
- *
- * reduce:        y[o][i]    = sum_j x[o][j][i]   (shape (outer, n, inner))
- * reduce_acc:    acc[o][i] += sum_j x[o][j][i]   (8-byte wide accumulator, see kernels.h)
- * reduce_finish: y[k] = acc[k] rounded to the element type
- *
- * Order: sequential over j, one accumulator per output.  The scalar ISA is
- * the sequential reference, outside the SIMD kernels' one summation order
- * (docs/API.md section 7, "One summation order").  Floats accumulate in
- * double and round once per output (to nearest even), so the f32/f16/bf16
- * error is at most u_out*|S| + (n-1)*2^-53*sum|x|, i.e. c <= 2 in the bound
- * of docs/API.md for n <= 2^29; when the planner splits a reduction over
- * several reduce_acc calls the partial sums stay in double, so the bound is
- * the same with n the number of summed terms.  Integers wrap: reduce in their
- * own unsigned type, reduce_acc in uint64_t whose low bits are the same
- * wrapped sum.  Built with -ffp-contract=off: no FMA.
- *
- * Columns (inner > 1) use blocks of AXIAL_REDUCE_BLOCK accumulators so that x
- * is read row by row with unit stride.
+ * tested against, and the fallback; plain loops, one term at a time.
+ * reduce: y[o][i] = sum_j x[o][j][i]; reduce_acc: acc[o][i] += it (the 8-byte
+ * accumulator of kernels.h); reduce_finish: y[k] = acc[k] rounded.
+ * Order: sequential over j, one accumulator per output, outside the SIMD
+ * kernels' one summation order (docs/API.md section 7).  Floats add in double
+ * and round once per output to nearest even: the f32/f16/bf16 error is at most
+ * u_out|S| + (n-1) 2^-53 sum|x| (c <= 2 for n <= 2^29), also across the
+ * planner's reduce_acc calls, whose partial sums stay in double.  Integers wrap:
+ * reduce in their unsigned type, reduce_acc in uint64_t (the same low bits).
+ * No FMA (-ffp-contract=off).  Columns go AXIAL_REDUCE_BLOCK accumulators at a
+ * time, so x is read row by row.
  */
 #include "scalar.h"
 

@@ -52,16 +52,20 @@ AXIAL_INLINE vf vf_ld(int k, const void *p) {
     default: return _mm256_loadu_ps((const float *)p);
     }
 }
-/* bf16 bits of 8 f32, rounded to nearest even, in the low 16 bytes. */
-AXIAL_INLINE __m128i ax_avx2_bf16(vf v) {
+/* bf16 bits (to nearest even) in the low half of each dword; nan: NaN kept NaN (else no NaN). */
+AXIAL_INLINE __m256i ax_avx2_bf16_bits(__m256 v, int nan) {
     const __m256i u = _mm256_castps_si256(v);
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
     __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
-    const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-    r = _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)), nan);
-    r = _mm256_srli_epi32(r, 16);
-    const __m256i p = _mm256_packus_epi32(r, r); /* per 128-bit lane */
-    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(p, 0x08));
+    if (nan)
+        r = _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)),
+                               _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+    return _mm256_srli_epi32(r, 16);
+}
+/* bf16 bits of 8 f32, rounded to nearest even, in the low 16 bytes. */
+AXIAL_INLINE __m128i ax_avx2_bf16(vf v) {
+    const __m256i r = ax_avx2_bf16_bits(v, 1);
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08));
 }
 /* 8 f32 lanes stored as kind k, rounded once to nearest even; nt: a
  * streaming store to a 32-byte (F32) or 16-byte (F16, BF16) aligned p. */
@@ -375,16 +379,6 @@ AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
     const size_t h = 8 * axk_size(k);
     return (blk){vf_ld(k, c + (rev ? h : 0)), vf_ld(k, c + (rev ? 0 : h))};
 }
-/* bf16 bits (to nearest even) in the low half of each dword; NaN kept NaN. */
-AXIAL_INLINE __m256i ax_cs_bf16_bits(__m256 v, int nan) {
-    const __m256i u = _mm256_castps_si256(v);
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
-    if (nan)
-        r = _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x400000)),
-                               _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
-    return _mm256_srli_epi32(r, 16);
-}
 AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
     char *c = (char *)p;
     const size_t h = 8 * axk_size(k);
@@ -395,7 +389,7 @@ AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
         const __m256 un = _mm256_cmp_ps(lo, hi, _CMP_UNORD_Q);
         const int nan = !_mm256_testz_ps(un, un);
         const __m256i w = _mm256_permute4x64_epi64(
-            _mm256_packus_epi32(ax_cs_bf16_bits(lo, nan), ax_cs_bf16_bits(hi, nan)), 0xD8);
+            _mm256_packus_epi32(ax_avx2_bf16_bits(lo, nan), ax_avx2_bf16_bits(hi, nan)), 0xD8);
         if (nt)
             _mm256_stream_si256((__m256i *)p, w);
         else
