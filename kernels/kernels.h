@@ -20,13 +20,6 @@
  *
  * A scan may be called in place (y == x): a kernel reads x[o][j][i] before
  * it writes y[o][j][i] and never reads an element after writing it.
- *
- * Streaming stores.  A kernel whose call writes at least AXIAL_STREAM_BYTES
- * may write its aligned full lines with non-temporal stores, then fences;
- * smaller calls store plainly.  A split call's tasks are told by
- * AXIAL_KERNEL_STREAM in `flags` that the whole call writes that much, and
- * store as if they wrote it all.  The hint changes where the bytes go, never
- * their values; kernels that never stream ignore it.
  */
 #ifndef AXIAL_KERNELS_H
 #define AXIAL_KERNELS_H
@@ -39,11 +32,12 @@
 #include "axial.h"
 #include "entries.h"
 
-/* Streaming stores (above): from the last-level cache's size as the C
- * library reports it, clamped to [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX] (the
- * cap: a VM may report its host's whole L3); up to there output and input
- * stay in cache and plain stores are faster, beyond it they would only
- * evict the input.  Set once before the first kernel runs (src/dispatch.c). */
+/* Streaming stores: a kernel whose call writes at least AXIAL_STREAM_BYTES may
+ * write its aligned full lines with non-temporal stores, then fence; a split
+ * call's tasks are told so by AXIAL_KERNEL_STREAM in `flags`.  Values never
+ * change.  The threshold is the last-level cache's size as the C library
+ * reports it, clamped to [AXIAL_STREAM_MIN, AXIAL_STREAM_MAX] (a VM may report
+ * its host's whole L3), set once before the first kernel runs (src/dispatch.c). */
 #define AXIAL_STREAM_MIN ((size_t)4 << 20)
 #define AXIAL_STREAM_MAX ((size_t)32 << 20)
 #if defined(__GNUC__)

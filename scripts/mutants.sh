@@ -438,6 +438,13 @@ what: AVX2 chunk totals of the line split (scan_total), 8 blocks at once: the qu
 old:  : _mm_add_ps(m3, _mm_add_ps(_mm_add_ps(m2, m1), m0))));
 new:  : _mm_add_ps(_mm_add_ps(m3, m2), _mm_add_ps(m1, m0))));
 
+id:   avx2-bf16-interleaved-up1
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 bf16 blocks, quads interleaved: exclusive outputs take the high quad of a from b's high quad, not its low one
+old:          return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x02), rev),
+new:          return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x12), rev),
+
 EOF
 }
 

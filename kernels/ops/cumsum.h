@@ -184,23 +184,26 @@ AXIAL_INLINE void cs_run(int k, const char *x, char *y, size_t len, int excl, in
         memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
 }
 
-/* Lines of 8 (f32, f16, bf16: two to a block) and of 16 (one): the block's
- * network from -0.0, whose first output in k order, exclusive, is then
- * +0.0 (the empty sum); the lines left over go one by one. */
-AXIAL_INLINE void cs_lines816(int k, const char *x, char *y, size_t outer, size_t n, int excl,
-                              int rev, int nt) {
+/* Lines of 4 (four to a block: each quad one line), 8 (f32, f16, bf16: two
+ * to a block) and 16 (one): the block's network from -0.0, whose first output
+ * in k order, exclusive, is then +0.0 (the empty sum; the quads' qexcl puts it
+ * there); the lines left over go one by one. */
+AXIAL_INLINE void cs_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
+                            int rev, int nt) {
     const size_t es = axk_size(k), per = 16 / n;
     nt = cs_nt_line(k, y, 0, 0, nt);
     size_t o = 0;
     for (; o + per <= outer; o += per) {
         const char *xb = x + o * n * es;
         char *yb = y + o * n * es;
-        if (n == 8) {
+        if (n == 4) {
+            (k == AXK_F64 ? cs_quads_blkd : cs_quads_blk)(k, xb, yb, excl, rev, nt);
+        } else if (n == 8) {
             const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
             blk_st(k, yb, excl ? blk_up1(p, rev) : p, rev, nt);
         } else
             (k == AXK_F64 ? cs_row16_blkd : cs_row16_blk)(k, xb, yb, excl, rev, nt);
-        for (size_t r = 0; excl && r < per; r++)
+        for (size_t r = 0; excl && n != 4 && r < per; r++)
             memset(yb + (r * n + (rev ? n - 1 : 0)) * es, 0, es);
     }
     for (; o < outer; o++)
@@ -261,19 +264,6 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
     }
 }
 #endif
-
-/* Lines of 4: four to a block (in either direction each quad is one line,
- * scanned the line's way); the lines left over go one by one. */
-AXIAL_INLINE void cs_lines4(int k, const char *x, char *y, size_t outer, int excl, int rev,
-                            int nt) {
-    const size_t es = axk_size(k);
-    nt = cs_nt_line(k, y, 0, 0, nt);
-    size_t o = 0;
-    for (; o + 4 <= outer; o += 4) /* (k a constant: a direct call) */
-        (k == AXK_F64 ? cs_quads_blkd : cs_quads_blk)(k, x + o * 4 * es, y + o * 4 * es, excl, rev, nt);
-    for (; o < outer; o++)
-        cs_line(k, x + o * 4 * es, y + o * 4 * es, 4, 1, excl, rev, 1, -0.0, 0);
-}
 
 /* ---- columns (inner > 1) --------------------------------------------------- */
 
@@ -734,10 +724,10 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
         else if (!axk_float(k))
             for (size_t o = 0; o < outer; o++)
                 cs_irow(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
-        else if (n == 4)
-            cs_lines4(k, x, y, outer, excl, rev, nt);
+        else if (n == 4) /* (a constant in its copy) */
+            cs_lines(k, x, y, outer, 4, excl, rev, nt);
         else if (n == 16 || (n == 8 && k != AXK_F64))
-            cs_lines816(k, x, y, outer, n, excl, rev, nt);
+            cs_lines(k, x, y, outer, n, excl, rev, nt);
         else if (n < 16 && k != AXK_F64)
             cs_short(k, x, y, outer, n, excl, rev, nt);
         else

@@ -46,9 +46,12 @@ AXIAL_INLINE vf vf_max(vf a, vf b) { return _mm256_max_ps(a, b); }
 AXIAL_INLINE vf vf_ld(int k, const void *p) {
     switch (k) {
     case AXK_F16: return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
-    case AXK_BF16:
-        return _mm256_castsi256_ps(
-            _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)), 16));
+    case AXK_BF16: /* each word to its dword's top half: a broadcast load (no shuffle uop) and an
+                    * in-lane vpshufb, not a lane-crossing vpmovzxwd and a shift */
+        return _mm256_castsi256_ps(_mm256_shuffle_epi8(
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+            _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7, -1, -1, 8, 9, -1,
+                             -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15)));
     default: return _mm256_loadu_ps((const float *)p);
     }
 }
@@ -354,7 +357,10 @@ AXIAL_INLINE double vd_last(vd v) { return _mm256_cvtsd_f64(_mm256_permute4x64_p
  * k in falling order and every shift below runs the other way: reversing
  * costs no shuffle.  The broadcasts of the carries come from memory (a load
  * port, not the shuffle port that the network keeps busy). */
-typedef struct { __m256 a, b; } blk;
+/* bf16 blocks (il, a constant after inlining) keep their quads interleaved, a = [q0|q2], b = [q1|q3]
+ * (reverse: [q2|q0], [q3|q1]): one load and two in-lane unpacks in, one pack out (the normal layout's
+ * widening and vpermq: bf16 lines 1.05x the time, timed) */
+typedef struct { __m256 a, b; int il; } blk;
 typedef struct { __m256d q[4]; } blkd;
 
 /* In each quad, every lane takes the lane `l` (1, 2) earlier in k order;
@@ -377,19 +383,22 @@ AXIAL_INLINE __m256 ax_cs_up1(__m256 v, __m256 prev, int rev) {
 AXIAL_INLINE blk blk_ld(int k, const void *p, int rev) {
     const char *c = (const char *)p;
     const size_t h = 8 * axk_size(k);
-    return (blk){vf_ld(k, c + (rev ? h : 0)), vf_ld(k, c + (rev ? 0 : h))};
+    if (k == AXK_BF16) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)p), z = _mm256_setzero_si256();
+        const __m256 lo = _mm256_castsi256_ps(_mm256_unpacklo_epi16(z, v));
+        const __m256 hi = _mm256_castsi256_ps(_mm256_unpackhi_epi16(z, v));
+        return (blk){rev ? hi : lo, rev ? lo : hi, 1};
+    }
+    return (blk){vf_ld(k, c + (rev ? h : 0)), vf_ld(k, c + (rev ? 0 : h)), 0};
 }
 AXIAL_INLINE void blk_st(int k, void *p, blk v, int rev, int nt) {
     char *c = (char *)p;
     const size_t h = 8 * axk_size(k);
-    if (k == AXK_BF16) { /* override: both halves in one pack and one store, the NaN
-                          * fix-up only where there is a NaN (bf16 lines 1.08x -> ~1.0x
-                          * the old kernel's time) */
+    if (k == AXK_BF16) { /* (interleaved: one pack; the NaN fix-up only where there is a NaN) */
         const __m256 lo = rev ? v.b : v.a, hi = rev ? v.a : v.b;
         const __m256 un = _mm256_cmp_ps(lo, hi, _CMP_UNORD_Q);
         const int nan = !_mm256_testz_ps(un, un);
-        const __m256i w = _mm256_permute4x64_epi64(
-            _mm256_packus_epi32(ax_avx2_bf16_bits(lo, nan), ax_avx2_bf16_bits(hi, nan)), 0xD8);
+        const __m256i w = _mm256_packus_epi32(ax_avx2_bf16_bits(lo, nan), ax_avx2_bf16_bits(hi, nan));
         if (nt)
             _mm256_stream_si256((__m256i *)p, w);
         else
@@ -417,7 +426,12 @@ AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     const __m256 bB = rev ? _mm256_shuffle_ps(s.b, s.b, 0x00) : _mm256_shuffle_ps(s.b, s.b, 0xFF);
     const __m256 EA = rev ? _mm256_permute2f128_ps(bA, z, 0x21) : _mm256_permute2f128_ps(bA, z, 0x02);
     const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
-    return (blk){_mm256_add_ps(s.a, EA), _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(u, bA), EA))};
+    if (s.il) { /* Z1 = [-0|T1]: a + (Z1 + EA), b + ((bA + Z1) + EA) */
+        const __m256 Z1 = rev ? _mm256_permute2f128_ps(bB, z, 0x21) : _mm256_permute2f128_ps(bB, z, 0x02);
+        return (blk){_mm256_add_ps(s.a, _mm256_add_ps(Z1, EA)),
+                     _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(bA, Z1), EA)), 1};
+    }
+    return (blk){_mm256_add_ps(s.a, EA), _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(u, bA), EA)), 0};
 }
 /* Two rows of 8 in the block (k order): quad 1 + T0, quad 3 + T2. */
 AXIAL_INLINE __m256 ax_cs_qoffs8(__m256 v, int rev) {
@@ -426,16 +440,23 @@ AXIAL_INLINE __m256 ax_cs_qoffs8(__m256 v, int rev) {
     return _mm256_add_ps(v, rev ? _mm256_permute2f128_ps(b, z, 0x21) : _mm256_permute2f128_ps(b, z, 0x02));
 }
 AXIAL_INLINE blk blk_qoffs8(blk s, int rev) {
-    return (blk){ax_cs_qoffs8(s.a, rev), ax_cs_qoffs8(s.b, rev)};
+    if (s.il) /* rows q0 q1 and q2 q3: b + a's quad totals */
+        return (blk){s.a, _mm256_add_ps(s.b, rev ? _mm256_shuffle_ps(s.a, s.a, 0x00)
+                                                 : _mm256_shuffle_ps(s.a, s.a, 0xFF)), 1};
+    return (blk){ax_cs_qoffs8(s.a, rev), ax_cs_qoffs8(s.b, rev), 0};
 }
 /* Every quad one lane on, +0.0 into its first lane (lines of 4, exclusive). */
 AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
     const __m256 z = _mm256_setzero_ps();
-    return (blk){ax_cs_qup(s.a, 1, z, rev), ax_cs_qup(s.b, 1, z, rev)};
+    return (blk){ax_cs_qup(s.a, 1, z, rev), ax_cs_qup(s.b, 1, z, rev), s.il};
 }
 /* The block one lane on in k order, -0.0 into k = 0 (exclusive). */
 AXIAL_INLINE blk blk_up1(blk p, int rev) {
-    return (blk){ax_cs_up1(p.a, _mm256_set1_ps(-0.0f), rev), ax_cs_up1(p.b, p.a, rev)};
+    const __m256 z = _mm256_set1_ps(-0.0f);
+    if (p.il) /* b's quads take a's last lanes; a's low quad -0.0, its high one b's low quad's */
+        return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x02), rev),
+                     ax_cs_qup(p.b, 1, p.a, rev), 1};
+    return (blk){ax_cs_up1(p.a, z, rev), ax_cs_up1(p.b, p.a, rev), 0};
 }
 /* p_15 as f64: reverse lane 0 of b; forward lane 7, read back from a stack
  * copy (a store and a load instead of two shuffle-port uops). */
@@ -451,7 +472,7 @@ AXIAL_INLINE double blk_total(blk p, int rev) {
 AXIAL_INLINE blk blk_addc(float c, blk e) {
     __m256 d;
     __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(c));
-    return (blk){_mm256_add_ps(d, e.a), _mm256_add_ps(d, e.b)};
+    return (blk){_mm256_add_ps(d, e.a), _mm256_add_ps(d, e.b), e.il};
 }
 /* scan_total: t[0 .. 8) the totals of the 8 blocks at p in memory order, the
  * network's p_15 = T3 + ((T2 + T1) + T0), T_q = (v3 + v2) + (v1 + v0), alone:
