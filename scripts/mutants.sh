@@ -441,9 +441,9 @@ new:  : _mm_add_ps(_mm_add_ps(m3, m2), _mm_add_ps(m1, m0))));
 id:   avx2-bf16-interleaved-up1
 file: kernels/simd/avx2.h
 isa:  avx2
-what: AVX2 bf16 blocks, quads interleaved: exclusive outputs take the high quad of a from b's high quad, not its low one
-old:          return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x02), rev),
-new:          return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x12), rev),
+what: AVX2 bf16 blocks, quads interleaved: exclusive outputs take the high quad of a from a's own low quad, not b's
+old:          return (blk){ax_cs_qup(p.a, 1, ax_cs_qnext(p.b, z, rev), rev),
+new:          return (blk){ax_cs_qup(p.a, 1, ax_cs_qnext(p.a, z, rev), rev),
 
 EOF
 }

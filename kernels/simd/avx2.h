@@ -371,6 +371,10 @@ AXIAL_INLINE __m256 ax_cs_qup(__m256 v, int l, __m256 z, int rev) {
         return _mm256_castsi256_ps(l == 1 ? _mm256_alignr_epi8(f, u, 4) : _mm256_alignr_epi8(f, u, 8));
     return _mm256_castsi256_ps(l == 1 ? _mm256_alignr_epi8(u, f, 12) : _mm256_alignr_epi8(u, f, 8));
 }
+/* The k-first quad's lanes moved to the k-later quad, z's into the k-first. */
+AXIAL_INLINE __m256 ax_cs_qnext(__m256 v, __m256 z, int rev) {
+    return rev ? _mm256_permute2f128_ps(v, z, 0x21) : _mm256_permute2f128_ps(v, z, 0x02);
+}
 /* One lane on in k order across the ymm, prev's k-last lane coming in. */
 AXIAL_INLINE __m256 ax_cs_up1(__m256 v, __m256 prev, int rev) {
     const __m256i u = _mm256_castps_si256(v);
@@ -424,10 +428,10 @@ AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     const __m256 z = _mm256_set1_ps(-0.0f);
     const __m256 bA = rev ? _mm256_shuffle_ps(s.a, s.a, 0x00) : _mm256_shuffle_ps(s.a, s.a, 0xFF);
     const __m256 bB = rev ? _mm256_shuffle_ps(s.b, s.b, 0x00) : _mm256_shuffle_ps(s.b, s.b, 0xFF);
-    const __m256 EA = rev ? _mm256_permute2f128_ps(bA, z, 0x21) : _mm256_permute2f128_ps(bA, z, 0x02);
+    const __m256 EA = ax_cs_qnext(bA, z, rev);
     const __m256 u = rev ? _mm256_permute2f128_ps(bB, bA, 0x21) : _mm256_permute2f128_ps(bA, bB, 0x21);
     if (s.il) { /* Z1 = [-0|T1]: a + (Z1 + EA), b + ((bA + Z1) + EA) */
-        const __m256 Z1 = rev ? _mm256_permute2f128_ps(bB, z, 0x21) : _mm256_permute2f128_ps(bB, z, 0x02);
+        const __m256 Z1 = ax_cs_qnext(bB, z, rev);
         return (blk){_mm256_add_ps(s.a, _mm256_add_ps(Z1, EA)),
                      _mm256_add_ps(s.b, _mm256_add_ps(_mm256_add_ps(bA, Z1), EA)), 1};
     }
@@ -437,7 +441,7 @@ AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
 AXIAL_INLINE __m256 ax_cs_qoffs8(__m256 v, int rev) {
     const __m256 z = _mm256_set1_ps(-0.0f);
     const __m256 b = rev ? _mm256_shuffle_ps(v, v, 0x00) : _mm256_shuffle_ps(v, v, 0xFF);
-    return _mm256_add_ps(v, rev ? _mm256_permute2f128_ps(b, z, 0x21) : _mm256_permute2f128_ps(b, z, 0x02));
+    return _mm256_add_ps(v, ax_cs_qnext(b, z, rev));
 }
 AXIAL_INLINE blk blk_qoffs8(blk s, int rev) {
     if (s.il) /* rows q0 q1 and q2 q3: b + a's quad totals */
@@ -454,7 +458,7 @@ AXIAL_INLINE blk blk_qexcl(blk s, int rev) {
 AXIAL_INLINE blk blk_up1(blk p, int rev) {
     const __m256 z = _mm256_set1_ps(-0.0f);
     if (p.il) /* b's quads take a's last lanes; a's low quad -0.0, its high one b's low quad's */
-        return (blk){ax_cs_qup(p.a, 1, rev ? _mm256_permute2f128_ps(p.b, z, 0x21) : _mm256_permute2f128_ps(p.b, z, 0x02), rev),
+        return (blk){ax_cs_qup(p.a, 1, ax_cs_qnext(p.b, z, rev), rev),
                      ax_cs_qup(p.b, 1, p.a, rev), 1};
     return (blk){ax_cs_up1(p.a, z, rev), ax_cs_up1(p.b, p.a, rev), 0};
 }
