@@ -152,6 +152,8 @@ static void cumsum_cases(size_t bytes) {
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 4, 4, 0), c->axis = 1, c->flags = 3;
     /* lines of 3 (RGB channels): the short lines whose width is no power of two */
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0), c->axis = 1;
+    /* f64 lines of 3: short f64 lines, which no block of 16 packs */
+    c = add_case(AX_OP_CUMSUM, AXIAL_F64, 2, n / 6, 3, 0), c->axis = 1;
     /* and columns of 3: a walk down rows narrower than one vector */
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0);
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;

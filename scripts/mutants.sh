@@ -445,6 +445,13 @@ what: AVX2 bf16 blocks, quads interleaved: exclusive outputs take the high quad 
 old:          return (blk){ax_cs_qup(p.a, 1, ax_cs_qnext(p.b, z, rev), rev),
 new:          return (blk){ax_cs_qup(p.a, 1, ax_cs_qnext(p.a, z, rev), rev),
 
+id:   lines23-second-back
+file: kernels/ops/cumsum.h
+isa:  avx2
+what: float CumSum lines of 2 and 3, every SIMD ISA: the element two back is added at a line's second element too
+old:              m2[j] = V##_gt(LD(AXK_F32, pos + j * W), V##_set1(1.5));                             \
+new:              m2[j] = V##_gt(LD(AXK_F32, pos + j * W), V##_set1(0.5));                             \
+
 EOF
 }
 

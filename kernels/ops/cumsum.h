@@ -12,17 +12,17 @@
  * its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a line's
  * first exclusive output +0.0 (written last: in place, its input was read).
  * REVERSE is a constant the vocabulary mirrors its shifts by (blocks keep
- * their layout).  A partial last block goes through -0.0 padding; lines of 4
- * are one quad each (carry -0.0: y = p).  Columns: each a sequential f64 sum
+ * their layout).  A partial last block goes through -0.0 padding; lines of
+ * n < 16 are each a block from -0.0 (y = p), packed in slots (lines of 4: one
+ * quad each; of 2 and 3 on contiguous vectors).  Columns: each a sequential f64 sum
  * from -0.0 (or acc[c]), rounded once per output (f16/bf16 through f32
  * rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or
  * for wide rows all columns walk them over running sums in memory.
  * Integers wrap in their own width (any order gives their bits; signed and
  * unsigned share a kernel), exclusive = inclusive - x: rows of n >= 16 a
  * vector at a time, n < 16 one segmented scan of the flat run; columns as
- * the floats.  Where the ISA streams (AX_CS_NT), a call writing at least
- * AXIAL_STREAM_BYTES (or told so) streams its aligned full float blocks,
- * integer row vectors and wide sweeps, then fences.
+ * the floats.  Where the ISA streams (AX_CS_NT), a large call streams
+ * (kernels/README.md), then fences.
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
@@ -184,27 +184,24 @@ AXIAL_INLINE void cs_run(int k, const char *x, char *y, size_t len, int excl, in
         memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
 }
 
-/* Lines of 4 (four to a block: each quad one line), 8 (f32, f16, bf16: two
- * to a block) and 16 (one): the block's network from -0.0, whose first output
- * in k order, exclusive, is then +0.0 (the empty sum; the quads' qexcl puts it
- * there); the lines left over go one by one. */
+/* One block of lines in slots of P lanes (4: quads; 8: f32, f16, bf16 halves; 16), each from -0.0: the
+ * levels inside a slot; the exclusive first output in k order +0.0 for P = 4 (qexcl), else the slot before's last. */
+AXIAL_INLINE void cs_slots(int k, const char *xb, char *yb, size_t P, int excl, int rev, int nt) {
+    if (P == 8) {
+        const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
+        blk_st(k, yb, excl ? blk_up1(p, rev) : p, rev, nt);
+    } else
+        (P == 4 ? k == AXK_F64 ? cs_quads_blkd : cs_quads_blk : k == AXK_F64 ? cs_row16_blkd : cs_row16_blk)(k, xb, yb, excl, rev, nt);
+}
+/* Lines of 4, 8 (f32, f16, bf16) and 16: 16 / n to a block; the lines left over go one by one. */
 AXIAL_INLINE void cs_lines(int k, const char *x, char *y, size_t outer, size_t n, int excl,
                             int rev, int nt) {
     const size_t es = axk_size(k), per = 16 / n;
     nt = cs_nt_line(k, y, 0, 0, nt);
     size_t o = 0;
     for (; o + per <= outer; o += per) {
-        const char *xb = x + o * n * es;
-        char *yb = y + o * n * es;
-        if (n == 4) {
-            (k == AXK_F64 ? cs_quads_blkd : cs_quads_blk)(k, xb, yb, excl, rev, nt);
-        } else if (n == 8) {
-            const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
-            blk_st(k, yb, excl ? blk_up1(p, rev) : p, rev, nt);
-        } else
-            (k == AXK_F64 ? cs_row16_blkd : cs_row16_blk)(k, xb, yb, excl, rev, nt);
-        for (size_t r = 0; excl && n != 4 && r < per; r++)
-            memset(yb + (r * n + (rev ? n - 1 : 0)) * es, 0, es);
+        cs_slots(k, x + o * n * es, y + o * n * es, n, excl, rev, nt);
+        for (size_t r = 0; excl && n != 4 && r < per; r++) memset(y + ((o + r) * n + (rev ? n - 1 : 0)) * es, 0, es);
     }
     for (; o < outer; o++)
         cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
@@ -227,43 +224,67 @@ AXIAL_INLINE size_t cs_lines3(int k, const char *x, char *y, size_t lines, int e
         vf_lines3(k, x + r * 3 * axk_size(k), y + r * 3 * axk_size(k), excl, rev);
     return r;
 }
-#ifndef AX_CS_SHORT
-/* Lines of n < 16 (f32, f16, bf16; not 4, 8), each one block from -0.0:
- * 16 / P to a block in slots of P lanes (P = 4, 8, 16: the power of two >= n,
- * at least a quad), each slot -0.0 but for its line at its k-first end,
- * through a stack copy; the network's levels that stay in a slot are the
- * block's, and the line sits in its quads as in a block of its own, so the
- * bits are one line's.  An ISA may pack them otherwise (AX_CS_SHORT). */
-AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
-                           int rev, int nt) {
-    const size_t es = axk_size(k), P = n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P;
-    const size_t at = rev ? P - n : 0; /* the line's first element in its slot */
-    (void)nt;
-    if (n == 1) { /* -0.0 + x is x; exclusive: the empty sum */
-        if (excl)
-            memset(y, 0, lines * es);
-        else if (x != y)
-            memcpy(y, x, lines * es);
-        return;
-    }
-    _Alignas(64) uint64_t bi[8], bo[8];
-    for (size_t r = 0; r < lines; r += L) {
-        const size_t cnt = lines - r < L ? lines - r : L;
-        axk_fill_nz(k, bi, sizeof bi);
-        for (size_t s = 0; s < cnt; s++)
-            axk_copy((char *)bi + (s * P + at) * es, x + (r + s) * n * es, n, es);
-        blk p = blk_qscan(blk_ld(k, bi, rev), rev);
-        p = P == 8 ? blk_qoffs8(p, rev) : P == 16 ? blk_qoffs(p, rev) : p;
-        blk_st(k, bo, excl ? blk_up1(p, rev) : p, rev, 0);
-        for (size_t s = 0; s < cnt; s++) {
+/* Lines of n < 16 in slots of P lanes (8 or 16; f64: 16), each -0.0 but for its line at its k-first end: one
+ * line's bits; through stack copies, a batch of blocks at a time (none loads what a copy just stored). */
+AXIAL_INLINE void cs_slot_lines(int k, const char *x, char *y, size_t lines, size_t n, int excl,
+                                int rev) {
+    const size_t es = axk_size(k), P = n <= 8 && k != AXK_F64 ? 8 : 16, L = 16 / P;
+    const size_t at = rev ? P - n : 0, bb = 16 * es, G = 2048 / bb * L; /* lines a batch */
+    _Alignas(64) uint64_t bi[256], bo[256];
+    axk_fill_nz(k, bi, sizeof bi); /* (the slots' lanes past their lines stay -0.0) */
+    for (size_t r = 0; r < lines; r += G) {
+        const size_t cnt = lines - r < G ? lines - r : G;
+        for (size_t s = 0, o = at * es; s < cnt; s++, o += s % L ? P * es : bb - (L - 1) * P * es)
+            axk_copy((char *)bi + o, x + (r + s) * n * es, n, es);
+        for (size_t b = 0; b * L < cnt; b++)
+            cs_slots(k, (const char *)bi + b * bb, (char *)bo + b * bb, P, excl, rev, 0);
+        for (size_t s = 0, o = at * es; s < cnt; s++, o += s % L ? P * es : bb - (L - 1) * P * es) {
             char *yl = y + (r + s) * n * es;
-            axk_copy(yl, (const char *)bo + (s * P + at) * es, n, es);
-            if (excl) /* (blk_up1 crossed the slots) */
-                memset(yl + (rev ? n - 1 : 0) * es, 0, es);
+            axk_copy(yl, (const char *)bo + o, n, es);
+            if (excl) memset(yl + (rev ? n - 1 : 0) * es, 0, es); /* (blk_up1 crossed the slots) */
         }
     }
 }
+#ifndef AX_CS_SHORT /* 1: the ISA's own cs_short, f32, f16 and bf16 lines of n < 16 (else f32 2, 3: cs_ln) */
+#define AX_CS_SHORT 0
+#define cs_short(k, x, y, lines, n, excl, rev, nt) ((void)(nt), cs_slot_lines(k, x, y, lines, n, excl, rev))
 #endif
+/* Lines of 2 and 3 (a quad each: o_1 = x_1 + x_0, o_2 = (x_2 + x_1) + x_0; reverse mirrored), W a
+ * step as n vectors: a lane adds the elements before it in its line, loaded 1 and 2 back (reverse:
+ * ahead), -0.0 where its line has none; a step loads all before it stores (in place).  Steps whose
+ * loads would leave x (the first, the last two) go through t, two elements either side. */
+#define AX_CS_LN(V, T, W, LD, ST)                                                                \
+    AXIAL_INLINE void cs_ln_##V(int k, const char *x, char *y, size_t lines, size_t n, int excl, \
+                                int rev) {                                                       \
+        const size_t es = axk_size(k); const ptrdiff_t d = rev ? (ptrdiff_t)es : -(ptrdiff_t)es; \
+        T pos[3 * W]; /* a lane's place in its line (k order): masks, 1 and 2 elements before */ \
+        V##_mask m1[3], m2[3];                                                                   \
+        _Alignas(64) char t[3 * W * 8 + 32] = {0};                                               \
+        for (size_t i = 0, r = 0; i < n * W; i++, r = r + 1 == n ? 0 : r + 1)                  \
+            pos[i] = (T)(rev ? n - 1 - r : r);                                                   \
+        for (size_t j = 0; j < n; j++)                                                           \
+            m1[j] = V##_gt(LD(AXK_F32, pos + j * W), V##_set1(0.5)),                             \
+            m2[j] = V##_gt(LD(AXK_F32, pos + j * W), V##_set1(1.5));                             \
+        for (size_t l = 0; l < lines; l += W) {                                                  \
+            const int cp = l == 0 || lines - l < 2 * W;                                          \
+            size_t c = (lines - l < W ? lines - l : W) * n;                                     \
+            __asm__("" : "+r"(c)); /* (copies as loops, not unrolled to their bound) */          \
+            if (cp) axk_copy(t + 2 * es, x + l * n * es, c, es);                                 \
+            const char *xs = cp ? t + 2 * es : x + l * n * es; V o[3];                           \
+            for (size_t j = 0; j < 3 && j < n; j++) { /* (n 2 or 3: no loop of n) */             \
+                const char *p = xs + j * W * es;                                                 \
+                const V a = V##_sel(m1[j], LD(k, p + d), V##_set1(-0.0)),                        \
+                        b = V##_sel(m2[j], LD(k, p + 2 * d), V##_set1(-0.0));                    \
+                o[j] = excl ? V##_sel(m1[j], V##_add(a, b), V##_set1(0.0)) : V##_add(V##_add(LD(k, p), a), b); \
+            }                                                                                    \
+            for (size_t j = 0; j < 3 && j < n; j++) ST(k, (cp ? t + 2 * es : y + l * n * es) + j * W * es, o[j]); \
+            if (cp) axk_copy(y + l * n * es, t + 2 * es, c, es);                                 \
+        }                                                                                        \
+    }
+#define CS_VD_LD(k, p) ((void)(k), vd_ld((const double *)(const void *)(p)))
+#define CS_VD_ST(k, p, v) ((void)(k), vd_st((double *)(void *)(p), v))
+AX_CS_LN(vf, float, AX_NF, vf_ld, vf_st)
+AX_CS_LN(vd, double, AX_ND, CS_VD_LD, CS_VD_ST)
 
 /* ---- columns (inner > 1) --------------------------------------------------- */
 
@@ -728,8 +749,12 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
             cs_lines(k, x, y, outer, 4, excl, rev, nt);
         else if (n == 16 || (n == 8 && k != AXK_F64))
             cs_lines(k, x, y, outer, n, excl, rev, nt);
-        else if (n < 16 && k != AXK_F64)
-            cs_short(k, x, y, outer, n, excl, rev, nt);
+        else if (n == 1) /* -0.0 + x is x; exclusive: the empty sum */
+            excl ? (void)memset(y, 0, outer * es) : (void)memmove(y, x, outer * es);
+        else if ((n == 2 || n == 3) && (k == AXK_F64 || (k == AXK_F32 && !AX_CS_SHORT)))
+            (k == AXK_F64 ? cs_ln_vd : cs_ln_vf)(k, x, y, outer, n, excl, rev);
+        else if (n < 16)
+            k == AXK_F64 ? cs_slot_lines(k, x, y, outer, n, excl, rev) : cs_short(k, x, y, outer, n, excl, rev, nt);
         else
             for (size_t o = 0; o < outer; o++)
                 cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, nt);

@@ -8,28 +8,13 @@
  * ISA works in bytes (rows of nb = n*E bytes rotated by sb = shift*E, a block
  * of T = outer*nb bytes); E only picks the permute's unit.
  *
- * Paths, chosen once per call (V = AX_VB bytes a vector, 4V a loop step):
- *  - shift 0: the block is one copy.
- *  - rows that tile what one vi_tbl permutes (ax_roll_unit): one vi_tbl per
- *    output vector, the index built once per call; where the ISA permutes
- *    two vectors (AX_ROLL_UNITS bit 8: vi_tbl2), rows of 2V bytes too.  The
- *    tail is whole rows, one partial vector (vi_ld_part / vi_st_part).
- *  - other rows under AX_ROLL_LONG bytes: y[p] = x[p - sb], or x[p - sb + nb]
- *    where p's phase in its row is below sb, so every output vector, wherever
- *    rows begin in it, is two loads and a byte select (vi_sel8) by a pattern
- *    built once per call; a step of whole rows keeps the pattern in registers.
- *  - longer rows: two copies per row; in cache and up to AX_ROLL_RUNMAX bytes
- *    as runs of unaligned vectors (peeling each copy costs more than the
- *    misaligned vectors it saves), else with stores aligned to y.
- * Tails: a copy up to 4V bytes is 2 or 4 overlapping vectors or a pair of
- * overlapping smaller moves; a longer one ends with its last 4V bytes again.
- * Nothing outside x and y is read or written.
- * Streaming (where AX_ROLL_NT): a call that writes at least
- * AXIAL_STREAM_BYTES, or a piece of a split call whose whole output does
- * (AXIAL_KERNEL_STREAM), streams its aligned whole lines (no read for
- * ownership of y), keeps plain stores for heads, tails and the bytes where
- * two copies meet, and ends with ax_stream_fence; its copies of at least
- * AX_ROLL_MEMCPY bytes go to memcpy, which streams on its own.
+ * Paths, chosen once per call, and tails: kernels/README.md ("Roll").  Nothing
+ * outside x and y is read or written.  Streaming (where AX_ROLL_NT): a call
+ * writing at least AXIAL_STREAM_BYTES, or a piece of a split call whose whole
+ * output does (AXIAL_KERNEL_STREAM), streams its aligned whole lines, keeps
+ * plain stores for heads, tails and the bytes where two copies meet, sends
+ * copies of AX_ROLL_MEMCPY bytes or more to memcpy, and ends with
+ * ax_stream_fence.
  *
  * An ISA's roll section defines AX_ROLL_UNITS, AX_ROLL_LINE, AX_ROLL_NT,
  * AX_ROLL_RUNMAX, vi_sel8, vi_tbl (and vi_tbl2 with unit 8),

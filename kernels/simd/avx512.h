@@ -494,10 +494,9 @@ AXIAL_INLINE void blkd_st_part(void *p, blkd v, size_t r, int rev) {
     _mm512_mask_storeu_pd((double *)p + 8, (__mmask8)(m >> 8), rev ? v.a : v.b);
 }
 
-/* Override (ops/cumsum.h): float lines of n < 16, 16 / P to a vector in groups of P lanes (P the power of
- * two >= n, expanded, mirrored in reverse): the network's levels inside a group are the block's, so
- * the bits are one line's; timed against a line at a time, 5-150x on lines of 1 to 12. */
-#define AX_CS_SHORT
+/* Override (ops/cumsum.h): f32, f16, bf16 lines of n < 16, 16 / P to a vector in groups of P lanes (P the power
+ * of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n 1-12). */
+#define AX_CS_SHORT 1
 AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
                            int rev, int nt) {
     const size_t es = axk_size(k);

@@ -45,19 +45,16 @@ AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {
     for (size_t i = 0; i < bytes / 8; i++)
         buf[i] = pat;
 }
-/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart,
- * element by element (a memcpy of a variable size is a call). */
+/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart, element by
+ * element (the empty asm keeps GCC from making the loop a memcpy call or rep movs). */
 AXIAL_INLINE void axk_copy_s(void *d, size_t ds, const void *s, size_t ss, size_t n, size_t es) {
     for (size_t i = 0; i < n; i++) {
         char *dc = (char *)d + i * ds;
         const char *sc = (const char *)s + i * ss;
-        uint64_t v;
-        if (es == 8)
-            memcpy(&v, sc, 8), memcpy(dc, &v, 8);
-        else if (es == 4)
-            memcpy(&v, sc, 4), memcpy(dc, &v, 4);
-        else
-            memcpy(&v, sc, 2), memcpy(dc, &v, 2);
+        uint64_t v = 0;
+        memcpy(&v, sc, es);
+        __asm__("" : "+r"(v));
+        memcpy(dc, &v, es);
     }
 }
 #define axk_copy(d, s, n, es) axk_copy_s(d, es, s, es, n, es)
