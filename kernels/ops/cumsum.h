@@ -753,7 +753,7 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
             excl ? (void)memset(y, 0, outer * es) : (void)memmove(y, x, outer * es);
         else if ((n == 2 || n == 3) && (k == AXK_F64 || (k == AXK_F32 && !AX_CS_SHORT)))
             (k == AXK_F64 ? cs_ln_vd : cs_ln_vf)(k, x, y, outer, n, excl, rev);
-        else if (n < 16)
+        else if (n < 16 && (k != AXK_F64 || n < 10 || !AX_CS_SHORT)) /* (AVX-512 f64 10+: masked, one by one) */
             k == AXK_F64 ? cs_slot_lines(k, x, y, outer, n, excl, rev) : cs_short(k, x, y, outer, n, excl, rev, nt);
         else
             for (size_t o = 0; o < outer; o++)
