@@ -45,6 +45,9 @@ _Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes til
 #ifndef AX_CS_F32_HALVES
 #define AX_CS_F32_HALVES 0
 #endif
+#ifndef AX_BLK_PART /* 1: blk_ld_part, blk_st_part (masked blocks: a line's tail, and f64 lines of 10-15) */
+#define AX_BLK_PART 0
+#endif
 #ifndef AX_CS_ROWS_CONST /* narrow tiles' rows in loops of each constant width (no branch a row) */
 #define AX_CS_ROWS_CONST 0
 #endif
@@ -85,7 +88,7 @@ AXIAL_INLINE double cs_block(int k, const char *xb, char *yb, double D, int out,
 AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, int out,
                             int excl, int rev) {
     const size_t es = axk_size(k), off = (rev ? 16 - r : 0) * es;
-#ifdef AX_BLK_PART /* the block that ends at the line's end, masked to its r elements */
+#if AX_BLK_PART /* the block that ends at the line's end, masked to its r elements */
     const void *xb = (const void *)((uintptr_t)x - off);
     void *yb = (void *)((uintptr_t)y - off);
     if (k == AXK_F64) {
@@ -258,8 +261,7 @@ AXIAL_INLINE void cs_slot_lines(int k, const char *x, char *y, size_t lines, siz
                                 int rev) {                                                       \
         const size_t es = axk_size(k); const ptrdiff_t d = rev ? (ptrdiff_t)es : -(ptrdiff_t)es; \
         T pos[3 * W]; /* a lane's place in its line (k order): masks, 1 and 2 elements before */ \
-        V##_mask m1[3], m2[3];                                                                   \
-        _Alignas(64) char t[3 * W * 8 + 32] = {0};                                               \
+        _Alignas(64) char t[3 * W * 8 + 32] = {0}; V##_mask m1[3], m2[3];                         \
         for (size_t i = 0, r = 0; i < n * W; i++, r = r + 1 == n ? 0 : r + 1)                  \
             pos[i] = (T)(rev ? n - 1 - r : r);                                                   \
         for (size_t j = 0; j < n; j++)                                                           \
@@ -753,7 +755,7 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
             excl ? (void)memset(y, 0, outer * es) : (void)memmove(y, x, outer * es);
         else if ((n == 2 || n == 3) && (k == AXK_F64 || (k == AXK_F32 && !AX_CS_SHORT)))
             (k == AXK_F64 ? cs_ln_vd : cs_ln_vf)(k, x, y, outer, n, excl, rev);
-        else if (n < 16 && (k != AXK_F64 || n < 10 || !AX_CS_SHORT)) /* (AVX-512 f64 10+: masked, one by one) */
+        else if (n < 16 && (k != AXK_F64 || n < 10 || !AX_BLK_PART)) /* (f64 10+ with masked blocks: one by one) */
             k == AXK_F64 ? cs_slot_lines(k, x, y, outer, n, excl, rev) : cs_short(k, x, y, outer, n, excl, rev, nt);
         else
             for (size_t o = 0; o < outer; o++)

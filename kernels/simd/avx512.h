@@ -464,7 +464,7 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
 
 /* Override (ops/cumsum.h): a line's last r < 16 elements as the block at p (r at its k-first end, the
  * rest -0.0) by masked moves, not a stack copy (whose stores do not forward: 1.9x on lines of 40). */
-#define AX_BLK_PART
+#define AX_BLK_PART 1
 AXIAL_INLINE __mmask16 ax_cs_part(size_t r, int rev) {
     return rev ? (__mmask16)(0xffffu << (16 - r)) : (__mmask16)((1u << r) - 1);
 }
@@ -495,12 +495,11 @@ AXIAL_INLINE void blkd_st_part(void *p, blkd v, size_t r, int rev) {
 }
 
 /* Override (ops/cumsum.h): f32, f16, bf16 lines of n < 16, 16 / P to a vector in groups of P lanes (P the power
- * of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n 1-12). */
+ * of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n 2-12). */
 #define AX_CS_SHORT 1
 AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
                            int rev, int nt) {
-    const size_t es = axk_size(k);
-    const size_t P = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P;
+    const size_t es = axk_size(k), P = n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : 16, L = 16 / P; /* (n 1: a copy) */
     const __m512 negz = _mm512_set1_ps(-0.0f);
     __mmask16 mexp = 0, starts = 0;
     int32_t idx[16];
@@ -511,7 +510,7 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         idx[l] = (int32_t)(g + ((n - 1 - i) & (P - 1)));
     }
     const __m512i ridx = _mm512_loadu_si512(idx);
-    const __mmask16 m1 = P == 1 ? 0 : P == 2 ? 0xAAAA : 0xEEEE, m2 = P >= 4 ? 0xCCCC : 0;
+    const __mmask16 m1 = P == 2 ? 0xAAAA : 0xEEEE, m2 = P >= 4 ? 0xCCCC : 0;
     nt = nt && k == AXK_F32 && n == P && ((uintptr_t)y & 63) == 0;
     for (size_t r = 0; r < lines; r += L) {
         const size_t cnt = lines - r < L ? lines - r : L, elems = cnt * n;
@@ -524,8 +523,7 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
         if (P == 16) {
             p = blk_qoffs(blk_qscan(v, 0), 0);
         } else {
-            if (m1)
-                p = _mm512_mask_add_ps(p, m1, p, ax_cs_bsl(p, 4, 0));
+            p = _mm512_mask_add_ps(p, m1, p, ax_cs_bsl(p, 4, 0));
             if (m2)
                 p = _mm512_mask_add_ps(p, m2, p, ax_cs_bsl(p, 8, 0));
             if (P == 8)
