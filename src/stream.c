@@ -537,11 +537,19 @@ static AXIAL_COLD bool lse_has_nan(const axial_stream *s, const char *x, size_t 
  * or column that holds a NaN (its m NaN, kernels.h), where its sum turned
  * NaN (a NaN or +inf term) or `all`. */
 static void lse_mark(const axial_stream *s, double *ls, const char *x, size_t n, bool all) {
-    const size_t C = s->C;
-    bool bad = all;
-    for (size_t l = 0; s->inner == 1 && l < 16; l++)
-        bad |= isnan(ls[C + l]);
-    if (s->inner == 1 && bad && !isnan(ls[0]) && lse_has_nan(s, x, n, 0))
+    const size_t C = s->C, w = s->inner == 1 ? 16 : s->inner;
+    /* the sums' sum, four chains: NaN where one is (each is NaN or >= 0: a
+     * state of other values only makes the walk below look) */
+    double t[4] = {0, 0, 0, 0};
+    size_t l = 0;
+    for (; l + 4 <= w; l += 4)
+        for (size_t i = 0; i < 4; i++)
+            t[i] += ls[C + l + i];
+    for (; l < w; l++)
+        t[0] += ls[C + l];
+    if (!all && !isnan((t[0] + t[1]) + (t[2] + t[3])))
+        return;
+    if (s->inner == 1 && !isnan(ls[0]) && lse_has_nan(s, x, n, 0))
         ls[0] = NAN;
     for (size_t c = 0; s->inner > 1 && c < s->inner; c++)
         if ((all || isnan(ls[C + c])) && !isnan(ls[c]) && lse_has_nan(s, x, n, c))
