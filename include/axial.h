@@ -41,9 +41,9 @@ extern "C" {
 #endif
 
 #define AXIAL_VERSION_MAJOR 0
-#define AXIAL_VERSION_MINOR 4
+#define AXIAL_VERSION_MINOR 5
 #define AXIAL_VERSION_PATCH 0
-/* 10000 * major + 100 * minor + patch, e.g. 400 for 0.4.0. */
+/* 10000 * major + 100 * minor + patch, e.g. 500 for 0.5.0. */
 #define AXIAL_VERSION (AXIAL_VERSION_MAJOR * 10000 + AXIAL_VERSION_MINOR * 100 + AXIAL_VERSION_PATCH)
 
 /* The AXIAL_VERSION of the library loaded at run time: compare it with the
@@ -147,7 +147,8 @@ AXIAL_API axial_status axial_reduce_sum_shape(size_t rank, const int64_t *shape,
  *   flags: 0 or AXIAL_REDUCE_KEEP_DIMS | AXIAL_REDUCE_EMPTY_AXES_ALL.
  * Returns AXIAL_OK, AXIAL_E_DTYPE, AXIAL_E_RANK, AXIAL_E_NULL, AXIAL_E_SHAPE,
  * AXIAL_E_ARGS, AXIAL_E_AXIS, AXIAL_E_OVERLAP or AXIAL_E_NOMEM (only when the
- * reduced axes form several separate groups: 8 bytes of scratch per output).
+ * reduced axes form several separate groups: 8 bytes of scratch per output,
+ * 16 where the first reduced axis is longer than one cell of the order).
  * docs/API.md, section 5.
  */
 AXIAL_API axial_status axial_reduce_sum(axial_dtype dtype, const void *x, void *y,
@@ -205,7 +206,7 @@ AXIAL_API axial_status axial_logcumsumexp(axial_dtype dtype, const void *x, void
  * gives a copy of x; an axis of length 0 gives -inf.  Types and special
  * values as axial_logcumsumexp.  Returns the codes of axial_reduce_sum
  * (AXIAL_E_NOMEM: 16 bytes of scratch per output when the reduced axes form
- * several separate groups).  docs/API.md, section 15.
+ * several separate groups, 32 with cells).  docs/API.md, section 15.
  */
 AXIAL_API axial_status axial_reduce_logsumexp(axial_dtype dtype, const void *x, void *y,
                                               size_t rank, const int64_t *shape,

@@ -98,8 +98,8 @@ id:   src-reduce-wide-offset
 file: src/reduce.c
 isa:  scalar,avx2,api
 what: several reduced groups, split: a task's rows start at accumulator b instead of b * inner (a stride error)
-old:  size_t xoff = b * n * inner, aoff = b * inner;
-new:  size_t xoff = b * n * inner, aoff = b;
+old:  size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b * inner;
+new:  size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b;
 
 id:   src-axis-negative
 file: src/shape.c
@@ -146,6 +146,13 @@ isa:  avx2
 what: ReduceLogSumExp streams: the look for a sum turned NaN leaves out every fourth line or column's sum, so those are not marked (+inf comes out, not NaN)
 old:      if (!all && !isnan((t[0] + t[1]) + (t[2] + t[3])))
 new:      if (!all && !isnan((t[0] + t[1]) + t[2]))
+
+id:   src-wide-no-cells
+file: src/reduce.c
+isa:  avx2
+what: ReduceSum of several reduced groups: the one call sums its first reduced axis as one cell, where its shards (and the golden files) take the order's cells
+old:      if (p->cellg == 0) {
+new:      if (p->cellg == 0 || p->gr == p->gr) {
 
 id:   src-stream-many-chunks
 file: src/stream.c

@@ -167,6 +167,20 @@ static inline size_t axial__reduce_chunk(size_t outputs, size_t row_bytes, bool 
         return rows;
     return !floats ? 0 : rows > AXIAL_REDUCE_CHUNK_ROWS ? rows : AXIAL_REDUCE_CHUNK_ROWS;
 }
+/* A reduction with several groups of reduced axes (float types) sums the
+ * indices of its first reduced axis (the cut axis of its shards) in fixed
+ * cells, each from the identity, the cells' sums added in cell order: a
+ * cell is the smallest power of two of indices that holds at least
+ * AXIAL_WIDE_CELL_TERMS terms of each output, `terms` being an output's
+ * terms at one index (the product of the other reduced dimensions); an axis
+ * of at most one cell is summed as one (src/reduce.c). */
+#define AXIAL_WIDE_CELL_TERMS ((size_t)1024)
+static inline size_t axial__wide_cell(size_t terms) {
+    size_t g = 1;
+    while (g < AXIAL_WIDE_CELL_TERMS && g * terms < AXIAL_WIDE_CELL_TERMS)
+        g *= 2;
+    return g;
+}
 /* The greatest common divisor (gcd(a, 0) = a). */
 static inline size_t axial__gcd(size_t a, size_t b) {
     while (b) {
@@ -322,5 +336,12 @@ static inline unsigned axial__log2_size(size_t elem_size) {
 axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, size_t rank,
                                     const int64_t *shape, const bool *reduced, void *acc,
                                     size_t count_out);
+/* The same for several reduced groups cut into cells (axial__wide_cell):
+ * the wide accumulators of indices [lo, hi) of the cut axis of a piece x
+ * that holds `len` of its indices, in the plain call's order for a cell of
+ * the tensor of shape `shape`. */
+void axial__reduce_wide_cell(bool lse, axial_dtype dtype, const void *x, size_t rank,
+                             const int64_t *shape, const bool *reduced, size_t len, size_t lo,
+                             size_t hi, void *acc, size_t count_out);
 
 #endif /* AXIAL_INTERNAL_H */

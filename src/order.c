@@ -250,9 +250,14 @@ axial_status axial__check_writer(const char *fn, const char *what, const unsigne
                            me / 100 % 100, me % 100, me / 10000, me / 100 % 100,
                            v < 300 ? ": from 0.3 on, a reduction of more than 64 outputs sums "
                                      "its reduced extent in fixed chunks of rows; from 0.4 on, "
-                                     "LogCumSumExp takes its references from earlier terms only"
+                                     "LogCumSumExp takes its references from earlier terms only; "
+                                     "from 0.5 on, a reduction of several reduced groups sums its "
+                                     "first reduced axis in cells"
                            : v < 400 ? ": from 0.4 on, LogCumSumExp takes its references from "
-                                       "earlier terms only"
+                                       "earlier terms only; from 0.5 on, a reduction of several "
+                                       "reduced groups sums its first reduced axis in cells"
+                           : v < 500 ? ": from 0.5 on, a reduction of several reduced groups "
+                                       "sums its first reduced axis in cells"
                                      : "");
     for (size_t i = zero_from; i < 24; i++)
         if (b[i] != 0)

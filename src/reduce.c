@@ -15,7 +15,10 @@
  *     float types, the identity of IEEE addition; 0 for integers), one
  *     `reduce_acc` call per index of the groups before the last K R [K] run,
  *     then `reduce_finish`.  Partial sums stay wide (double / uint64_t), so
- *     each output is still rounded once.  The buffer is count_out * 8 bytes.
+ *     each output is still rounded once.  The buffer is count_out * 8 bytes;
+ *     twice that where the first reduced group's first axis is cut into the
+ *     order's cells (axial__wide_cell, float types): each cell's sums from
+ *     the identity in the second half, then added to the first.
  *
  * Split (the same with or without an executor: it depends on dtype, shape
  * and arguments only, so the bits never depend on the threads):
@@ -263,6 +266,9 @@ typedef struct {
     size_t ng, g[AXIAL_MAX_RANK];
     bool r[AXIAL_MAX_RANK];
     size_t q, outer, n, inner;
+    /* WIDE: gr, the first reduced group, whose first dimension is the cut
+     * axis (cutlen indices); its indices in cells of cellg (0: one cell) */
+    size_t gr, cutlen, cellg;
     size_t ntasks, align; /* align: axial__unit_align of the rows (ROWS) */
     unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
     /* CHUNKED (and TILES): chunks of `chunk` rows of the reduced extent, per
@@ -279,19 +285,35 @@ typedef struct {
     void *workspace;
 } axial_reduce_plan;
 
+/* WIDE: each group's stride in x and in the wide accumulator (an odometer). */
+static void axial_wide_strides(axial_reduce_plan *p) {
+    size_t xs = 1, as = 1;
+    for (size_t d = p->ng; d-- > 0;) {
+        p->xstride[d] = xs;
+        p->astride[d] = p->r[d] ? 0 : as;
+        xs *= p->g[d];
+        if (!p->r[d])
+            as *= p->g[d];
+    }
+}
+
 /* The groups of p->shape over `reduced` (dimensions of size 1 dropped,
  * adjacent ones alike merged), and the kind and (outer, n, inner) they make
  * without a split: COPY, ROWS, CHUNKED or WIDE.  Needs count_in > 0 and
  * count_out > 0. */
 static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
-    size_t nreduced = 0;
+    size_t nreduced = 0, red = 1;
     p->ng = 0;
     for (size_t d = 0; d < p->rank; d++) {
         if (p->shape[d] == 1)
             continue;
+        if (reduced[d])
+            red *= (size_t)p->shape[d];
         if (p->ng > 0 && p->r[p->ng - 1] == reduced[d]) {
             p->g[p->ng - 1] *= (size_t)p->shape[d];
         } else {
+            if (reduced[d] && nreduced == 0)
+                p->gr = p->ng, p->cutlen = (size_t)p->shape[d];
             p->g[p->ng] = (size_t)p->shape[d];
             p->r[p->ng] = reduced[d];
             nreduced += reduced[d];
@@ -328,14 +350,11 @@ static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
      * alternate and there is more than one reduced group) */
     p->kind = AXIAL_REDUCE_WIDE;
     p->outer = p->g[q - 1];
-    size_t xs = 1, as = 1;
-    for (size_t d = p->ng; d-- > 0;) {
-        p->xstride[d] = xs;
-        p->astride[d] = p->r[d] ? 0 : as;
-        xs *= p->g[d];
-        if (!p->r[d])
-            as *= p->g[d];
-    }
+    const size_t rest = p->g[p->gr] / p->cutlen;
+    p->cellg = axial__wide_cell(red / p->cutlen) * rest;
+    if (!axial_is_float(p->dtype) || p->cellg >= p->g[p->gr])
+        p->cellg = 0; /* (integers: the same sums in any order) */
+    axial_wide_strides(p);
 }
 
 /* Column tiles, where a split of few `outer` rows of many columns takes them
@@ -506,22 +525,54 @@ static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot, void
 }
 
 /* Rows [b, e) of the kept group before the last reduced one, for every index
- * of the groups before it (an odometer), into the wide accumulator acc: each
- * output's terms are added in the same order as by one task over all rows. */
-static void axial_wide_rows(const axial_reduce_plan *p, size_t b, size_t e, char *acc) {
-    const size_t q = p->q, n = p->n, inner = p->inner;
-    size_t idx[AXIAL_MAX_RANK] = {0};
-    size_t xoff = b * n * inner, aoff = b * inner;
+ * of the groups before it (an odometer; the first reduced group's indices
+ * [lo, hi) only), into the wide accumulator acc: each output's terms are
+ * added in the same order as by one task over all rows. */
+static void axial_wide_rows(const axial_reduce_plan *p, size_t b, size_t e, size_t lo,
+                            size_t hi, char *acc) {
+    const size_t q = p->q, n = p->n, inner = p->inner, gr = p->gr;
+    size_t idx[AXIAL_MAX_RANK] = {0}, end[AXIAL_MAX_RANK];
+    for (size_t d = 0; d + 1 < q; d++)
+        end[d] = p->g[d];
+    idx[gr] = lo, end[gr] = hi;
+    size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b * inner;
     for (;;) {
         p->k.acc(p->x + xoff * p->esize, acc + aoff * p->k.wide, e - b, n, inner);
         size_t d = q - 1;
         while (d-- > 0) {
-            if (++idx[d] < p->g[d]) {
+            if (++idx[d] < end[d]) {
                 xoff += p->xstride[d];
                 aoff += p->astride[d];
                 break;
             }
-            xoff -= (p->g[d] - 1) * p->xstride[d];
+            const size_t first = d == gr ? lo : 0;
+            xoff -= (end[d] - 1 - first) * p->xstride[d];
+            aoff -= (end[d] - 1 - first) * p->astride[d];
+            idx[d] = first;
+        }
+        if (d == (size_t)-1)
+            break;
+    }
+}
+
+/* A cell's end for the outputs of rows [b, e) (every index of the kept
+ * groups before them): R (+)= P (fold), and P back to the identity. */
+static void axial_wide_fold(const axial_reduce_plan *p, size_t b, size_t e, char *R, char *P,
+                            bool fold) {
+    const size_t w = p->k.wide, cnt = (e - b) * p->inner;
+    size_t idx[AXIAL_MAX_RANK] = {0}, aoff = b * p->inner;
+    for (;;) {
+        if (fold)
+            axial_wide_add(&p->k, R + aoff * w, P + aoff * w, cnt);
+        axial_wide_zero(&p->k, P + aoff * w, cnt);
+        size_t d = p->q - 1;
+        while (d-- > 0) {
+            if (p->r[d])
+                continue;
+            if (++idx[d] < p->g[d]) {
+                aoff += p->astride[d];
+                break;
+            }
             aoff -= (p->g[d] - 1) * p->astride[d];
             idx[d] = 0;
         }
@@ -530,11 +581,23 @@ static void axial_wide_rows(const axial_reduce_plan *p, size_t b, size_t e, char
     }
 }
 
+/* The outputs of rows [b, e) in the order's cells: each cell's terms into P
+ * from the identity, then added to R (the workspace: R, then P). */
 static void axial_wide_task(void *arg, size_t k) {
     const axial_reduce_plan *p = arg;
     size_t b, e;
     axial__task_range(p->outer, p->ntasks, k, &b, &e);
-    axial_wide_rows(p, b, e, p->workspace);
+    const size_t len = p->g[p->gr];
+    if (p->cellg == 0) {
+        axial_wide_rows(p, b, e, 0, len, p->workspace);
+        return;
+    }
+    char *R = p->workspace, *P = R + p->count_out * p->k.wide;
+    axial_wide_fold(p, b, e, R, P, false);
+    for (size_t lo = 0; lo < len; lo += p->cellg) {
+        axial_wide_rows(p, b, e, lo, len - lo < p->cellg ? len : lo + p->cellg, P);
+        axial_wide_fold(p, b, e, R, P, true);
+    }
 }
 
 /* Every output of the log semiring over no term: -inf, through the finish
@@ -617,8 +680,8 @@ static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor 
         bytes = (p->count_out + p->ntasks * p->inner) * p->k.wide; /* the total, the partials */
     else if (p->kind == AXIAL_REDUCE_TILES && !p->op->lse) /* the sums (and a chunk's) */
         bytes = 2 * p->count_out * sizeof(double);
-    else if (p->kind == AXIAL_REDUCE_WIDE)
-        bytes = p->count_out * p->k.wide;
+    else if (p->kind == AXIAL_REDUCE_WIDE) /* R (and P, with cells) */
+        bytes = (p->cellg ? 2 : 1) * p->count_out * p->k.wide;
     if (bytes > 0 && (p->workspace = malloc(bytes)) == NULL)
         return p->kind == AXIAL_REDUCE_CHUNKED
                    ? axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of partial sums",
@@ -720,14 +783,37 @@ axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, 
         axial_reduce_chunks_into(&p, acc, part);
         break;
     }
-    case AXIAL_REDUCE_WIDE:
-        axial_wide_rows(&p, 0, p.outer, acc);
+    case AXIAL_REDUCE_WIDE: /* (a piece of one cell: the shards have no others) */
+        axial_wide_rows(&p, 0, p.outer, 0, p.g[p.gr], acc);
         break;
     default: /* ROWS */
         p.k.acc(x, acc, p.outer, p.n, p.inner);
         break;
     }
     return AXIAL_OK;
+}
+
+void axial__reduce_wide_cell(bool lse, axial_dtype dtype, const void *x, size_t rank,
+                             const int64_t *shape, const bool *reduced, size_t len, size_t lo,
+                             size_t hi, void *acc, size_t count_out) {
+    static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
+                                           {"axial_shard_summarize", "shard", true, 0}};
+    axial_reduce_plan p;
+    p.op = &ops[lse];
+    p.dtype = dtype;
+    p.k = axial_reduce_kernels_of(axial__kernels(), p.op, dtype);
+    p.rank = rank;
+    p.shape = shape;
+    p.x = x;
+    p.esize = axial__dtype_size(dtype);
+    p.count_in = axial__product(shape, 0, rank);
+    p.count_out = count_out;
+    axial_wide_zero(&p.k, acc, count_out);
+    axial_reduce_layout(&p, reduced); /* (the whole tensor's groups: WIDE) */
+    const size_t rest = p.g[p.gr] / p.cutlen;
+    p.g[p.gr] = len * rest; /* the piece's strides */
+    axial_wide_strides(&p);
+    axial_wide_rows(&p, 0, p.outer, lo * rest, hi * rest, acc);
 }
 
 static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false,

@@ -8,7 +8,8 @@
  * is unit c * rows, rows the units per index of the cut axis).  The order
  * groups units into cells of C units (the grid's cells): the scan chunks of
  * a float line (AXIAL_SCAN_CHUNK), ReduceSum's and ReduceLogSumExp's fixed
- * chunks of rows (axial__reduce_chunk).  Each cell has
+ * chunks of rows (axial__reduce_chunk), the cells of the cut axis's indices
+ * of a reduction of several reduced groups (axial__wide_cell).  Each cell has
  * one partial per entry (a line, a column or an output): a CumSum chunk's
  * total S, a LogCumSumExp chunk's own state, a reduction chunk's wide sum.
  * The order folds the partials in cell order from the identity (R_0 = -0.0
@@ -23,13 +24,13 @@
  *   - a scan runs its shard from the carry at its first unit with the
  *     active ISA's segment kernel (the one call's own kernel), a reduction
  *     rounds R (+) P once with the finish kernel.
- * Where the order has no cells (float column scans, reductions of several
- * reduced groups: a sequential f64 chain), the whole
- * axis is one cell: the grid is 0, shards combine by (+) of partial sums
- * and stay within the accuracy bound.  Integers are exact for any cut
- * (grid 1).  Where a cell is whole, its partial is the kernel's; partial
- * cells and cell-less ops are summed here, element by element in f64 (or
- * the log semiring's state), which stays within the bound.
+ * Where the order has no cells (float column scans: a sequential f64 chain
+ * per column), the whole axis is one cell: the grid is 0, shards combine by
+ * (+) of partial sums and stay within the accuracy bound.  Integers are
+ * exact for any cut (grid 1).  Where a cell is whole, its partial is the
+ * kernels' (the plain call's path on that cell); partial cells and
+ * cell-less ops are summed here, element by element in f64 (or the log
+ * semiring's state), or by that path on their part, within the bound.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ typedef struct {
      * reduced group's (outer, rows of the group, inner) when chunked */
     size_t outer, inner;
     bool chunked;   /* a reduction in fixed chunks (cells = chunks) */
+    bool wcells;    /* several reduced groups in cells of the cut axis's indices */
     bool reduced[AXIAL_MAX_RANK];
     size_t out_rank;
     int64_t out_shape[AXIAL_MAX_RANK];
@@ -192,6 +194,16 @@ static axial_status plan_shards(const char *fn, const axial_shards *sh, shard_pl
         if (chunk && n > chunk) {
             p->chunked = true;
             p->cell = chunk;
+        }
+    }
+    if (nred > 1 && count > 0 && !p->exact) { /* the cut axis's cells (axial__wide_cell) */
+        size_t red = 1;
+        for (size_t k = 0; k < p->rank; k++)
+            red *= p->reduced[k] ? (size_t)p->shape[k] : 1;
+        p->grid = (int64_t)axial__wide_cell(red / d);
+        if (d > (size_t)p->grid) {
+            p->wcells = true;
+            p->cell = (size_t)p->grid;
         }
     }
     return AXIAL_OK;
@@ -605,6 +617,16 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
             if (prefix && c > 0) /* (R (+) P, then P is this cell's) */
                 v_add(&p, vals, v, p.nv);
             reduce_cell(&p, kt, xc, (size_t)(u1 - u0), a, e, u0, u1, v);
+        }
+    } else if (!p.scan && p.wcells) { /* the same, cells of the cut axis's indices */
+        for (size_t c = 0; c < ncells; c++) {
+            const uint64_t a = (c0 + c) * p.cell, e = a + p.cell < p.units ? a + p.cell : p.units;
+            unsigned char *v = vals + (prefix ? p.nv : c * p.nv) * p.vs;
+            if (prefix && c > 0)
+                v_add(&p, vals, v, p.nv);
+            axial__reduce_wide_cell(p.lse, p.dtype, xc, p.rank, p.shape, p.reduced,
+                                    (size_t)(u1 - u0), (size_t)((a > u0 ? a : u0) - u0),
+                                    (size_t)((e < u1 ? e : u1) - u0), v, p.nv);
         }
     } else if (ncells == 1 && !p.scan && !p.exact) {
         /* the whole axis is one cell: the plain call's order on the piece */

@@ -485,9 +485,9 @@ void t_stream_sums(ax_t *t) {
 typedef struct {
     axial_op op;
     size_t rank;
-    int64_t shape[3];
+    int64_t shape[4];
     size_t naxes;
-    int64_t axes[3];
+    int64_t axes[4];
     unsigned flags;
 } sh_case;
 
@@ -549,7 +549,7 @@ static void shard_case(ax_t *t, axial_dtype dt, const sh_case *c, bool on_grid) 
         return;
     const bool scan = c->op == AXIAL_OP_CUMSUM || c->op == AXIAL_OP_LOGCUMSUMEXP;
     size_t ocount = count, orank = 0;
-    int64_t oshape[3];
+    int64_t oshape[4];
     if (!scan) {
         axial_reduce_sum_shape(c->rank, c->shape, c->axes, c->naxes, c->flags, &orank, oshape);
         ocount = prod(oshape, 0, orank);
@@ -687,6 +687,9 @@ void t_shard_cuts(ax_t *t) {
         {AXIAL_OP_REDUCE_SUM, 2, {30000, 2}, 0, {0}, AXIAL_REDUCE_EMPTY_AXES_ALL},
         {AXIAL_OP_REDUCE_SUM, 2, {500, 70}, 1, {0}, 0},
         {AXIAL_OP_REDUCE_SUM, 3, {20, 7, 30}, 2, {0, 2}, 0},
+        {AXIAL_OP_REDUCE_SUM, 3, {300, 5, 40}, 2, {0, 2}, 0},   /* several groups in cells */
+        {AXIAL_OP_REDUCE_SUM, 4, {3, 400, 5, 8}, 2, {1, 3}, AXIAL_REDUCE_KEEP_DIMS},
+        {AXIAL_OP_REDUCE_LOGSUMEXP, 3, {200, 3, 20}, 2, {-1, 0}, 0},
         {AXIAL_OP_REDUCE_LOGSUMEXP, 1, {70000}, 1, {0}, 0},
         {AXIAL_OP_REDUCE_LOGSUMEXP, 2, {30000, 2}, 1, {0}, 0},
         {AXIAL_OP_REDUCE_LOGSUMEXP, 2, {300, 80}, 1, {0}, 0},
@@ -1014,11 +1017,13 @@ void t_bytes_limits(ax_t *t) {
         AX_CHECK(t, st == forged[k].want, "a state with %s: %s (want %s): %s", forged[k].what,
                  axial_status_name(st), axial_status_name(forged[k].want), axial_last_error());
     }
-    /* states of 0.2 (no chunks for many outputs) and 0.3 (LogCumSumExp's
-     * references from later terms): refused, the change named */
-    static const struct { uint32_t v; const char *name, *change; } old[2] = {
-        {200, "axial 0.2.0", "fixed chunks of rows"}, {300, "axial 0.3.0", "earlier terms only"}};
-    for (size_t k = 0; k < 2; k++) {
+    /* states of 0.2 (no chunks for many outputs), 0.3 (LogCumSumExp's
+     * references from later terms) and 0.4 (several reduced groups without
+     * cells): refused, the change named */
+    static const struct { uint32_t v; const char *name, *change; } old[3] = {
+        {200, "axial 0.2.0", "fixed chunks of rows"}, {300, "axial 0.3.0", "earlier terms only"},
+        {400, "axial 0.4.0", "first reduced axis in cells"}};
+    for (size_t k = 0; k < 3; k++) {
         memcpy(b2, b, sz);
         forge32(b2, sz, 8, old[k].v);
         st = axial_stream_import(s, b2, sz);

@@ -18,14 +18,16 @@ How each op keeps one call's bits (docs/PYTHON.md, "dask"):
   bits its own (a block of one column would be a line, whose order differs:
   none is made).
 - Reductions with a grid (one group of reduced axes: the order's fixed
-  chunks of rows), every chunk boundary on it: each chunk along the cut axis
+  chunks of rows; several: its cells of the first reduced axis's indices),
+  every chunk boundary on it: each chunk along the cut axis
   is summarised in a blockwise task (which dask fuses with the task that
   makes the chunk), the summaries are combined in chunk order (8 at a time,
   a tree above that) in the task that finishes.  A float sum or logsumexp
   along one axis with a chunk boundary off its grid runs each block of the
   kept axes as a chain of ReduceSum (ReduceLogSumExp) streams whose state
   passes from chunk to chunk along the axis; the last link writes the
-  result.  Elsewhere (several reduced axes) the reduced axes are taken
+  result.  Several reduced groups with chunk boundaries off the grid have
+  them moved onto it; the reduced axes other than the cut axis are taken
   whole.  The kept axes are split where that leaves the C library's plan
   for every output unchanged.
 

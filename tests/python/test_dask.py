@@ -138,6 +138,29 @@ def test_dask_sums_on_the_grid_are_summaries(client, op):
         assert same_bits(y.compute(), eager(x, ax)), (dt, shape)
 
 
+@pytest.mark.parametrize("op", ["sum", "logsumexp"])
+def test_dask_several_reduced_groups_on_the_grid(client, op):
+    # several groups of reduced axes: the first reduced axis in the order's
+    # cells (a power of two of its indices: 32 and 128 here), each chunk
+    # along it summarised apart; no rechunk where its chunks are on the grid
+    rng = np.random.default_rng([SEED, 13])
+    lazy, eager = getattr(ad, op), getattr(axial, op)
+    for dt, shape, axes, chunks in (
+            (np.float32, (300, 5, 40), (0, 2), ((64, 96, 140), (5,), (40,))),
+            (np.float64, (4, 400, 5, 8), (1, 3), ((2, 2), (128, 256, 16), (5,), (8,)))):
+        x = (rng.standard_normal(shape) * 3).astype(dt)
+        d = da.from_array(x, chunks=chunks)
+        y = lazy(d, axes)
+        names = {str(k[0] if isinstance(k, tuple) else k) for k in dict(y.dask)}
+        assert any(n.startswith("axial-summary") for n in names), (dt, shape, "no summaries")
+        assert not any(n.startswith("rechunk") for n in names), (dt, shape, "a rechunk")
+        assert same_bits(y.compute(), eager(x, axes)), (dt, shape)
+        for _ in range(2):  # anywhere else: moved onto the grid, the same bits
+            d = da.from_array(x, chunks=tuple(random_chunks(rng, n) for n in shape))
+            assert same_bits(lazy(d, axes, keepdims=True).compute(),
+                             eager(x, axes, keepdims=True)), (dt, shape, d.chunks)
+
+
 def test_dask_log_space_ops_split_their_columns(client):
     # each column's bits are its own: the columns split where the chunks are
     # (none of width 1, a line), the scan axis chained, never rechunked
