@@ -750,6 +750,29 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
     return axial_reduce_run(&p, exec);
 }
 
+/* A plan of the shards' (src/shard.c) over x of `shape`, acc (count_out
+ * wide accumulators) set to the identity; its layout where x has terms. */
+static bool axial_shard_plan(axial_reduce_plan *p, bool lse, axial_dtype dtype, const void *x,
+                             size_t rank, const int64_t *shape, const bool *reduced, void *acc,
+                             size_t count_out) {
+    static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
+                                           {"axial_shard_summarize", "shard", true, 0}};
+    p->op = &ops[lse];
+    p->dtype = dtype;
+    p->k = axial_reduce_kernels_of(axial__kernels(), p->op, dtype);
+    p->rank = rank;
+    p->shape = shape;
+    p->x = x;
+    p->esize = axial__dtype_size(dtype);
+    p->count_in = axial__product(shape, 0, rank);
+    p->count_out = count_out;
+    axial_wide_zero(&p->k, acc, count_out);
+    if (p->count_in == 0 || count_out == 0)
+        return false;
+    axial_reduce_layout(p, reduced);
+    return true;
+}
+
 /* The shards' summary of a piece without cells (src/shard.c): the wide
  * accumulators (count_out of them, from the identity) of the whole
  * tensor's reduction over `reduced`, in the plain call's order (one reduced
@@ -758,22 +781,9 @@ static axial_status axial_reduce_ex(const axial_reduce_op *op, axial_dtype dtype
 axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, size_t rank,
                                     const int64_t *shape, const bool *reduced, void *acc,
                                     size_t count_out) {
-    static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
-                                           {"axial_shard_summarize", "shard", true, 0}};
     axial_reduce_plan p;
-    p.op = &ops[lse];
-    p.dtype = dtype;
-    p.k = axial_reduce_kernels_of(axial__kernels(), p.op, dtype);
-    p.rank = rank;
-    p.shape = shape;
-    p.x = x;
-    p.esize = axial__dtype_size(dtype);
-    p.count_in = axial__product(shape, 0, rank);
-    p.count_out = count_out;
-    axial_wide_zero(&p.k, acc, count_out);
-    if (p.count_in == 0 || count_out == 0)
+    if (!axial_shard_plan(&p, lse, dtype, x, rank, shape, reduced, acc, count_out))
         return AXIAL_OK;
-    axial_reduce_layout(&p, reduced);
     switch (p.kind) {
     case AXIAL_REDUCE_COPY: /* every reduced dimension is 1 here: each term alone */
         p.k.acc(x, acc, 1, 1, p.count_in);
@@ -796,20 +806,9 @@ axial_status axial__reduce_wide_acc(bool lse, axial_dtype dtype, const void *x, 
 void axial__reduce_wide_cell(bool lse, axial_dtype dtype, const void *x, size_t rank,
                              const int64_t *shape, const bool *reduced, size_t len, size_t lo,
                              size_t hi, void *acc, size_t count_out) {
-    static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
-                                           {"axial_shard_summarize", "shard", true, 0}};
-    axial_reduce_plan p;
-    p.op = &ops[lse];
-    p.dtype = dtype;
-    p.k = axial_reduce_kernels_of(axial__kernels(), p.op, dtype);
-    p.rank = rank;
-    p.shape = shape;
-    p.x = x;
-    p.esize = axial__dtype_size(dtype);
-    p.count_in = axial__product(shape, 0, rank);
-    p.count_out = count_out;
-    axial_wide_zero(&p.k, acc, count_out);
-    axial_reduce_layout(&p, reduced); /* (the whole tensor's groups: WIDE) */
+    axial_reduce_plan p; /* (the whole tensor's groups: WIDE) */
+    if (!axial_shard_plan(&p, lse, dtype, x, rank, shape, reduced, acc, count_out))
+        return;
     const size_t rest = p.g[p.gr] / p.cutlen;
     p.g[p.gr] = len * rest; /* the piece's strides */
     axial_wide_strides(&p);
