@@ -16,16 +16,22 @@
  * for op cumsum, logcumsumexp, reduce_sum and reduce_logsumexp (a stream:
  * its pushes, then its result).  Bytes are input plus output, as the
  * matrix's.  Each stream's output is checked against the one call's bytes
- * once, before the timing.
+ * once, before the timing.  The pieces and shards rows also report
+ * x_one_call: the median over ST_ALT rounds of their work's time over the
+ * one call's, the two timed one right after the other in each round, in
+ * turn first (so that each meets the caches as the other left them as
+ * often as it meets them as it left them itself; rows timed apart meet
+ * another state of a shared machine: 10% either way).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "shim.h"
 
-enum { ST_N = 4194304, ST_ROWS = 4096, ST_COLS = 1024, SH_SHARDS = 16 };
+enum { ST_N = 4194304, ST_ROWS = 4096, ST_COLS = 1024, SH_SHARDS = 16, ST_ALT = 8 };
 
 typedef struct {
     axial_op op;
@@ -110,6 +116,16 @@ static axial_status run_shards(const st_inst *in, unsigned char *sum, size_t cap
     return st;
 }
 
+static double st_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int st_cmp(const void *a, const void *b) {
+    const double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
 static void st_body(axb_state *s, void *arg) {
     st_inst *in = arg;
     if (axial_isa_select((axial_isa)in->isa) != AXIAL_OK) {
@@ -148,6 +164,23 @@ static void st_body(axb_state *s, void *arg) {
         axial_stream_destroy(stream);
         free(sum);
         return;
+    }
+    if (in->pieces || in->shards) { /* x_one_call, alternating (the top of the file) */
+        double r[ST_ALT];
+        for (int k = 0; k < ST_ALT; k++) {
+            double t[3]; /* one call, then the work (odd rounds: the work first) */
+            for (int j = 0; j < 2; j++) {
+                t[j] = st_now();
+                if ((j ^ k) & 1)
+                    in->pieces ? run_stream(in, stream) : run_shards(in, sum, cap);
+                else
+                    one_call(in, in->want);
+            }
+            t[2] = st_now();
+            r[k] = k & 1 ? (t[1] - t[0]) / (t[2] - t[1]) : (t[2] - t[1]) / (t[1] - t[0]);
+        }
+        qsort(r, ST_ALT, sizeof r[0], st_cmp);
+        axb_counter(s, "x_one_call", (r[ST_ALT / 2 - 1] + r[ST_ALT / 2]) / 2);
     }
     const size_t n = axb_iterations(s);
     while (axb_batch(s, n))

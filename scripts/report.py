@@ -386,11 +386,12 @@ def threads_tables(ctx, med, skipped, tmed, tskipped, py, py_skip, tpy, tpy_skip
 
 def pieces_table(path):
     """The streams and shards rows (bench/streams.c): each row's median time
-    and its ratio to the one call of the same op and ISA (and, for the
-    streams, to the copy probe)."""
+    and its ratio to the one call of the same op and ISA (the row's own
+    x_one_call, timed alternating, where it has one; else the two rows' times),
+    and, for the streams, to the copy probe."""
     with open(path) as f:
         data = json.load(f)
-    ns, skip, order = {}, {}, []
+    ns, alt, skip, order = {}, {}, {}, []
     for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
         if not name.startswith(("streams/", "shards/")):
@@ -402,6 +403,8 @@ def pieces_table(path):
         elif b.get("run_type") != "aggregate" or b.get("aggregate_name") == "median":
             unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
             ns.setdefault(name, b["real_time"] * unit)
+            if "x_one_call" in b:
+                alt.setdefault(name, b["x_one_call"])
     if not order:
         return [], []
     probe = next((v for k, v in ns.items() if k.startswith("streams/copy/")), None)
@@ -421,11 +424,12 @@ def pieces_table(path):
             continue
         base = one_call(name)
         rows.append([name, f"{ns[name] / 1e6:.3f}",
+                     fmt_ratio(alt[name]) if name in alt else
                      fmt_ratio(ns[name] / base) if base else "-",
                      fmt_ratio(probe / ns[name]) if probe and name.startswith("streams/") else "-",
                      ""])
-    return table("streams and shards (ms; x one call: time over the one call's; of probe: "
-                 "copy probe time over this)", ["case", "ms", "x one call", "of probe", "note"],
+    return table("streams and shards (ms; x one call: time over the one call's, timed "
+                 "alternating; of probe: copy probe time over this)", ["case", "ms", "x one call", "of probe", "note"],
                  rows)
 
 
