@@ -168,16 +168,17 @@ static void st_body(axb_state *s, void *arg) {
     if (in->pieces || in->shards) { /* x_one_call, alternating (the top of the file) */
         double r[ST_ALT];
         for (int k = 0; k < ST_ALT; k++) {
-            double t[3]; /* one call, then the work (odd rounds: the work first) */
+            double t[2]; /* t[0] the one call's, t[1] the work's (odd rounds: the work first) */
             for (int j = 0; j < 2; j++) {
-                t[j] = st_now();
-                if ((j ^ k) & 1)
+                const int work = (j ^ k) & 1;
+                const double t0 = st_now();
+                if (work)
                     in->pieces ? run_stream(in, stream) : run_shards(in, sum, cap);
                 else
                     one_call(in, in->want);
+                t[work] = st_now() - t0;
             }
-            t[2] = st_now();
-            r[k] = k & 1 ? (t[1] - t[0]) / (t[2] - t[1]) : (t[2] - t[1]) / (t[1] - t[0]);
+            r[k] = t[1] / t[0];
         }
         qsort(r, ST_ALT, sizeof r[0], st_cmp);
         axb_counter(s, "x_one_call", (r[ST_ALT / 2 - 1] + r[ST_ALT / 2]) / 2);

@@ -267,8 +267,9 @@ typedef struct {
     bool r[AXIAL_MAX_RANK];
     size_t q, outer, n, inner;
     /* WIDE: gr, the first reduced group, whose first dimension is the cut
-     * axis (cutlen indices); its indices in cells of cellg (0: one cell) */
-    size_t gr, cutlen, cellg;
+     * axis (rest of gr's indices to one of the cut axis's); gr's indices in
+     * cells of cellg (0: one cell) */
+    size_t gr, rest, cellg;
     size_t ntasks, align; /* align: axial__unit_align of the rows (ROWS) */
     unsigned kflags; /* the reduce kernel's flags: axial__stream_flag of the output */
     /* CHUNKED (and TILES): chunks of `chunk` rows of the reduced extent, per
@@ -302,7 +303,7 @@ static void axial_wide_strides(axial_reduce_plan *p) {
  * without a split: COPY, ROWS, CHUNKED or WIDE.  Needs count_in > 0 and
  * count_out > 0. */
 static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
-    size_t nreduced = 0, red = 1;
+    size_t nreduced = 0, red = 1, cutlen = 1;
     p->ng = 0;
     for (size_t d = 0; d < p->rank; d++) {
         if (p->shape[d] == 1)
@@ -313,7 +314,7 @@ static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
             p->g[p->ng - 1] *= (size_t)p->shape[d];
         } else {
             if (reduced[d] && nreduced == 0)
-                p->gr = p->ng, p->cutlen = (size_t)p->shape[d];
+                p->gr = p->ng, cutlen = (size_t)p->shape[d];
             p->g[p->ng] = (size_t)p->shape[d];
             p->r[p->ng] = reduced[d];
             nreduced += reduced[d];
@@ -350,8 +351,8 @@ static void axial_reduce_layout(axial_reduce_plan *p, const bool *reduced) {
      * alternate and there is more than one reduced group) */
     p->kind = AXIAL_REDUCE_WIDE;
     p->outer = p->g[q - 1];
-    const size_t rest = p->g[p->gr] / p->cutlen;
-    p->cellg = axial__wide_cell(red / p->cutlen) * rest;
+    p->rest = p->g[p->gr] / cutlen;
+    p->cellg = axial__wide_cell(red / cutlen) * p->rest;
     if (!axial_is_float(p->dtype) || p->cellg >= p->g[p->gr])
         p->cellg = 0; /* (integers: the same sums in any order) */
     axial_wide_strides(p);
@@ -809,10 +810,9 @@ void axial__reduce_wide_cell(bool lse, axial_dtype dtype, const void *x, size_t 
     axial_reduce_plan p; /* (the whole tensor's groups: WIDE) */
     if (!axial_shard_plan(&p, lse, dtype, x, rank, shape, reduced, acc, count_out))
         return;
-    const size_t rest = p.g[p.gr] / p.cutlen;
-    p.g[p.gr] = len * rest; /* the piece's strides */
+    p.g[p.gr] = len * p.rest; /* the piece's strides */
     axial_wide_strides(&p);
-    axial_wide_rows(&p, 0, p.outer, lo * rest, hi * rest, acc);
+    axial_wide_rows(&p, 0, p.outer, lo * p.rest, hi * p.rest, acc);
 }
 
 static const axial_reduce_op axial_op_sum = {"axial_reduce_sum", "reduce_sum", false,

@@ -609,24 +609,19 @@ axial_status axial_shard_summarize(const axial_shards *sh, const void *x, int64_
                 line_cell(&p, kt, xc, (size_t)(u1 - u0), o, a, e, u0, u1, v);
                 emit_cell(&p, vals, prefix, c, o, 1, v);
             }
-    } else if (!p.scan && p.chunked) { /* each cell's values straight into their place */
+    } else if (!p.scan && (p.chunked || p.wcells)) { /* each cell's values in their place */
         for (size_t c = 0; c < ncells; c++) {
             const uint64_t a = (c0 + c) * p.cell;
             const uint64_t e = a + p.cell < p.units ? a + p.cell : p.units;
             unsigned char *v = vals + (prefix ? p.nv : c * p.nv) * p.vs;
             if (prefix && c > 0) /* (R (+) P, then P is this cell's) */
                 v_add(&p, vals, v, p.nv);
-            reduce_cell(&p, kt, xc, (size_t)(u1 - u0), a, e, u0, u1, v);
-        }
-    } else if (!p.scan && p.wcells) { /* the same, cells of the cut axis's indices */
-        for (size_t c = 0; c < ncells; c++) {
-            const uint64_t a = (c0 + c) * p.cell, e = a + p.cell < p.units ? a + p.cell : p.units;
-            unsigned char *v = vals + (prefix ? p.nv : c * p.nv) * p.vs;
-            if (prefix && c > 0)
-                v_add(&p, vals, v, p.nv);
-            axial__reduce_wide_cell(p.lse, p.dtype, xc, p.rank, p.shape, p.reduced,
-                                    (size_t)(u1 - u0), (size_t)((a > u0 ? a : u0) - u0),
-                                    (size_t)((e < u1 ? e : u1) - u0), v, p.nv);
+            if (p.chunked)
+                reduce_cell(&p, kt, xc, (size_t)(u1 - u0), a, e, u0, u1, v);
+            else /* (several reduced groups: the cut axis's indices, by the plain call's path) */
+                axial__reduce_wide_cell(p.lse, p.dtype, xc, p.rank, p.shape, p.reduced,
+                                        (size_t)(u1 - u0), (size_t)((a > u0 ? a : u0) - u0),
+                                        (size_t)((e < u1 ? e : u1) - u0), v, p.nv);
         }
     } else if (ncells == 1 && !p.scan && !p.exact) {
         /* the whole axis is one cell: the plain call's order on the piece */
