@@ -5,7 +5,8 @@
  * chunk, and the column and integer running sums of streams and shards.
  * Generic C (no -m flags): an f32 addition here is the kernels' vaddps on
  * one lane, and there is no multiplication, so no contraction can change a
- * bit.
+ * bit.  The line order's pieces (a block's edge at most a push, or the
+ * scalar ISA's lines) are AXIAL_COLD: compiled for size, 3 KB less code.
  */
 #include "order.h"
 
@@ -78,8 +79,8 @@ static inline void store_t(axial_dtype dt, void *y, size_t i, double v) {
     for (int i = 0; i < 16; i++)                                                           \
         pd[i] = (double)(s[i] + E[i / 4]);
 
-static void block_f32(const double vd[16], double pd[16]) { AX_BLOCK(float) }
-static void block_f64(const double vd[16], double pd[16]) { AX_BLOCK(double) }
+static AXIAL_COLD void block_f32(const double vd[16], double pd[16]) { AX_BLOCK(float) }
+static AXIAL_COLD void block_f64(const double vd[16], double pd[16]) { AX_BLOCK(double) }
 
 static inline size_t kpos(size_t len, size_t i, bool rev) { return rev ? len - 1 - i : i; }
 
@@ -92,8 +93,9 @@ static inline void chunk_end(axial_line_carry *c) {
 
 /* SIMD order: elements [k, k + m) of the piece, all in one block (the
  * block's first pos % 16 elements are pending in c). */
-static void simd_block(axial_dtype dt, unsigned flags, axial_line_carry *c, const void *x,
-                       void *y, size_t len, size_t k, size_t m, uint64_t pos) {
+static AXIAL_COLD void simd_block(axial_dtype dt, unsigned flags, axial_line_carry *c,
+                                  const void *x, void *y, size_t len, size_t k, size_t m,
+                                  uint64_t pos) {
     const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     const size_t j = (size_t)(pos % 16);
@@ -125,8 +127,9 @@ static void simd_block(axial_dtype dt, unsigned flags, axial_line_carry *c, cons
 }
 
 /* Scalar order: one element at a time in f64, in chunks. */
-static void scalar_run(axial_dtype dt, unsigned flags, axial_line_carry *c, const void *x,
-                       void *y, size_t len, size_t k, size_t m, uint64_t pos) {
+static AXIAL_COLD void scalar_run(axial_dtype dt, unsigned flags, axial_line_carry *c,
+                                  const void *x, void *y, size_t len, size_t k, size_t m,
+                                  uint64_t pos) {
     const bool rev = (flags & AXIAL_CUMSUM_REVERSE) != 0;
     const bool excl = (flags & AXIAL_CUMSUM_EXCLUSIVE) != 0;
     for (size_t i = 0; i < m; i++, pos++) {

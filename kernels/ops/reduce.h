@@ -26,12 +26,11 @@
  * Integers wrap (signed and unsigned share a body per width): native
  * accumulators, slots of lcm(inner, lanes) for narrow columns; reduce_acc
  * adds the wrapped sum into the uint64_t accumulator.
- * Tails touch nothing outside x, y, acc: a long run's last group that is not
- * whole super-rows from a -0.0-padded copy (rd_tail16); a vector past its run
- * loaded whole where that stays in x (extra lanes -0.0), else by
- * vf_ld_part; short rows near x's end from a padded copy.  Rows stream their
- * aligned output groups in a reduce writing AXIAL_STREAM_BYTES (or a task of
- * one).  Prefetch as each ISA asks: AX_RED_PF_SHORT, _LONG, _COLS.
+ * Tails touch nothing outside x, y, acc: a long run's last group that is not whole
+ * super-rows from a -0.0-padded copy (rd_tail16); a vector past its run loaded whole
+ * where that stays in x (extra lanes -0.0), else by vf_ld_part; short rows near x's
+ * end from a padded copy.  Rows stream their aligned output groups in a reduce writing
+ * AXIAL_STREAM_BYTES (or a task of one).  Prefetch: AX_RED_PF_SHORT, _LONG.
  */
 #ifndef AXIAL_OPS_REDUCE_H
 #define AXIAL_OPS_REDUCE_H
@@ -69,15 +68,11 @@
 #ifndef AX_RED_PF_LONG
 #define AX_RED_PF_LONG 0
 #endif
-#ifndef AX_RED_PF_COLS
-#define AX_RED_PF_COLS 0
-#endif
 
 #define RD_UNROLL _Pragma("GCC unroll 16")
 #define RD_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RD_COL_CHUNK 4096  /* columns per pass into acc (or an f64 y) */
 #define RD_COL_STACK 1024  /* f32/f16/bf16 reduce: columns per pass into an f64 stack row */
-#define RD_COL_PF ((size_t)2 << 20) /* column blocks from which AX_RED_PF_COLS prefetches */
 #define RD_PF_ROW 2048     /* AX_RED_PF_LONG: row bytes from which a row prefetches itself */
 #define RD_INT_CHUNK 4096  /* integer columns: bytes per pass */
 
@@ -255,17 +250,19 @@ AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a, int pf) {
     }
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
-AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
-    uint64_t buf[128];
-    axk_fill_nz(k, buf, 128 * axk_size(k));
-    memcpy(buf, p, R * axk_size(k));
-    rd_run(k, buf, 128, a, 0);
-}
 /* f_<kind> once a kind (noinline; unused in a part without floats: simd/common.h); RD_BY_FLOAT: k's */
 #define RD_ONCE_(name, K, f, args, call) static __attribute__((noinline, unused)) void f##_##name args { f call; }
 #define RD_BY_FLOAT(k, f, ...)                                                                            \
     ((k) == AXK_F32 ? f##_f32(__VA_ARGS__) : (k) == AXK_F64 ? f##_f64(__VA_ARGS__)                     \
      : (k) == AXK_F16 ? f##_f16(__VA_ARGS__) : f##_bf16(__VA_ARGS__))
+#define RD_RUN_(name, K) RD_ONCE_(name, K, rd_run, (const void *x, size_t len, double *a, int pf), (K, x, len, a, pf))
+RD_RUN_(f32, AXK_F32) RD_RUN_(f64, AXK_F64) RD_RUN_(f16, AXK_F16) RD_RUN_(bf16, AXK_BF16)
+AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
+    uint64_t buf[128];
+    axk_fill_nz(k, buf, 128 * axk_size(k));
+    memcpy(buf, p, R * axk_size(k));
+    RD_BY_FLOAT(k, rd_run, buf, 128, a, 0);
+}
 #define RD_TAIL16_(name, K) RD_ONCE_(name, K, rd_tail16, (const void *p, size_t R, double *a), (K, p, R, a))
 RD_TAIL16_(f32, AXK_F32) RD_TAIL16_(f64, AXK_F64) RD_TAIL16_(f16, AXK_F16) RD_TAIL16_(bf16, AXK_BF16)
 /* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N).
@@ -303,15 +300,10 @@ AXIAL_INLINE void rd_emit(int k, void *y, double *acc, size_t off, vd lo, vd hi,
         vd_st(acc + off, vd_add(vd_ld(acc + off), lo));
         vd_st(acc + off + AX_ND, vd_add(vd_ld(acc + off + AX_ND), hi));
     } else if (acc || (k == AXK_F64 && cnt < AX_NF)) {
-        double t[2 * AX_ND];
-        vd_st(t, lo);
-        vd_st(t + AX_ND, hi);
-        for (size_t i = 0; i < cnt; i++) {
-            if (acc)
-                acc[off + i] += t[i];
-            else
-                ((double *)y)[off + i] = t[i];
-        }
+        double *d = acc ? acc + off : (double *)y + off;
+        const size_t l = RD_MIN(cnt, AX_ND);
+        vd_st_part(d, acc ? vd_add(vd_ld_part(d, l, -0.0), lo) : lo, l);
+        vd_st_part(d + AX_ND, acc ? vd_add(vd_ld_part(d + AX_ND, cnt - l, -0.0), hi) : hi, cnt - l);
     } else if (k == AXK_F64) {
         vd_put((double *)y + off, lo, nt);
         vd_put((double *)y + off + AX_ND, hi, nt);
@@ -330,12 +322,10 @@ AXIAL_INLINE void rd_finish(int k, const double *acc, void *y, size_t count) {
     size_t i = 0;
     for (; i + AX_NF <= count; i += AX_NF)
         vf_st(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld(acc + i), vd_ld(acc + i + AX_ND)));
-    if (i < count) {
-        double t[AX_NF];
-        for (size_t j = 0; j < AX_NF; j++)
-            t[j] = i + j < count ? acc[i + j] : -0.0;
-        vf_st_part(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld(t), vd_ld(t + AX_ND)), count - i);
-    }
+    const size_t r = count - i, lo = RD_MIN(r, AX_ND); /* (lanes past count: -0.0, not stored) */
+    if (r)
+        vf_st_part(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld_part(acc + i, lo, -0.0),
+                   vd_ld_part(acc + i + AX_ND, r - lo, -0.0)), r);
 }
 /* a[0 .. len) (f64 sums of positions) folded in halves to `inner` sums, then
  * stored rounded (reduce) or added to acc (reduce_acc). */
@@ -491,11 +481,27 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     if (nt)
         ax_stream_fence();
 }
+/* One row alone, in a step's order (its run's sums folded in halves) without
+ * a step of AX_NF rows for it (AVX-512 [16] 1.3x, timed). */
+AXIAL_INLINE void rd_one(int k, const void *x, size_t n, void *y, double *acc) {
+    _Alignas(64) double a[16];
+    vd A[16 / AX_ND], s;
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, vd_set1(-0.0));
+    if (n >= 128)
+        RD_BY_FLOAT(k, rd_run, x, n / 128 * 128, a, k != AXK_F64 && n * axk_size(k) >= RD_PF_ROW);
+    if (n % 128)
+        RD_BY_FLOAT(k, rd_tail16, axk_at(k, x, n / 128 * 128), n % 128, a);
+    RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
+    s = rd_foldv(A, 16 / AX_ND);
+    for (size_t h = AX_ND / 2; h >= 1; h /= 2) s = vd_halves_add(h, s, s);
+    rd_emit(k, y, acc, 0, s, s, 1, 0);
+}
 /* One loop per kind of row, each with its constants. */
 AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                           int stream) {
     const size_t V = vc_n(k); /* (rd_rows_n's N, m and nvr constants of each loop) */
 #define RD_ROWS_IF(c, N, m, nvr) if (c) rd_rows_n(k, x, y, acc, outer, N, m, nvr, stream); else
+    if (outer == 1 && n > 2) rd_one(k, x, n, y, acc); else
     RD_ROWS_IF(n == 64, 64, 0, RD_MID) /* (a constant depth of its trees: 1.05x AVX-512, 1.1x AVX2) */
     RD_ROWS_IF(n > 16 && n <= 128 && n % 16 == 0, n, 0, RD_MID) RD_ROWS_IF(n > 16, n, 0, 0)
     RD_ROWS_IF(n == 2, 2, 2, 0) RD_ROWS_IF(n == 4 && 4 <= AX_ND, 4, 4, 0) RD_ROWS_IF(n == 8 && 8 <= AX_ND, 8, 8, 0)
@@ -546,8 +552,7 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
 
 /* ---- columns (inner >= 16, reduce_cols) ----------------------------------------------
  * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step,
- * loaded row after row (whole lines of each row, in address order); pf:
- * prefetch the next group's lines. */
+ * loaded row after row (whole lines of each row, in address order). */
 AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a, size_t nv) {
     vd A[2 * RD_MAXV];
     RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
@@ -555,14 +560,10 @@ AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a, size_t nv) {
     RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
 }
 AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, size_t stride,
-                                size_t R, int full, int pf) {
+                                size_t R, int full) {
     const size_t L = vc_n(k);
     size_t c = 0;
     for (; c + 4 * L <= w; c += 4 * L) {
-        if (AX_RED_PF_COLS && pf)
-            RD_UNROLL for (size_t b = 8; b < 16; b++)
-                for (size_t l = 0; l < 4 * L * axk_size(k); l += 64)
-                    __builtin_prefetch((const char *)axk_at(k, x, b * stride + c) + l, 0, 3);
         vc a[4];
         rd_tree(k, a, x, stride, c, R, 4, NULL, full, 0);
         rd_cols_add(k, acc + c, a, 4);
@@ -630,12 +631,11 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
         rd_cols4(k, x, acc, n, stride);
         return;
     }
-    const int pf = n * stride * axk_size(k) >= RD_COL_PF;
     size_t j = 0;
     for (; j + 8 <= n; j += 8)
-        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL2, pf && j + 16 <= n);
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, 8, RD_ALL2);
     if (j < n)
-        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS, 0);
+        rd_cols_group(k, axk_at(k, x, j * stride), acc, w, stride, n - j, RD_ROWS);
 }
 
 /* rd_cols once a kind (reduce, reduce_acc and reduce_cols call it) */
@@ -941,7 +941,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         rd_finish(K, (const double *)acc, y, count);                                           \
     }                                                                                          \
-    void AX_KN(reduce_run, name)(const void *x, size_t len, double *a) { rd_run(K, x, len, a, 1); } \
+    void AX_KN(reduce_run, name)(const void *x, size_t len, double *a) { rd_run_##name(x, len, a, 1); } \
     void AX_KN(reduce_cols, name)(const void *x, void *acc, size_t n, size_t ncols,            \
                                   size_t stride) {                                             \
         rd_cols_##name(x, (double *)acc, n, ncols, stride);                                    \
