@@ -61,7 +61,7 @@ def isa_flags(tree, isa):
     """The flags of the tree's kernels/meson.build: every SIMD file's (simd_c_args, less
     the sanitizer ones), then the ISA's (['avx2', ['-mavx2', ...]])."""
     t = open(os.path.join(tree, 'kernels', 'meson.build')).read()
-    m = re.search(r"\[\s*'%s'\s*,\s*\[([^\]]*)\]\s*\]" % isa, t)
+    m = re.search(r"\[\s*'%s'\s*,\s*\[([^\]]*)\]" % isa, t)  # (a third member may follow)
     if not m:
         sys.exit('mca.py: no %s flags in %s/kernels/meson.build' % (isa, tree))
     common = [f for a in re.findall(r"simd_c_args\s*\+?=\s*cc\.get_supported_arguments\(\[([^\]]*)\]\)", t)

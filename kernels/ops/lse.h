@@ -213,7 +213,6 @@ AX_LSE_ENTRIES(f64, AXK_F64, d, AXK_F64)
 
 #elif defined(LSE_D) /* the body */
 
-
 /* s of the lanes of one vector, in f64 */
 typedef struct {
     vd h[LH];
@@ -854,6 +853,5 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
         LF(lse_scols)(k, axk_at(k, x, o * n * stride), axk_at_mut(k, y, o * n * stride), n, ncols,
                       stride, excl, rev, NULL, 0);
 }
-
 
 #endif /* AXIAL_OPS_LSE_H / the body */
