@@ -31,9 +31,9 @@
 # their final ratios reported: a flag that does not hold there was noise.
 # Rows skipped with an error on the new side only are listed (a failed check).
 # Output: the markdown tables on stdout, progress on stderr.
-# Environment: AB_OUT, the folder for the raw JSON and logs (default
-# build-ab/YYYYmmdd-HHMMSS under the current folder, which .gitignore
-# leaves out in a checkout); AXIAL_BENCH_BYTES (default 32 MiB,
+# Environment: AB_OUT, the folder for the raw JSON and logs, new or empty
+# (default build-ab/YYYYmmdd-HHMMSS under the current folder, which
+# .gitignore leaves out in a checkout); AXIAL_BENCH_BYTES (default 32 MiB,
 # as scripts/bench.sh's quick run) and the other AXIAL_BENCH_* variables pass
 # to both binaries.  Both must be built from trees whose benchmark names agree.
 # Limits: a shared VM drifts by more than 5 % within minutes; the medians and
@@ -55,6 +55,9 @@ rounds=5
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
 for b in "$old" "$new"; do [ -x "$b" ] || { echo "ab.sh: $b is not an executable" >&2; exit 2; }; done
 out=${AB_OUT:-build-ab/$(date +%Y%m%d-%H%M%S)}
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; then # (its JSON would join this run's tables)
+  echo "ab.sh: $out holds an earlier run; name an empty or new folder in AB_OUT" >&2; exit 2
+fi
 mkdir -p "$out"
 export AXIAL_BENCH_BYTES=${AXIAL_BENCH_BYTES:-$((32 << 20))}
 cpus=$(getconf _NPROCESSORS_ONLN)
