@@ -297,6 +297,13 @@ what: CumSum narrow back-to-back columns, every SIMD ISA: whole vectors one row 
 old:  const size_t past = (wc + last - 1) / last - 1; /* rows a vector reaches past its own */
 new:  const size_t past = (wc + last - 1) / last - 2; /* rows a vector reaches past its own */
 
+id:   reduce-one-row-fold
+file: kernels/ops/reduce.h
+isa:  avx2
+what: ReduceSum of one row alone, every SIMD ISA: its in-register fold stops one halving early (lane 0 lacks lane 1's sums)
+old:  for (size_t h = AX_ND / 2; h >= 1; h /= 2) s = vd_halves_add(h, s, s);
+new:  for (size_t h = AX_ND / 2; h >= 2; h /= 2) s = vd_halves_add(h, s, s);
+
 id:   reduce-tree-row
 file: kernels/ops/reduce.h
 isa:  avx2
