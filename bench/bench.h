@@ -85,5 +85,6 @@ void axb_roll_shifts(const axb_case *c, int64_t eff[3]);
 
 /* Streams and shards against one call (streams.c), on each ISA of isas. */
 void axb_register_streams(const int *isas, size_t nisa);
+double axb_wall(void); /* seconds on the monotonic clock (main.c) */
 
 #endif /* AXB_BENCH_H */

@@ -385,6 +385,7 @@ static double now(clockid_t id) {
     clock_gettime(id, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+double axb_wall(void) { return now(CLOCK_MONOTONIC); }
 
 /* Around a threaded benchmark's timed loop: how many threads worked.  Each
  * thread's CPU time comes from its Linux per-thread CPU clock (the clockid
