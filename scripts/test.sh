@@ -24,7 +24,8 @@
 #   aarch64   cross build, whole suite under qemu-aarch64 for the neon and
 #             the scalar ISA (neon is required: a missing one fails);
 #   asan      the suite built with clang's ASan + UBSan (-fno-sanitize-recover),
-#             in build-asan/, which the fuzz stage reuses (big tests are the
+#             in build-asan/, which the fuzz stage reuses (the bytes around
+#             every test tensor poisoned; big tests and guard_pages are the
 #             native stage's; the AVX-512 kernels are built there only where
 #             the CPU runs them, scripts/fuzz.sh);
 #   tsan      the API tests (threads calling every op while one switches
@@ -222,8 +223,11 @@ stage_asan() {
   # The fuzz suite (seed replay, fault-injection self-tests) runs in the fuzz stage.
   # The full-size accuracy targets and the > 2^31-element tensors
   # (AXIAL_TEST_BIG) run in the native stage only: under ASan they are long,
-  # for kernels and planning the other tests cover.
-  AXIAL_TEST_REQUIRE_ISA=$cpu_isas AXIAL_TEST_BIG=0 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  # for kernels and planning the other tests cover.  So does guard_pages: here
+  # the bytes around every test's tensors are poisoned (tests/harness.c), so
+  # ASan reports any read or write of them in every test, not only in its
+  # sweep of tails (a fifth of this stage's tests' time).
+  AXIAL_TEST_REQUIRE_ISA=$cpu_isas AXIAL_TEST_BIG=0 AXIAL_TEST_SKIP=guard_pages ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     meson test -C build-asan --no-suite fuzz --print-errorlogs --num-processes 1 -t 4
   isas_run build-asan unit
 }
@@ -250,7 +254,9 @@ stage_valgrind() {
   # valgrind 3.19 hides AVX-512 from CPUID, so it runs scalar and AVX2 (the
   # AVX-512 tests show as skipped here; the asan stage runs them where the
   # CPU has AVX-512).  The long-double tolerance tests are left out (~100x
-  # slower under valgrind); big tests too.  So is the stack test: it fills
+  # slower under valgrind), and so is the self-test of their bounds (a third
+  # of the stage's time; it tests the suite's check, not axial's code, and
+  # runs in every other stage); big tests too.  So is the stack test: it fills
   # and reads the stack below the stack pointer (its measurement), which
   # memcheck reports; and valgrind is no CPU to bound.  So is guard_pages:
   # its tensors are mmap'd (all defined to memcheck) against inaccessible
@@ -259,7 +265,7 @@ stage_valgrind() {
   build_native tests/axial-tap
   # (every ISA of the CPU but AVX-512, which valgrind hides, is required)
   AXIAL_TEST_REQUIRE_ISA=${cpu_isas/,avx512/} \
-  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,stack,guard_pages,selftest_stack,selftest_guard_pages \
+  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,selftest_bound,stack,guard_pages,selftest_stack,selftest_guard_pages \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     build/tests/axial-tap > build/valgrind.tap 2> build/valgrind.log \
     || { grep -v '^#' build/valgrind.log | tail -n 40; grep -E '^not ok' build/valgrind.tap

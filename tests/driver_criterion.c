@@ -7,16 +7,21 @@
  * a SKIPPED test there too, unless AXIAL_TEST_REQUIRE_ISA names it: then its
  * tests fail (harness.c, ax_run).  Before the tests it prints the seed
  * (AXIAL_TEST_SEED) and after them the ISAs whose tests ran, on stderr.
+ * AXIAL_TEST_SKIP=test[,test...]: those tests are reported as skipped, not
+ * run (as by the TAP driver).
  */
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "tests.h"
 
 static void ax_criterion_run(const char *name, ax_fn fn, int per_isa, axial_isa isa) {
+    if (ax_in_list(getenv("AXIAL_TEST_SKIP"), name))
+        cr_skip_test("excluded by AXIAL_TEST_SKIP");
     ax_t t;
     ax_run(&t, name, fn, per_isa ? isa : axial_isa_active());
     if (t.fails)

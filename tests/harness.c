@@ -15,6 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if __has_feature(address_sanitizer) || defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define AX_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define AX_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define AX_POISON(p, n) ((void)(p), (void)(n))
+#define AX_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 static const int ax_print_limit = 8; /* failures printed per test */
 bool ax_quiet;
 
@@ -143,22 +155,34 @@ void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign) {
 }
 
 void ax_buf_free(ax_buf *b) {
+    if (b->base) AX_UNPOISON(b->base, AX_CANARY + b->misalign + b->bytes + AX_CANARY);
     free(b->base);
     b->base = b->p = NULL;
 }
 
+void ax_buf_unpoison(void *p, size_t n) { AX_UNPOISON(p, n); }
+
 void ax_buf_poison(ax_buf *b, unsigned char fill) {
+    AX_UNPOISON(b->base, AX_CANARY + b->misalign + b->bytes + AX_CANARY);
     memset(b->base, 0xA5, AX_CANARY + b->misalign);
     memset(b->p, fill, b->bytes);
     memset(b->p + b->bytes, 0xA5, AX_CANARY);
+    AX_POISON(b->base, AX_CANARY + b->misalign);
+    AX_POISON(b->p + b->bytes, AX_CANARY);
 }
 
 bool ax_buf_canary_ok(const ax_buf *b) {
+    const size_t lo = AX_CANARY + b->misalign;
+    AX_UNPOISON(b->base, lo);
+    AX_UNPOISON(b->p + b->bytes, AX_CANARY);
+    bool ok = true;
     for (const unsigned char *q = b->base; q < b->p; q++)
-        if (*q != 0xA5) return false;
+        ok &= *q == 0xA5;
     for (size_t i = 0; i < AX_CANARY; i++)
-        if (b->p[b->bytes + i] != 0xA5) return false;
-    return true;
+        ok &= b->p[b->bytes + i] == 0xA5;
+    AX_POISON(b->base, lo);
+    AX_POISON(b->p + b->bytes, AX_CANARY);
+    return ok;
 }
 
 bool ax_buf_untouched(const ax_buf *b, unsigned char fill) {

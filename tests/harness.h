@@ -89,7 +89,10 @@ bool ax_big(void);
 /* ---- buffers with canaries ---------------------------------------------- */
 
 /* A buffer of `bytes` (+ `misalign` bytes before it) followed by
- * AX_CANARY bytes of 0xA5.  Fill and check with the helpers below. */
+ * AX_CANARY bytes of 0xA5.  Fill and check with the helpers below.  Under
+ * AddressSanitizer the bytes around the tensor are also poisoned from
+ * ax_buf_poison on, so that any read or write of them by a kernel is
+ * reported at once (the canaries alone see writes only). */
 #define AX_CANARY 64
 typedef struct {
     unsigned char *base; /* malloc'd                                    */
@@ -104,6 +107,9 @@ void ax_buf_free(ax_buf *b);
 void ax_buf_poison(ax_buf *b, unsigned char fill);
 /* True when the AX_CANARY bytes before and after the tensor are intact. */
 bool ax_buf_canary_ok(const ax_buf *b);
+/* Lets the test's own code (a planted fault) touch n bytes at p that
+ * ax_buf_poison poisoned (nothing without AddressSanitizer). */
+void ax_buf_unpoison(void *p, size_t n);
 /* True when every tensor byte is still `fill`. */
 bool ax_buf_untouched(const ax_buf *b, unsigned char fill);
 
