@@ -15,10 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef __has_feature
-#define __has_feature(x) 0
-#endif
-#if __has_feature(address_sanitizer) || defined(__SANITIZE_ADDRESS__)
+#ifdef AX_ASAN
 #include <sanitizer/asan_interface.h>
 #define AX_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define AX_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
@@ -141,9 +138,13 @@ bool ax_big(void) {
     return !(s && strcmp(s, "0") == 0);
 }
 
+/* the bytes of b's allocation: its canaries, misalignment and tensor, to 64 */
+static size_t buf_total(size_t bytes, size_t misalign) {
+    return (AX_CANARY + misalign + bytes + AX_CANARY + 63) & ~(size_t)63;
+}
+
 void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign) {
-    size_t total = AX_CANARY + misalign + bytes + AX_CANARY;
-    total = (total + 63) & ~(size_t)63;
+    const size_t total = buf_total(bytes, misalign);
     b->base = aligned_alloc(64, total);
     if (!b->base) {
         fprintf(stderr, "# test harness: out of memory (%zu bytes)\n", total);
@@ -155,33 +156,36 @@ void ax_buf_alloc(ax_buf *b, size_t bytes, size_t misalign) {
 }
 
 void ax_buf_free(ax_buf *b) {
-    if (b->base) AX_UNPOISON(b->base, AX_CANARY + b->misalign + b->bytes + AX_CANARY);
+    if (b->base) AX_UNPOISON(b->base, buf_total(b->bytes, b->misalign));
     free(b->base);
     b->base = b->p = NULL;
 }
 
 void ax_buf_unpoison(void *p, size_t n) { AX_UNPOISON(p, n); }
 
+/* (ASan: from the tensor's end to the allocation's, as a granule that
+ * ends inside the poisoned bytes is left addressable) */
 void ax_buf_poison(ax_buf *b, unsigned char fill) {
-    AX_UNPOISON(b->base, AX_CANARY + b->misalign + b->bytes + AX_CANARY);
-    memset(b->base, 0xA5, AX_CANARY + b->misalign);
+    const size_t lo = AX_CANARY + b->misalign, hi = buf_total(b->bytes, b->misalign) - lo - b->bytes;
+    AX_UNPOISON(b->base, lo + b->bytes + hi);
+    memset(b->base, 0xA5, lo);
     memset(b->p, fill, b->bytes);
     memset(b->p + b->bytes, 0xA5, AX_CANARY);
-    AX_POISON(b->base, AX_CANARY + b->misalign);
-    AX_POISON(b->p + b->bytes, AX_CANARY);
+    AX_POISON(b->base, lo);
+    AX_POISON(b->p + b->bytes, hi);
 }
 
 bool ax_buf_canary_ok(const ax_buf *b) {
-    const size_t lo = AX_CANARY + b->misalign;
+    const size_t lo = AX_CANARY + b->misalign, hi = buf_total(b->bytes, b->misalign) - lo - b->bytes;
     AX_UNPOISON(b->base, lo);
-    AX_UNPOISON(b->p + b->bytes, AX_CANARY);
+    AX_UNPOISON(b->p + b->bytes, hi);
     bool ok = true;
     for (const unsigned char *q = b->base; q < b->p; q++)
         ok &= *q == 0xA5;
     for (size_t i = 0; i < AX_CANARY; i++)
         ok &= b->p[b->bytes + i] == 0xA5;
     AX_POISON(b->base, lo);
-    AX_POISON(b->p + b->bytes, AX_CANARY);
+    AX_POISON(b->p + b->bytes, hi);
     return ok;
 }
 

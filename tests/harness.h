@@ -88,6 +88,15 @@ bool ax_big(void);
 
 /* ---- buffers with canaries ---------------------------------------------- */
 
+/* AX_ASAN: the tests are built with AddressSanitizer (GCC's or clang's). */
+#if defined(__SANITIZE_ADDRESS__)
+#define AX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AX_ASAN 1
+#endif
+#endif
+
 /* A buffer of `bytes` (+ `misalign` bytes before it) followed by
  * AX_CANARY bytes of 0xA5.  Fill and check with the helpers below.  Under
  * AddressSanitizer the bytes around the tensor are also poisoned from

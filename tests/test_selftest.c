@@ -16,6 +16,9 @@
  *                         the error bounds of test_tolerance.c, on a line of
  *                         100003 terms;
  *   selftest_canaries     one element written past the output: the canaries;
+ *   selftest_poison       under AddressSanitizer, the bytes around a buffer's
+ *                         tensor are poisoned (a kernel's read of them is
+ *                         reported), the tensor's are not (skipped without it);
  *   selftest_input        a write into a separate input: the input check;
  *   selftest_guard_pages  one element read past the input: test guard_pages
  *                         (in a child process, which must die of the fault);
@@ -48,6 +51,9 @@
 #include "internal.h"
 #include "kernels.h"
 #include "tests.h"
+#ifdef AX_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 enum fault { F_NONE, F_VALUE, F_RUNNING_F32, F_PAST_WRITE, F_INPUT_WRITE, F_PAST_READ, F_STACK };
 static enum fault fault;
@@ -249,6 +255,30 @@ void t_selftest_bound(ax_t *t) {
 
 void t_selftest_canaries(ax_t *t) {
     expect_caught(t, best_isa(), F_PAST_WRITE, probe_buffers, "the output's canaries");
+}
+
+void t_selftest_poison(ax_t *t) {
+#ifdef AX_ASAN
+    for (size_t misalign = 0; misalign < 8; misalign += 3) {
+        ax_buf b;
+        ax_buf_alloc(&b, 37, misalign);
+        ax_buf_poison(&b, 0);
+        for (int pass = 0; pass < 2; pass++) { /* as filled, then after a canary check */
+            const char *when = pass ? "after ax_buf_canary_ok" : "after ax_buf_poison";
+            AX_CHECK(t, __asan_address_is_poisoned(b.base) && __asan_address_is_poisoned(b.p - 8),
+                     "misalign %zu, %s: the bytes before the tensor are not poisoned", misalign, when);
+            AX_CHECK(t, __asan_address_is_poisoned(b.p + b.bytes) &&
+                            __asan_address_is_poisoned(b.p + b.bytes + AX_CANARY - 1),
+                     "misalign %zu, %s: the bytes after the tensor are not poisoned", misalign, when);
+            AX_CHECK(t, !__asan_region_is_poisoned(b.p, b.bytes),
+                     "misalign %zu, %s: the tensor's own bytes are poisoned", misalign, when);
+            if (!pass) AX_CHECK(t, ax_buf_canary_ok(&b), "misalign %zu: the canaries", misalign);
+        }
+        ax_buf_free(&b);
+    }
+#else
+    ax_skip(t, "no AddressSanitizer in this build: the canaries are not poisoned");
+#endif
 }
 
 void t_selftest_input(ax_t *t) {

@@ -109,6 +109,7 @@
     X(selftest_oracle)                                                         \
     X(selftest_bound)                                                          \
     X(selftest_canaries)                                                       \
+    X(selftest_poison)                                                         \
     X(selftest_input)                                                          \
     X(selftest_cross_isa)                                                      \
     X(selftest_threads)                                                        \
