@@ -214,14 +214,15 @@ stage_aarch64() {
   # (its compiler, its libm) every case meets alike; its guard_pages and
   # stack tests (a fifth of its time: plain C, no intrinsics that could read
   # past a tensor) are the native stage's.
-  local t
-  for t in "--suite tap-scalar 0.25 ,guard_pages,stack" "--no-suite tap-scalar 0.5"; do
-    set -- $t
-    AXIAL_TEST_REQUIRE_ISA=neon AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=$3 \
-    AXIAL_TEST_SKIP=selftest_stack,selftest_guard_pages${4:-} \
-      meson test -C build-aarch64 --print-errorlogs --num-processes 1 -t 2 "$1" "$2"
-    isas_run build-aarch64 tap # (each run's log)
-  done
+  aarch64_tap 0.25 ,guard_pages,stack --suite tap-scalar
+  aarch64_tap 0.5 "" --no-suite tap-scalar
+}
+aarch64_tap() { # scale, more tests to skip, the meson tests...
+  local scale=$1 skip=$2; shift 2
+  AXIAL_TEST_REQUIRE_ISA=neon AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=$scale \
+  AXIAL_TEST_SKIP=selftest_stack,selftest_guard_pages$skip \
+    meson test -C build-aarch64 --print-errorlogs --num-processes 1 -t 2 "$@"
+  isas_run build-aarch64 tap # (each run's log)
 }
 
 stage_asan() {

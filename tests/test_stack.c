@@ -52,15 +52,7 @@
 /* The documented bound: what any call may use of the caller's stack. */
 #define AX_STACK_BOUND (16 * 1024)
 
-#if defined(__SANITIZE_ADDRESS__)
-#define AX_STACK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AX_STACK_ASAN 1
-#endif
-#endif
-
-#if defined(AX_HAVE_STACK_TEST) && !defined(AX_STACK_ASAN)
+#if defined(AX_HAVE_STACK_TEST) && !defined(AX_ASAN)
 
 enum { OP_CUMSUM, OP_REDUCE, OP_REDUCE_ACC, OP_ROLL, OP_ROLL_INPLACE, OP_ERROR, OP_LCSE,
        OP_RLSE, OP_RLSE_ACC, OP_N };
@@ -438,7 +430,7 @@ done:
 
 #else
 void t_stack(ax_t *t) {
-#if defined(AX_STACK_ASAN)
+#if defined(AX_ASAN)
     ax_skip(t, "AddressSanitizer enlarges every stack frame: the bound is checked without it");
 #else
     ax_skip(t, "needs POSIX threads and mmap");

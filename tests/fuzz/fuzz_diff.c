@@ -578,15 +578,7 @@ static void buf_alloc(fz_buf *b, size_t bytes, size_t off_bytes) {
     b->bytes = bytes;
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AX_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(AX_ASAN)
-#define AX_ASAN 1
-#endif
-#ifdef AX_ASAN
+#ifdef AX_ASAN /* (harness.h) */
 #include <sanitizer/asan_interface.h>
 static void buf_guard(fz_buf *b, bool on) {
     if (on) {
