@@ -217,23 +217,30 @@ static void describe(ax_t *t, const gcase *c, bool at_end) {
 static const axial_executor *guard_exec;
 static const axial_executor *exec_of(const gcase *c) { return c->big ? guard_exec : NULL; }
 
-static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
-    const size_t es = ax_dtype_size(c->dt), count = or_count(c->rank, c->shape);
-    size_t ocount = count, orank;
+/* The case's element counts, input and output. */
+static void case_size(const gcase *c, size_t *count, size_t *ocount) {
+    size_t orank;
     int64_t oshape[4];
+    *count = *ocount = or_count(c->rank, c->shape);
     if (ax_op_reduce(c->op)) {
         or_reduce(c->dt, NULL, NULL, c->rank, c->shape, c->axes, c->naxes, false, false, &orank,
                   oshape);
-        ocount = or_count(orank, oshape);
+        *ocount = or_count(orank, oshape);
     }
-    const size_t xb = count * es, yb = ocount * es;
-    describe(t, c, at_end);
-    if (!AX_CHECK(t, xb <= ARENA && yb <= ARENA, "%s: larger than the arena", current)) return;
-    unsigned char *y = place(&g->ay, yb, at_end);
-    unsigned char *x = c->inplace ? y : place(&g->ax, xb, at_end);
-    size_t xsl = 0, ysl;
-    unsigned char *xside = c->inplace ? x : side_of(&g->ax, x, xb, at_end, &xsl);
-    unsigned char *yside = side_of(&g->ay, y, yb, at_end, &ysl);
+}
+
+/* The case's input (g->src) and its reference output (g->want), made once
+ * for all its placements and the in-place call: false if they cannot be. */
+static bool prepare_case(ax_t *t, guard_ctx *g, const gcase *c) {
+    const size_t es = ax_dtype_size(c->dt);
+    size_t count, ocount, orank;
+    int64_t oshape[4];
+    describe(t, c, true);
+    case_size(c, &count, &ocount);
+    if (!AX_CHECK(t, count * es <= ARENA && ocount * es <= ARENA, "%s: larger than the arena",
+                  current))
+        return false;
+    const size_t xb = count * es;
     if (c->big) { /* 4096 random elements, repeated: ax_fill is slow per element */
         const size_t tile = count < 4096 ? count : 4096;
         ax_fill(t, c->dt, g->src, tile, FILL_EXACT);
@@ -245,6 +252,45 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     } else {
         ax_fill(t, c->dt, g->src, count, FILL_EXACT);
     }
+    if (ax_op_lse(c->op) || c->big) {
+        /* the reference: the scalar kernels on src -> want (the big calls:
+         * exact data, every ISA gives the same bits; the scalar ones are
+         * checked against the oracle by every other test), far faster than
+         * the oracle. */
+        axial_isa_select(AXIAL_ISA_SCALAR);
+        const ax_call call = {c->op,    c->dt,   c->rank,  c->shape, c->axis,
+                              c->flags, c->axes, c->naxes, c->shift, c->naxes};
+        const axial_status st = ax_call_plain(&call, g->src, g->want);
+        axial_isa_select(t->isa);
+        return AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
+                        axial_status_name(st));
+    }
+    if (c->op == AX_OP_CUMSUM)
+        or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
+                  (size_t)(c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis),
+                  c->flags & AXIAL_CUMSUM_EXCLUSIVE, c->flags & AXIAL_CUMSUM_REVERSE);
+    else if (c->op == AX_OP_REDUCE)
+        or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false, false,
+                  &orank, oshape);
+    else
+        or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
+                c->naxes);
+    return true;
+}
+
+/* One call of the prepared case, its tensors at the guards (at_end or
+ * after the lower one), checked against g->want. */
+static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
+    const size_t es = ax_dtype_size(c->dt);
+    size_t count, ocount;
+    describe(t, c, at_end);
+    case_size(c, &count, &ocount);
+    const size_t xb = count * es, yb = ocount * es;
+    unsigned char *y = place(&g->ay, yb, at_end);
+    unsigned char *x = c->inplace ? y : place(&g->ax, xb, at_end);
+    size_t xsl = 0, ysl;
+    unsigned char *xside = c->inplace ? x : side_of(&g->ax, x, xb, at_end, &xsl);
+    unsigned char *yside = side_of(&g->ay, y, yb, at_end, &ysl);
     memcpy(x, g->src, xb);
     if (!c->inplace) {
         memset(y, 0x5a, yb);
@@ -253,30 +299,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
     memset(yside, 0xa5, ysl);
     const ax_call call = {c->op,    c->dt,   c->rank,  c->shape, c->axis,
                           c->flags, c->axes, c->naxes, c->shift, c->naxes}; /* a shift per axis */
-    axial_status st;
-    if (ax_op_lse(c->op) || c->big) {
-        /* the reference: the scalar kernels on src -> want (the big calls:
-         * exact data, every ISA gives the same bits; the scalar ones are
-         * checked against the oracle by every other test), far faster than
-         * the oracle. */
-        axial_isa_select(AXIAL_ISA_SCALAR);
-        st = ax_call_plain(&call, g->src, g->want);
-        axial_isa_select(t->isa);
-        if (!AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
-                      axial_status_name(st)))
-            return;
-    } else if (c->op == AX_OP_CUMSUM) {
-        or_cumsum(c->dt, g->src, g->want, c->rank, c->shape,
-                  (size_t)(c->axis < 0 ? c->axis + (int64_t)c->rank : c->axis),
-                  c->flags & AXIAL_CUMSUM_EXCLUSIVE, c->flags & AXIAL_CUMSUM_REVERSE);
-    } else if (c->op == AX_OP_REDUCE) {
-        or_reduce(c->dt, g->src, g->want, c->rank, c->shape, c->axes, c->naxes, false, false,
-                  &orank, oshape);
-    } else {
-        or_roll(c->dt, g->src, g->want, c->rank, c->shape, c->shift, c->naxes, c->axes,
-                c->naxes);
-    }
-    st = ax_call_ex(&call, x, y, exec_of(c));
+    const axial_status st = ax_call_ex(&call, x, y, exec_of(c));
     g->calls++;
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", current, axial_status_name(st),
                   axial_last_error()))
@@ -304,6 +327,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
  * sampled: under AXIAL_TEST_SCALE < 1 only some). */
 static void run_both(ax_t *t, guard_ctx *g, gcase c, bool also_inplace) {
     also_inplace = also_inplace && ax_sample(t, 1.0);
+    if (!prepare_case(t, g, &c)) return;
     for (int k = 0; k < (also_inplace ? 2 : 1); k++) {
         c.inplace = k == 1;
         run_case(t, g, &c, true);
