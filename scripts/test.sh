@@ -19,22 +19,24 @@
 #             AVX (Nehalem: the scalar and API tests, AVX2 and AVX-512
 #             skipped), the two at once: dispatch must not leak an ISA
 #             (emulation is much slower: big tests report SKIP there,
-#             AXIAL_TEST_BIG=0, random/shape tests run a quarter of their
-#             cases, and the stack and guard-page tests are the native stage's);
+#             AXIAL_TEST_BIG=0, random/shape tests run an eighth of their
+#             cases under Haswell and a quarter under Nehalem, and the stack
+#             and guard-page tests are the native stage's);
 #   aarch64   cross build, whole suite under qemu-aarch64 for the neon and
 #             the scalar ISA (neon is required: a missing one fails; half the
 #             random cases for neon; a quarter for scalar, whose guard_pages
 #             and stack tests are the native stage's);
 #   asan      the suite built with clang's ASan + UBSan (-fno-sanitize-recover),
 #             in build-asan/, which the fuzz stage reuses (the bytes around
-#             every test tensor poisoned; big tests and guard_pages are the
-#             native stage's; the AVX-512 kernels are built there only where
-#             the CPU runs them, scripts/fuzz.sh);
+#             every test tensor poisoned; half the random cases; big tests and
+#             guard_pages are the native stage's; the AVX-512 kernels are
+#             built there only where the CPU runs them, scripts/fuzz.sh);
 #   tsan      the API tests (threads calling every op while one switches
 #             the ISA; the pool, the adapters, several threads submitting to
 #             one pool) and the parallel tests of every ISA (the _ex forms on
 #             the pool and on executors of several threads) under ThreadSanitizer;
-#   valgrind  the TAP driver under valgrind memcheck;
+#   valgrind  the TAP driver under valgrind memcheck (a tenth of the random
+#             cases);
 #   fuzz      the differential fuzzer (libFuzzer, the asan stage's build) on
 #             its seed corpus for AXIAL_FUZZ_SECONDS (default 90), then the
 #             seed replay and the fuzzer's fault-injection self-tests;
@@ -156,12 +158,12 @@ stage_native() {
 
 # One emulated CPU: the TAP driver for each of the ISAs given and the API
 # tests, one after the other, into build/qemu-CPU-ISA.tap.
-qemu_cpu() { # cpu, require, isa...
-  local cpu=$1 require=$2; shift 2
+qemu_cpu() { # cpu, require, scale, isa...
+  local cpu=$1 require=$2 scale=$3; shift 3
   local isa
   for isa in "$@" api; do
     # qemu's warnings about CPUID features TCG lacks go to the log, not the screen
-    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.25 AXIAL_TEST_SKIP=stack,guard_pages,selftest_stack,selftest_guard_pages \
+    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=$scale AXIAL_TEST_SKIP=stack,guard_pages,selftest_stack,selftest_guard_pages \
       qemu-x86_64 -cpu "$cpu" build/tests/axial-tap --isa="$isa" > "build/qemu-$cpu-$isa.tap" \
       2>> "build/qemu-$cpu.log" || return 1
   done
@@ -172,9 +174,12 @@ stage_qemu-x86() {
   build_native tests/axial-tap
   # The scalar kernels run under Nehalem only and the AVX2 ones under Haswell
   # only: the same code under both CPUs would double the stage.  Every test
-  # runs, on a quarter of the random cases (AXIAL_TEST_SCALE=0.25): the native
-  # stage runs them all on the same build, and what this stage adds is that
-  # nothing executes an instruction the emulated CPU lacks.  Two tests are
+  # runs, on part of the random cases: the native stage runs them all on the
+  # same build, and what this stage adds is that nothing executes an
+  # instruction the emulated CPU lacks, which any case of a path shows.
+  # Haswell takes an eighth (AXIAL_TEST_SCALE=0.125: the AVX2 kernels and
+  # their SLEEF calls are the slowest code under TCG, and this lane was the
+  # stage's length), Nehalem a quarter (its lane is the shorter).  Two tests are
   # left out (AXIAL_TEST_SKIP, reported as skipped): stack measures the stack
   # of the very code the native stage measures; guard_pages sets tensors
   # against PROT_NONE pages, where the native stage catches any byte read or
@@ -183,8 +188,8 @@ stage_qemu-x86() {
   # emulation).  Haswell runs AVX2 for sure: its tests must run there, not
   # show as skipped.
   rm -f build/qemu-*.tap build/qemu-*.log
-  qemu_cpu Haswell avx2 avx2 avx512 & local haswell=$!
-  qemu_cpu Nehalem "" scalar avx2 avx512 & local nehalem=$!
+  qemu_cpu Haswell avx2 0.125 avx2 avx512 & local haswell=$!
+  qemu_cpu Nehalem "" 0.25 scalar avx2 avx512 & local nehalem=$!
   local cpu pid failed=0
   for cpu in Haswell Nehalem; do
     pid=$haswell; [ "$cpu" = Nehalem ] && pid=$nehalem
@@ -239,8 +244,13 @@ stage_asan() {
   # for kernels and planning the other tests cover.  So does guard_pages: here
   # the bytes around every test's tensors are poisoned (tests/harness.c), so
   # ASan reports any read or write of them in every test, not only in its
-  # sweep of tails (a fifth of this stage's tests' time).
-  AXIAL_TEST_REQUIRE_ISA=$cpu_isas AXIAL_TEST_BIG=0 AXIAL_TEST_SKIP=guard_pages ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  # sweep of tails (a fifth of this stage's tests' time).  Every test runs,
+  # on half the random cases (AXIAL_TEST_SCALE=0.5; the parallel tests then
+  # take a quarter of theirs, and they were half the stage's tests' time):
+  # the native stage runs them all on the same sources, and what this stage
+  # adds, an access outside a tensor or the heap's blocks, any case of a
+  # path shows, and the poisoned bytes catch it at the first byte.
+  AXIAL_TEST_REQUIRE_ISA=$cpu_isas AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.5 AXIAL_TEST_SKIP=guard_pages ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     meson test -C build-asan --no-suite fuzz --print-errorlogs --num-processes 1 -t 4
   isas_run build-asan unit
 }
@@ -274,11 +284,14 @@ stage_valgrind() {
   # memcheck reports; and valgrind is no CPU to bound.  So is guard_pages:
   # its tensors are mmap'd (all defined to memcheck) against inaccessible
   # pages, which fault natively at the first byte outside them, so memcheck
-  # finds nothing there that the other tests' tails would not show.
+  # finds nothing there that the other tests' tails would not show.  A tenth
+  # of the random cases (AXIAL_TEST_SCALE=0.1): what memcheck adds to the
+  # asan stage is a read of a byte never written, which any case of a path
+  # shows; the native stage runs every case.
   build_native tests/axial-tap
   # (every ISA of the CPU but AVX-512, which valgrind hides, is required)
   AXIAL_TEST_REQUIRE_ISA=${cpu_isas/,avx512/} \
-  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.2 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,selftest_bound,stack,guard_pages,selftest_stack,selftest_guard_pages \
+  AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=0.1 AXIAL_TEST_SKIP=cumsum_tolerance,reduce_tolerance,selftest_bound,stack,guard_pages,selftest_stack,selftest_guard_pages \
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     build/tests/axial-tap > build/valgrind.tap 2> build/valgrind.log \
     || { grep -v '^#' build/valgrind.log | tail -n 40; grep -E '^not ok' build/valgrind.tap
