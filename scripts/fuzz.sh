@@ -50,9 +50,10 @@ bash scripts/deps.sh test # clang and libclang-rt-14-dev (libFuzzer) are among t
 # coverage instrumentation; only the target links libFuzzer itself
 # (-fsanitize=fuzzer).  scripts/test.sh's asan stage runs the whole suite from
 # the same build (AXIAL_FUZZ_SETUP_ONLY=1: configure it and stop).  The SIMD
-# kernel files leave out UBSan's pointer-overflow check (kernels/meson.build):
-# clang's instrumentation of their large inlined loops takes most of the
-# build's time, and ASan checks every access those pointers make.  Debug info
+# kernel files leave out UBSan's pointer checks and are compiled at -O1
+# (kernels/meson.build): clang's instrumentation and optimisation of their
+# large inlined loops take most of the build's time, and ASan checks every
+# access those pointers make.  Debug info
 # is line tables only (-g1, as in scripts/test.sh).
 # The AVX-512 kernels are built here only where this CPU runs them (the
 # flags dispatch requires): elsewhere no test could run them under ASan, and
