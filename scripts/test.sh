@@ -21,16 +21,18 @@
 #             (emulation is much slower: big tests report SKIP there,
 #             AXIAL_TEST_BIG=0, random/shape tests run an eighth of their
 #             cases under Haswell and a quarter under Nehalem, and the stack
-#             and guard-page tests are the native stage's);
+#             and guard-page tests, and the scalar ISA's order_kernels, are
+#             the native stage's);
 #   aarch64   cross build, whole suite under qemu-aarch64 for the neon and
 #             the scalar ISA (neon is required: a missing one fails; half the
-#             random cases for neon; a quarter for scalar, whose guard_pages
-#             and stack tests are the native stage's);
+#             random cases for neon; a quarter for scalar, whose guard_pages,
+#             stack and order_kernels tests are the native stage's);
 #   asan      the suite built with clang's ASan + UBSan (-fno-sanitize-recover),
 #             in build-asan/, which the fuzz stage reuses (the bytes around
 #             every test tensor poisoned; half the random cases; big tests and
-#             guard_pages are the native stage's; the AVX-512 kernels are
-#             built there only where the CPU runs them, scripts/fuzz.sh);
+#             guard_pages are the native stage's; the SIMD kernels at -O1,
+#             kernels/meson.build; the AVX-512 kernels are built there only
+#             where the CPU runs them, scripts/fuzz.sh);
 #   tsan      the API tests (threads calling every op while one switches
 #             the ISA; the pool, the adapters, several threads submitting to
 #             one pool) and the parallel tests of every ISA (the _ex forms on
@@ -158,12 +160,12 @@ stage_native() {
 
 # One emulated CPU: the TAP driver for each of the ISAs given and the API
 # tests, one after the other, into build/qemu-CPU-ISA.tap.
-qemu_cpu() { # cpu, require, scale, isa...
-  local cpu=$1 require=$2 scale=$3; shift 3
+qemu_cpu() { # cpu, require, scale, more tests to skip, isa...
+  local cpu=$1 require=$2 scale=$3 skip=$4; shift 4
   local isa
   for isa in "$@" api; do
     # qemu's warnings about CPUID features TCG lacks go to the log, not the screen
-    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=$scale AXIAL_TEST_SKIP=stack,guard_pages,selftest_stack,selftest_guard_pages \
+    AXIAL_TEST_REQUIRE_ISA=$require AXIAL_TEST_BIG=0 AXIAL_TEST_SCALE=$scale AXIAL_TEST_SKIP=stack,guard_pages,selftest_stack,selftest_guard_pages$skip \
       qemu-x86_64 -cpu "$cpu" build/tests/axial-tap --isa="$isa" > "build/qemu-$cpu-$isa.tap" \
       2>> "build/qemu-$cpu.log" || return 1
   done
@@ -179,7 +181,11 @@ stage_qemu-x86() {
   # instruction the emulated CPU lacks, which any case of a path shows.
   # Haswell takes an eighth (AXIAL_TEST_SCALE=0.125: the AVX2 kernels and
   # their SLEEF calls are the slowest code under TCG, and this lane was the
-  # stage's length), Nehalem a quarter (its lane is the shorter).  Two tests are
+  # stage's length), Nehalem a quarter (its lane is the shorter).  On the
+  # scalar ISA order_kernels checks the suite's own reference of the order
+  # (tests/order_ref.c) against exact sums, no library code: in long double,
+  # which qemu emulates in software, it took a third of Nehalem's scalar run;
+  # the native stage runs it.  Two tests are
   # left out (AXIAL_TEST_SKIP, reported as skipped): stack measures the stack
   # of the very code the native stage measures; guard_pages sets tensors
   # against PROT_NONE pages, where the native stage catches any byte read or
@@ -188,8 +194,8 @@ stage_qemu-x86() {
   # emulation).  Haswell runs AVX2 for sure: its tests must run there, not
   # show as skipped.
   rm -f build/qemu-*.tap build/qemu-*.log
-  qemu_cpu Haswell avx2 0.125 avx2 avx512 & local haswell=$!
-  qemu_cpu Nehalem "" 0.25 scalar avx2 avx512 & local nehalem=$!
+  qemu_cpu Haswell avx2 0.125 "" avx2 avx512 & local haswell=$!
+  qemu_cpu Nehalem "" 0.25 ,order_kernels scalar avx2 avx512 & local nehalem=$!
   local cpu pid failed=0
   for cpu in Haswell Nehalem; do
     pid=$haswell; [ "$cpu" = Nehalem ] && pid=$nehalem
@@ -218,8 +224,10 @@ stage_aarch64() {
   # takes a quarter, as under qemu-x86's Nehalem: what aarch64 adds for it
   # (its compiler, its libm) every case meets alike; its guard_pages and
   # stack tests (a fifth of its time: plain C, no intrinsics that could read
-  # past a tensor) are the native stage's.
-  aarch64_tap 0.25 ,guard_pages,stack --suite tap-scalar
+  # past a tensor) are the native stage's, and so is its order_kernels (the
+  # suite's own reference checked in long double, which is software on
+  # aarch64: a quarter of the run; see stage_qemu-x86).
+  aarch64_tap 0.25 ,guard_pages,stack,order_kernels --suite tap-scalar
   aarch64_tap 0.5 "" --no-suite tap-scalar
 }
 aarch64_tap() { # scale, more tests to skip, the meson tests...
