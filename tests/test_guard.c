@@ -217,6 +217,12 @@ static void describe(ax_t *t, const gcase *c, bool at_end) {
 static const axial_executor *guard_exec;
 static const axial_executor *exec_of(const gcase *c) { return c->big ? guard_exec : NULL; }
 
+/* The case as a call (a shift per axis). */
+static ax_call case_call(const gcase *c) {
+    return (ax_call){c->op,    c->dt,   c->rank,  c->shape, c->axis,
+                     c->flags, c->axes, c->naxes, c->shift, c->naxes};
+}
+
 /* The case's element counts, input and output. */
 static void case_size(const gcase *c, size_t *count, size_t *ocount) {
     size_t orank;
@@ -258,8 +264,7 @@ static bool prepare_case(ax_t *t, guard_ctx *g, const gcase *c) {
          * checked against the oracle by every other test), far faster than
          * the oracle. */
         axial_isa_select(AXIAL_ISA_SCALAR);
-        const ax_call call = {c->op,    c->dt,   c->rank,  c->shape, c->axis,
-                              c->flags, c->axes, c->naxes, c->shift, c->naxes};
+        const ax_call call = case_call(c);
         const axial_status st = ax_call_plain(&call, g->src, g->want);
         axial_isa_select(t->isa);
         return AX_CHECK(t, st == AXIAL_OK, "%s: the scalar reference: %s", current,
@@ -297,8 +302,7 @@ static void run_case(ax_t *t, guard_ctx *g, const gcase *c, bool at_end) {
         memset(xside, 0xa5, xsl);
     }
     memset(yside, 0xa5, ysl);
-    const ax_call call = {c->op,    c->dt,   c->rank,  c->shape, c->axis,
-                          c->flags, c->axes, c->naxes, c->shift, c->naxes}; /* a shift per axis */
+    const ax_call call = case_call(c);
     const axial_status st = ax_call_ex(&call, x, y, exec_of(c));
     g->calls++;
     if (!AX_CHECK(t, st == AXIAL_OK, "%s: %s (%s)", current, axial_status_name(st),
