@@ -68,6 +68,9 @@ static atomic_int axial_active = ATOMIC_VAR_INIT(AXIAL_ISA_SCALAR);
 /* A thread's own choice, which wins over axial_active on that thread
  * (axial__isa_thread): an axial_active value, or -1 to follow the process. */
 static _Thread_local int axial_thread_active = -1;
+/* Set once any thread has made its own choice: until then no call reads the
+ * thread-local one (a __tls_get_addr call in a shared library). */
+static atomic_bool axial_thread_chosen = ATOMIC_VAR_INIT(false);
 AXIAL_HIDDEN atomic_int axial__verbose_state = ATOMIC_VAR_INIT(-1); /* -1 until axial_init */
 /* kernels.h: the output size from which kernels stream (axial_stream_size). */
 AXIAL_HIDDEN size_t axial__stream_bytes = AXIAL_STREAM_MIN;
@@ -436,7 +439,8 @@ bool axial__verbose_slow(void) {
 
 /* The choice in force on the calling thread. */
 static int axial_active_here(void) {
-    const int own = axial_thread_active;
+    const int own = atomic_load_explicit(&axial_thread_chosen, memory_order_relaxed)
+                        ? axial_thread_active : -1;
     return own >= 0 ? own : atomic_load_explicit(&axial_active, memory_order_relaxed);
 }
 
@@ -511,6 +515,8 @@ int axial__isa_thread(int state) {
     if (state != -1 && !axial_state_ok(state))
         return -2;
     const int was = axial_thread_active;
+    if (state != -1)
+        atomic_store_explicit(&axial_thread_chosen, true, memory_order_relaxed);
     axial_thread_active = state;
     return was;
 }
