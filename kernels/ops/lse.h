@@ -561,18 +561,19 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
     return 1;
 }
 
-/* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from c (the
- * state of terms [0, t): a head's, else t = 0 and c empty); with emit the
- * outputs are those of R followed by it.  Returns the final state, the same
- * bits with or without emit, whatever R. */
+/* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from (m, S) (terms [0, t):
+ * a head's, else t = 0 and empty); with emit the outputs are those of *R followed by it.
+ * Returns the final state, the same bits with or without emit, whatever *R.  (Structs by
+ * value were read whole from narrower stores: a wait for the lines in flight a call.) */
 AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, size_t n, size_t t,
-                                            int excl, int rev, axial_lse_acc R, LF(lse_cs) c,
-                                            int emit, int own) {
+                                            int excl, int rev, const axial_lse_acc *R, LE m,
+                                            double S, int emit, int own) {
     const char *x = (const char *)xv;
     char *y = (char *)yv;
-    if (!(c.m < INFINITY) || (emit && (isnan(R.m) || R.m == INFINITY))) {
+    LF(lse_cs) c = {m, S, lse_mix_of(*R, (double)m)};
+    if (!(c.m < INFINITY) || (emit && (isnan(R->m) || R->m == INFINITY))) {
         axial_lse_acc st = LF(lse_canon)(&c); /* every output R's, or the scalar step's */
-        lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, R, emit);
+        lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, *R, emit);
         return st;
     }
     size_t lo = t % LN;
@@ -589,7 +590,7 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
             nv = nb;
         }
         for (size_t q = 0; q < nv; q++, t += LN, lo = 0)
-            if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, R, emit))
+            if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, *R, emit))
                 return (axial_lse_acc){(double)c.m, c.S};
     }
     return LF(lse_canon)(&c);
@@ -598,16 +599,16 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
 /* lse_chunk_in for the lane type's own kind (f32, f64) and for the others
  * (f16 and bf16, their kind a value): two copies of the walk, not three. */
 #define LSE_CHUNK_ARGS const void *x, void *y, size_t n, size_t t, int excl, int rev, \
-                       axial_lse_acc R, LF(lse_cs) c, int emit
+                       const axial_lse_acc *R, LE m, double S, int emit
 LSE_ONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
-    return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, c, emit, 1); /* (blocks unrolled) */
+    return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, m, S, emit, 1); /* (blocks unrolled) */
 }
 LSE_ONE axial_lse_acc LF(lse_chunk_any)(int k, LSE_CHUNK_ARGS) {
-    return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, c, emit, 0);
+    return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, m, S, emit, 0);
 }
 AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
-    return LSE_D || k == LK ? LF(lse_chunk_own)(x, y, n, t, excl, rev, R, c, emit)
-                            : LF(lse_chunk_any)(k, x, y, n, t, excl, rev, R, c, emit);
+    return LSE_D || k == LK ? LF(lse_chunk_own)(x, y, n, t, excl, rev, R, m, S, emit)
+                            : LF(lse_chunk_any)(k, x, y, n, t, excl, rev, R, m, S, emit);
 }
 #undef LSE_CHUNK_ARGS
 
@@ -641,7 +642,7 @@ LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, uns
             const size_t at = rev ? len - i - take : i; /* (the part's lowest address) */
             char *ya = emit ? y + at * es : NULL;
             const axial_lse_acc T =
-                LF(lse_chunk)(k, x + at * es, ya, take, 0, excl, rev, st->R, c, emit);
+                LF(lse_chunk)(k, x + at * es, ya, take, 0, excl, rev, &st->R, c.m, c.S, emit);
             c.m = T.m == -INFINITY ? (LE)-LMAX : (LE)T.m, c.S = T.s;
             c.mx = lse_mix_of(st->R, (double)c.m);
         } else { /* the vector's terms in scan order, lanes [0, lo) a head's */
@@ -839,10 +840,9 @@ static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, 
             for (size_t l = 0; l < cw && n > h; l++) { /* the rest from the head's state */
                 axial_lse_line st = {AXIAL_LSE_EMPTY, hm[l], hm[l] < INFINITY ? hs[l] : 1.0, {0}};
                 const size_t at = (o + l) * n + (rev ? 0 : h);
-                const LF(lse_cs) c = {hm[l], st.S, lse_mix_of(AXIAL_LSE_EMPTY, (double)hm[l])};
                 if (n <= AXIAL_SCAN_CHUNK) /* (one chunk: its walk alone) */
                     LF(lse_chunk)(k, axk_at(k, x, (o + l) * n), axk_at_mut(k, y, (o + l) * n), n,
-                                  h, excl, rev, st.R, c, 1);
+                                  h, excl, rev, &st.R, hm[l], st.S, 1);
                 else
                     LF(lse_run)(k, axk_at(k, x, at), axk_at_mut(k, y, at), n - h, flags, &st, h);
             }

@@ -45,16 +45,15 @@ AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {
     for (size_t i = 0; i < bytes / 8; i++)
         buf[i] = pat;
 }
-/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart, element by
- * element (the empty asm keeps GCC from making the loop a memcpy call or rep movs). */
+/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart, element by element,
+ * each in a register of its width (the empty asm keeps GCC from making the loop a memcpy
+ * call or rep movs; a runtime es's stack word read whole waits for the stores in flight). */
+#define AXK_COPY_(T) { T v; memcpy(&v, sc, sizeof v); __asm__("" : "+r"(v)); memcpy(dc, &v, sizeof v); }
 AXIAL_INLINE void axk_copy_s(void *d, size_t ds, const void *s, size_t ss, size_t n, size_t es) {
     for (size_t i = 0; i < n; i++) {
         char *dc = (char *)d + i * ds;
         const char *sc = (const char *)s + i * ss;
-        uint64_t v = 0;
-        memcpy(&v, sc, es);
-        __asm__("" : "+r"(v));
-        memcpy(dc, &v, es);
+        if (es == 8) AXK_COPY_(uint64_t) else if (es == 4) AXK_COPY_(uint32_t) else AXK_COPY_(uint16_t)
     }
 }
 #define axk_copy(d, s, n, es) axk_copy_s(d, es, s, es, n, es)
