@@ -52,8 +52,6 @@
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
-#define LSE_MAX_f FLT_MAX
-#define LSE_MAX_d DBL_MAX
 /* k unknown to the compiler from here: one copy of a rarely hot function for
  * every dtype of a lane type, not one a dtype (LSE_ONE: nor for other constants) */
 #define LSE_ANY_KIND(k) __asm__("" : "+r"(k))
@@ -190,7 +188,7 @@ AXIAL_INLINE int lse_kind(int k) {
     }                                                                                          \
     axial_lse_acc AX_KN(logcumsumexp_seg, key)(const void *x, void *y, size_t len,             \
                                                unsigned flags, axial_lse_acc carry) {         \
-        axial_lse_line st = {carry, -LSE_MAX_##P, 0, {0}};                                    \
+        axial_lse_line st = {carry, -(K == AXK_F64 ? DBL_MAX : FLT_MAX), 0, {0}};               \
         return lse_run_##P(KS, x, y, len, flags, &st,                                          \
                            flags & AXIAL_SCAN_CONTINUE ? AXIAL_SCAN_CHUNK : 0);               \
     }                                                                                          \
@@ -561,10 +559,9 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
     return 1;
 }
 
-/* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from (m, S) (terms [0, t):
- * a head's, else t = 0 and empty); with emit the outputs are those of *R followed by it.
- * Returns the final state, the same bits with or without emit, whatever *R.  (Structs by
- * value were read whole from narrower stores: a wait for the lines in flight a call.) */
+/* Scan-order terms [t, n) of a chunk of n <= AXIAL_SCAN_CHUNK from (m, S) (terms [0, t): a head's, else t = 0
+ * and empty); with emit the outputs are *R's followed by it.  Returns the final state, the same bits with or
+ * without emit, whatever *R.  (No struct by value: GCC read one whole from narrower stores, a stall.) */
 AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, size_t n, size_t t,
                                             int excl, int rev, const axial_lse_acc *R, LE m,
                                             double S, int emit, int own) {

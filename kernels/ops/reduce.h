@@ -54,9 +54,10 @@
 #define AX_RED_FOLD8 0
 #define vd_fold8(v) (v)[0]
 #endif
-#ifndef AX_RED_INT_ROWS /* vi_addp(k, a, b): the sums of a's adjacent lanes, then of b's */
-#define AX_RED_INT_ROWS 0
+#ifndef AX_RED_INT_ROWS /* vi_addp(k, a, b): the sums of a's adjacent lanes, then of b's; vi_ld2h(p, q): */
+#define AX_RED_INT_ROWS 0 /* half a vector at p, then half at q */
 #define vi_addp(k, a, b) ((void)(k), (void)(b), (a))
+#define vi_ld2h(p, q) ((void)(q), vi_ld(p))
 #endif
 #ifndef AX_RED_INT_ROWS3 /* vi_rows3(k, p): lane r the sum of row r of rows of 3 at p */
 #define AX_RED_INT_ROWS3 0
@@ -424,12 +425,9 @@ AXIAL_INLINE void rd_pairs(int k, const char *x, char *y, size_t o0, size_t oute
         memcpy(q, t, r * es);
     }
 }
-#define RD_PAIRS_(name, K)                                                                               \
-    AXIAL_NOINLINE void rd_pairs_##name(const void *x, void *y, size_t o0, size_t outer, int nt, int pf) { \
-        rd_pairs(K, (const char *)x, (char *)y, o0, outer, nt, pf); }
-RD_PAIRS_(f32, AXK_F32) RD_PAIRS_(f16, AXK_F16) RD_PAIRS_(bf16, AXK_BF16) /* (one copy each: 1.1x, timed) */
-#define RD_PAIRS(k, ...) \
-    ((k) == AXK_F32 ? rd_pairs_f32(__VA_ARGS__) : (k) == AXK_F16 ? rd_pairs_f16(__VA_ARGS__) : rd_pairs_bf16(__VA_ARGS__))
+#define RD_PAIRS_(name, K) RD_ONCE_(name, K, rd_pairs, (const void *x, void *y, size_t o0, size_t outer, int nt, int pf), \
+                                    (K, (const char *)x, (char *)y, o0, outer, nt, pf))
+RD_PAIRS_(f32, AXK_F32) RD_PAIRS_(f64, AXK_F64) RD_PAIRS_(f16, AXK_F16) RD_PAIRS_(bf16, AXK_BF16) /* (one copy each: 1.1x, timed; f64 never) */
 /* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
  * the caller.  A stream starts with plain head rows up to an aligned y. */
 AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
@@ -449,8 +447,8 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
                    (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
     if (k != AXK_F64 && n == 2 && !acc) {
-        RD_PAIRS(k, x, y, 0, head, 0, 0);
-        RD_PAIRS(k, x, y, head, outer, nt, pf);
+        RD_BY_FLOAT(k, rd_pairs, x, y, 0, head, 0, 0);
+        RD_BY_FLOAT(k, rd_pairs, x, y, head, outer, nt, pf);
     } else {
         const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
         /* short rows' whole steps from o0 < inside read inside x */
@@ -785,6 +783,11 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
         RD_UNROLL for (size_t j = 0; j < n; j++) v[j] = vi_ld(axk_at(k, p, j * L));
         return ri_tree(k, v, n, 1);
     }
+    if (V == 1 && 2 * n <= L) { /* two rows a vector, a half each (NEON i8 [13107, 5] n1 0.8x, modelled) */
+        RD_UNROLL for (size_t r = 0; r < L / 2; r++)
+            v[r] = vi_and(vi_ld2h(axk_at(k, p, 2 * r * n), axk_at(k, p, (2 * r + 1) * n)), keep);
+        return ri_tree(k, v, L / 2, 1);
+    }
     RD_UNROLL for (size_t r = 0; r < L; r++) {
         const void *q = axk_at(k, p, r * n);
         vi s = V >= 8 ? ri_gsum(k, q, AX_VB, V) : vi_ld(axk_at(k, q, (V - 1) * L)); /* (8, 16: whole) */
@@ -800,7 +803,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     const size_t need = V ? (L - 1) * n + V * L : n * L; /* elements a group reads */
     unsigned char kb[AX_VB];
     for (size_t b = 0; b < AX_VB; b++)
-        kb[b] = b < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
+        kb[b] = b % (V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB) < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
     const vi keep = vi_ld(kb);
     /* groups from o < whole: all L rows out, their reads inside x (no checks) */
     const size_t whole = total < need || outer < L ? 0 : RD_MIN((total - need) / n + 1, outer - L + 1);
