@@ -51,8 +51,8 @@ AXIAL_INLINE uint32x4_t ax_neon_bf16r(vf v) { /* the rounded bits, in the lanes'
     const uint32x4_t u = vreinterpretq_u32_f32(v);
     const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
     const uint32x4_t r = vaddq_u32(u, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
-    const uint32x4_t nan = vmvnq_u32(vceqq_f32(v, v));
-    return vbslq_u32(nan, vorrq_u32(u, vdupq_n_u32(0x400000)), r);
+    const uint32x4_t num = vceqq_f32(v, v); /* (not NaN: a select on it, no MVN) */
+    return vbslq_u32(num, r, vorrq_u32(u, vdupq_n_u32(0x400000)));
 }
 AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) { return vshrn_n_u32(ax_neon_bf16r(v), 16); }
 /* AdvSIMD has no non-temporal vector store that bypasses the caches as x86's
