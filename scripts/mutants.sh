@@ -338,8 +338,29 @@ id:   neon-int-rows-keep
 file: kernels/ops/reduce.h
 isa:  neon
 what: integer short rows (NEON ADDP groups): a row's last vector keeps one lane past the row
-old:  kb[b] = b < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
-new:  kb[b] = b <= (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
+old:  ? AX_VB / 2 : AX_VB) < (n - (V ? V - 1 : 0) * L) * es
+new:  ? AX_VB / 2 : AX_VB) <= (n - (V ? V - 1 : 0) * L) * es
+
+id:   copy-elem-width
+file: kernels/simd/common.h
+isa:  avx2
+what: element copies of 4 bytes (f32 heads and tails of the scans) move only their low 2 bytes
+old:  else if (es == 4) AXK_COPY_(uint32_t)
+new:  else if (es == 4) AXK_COPY_(uint16_t)
+
+id:   lse-chunk-carry
+file: kernels/ops/lse.h
+isa:  avx2
+what: a LogCumSumExp chunk's outputs leave out the carry R of the chunks before it
+old:  LF(lse_cs) c = {m, S, lse_mix_of(*R, (double)m)};
+new:  LF(lse_cs) c = {m, S, lse_mix_of(AXIAL_LSE_EMPTY, (double)m)};
+
+id:   neon-int-rows-halves
+file: kernels/ops/reduce.h
+isa:  neon
+what: integer rows of at most half a vector (two a vector): each pair's second half reads the first row again
+old:  axk_at(k, p, (2 * r + 1) * n)), keep);
+new:  axk_at(k, p, 2 * r * n)), keep);
 
 id:   neon-int-rows3
 file: kernels/simd/neon.h
