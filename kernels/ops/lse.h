@@ -124,9 +124,7 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 /* ---- the body, once per lane type: its names, for f64 lanes (LSE_D 1), else f32 ----
  * LKX: a memory op (of f32 lanes: by kind); LW: columns of a window; LH: f64 halves of
  * a vector, HALF(v, h) one; TOV(a): an lse_acc in the lane type. */
-#define LSE_PICK(d, f) LSE_PICK_(LSE_D, d, f)
-#define LSE_PICK_(D, d, f) LSE_PICK__(D, d, f)
-#define LSE_PICK__(D, d, f) LSE_PICK_##D(d, f)
+#define LSE_PICK(d, f) AXIAL_CAT(LSE_PICK_, LSE_D)(d, f)
 #define LSE_PICK_0(d, f) f
 #define LSE_PICK_1(d, f) d
 #define LV LSE_PICK(vd, vf)
@@ -142,9 +140,7 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 #define LK LSE_PICK(AXK_F64, AXK_F32)
 #define LW (LSE_W / sizeof(LE))
 #define LH LSE_PICK(1, 2)
-#define HALF(v, h) LSE_PICK(LSE_HALFD, LSE_HALFF)(v, h)
-#define LSE_HALFD(v, h) (v)
-#define LSE_HALFF(v, h) ((h) ? vd_hi(v) : vd_lo(v))
+#define HALF(v, h) LSE_PICK((v), ((h) ? vd_hi(v) : vd_lo(v)))
 #define TOV(a) LSE_PICK((a).h[0], vf_narrow((a).h[0], (a).h[1]))
 #define LSE_D 0
 #include "ops/lse.h"
@@ -156,10 +152,7 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 /* The entries of one dtype: key, kind, lane-type suffix (f or d), and the
  * kind the walks take (f16 and bf16: one copy for both, their kind a value:
  * they differ from f32 only in loads and stores). */
-AXIAL_INLINE int lse_kind(int k) {
-    LSE_ANY_KIND(k);
-    return k;
-}
+AXIAL_INLINE int lse_kind(int k) { LSE_ANY_KIND(k); return k; }
 #define AX_LSE_ENTRIES(key, K, P, KS)                                                            \
     void AX_KN(logcumsumexp, key)(const void *x, void *y, size_t outer, size_t n, size_t inner, \
                                   unsigned flags) {                                           \
@@ -446,6 +439,12 @@ AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
     return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r));
 }
 
+/* v with lanes [0, lo) -inf (a head's terms) */
+AXIAL_INLINE LV LF(lse_from)(LV v, size_t lo) {
+    static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v, LX(set1)(-INFINITY));
+}
+
 /* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past
  * them), lanes [0, lo) in the state already: exps below m, their prefix
  * from S, logs; at the first lane above m + LSE_LAG the lanes before it keep
@@ -455,7 +454,6 @@ AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
 static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
                           int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
-    static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
     _Alignas(64) LE a[LN], p[LN];
     _Alignas(64) unsigned char buf[AX_VB] = {0};
@@ -465,7 +463,7 @@ static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, siz
     v = rev && cnt == LN ? LX(rev)(v) : v;
     size_t w = lo, j = LN;
     for (;;) { /* lanes [0, lo): -inf */
-        v = LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v, LX(set1)(-INFINITY));
+        v = LF(lse_from)(v, lo);
         const LE thr = c->m + (LE)LSE_LAG;
         j = LN;
         if (LX(any)(LX(bad)(v)) || LX(any)(LX(gt)(v, LX(set1)(thr))))
@@ -529,17 +527,17 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
     c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
 }
 
-/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n as one
- * block where none rises above m + LSE_LAG and none is NaN or +inf (returns
- * 1): all exps, the prefixes, all logs, so that the SLEEF calls overlap. */
+/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n (the first one's lanes [0, lo) a
+ * head's, as in lse_vec_at) as one block where none rises above m + LSE_LAG and none is NaN or
+ * +inf (returns 1): all exps, the prefixes, all logs, so that the SLEEF calls overlap. */
 AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, size_t nb,
-                            int excl, int rev, LF(lse_cs) *c, int emit) {
+                            size_t lo, int excl, int rev, LF(lse_cs) *c, int emit) {
     const size_t es = axk_size(k);
     LV v[LSE_BLK], e[LSE_BLK], b = LX(set1)(-INFINITY);
     int bad = 0;
     for (size_t q = 0; q < nb; q++) {
         const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
-        v[q] = rev ? LX(rev)(u) : u;
+        v[q] = q == 0 && lo ? LF(lse_from)(rev ? LX(rev)(u) : u, lo) : rev ? LX(rev)(u) : u;
         bad |= LX(any)(LX(bad)(v[q]));
         b = LX(max)(b, v[q]);
     }
@@ -552,9 +550,12 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
         e[q] = LF(lse_r)(c, p, excl);
         c->S += (double)LX(last)(p);
     }
-    for (size_t q = 0; emit && q < nb; q++) {
-        const LV o = LF(lse_o)(c, e[q]);
-        LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es, rev ? LX(rev)(o) : o);
+    for (size_t q = 0; emit && q < nb; q++) { /* (a head's outputs stay: read, then put back) */
+        char *p = y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es, *hp = p + (rev ? LN - lo : 0) * es;
+        const LV o = LF(lse_o)(c, e[q]), h = q || !lo ? o : LF(lse_ldc)(k, hp, lo);
+        LF(lse_st)(k, p, rev ? LX(rev)(o) : o);
+        if (!q && lo)
+            LF(lse_stc)(k, hp, h, lo);
     }
     return 1;
 }
@@ -577,11 +578,11 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
     t -= lo;
     while (t < n) {
         size_t nv = 1;
-        if (lo == 0 && n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
+        if (n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
             const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
-            if (own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, excl, rev, &c, emit)
-                                     : LF(lse_blk)(k, x, y, n, t, nb, excl, rev, &c, emit)) {
-                t += nb * LN;
+            if (own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, lo, excl, rev, &c, emit)
+                                     : LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit)) {
+                t += nb * LN, lo = 0;
                 continue;
             }
             nv = nb;

@@ -83,9 +83,7 @@ AXIAL_INLINE const void *axk_idx_end_row(int e, int rev) {
 /* An op's entries in up to three lists L1() L2() L3(): a build that compiles
  * the op's file once per list (kernels/meson.build: its compile time) sets
  * AX_PART to 1, 2 or 3; unset, AX_ENTRIES(L) defines them all. */
-#define AX_ENTRIES(L) AX_ENTRIES_(L, AX_PART)
-#define AX_ENTRIES_(L, p) AX_ENTRIES__(L, p)
-#define AX_ENTRIES__(L, p) AX_PART_##p(L)
+#define AX_ENTRIES(L) AXIAL_CAT(AX_PART_, AX_PART)(L)
 #define AX_PART_AX_PART(L) L##1() L##2() L##3()
 #define AX_PART_1(L) L##1()
 #define AX_PART_2(L) L##2()
