@@ -348,6 +348,13 @@ what: element copies of 4 bytes (f32 heads and tails of the scans) move only the
 old:  else if (es == 4) AXK_COPY_(uint32_t)
 new:  else if (es == 4) AXK_COPY_(uint16_t)
 
+id:   lse-blk-head-kept
+file: kernels/ops/lse.h
+isa:  avx512
+what: a LogCumSumExp line block that begins mid-vector (after a head of 8 f32 lanes) leaves the head's outputs overwritten
+old:              LF(lse_stc)(k, hp, h, lo);
+new:              (void)h;
+
 id:   lse-chunk-carry
 file: kernels/ops/lse.h
 isa:  avx2
