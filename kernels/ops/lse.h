@@ -580,8 +580,8 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
         size_t nv = 1;
         if (n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
             const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
-            if (own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, lo, excl, rev, &c, emit)
-                                     : LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit)) {
+            if (own && nb == LSE_BLK && !lo ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit)
+                                            : LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit)) {
                 t += nb * LN, lo = 0;
                 continue;
             }
