@@ -574,14 +574,15 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
         lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, *R, emit);
         return st;
     }
-    size_t lo = t % LN;
+    size_t lo = LSE_HEAD % LN ? t % LN : 0; /* (t: 0 or LSE_HEAD; lo 0 where it ends a vector) */
     t -= lo;
     while (t < n) {
         size_t nv = 1;
         if (n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
             const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
-            if (own && nb == LSE_BLK && !lo ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit)
-                                            : LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit)) {
+            if (lo ? LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit) /* (lo 0: folded) */
+                   : own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit)
+                                          : LF(lse_blk)(k, x, y, n, t, nb, 0, excl, rev, &c, emit)) {
                 t += nb * LN, lo = 0;
                 continue;
             }
