@@ -216,10 +216,7 @@ AXIAL_INLINE LV LF(lse_ldc)(int k, const void *p, size_t cnt) {
     return cnt == LN ? LF(lse_ld)(k, p) : LKX(ld_part, k, p, cnt, -INFINITY);
 }
 AXIAL_INLINE void LF(lse_stc)(int k, void *p, LV v, size_t cnt) {
-    if (cnt == LN)
-        LF(lse_st)(k, p, v);
-    else
-        LKX(st_part, k, p, v, cnt);
+    cnt == LN ? LF(lse_st)(k, p, v) : LKX(st_part, k, p, v, cnt);
 }
 AXIAL_INLINE void LF(lse_acc_add)(LF(lse_acc) *a, LV e) {
     for (int h = 0; h < LH; h++)
@@ -528,10 +525,10 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
 }
 
 /* nb <= LSE_BLK whole vectors at scan position t of a chunk of n (the first one's lanes [0, lo) a
- * head's, as in lse_vec_at) as one block where none rises above m + LSE_LAG and none is NaN or
- * +inf (returns 1): all exps, the prefixes, all logs, so that the SLEEF calls overlap. */
+ * head's, as in lse_vec_at) as one block where none rises above m + LSE_LAG and none is NaN or +inf
+ * (returns 1; else 0, *g those before the first that does): all exps, prefixes, logs (SLEEF overlaps). */
 AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, size_t nb,
-                            size_t lo, int excl, int rev, LF(lse_cs) *c, int emit) {
+                            size_t lo, int excl, int rev, LF(lse_cs) *c, int emit, size_t *g) {
     const size_t es = axk_size(k);
     LV v[LSE_BLK], e[LSE_BLK], b = LX(set1)(-INFINITY);
     int bad = 0;
@@ -541,8 +538,10 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
         bad |= LX(any)(LX(bad)(v[q]));
         b = LX(max)(b, v[q]);
     }
-    if (bad || LX(any)(LX(gt)(b, LX(set1)(c->m + (LE)LSE_LAG))))
-        return 0;
+    const LV thr = LX(set1)(c->m + (LE)LSE_LAG);
+    for (*g = 0; (bad || LX(any)(LX(gt)(b, thr))) && *g < nb; ++*g) /* (only where one would not do) */
+        if (LX(any)(LX(bad)(v[*g])) || LX(any)(LX(gt)(v[*g], thr)))
+            return 0;
     for (size_t q = 0; q < nb; q++)
         e[q] = LX(exp)(LX(sub)(v[q], LX(set1)(c->m)));
     for (size_t q = 0; q < nb; q++) {
@@ -576,19 +575,19 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
     }
     size_t lo = LSE_HEAD % LN ? t % LN : 0; /* (t: 0 or LSE_HEAD; lo 0 where it ends a vector) */
     t -= lo;
-    while (t < n) {
+    for (size_t lim = LSE_BLK, g = 0; t < n;) { /* lim: the vectors a block may take */
         size_t nv = 1;
-        if (n - t >= LN) { /* up to LSE_BLK whole vectors as one block */
-            const size_t nb = (n - t) / LN < LSE_BLK ? (n - t) / LN : LSE_BLK;
-            if (lo ? LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit) /* (lo 0: folded) */
-                   : own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit)
-                                          : LF(lse_blk)(k, x, y, n, t, nb, 0, excl, rev, &c, emit)) {
-                t += nb * LN, lo = 0;
+        if (n - t >= LN && lim) { /* up to lim whole vectors as one block; else up to a rise */
+            const size_t nb = (n - t) / LN < lim ? (n - t) / LN : lim;
+            if (lo ? LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit, &g) /* (lo 0: folded) */
+                   : own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit, &g)
+                                          : LF(lse_blk)(k, x, y, n, t, nb, 0, excl, rev, &c, emit, &g)) {
+                t += nb * LN, lo = 0, lim = LSE_BLK;
                 continue;
             }
-            nv = nb;
+            lim = g, nv = !g;
         }
-        for (size_t q = 0; q < nv; q++, t += LN, lo = 0)
+        for (size_t q = 0; q < nv; q++, t += LN, lo = 0, lim = LSE_BLK)
             if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, *R, emit))
                 return (axial_lse_acc){(double)c.m, c.S};
     }
