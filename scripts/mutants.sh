@@ -444,8 +444,15 @@ id:   lse-rise-late
 file: kernels/ops/lse.h
 isa:  avx2
 what: LogCumSumExp lines, every SIMD ISA: at a rise above the reference the lanes after it keep the old reference's outputs (steep rises overflow)
-old:  const size_t end = j == LN || bad ? j : j + (size_t)excl;
-new:  const size_t end = j == LN || bad ? j : LN;
+old:  const size_t j0 = i ? up[i - 1] : lo, w = i ? j0 + (size_t)excl : lo;
+new:  const size_t j0 = i ? up[i - 1] : lo, w = i ? LN : lo;
+
+id:   lse-vec-prefix-all
+file: kernels/ops/lse.h
+isa:  avx2
+what: LogCumSumExp lines, every SIMD ISA: in a vector whose reference moves, each reference's prefix also sums the lanes before it (exps from another reference)
+old:  const LV pv = LX(scan)(LX(sel)(LF(lse_ge)(j0), e, LX(set1)(0)));
+new:  const LV pv = LX(scan)(e);
 
 id:   lse-row-rescale
 file: kernels/ops/lse.h

@@ -20,8 +20,8 @@
  *    mixed with the carry R (lse_mix); the first LSE_HEAD terms term by term
  *    (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs
  *    (LSE_BLK vectors at once where none rises); at a lane above m + LSE_LAG
- *    the lanes before it keep their outputs, the rest go again from the new m
- *    (lse_vec); a NaN or +inf hands the chunk's rest to the scalar step.  No
+ *    m moves, the lanes from it prefixed from the new m (lse_vec_at); a NaN
+ *    or +inf hands the chunk's rest to the scalar step.  No
  *    choice looks at R.  Columns: blocks of LSE_SB rows, each exp added to
  *    the block's lane-type sum f, outputs m + log(S + f) (S: s in the lane
  *    type); a rise folds f into s (lse_crow); NaN or +inf stay in m for good.
@@ -436,62 +436,60 @@ AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
     return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r));
 }
 
-/* v with lanes [0, lo) -inf (a head's terms) */
-AXIAL_INLINE LV LF(lse_from)(LV v, size_t lo) {
+/* lanes [lo, LN) */
+AXIAL_INLINE LMASK LF(lse_ge)(size_t lo) {
     static const LE iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    return LX(sel)(LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5)), v, LX(set1)(-INFINITY));
+    return LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5));
 }
 
 /* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past
- * them), lanes [0, lo) in the state already: exps below m, their prefix
- * from S, logs; at the first lane above m + LSE_LAG the lanes before it keep
- * their outputs, m = that term + LSE_LAG (S rescaled in double) and the
- * lanes from it go again, so an output depends on no later term; at a NaN or
- * +inf term the scalar step takes the rest of the chunk (returns 1). */
-static int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
-                          int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
+ * them), lanes [0, lo) in the state already.  At each lane above m + LSE_LAG,
+ * m = that term + LSE_LAG (S rescaled in double), so an output depends on no
+ * later term: one exp (each lane below its m), a prefix per m from its S (the
+ * other lanes 0: the bits of a vector per m), one log.  At a NaN or +inf term
+ * the scalar step takes the rest of the chunk (returns 1). */
+LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
+                           int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
     const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
     _Alignas(64) LE a[LN], p[LN];
     _Alignas(64) unsigned char buf[AX_VB] = {0};
     for (size_t l = 0; cnt < LN && rev && l < LN; l++) /* (a partial vector backwards) */
         a[l] = l < cnt ? (LE)lse_ld1(k, x, n - 1 - t - l) : (LE)-INFINITY;
-    LV v = cnt < LN && rev ? LKX(ld, LK, a) : LF(lse_ldc)(k, x + at * es, cnt);
-    v = rev && cnt == LN ? LX(rev)(v) : v;
-    size_t w = lo, j = LN;
-    for (;;) { /* lanes [0, lo): -inf */
-        v = LF(lse_from)(v, lo);
-        const LE thr = c->m + (LE)LSE_LAG;
-        j = LN;
-        if (LX(any)(LX(bad)(v)) || LX(any)(LX(gt)(v, LX(set1)(thr))))
-            for (LKX(st, LK, a, v), j = lo; j < LN && !(a[j] > thr) && a[j] == a[j];)
-                j++;
-        const LV pv = LX(scan)(LX(exp)(LX(sub)(v, LX(set1)(c->m))));
-        const int bad = j < LN && !(a[j] < INFINITY);
-        const size_t end = j == LN || bad ? j : j + (size_t)excl;
-        if (w < end && emit) { /* the outputs of lanes [w, end) */
-            const LV u = LF(lse_o)(c, LF(lse_r)(c, pv, excl));
-            if (w == 0 && end == LN && (cnt == LN || !rev)) {
-                LF(lse_stc)(k, y + at * es, rev ? LX(rev)(u) : u, cnt);
-            } else {
-                LF(lse_st)(k, buf, u);
-                for (size_t l = w; l < end && l < cnt; l++)
-                    axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
-            }
-        }
-        w = end > w ? end : w;
+    LV v = cnt < LN && rev ? LKX(ld, LK, a) : LF(lse_ldc)(k, x + at * es, cnt), mv = LX(set1)(c->m);
+    v = LX(sel)(LF(lse_ge)(lo), rev && cnt == LN ? LX(rev)(v) : v, LX(set1)(-INFINITY));
+    LKX(st, LK, a, v);
+    size_t up[LN + 1], nu = 0, j = lo; /* the lanes that rise, then j: LN or a NaN or +inf's */
+    for (LE m = c->m; j < LN && a[j] < INFINITY; j++)
+        if (a[j] > m + (LE)LSE_LAG)
+            up[nu++] = j, m = a[j] + (LE)LSE_LAG, mv = LX(sel)(LF(lse_ge)(j), LX(set1)(m), mv);
+    up[nu] = j;
+    const LV e = LX(exp)(LX(sub)(v, mv));
+    LV r = e, ref = e;
+    for (size_t i = 0;; i++) { /* the lanes of each m: prefixes from j0, outputs from w */
+        const size_t j0 = i ? up[i - 1] : lo, w = i ? j0 + (size_t)excl : lo;
+        const LV pv = LX(scan)(LX(sel)(LF(lse_ge)(j0), e, LX(set1)(0)));
+        r = LX(sel)(LF(lse_ge)(w), LF(lse_r)(c, pv, excl), r);
+        ref = LX(sel)(LF(lse_ge)(w), LX(set1)((LE)c->mx.ref), ref);
         LKX(st, LK, p, pv);
-        c->S += j == LN ? (double)LX(last)(pv) : j > lo ? (double)p[j - 1] : 0.0;
-        if (j == LN)
-            return 0;
-        if (bad)
+        c->S += up[i] > j0 ? (double)p[up[i] - 1] : 0.0;
+        if (i == nu)
             break;
-        const LE nm = a[j] + (LE)LSE_LAG;
+        const LE nm = a[up[i]] + (LE)LSE_LAG;
         c->S *= exp((double)c->m - (double)nm);
         c->m = nm;
         c->mx = lse_mix_of(R, (double)nm);
-        lo = j;
     }
+    const LV u = LX(add)(ref, LX(log)(r));
+    if (emit && lo == 0 && j == LN && (cnt == LN || !rev)) { /* the outputs of lanes [lo, j) */
+        LF(lse_stc)(k, y + at * es, rev ? LX(rev)(u) : u, cnt);
+    } else if (emit) {
+        LF(lse_st)(k, buf, u);
+        for (size_t l = lo; l < j && l < cnt; l++)
+            axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
+    }
+    if (j == LN)
+        return 0;
     axial_lse_acc st = LF(lse_canon)(c);
     lse_scan_scalar(k, x, y, n, t + j, n, excl, rev, &st, R, emit);
     c->m = (LE)st.m, c->S = st.s;
@@ -533,8 +531,9 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
     LV v[LSE_BLK], e[LSE_BLK], b = LX(set1)(-INFINITY);
     int bad = 0;
     for (size_t q = 0; q < nb; q++) {
-        const LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
-        v[q] = q == 0 && lo ? LF(lse_from)(rev ? LX(rev)(u) : u, lo) : rev ? LX(rev)(u) : u;
+        LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
+        u = rev ? LX(rev)(u) : u;
+        v[q] = q == 0 && lo ? LX(sel)(LF(lse_ge)(lo), u, LX(set1)(-INFINITY)) : u;
         bad |= LX(any)(LX(bad)(v[q]));
         b = LX(max)(b, v[q]);
     }
