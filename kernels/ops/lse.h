@@ -459,7 +459,8 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, si
     LV v = cnt < LN && rev ? LKX(ld, LK, a) : LF(lse_ldc)(k, x + at * es, cnt), mv = LX(set1)(c->m);
     v = LX(sel)(LF(lse_ge)(lo), rev && cnt == LN ? LX(rev)(v) : v, LX(set1)(-INFINITY));
     LKX(st, LK, a, v);
-    size_t up[LN + 1], nu = 0, j = lo; /* the lanes that rise, then j: LN or a NaN or +inf's */
+    const int look = LX(any)(LX(bad)(v)) || LX(any)(LX(gt)(v, LX(set1)(c->m + (LE)LSE_LAG)));
+    size_t up[LN + 1], nu = 0, j = look ? lo : LN; /* the lanes that rise, then j: LN or a NaN or +inf's */
     for (LE m = c->m; j < LN && a[j] < INFINITY; j++)
         if (a[j] > m + (LE)LSE_LAG)
             up[nu++] = j, m = a[j] + (LE)LSE_LAG, mv = LX(sel)(LF(lse_ge)(j), LX(set1)(m), mv);
@@ -471,8 +472,8 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, si
         const LV pv = LX(scan)(LX(sel)(LF(lse_ge)(j0), e, LX(set1)(0)));
         r = LX(sel)(LF(lse_ge)(w), LF(lse_r)(c, pv, excl), r);
         ref = LX(sel)(LF(lse_ge)(w), LX(set1)((LE)c->mx.ref), ref);
-        LKX(st, LK, p, pv);
-        c->S += up[i] > j0 ? (double)p[up[i] - 1] : 0.0;
+        c->S += up[i] == LN ? (double)LX(last)(pv)
+                : up[i] > j0 ? (LKX(st, LK, p, pv), (double)p[up[i] - 1]) : 0.0;
         if (i == nu)
             break;
         const LE nm = a[up[i]] + (LE)LSE_LAG;
