@@ -348,6 +348,13 @@ what: element copies of 4 bytes (f32 heads and tails of the scans) move only the
 old:  else if (es == 4) AXK_COPY_(uint32_t)
 new:  else if (es == 4) AXK_COPY_(uint16_t)
 
+id:   cumsum-one-carry
+file: kernels/ops/cumsum.h
+isa:  avx2
+what: float CumSum lines, every SIMD ISA: a chunk's sum S is taken from its carry D even where the carry does not start at -0.0 (the chunks after a line's first)
+old:  const int one = !memcmp(D, S, sizeof *D); /* D and S of the same bits stay so */
+new:  const int one = 1;
+
 id:   lse-blk-head-kept
 file: kernels/ops/lse.h
 isa:  avx512

@@ -114,9 +114,7 @@ AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, i
 /* The carries D and S of a chunk; an ISA may keep them otherwise
  * (AX_CS_CARRY): cs_dc is D rounded to C = f32, cs_d is D. */
 #ifndef AX_CS_CARRY
-typedef struct {
-    double D, S;
-} cs_carry;
+typedef struct { double D, S; } cs_carry;
 AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return (cs_carry){D, S}; }
 AXIAL_INLINE double cs_d(cs_carry c) { return c.D; }
 AXIAL_INLINE double cs_s(cs_carry c) { return c.S; }
@@ -130,6 +128,7 @@ AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return (cs_carry){c.D + t, 
 AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b, size_t end,
                             double *D, double *S, int out, int excl, int rev, int nt) {
     const size_t es = axk_size(k);
+    const int one = !memcmp(D, S, sizeof *D); /* D and S of the same bits stay so */
     cs_carry c = cs_carry_of(*D, *S);
 #ifdef AX_CS_TOTALS8 /* totals alone (scan_total), 8 blocks at once */
     for (_Alignas(32) double t[8]; !out && k != AXK_F64 && b + 128 <= end; b += 128) {
@@ -144,11 +143,13 @@ AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b,
         c = cs_step4(k, x + p, y + p, c, out, excl, rev, nt);
     }
 #endif
-    for (; b + 16 <= end; b += 16) {
+    for (; b + 16 <= end; b += 16) { /* (one: S is D's, not summed apart: AVX2 f32 lines 0.94x) */
         const size_t p = (rev ? len - 16 - b : b) * es;
-        c = cs_add(c, k == AXK_F64 ? cs_block_blkd(k, x + p, y + p, cs_d(c), out, excl, rev, nt)
-                                   : cs_block_blk(k, x + p, y + p, cs_dc(c), out, excl, rev, nt));
+        const double t = k == AXK_F64 ? cs_block_blkd(k, x + p, y + p, cs_d(c), out, excl, rev, nt)
+                                      : cs_block_blk(k, x + p, y + p, cs_dc(c), out, excl, rev, nt);
+        c = one ? cs_carry_of(cs_d(c) + t, -0.0) : cs_add(c, t);
     }
+    c = one ? cs_carry_of(cs_d(c), cs_d(c)) : c;
     if (b < end) {
         const size_t p = (rev ? 0 : b) * es;
         c = cs_add(c, cs_tail(k, x + p, y + p, end - b, cs_d(c), out, excl, rev));

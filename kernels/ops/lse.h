@@ -82,9 +82,7 @@ static axial_lse_acc lse_rescan(int k, const void *x, size_t n, size_t stride) {
 
 /* A chunk's outputs with the carry R: ref + log(a + b s_j), computed in
  * double once per reference m of the chunk. */
-typedef struct {
-    double ref, a, b;
-} lse_mix;
+typedef struct { double ref, a, b; } lse_mix;
 AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
     if (R.m == -INFINITY) /* no carry: a + b s_j is s_j exactly */
         return (lse_mix){m, 0.0, 1.0};
