@@ -574,8 +574,7 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
     size_t lo = LSE_HEAD % LN ? t % LN : 0; /* (t: 0 or LSE_HEAD; lo 0 where it ends a vector) */
     t -= lo;
     for (size_t lim = LSE_BLK, g = 0; t < n;) { /* lim: the vectors a block may take */
-        size_t nv = 1;
-        if (n - t >= LN && lim) { /* up to lim whole vectors as one block; else up to a rise */
+        if (n - t >= LN) { /* up to lim whole vectors as one block; else those before a rise */
             const size_t nb = (n - t) / LN < lim ? (n - t) / LN : lim;
             if (lo ? LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit, &g) /* (lo 0: folded) */
                    : own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit, &g)
@@ -583,11 +582,12 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
                 t += nb * LN, lo = 0, lim = LSE_BLK;
                 continue;
             }
-            lim = g, nv = !g;
+            if ((lim = g) > 0)
+                continue;
         }
-        for (size_t q = 0; q < nv; q++, t += LN, lo = 0, lim = LSE_BLK)
-            if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, *R, emit))
-                return (axial_lse_acc){(double)c.m, c.S};
+        if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, *R, emit)) /* a rise, or the end */
+            return (axial_lse_acc){(double)c.m, c.S};
+        t += LN, lo = 0, lim = LSE_BLK;
     }
     return LF(lse_canon)(&c);
 }
