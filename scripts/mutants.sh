@@ -103,6 +103,13 @@ what: several reduced groups, split: a task's rows start at accumulator b instea
 old:  size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b * inner;
 new:  size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b;
 
+id:   src-wide-batch-order
+file: src/reduce.c
+isa:  avx2
+what: ReduceSum of several reduced groups, slabs batched into one reduce_acc call: their sums are added to the accumulator last slab first
+old:                  axial_wide_add(&p->k, acc + aoff * wide, (char *)p->batch + l * w * wide, w);
+new:                  axial_wide_add(&p->k, acc + aoff * wide, (char *)p->batch + (m - 1 - l) * w * wide, w);
+
 id:   src-axis-negative
 file: src/shape.c
 isa:  scalar,api

@@ -57,6 +57,7 @@
  * no buffer: each tile's kernel rounds its own columns, with the bits of the
  * whole-shape reduce_lse (kernels/kernels.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,6 +280,10 @@ typedef struct {
     size_t rowlines, ntiles;
     /* WIDE: each group's stride in x and in the wide accumulator (the odometer) */
     size_t xstride[AXIAL_MAX_RANK], astride[AXIAL_MAX_RANK];
+    /* WIDE, one task: up to nbatch slabs a reduce_acc call into `batch`
+     * (axial_wide_batch; NULL: a call a slab) */
+    size_t nbatch;
+    void *batch;
     /* the runner's heap workspace: CHUNKED the total (count_out wide states)
      * and the partials (ntasks * inner, task-indexed), TILES the f64 sums
      * (outer * inner; twice that with chunks), WIDE the accumulator
@@ -415,7 +420,7 @@ static axial_status axial_reduce_plan_call(const axial_reduce_op *op, axial_dtyp
     p->count_in = count_in;
     p->count_out = count_out;
     p->ntasks = 1;
-    p->workspace = NULL;
+    p->workspace = p->batch = NULL;
     if (count_out == 0)
         return AXIAL_OK;
     const struct axial_kernels *kt = p->kt = axial__kernels();
@@ -525,6 +530,31 @@ static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot, void
     }
 }
 
+/* Several reduced groups, one task: the odometer's innermost group is a
+ * reduced one, and its consecutive indices hold consecutive slabs of all the
+ * rows of the kept group after it.  One reduce_acc call over up to
+ * AXIAL_WIDE_BATCH wide states' worth of those slabs, from the identity,
+ * then each slab's sums added to the accumulator in index order, makes the
+ * same additions as a call per slab wherever reduce_acc adds each output's
+ * sum once (the float kernels of the SIMD ISAs, which have reduce_cols,
+ * for inner < 16: kernels/kernels.h) or every order gives the same sums
+ * (integers).  Slabs of a few rows cost a kernel call each otherwise ({0, 2}
+ * of [64, 16, 64] f32: 64 calls of 16 rows of 64).  Returns the slabs a
+ * call (1: no batching). */
+#ifndef AXIAL_WIDE_BATCH
+#define AXIAL_WIDE_BATCH ((size_t)1024)
+#endif
+#ifndef AXIAL_WIDE_BATCH_BELOW
+#define AXIAL_WIDE_BATCH_BELOW ((size_t)16)
+#endif
+static size_t axial_wide_batch(const axial_reduce_plan *p) {
+    const size_t w = p->outer * p->inner;
+    if (p->op->lse || p->ntasks > 1 || w >= AXIAL_WIDE_BATCH_BELOW ||
+        (axial_is_float(p->dtype) && (p->inner >= 16 || p->kt->reduce_cols[p->dtype] == NULL)))
+        return 1;
+    return AXIAL_WIDE_BATCH / w;
+}
+
 /* Rows [b, e) of the kept group before the last reduced one, for every index
  * of the groups before it (an odometer; the first reduced group's indices
  * [lo, hi) only), into the wide accumulator acc: each output's terms are
@@ -537,8 +567,20 @@ static void axial_wide_rows(const axial_reduce_plan *p, size_t b, size_t e, size
         end[d] = p->g[d];
     idx[gr] = lo, end[gr] = hi;
     size_t xoff = b * n * inner + lo * p->xstride[gr], aoff = b * inner;
+    const size_t d0 = q - 2, w = (e - b) * inner, wide = p->k.wide; /* d0: reduced */
+    const size_t per = p->batch && e - b == p->outer ? p->nbatch : 1;
     for (;;) {
-        p->k.acc(p->x + xoff * p->esize, acc + aoff * p->k.wide, e - b, n, inner);
+        if (per > 1) { /* (axial_wide_batch) */
+            const size_t m = end[d0] - idx[d0] < per ? end[d0] - idx[d0] : per;
+            axial_wide_zero(&p->k, p->batch, m * w);
+            p->k.acc(p->x + xoff * p->esize, p->batch, m * (e - b), n, inner);
+            for (size_t l = 0; l < m; l++)
+                axial_wide_add(&p->k, acc + aoff * wide, (char *)p->batch + l * w * wide, w);
+            idx[d0] += m - 1;
+            xoff += (m - 1) * p->xstride[d0];
+        } else {
+            p->k.acc(p->x + xoff * p->esize, acc + aoff * wide, e - b, n, inner);
+        }
         size_t d = q - 1;
         while (d-- > 0) {
             if (++idx[d] < end[d]) {
@@ -613,6 +655,28 @@ static void axial_fill_empty(const axial_reduce_kernels *k, char *y, size_t esiz
 
 /* ---- describe, run ----------------------------------------------------------------- */
 
+/* WIDE: the reduce_acc calls of the plan (one a slab per task, or
+ * axial_wide_batch's slabs a call within each cell), *rows those of the
+ * first call. */
+static size_t axial_wide_calls(const axial_reduce_plan *p, size_t *rows) {
+    const size_t d0 = p->q - 2, per = p->nbatch > 1 ? p->nbatch : 1, len = p->g[p->gr];
+    const size_t cell = p->cellg ? p->cellg : len, full = len / cell;
+    size_t calls = 0;
+    for (size_t c = 0; c < 2; c++) { /* the full cells, then a last partial one */
+        const size_t r = c ? len % cell : cell, m = c ? 1 : full;
+        if (r == 0 || m == 0)
+            continue;
+        size_t k = 1;
+        for (size_t d = 0; d < d0; d++)
+            k *= d == p->gr ? r : p->g[d];
+        const size_t r0 = d0 == p->gr ? r : p->g[d0];
+        calls += m * k * ((r0 - 1) / per + 1);
+        if (c == 0 || full == 0)
+            *rows = (r0 < per ? r0 : per) * p->outer;
+    }
+    return calls;
+}
+
 /* The plan's AXIAL_VERBOSE line: the kernel calls it makes. */
 static void axial_reduce_describe(const axial_reduce_plan *p) {
     const bool lse = p->op->lse;
@@ -661,12 +725,11 @@ static void axial_reduce_describe(const axial_reduce_plan *p) {
                               p->ntasks, p->n, maxcols, p->inner, note);
         break;
     case AXIAL_REDUCE_WIDE: {
-        size_t calls = 1; /* one kernel call per odometer index */
-        for (size_t d = 0; d + 1 < p->q; d++)
-            calls *= p->g[d];
+        size_t rows = p->outer;
+        const size_t calls = axial_wide_calls(p, &rows);
         AXIAL_REDUCE_LINE(p->kt, p->k.e_acc, p->k.e_finish,
-                          "%zu*%s(outer=%zu,n=%zu,inner=%zu)+%s(count=%zu)", calls, acc,
-                          p->outer, p->n, p->inner, finish, p->count_out);
+                          "%zu*%s(outer=%zu,n=%zu,inner=%zu)+%s(count=%zu)", calls, acc, rows,
+                          p->n, p->inner, finish, p->count_out);
         break;
     }
     }
@@ -681,8 +744,11 @@ static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor 
         bytes = (p->count_out + p->ntasks * p->inner) * p->k.wide; /* the total, the partials */
     else if (p->kind == AXIAL_REDUCE_TILES && !p->op->lse) /* the sums (and a chunk's) */
         bytes = 2 * p->count_out * sizeof(double);
-    else if (p->kind == AXIAL_REDUCE_WIDE) /* R (and P, with cells) */
-        bytes = (p->cellg ? 2 : 1) * p->count_out * p->k.wide;
+    else if (p->kind == AXIAL_REDUCE_WIDE) { /* R (and P, with cells), and the batch */
+        p->nbatch = axial_wide_batch(p);
+        bytes = ((p->cellg ? 2 : 1) * p->count_out +
+                 (p->nbatch > 1 ? p->nbatch * p->outer * p->inner : 0)) * p->k.wide;
+    }
     if (bytes > 0 && (p->workspace = malloc(bytes)) == NULL)
         return p->kind == AXIAL_REDUCE_CHUNKED
                    ? axial__fail(AXIAL_E_NOMEM, "%s: cannot allocate %zu bytes of partial sums",
@@ -729,6 +795,8 @@ static axial_status axial_reduce_run(axial_reduce_plan *p, const axial_executor 
                    p);
         break;
     case AXIAL_REDUCE_WIDE:
+        if (p->nbatch > 1)
+            p->batch = (char *)p->workspace + (p->cellg ? 2 : 1) * p->count_out * p->k.wide;
         axial_wide_zero(&p->k, p->workspace, p->count_out);
         axial__run(exec, p->ntasks, axial_wide_task, p);
         p->k.finish(p->workspace, p->y, p->count_out);
@@ -759,6 +827,7 @@ static bool axial_shard_plan(axial_reduce_plan *p, bool lse, axial_dtype dtype, 
     static const axial_reduce_op ops[2] = {{"axial_shard_summarize", "shard", false, 0},
                                            {"axial_shard_summarize", "shard", true, 0}};
     p->op = &ops[lse];
+    p->batch = NULL; /* (a call a slab) */
     p->dtype = dtype;
     p->k = axial_reduce_kernels_of(axial__kernels(), p->op, dtype);
     p->rank = rank;

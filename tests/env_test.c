@@ -187,8 +187,8 @@ static int run_calls(const struct line **calls) {
         {NULL}, /* cumsum axis 5: AXIAL_E_AXIS */
         {"axial: reduce_sum f32 [2,3] axes=[1] flags=0x0 -> reduce(outer=2,n=3,inner=1) "
          "kernel=axial_reduce_f32__%s"},
-        {"axial: reduce_sum bf16 [2,3,4] axes=[0,-1] flags=0x1 -> "
-         "2*reduce_acc(outer=3,n=4,inner=1)+reduce_finish(count=3) "
+        {"axial: reduce_sum bf16 [2,16,4] axes=[0,-1] flags=0x1 -> "
+         "2*reduce_acc(outer=16,n=4,inner=1)+reduce_finish(count=16) "
          "kernel=axial_reduce_acc_bf16__%s,axial_reduce_finish_bf16__%s"},
         {"axial: reduce_sum u8 [2,3] axes=[] flags=0x0 -> copy(count=6) kernel=none"},
         {"axial: reduce_sum i32 [2,0] axes=[1] flags=0x0 -> zero-fill(count=2) kernel=none"},
@@ -228,7 +228,7 @@ static int run_calls(const struct line **calls) {
         {NULL, 0, 0}, /* reduce_nomem: AXIAL_E_NOMEM (or left out) */
     };
     const int64_t s23[2] = {2, 3}, s234[3] = {2, 3, 4}, s03[2] = {0, 3}, s20[2] = {2, 0},
-                  s43[2] = {4, 3}, s232[3] = {2, 3, 2};
+                  s43[2] = {4, 3}, s232[3] = {2, 3, 2}, s2164[3] = {2, 16, 4}; /* (128 bf16: x) */
     const int64_t a1[1] = {1}, a0m1[2] = {0, -1}, a0[1] = {0}, a02[2] = {0, 2},
                   a012[3] = {0, 1, 2}, one[1] = {1}, m3[1] = {-3}, ones[2] = {1, 1},
                   five[1] = {5};
@@ -238,7 +238,7 @@ static int run_calls(const struct line **calls) {
     bad |= axial_cumsum(AXIAL_F64, x, y, 2, s03, 0, 0);
     bad |= axial_cumsum(AXIAL_F32, x, y, 2, s23, 5, 0) != AXIAL_E_AXIS;
     bad |= axial_reduce_sum(AXIAL_F32, x, y, 2, s23, a1, 1, 0);
-    bad |= axial_reduce_sum(AXIAL_BF16, x, y, 3, s234, a0m1, 2, AXIAL_REDUCE_KEEP_DIMS);
+    bad |= axial_reduce_sum(AXIAL_BF16, x, y, 3, s2164, a0m1, 2, AXIAL_REDUCE_KEEP_DIMS);
     bad |= axial_reduce_sum(AXIAL_U8, x, y, 2, s23, NULL, 0, 0);
     bad |= axial_reduce_sum(AXIAL_I32, x, y, 2, s20, a1, 1, 0);
     bad |= axial_reduce_sum(AXIAL_F32, x, y, 2, s03, a1, 1, 0);
