@@ -175,6 +175,13 @@ static void reduce_cases(size_t bytes) {
     c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 4, 4, 0), c->naxes = 1, c->axes[0] = 0;
     c = add_case(AX_OP_REDUCE, AXIAL_F32, 3, 64, n / 4096, 64), c->naxes = 2, c->axes[0] = 0,
     c->axes[1] = 2;
+    /* several reduced groups over slabs of a few rows: many slabs a kernel call */
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 3, n / 64, 4, 16), c->naxes = 2, c->axes[0] = 0,
+    c->axes[1] = 2;
+    /* integer rows shorter than a vector, and integer columns of 3 (1 < inner < lanes) */
+    c = add_case(AX_OP_REDUCE, AXIAL_I8, 2, (int64_t)bytes / 16, 16, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_I32, 2, n / 5, 5, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_I32, 3, n / 48, 16, 3), c->naxes = 1, c->axes[0] = 1;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++) {
         c = add_case(AX_OP_REDUCE, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);

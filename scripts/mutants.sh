@@ -110,6 +110,20 @@ what: ReduceSum of several reduced groups, slabs batched into one reduce_acc cal
 old:                  axial_wide_add(&p->k, acc + aoff * wide, (char *)p->batch + l * w * wide, w);
 new:                  axial_wide_add(&p->k, acc + aoff * wide, (char *)p->batch + (m - 1 - l) * w * wide, w);
 
+id:   int-periodic-wrap
+file: kernels/ops/reduce.h
+isa:  avx2
+what: integer ReduceSum of 1 < inner < lanes: the tail's output index wraps to 1, not 0, after the last output
+old:          for (size_t i = q % inner; q < count; q++, i = i + 1 == inner ? 0 : i + 1)
+new:          for (size_t i = q % inner; q < count; q++, i = i + 1 == inner ? 1 % inner : i + 1)
+
+id:   avx2-hsum-i16-pairs
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 integer row sums: 16-bit lanes summed without their high halves (the odd lanes left out)
+old:      v = k == AXK_I16 ? _mm256_add_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_srli_epi32(v, 16)) : v;
+new:      v = k == AXK_I16 ? _mm256_and_si256(v, _mm256_set1_epi32(0xffff)) : v;
+
 id:   src-axis-negative
 file: src/shape.c
 isa:  scalar,api

@@ -687,29 +687,15 @@ AXIAL_INLINE void rd_float_cols(int k, const void *x, void *y, double *acc, size
 
 /* ==== integers: wrapping, one body per width ========================================= */
 AXIAL_INLINE size_t ri_lanes(int k) { return AX_VB / axk_size(k); }
-/* an element zero-extended (its low bits are what counts) */
+/* an element zero-extended (its low bits are what counts; little-endian) */
 AXIAL_INLINE uint64_t ri_get(int k, const void *p, size_t i) {
-    const void *e = axk_at(k, p, i);
-    switch (k) {
-    case AXK_I8: return *(const uint8_t *)e;
-    case AXK_I16: { uint16_t v; memcpy(&v, e, 2); return v; }
-    case AXK_I32: { uint32_t v; memcpy(&v, e, 4); return v; }
-    default: { uint64_t v; memcpy(&v, e, 8); return v; }
-    }
+    uint64_t v = 0;
+    memcpy(&v, axk_at(k, p, i), axk_size(k));
+    return v;
 }
 AXIAL_INLINE void ri_put(int k, void *p, size_t i, uint64_t v) {
     memcpy(axk_at_mut(k, p, i), &v, axk_size(k)); /* the low bytes: little-endian */
 }
-#ifndef AX_RED_HSUM /* vi_hsum(k, v): the sum of v's zero-extended lanes, in 64 bits */
-AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
-    unsigned char t[AX_VB];
-    vi_st(t, v);
-    uint64_t s = 0;
-    for (size_t l = 0; l < ri_lanes(k); l++)
-        s += ri_get(k, t, l);
-    return s;
-}
-#endif
 AXIAL_INLINE void ri_emit(int k, void *y, uint64_t *acc, size_t off, uint64_t s) {
     if (acc)
         acc[off] += s;
@@ -729,7 +715,7 @@ AXIAL_INLINE vi ri_gsum(int k, const char *q, size_t sb, size_t G) {
     RD_UNROLL for (size_t r = 0; r < G; r++) v[r] = vi_ld(q + r * sb);
     return ri_tree(k, v, G, 0);
 }
-/* One row: trees of 4 whole vectors, lanes summed, scalar tail. */
+/* One row: trees of 4 whole vectors, whole ones, a partial one, its lanes summed (vi_hsum). */
 AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
     const size_t L = ri_lanes(k);
     vi a = vi_zero();
@@ -738,10 +724,9 @@ AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
         a = vi_add(k, a, ri_gsum(k, axk_at(k, p, j), AX_VB, 4));
     for (; j + L <= n; j += L)
         a = vi_add(k, a, vi_ld(axk_at(k, p, j)));
-    uint64_t s = n >= L ? vi_hsum(k, a) : 0;
-    for (; j < n; j++)
-        s += ri_get(k, p, j);
-    return s;
+    if (j < n)
+        a = vi_add(k, a, vi_ld_part(axk_at(k, p, j), (n - j) * axk_size(k)));
+    return vi_hsum(k, a);
 }
 /* dst[0 .. w) (own type, w >= lanes) += the column sums of G rows at x, `stride` elements
  * apart; *t (the overlapping last vector at w - L, where w % L) += its own. */
@@ -857,13 +842,14 @@ AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size
             a[0] = vi_add(k, a[0], a[m]);
         for (size_t h = L / 2; one && h >= inner; h /= 2)
             a[0] = vi_add(k, a[0], vi_up(k, a[0], vi_zero(), (int)h, 1));
-        for (size_t m = 0; m < (one ? 1 : S); m++) {
+        /* the vectors loaded, then the tail: lane or element to out[i], i counted mod inner (no division) */
+        for (size_t m = 0, i = 0; m < (one ? 1 : RD_MIN(S, count / L)); m++) {
             vi_st(b, a[m]);
-            for (size_t l = 0; l < (one ? inner : L); l++)
-                out[one ? l : (m * L + l) % inner] += ri_get(k, b, l);
+            for (size_t l = 0; l < (one ? inner : L); l++, i = i + 1 == inner ? 0 : i + 1)
+                out[i] += ri_get(k, b, l);
         }
-        for (; q < count; q++)
-            out[q % inner] += ri_get(k, xo, q);
+        for (size_t i = q % inner; q < count; q++, i = i + 1 == inner ? 0 : i + 1)
+            out[i] += ri_get(k, xo, q);
         for (size_t i = 0; i < inner; i++)
             ri_emit(k, y, acc, o * inner + i, out[i]);
     }

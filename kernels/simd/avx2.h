@@ -671,6 +671,13 @@ AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
     const __m256 h = _mm256_add_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xdd));
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
 }
+AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs), folded */
+    v = k == AXK_I16 ? _mm256_add_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_srli_epi32(v, 16)) : v;
+    v = k == AXK_I8 ? _mm256_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
+        : _mm256_add_epi64(_mm256_and_si256(v, _mm256_set1_epi64x(0xffffffff)), _mm256_srli_epi64(v, 32));
+    const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q)));
+}
 #define AX_RED_PF_SHORT 1 /* short rows prefetch per group: without it they wait on memory */
 
 #endif /* AXIAL_SIMD_AVX2_H */

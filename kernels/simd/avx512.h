@@ -691,6 +691,14 @@ AXIAL_INLINE vd vd_fold8(const vd *r) {
                              _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
     return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
 }
+AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs), folded */
+    v = k == AXK_I16 ? _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xffff)), _mm512_srli_epi32(v, 16)) : v;
+    v = k == AXK_I8 ? _mm512_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
+        : _mm512_add_epi64(_mm512_and_si512(v, _mm512_set1_epi64(0xffffffff)), _mm512_srli_epi64(v, 32));
+    const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q)));
+}
 #define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
 #define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */

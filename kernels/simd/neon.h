@@ -537,7 +537,6 @@ AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
 #define AX_RED_INT_ROWS 1
 AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { return AX_NEON_W(k, vpaddq, a, b); }
 AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return vcombine_u8(vld1_u8(p), vld1_u8(q)); }
-#define AX_RED_HSUM 1
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
     return AX_BY_KIND(k, vaddlvq_u8(v), vaddlvq_u16(vreinterpretq_u16_u8(v)), vaddlvq_u32(vreinterpretq_u32_u8(v)),
                       vaddvq_u64(vreinterpretq_u64_u8(v)));
