@@ -124,6 +124,13 @@ what: AVX2 integer row sums: 16-bit lanes summed without their high halves (the 
 old:      v = k == AXK_I16 ? _mm256_add_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_srli_epi32(v, 16)) : v;
 new:      v = k == AXK_I16 ? _mm256_and_si256(v, _mm256_set1_epi32(0xffff)) : v;
 
+id:   avx2-int-rows-pairs
+file: kernels/simd/avx2.h
+isa:  avx2
+what: AVX2 integer short rows: the pairwise sums' 64-bit quarters left as the 128-bit halves put them (a's and b's interleaved), so rows swap sums
+old:                                      : _mm256_add_epi64(_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)), 0xd8);
+new:                                      : _mm256_add_epi64(_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)), 0xe4);
+
 id:   src-axis-negative
 file: src/shape.c
 isa:  scalar,api

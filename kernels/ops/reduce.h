@@ -54,11 +54,6 @@
 #define AX_RED_FOLD8 0
 #define vd_fold8(v) (v)[0]
 #endif
-#ifndef AX_RED_INT_ROWS /* vi_addp(k, a, b): the sums of a's adjacent lanes, then of b's; vi_ld2h(p, q): */
-#define AX_RED_INT_ROWS 0 /* half a vector at p, then half at q */
-#define vi_addp(k, a, b) ((void)(k), (void)(b), (a))
-#define vi_ld2h(p, q) ((void)(q), vi_ld(p))
-#endif
 #ifndef AX_RED_INT_ROWS3 /* vi_rows3(k, p): lane r the sum of row r of rows of 3 at p */
 #define AX_RED_INT_ROWS3 0
 #define vi_rows3(k, p) ((void)(k), vi_ld(p))
@@ -687,20 +682,14 @@ AXIAL_INLINE void rd_float_cols(int k, const void *x, void *y, double *acc, size
 
 /* ==== integers: wrapping, one body per width ========================================= */
 AXIAL_INLINE size_t ri_lanes(int k) { return AX_VB / axk_size(k); }
-/* an element zero-extended (its low bits are what counts; little-endian) */
-AXIAL_INLINE uint64_t ri_get(int k, const void *p, size_t i) {
+AXIAL_INLINE uint64_t ri_get(int k, const void *p, size_t i) { /* an element zero-extended (little-endian) */
     uint64_t v = 0;
     memcpy(&v, axk_at(k, p, i), axk_size(k));
     return v;
 }
-AXIAL_INLINE void ri_put(int k, void *p, size_t i, uint64_t v) {
-    memcpy(axk_at_mut(k, p, i), &v, axk_size(k)); /* the low bytes: little-endian */
-}
+AXIAL_INLINE void ri_put(int k, void *p, size_t i, uint64_t v) { memcpy(axk_at_mut(k, p, i), &v, axk_size(k)); } /* low bytes */
 AXIAL_INLINE void ri_emit(int k, void *y, uint64_t *acc, size_t off, uint64_t s) {
-    if (acc)
-        acc[off] += s;
-    else
-        ri_put(k, y, off, s);
+    acc ? (void)(acc[off] += s) : ri_put(k, y, off, s);
 }
 /* A pairwise tree over v[0 .. N) (N a power of two): lanes added (pairs 0) or pairs of lanes (vi_addp). */
 AXIAL_INLINE vi ri_tree(int k, vi *v, size_t N, int pairs) {
@@ -752,7 +741,7 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
             ri_put(k, dst, w - L + l, ri_get(k, dst, w - L + l) + ri_get(k, b, l));
     }
 }
-/* Short rows (AX_RED_INT_ROWS: n <= 4 vectors, 8 or 16), one group of L rows a step:
+/* Short rows (kinds of at most 16 lanes: n <= 4 vectors, 8 or 16), one group of L rows a step:
  * lane r of the step's vector is row r's sum.  n a power of two <= L: the
  * group is n whole vectors, log2(n) levels of vi_addp; 3: vi_rows3; else
  * each row is V vectors (the lanes past the row zeroed unless n == V L, a
@@ -810,7 +799,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
         vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
     for (; o < outer; o += L) {
         const size_t cnt = RD_MIN(L, outer - o);
-        uint64_t pad[2 * AX_VB * AX_VB]; /* need * es: at most 16 L^2 es */
+        uint64_t pad[(AX_VB == 16 ? 16 : 4) * 2 * AX_VB]; /* need * es: at most 16 L^2 es (x86: 4 L^2 es) */
         memset(pad, 0, need * es);
         memcpy(pad, axk_at(k, x, o * n), cnt * n * es);
         vi_st(pad, ri_rows_group(k, pad, n, V, keep));
@@ -819,7 +808,8 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     }
 }
 /* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots
- * of a block of lcm(inner, L) = slots L elements. */
+ * of a block of lcm(inner, L) = slots L elements; the vectors loaded and the
+ * tail go to out[i], i counted mod inner (no division). */
 AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
                               size_t inner, size_t S) {
     const size_t L = ri_lanes(k), count = n * inner;
@@ -842,7 +832,6 @@ AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size
             a[0] = vi_add(k, a[0], a[m]);
         for (size_t h = L / 2; one && h >= inner; h /= 2)
             a[0] = vi_add(k, a[0], vi_up(k, a[0], vi_zero(), (int)h, 1));
-        /* the vectors loaded, then the tail: lane or element to out[i], i counted mod inner (no division) */
         for (size_t m = 0, i = 0; m < (one ? 1 : RD_MIN(S, count / L)); m++) {
             vi_st(b, a[m]);
             for (size_t l = 0; l < (one ? inner : L); l++, i = i + 1 == inner ? 0 : i + 1)
@@ -862,7 +851,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         memcpy(y, x, outer * inner * axk_size(k));
         return;
     }
-    if (AX_RED_INT_ROWS && inner == 1 && (n <= 4 * L || n == 8 * L || n == 16 * L)) { /* n or V a constant */
+    if (inner == 1 && L <= 16 && (n <= 4 * L || (AX_VB == 16 && (n == 8 * L || n == 16 * L)))) { /* (x86: a small pad) */
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
         RI_ROWS_IF(n == 2, 2, 0) RI_ROWS_IF(n == 4 && L >= 4, 4, 0) RI_ROWS_IF(n == 8 && L >= 8, 8, 0)
         RI_ROWS_IF(n == 16 && L >= 16, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)

@@ -699,6 +699,14 @@ AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* zero-extended lanes: 8-byte sums
     const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q)));
 }
+/* Override (reduce): integer rows of up to 4 vectors, L <= 16 rows a step (i32, i64): 3-10x faster, timed */
+AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { /* a's adjacent lanes added, then b's (32- and 64-bit lanes) */
+    const vi ev = k == AXK_I32 ? _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+                               : _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), od = vi_add(k, ev, vi_set1(k, 1));
+    return k == AXK_I32 ? _mm512_add_epi32(_mm512_permutex2var_epi32(a, ev, b), _mm512_permutex2var_epi32(a, od, b))
+                        : _mm512_add_epi64(_mm512_permutex2var_epi64(a, ev, b), _mm512_permutex2var_epi64(a, od, b));
+}
+AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(p)), _mm256_loadu_si256(q), 1); }
 #define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
 #define AX_RED_PF_SHORT 1 /* rows of up to 2 KiB prefetch per group: without it they wait on memory */

@@ -534,7 +534,6 @@ AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
 
 /* Override (reduce): integer rows of n <= 4 vectors (8, 16), L rows a step (ADDP, LD3, UADDLV): 10-50x fewer
  * instructions an element than a row at a time, counted. */
-#define AX_RED_INT_ROWS 1
 AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { return AX_NEON_W(k, vpaddq, a, b); }
 AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return vcombine_u8(vld1_u8(p), vld1_u8(q)); }
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) {
