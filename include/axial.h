@@ -41,9 +41,9 @@ extern "C" {
 #endif
 
 #define AXIAL_VERSION_MAJOR 0
-#define AXIAL_VERSION_MINOR 5
+#define AXIAL_VERSION_MINOR 6
 #define AXIAL_VERSION_PATCH 0
-/* 10000 * major + 100 * minor + patch, e.g. 500 for 0.5.0. */
+/* 10000 * major + 100 * minor + patch, e.g. 600 for 0.6.0. */
 #define AXIAL_VERSION (AXIAL_VERSION_MAJOR * 10000 + AXIAL_VERSION_MINOR * 100 + AXIAL_VERSION_PATCH)
 
 /* The AXIAL_VERSION of the library loaded at run time: compare it with the

@@ -383,13 +383,6 @@ what: float CumSum lines, every SIMD ISA: a chunk's sum S is taken from its carr
 old:  const int one = !memcmp(D, S, sizeof *D); /* D and S of the same bits stay so */
 new:  const int one = 1;
 
-id:   lse-blk-head-kept
-file: kernels/ops/lse.h
-isa:  avx512
-what: a LogCumSumExp line block that begins mid-vector (after a head of 8 f32 lanes) leaves the head's outputs overwritten
-old:              LF(lse_stc)(k, hp, h, lo);
-new:              (void)h;
-
 id:   lse-chunk-carry
 file: kernels/ops/lse.h
 isa:  avx2
@@ -479,8 +472,8 @@ id:   lse-rise-late
 file: kernels/ops/lse.h
 isa:  avx2
 what: LogCumSumExp lines, every SIMD ISA: at a rise above the reference the lanes after it keep the old reference's outputs (steep rises overflow)
-old:  const size_t j0 = i ? up[i - 1] : lo, w = i ? j0 + (size_t)excl : lo;
-new:  const size_t j0 = i ? up[i - 1] : lo, w = i ? LN : lo;
+old:  const size_t j0 = i ? up[i - 1] : 0, w = i ? j0 + (size_t)excl : 0;
+new:  const size_t j0 = i ? up[i - 1] : 0, w = i ? LN : 0;
 
 id:   lse-vec-prefix-all
 file: kernels/ops/lse.h

@@ -10,6 +10,7 @@
  */
 #include "order.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../kernels/scalar/convert.h"
@@ -244,24 +245,26 @@ uint64_t axial__fnv1a(const void *p, size_t n) {
 
 axial_status axial__check_writer(const char *fn, const char *what, const unsigned char *b,
                                  size_t zero_from) {
+    static const char *const since[] = {/* each minor version's change of the order, from 0.3 */
+        "a reduction of over 64 outputs sums in fixed chunks of rows",
+        "LogCumSumExp takes references from earlier terms only",
+        "several reduced groups sum their first reduced axis in cells",
+        "AVX-512 LogCumSumExp heads of f32, f16, bf16 are 16 terms"};
     const unsigned v = (unsigned)(axial__get64(b + 4) >> 32), me = AXIAL_VERSION;
+    char why[160] = ""; /* the first change the writer lacks, and how many more (0.x: v / 100
+                         * is the minor version) */
+    unsigned first = 0, more = 0;
+    for (unsigned m = 3; m - 3 < sizeof since / sizeof *since; m++)
+        if (v < me && v / 100 < m && m <= me / 100)
+            first ? (void)more++ : (void)(first = m);
+    if (first)
+        snprintf(why, sizeof why, more ? ": the order changed in 0.%u: %s (and %u later: docs/API.md "
+                                         "section 11)" : ": the order changed in 0.%u: %s",
+                 first, since[first - 3], more);
     if (v / 100 != me / 100)
-        return axial__fail(AXIAL_E_ARGS,
-                           "%s: %s was written by axial %u.%u.%u; this library, %u.%u.%u, reads "
-                           "those of %u.%u.x only (a minor version may change the summation "
-                           "order%s)", fn, what, v / 10000, v / 100 % 100, v % 100, me / 10000,
-                           me / 100 % 100, me % 100, me / 10000, me / 100 % 100,
-                           v < 300 ? ": from 0.3 on, a reduction of more than 64 outputs sums "
-                                     "its reduced extent in fixed chunks of rows; from 0.4 on, "
-                                     "LogCumSumExp takes its references from earlier terms only; "
-                                     "from 0.5 on, a reduction of several reduced groups sums its "
-                                     "first reduced axis in cells"
-                           : v < 400 ? ": from 0.4 on, LogCumSumExp takes its references from "
-                                       "earlier terms only; from 0.5 on, a reduction of several "
-                                       "reduced groups sums its first reduced axis in cells"
-                           : v < 500 ? ": from 0.5 on, a reduction of several reduced groups "
-                                       "sums its first reduced axis in cells"
-                                     : "");
+        return axial__fail(AXIAL_E_ARGS, "%s: %s was written by axial %u.%u.%u; this library (%u.%u.%u) "
+                           "reads %u.%u.x only%s", fn, what, v / 10000, v / 100 % 100, v % 100,
+                           me / 10000, me / 100 % 100, me % 100, me / 10000, me / 100 % 100, why);
     for (size_t i = zero_from; i < 24; i++)
         if (b[i] != 0)
             return axial__fail(AXIAL_E_ARGS, "%s: %s has 0x%02x at byte %zu, which this format "

@@ -47,8 +47,8 @@
 #endif
 #define LSE_BLK 8      /* vectors of a line-scan block */
 #define LSE_SB 8       /* rows of a column-scan block */
-#define LSE_HEAD 8     /* a line's first terms, term by term (lse_row) */
-#define LSE_SL 64      /* lines whose heads are scanned at a time as columns */
+#define LSE_HEAD (LN > 8 ? LN : 8) /* a line's first terms, term by term (lse_row): whole vectors */
+#define LSE_SL (512 / LSE_HEAD) /* lines whose heads go at a time as columns (their stack copy: 512 terms) */
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
@@ -441,13 +441,13 @@ AXIAL_INLINE LMASK LF(lse_ge)(size_t lo) {
 }
 
 /* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past
- * them), lanes [0, lo) in the state already.  At each lane above m + LSE_LAG,
+ * them).  At each lane above m + LSE_LAG,
  * m = that term + LSE_LAG (S rescaled in double), so an output depends on no
  * later term: one exp (each lane below its m), a prefix per m from its S (the
  * other lanes 0: the bits of a vector per m), one log.  At a NaN or +inf term
  * the scalar step takes the rest of the chunk (returns 1). */
-LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, size_t lo, int excl,
-                           int rev, LF(lse_cs) *c, axial_lse_acc R, int emit) {
+LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
+                           LF(lse_cs) *c, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
     const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
     _Alignas(64) LE a[LN], p[LN];
@@ -455,10 +455,10 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, si
     for (size_t l = 0; cnt < LN && rev && l < LN; l++) /* (a partial vector backwards) */
         a[l] = l < cnt ? (LE)lse_ld1(k, x, n - 1 - t - l) : (LE)-INFINITY;
     LV v = cnt < LN && rev ? LKX(ld, LK, a) : LF(lse_ldc)(k, x + at * es, cnt), mv = LX(set1)(c->m);
-    v = LX(sel)(LF(lse_ge)(lo), rev && cnt == LN ? LX(rev)(v) : v, LX(set1)(-INFINITY));
+    v = rev && cnt == LN ? LX(rev)(v) : v;
     LKX(st, LK, a, v);
     const int look = LX(any)(LX(bad)(v)) || LX(any)(LX(gt)(v, LX(set1)(c->m + (LE)LSE_LAG)));
-    size_t up[LN + 1], nu = 0, j = look ? lo : LN; /* the lanes that rise, then j: LN or a NaN or +inf's */
+    size_t up[LN + 1], nu = 0, j = look ? 0 : LN; /* the lanes that rise, then j: LN or a NaN or +inf's */
     for (LE m = c->m; j < LN && a[j] < INFINITY; j++)
         if (a[j] > m + (LE)LSE_LAG)
             up[nu++] = j, m = a[j] + (LE)LSE_LAG, mv = LX(sel)(LF(lse_ge)(j), LX(set1)(m), mv);
@@ -466,7 +466,7 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, si
     const LV e = LX(exp)(LX(sub)(v, mv));
     LV r = e, ref = e;
     for (size_t i = 0;; i++) { /* the lanes of each m: prefixes from j0, outputs from w */
-        const size_t j0 = i ? up[i - 1] : lo, w = i ? j0 + (size_t)excl : lo;
+        const size_t j0 = i ? up[i - 1] : 0, w = i ? j0 + (size_t)excl : 0;
         const LV pv = LX(scan)(LX(sel)(LF(lse_ge)(j0), e, LX(set1)(0)));
         r = LX(sel)(LF(lse_ge)(w), LF(lse_r)(c, pv, excl), r);
         ref = LX(sel)(LF(lse_ge)(w), LX(set1)((LE)c->mx.ref), ref);
@@ -480,11 +480,11 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, si
         c->mx = lse_mix_of(R, (double)nm);
     }
     const LV u = LX(add)(ref, LX(log)(r));
-    if (emit && lo == 0 && j == LN && (cnt == LN || !rev)) { /* the outputs of lanes [lo, j) */
+    if (emit && j == LN && (cnt == LN || !rev)) { /* the outputs of lanes [0, j) */
         LF(lse_stc)(k, y + at * es, rev ? LX(rev)(u) : u, cnt);
     } else if (emit) {
         LF(lse_st)(k, buf, u);
-        for (size_t l = lo; l < j && l < cnt; l++)
+        for (size_t l = 0; l < j && l < cnt; l++)
             axk_copy(y + (rev ? n - 1 - t - l : t + l) * es, buf + l * es, 1, es);
     }
     if (j == LN)
@@ -521,18 +521,17 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
     c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
 }
 
-/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n (the first one's lanes [0, lo) a
- * head's, as in lse_vec_at) as one block where none rises above m + LSE_LAG and none is NaN or +inf
- * (returns 1; else 0, *g those before the first that does): all exps, prefixes, logs (SLEEF overlaps). */
+/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n as one block where none rises
+ * above m + LSE_LAG and none is NaN or +inf (returns 1; else 0, *g those before the first that
+ * does): all exps, prefixes, logs (SLEEF overlaps). */
 AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, size_t nb,
-                            size_t lo, int excl, int rev, LF(lse_cs) *c, int emit, size_t *g) {
+                            int excl, int rev, LF(lse_cs) *c, int emit, size_t *g) {
     const size_t es = axk_size(k);
     LV v[LSE_BLK], e[LSE_BLK], b = LX(set1)(-INFINITY);
     int bad = 0;
     for (size_t q = 0; q < nb; q++) {
         LV u = LF(lse_ld)(k, x + (rev ? n - t - (q + 1) * LN : t + q * LN) * es);
-        u = rev ? LX(rev)(u) : u;
-        v[q] = q == 0 && lo ? LX(sel)(LF(lse_ge)(lo), u, LX(set1)(-INFINITY)) : u;
+        v[q] = rev ? LX(rev)(u) : u;
         bad |= LX(any)(LX(bad)(v[q]));
         b = LX(max)(b, v[q]);
     }
@@ -547,12 +546,9 @@ AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, 
         e[q] = LF(lse_r)(c, p, excl);
         c->S += (double)LX(last)(p);
     }
-    for (size_t q = 0; emit && q < nb; q++) { /* (a head's outputs stay: read, then put back) */
-        char *p = y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es, *hp = p + (rev ? LN - lo : 0) * es;
-        const LV o = LF(lse_o)(c, e[q]), h = q || !lo ? o : LF(lse_ldc)(k, hp, lo);
-        LF(lse_st)(k, p, rev ? LX(rev)(o) : o);
-        if (!q && lo)
-            LF(lse_stc)(k, hp, h, lo);
+    for (size_t q = 0; emit && q < nb; q++) {
+        const LV o = LF(lse_o)(c, e[q]);
+        LF(lse_st)(k, y + (rev ? n - t - (q + 1) * LN : t + q * LN) * es, rev ? LX(rev)(o) : o);
     }
     return 1;
 }
@@ -571,23 +567,20 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
         lse_scan_scalar(k, x, y, n, t, n, excl, rev, &st, *R, emit);
         return st;
     }
-    size_t lo = LSE_HEAD % LN ? t % LN : 0; /* (t: 0 or LSE_HEAD; lo 0 where it ends a vector) */
-    t -= lo;
     for (size_t lim = LSE_BLK, g = 0; t < n;) { /* lim: the vectors a block may take */
         if (n - t >= LN) { /* up to lim whole vectors as one block; else those before a rise */
             const size_t nb = (n - t) / LN < lim ? (n - t) / LN : lim;
-            if (lo ? LF(lse_blk)(k, x, y, n, t, nb, lo, excl, rev, &c, emit, &g) /* (lo 0: folded) */
-                   : own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, 0, excl, rev, &c, emit, &g)
-                                          : LF(lse_blk)(k, x, y, n, t, nb, 0, excl, rev, &c, emit, &g)) {
-                t += nb * LN, lo = 0, lim = LSE_BLK;
+            if (own && nb == LSE_BLK ? LF(lse_blk)(k, x, y, n, t, LSE_BLK, excl, rev, &c, emit, &g)
+                                     : LF(lse_blk)(k, x, y, n, t, nb, excl, rev, &c, emit, &g)) {
+                t += nb * LN, lim = LSE_BLK;
                 continue;
             }
             if ((lim = g) > 0)
                 continue;
         }
-        if (LF(lse_vec_at)(k, x, y, n, t, lo, excl, rev, &c, *R, emit)) /* a rise, or the end */
+        if (LF(lse_vec_at)(k, x, y, n, t, excl, rev, &c, *R, emit)) /* a rise, or the end */
             return (axial_lse_acc){(double)c.m, c.S};
-        t += LN, lo = 0, lim = LSE_BLK;
+        t += LN, lim = LSE_BLK;
     }
     return LF(lse_canon)(&c);
 }
@@ -641,15 +634,14 @@ LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, uns
                 LF(lse_chunk)(k, x + at * es, ya, take, 0, excl, rev, &st->R, c.m, c.S, emit);
             c.m = T.m == -INFINITY ? (LE)-LMAX : (LE)T.m, c.S = T.s;
             c.mx = lse_mix_of(st->R, (double)c.m);
-        } else { /* the vector's terms in scan order, lanes [0, lo) a head's */
-            const size_t lo = pos - q == 0 && q - hv < LSE_HEAD ? LSE_HEAD - (q - hv) : 0;
+        } else { /* the vector's terms in scan order (a head is whole vectors) */
             take = take < LN - hv ? take : LN - hv;
             _Alignas(64) char b[AX_VB] = {0}, o[AX_VB] = {0};
             memcpy(b, st->held, hv * es);
             for (size_t l = 0; l < take; l++)
                 axk_copy(b + (hv + l) * es, x + (rev ? len - 1 - i - l : i + l) * es, 1, es);
             LF(lse_cs) d = c;
-            const int sc = LF(lse_vec_at)(k, b, o, hv + take, 0, lo, excl, 0, &d, st->R, 1);
+            const int sc = LF(lse_vec_at)(k, b, o, hv + take, 0, excl, 0, &d, st->R, 1);
             for (size_t l = 0; emit && l < take; l++)
                 axk_copy(y + (rev ? len - 1 - i - l : i + l) * es, o + (hv + l) * es, 1, es);
             if (sc || hv + take == LN)
