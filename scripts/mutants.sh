@@ -131,6 +131,13 @@ what: AVX2 integer short rows: the pairwise sums' 64-bit quarters left as the 12
 old:                                      : _mm256_add_epi64(_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)), 0xd8);
 new:                                      : _mm256_add_epi64(_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)), 0xe4);
 
+id:   avx512-int-rows-bytes
+file: kernels/simd/avx512.h
+isa:  avx512
+what: AVX-512 integer short rows of bytes: a pair's sum keeps its carry bit (masked to 9 bits), so the pack saturates and sums of large bytes go wrong
+old:  #define AX_PAIRS(v, w) _mm512_and_si512(_mm512_add_epi##w(v, _mm512_srli_epi##w(v, w / 2)), _mm512_set1_epi##w((1 << w / 2) - 1))
+new:  #define AX_PAIRS(v, w) _mm512_and_si512(_mm512_add_epi##w(v, _mm512_srli_epi##w(v, w / 2)), _mm512_set1_epi##w((2 << w / 2) - 1))
+
 id:   src-axis-negative
 file: src/shape.c
 isa:  scalar,api

@@ -851,7 +851,8 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         memcpy(y, x, outer * inner * axk_size(k));
         return;
     }
-    if (inner == 1 && L <= 16 && (n <= 4 * L || (AX_VB == 16 && (n == 8 * L || n == 16 * L)))) { /* (x86: a small pad) */
+    /* (at most 16 vectors a group; x86: rows of up to 4 vectors, a small pad) */
+    if (inner == 1 && (L <= 16 ? n <= 4 * L || (AX_VB == 16 && (n == 8 * L || n == 16 * L)) : n <= 16 && (L == 32 || (n > 1 && !(n & (n - 1)))))) {
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
         RI_ROWS_IF(n == 2, 2, 0) RI_ROWS_IF(n == 4 && L >= 4, 4, 0) RI_ROWS_IF(n == 8 && L >= 8, 8, 0)
         RI_ROWS_IF(n == 16 && L >= 16, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
