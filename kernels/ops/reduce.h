@@ -786,24 +786,23 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     unsigned char *q = y;
     /* two groups a step (NEON 1.2x, modelled), but for rows of 2-3 vectors of a runtime n
      * (their 16-24 load offsets spill: i32 [6553, 10] v1 1.18x the cycles of one group) */
-    for (; !acc && (V < 2 || n == V * L) && o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) {
+    for (; AX_VB == 16 && !acc && (V < 2 || n == V * L) && o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) {
         vi_st(q, ri_rows_group(k, p, n, V, keep));
         vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep));
     }
-    for (uint64_t b[AX_VB / 8]; acc && o < whole; o += L) {
-        vi_st(b, ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
-        for (size_t r = 0; r < L; r++)
-            acc[o + r] += ri_get(k, b, r);
-    }
-    for (; o < whole; o += L)
+    for (; AX_VB == 16 && !acc && o < whole; o += L) /* (NEON: rows of 2-3 vectors, n1 1.15x the cycles without) */
         vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
-    for (; o < outer; o += L) {
+    for (; o < outer; o += L) { /* (one copy of the group: whole ones, then one from a padded copy) */
         const size_t cnt = RD_MIN(L, outer - o);
-        uint64_t pad[(AX_VB == 16 ? 16 : 4) * 2 * AX_VB]; /* need * es: at most 16 L^2 es (x86: 4 L^2 es) */
-        memset(pad, 0, need * es);
-        memcpy(pad, axk_at(k, x, o * n), cnt * n * es);
-        vi_st(pad, ri_rows_group(k, pad, n, V, keep));
-        for (size_t r = 0; r < cnt; r++)
+        uint64_t pad[(AX_VB == 16 ? 16 : 2) * 2 * AX_VB]; /* need * es: at most 16 L^2 es (x86: 1056 bytes) */
+        const void *p = axk_at(k, x, o * n);
+        if (o >= whole) {
+            memset(pad, 0, need * es);
+            p = memcpy(pad, p, cnt * n * es);
+        }
+        const int direct = !acc && cnt == L; /* the group's outputs straight to y */
+        vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, ri_rows_group(k, p, n, V, keep));
+        for (size_t r = 0; !direct && r < cnt; r++)
             ri_emit(k, y, acc, o + r, ri_get(k, pad, r));
     }
 }
@@ -851,13 +850,14 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         memcpy(y, x, outer * inner * axk_size(k));
         return;
     }
-    /* (at most 16 vectors a group; x86: rows of up to 4 vectors, a small pad) */
-    if (inner == 1 && (L <= 16 ? n <= 4 * L || (AX_VB == 16 && (n == 8 * L || n == 16 * L)) : n <= 16 && (L == 32 || (n > 1 && !(n & (n - 1)))))) {
+    /* (a group at most 16 vectors; wider ISAs rows of at most a vector: a small pad, 5 copies of the loop) */
+    if (inner == 1 && (AX_VB == 16 ? n <= 4 * L || n == 8 * L || n == 16 * L
+                                   : n <= L && ((n > 1 && n <= 16 && !(n & (n - 1))) || (2 * n <= L ? L <= 32 : L <= 16)))) {
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
-        RI_ROWS_IF(n == 2, 2, 0) RI_ROWS_IF(n == 4 && L >= 4, 4, 0) RI_ROWS_IF(n == 8 && L >= 8, 8, 0)
-        RI_ROWS_IF(n == 16 && L >= 16, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
-        RI_ROWS_IF(n == 2 * L, 2 * L, 2) RI_ROWS_IF(n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
-        RI_ROWS_IF(n == 8 * L, 8 * L, 8) RI_ROWS_IF(n == 16 * L, 16 * L, 16) RI_ROWS_IF(n <= L, n, 1)
+        RI_ROWS_IF(n == 2 && (AX_VB != 32 || L > 32), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && (AX_VB == 16 || L > 32), 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && (AX_VB == 16 || L > 32), 8, 0)
+        RI_ROWS_IF(n == 16 && L >= 16 && (AX_VB == 16 || L > 32), 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
+        RI_ROWS_IF(AX_VB == 16 && n == 2 * L, 2 * L, 2) RI_ROWS_IF(AX_VB == 16 && n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
+        RI_ROWS_IF(AX_VB == 16 && n == 8 * L, 8 * L, 8) RI_ROWS_IF(AX_VB == 16 && n == 16 * L, 16 * L, 16) RI_ROWS_IF(AX_VB > 16 || n <= L, n, 1)
         RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
         ri_rows_short(k, x, y, acc, outer, n, 4);
 #undef RI_ROWS_IF
