@@ -826,12 +826,12 @@ AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size
         uint64_t out[63], b[AX_VB / 8];
         for (size_t i = 0; i < inner; i++)
             out[i] = 0;
-        const int one = L % inner == 0; /* one slot: the vectors added, halves folded to inner lanes */
-        for (size_t m = 1; one && m < S; m++)
-            a[0] = vi_add(k, a[0], a[m]);
+        const size_t slots = inner / rd_gcd(inner, L), one = slots == 1; /* vectors a slot apart added; */
+        for (size_t m = slots; m < S; m++) /* one slot: its halves folded to inner lanes */
+            a[m % slots] = vi_add(k, a[m % slots], a[m]);
         for (size_t h = L / 2; one && h >= inner; h /= 2)
             a[0] = vi_add(k, a[0], vi_up(k, a[0], vi_zero(), (int)h, 1));
-        for (size_t m = 0, i = 0; m < (one ? 1 : RD_MIN(S, count / L)); m++) {
+        for (size_t m = 0, i = 0; m < (one ? 1 : RD_MIN(slots, count / L)); m++) {
             vi_st(b, a[m]);
             for (size_t l = 0; l < (one ? inner : L); l++, i = i + 1 == inner ? 0 : i + 1)
                 out[i] += ri_get(k, b, l);
