@@ -57,7 +57,6 @@
  * no buffer: each tile's kernel rounds its own columns, with the bits of the
  * whole-shape reduce_lse (kernels/kernels.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -539,8 +538,8 @@ static void axial_reduce_chunks_into(const axial_reduce_plan *p, char *tot, void
  * sum once (the float kernels of the SIMD ISAs, which have reduce_cols,
  * for inner < 16: kernels/kernels.h) or every order gives the same sums
  * (integers).  Slabs of a few rows cost a kernel call each otherwise ({0, 2}
- * of [64, 16, 64] f32: 64 calls of 16 rows of 64).  Returns the slabs a
- * call (1: no batching). */
+ * of [256, 4, 16] f32: 256 calls of 4 rows; slabs of 16 outputs or more
+ * gain nothing from it).  Returns the slabs a call (1: no batching). */
 #ifndef AXIAL_WIDE_BATCH
 #define AXIAL_WIDE_BATCH ((size_t)1024)
 #endif

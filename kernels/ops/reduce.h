@@ -810,7 +810,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
  * of a block of lcm(inner, L) = slots L elements; the vectors loaded and the
  * tail go to out[i], i counted mod inner (no division). */
 AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
-                              size_t inner, size_t S) {
+                              size_t inner, size_t slots, size_t S) {
     const size_t L = ri_lanes(k), count = n * inner;
     for (size_t o = 0; o < outer; o++) {
         const void *xo = axk_at(k, x, o * count);
@@ -826,9 +826,9 @@ AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size
         uint64_t out[63], b[AX_VB / 8];
         for (size_t i = 0; i < inner; i++)
             out[i] = 0;
-        const size_t slots = inner / rd_gcd(inner, L), one = slots == 1; /* vectors a slot apart added; */
-        for (size_t m = slots; m < S; m++) /* one slot: its halves folded to inner lanes */
-            a[m % slots] = vi_add(k, a[m % slots], a[m]);
+        const int one = slots == 1; /* vectors a slot apart added, from the last; one slot: */
+        for (size_t m = S; m-- > slots;) /* its halves folded to inner lanes */
+            a[m - slots] = vi_add(k, a[m - slots], a[m]);
         for (size_t h = L / 2; one && h >= inner; h /= 2)
             a[0] = vi_add(k, a[0], vi_up(k, a[0], vi_zero(), (int)h, 1));
         for (size_t m = 0, i = 0; m < (one ? 1 : RD_MIN(slots, count / L)); m++) {
@@ -853,9 +853,10 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     /* (a group at most 16 vectors; wider ISAs rows of at most a vector: a small pad, 5 copies of the loop) */
     if (inner == 1 && (AX_VB == 16 ? n <= 4 * L || n == 8 * L || n == 16 * L
                                    : n <= L && ((n > 1 && n <= 16 && !(n & (n - 1))) || (2 * n <= L ? L <= 32 : L <= 16)))) {
+        const int v0 = AX_VB == 16 || L > 32; /* rows of 4-16 as whole vectors (x86: 64 lanes only) */
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
-        RI_ROWS_IF(n == 2 && (AX_VB != 32 || L > 32), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && (AX_VB == 16 || L > 32), 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && (AX_VB == 16 || L > 32), 8, 0)
-        RI_ROWS_IF(n == 16 && L >= 16 && (AX_VB == 16 || L > 32), 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
+        RI_ROWS_IF(n == 2 && (v0 || AX_VB == 64), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && v0, 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && v0, 8, 0)
+        RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
         RI_ROWS_IF(AX_VB == 16 && n == 2 * L, 2 * L, 2) RI_ROWS_IF(AX_VB == 16 && n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
         RI_ROWS_IF(AX_VB == 16 && n == 8 * L, 8 * L, 8) RI_ROWS_IF(AX_VB == 16 && n == 16 * L, 16 * L, 16) RI_ROWS_IF(AX_VB > 16 || n <= L, n, 1)
         RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
@@ -870,8 +871,8 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     }
     if (inner < L) { /* S accumulators, a multiple of the slots: a constant for few (registers) */
         const size_t slots = inner / rd_gcd(inner, L);
-        slots == 3 ? ri_periodic(k, x, y, acc, outer, n, inner, 6)
-        : slots <= 4 ? ri_periodic(k, x, y, acc, outer, n, inner, 4) : ri_periodic(k, x, y, acc, outer, n, inner, slots);
+        slots == 3 ? ri_periodic(k, x, y, acc, outer, n, inner, slots, 6)
+        : slots <= 4 ? ri_periodic(k, x, y, acc, outer, n, inner, slots, 4) : ri_periodic(k, x, y, acc, outer, n, inner, slots, slots);
         return;
     }
     /* columns: reduce sums into y itself, reduce_acc into acc when elements
