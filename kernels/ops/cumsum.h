@@ -331,13 +331,6 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
     }
     return c;
 }
-/* A full vector's store: streamed where nt (then p is aligned). */
-AXIAL_INLINE void cs_vi_put(char *p, vi v, int nt) {
-    if (AX_CS_NT && nt)
-        vi_put_aligned(p, v, 1);
-    else
-        vi_st(p, v);
-}
 /* nt: a whole vector streams (p 64-byte aligned; AX_CS_NT only) */
 AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
     const size_t w = cs_cw(k);
@@ -367,7 +360,7 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
         else
             vf_st_part(k, p, v, cnt);
     } else if (cnt >= w) {
-        cs_vi_put(p, c.i, nt);
+        vi_put(p, c.i, AX_CS_NT && nt);
     } else {
         vi_st_part(p, c.i, cnt * axk_size(k));
     }
@@ -619,8 +612,8 @@ AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int
         /* s1 continues s0; the carry waits for nothing but itself */
         const vi s1 = vi_add(k, vi_scan(k, v1, rev), vi_last(k, s0, rev));
         const vi o0 = vi_add(k, carry, s0), o1 = vi_add(k, carry, s1);
-        cs_vi_put(y + p0, excl ? vi_sub(k, o0, v0) : o0, nt);
-        cs_vi_put(y + p1, excl ? vi_sub(k, o1, v1) : o1, nt);
+        vi_put(y + p0, excl ? vi_sub(k, o0, v0) : o0, AX_CS_NT && nt);
+        vi_put(y + p1, excl ? vi_sub(k, o1, v1) : o1, AX_CS_NT && nt);
         carry = vi_add(k, carry, vi_last(k, s1, rev));
     }
     for (; j < n; j += W) {
@@ -705,8 +698,8 @@ AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n,
     size_t j = 0, ph = 0;
     for (; j + W <= total; j += W) {
         const size_t p = (rev ? total - j - W : j) * es;
-        cs_vi_put(y + p, cs_seg_vec(k, vi_ld(x + p), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev),
-                  nt);
+        vi_put(y + p, cs_seg_vec(k, vi_ld(x + p), vi_ld(rb[ph]), L, &carry, n, cross, excl, rev),
+               AX_CS_NT && nt);
         ph = ph + 1 == P ? 0 : ph + 1;
     }
     if (j < total) { /* in reverse, the tail is the vector's top lanes */

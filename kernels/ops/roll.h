@@ -42,13 +42,6 @@ AXIAL_INLINE void ax_roll_inorder(void) {
 
 typedef unsigned char ax_roll_half __attribute__((vector_size(AX_VB / 2)));
 
-AXIAL_INLINE void ax_roll_put(char *p, vi v, int nt) {
-    if (nt)
-        vi_put_aligned(p, v, 1);
-    else
-        vi_st(p, v);
-}
-
 /* Four chunks of w bytes (V or V/2) from s + o[i] to d + o[i], loads first. */
 AXIAL_INLINE void ax_roll_mov4(char *d, const char *s, size_t w, size_t o1, size_t o2,
                                size_t o3) {
@@ -111,9 +104,9 @@ AXIAL_INLINE void ax_roll_steps(char *d, const char *s, size_t steps, int nt) {
     for (; steps > 0; steps--, d += 4 * AX_VB, s += 4 * AX_VB) {
         const vi v0 = vi_ld(s), v1 = vi_ld(s + AX_VB);
         const vi v2 = vi_ld(s + 2 * AX_VB), v3 = vi_ld(s + 3 * AX_VB);
-        ax_roll_put(d, v0, nt), ax_roll_inorder(), ax_roll_put(d + AX_VB, v1, nt);
-        ax_roll_inorder(), ax_roll_put(d + 2 * AX_VB, v2, nt), ax_roll_inorder();
-        ax_roll_put(d + 3 * AX_VB, v3, nt);
+        vi_put(d, v0, nt), ax_roll_inorder(), vi_put(d + AX_VB, v1, nt);
+        ax_roll_inorder(), vi_put(d + 2 * AX_VB, v2, nt), ax_roll_inorder();
+        vi_put(d + 3 * AX_VB, v3, nt);
     }
 }
 
@@ -136,7 +129,7 @@ AXIAL_NOINLINE void ax_roll_copy_long(char *d, const char *s, size_t len, int nt
         for (len %= 4 * AX_VB; len >= AX_ROLL_LINE; d += AX_ROLL_LINE, s += AX_ROLL_LINE,
                                                    len -= AX_ROLL_LINE)
             for (size_t h = 0; h < AX_ROLL_LINE; h += AX_VB)
-                vi_put_aligned(d + h, vi_ld(s + h), 1);
+                vi_put(d + h, vi_ld(s + h), 1);
         ax_roll_copy_short(d, s, len);
         return;
     }
@@ -240,10 +233,10 @@ AXIAL_INLINE void ax_roll_tiled(const char *x, char *y, size_t T, size_t nb, siz
     for (; p + 4 * AX_VB <= T; p += 4 * AX_VB) {
         const vi v0 = vi_ld(x + p), v1 = vi_ld(x + p + AX_VB);
         const vi v2 = vi_ld(x + p + 2 * AX_VB), v3 = vi_ld(x + p + 3 * AX_VB);
-        ax_roll_put(y + p, vi_tbl(v0, i0, u), nt), ax_roll_inorder();
-        ax_roll_put(y + p + AX_VB, vi_tbl(v1, i0, u), nt), ax_roll_inorder();
-        ax_roll_put(y + p + 2 * AX_VB, vi_tbl(v2, i0, u), nt), ax_roll_inorder();
-        ax_roll_put(y + p + 3 * AX_VB, vi_tbl(v3, i0, u), nt);
+        vi_put(y + p, vi_tbl(v0, i0, u), nt), ax_roll_inorder();
+        vi_put(y + p + AX_VB, vi_tbl(v1, i0, u), nt), ax_roll_inorder();
+        vi_put(y + p + 2 * AX_VB, vi_tbl(v2, i0, u), nt), ax_roll_inorder();
+        vi_put(y + p + 3 * AX_VB, vi_tbl(v3, i0, u), nt);
     }
     for (; p + AX_VB <= T; p += AX_VB)
         vi_st(y + p, vi_tbl(vi_ld(x + p), i0, u));
@@ -260,10 +253,10 @@ AXIAL_INLINE void ax_roll_sel4(char *d, const char *xa, const char *xb, vi m0, v
     const vi a0 = vi_ld(xa), a1 = vi_ld(xa + AX_VB), a2 = vi_ld(xa + 2 * AX_VB);
     const vi a3 = vi_ld(xa + 3 * AX_VB), b0 = vi_ld(xb), b1 = vi_ld(xb + AX_VB);
     const vi b2 = vi_ld(xb + 2 * AX_VB), b3 = vi_ld(xb + 3 * AX_VB);
-    ax_roll_put(d, vi_sel8(m0, b0, a0), nt), ax_roll_inorder();
-    ax_roll_put(d + AX_VB, vi_sel8(m1, b1, a1), nt), ax_roll_inorder();
-    ax_roll_put(d + 2 * AX_VB, vi_sel8(m2, b2, a2), nt), ax_roll_inorder();
-    ax_roll_put(d + 3 * AX_VB, vi_sel8(m3, b3, a3), nt);
+    vi_put(d, vi_sel8(m0, b0, a0), nt), ax_roll_inorder();
+    vi_put(d + AX_VB, vi_sel8(m1, b1, a1), nt), ax_roll_inorder();
+    vi_put(d + 2 * AX_VB, vi_sel8(m2, b2, a2), nt), ax_roll_inorder();
+    vi_put(d + 3 * AX_VB, vi_sel8(m3, b3, a3), nt);
 }
 
 /* Needs nb < AX_ROLL_LONG and (outer - 1) * nb >= AX_ROLL_LINE.  M[k] =
@@ -304,7 +297,7 @@ AXIAL_NOINLINE void ax_roll_selected(const char *x, char *y, size_t T, size_t nb
         m -= m >= mend ? nb : 0;
     }
     for (size_t k = (size_t)(y + p1 - d) / AX_VB; k > 0; k--) {
-        ax_roll_put(d, vi_sel8(vi_ld(m), vi_ld(xb), vi_ld(xa)), nt);
+        vi_put(d, vi_sel8(vi_ld(m), vi_ld(xb), vi_ld(xa)), nt);
         xa += AX_VB, xb += AX_VB, d += AX_VB, m += step1;
         m -= m >= mend ? nb : 0;
     }

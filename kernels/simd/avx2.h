@@ -259,13 +259,8 @@ AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
 AXIAL_INLINE vi vi_zero(void) { return _mm256_setzero_si256(); }
 AXIAL_INLINE vi vi_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
 AXIAL_INLINE void vi_st(void *p, vi v) { _mm256_storeu_si256((__m256i *)p, v); }
-/* a store to a 32-byte aligned p, streaming or plain */
-AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
-    if (nt)
-        _mm256_stream_si256((__m256i *)p, v);
-    else
-        _mm256_store_si256((__m256i *)p, v);
-}
+/* nt: a streaming store to an aligned p; else a plain one */
+AXIAL_INLINE void vi_put(void *p, vi v, int nt) { nt ? _mm256_stream_si256((__m256i *)p, v) : vi_st(p, v); }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_avx2_ld_bytes(p, bytes); }
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_avx2_st_bytes(p, v, bytes); }
 /* f (add, sub, cmpgt) over integer kind k's lanes */

@@ -194,12 +194,8 @@ AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
 AXIAL_INLINE vi vi_zero(void) { return _mm512_setzero_si512(); }
 AXIAL_INLINE vi vi_ld(const void *p) { return _mm512_loadu_si512(p); }
 AXIAL_INLINE void vi_st(void *p, vi v) { _mm512_storeu_si512(p, v); }
-AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) {
-    if (nt)
-        _mm512_stream_si512((__m512i *)p, v);
-    else
-        _mm512_store_si512(p, v);
-}
+/* nt: a streaming store to an aligned p; else a plain one */
+AXIAL_INLINE void vi_put(void *p, vi v, int nt) { nt ? _mm512_stream_si512((__m512i *)p, v) : vi_st(p, v); }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) {
     return _mm512_maskz_loadu_epi8(ax_mask(bytes), p);
 }

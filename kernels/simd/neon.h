@@ -172,7 +172,7 @@ AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) { return vcvtx_high_f32_f64(vcvtx_f3
 AXIAL_INLINE vi vi_zero(void) { return vdupq_n_u8(0); }
 AXIAL_INLINE vi vi_ld(const void *p) { return vld1q_u8((const uint8_t *)p); }
 AXIAL_INLINE void vi_st(void *p, vi v) { vst1q_u8((uint8_t *)p, v); }
-AXIAL_INLINE void vi_put_aligned(void *p, vi v, int nt) { (void)nt, vst1q_u8((uint8_t *)p, v); }
+AXIAL_INLINE void vi_put(void *p, vi v, int nt) { (void)nt, vst1q_u8((uint8_t *)p, v); }
 AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return ax_neon_ld_bytes(p, bytes); }
 AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_neon_st_bytes(p, v, bytes); }
 /* f (vaddq, vsubq, vpaddq) over integer kind k's lanes */
