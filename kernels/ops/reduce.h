@@ -809,10 +809,10 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
 /* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots
  * of a block of lcm(inner, L) = slots L elements; the vectors loaded and the
  * tail go to out[i], i counted mod inner (no division). */
-AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
-                              size_t inner, size_t slots, size_t S) {
+AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t o, size_t outer,
+                              size_t n, size_t inner, size_t slots, size_t S) {
     const size_t L = ri_lanes(k), count = n * inner;
-    for (size_t o = 0; o < outer; o++) {
+    for (; o < outer; o++) {
         const void *xo = axk_at(k, x, o * count);
         vi a[64];
         for (size_t m = 0; m < S; m++)
@@ -869,10 +869,19 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
             ri_emit(k, y, acc, o, ri_rowsum(k, axk_at(k, x, o * n), n));
         return;
     }
-    if (inner < L) { /* S accumulators, a multiple of the slots: a constant for few (registers) */
-        const size_t slots = inner / rd_gcd(inner, L);
-        slots == 3 ? ri_periodic(k, x, y, acc, outer, n, inner, slots, 6)
-        : slots <= 4 ? ri_periodic(k, x, y, acc, outer, n, inner, slots, 4) : ri_periodic(k, x, y, acc, outer, n, inner, slots, slots);
+    if (inner < L) { /* fewer rows than 2 slots L (32 of one slot): a row a whole load, lane i column i */
+        const size_t slots = inner / rd_gcd(inner, L), count = n * inner;
+        size_t o = 0;
+        for (uint64_t b[AX_VB / 8]; n < (slots > 1 ? 2 * slots * L : 32) && (o + 1) * count + L <= outer * count + inner; o++) {
+            vi f = vi_zero(); /* (while the loads stay in x) */
+            for (size_t q = o * count; q < (o + 1) * count; q += inner)
+                f = vi_add(k, f, vi_ld(axk_at(k, x, q)));
+            vi_st(b, f);
+            for (size_t i = 0; i < inner; i++)
+                ri_emit(k, y, acc, o * inner + i, ri_get(k, b, i));
+        } /* the rest: S accumulators, a multiple of the slots, a constant for few (registers) */
+        slots == 3 ? ri_periodic(k, x, y, acc, o, outer, n, inner, slots, 6)
+        : slots <= 4 ? ri_periodic(k, x, y, acc, o, outer, n, inner, slots, 4) : ri_periodic(k, x, y, acc, o, outer, n, inner, slots, slots);
         return;
     }
     /* columns: reduce sums into y itself, reduce_acc into acc when elements
