@@ -117,12 +117,12 @@ what: integer ReduceSum of 1 < inner < lanes: the tail's output index wraps to 1
 old:          for (size_t i = q % inner; q < count; q++, i = i + 1 == inner ? 0 : i + 1)
 new:          for (size_t i = q % inner; q < count; q++, i = i + 1 == inner ? 1 % inner : i + 1)
 
-id:   int-few-rows-last
+id:   int-few-rows-tree
 file: kernels/ops/reduce.h
 isa:  avx2,avx512
-what: integer ReduceSum of 1 < inner < lanes over few rows (a row a load): the last row left out
-old:              for (size_t q = o * count; q < (o + 1) * count; q += inner)
-new:              for (size_t q = o * count; q + inner < (o + 1) * count; q += inner)
+what: integer ReduceSum of 1 < inner < lanes over few rows (a row a load): 2 rows of each tree of 4 left out
+old:  f = vi_add(k, f, ri_gsum(k, axk_at(k, x, (o * n + j) * inner), inner * axk_size(k), 4));
+new:  f = vi_add(k, f, ri_gsum(k, axk_at(k, x, (o * n + j) * inner), inner * axk_size(k), 2));
 
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h

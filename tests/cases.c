@@ -378,12 +378,12 @@ void reduce_columns(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, dou
 void reduce_3d(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, double frac) {
     static const int64_t as[] = {1, 2, 3, 5}, bs[] = {1, 2, 3, 7, 16, 17};
     static const int64_t cs[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
-    static const int64_t sets[4][3] = {{0, 2, -1}, {0, -1, -1}, {1, 2, -1}, {0, 1, 2}};
-    static const size_t nset[4] = {2, 1, 2, 3};
+    static const int64_t sets[5][3] = {{0, 2, -1}, {0, -1, -1}, {1, 2, -1}, {0, 1, 2}, {1, -1, -1}};
+    static const size_t nset[5] = {2, 1, 2, 3, 1};
     for (size_t a = 0; a < COUNT(as); a++)
         for (size_t b = 0; b < COUNT(bs); b++)
             for (size_t c = 0; c < COUNT(cs); c++)
-                for (size_t s = 0; s < 4; s++) {
+                for (size_t s = 0; s < 5; s++) {
                     if (!ax_sample(t, frac)) continue;
                     int64_t shape[3] = {as[a], bs[b], cs[c]}, axes[3];
                     size_t n = nset[s];

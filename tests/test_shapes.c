@@ -15,7 +15,7 @@
  * Library calls per ISA at AXIAL_TEST_SCALE=1 (every listed shape runs; the
  * specials sample them; a lower scale samples all of them): cumsum rows
  * 15744, short rows 12288, columns 17472, specials ~11300; reduce rows and
- * short rows 7584, columns 4776, 3-D 16128, specials ~4500; roll rows by
+ * short rows 7584, columns 4776, 3-D 20160, specials ~4500; roll rows by
  * every shift 74550, 100..400-byte and long rows 1525, 3-D ~1370.
  * shape_streaming (below): 96 calls of 4-8 MiB with misaligned outputs.
  */
