@@ -58,11 +58,12 @@ extern size_t axial__stream_bytes;
  * AXIAL_ROWS_PF_AHEAD bytes ahead, in inputs of AXIAL_ROWS_PF_MIN bytes or
  * more (left to the hardware prefetchers, these loops, which read several
  * rows at once, wait on memory far longer than a plain sequential read
- * does).  A prefetch never faults and changes no value, so it may reach
+ * does; a smaller input sits in the L2 cache, where the prefetches only add
+ * work).  A prefetch never faults and changes no value, so it may reach
  * past the input's end. */
 #define AXIAL_ROWS_PF_AHEAD 16384
 #ifndef AXIAL_ROWS_PF_MIN /* (overridable only for measurements) */
-#define AXIAL_ROWS_PF_MIN ((size_t)256 << 10)
+#define AXIAL_ROWS_PF_MIN ((size_t)2 << 20)
 #endif
 AXIAL_INLINE void axial_prefetch_ahead(const void *p, size_t bytes) {
     for (size_t o = 0; o < bytes; o += 64)
