@@ -182,6 +182,11 @@ static void reduce_cases(size_t bytes) {
     c = add_case(AX_OP_REDUCE, AXIAL_I8, 2, (int64_t)bytes / 16, 16, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AX_OP_REDUCE, AXIAL_I32, 2, n / 5, 5, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AX_OP_REDUCE, AXIAL_I32, 3, n / 48, 16, 3), c->naxes = 1, c->axes[0] = 1;
+    /* rows of 64 (medium rows, whole super-rows); integer columns over few rows: bytes of 5, and
+     * i64 columns of 4 (one AVX2 vector) */
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 64, 64, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_I8, 3, (int64_t)bytes / 80, 16, 5), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_I64, 3, (int64_t)bytes / 192, 6, 4), c->naxes = 1, c->axes[0] = 1;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++) {
         c = add_case(AX_OP_REDUCE, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);

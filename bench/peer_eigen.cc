@@ -114,6 +114,7 @@ bool run_typed(Dev dev, const axb_case *c, const void *x, void *y) {
             if (c->rank == 1) sum_all<T, 1>(dev, c, x, y);
             else return false;
         } else if (c->rank == 2 && c->naxes == 1) sum_n<T, 2, 1>(dev, c, x, y);
+        else if (c->rank == 3 && c->naxes == 1) sum_n<T, 3, 1>(dev, c, x, y);
         else if (c->rank == 3 && c->naxes == 2) sum_n<T, 3, 2>(dev, c, x, y);
         else return false;
         return true;
