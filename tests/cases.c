@@ -383,7 +383,7 @@ void reduce_3d(ax_t *t, axial_dtype dt, enum fill mode, reduce_run run, double f
     for (size_t a = 0; a < COUNT(as); a++)
         for (size_t b = 0; b < COUNT(bs); b++)
             for (size_t c = 0; c < COUNT(cs); c++)
-                for (size_t s = 0; s < 5; s++) {
+                for (size_t s = 0; s < COUNT(nset); s++) {
                     if (!ax_sample(t, frac)) continue;
                     int64_t shape[3] = {as[a], bs[b], cs[c]}, axes[3];
                     size_t n = nset[s];

@@ -874,8 +874,9 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     if (inner < L + (AX_VB > 16 && L <= 4)) {
         const size_t slots = inner / rd_gcd(inner, L), count = n * inner;
         size_t o = 0;
-        for (uint64_t b[AX_VB / 8]; n < (slots > 1 ? 2 * slots * L : 32) && (o + 1) * count + L <= outer * count + inner; o++) {
-            vi f = vi_zero(); /* (while the loads stay in x; 4 rows a tree: NEON n1 0.6x the cycles of one chain, modelled) */
+        for (; n < (slots > 1 ? 2 * slots * L : 32) && (o + 1) * count + L <= outer * count + inner; o++) {
+            uint64_t b[AX_VB / 8]; /* (while the loads stay in x; 4 rows a tree: NEON n1 0.6x the cycles of one chain, modelled) */
+            vi f = vi_zero();
             size_t j = 0;
             for (; j + 4 <= n; j += 4)
                 f = vi_add(k, f, ri_gsum(k, axk_at(k, x, (o * n + j) * inner), inner * axk_size(k), 4));
@@ -884,7 +885,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
             vi_st(b, f);
             for (size_t i = 0; i < inner; i++)
                 ri_emit(k, y, acc, o * inner + i, ri_get(k, b, i));
-        } /* the rest: S accumulators, a multiple of the slots, a constant for few (registers) */
+        } /* the rest: S accumulators, a multiple of the slots, a constant where the slots are few (registers) */
         slots == 3 ? ri_periodic(k, x, y, acc, o, outer, n, inner, slots, 6)
         : slots <= 4 ? ri_periodic(k, x, y, acc, o, outer, n, inner, slots, 4) : ri_periodic(k, x, y, acc, o, outer, n, inner, slots, slots);
         return;
