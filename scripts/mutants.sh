@@ -124,6 +124,13 @@ what: integer ReduceSum of 1 < inner < lanes over few rows (a row a load): 2 row
 old:  f = vi_add(k, f, ri_gsum(k, axk_at(k, x, (o * n + j) * inner), inner * axk_size(k), 4));
 new:  f = vi_add(k, f, ri_gsum(k, axk_at(k, x, (o * n + j) * inner), inner * axk_size(k), 2));
 
+id:   int-wide-rows-chain
+file: kernels/ops/reduce.h
+isa:  avx2,avx512
+what: x86 integer ReduceSum of rows of 2 to 4 vectors (AX_VB / 8 rows a group): a row's last whole vector left out
+old:          RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 1 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
+new:          RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 2 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
+
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2
@@ -380,8 +387,8 @@ id:   neon-int-rows-keep
 file: kernels/ops/reduce.h
 isa:  neon
 what: integer short rows (NEON ADDP groups): a row's last vector keeps one lane past the row
-old:  ? AX_VB / 2 : AX_VB) < (n - (V ? V - 1 : 0) * L) * es
-new:  ? AX_VB / 2 : AX_VB) <= (n - (V ? V - 1 : 0) * L) * es
+old:  ? AX_VB / 2 : AX_VB) < (n - (V ? vr - 1 : 0) * L) * es
+new:  ? AX_VB / 2 : AX_VB) <= (n - (V ? vr - 1 : 0) * L) * es
 
 id:   copy-elem-width
 file: kernels/simd/common.h

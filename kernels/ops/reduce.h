@@ -58,6 +58,10 @@
 #define AX_RED_INT_ROWS3 0
 #define vi_rows3(k, p) ((void)(k), vi_ld(p))
 #endif
+#ifndef AX_RED_INT_WIDE /* vi_wide(k, v): v's lanes summed in zero-extended 8-byte lanes */
+#define AX_RED_INT_WIDE 0
+#define vi_wide(k, v) (v)
+#endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
 #endif
@@ -748,8 +752,9 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
  * constant then; 8 or 16, whole, by a tree: NEON n1 0.7x the cycles of one
  * chain, modelled), added, and the L row vectors take log2(L) levels.  A
  * group whose loads would pass the end of x runs on a zero-padded copy. */
-AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep) {
-    const size_t L = ri_lanes(k), nc = V >= 8 ? 1 : V; /* vectors of a row's chain */
+AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep, int wide) {
+    const size_t L = ri_lanes(k), nc = V >= 8 ? 1 : V, R = wide ? AX_VB / 8 : L; /* vectors of a row's chain; rows */
+    const size_t vr = wide && V == 4 ? (n + L - 1) / L : V; /* (wide rows of 3 and 4 vectors: one loop) */
     vi v[16];
     if (!V) {
         if (n == 3)
@@ -757,53 +762,54 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep)
         RD_UNROLL for (size_t j = 0; j < n; j++) v[j] = vi_ld(axk_at(k, p, j * L));
         return ri_tree(k, v, n, 1);
     }
-    if (V == 1 && 2 * n <= L) { /* two rows a vector, a half each (NEON i8 [13107, 5] n1 0.8x, modelled) */
+    if (!wide && V == 1 && 2 * n <= L) { /* two rows a vector, a half each (NEON i8 [13107, 5] n1 0.8x, modelled) */
         RD_UNROLL for (size_t r = 0; r < L / 2; r++)
             v[r] = vi_and(vi_ld2h(axk_at(k, p, 2 * r * n), axk_at(k, p, (2 * r + 1) * n)), keep);
         return ri_tree(k, v, L / 2, 1);
     }
-    RD_UNROLL for (size_t r = 0; r < L; r++) {
+    RD_UNROLL for (size_t r = 0; r < R; r++) {
         const void *q = axk_at(k, p, r * n);
-        vi s = V >= 8 ? ri_gsum(k, q, AX_VB, V) : vi_ld(axk_at(k, q, (V - 1) * L)); /* (8, 16: whole) */
-        s = n == V * L ? s : vi_and(s, keep);
-        RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = vi_add(k, s, vi_ld(axk_at(k, q, i * L)));
-        v[r] = s;
+        vi s = V >= 8 ? ri_gsum(k, q, AX_VB, V) : vi_ld(axk_at(k, q, (vr - 1) * L)); /* (8, 16: whole) */
+        s = n == vr * L ? s : vi_and(s, keep);
+        RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 1 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
+        v[r] = wide ? vi_wide(k, s) : s;
     }
-    return ri_tree(k, v, L, 1);
+    return ri_tree(wide ? AXK_I64 : k, v, R, 1);
 }
 AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
-                                size_t V) {
-    const size_t L = ri_lanes(k), es = axk_size(k), total = outer * n;
-    const size_t need = V ? (L - 1) * n + V * L : n * L; /* elements a group reads */
+                                size_t V, int wide) {
+    const size_t L = ri_lanes(k), es = axk_size(k), total = outer * n, R = wide ? AX_VB / 8 : L; /* rows a group */
+    const size_t vr = wide && V == 4 ? (n + L - 1) / L : V;
+    const size_t need = V ? (R - 1) * n + V * L : n * L; /* elements a group reads */
     unsigned char kb[AX_VB];
     for (size_t b = 0; b < AX_VB; b++)
-        kb[b] = b % (V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB) < (n - (V ? V - 1 : 0) * L) * es ? 0xff : 0;
+        kb[b] = b % (!wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB) < (n - (V ? vr - 1 : 0) * L) * es ? 0xff : 0;
     const vi keep = vi_ld(kb);
     /* groups from o < whole: all L rows out, their reads inside x (no checks) */
-    const size_t whole = total < need || outer < L ? 0 : RD_MIN((total - need) / n + 1, outer - L + 1);
+    const size_t whole = total < need || outer < R ? 0 : RD_MIN((total - need) / n + 1, outer - R + 1);
     size_t o = 0;
     const unsigned char *p = x;
     unsigned char *q = y;
     /* two groups a step (NEON 1.2x, modelled), but for rows of 2-3 vectors of a runtime n
      * (their 16-24 load offsets spill: i32 [6553, 10] v1 1.18x the cycles of one group) */
     for (; AX_VB == 16 && !acc && (V < 2 || n == V * L) && o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) {
-        vi_st(q, ri_rows_group(k, p, n, V, keep));
-        vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep));
+        vi_st(q, ri_rows_group(k, p, n, V, keep, 0));
+        vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep, 0));
     }
     for (; AX_VB == 16 && !acc && o < whole; o += L) /* (NEON: rows of 2-3 vectors, n1 1.15x the cycles without) */
-        vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep));
-    for (; o < outer; o += L) { /* (one copy of the group: whole ones, then one from a padded copy) */
-        const size_t cnt = RD_MIN(L, outer - o);
-        uint64_t pad[(AX_VB == 16 ? 16 : 2) * 2 * AX_VB]; /* need * es: at most 16 L^2 es (x86: 1056 bytes) */
+        vi_st(axk_at_mut(k, y, o), ri_rows_group(k, axk_at(k, x, o * n), n, V, keep, 0));
+    for (; o < outer; o += R) { /* (one copy of the group: whole ones, then one from a padded copy) */
+        const size_t cnt = RD_MIN(R, outer - o);
+        uint64_t pad[(AX_VB == 16 ? 16 : 2) * 2 * AX_VB]; /* need * es: at most 16 L^2 es (x86: 32 L es, 2048 bytes) */
         const void *p = axk_at(k, x, o * n);
         if (o >= whole) {
             memset(pad, 0, need * es);
             p = memcpy(pad, p, cnt * n * es);
         }
-        const int direct = !acc && cnt == L; /* the group's outputs straight to y */
-        vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, ri_rows_group(k, p, n, V, keep));
+        const int direct = !wide && !acc && cnt == L; /* the group's outputs straight to y */
+        vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, ri_rows_group(k, p, n, V, keep, wide));
         for (size_t r = 0; !direct && r < cnt; r++)
-            ri_emit(k, y, acc, o + r, ri_get(k, pad, r));
+            ri_emit(k, y, acc, o + r, wide ? pad[r] : ri_get(k, pad, r));
     }
 }
 /* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots
@@ -854,14 +860,19 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     if (inner == 1 && (AX_VB == 16 ? n <= 4 * L || n == 8 * L || n == 16 * L
                                    : n <= L && ((n > 1 && n <= 16 && !(n & (n - 1))) || (2 * n <= L ? L <= 32 : L <= 16)))) {
         const int v0 = AX_VB == 16 || L > 32; /* rows of 4-16 as whole vectors (x86: 64 lanes only) */
-#define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V); else
+#define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V, 0); else
         RI_ROWS_IF(n == 2 && (v0 || AX_VB == 64), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && v0, 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && v0, 8, 0)
         RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
         RI_ROWS_IF(AX_VB == 16 && n == 2 * L, 2 * L, 2) RI_ROWS_IF(AX_VB == 16 && n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
         RI_ROWS_IF(AX_VB == 16 && n == 8 * L, 8 * L, 8) RI_ROWS_IF(AX_VB == 16 && n == 16 * L, 16 * L, 16) RI_ROWS_IF(AX_VB > 16 || n <= L, n, 1)
         RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)
-        ri_rows_short(k, x, y, acc, outer, n, 4);
+        ri_rows_short(k, x, y, acc, outer, n, 4, 0);
 #undef RI_ROWS_IF
+        return;
+    } /* x86 rows of up to 4 vectors: AX_VB / 8 rows a group, their lanes to 8-byte sums (vi_wide) first */
+    if (inner == 1 && AX_RED_INT_WIDE && n <= 4 * L) {
+        n <= L ? ri_rows_short(k, x, y, acc, outer, n, 1, 1) : n <= 2 * L ? ri_rows_short(k, x, y, acc, outer, n, 2, 1)
+                                                                         : ri_rows_short(k, x, y, acc, outer, n, 4, 1);
         return;
     }
     if (inner == 1) {

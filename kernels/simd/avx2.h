@@ -207,9 +207,7 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     const __m256i m = ax_avx2_lanes(2 * cnt);
     return _mm256_blendv_pd(_mm256_set1_pd(fill), _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
 }
-AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
-    _mm256_maskstore_pd(p, ax_avx2_lanes(2 * cnt), v);
-}
+AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { _mm256_maskstore_pd(p, ax_avx2_lanes(2 * cnt), v); }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
     if (nt)
@@ -228,9 +226,7 @@ AXIAL_INLINE void vd_st_f32_part(float *p, vd v, size_t cnt) {
 AXIAL_INLINE vd vd_lo(vf v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
 AXIAL_INLINE vd vd_hi(vf v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
 /* f64 -> f32, round to nearest even: lanes of lo, then of hi. */
-AXIAL_INLINE vf vf_narrow(vd lo, vd hi) {
-    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
-}
+AXIAL_INLINE vf vf_narrow(vd lo, vd hi) { return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)); }
 /* f64 -> f32 rounded to odd: RNE, one step toward zero where that went
  * away from zero (the truncation), then the lsb set where inexact.  A later
  * RNE to f16/bf16 then rounds as if straight from f64.  NaN stays NaN;
@@ -251,9 +247,7 @@ AXIAL_INLINE __m128 ax_avx2_odd4(vd d) {
     const __m128i trunc = _mm_add_epi32(_mm_castps_si128(f), away32); /* -1 where away */
     return _mm_castsi128_ps(_mm_or_si128(trunc, _mm_and_si128(inex32, _mm_set1_epi32(1))));
 }
-AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
-    return _mm256_set_m128(ax_avx2_odd4(hi), ax_avx2_odd4(lo));
-}
+AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) { return _mm256_set_m128(ax_avx2_odd4(hi), ax_avx2_odd4(lo)); }
 
 /* ---- integer lanes (k: AXK_I8 .. AXK_I64; wrapping) ----------------------- */
 AXIAL_INLINE vi vi_zero(void) { return _mm256_setzero_si256(); }
@@ -666,10 +660,13 @@ AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
     const __m256 h = _mm256_add_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xdd));
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(h), 0xd8));
 }
-AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs), folded */
+#define AX_RED_INT_WIDE 1 /* (reduce: integer rows AX_VB / 8 a step, ops/reduce.h) */
+AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs) */
     v = k == AXK_I16 ? _mm256_add_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_srli_epi32(v, 16)) : v;
-    v = k == AXK_I8 ? _mm256_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
-        : _mm256_add_epi64(_mm256_and_si256(v, _mm256_set1_epi64x(0xffffffff)), _mm256_srli_epi64(v, 32));
+    return k == AXK_I8 ? _mm256_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
+        : _mm256_add_epi64(_mm256_and_si256(v, _mm256_set1_epi64x(0xffffffff)), _mm256_srli_epi64(v, 32)); }
+AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* vi_wide's sums folded */
+    v = vi_wide(k, v);
     const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q)));
 }

@@ -152,9 +152,7 @@ AXIAL_INLINE void vd_put(double *p, vd v, int nt) {
 AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     return _mm512_mask_loadu_pd(_mm512_set1_pd(fill), (__mmask8)ax_mask(cnt), p);
 }
-AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
-    _mm512_mask_storeu_pd(p, (__mmask8)ax_mask(cnt), v);
-}
+AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { _mm512_mask_storeu_pd(p, (__mmask8)ax_mask(cnt), v); }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
 AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
     if (nt)
@@ -196,12 +194,8 @@ AXIAL_INLINE vi vi_ld(const void *p) { return _mm512_loadu_si512(p); }
 AXIAL_INLINE void vi_st(void *p, vi v) { _mm512_storeu_si512(p, v); }
 /* nt: a streaming store to an aligned p; else a plain one */
 AXIAL_INLINE void vi_put(void *p, vi v, int nt) { nt ? _mm512_stream_si512((__m512i *)p, v) : vi_st(p, v); }
-AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) {
-    return _mm512_maskz_loadu_epi8(ax_mask(bytes), p);
-}
-AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) {
-    _mm512_mask_storeu_epi8(p, ax_mask(bytes), v);
-}
+AXIAL_INLINE vi vi_ld_part(const void *p, size_t bytes) { return _mm512_maskz_loadu_epi8(ax_mask(bytes), p); }
+AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { _mm512_mask_storeu_epi8(p, ax_mask(bytes), v); }
 /* f (add, sub) over integer kind k's lanes */
 #define AX_AVX512_W(k, f, a, b) AX_BY_KIND(k, f##_epi8(a, b), f##_epi16(a, b), f##_epi32(a, b), f##_epi64(a, b))
 AXIAL_INLINE vi vi_add(int k, vi a, vi b) { return AX_AVX512_W(k, _mm512_add, a, b); }
@@ -246,9 +240,7 @@ AXIAL_INLINE vf vf_rev(vf v) {
         _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
 }
 AXIAL_INLINE float vf_first(vf v) { return _mm512_cvtss_f32(v); }
-AXIAL_INLINE float vf_last(vf v) {
-    return _mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(v, 3), 0xff));
-}
+AXIAL_INLINE float vf_last(vf v) { return _mm_cvtss_f32(_mm_permute_ps(_mm512_extractf32x4_ps(v, 3), 0xff)); }
 AXIAL_INLINE vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
 AXIAL_INLINE vd vd_exp(vd a) { return Sleef_expd8_u10avx512f(a); }
 AXIAL_INLINE vd vd_log(vd a) { return Sleef_logd8_u10avx512f(a); }
@@ -687,10 +679,13 @@ AXIAL_INLINE vd vd_fold8(const vd *r) {
                              _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
     return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
 }
-AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs), folded */
+#define AX_RED_INT_WIDE 1 /* (reduce: integer rows AX_VB / 8 a step, ops/reduce.h) */
+AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs) */
     v = k == AXK_I16 ? _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xffff)), _mm512_srli_epi32(v, 16)) : v;
-    v = k == AXK_I8 ? _mm512_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
-        : _mm512_add_epi64(_mm512_and_si512(v, _mm512_set1_epi64(0xffffffff)), _mm512_srli_epi64(v, 32));
+    return k == AXK_I8 ? _mm512_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
+        : _mm512_add_epi64(_mm512_and_si512(v, _mm512_set1_epi64(0xffffffff)), _mm512_srli_epi64(v, 32)); }
+AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* vi_wide's sums folded */
+    v = vi_wide(k, v);
     const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
     const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q)));
