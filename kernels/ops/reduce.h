@@ -880,9 +880,9 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
             ri_emit(k, y, acc, o, ri_rowsum(k, axk_at(k, x, o * n), n));
         return;
     }
-    /* inner < L, or on x86 one vector of at most 4 lanes (the column path's sums would go through memory a row
+    /* inner < L, or on x86 one vector of at most 8 lanes (the column path's sums would go through memory a row
      * a time): fewer rows than 2 slots L (32 of one slot) a row a whole load, lane i column i */
-    if (inner < L + (AX_VB > 16 && L <= 4)) {
+    if (inner < L + (AX_VB > 16 && L <= 8)) {
         const size_t slots = inner / rd_gcd(inner, L), count = n * inner;
         size_t o = 0;
         for (; n < (slots > 1 ? 2 * slots * L : 32) && (o + 1) * count + L <= outer * count + inner; o++) {
