@@ -131,6 +131,13 @@ what: x86 integer ReduceSum of rows of 2 to 4 vectors (AX_VB / 8 rows a group): 
 old:          RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 1 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
 new:          RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 2 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
 
+id:   avx512-int-rows3-lane
+file: kernels/simd/avx512.h
+isa:  avx512
+what: AVX-512 integer ReduceSum rows of 3 (vi_rows3, 32-bit lanes): each row's fourth lane, the next row's first element, kept
+old:                            _mm512_maskz_permutex2var_epi32(0x7777, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
+new:                            _mm512_maskz_permutex2var_epi32(0xffff, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
+
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2

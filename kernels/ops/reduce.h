@@ -862,7 +862,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         const int v0 = AX_VB == 16 || L > 32; /* rows of 4-16 as whole vectors (x86: 64 lanes only) */
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V, 0); else
         RI_ROWS_IF(n == 2 && (v0 || AX_VB == 64), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && v0, 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && v0, 8, 0)
-        RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
+        RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3 && L <= 32, 3, 0)
         RI_ROWS_IF(AX_VB == 16 && n == 2 * L, 2 * L, 2) RI_ROWS_IF(AX_VB == 16 && n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
         RI_ROWS_IF(AX_VB == 16 && n == 8 * L, 8 * L, 8) RI_ROWS_IF(AX_VB == 16 && n == 16 * L, 16 * L, 16) RI_ROWS_IF(AX_VB > 16 || n <= L, n, 1)
         RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)

@@ -300,13 +300,9 @@ AXIAL_INLINE vf vf_up1(vf v) {
     return _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)),
                            _mm256_setzero_ps(), 0x01);
 }
-AXIAL_INLINE vf vf_rev(vf v) {
-    return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
-}
+AXIAL_INLINE vf vf_rev(vf v) { return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)); }
 AXIAL_INLINE float vf_first(vf v) { return _mm256_cvtss_f32(v); }
-AXIAL_INLINE float vf_last(vf v) {
-    return _mm_cvtss_f32(_mm_permute_ps(_mm256_extractf128_ps(v, 1), 0xff));
-}
+AXIAL_INLINE float vf_last(vf v) { return _mm_cvtss_f32(_mm_permute_ps(_mm256_extractf128_ps(v, 1), 0xff)); }
 AXIAL_INLINE vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
 AXIAL_INLINE vd vd_exp(vd a) { return Sleef_expd4_u10avx2(a); }
 AXIAL_INLINE vd vd_log(vd a) { return Sleef_logd4_u10avx2(a); }
@@ -322,9 +318,7 @@ AXIAL_INLINE vd vd_scan(vd e) {
     e = _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x90), z, 0x1));
     return _mm256_add_pd(e, _mm256_blend_pd(_mm256_permute4x64_pd(e, 0x40), z, 0x3));
 }
-AXIAL_INLINE vd vd_up1(vd v) {
-    return _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), _mm256_setzero_pd(), 0x1);
-}
+AXIAL_INLINE vd vd_up1(vd v) { return _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), _mm256_setzero_pd(), 0x1); }
 AXIAL_INLINE vd vd_rev(vd v) { return _mm256_permute4x64_pd(v, 0x1b); }
 AXIAL_INLINE double vd_hmax(vd v) {
     const __m128d h = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
@@ -566,9 +560,7 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
 /* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
  * addresses; reverse: lower), zeros or a given vector's lanes coming in. */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
-AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) {
-    return AX_AVX2_W(k, _mm256_cmpgt, a, b);
-}
+AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) { return AX_AVX2_W(k, _mm256_cmpgt, a, b); }
 /* vpshufb indices broadcasting the k-last element of each 128-bit half. */
 AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
     return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)axk_idx_end_row(e, rev)));

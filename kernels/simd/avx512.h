@@ -41,9 +41,7 @@ typedef __m512d vd;
 typedef __m512i vi;
 
 /* A mask of the low k lanes (0 <= k <= 64). */
-AXIAL_INLINE __mmask64 ax_mask(size_t k) {
-    return k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << k) - 1);
-}
+AXIAL_INLINE __mmask64 ax_mask(size_t k) { return k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << k) - 1); }
 
 /* ---- f32 lanes ------------------------------------------------------------ */
 AXIAL_INLINE vf vf_set1(float c) { return _mm512_set1_ps(c); }
@@ -260,9 +258,7 @@ AXIAL_INLINE vd vd_scan(vd e) {
     return _mm512_add_pd(e, AX_VD_UP(e, 4));
 }
 AXIAL_INLINE vd vd_up1(vd v) { return AX_VD_UP(v, 1); }
-AXIAL_INLINE vd vd_rev(vd v) {
-    return _mm512_permutexvar_pd(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
-}
+AXIAL_INLINE vd vd_rev(vd v) { return _mm512_permutexvar_pd(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v); }
 AXIAL_INLINE double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
 AXIAL_INLINE double vd_hsum(vd v) { return _mm512_reduce_add_pd(v); }
 AXIAL_INLINE double vd_first(vd v) { return _mm512_cvtsd_f64(v); }
@@ -350,9 +346,7 @@ AXIAL_INLINE __m512d ax_cs_dqscan(__m512d v, int rev) {
     return rev ? _mm512_mask_add_pd(a, 0x33, a, _mm512_permutex_pd(a, 0xFE))
                : _mm512_mask_add_pd(a, 0xCC, a, _mm512_permutex_pd(a, 0x40));
 }
-AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) {
-    return (blkd){ax_cs_dqscan(v.a, rev), ax_cs_dqscan(v.b, rev)};
-}
+AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) { return (blkd){ax_cs_dqscan(v.a, rev), ax_cs_dqscan(v.b, rev)}; }
 /* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0), as
  * s.b + ([T1, T2] + [T0, T1]) + [-0, T0] (quads in k order; reverse keeps
  * them in the high, then the low half of each vector): three shuffles and
@@ -700,6 +694,27 @@ AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { /* a's adjacent lanes added, then b
                                : _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), od = vi_add(k, ev, vi_set1(k, 1));
     return k == AXK_I32 ? _mm512_add_epi32(_mm512_permutex2var_epi32(a, ev, b), _mm512_permutex2var_epi32(a, od, b))
                         : _mm512_add_epi64(_mm512_permutex2var_epi64(a, ev, b), _mm512_permutex2var_epi64(a, od, b));
+}
+/* Override (reduce): L integer rows of 3 at p (16-, 32-, 64-bit lanes; bytes take the 8-byte-lane groups): each
+ * quarter of the rows one permute of its 3 L / 4 elements to 4 lanes a row (the 4th zero), then vi_addp twice */
+#define AX_RED_INT_ROWS3 1
+AXIAL_INLINE vi vi_rows3(int k, const void *p) {
+    static const uint8_t io[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                                   23, 24, 25, 26, 27, 28, 29, 30, 31}; /* lane l: l */
+    const vi s[3] = {vi_ld(p), vi_ld((const char *)p + 64), vi_ld((const char *)p + 128)};
+    const vi l = AX_BY_KIND(k, vi_zero(), _mm512_cvtepu8_epi16(_mm256_loadu_si256((const void *)io)),
+                            _mm512_cvtepu8_epi32(_mm_loadu_si128((const void *)io)), _mm512_cvtepu8_epi64(_mm_loadl_epi64((const void *)io)));
+    const vi r = AX_BY_KIND(k, l, _mm512_srli_epi16(l, 2), _mm512_srli_epi32(l, 2), _mm512_srli_epi64(l, 2));
+    const vi t = vi_add(k, vi_add(k, vi_add(k, r, r), r), vi_and(l, vi_set1(k, 3))); /* 3 (l / 4) + l % 4 */
+    const int L = (int)(AX_VB / axk_size(k));
+    vi q[4];
+    for (int j = 0; j < 4; j++) { /* rows j L / 4 ..: from s[v] and s[v + 1] */
+        const int e = 3 * j * L / 4, v = e / L;
+        const vi i = vi_add(k, t, vi_set1(k, e - v * L)), a = s[v], b = s[v < 2 ? v + 1 : 2];
+        q[j] = AX_BY_KIND(k, vi_zero(), _mm512_maskz_permutex2var_epi16(0x77777777u, a, i, b),
+                          _mm512_maskz_permutex2var_epi32(0x7777, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
+    }
+    return vi_addp(k, vi_addp(k, q[0], q[1]), vi_addp(k, q[2], q[3]));
 }
 AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(p)), _mm256_loadu_si256(q), 1); }
 #define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */

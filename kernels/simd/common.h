@@ -34,9 +34,7 @@ AXIAL_INLINE size_t axk_size(int k) {
 /* the expression for integer kind k's lane width (as a switch on k: I64 the default) */
 #define AX_BY_KIND(k, e8, e16, e32, e64) \
     ((k) == AXK_I8 ? (e8) : (k) == AXK_I16 ? (e16) : (k) == AXK_I32 ? (e32) : (e64))
-AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) {
-    return (const char *)p + i * axk_size(k);
-}
+AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) { return (const char *)p + i * axk_size(k); }
 AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
 /* bytes (a multiple of 8) of float kind k's -0.0 at buf */
 AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {

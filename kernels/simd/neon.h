@@ -151,9 +151,7 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     return cnt >= 2 || (fill == 0.0 && !signbit(fill)) ? v
            : cnt ? vsetq_lane_f64(fill, v, 1) : vdupq_n_f64(fill);
 }
-AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) {
-    ax_neon_st_bytes(p, vreinterpretq_u8_f64(v), cnt * 8);
-}
+AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { ax_neon_st_bytes(p, vreinterpretq_u8_f64(v), cnt * 8); }
 AXIAL_INLINE vd vd_ld_f32(const float *p) { return vcvt_f64_f32(vld1_f32(p)); }
 AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) { (void)nt, vst1_f32(p, vcvt_f32_f64(v)); }
 /* cnt <= 2 f32 */
