@@ -187,6 +187,9 @@ static void reduce_cases(size_t bytes) {
     c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 64, 64, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AX_OP_REDUCE, AXIAL_I8, 3, (int64_t)bytes / 80, 16, 5), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AX_OP_REDUCE, AXIAL_I64, 3, (int64_t)bytes / 192, 6, 4), c->naxes = 1, c->axes[0] = 1;
+    /* integer rows of 3 and of 40 bytes (x86: rows of 3 through vi_rows3, groups of 8-byte lanes) */
+    c = add_case(AX_OP_REDUCE, AXIAL_I32, 2, n / 3, 3, 0), c->naxes = 1, c->axes[0] = 1;
+    c = add_case(AX_OP_REDUCE, AXIAL_I8, 2, (int64_t)bytes / 40, 40, 0), c->naxes = 1, c->axes[0] = 1;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++) {
         c = add_case(AX_OP_REDUCE, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);
