@@ -138,6 +138,13 @@ what: AVX-512 integer ReduceSum rows of 3 (vi_rows3, 32-bit lanes): each row's f
 old:                            _mm512_maskz_permutex2var_epi32(0x7777, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
 new:                            _mm512_maskz_permutex2var_epi32(0xffff, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
 
+id:   avx512-int-rows3-bytes
+file: kernels/simd/avx512.h
+isa:  avx512
+what: AVX-512 integer ReduceSum byte rows of 3 (vi_rows3 as 16-bit lanes): the second half of the rows summed from the first half's elements
+old:                                                               _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w + 3)), 1);
+new:                                                               _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w)), 1);
+
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2

@@ -1,36 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/reduce.h: ReduceSum for every summable dtype (kernels.h: reduce,
- * reduce_acc, reduce_finish, reduce_run, reduce_cols over (outer, n, inner)),
- * written once over simd/<isa>.h (included first); AXIAL_DEFINE_REDUCE_KERNELS()
- * defines them for its ISA.
+ * ops/reduce.h: ReduceSum for every summable dtype (kernels.h: reduce, reduce_acc, reduce_finish, reduce_run,
+ * reduce_cols over (outer, n, inner)), written once over simd/<isa>.h (included first);
+ * AXIAL_DEFINE_REDUCE_KERNELS() defines them for its ISA.
  *
- * Floats follow the one summation order (docs/API.md section 7,
- * tests/order_ref.c), over positions, never registers: C (the trees' type)
- * is f32 for f32/f16/bf16, f64 for f64; a `vc` is one native vector of C.
- *   columns (inner >= 16): each column alone, groups of 8 rows by the tree
- *     ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in C, widened and added into the
- *     column's f64 sum; the last w % L columns from the overlapping vector
- *     of the last L, only its new lanes added.
- *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16), position
- *     p a column of them (trees over 8 super-rows, AX_RED_PIECE positions
- *     a tree) into A[p], A folded in halves to `inner` sums.
- *   rows (inner == 1): P == 16, the 16 sums folded by vector adds, then
- *     AX_ND rows at once by vd_halves_add (the last halvings as a
- *     transpose).  Short rows (n <= 16) are one super-row, -0.0 past n (a
- *     fold adding -0.0 is exact): folded from the fewest vectors, or packed
- *     several to a vector; rows of 32..128, a multiple of 16, one group.
- *   Rows of 2 of f32 add in f32: (x0 + x1) rounded to f64, then to f32, is
- *   the f32 sum (53 >= 2 * 24 + 2), and so for f16/bf16 (24 >= 2 * 11 + 2).
- *   f16/bf16 round to odd in f32, then to nearest even: one rounding.
- * Integers wrap (signed and unsigned share a body per width): native
- * accumulators, slots of lcm(inner, lanes) for narrow columns; reduce_acc
- * adds the wrapped sum into the uint64_t accumulator.
- * Tails touch nothing outside x, y, acc: a long run's last group that is not whole
- * super-rows from a -0.0-padded copy (rd_tail16); a vector past its run loaded whole
- * where that stays in x (extra lanes -0.0), else by vf_ld_part; short rows near x's
- * end from a padded copy.  Rows stream their aligned output groups in a reduce writing
- * AXIAL_STREAM_BYTES (or a task of one).  Prefetch: AX_RED_PF_SHORT, _LONG.
+ * Floats follow the one summation order (docs/API.md section 7, tests/order_ref.c), over positions, never
+ * registers: C (the trees' type) is f32 for f32/f16/bf16, f64 for f64; a `vc` is one native vector of C.
+ *   columns (inner >= 16): each column alone, groups of 8 rows by the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in
+ *     C, widened and added into the column's f64 sum; the last w % L columns from the overlapping vector of the
+ *     last L, only its new lanes added.
+ *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16), position p a column of them (trees over 8
+ *     super-rows, AX_RED_PIECE positions a tree) into A[p], A folded in halves to `inner` sums.
+ *   rows (inner == 1): P == 16, the 16 sums folded by vector adds, then AX_ND rows at once by vd_halves_add (the
+ *     last halvings as a transpose).  Short rows (n <= 16) are one super-row, -0.0 past n (a fold adding -0.0 is
+ *     exact): folded from the fewest vectors, or packed several to a vector; rows of 32..128, a multiple of 16,
+ *     one group.
+ *   Rows of 2 of f32 add in f32: (x0 + x1) rounded to f64, then to f32, is the f32 sum (53 >= 2 * 24 + 2), and
+ *   so for f16/bf16 (24 >= 2 * 11 + 2).  f16/bf16 round to odd in f32, then to nearest even: one rounding.
+ * Integers wrap (signed and unsigned share a body per width): native accumulators, slots of lcm(inner, lanes) for
+ * narrow columns; reduce_acc adds the wrapped sum into the uint64_t accumulator.
+ * Tails touch nothing outside x, y, acc: a long run's last group that is not whole super-rows from a -0.0-padded
+ * copy (rd_tail16); a vector past its run loaded whole where that stays in x (extra lanes -0.0), else by
+ * vf_ld_part; short rows near x's end from a padded copy.  Rows stream their aligned output groups in a reduce
+ * writing AXIAL_STREAM_BYTES (or a task of one).  Prefetch: AX_RED_PF_SHORT, _LONG.
  */
 #ifndef AXIAL_OPS_REDUCE_H
 #define AXIAL_OPS_REDUCE_H
@@ -857,12 +849,12 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         return;
     }
     /* (a group at most 16 vectors; wider ISAs rows of at most a vector: a small pad, 5 copies of the loop) */
-    if (inner == 1 && (AX_VB == 16 ? n <= 4 * L || n == 8 * L || n == 16 * L
-                                   : n <= L && ((n > 1 && n <= 16 && !(n & (n - 1))) || (2 * n <= L ? L <= 32 : L <= 16)))) {
+    if (inner == 1 && (AX_VB == 16 ? n <= 4 * L || n == 8 * L || n == 16 * L : n <= L && ((n > 1 && n <= 16 && !(n & (n - 1)))
+                                   || (AX_RED_INT_ROWS3 && n == 3) || (2 * n <= L ? L <= 32 : L <= 16)))) {
         const int v0 = AX_VB == 16 || L > 32; /* rows of 4-16 as whole vectors (x86: 64 lanes only) */
 #define RI_ROWS_IF(c, N, V) if (c) ri_rows_short(k, x, y, acc, outer, N, V, 0); else
         RI_ROWS_IF(n == 2 && (v0 || AX_VB == 64), 2, 0) RI_ROWS_IF(n == 4 && L >= 4 && v0, 4, 0) RI_ROWS_IF(n == 8 && L >= 8 && v0, 8, 0)
-        RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3 && L <= 32, 3, 0)
+        RI_ROWS_IF(n == 16 && L >= 16 && v0, 16, 0) RI_ROWS_IF(n == 3 && AX_RED_INT_ROWS3, 3, 0)
         RI_ROWS_IF(AX_VB == 16 && n == 2 * L, 2 * L, 2) RI_ROWS_IF(AX_VB == 16 && n == 4 * L, 4 * L, 4) /* (NEON i8 rows of 32: 0.7x, modelled) */
         RI_ROWS_IF(AX_VB == 16 && n == 8 * L, 8 * L, 8) RI_ROWS_IF(AX_VB == 16 && n == 16 * L, 16 * L, 16) RI_ROWS_IF(AX_VB > 16 || n <= L, n, 1)
         RI_ROWS_IF(n <= 2 * L, n, 2) RI_ROWS_IF(n <= 3 * L, n, 3)

@@ -695,13 +695,12 @@ AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { /* a's adjacent lanes added, then b
     return k == AXK_I32 ? _mm512_add_epi32(_mm512_permutex2var_epi32(a, ev, b), _mm512_permutex2var_epi32(a, od, b))
                         : _mm512_add_epi64(_mm512_permutex2var_epi64(a, ev, b), _mm512_permutex2var_epi64(a, od, b));
 }
-/* Override (reduce): L integer rows of 3 at p (16-, 32-, 64-bit lanes; bytes take the 8-byte-lane groups): each
- * quarter of the rows one permute of its 3 L / 4 elements to 4 lanes a row (the 4th zero), then vi_addp twice */
+/* Override (reduce): L integer rows of 3 at p: each quarter of the rows (16- to 64-bit lanes) one permute of its
+ * 3 L / 4 elements to 4 lanes a row (the 4th zero), then vi_addp twice; bytes as 16-bit lanes, half the rows each */
 #define AX_RED_INT_ROWS3 1
-AXIAL_INLINE vi vi_rows3(int k, const void *p) {
+AXIAL_INLINE vi ax_rows3(int k, const vi *s) {
     static const uint8_t io[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                                    23, 24, 25, 26, 27, 28, 29, 30, 31}; /* lane l: l */
-    const vi s[3] = {vi_ld(p), vi_ld((const char *)p + 64), vi_ld((const char *)p + 128)};
     const vi l = AX_BY_KIND(k, vi_zero(), _mm512_cvtepu8_epi16(_mm256_loadu_si256((const void *)io)),
                             _mm512_cvtepu8_epi32(_mm_loadu_si128((const void *)io)), _mm512_cvtepu8_epi64(_mm_loadl_epi64((const void *)io)));
     const vi r = AX_BY_KIND(k, l, _mm512_srli_epi16(l, 2), _mm512_srli_epi32(l, 2), _mm512_srli_epi64(l, 2));
@@ -715,6 +714,14 @@ AXIAL_INLINE vi vi_rows3(int k, const void *p) {
                           _mm512_maskz_permutex2var_epi32(0x7777, a, i, b), _mm512_maskz_permutex2var_epi64(0x77, a, i, b));
     }
     return vi_addp(k, vi_addp(k, q[0], q[1]), vi_addp(k, q[2], q[3]));
+}
+AXIAL_INLINE vi vi_rows3(int k, const void *p) {
+    const vi s[3] = {vi_ld(p), vi_ld((const char *)p + 64), vi_ld((const char *)p + 128)};
+    vi w[6]; /* (bytes: the 6 halves of s widened; the sums of each 32 rows truncated back) */
+    for (int i = 0; k == AXK_I8 && i < 6; i++)
+        w[i] = _mm512_cvtepu8_epi16(i % 2 ? _mm512_extracti64x4_epi64(s[i / 2], 1) : _mm512_castsi512_si256(s[i / 2]));
+    return k != AXK_I8 ? ax_rows3(k, s) : _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w))),
+                                                             _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w + 3)), 1);
 }
 AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(p)), _mm256_loadu_si256(q), 1); }
 #define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */
