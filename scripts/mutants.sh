@@ -145,6 +145,13 @@ what: AVX-512 integer ReduceSum byte rows of 3 (vi_rows3 as 16-bit lanes): the s
 old:                                                               _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w + 3)), 1);
 new:                                                               _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w)), 1);
 
+id:   int-wide-quarter-keep
+file: kernels/ops/reduce.h
+isa:  avx512
+what: AVX-512 integer ReduceSum byte rows of up to 16 (4 rows a vector, vi_ld4q): the keep mask's period a half vector, not a quarter
+old:          kb[b] = b % (wide > 1 ? AX_VB / wide : !wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB)
+new:          kb[b] = b % (wide > 1 ? AX_VB / 2 : !wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB)
+
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2
@@ -429,8 +436,8 @@ id:   neon-int-rows-halves
 file: kernels/ops/reduce.h
 isa:  neon
 what: integer rows of at most half a vector (two a vector): each pair's second half reads the first row again
-old:  axk_at(k, p, (2 * r + 1) * n)), keep);
-new:  axk_at(k, p, 2 * r * n)), keep);
+old:  h == 2 ? vi_ld2h(q, axk_at(k, p, (h * r + 1) * n)) : vi_ld4q
+new:  h == 2 ? vi_ld2h(q, q) : vi_ld4q
 
 id:   neon-int-rows3
 file: kernels/simd/neon.h

@@ -1,28 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/cumsum.h: CumSum for every summable dtype, written once over simd/<isa>.h
- * (included first): the whole-shape kernel and the float split kernels
- * cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run (kernels.h),
- * all defined by AX_CUMSUM_ENTRIES().
- * Floats follow the one summation order (docs/API.md, "One summation order";
- * tests/order_ref.c).  Lines: blocks of 16 in scan order, each a virtual
- * block (blk: 16 f32 lanes for f32/f16/bf16; blkd: 16 f64); blk_qscan scans
- * the quads, blk_qoffs adds the quad offsets E, the total p_15 feeds the f64
- * carries D and S of the chunk (AXIAL_SCAN_CHUNK elements: D from R, R += S at
- * its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a line's
- * first exclusive output +0.0 (written last: in place, its input was read).
- * REVERSE is a constant the vocabulary mirrors its shifts by (blocks keep
- * their layout).  A partial last block goes through -0.0 padding; lines of
- * n < 16 are each a block from -0.0 (y = p), packed in slots (lines of 4: one
- * quad each; of 2 and 3 on contiguous vectors).  Columns: each a sequential f64 sum
- * from -0.0 (or acc[c]), rounded once per output (f16/bf16 through f32
- * rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or
- * for wide rows all columns walk them over running sums in memory.
- * Integers wrap in their own width (any order gives their bits; signed and
- * unsigned share a kernel), exclusive = inclusive - x: rows of n >= 16 a
- * vector at a time, n < 16 one segmented scan of the flat run; columns as
- * the floats.  Where the ISA streams (AX_CS_NT), a large call streams
- * (kernels/README.md), then fences.
+ * ops/cumsum.h: CumSum for every summable dtype, written once over simd/<isa>.h (included first): the whole-shape
+ * kernel and the float split kernels cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run
+ * (kernels.h), all defined by AX_CUMSUM_ENTRIES().
+ * Floats follow the one summation order (docs/API.md, "One summation order"; tests/order_ref.c).  Lines: blocks
+ * of 16 in scan order, each a virtual block (blk: 16 f32 lanes for f32/f16/bf16; blkd: 16 f64); blk_qscan scans
+ * the quads, blk_qoffs adds the quad offsets E, the total p_15 feeds the f64 carries D and S of the chunk
+ * (AXIAL_SCAN_CHUNK elements: D from R, R += S at its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a
+ * line's first exclusive output +0.0 (written last: in place, its input was read).  REVERSE is a constant the
+ * vocabulary mirrors its shifts by (blocks keep their layout).  A partial last block goes through -0.0 padding;
+ * lines of n < 16 are each a block from -0.0 (y = p), packed in slots (lines of 4: one quad each; of 2 and 3 on
+ * contiguous vectors).  Columns: each a sequential f64 sum from -0.0 (or acc[c]), rounded once per output
+ * (f16/bf16 through f32 rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or for wide rows
+ * all columns walk them over running sums in memory.
+ * Integers wrap in their own width (any order gives their bits; signed and unsigned share a kernel),
+ * exclusive = inclusive - x: rows of n >= 16 a vector at a time, n < 16 one segmented scan of the flat run;
+ * columns as the floats.  Where the ISA streams (AX_CS_NT), a large call streams (kernels/README.md), then
+ * fences.
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H

@@ -1,35 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring") for
- * F32, F16, BF16 (f32 lanes: widened exactly, rounded once at the store) and
- * F64, written once over simd/<isa>.h: the whole-shape entries, column tiles,
- * line chunks and streams.  The body is included twice, once per lane type;
- * exp and log are SLEEF's 1-ulp ones.
- * Order (docs/API.md section 15; bits differ between ISAs, never with the
- * thread count): a state (m, s) is m + log s, m a reference, s the sum of
- * exp(term - m) in f64; lane-type sums only within a tree of LSE_RB or LSE_RC
- * terms, a vector's prefix or a block of LSE_SB rows.  Terms may lie up to
- * LSE_LAG above m; one beyond takes m = itself + LSE_LAG (s rescaled in f64).
+ * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring") for F32, F16, BF16 (f32 lanes: widened
+ * exactly, rounded once at the store) and F64, written once over simd/<isa>.h: the whole-shape entries, column
+ * tiles, line chunks and streams.  The body is included twice, once per lane type; exp and log are SLEEF's 1-ulp
+ * ones.
+ * Order (docs/API.md section 15; bits differ between ISAs, never with the thread count): a state (m, s) is
+ * m + log s, m a reference, s the sum of exp(term - m) in f64; lane-type sums only within a tree of LSE_RB or
+ * LSE_RC terms, a vector's prefix or a block of LSE_SB rows.  Terms may lie up to LSE_LAG above m; one beyond
+ * takes m = itself + LSE_LAG (s rescaled in f64).
  * An empty lane has m = -MAX, s = 0.
- *  - Reductions: lanes are a line's vector positions or columns; per block a
- *    max, the rescale past m + LSE_LAG, the exps by a tree into s; a line's
- *    lanes merge in a fixed order.  A NaN or +inf makes s NaN, and only that
+ *  - Reductions: lanes are a line's vector positions or columns; per block a max, the rescale past m + LSE_LAG,
+ *    the exps by a tree into s; a line's lanes merge in a fixed order.  A NaN or +inf makes s NaN, and only that
  *    line or column is rescanned for its special value.
- *  - Scans take every reference from terms at or before the output (the
- *    streams).  Lines: chunks of AXIAL_SCAN_CHUNK from empty states, outputs
- *    mixed with the carry R (lse_mix); the first LSE_HEAD terms term by term
- *    (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs
- *    (LSE_BLK vectors at once where none rises); at a lane above m + LSE_LAG
- *    m moves, the lanes from it prefixed from the new m (lse_vec_at); a NaN
- *    or +inf hands the chunk's rest to the scalar step.  No
- *    choice looks at R.  Columns: blocks of LSE_SB rows, each exp added to
- *    the block's lane-type sum f, outputs m + log(S + f) (S: s in the lane
- *    type); a rise folds f into s (lse_crow); NaN or +inf stay in m for good.
- * Error: an output's s_j lies in [e^-LSE_LAG, n e^LSE_LAG], so a relative
- * error r of s_j is an absolute error r of y: each exp 1 ulp plus the rounding
- * of x - m, the lane-type sums a few u, the mix 2u, the log 2u max(2, ln n),
- * the final rounding half an ulp: below ulp_T(y*) + 4u(|y*| + ln n + 4) with
- * u = 2^-24 for f32/f16/bf16; f64 adds the n additions and rescales of s.
+ *  - Scans take every reference from terms at or before the output (the streams).  Lines: chunks of
+ *    AXIAL_SCAN_CHUNK from empty states, outputs mixed with the carry R (lse_mix); the first LSE_HEAD terms term
+ *    by term (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs (LSE_BLK vectors at once
+ *    where none rises); at a lane above m + LSE_LAG m moves, the lanes from it prefixed from the new m
+ *    (lse_vec_at); a NaN or +inf hands the chunk's rest to the scalar step.  No choice looks at R.  Columns:
+ *    blocks of LSE_SB rows, each exp added to the block's lane-type sum f, outputs m + log(S + f) (S: s in the
+ *    lane type); a rise folds f into s (lse_crow); NaN or +inf stay in m for good.
+ * Error: an output's s_j lies in [e^-LSE_LAG, n e^LSE_LAG], so a relative error r of s_j is an absolute error r
+ * of y: each exp 1 ulp plus the rounding of x - m, the lane-type sums a few u, the mix 2u, the log 2u
+ * max(2, ln n), the final rounding half an ulp: below ulp_T(y*) + 4u(|y*| + ln n + 4) with u = 2^-24 for
+ * f32/f16/bf16; f64 adds the n additions and rescales of s.
  * Tails: -inf past the end.  In place (y == x): each block loads before it stores.
  */
 #ifndef AXIAL_OPS_LSE_H

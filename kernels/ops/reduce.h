@@ -54,6 +54,10 @@
 #define AX_RED_INT_WIDE 0
 #define vi_wide(k, v) (v)
 #endif
+#ifndef AX_RED_INT_QUARTERS /* vi_ld4q(p, s): 4 quarter vectors, s bytes apart (wide groups of byte rows) */
+#define AX_RED_INT_QUARTERS 0
+#define vi_ld4q(p, s) vi_ld(p)
+#endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
 #endif
@@ -754,10 +758,15 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep,
         RD_UNROLL for (size_t j = 0; j < n; j++) v[j] = vi_ld(axk_at(k, p, j * L));
         return ri_tree(k, v, n, 1);
     }
-    if (!wide && V == 1 && 2 * n <= L) { /* two rows a vector, a half each (NEON i8 [13107, 5] n1 0.8x, modelled) */
-        RD_UNROLL for (size_t r = 0; r < L / 2; r++)
-            v[r] = vi_and(vi_ld2h(axk_at(k, p, 2 * r * n), axk_at(k, p, (2 * r + 1) * n)), keep);
-        return ri_tree(k, v, L / 2, 1);
+    if (V == 1 && (wide ? wide > 1 : 2 * n <= L)) { /* h rows a vector, a half (quarter) each (NEON i8 [13107, 5] n1 0.8x,
+                                                   * modelled; wide quarters: AVX-512 bytes of 5 x.xx, timed) */
+        const size_t h = wide ? wide : 2, nv = (wide ? R : L) / h;
+        RD_UNROLL for (size_t r = 0; r < nv; r++) {
+            const void *q = axk_at(k, p, h * r * n); /* (the second row from p too: NEON 1.2x the instructions from q) */
+            const vi u = vi_and(h == 2 ? vi_ld2h(q, axk_at(k, p, (h * r + 1) * n)) : vi_ld4q(q, n * axk_size(k)), keep);
+            v[r] = wide ? vi_wide(k, u) : u;
+        }
+        return ri_tree(wide ? AXK_I64 : k, v, nv, 1);
     }
     RD_UNROLL for (size_t r = 0; r < R; r++) {
         const void *q = axk_at(k, p, r * n);
@@ -775,7 +784,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     const size_t need = V ? (R - 1) * n + V * L : n * L; /* elements a group reads */
     unsigned char kb[AX_VB];
     for (size_t b = 0; b < AX_VB; b++)
-        kb[b] = b % (!wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB) < (n - (V ? vr - 1 : 0) * L) * es ? 0xff : 0;
+        kb[b] = b % (wide > 1 ? AX_VB / wide : !wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB) < (n - (V ? vr - 1 : 0) * L) * es ? 0xff : 0;
     const vi keep = vi_ld(kb);
     /* groups from o < whole: all L rows out, their reads inside x (no checks) */
     const size_t whole = total < need || outer < R ? 0 : RD_MIN((total - need) / n + 1, outer - R + 1);
@@ -862,9 +871,11 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
 #undef RI_ROWS_IF
         return;
     } /* x86 rows of up to 4 vectors: AX_VB / 8 rows a group, their lanes to 8-byte sums (vi_wide) first */
-    if (inner == 1 && AX_RED_INT_WIDE && n <= 4 * L) {
-        n <= L ? ri_rows_short(k, x, y, acc, outer, n, 1, 1) : n <= 2 * L ? ri_rows_short(k, x, y, acc, outer, n, 2, 1)
-                                                                         : ri_rows_short(k, x, y, acc, outer, n, 4, 1);
+    if (inner == 1 && AX_RED_INT_WIDE && n <= 4 * L) { /* (bytes: rows of a quarter or half of a vector, 4 or 2 a vector) */
+        const int q = AX_RED_INT_QUARTERS && L == 64; /* (the other kinds' such rows are short rows) */
+        q && 4 * n <= L ? ri_rows_short(k, x, y, acc, outer, n, 1, 4) : q && 2 * n <= L ? ri_rows_short(k, x, y, acc, outer, n, 1, 2)
+        : n <= L ? ri_rows_short(k, x, y, acc, outer, n, 1, 1) : n <= 2 * L ? ri_rows_short(k, x, y, acc, outer, n, 2, 1)
+                                                               : ri_rows_short(k, x, y, acc, outer, n, 4, 1);
         return;
     }
     if (inner == 1) {

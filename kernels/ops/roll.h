@@ -1,24 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/roll.h: Roll, written once over the vocabulary (simd/<isa>.h, included
- * first).  One kernel per element size (b1, b2, b4, b8) serves every dtype,
- * bool included: `outer` contiguous rows of n elements,
- * y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y disjoint.  Roll
- * moves bytes: the output is the scalar kernel's bit for bit.  One body per
- * ISA works in bytes (rows of nb = n*E bytes rotated by sb = shift*E, a block
- * of T = outer*nb bytes); E only picks the permute's unit.
+ * ops/roll.h: Roll, written once over the vocabulary (simd/<isa>.h, included first).  One kernel per element size
+ * (b1, b2, b4, b8) serves every dtype, bool included: `outer` contiguous rows of n elements,
+ * y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y disjoint.  Roll moves bytes: the output is the
+ * scalar kernel's bit for bit.  One body per ISA works in bytes (rows of nb = n*E bytes rotated by sb = shift*E,
+ * a block of T = outer*nb bytes); E only picks the permute's unit.
  *
- * Paths, chosen once per call, and tails: kernels/README.md ("Roll").  Nothing
- * outside x and y is read or written.  Streaming (where AX_ROLL_NT): a call
- * writing at least AXIAL_STREAM_BYTES, or a piece of a split call whose whole
- * output does (AXIAL_KERNEL_STREAM), streams its aligned whole lines, keeps
- * plain stores for heads, tails and the bytes where two copies meet, sends
- * copies of AX_ROLL_MEMCPY bytes or more to memcpy, and ends with
- * ax_stream_fence.
+ * Paths, chosen once per call, and tails: kernels/README.md ("Roll").  Nothing outside x and y is read or
+ * written.  Streaming (where AX_ROLL_NT): a call writing at least AXIAL_STREAM_BYTES, or a piece of a split call
+ * whose whole output does (AXIAL_KERNEL_STREAM), streams its aligned whole lines, keeps plain stores for heads,
+ * tails and the bytes where two copies meet, sends copies of AX_ROLL_MEMCPY bytes or more to memcpy, and ends
+ * with ax_stream_fence.
  *
- * An ISA's roll section defines AX_ROLL_UNITS, AX_ROLL_LINE, AX_ROLL_NT,
- * AX_ROLL_RUNMAX, vi_sel8, vi_tbl (and vi_tbl2 with unit 8),
- * and may override AX_ROLL_HALF_FROM, AX_ROLL_ALIGN_FROM, AX_ROLL_INORDER.
+ * An ISA's roll section defines AX_ROLL_UNITS, AX_ROLL_LINE, AX_ROLL_NT, AX_ROLL_RUNMAX, vi_sel8, vi_tbl (and
+ * vi_tbl2 with unit 8), and may override AX_ROLL_HALF_FROM, AX_ROLL_ALIGN_FROM, AX_ROLL_INORDER.
  */
 #ifndef AXIAL_OPS_ROLL_H
 #define AXIAL_OPS_ROLL_H

@@ -723,6 +723,12 @@ AXIAL_INLINE vi vi_rows3(int k, const void *p) {
     return k != AXK_I8 ? ax_rows3(k, s) : _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w))),
                                                              _mm512_cvtepi16_epi8(ax_rows3(AXK_I16, w + 3)), 1);
 }
+#define AX_RED_INT_QUARTERS 1 /* (reduce: byte rows of up to a quarter of a vector, 4 a vector) */
+AXIAL_INLINE vi vi_ld4q(const void *p, size_t s) { /* quarters from p, p + s, p + 2 s, p + 3 s bytes */
+    const char *c = p;
+    return _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(_mm_loadu_si128((const void *)c)),
+        _mm_loadu_si128((const void *)(c + s)), 1), _mm_loadu_si128((const void *)(c + 2 * s)), 2), _mm_loadu_si128((const void *)(c + 3 * s)), 3);
+}
 AXIAL_INLINE vi vi_ld2h(const void *p, const void *q) { return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(p)), _mm256_loadu_si256(q), 1); }
 #define AX_RED_FOLD8 1 /* (rd_fold_rows of 8 rows) */
 #define AX_RED_SPREAD 1 /* rows of 3, 5, 6, 7 packed by a permute: 2.7x on rows of 3 */
