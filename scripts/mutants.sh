@@ -152,6 +152,13 @@ what: AVX-512 integer ReduceSum byte rows of up to 16 (4 rows a vector, vi_ld4q)
 old:          kb[b] = b % (wide > 1 ? AX_VB / wide : !wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB)
 new:          kb[b] = b % (wide > 1 ? AX_VB / 2 : !wide && V == 1 && 2 * n <= L ? AX_VB / 2 : AX_VB)
 
+id:   avx512-int-fold8
+file: kernels/simd/avx512.h
+isa:  avx512
+what: AVX-512 integer ReduceSum rows in groups of 8-byte lanes (vi_fold8): each odd row folded from the even row before it
+old:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i]);
+new:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i & 6]);
+
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2

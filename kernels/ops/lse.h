@@ -423,9 +423,7 @@ AXIAL_INLINE LV LF(lse_r)(const LF(lse_cs) *c, LV p, int excl) {
     const LV sj = LX(add)(LX(set1)((LE)c->S), excl ? LX(up1)(p) : p);
     return LX(add)(LX(set1)((LE)c->mx.a), LX(mul)(LX(set1)((LE)c->mx.b), sj));
 }
-AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) {
-    return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r));
-}
+AXIAL_INLINE LV LF(lse_o)(const LF(lse_cs) *c, LV r) { return LX(add)(LX(set1)((LE)c->mx.ref), LX(log)(r)); }
 
 /* lanes [lo, LN) */
 AXIAL_INLINE LMASK LF(lse_ge)(size_t lo) {

@@ -42,9 +42,10 @@
 #define vf_spread(v, n, q) (v)
 #define vd_spread(v, n, q) (v)
 #endif
-#ifndef AX_RED_FOLD8 /* the ISA's vd_fold8 folds 8 rows of 8 lanes (rd_fold_rows) */
+#ifndef AX_RED_FOLD8 /* the ISA's vd_fold8 (vi_fold8) folds 8 rows of 8 lanes (rd_fold_rows; the wide integer groups) */
 #define AX_RED_FOLD8 0
 #define vd_fold8(v) (v)[0]
+#define vi_fold8(v) (v)[0]
 #endif
 #ifndef AX_RED_INT_ROWS3 /* vi_rows3(k, p): lane r the sum of row r of rows of 3 at p */
 #define AX_RED_INT_ROWS3 0
@@ -775,7 +776,7 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep,
         RD_UNROLL for (size_t i = 0; i + 1 < nc; i++) s = i + 1 < vr ? vi_add(k, s, vi_ld(axk_at(k, q, i * L))) : s;
         v[r] = wide ? vi_wide(k, s) : s;
     }
-    return ri_tree(wide ? AXK_I64 : k, v, R, 1);
+    return wide && AX_RED_FOLD8 && R == 8 ? vi_fold8(v) : ri_tree(wide ? AXK_I64 : k, v, R, 1);
 }
 AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, size_t outer, size_t n,
                                 size_t V, int wide) {
@@ -807,7 +808,7 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
             memset(pad, 0, need * es);
             p = memcpy(pad, p, cnt * n * es);
         }
-        const int direct = !wide && !acc && cnt == L; /* the group's outputs straight to y */
+        const int direct = !acc && cnt == R && (!wide || es == 8); /* the group's outputs straight to y (wide: its lanes) */
         vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, ri_rows_group(k, p, n, V, keep, wide));
         for (size_t r = 0; !direct && r < cnt; r++)
             ri_emit(k, y, acc, o + r, wide ? pad[r] : ri_get(k, pad, r));

@@ -661,17 +661,23 @@ AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
 /* Eight rows of 8 f64 lanes, r[i] row i, folded in halves to one lane each
  * (lane i: row i): the default's adds in its order, by in-lane shuffles that
  * keep their operands (no index vectors, no register copies); the rows are
- * taken even then odd so that the last level's unpacks land in row order. */
-AXIAL_INLINE vd vd_fold8(const vd *r) {
+ * taken even then odd so that the last level's unpacks land in row order (in: 8-byte integer lanes, vi_fold8). */
+#define AX_F8_ADD(a, b) (in ? _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b))) : _mm512_add_pd(a, b))
+AXIAL_INLINE vd ax_fold8(const vd *r, int in) {
     const vd w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
     vd u[4], v[2];
     _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) /* rows of 4: lanes p + p+4 */
-        u[i] = _mm512_add_pd(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44),
-                             _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xee));
+        u[i] = AX_F8_ADD(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44), _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xee));
     _Pragma("GCC unroll 2") for (int i = 0; i < 2; i++) /* rows of 2: lanes p + p+2 */
-        v[i] = _mm512_add_pd(_mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0x88),
-                             _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
-    return _mm512_add_pd(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
+        v[i] = AX_F8_ADD(_mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0x88), _mm512_shuffle_f64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return AX_F8_ADD(_mm512_unpacklo_pd(v[0], v[1]), _mm512_unpackhi_pd(v[0], v[1]));
+}
+#undef AX_F8_ADD
+AXIAL_INLINE vd vd_fold8(const vd *r) { return ax_fold8(r, 0); }
+AXIAL_INLINE vi vi_fold8(const vi *r) { /* (reduce: the wide integer groups of 8 rows; vi_addp's vpermt2q tree spilled) */
+    vd d[8];
+    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i]);
+    return _mm512_castpd_si512(ax_fold8(d, 1));
 }
 #define AX_RED_INT_WIDE 1 /* (reduce: integer rows AX_VB / 8 a step, ops/reduce.h) */
 AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsadbw, or pairs) */

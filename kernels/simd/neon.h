@@ -389,9 +389,7 @@ AXIAL_INLINE blkd blkd_up1(blkd p, int rev) {
         p.h[j] = ax_cs_dup1(p.h[j], j ? p.h[j - 1] : vdupq_n_f64(-0.0), rev);
     return p;
 }
-AXIAL_INLINE double blkd_total(blkd p, int rev) {
-    return rev ? vgetq_lane_f64(p.h[7], 0) : vgetq_lane_f64(p.h[7], 1);
-}
+AXIAL_INLINE double blkd_total(blkd p, int rev) { return rev ? vgetq_lane_f64(p.h[7], 0) : vgetq_lane_f64(p.h[7], 1); }
 AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
     const float64x2_t d = vdupq_n_f64(c);
     for (int j = 0; j < 8; j++)
