@@ -760,7 +760,7 @@ AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep,
         return ri_tree(k, v, n, 1);
     }
     if (V == 1 && (wide ? wide > 1 : 2 * n <= L)) { /* h rows a vector, a half (quarter) each (NEON i8 [13107, 5] n1 0.8x,
-                                                   * modelled; wide quarters: AVX-512 bytes of 5 x.xx, timed) */
+                                                   * modelled; wide quarters: AVX-512 bytes of 5 0.45x the time of a row a vector, timed) */
         const size_t h = wide ? wide : 2, nv = (wide ? R : L) / h;
         RD_UNROLL for (size_t r = 0; r < nv; r++) {
             const void *q = axk_at(k, p, h * r * n); /* (the second row from p too: NEON 1.2x the instructions from q) */
