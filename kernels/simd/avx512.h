@@ -684,6 +684,9 @@ AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsa
     v = k == AXK_I16 ? _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xffff)), _mm512_srli_epi32(v, 16)) : v;
     return k == AXK_I8 ? _mm512_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
         : _mm512_add_epi64(_mm512_and_si512(v, _mm512_set1_epi64(0xffffffff)), _mm512_srli_epi64(v, 32)); }
+AXIAL_INLINE void vi_stw(int k, void *p, vi v) { /* the low bytes of v's 8-byte lanes as k's lanes (vpmovq*) */
+    k == AXK_I8 ? _mm_storel_epi64(p, _mm512_cvtepi64_epi8(v)) : k == AXK_I16 ? _mm_storeu_si128(p, _mm512_cvtepi64_epi16(v))
+    : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)) : vi_st(p, v); }
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* vi_wide's sums folded */
     v = vi_wide(k, v);
     const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
