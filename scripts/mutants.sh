@@ -166,13 +166,6 @@ what: AVX-512 integer ReduceSum rows in groups of 8-byte lanes, i32 outputs stor
 old:  : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)) : vi_st(p, v); }
 new:  : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(_mm512_alignr_epi64(v, v, 1))) : vi_st(p, v); }
 
-id:   avx2-int-stw
-file: kernels/simd/avx2.h
-isa:  avx2
-what: AVX2 integer ReduceSum rows in groups of 8-byte lanes, u8 outputs stored straight to y (vi_stw): the first two swapped
-old:  d = k == AXK_I32 ? d : _mm_shuffle_epi8(d, k == AXK_I8 ? _mm_set1_epi32(0x0c080400) : _mm_set1_epi64x(0x0d0c090805040100));
-new:  d = k == AXK_I32 ? d : _mm_shuffle_epi8(d, k == AXK_I8 ? _mm_set1_epi32(0x0c080004) : _mm_set1_epi64x(0x0d0c090805040100));
-
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h
 isa:  avx2

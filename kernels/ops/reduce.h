@@ -56,9 +56,12 @@
 #define AX_RED_INT_ROWS3 0
 #define vi_rows3(k, p) ((void)(k), vi_ld(p))
 #endif
-#ifndef AX_RED_INT_WIDE /* vi_wide(k, v): v's lanes summed in zero-extended 8-byte lanes; vi_stw(k, p, v): their low bytes, k's lanes */
+#ifndef AX_RED_INT_WIDE /* vi_wide(k, v): v's lanes summed in zero-extended 8-byte lanes */
 #define AX_RED_INT_WIDE 0
 #define vi_wide(k, v) (v)
+#endif
+#ifndef AX_RED_INT_STW /* vi_stw(k, p, v): the low bytes of v's 8-byte lanes to p, k's lanes (wide groups straight to y) */
+#define AX_RED_INT_STW 0
 #define vi_stw(k, p, v) vi_st(p, v)
 #endif
 #ifndef AX_RED_INT_QUARTERS /* vi_ld4q(p, s): 4 quarter vectors, s bytes apart (wide groups of byte rows) */
@@ -814,9 +817,9 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
             memset(pad, 0, need * es);
             p = memcpy(pad, p, cnt * n * es);
         }
-        const int direct = !acc && cnt == R; /* the group's outputs straight to y (wide: narrowed, vi_stw: AVX-512 u8 rows of 13 0.83x, timed) */
+        const int direct = !acc && cnt == R && (!wide || es == 8 || AX_RED_INT_STW); /* the group's outputs straight to y (wide: narrowed) */
         const vi s = ri_rows_group(k, p, n, V, keep, wide);
-        direct && wide ? vi_stw(k, axk_at_mut(k, y, o), s) : vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, s);
+        AX_RED_INT_STW && direct && wide ? vi_stw(k, axk_at_mut(k, y, o), s) : vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, s);
         for (size_t r = 0; !direct && r < cnt; r++)
             ri_emit(k, y, acc, o + r, wide ? pad[r] : ri_get(k, pad, r));
     }

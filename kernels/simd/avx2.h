@@ -657,10 +657,6 @@ AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsa
     v = k == AXK_I16 ? _mm256_add_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_srli_epi32(v, 16)) : v;
     return k == AXK_I8 ? _mm256_sad_epu8(v, vi_zero()) : k == AXK_I64 ? v
         : _mm256_add_epi64(_mm256_and_si256(v, _mm256_set1_epi64x(0xffffffff)), _mm256_srli_epi64(v, 32)); }
-AXIAL_INLINE void vi_stw(int k, void *p, vi v) { /* the low bytes of v's 8-byte lanes as k's lanes */
-    __m128i d = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-    d = k == AXK_I32 ? d : _mm_shuffle_epi8(d, k == AXK_I8 ? _mm_set1_epi32(0x0c080400) : _mm_set1_epi64x(0x0d0c090805040100));
-    k == AXK_I64 ? vi_st(p, v) : (void)memcpy(p, &d, 4 * axk_size(k)); }
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* vi_wide's sums folded */
     v = vi_wide(k, v);
     const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
