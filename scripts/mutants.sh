@@ -163,8 +163,8 @@ id:   avx512-int-stw
 file: kernels/simd/avx512.h
 isa:  avx512
 what: AVX-512 integer ReduceSum rows in groups of 8-byte lanes, i32 outputs stored straight to y (vi_stw): the lanes rotated by one
-old:  : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)) : vi_st(p, v); }
-new:  : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(_mm512_alignr_epi64(v, v, 1))) : vi_st(p, v); }
+old:  _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)), vi_st(p, v)); }
+new:  _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(_mm512_alignr_epi64(v, v, 1))), vi_st(p, v)); }
 
 id:   avx2-hsum-i16-pairs
 file: kernels/simd/avx2.h

@@ -686,8 +686,8 @@ AXIAL_INLINE vi vi_wide(int k, vi v) { /* zero-extended lanes: 8-byte sums (vpsa
         : _mm512_add_epi64(_mm512_and_si512(v, _mm512_set1_epi64(0xffffffff)), _mm512_srli_epi64(v, 32)); }
 #define AX_RED_INT_STW 1 /* (reduce: wide groups' outputs narrowed straight to y: u8 rows of 13 0.83x, i32 of 40 0.92x, timed) */
 AXIAL_INLINE void vi_stw(int k, void *p, vi v) { /* the low bytes of v's 8-byte lanes as k's lanes (vpmovq*) */
-    k == AXK_I8 ? _mm_storel_epi64(p, _mm512_cvtepi64_epi8(v)) : k == AXK_I16 ? _mm_storeu_si128(p, _mm512_cvtepi64_epi16(v))
-    : k == AXK_I32 ? _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)) : vi_st(p, v); }
+    AX_BY_KIND(k, _mm_storel_epi64(p, _mm512_cvtepi64_epi8(v)), _mm_storeu_si128(p, _mm512_cvtepi64_epi16(v)),
+               _mm256_storeu_si256(p, _mm512_cvtepi64_epi32(v)), vi_st(p, v)); }
 AXIAL_INLINE uint64_t vi_hsum(int k, vi v) { /* vi_wide's sums folded */
     v = vi_wide(k, v);
     const __m256i h = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
