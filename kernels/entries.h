@@ -2,8 +2,7 @@
 /*
  * entries.h: the one list of kernel table entries.
  *
- * AXIAL_KERNEL_ENTRIES(X, arg) calls, once per field of struct axial_kernels
- * and in its order,
+ * AXIAL_KERNEL_ENTRIES(X, arg) calls, once per field of struct axial_kernels and in its order,
  *     X(op, kernel type, index set, (scalar, avx2, avx512, neon), arg)
  *   op          the field, and the kernels' names: axial_<op>_<key>__<isa>;
  *   kernel type a function type of kernels.h (declared `type name;`);
@@ -12,32 +11,27 @@
  *                 FLOAT_DTYPES   f32, f64, f16, bf16      (slot: the dtype)
  *                 F32_F64_DTYPES f32, f64                 (slot: the dtype)
  *                 ROLL_SIZES     b1, b2, b4, b8           (slot: log2 size)
- *               (a dtype field has AXIAL_NDTYPE slots, roll AXIAL_NROLL;
- *               slots outside the set stay NULL);
+ *               (a dtype field has AXIAL_NDTYPE slots, roll AXIAL_NROLL; slots outside the set stay NULL);
  *   one cell per ISA, in AXIAL_ISA_* order:
  *     1      the ISA's folder defines the kernels, one per key, and its
  *            table holds them;
  *     0      it has none: its merged table keeps the scalar entry (none
- *            where the scalar cell is 0 too: the planner then does not
- *            take that path).
+ *            where the scalar cell is 0 too: the planner then does not take that path).
  *
- * Generated from it: the struct's fields (kernels.h), each ISA's
- * declarations and table (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE),
- * the entry indices (src/internal.h), the merge (src/dispatch.c), the
- * AXIAL_VERBOSE kernel names (src/verbose.c) and what tests/kernel_table.c
- * expects of every merged table.
+ * Generated from it: the struct's fields (kernels.h), each ISA's declarations and table
+ * (AXIAL_DECLARE_KERNELS, AXIAL_DEFINE_KERNEL_TABLE), the entry indices (src/internal.h), the merge
+ * (src/dispatch.c), the AXIAL_VERBOSE kernel names (src/verbose.c) and what tests/kernel_table.c expects of
+ * every merged table.
  *
- * To add an entry: give it a kernel type in kernels.h (or reuse one), write
- * axial_<op>_<key>__<isa> for each key of its set in each ISA whose cell is
- * 1, add its line below, and have the planner use kt-><op>[slot] with
+ * To add an entry: give it a kernel type in kernels.h (or reuse one), write axial_<op>_<key>__<isa> for each
+ * key of its set in each ISA whose cell is 1, add its line below, and have the planner use kt-><op>[slot] with
  * AXIAL_ENTRY(op) + slot for its AXIAL_VERBOSE line.
  */
 #ifndef AXIAL_ENTRIES_H
 #define AXIAL_ENTRIES_H
 
-/* The entries.  reduce_lse_finish is the scalar one everywhere (one rounding
- * of a double state per output); the split and column kernels have no
- * scalar version (the planner then does not split that way). */
+/* The entries.  reduce_lse_finish is the scalar one everywhere (one rounding of a double state per output);
+ * the split and column kernels have no scalar version (the planner then does not split that way). */
 /* clang-format off */
 #define AXIAL_KERNEL_ENTRIES(X, arg)                                                         \
     /* op                kernel type                   index set       cells */              \
@@ -66,8 +60,7 @@
     X(cumsum_cols_run,   axial_cumsum_cols_run_kernel, F32_F64_DTYPES, (0, 1, 1,    1), arg)
 /* clang-format on */
 
-/* The index sets, as Y(key, slot, ...): the SIMD folders also define their
- * kernels with the dtype sets. */
+/* The index sets, as Y(key, slot, ...): the SIMD folders also define their kernels with the dtype sets. */
 #define AXIAL_SUM_DTYPES(Y, ...)                                                          \
     Y(f32, AXIAL_F32, __VA_ARGS__) Y(f64, AXIAL_F64, __VA_ARGS__)                          \
     Y(f16, AXIAL_F16, __VA_ARGS__) Y(bf16, AXIAL_BF16, __VA_ARGS__)                        \

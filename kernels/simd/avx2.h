@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * simd/avx2.h: the AVX2 + FMA + F16C vocabulary.  With simd/avx512.h and
- * simd/neon.h, the only kernel files with intrinsics: the algorithms
- * (ops/<op>.h) are written once over these names, and each ISA spells them
- * with its own instructions.  kernels/README.md lists the vocabulary and
- * says how to extend it.
+ * simd/avx2.h: the AVX2 + FMA + F16C vocabulary.  With simd/avx512.h and simd/neon.h, the only kernel files
+ * with intrinsics: the algorithms (ops/<op>.h) are written once over these names, and each ISA spells them
+ * with its own instructions.  kernels/README.md lists the vocabulary and says how to extend it.
  *
- * Native vectors: vf (8 f32 lanes), vd (4 f64), vi (32 bytes of integer
- * lanes).  Tails: AVX2 has no masked moves for 8/16-bit lanes and vmaskmov
- * stores are slow on AMD CPUs, so partial vectors go through a stack
- * buffer.  Narrowing rounds once, to nearest even: vcvtps2ph with an
- * explicit rounding immediate, and for bf16 the add-0x7fff-plus-lsb on the
- * bits (a NaN gets its quiet bit set instead, so the carry cannot turn it
- * into an infinity).
+ * Native vectors: vf (8 f32 lanes), vd (4 f64), vi (32 bytes of integer lanes).  Tails: AVX2 has no masked
+ * moves for 8/16-bit lanes and vmaskmov stores are slow on AMD CPUs, so partial vectors go through a stack
+ * buffer.  Narrowing rounds once, to nearest even: vcvtps2ph with an explicit rounding immediate, and for bf16
+ * the add-0x7fff-plus-lsb on the bits (a NaN gets its quiet bit set instead, so the carry cannot turn it into
+ * an infinity).
  */
 #ifndef AXIAL_SIMD_AVX2_H
 #define AXIAL_SIMD_AVX2_H
@@ -70,8 +66,8 @@ AXIAL_INLINE __m128i ax_avx2_bf16(vf v) {
     const __m256i r = ax_avx2_bf16_bits(v, 1);
     return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08));
 }
-/* 8 f32 lanes stored as kind k, rounded once to nearest even; nt: a
- * streaming store to a 32-byte (F32) or 16-byte (F16, BF16) aligned p. */
+/* 8 f32 lanes stored as kind k, rounded once to nearest even; nt: a streaming store to a 32-byte (F32) or
+ * 16-byte (F16, BF16) aligned p. */
 AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     switch (k) {
     case AXK_F16: {
@@ -113,9 +109,8 @@ AXIAL_INLINE void ax_avx2_st_few(unsigned char *b, uint32_t t, size_t r) {
     if (r > 2)
         b[2] = (unsigned char)(t >> 16);
 }
-/* bytes < 32 from p, zeros after: up to 8 bytes by scalar moves, more as
- * whole dwords by vmaskmov (masked lanes are not read: no fault past the
- * end) and the last 1 to 3 bytes one by one. */
+/* bytes < 32 from p, zeros after: up to 8 bytes by scalar moves, more as whole dwords by vmaskmov (masked
+ * lanes are not read: no fault past the end) and the last 1 to 3 bytes one by one. */
 AXIAL_INLINE __m256i ax_avx2_ld_bytes(const void *p, size_t bytes) {
     const unsigned char *b = (const unsigned char *)p;
     if (bytes <= 8) {
@@ -227,11 +222,10 @@ AXIAL_INLINE vd vd_lo(vf v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v));
 AXIAL_INLINE vd vd_hi(vf v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
 /* f64 -> f32, round to nearest even: lanes of lo, then of hi. */
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) { return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)); }
-/* f64 -> f32 rounded to odd: RNE, one step toward zero where that went
- * away from zero (the truncation), then the lsb set where inexact.  A later
- * RNE to f16/bf16 then rounds as if straight from f64.  NaN stays NaN;
- * overflow steps back to FLT_MAX (odd), which still rounds to inf in
- * f16/bf16; underflow to 0 becomes the smallest subnormal. */
+/* f64 -> f32 rounded to odd: RNE, one step toward zero where that went away from zero (the truncation), then
+ * the lsb set where inexact.  A later RNE to f16/bf16 then rounds as if straight from f64.  NaN stays NaN;
+ * overflow steps back to FLT_MAX (odd), which still rounds to inf in f16/bf16; underflow to 0 becomes the
+ * smallest subnormal. */
 AXIAL_INLINE __m128 ax_avx2_odd4(vd d) {
     const __m128 f = _mm256_cvtpd_ps(d);
     const __m256d back = _mm256_cvtps_pd(f);
@@ -271,8 +265,8 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
 /* ---- lse ---------------------------------------------------------------- */
-/* Lane masks (all-ones lanes), NaN-propagating max, in-register scans and
- * SLEEF's 1-ulp exp/log, for the log-space ops (ops/lse.h). */
+/* Lane masks (all-ones lanes), NaN-propagating max, in-register scans and SLEEF's 1-ulp exp/log, for the
+ * log-space ops (ops/lse.h). */
 #include <sleef.h>
 typedef __m256 vf_mask;
 typedef __m256d vd_mask;
@@ -333,21 +327,19 @@ AXIAL_INLINE double vd_first(vd v) { return _mm256_cvtsd_f64(v); }
 AXIAL_INLINE double vd_last(vd v) { return _mm256_cvtsd_f64(_mm256_permute4x64_pd(v, 0xff)); }
 
 /* ---- cumsum ---- */
-/* The order's virtual block of 16 elements (ops/cumsum.h): blk is 16 f32
- * lanes in two ymm (a: k 0..7, b: k 8..15), blkd 16 f64 lanes in four ymm
- * (q[i]: k quad i).  A quad is a 128-bit half (blk) or a ymm (blkd).
- * Reverse loads a block from its lowest address as usual, so its lanes hold
- * k in falling order and every shift below runs the other way: reversing
- * costs no shuffle.  The broadcasts of the carries come from memory (a load
- * port, not the shuffle port that the network keeps busy). */
-/* bf16 blocks (il, a constant after inlining) keep their quads interleaved, a = [q0|q2], b = [q1|q3]
- * (reverse: [q2|q0], [q3|q1]): one load and two in-lane unpacks in, one pack out (the normal layout's
- * widening and vpermq: bf16 lines 1.05x the time, timed) */
+/* The order's virtual block of 16 elements (ops/cumsum.h): blk is 16 f32 lanes in two ymm (a: k 0..7, b: k
+ * 8..15), blkd 16 f64 lanes in four ymm (q[i]: k quad i).  A quad is a 128-bit half (blk) or a ymm (blkd).
+ * Reverse loads a block from its lowest address as usual, so its lanes hold k in falling order and every shift
+ * below runs the other way: reversing costs no shuffle.  The broadcasts of the carries come from memory (a
+ * load port, not the shuffle port that the network keeps busy). */
+/* bf16 blocks (il, a constant after inlining) keep their quads interleaved, a = [q0|q2], b = [q1|q3] (reverse:
+ * [q2|q0], [q3|q1]): one load and two in-lane unpacks in, one pack out (the normal layout's widening and
+ * vpermq: bf16 lines 1.05x the time, timed) */
 typedef struct { __m256 a, b; int il; } blk;
 typedef struct { __m256d q[4]; } blkd;
 
-/* In each quad, every lane takes the lane `l` (1, 2) earlier in k order;
- * lanes from before the quad's start take z's. */
+/* In each quad, every lane takes the lane `l` (1, 2) earlier in k order; lanes from before the quad's start
+ * take z's. */
 AXIAL_INLINE __m256 ax_cs_qup(__m256 v, int l, __m256 z, int rev) {
     const __m256i u = _mm256_castps_si256(v), f = _mm256_castps_si256(z);
     if (rev)
@@ -404,9 +396,8 @@ AXIAL_INLINE blk blk_qscan(blk v, int rev) {
     v.b = _mm256_add_ps(v.b, ax_cs_qup(v.b, 2, z, rev));
     return v;
 }
-/* s + E: E_0 = -0, E_1 = T0, E_2 = T1 + T0, E_3 = (T2 + T1) + T0 from the
- * quad totals (forward bA = [T0|T1], bB = [T2|T3]; EA = [-0|T0], u = [T1|T2],
- * EB = (u + bA) + EA). */
+/* s + E: E_0 = -0, E_1 = T0, E_2 = T1 + T0, E_3 = (T2 + T1) + T0 from the quad totals (forward bA = [T0|T1],
+ * bB = [T2|T3]; EA = [-0|T0], u = [T1|T2], EB = (u + bA) + EA). */
 AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     const __m256 z = _mm256_set1_ps(-0.0f);
     const __m256 bA = rev ? _mm256_shuffle_ps(s.a, s.a, 0x00) : _mm256_shuffle_ps(s.a, s.a, 0xFF);
@@ -445,8 +436,8 @@ AXIAL_INLINE blk blk_up1(blk p, int rev) {
                      ax_cs_qup(p.b, 1, p.a, rev), 1};
     return (blk){ax_cs_up1(p.a, z, rev), ax_cs_up1(p.b, p.a, rev), 0};
 }
-/* p_15 as f64: reverse lane 0 of b; forward lane 7, read back from a stack
- * copy (a store and a load instead of two shuffle-port uops). */
+/* p_15 as f64: reverse lane 0 of b; forward lane 7, read back from a stack copy (a store and a load instead of
+ * two shuffle-port uops). */
 AXIAL_INLINE double blk_total(blk p, int rev) {
     if (rev)
         return (double)_mm256_cvtss_f32(p.b);
@@ -461,10 +452,9 @@ AXIAL_INLINE blk blk_addc(float c, blk e) {
     __asm__("vbroadcastss %1, %0" : "=x"(d) : "m"(c));
     return (blk){_mm256_add_ps(d, e.a), _mm256_add_ps(d, e.b), e.il};
 }
-/* scan_total: t[0 .. 8) the totals of the 8 blocks at p in memory order, the
- * network's p_15 = T3 + ((T2 + T1) + T0), T_q = (v3 + v2) + (v1 + v0), alone:
- * pairs by even/odd in-lane shuffles, the k-later operand first (half the
- * network's shuffles: AVX2 f32 lines split in two 0.9x the time). */
+/* scan_total: t[0 .. 8) the totals of the 8 blocks at p in memory order, the network's p_15 = T3 + ((T2 + T1)
+ * + T0), T_q = (v3 + v2) + (v1 + v0), alone: pairs by even/odd in-lane shuffles, the k-later operand first
+ * (half the network's shuffles: AVX2 f32 lines split in two 0.9x the time). */
 #define AX_CS_TOTALS8
 AXIAL_INLINE __m256 ax_cs_pairs(__m256 a, __m256 b, int rev) { /* a's pairs, b's, in each half */
     const __m256 e = _mm256_shuffle_ps(a, b, 0x88), o = _mm256_shuffle_ps(a, b, 0xDD);
@@ -497,8 +487,8 @@ AXIAL_INLINE void blkd_st(int k, void *p, blkd v, int rev, int nt) {
     for (int i = 0; i < 4; i++)
         vd_put((double *)p + (rev ? 12 - 4 * i : 4 * i), v.q[i], nt);
 }
-/* One lane on in a quad: a vpermpd and a blend of `z` (a blend runs on any
- * vector port, a second shuffle would not). */
+/* One lane on in a quad: a vpermpd and a blend of `z` (a blend runs on any vector port, a second shuffle would
+ * not). */
 AXIAL_INLINE __m256d ax_cs_dup1(__m256d v, __m256d z, int rev) {
     return rev ? _mm256_blend_pd(_mm256_permute4x64_pd(v, 0xF9), z, 0x8)
                : _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), z, 0x1);
@@ -557,8 +547,8 @@ AXIAL_INLINE blkd blkd_addc(double c, blkd e) {
     return e;
 }
 
-/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher
- * addresses; reverse: lower), zeros or a given vector's lanes coming in. */
+/* Integer lanes of kind k: "up" moves lanes toward higher k (forward: higher addresses; reverse: lower), zeros
+ * or a given vector's lanes coming in. */
 AXIAL_INLINE vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) { return AX_AVX2_W(k, _mm256_cmpgt, a, b); }
 /* vpshufb indices broadcasting the k-last element of each 128-bit half. */
@@ -617,8 +607,7 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
 #define AX_ROLL_LINE 64 /* stores aligned to cache lines where they stream */
 #define AX_ROLL_NT 1
 #define AX_ROLL_RUNMAX ((size_t)16 << 10) /* in-cache rows copied without peeling */
-/* Override: stores in address order (GCC shuffles them): in-cache rolls
- * up to 12% faster on Rocket Lake. */
+/* Override: stores in address order (GCC shuffles them): in-cache rolls up to 12% faster on Rocket Lake. */
 #define AX_ROLL_INORDER 1
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm256_blendv_epi8(b, a, m); }
@@ -640,8 +629,8 @@ AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
     const __m256d m = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)cnt), idx));
     return _mm256_blendv_pd(_mm256_set1_pd(fill), v, m);
 }
-/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q,
- * in block order (q = 1, 2: one halving of packed rows of 2q lanes) */
+/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q, in block order (q = 1, 2: one
+ * halving of packed rows of 2q lanes) */
 AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
     if (q == 1)
         return _mm256_permute4x64_pd(_mm256_hadd_pd(a, b), 0xd8);

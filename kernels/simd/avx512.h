@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * simd/avx512.h: the AVX-512 F + VL + BW + DQ vocabulary (simd/avx2.h says
- * what a vocabulary is).  Native vectors: vf (16 f32 lanes, one zmm), vd
- * (8 f64), vi (64 bytes).  Tails are masked loads and stores: nothing
- * outside the tensor is touched, and the missing lanes get the fill.
- * Narrowing rounds once, to nearest even (vcvtps2ph with an explicit
- * rounding immediate; bf16 by add-0x7fff-plus-lsb on the bits, a NaN gets
- * its quiet bit instead); f64 -> f32 to odd is one conversion toward zero
- * with the sticky bit or-ed in where inexact.
+ * simd/avx512.h: the AVX-512 F + VL + BW + DQ vocabulary (simd/avx2.h says what a vocabulary is).  Native
+ * vectors: vf (16 f32 lanes, one zmm), vd (8 f64), vi (64 bytes).  Tails are masked loads and stores: nothing
+ * outside the tensor is touched, and the missing lanes get the fill. Narrowing rounds once, to nearest even
+ * (vcvtps2ph with an explicit rounding immediate; bf16 by add-0x7fff-plus-lsb on the bits, a NaN gets its
+ * quiet bit instead); f64 -> f32 to odd is one conversion toward zero with the sticky bit or-ed in where
+ * inexact.
  */
 #ifndef AXIAL_SIMD_AVX512_H
 #define AXIAL_SIMD_AVX512_H
@@ -24,9 +22,8 @@
 
 AXIAL_DECLARE_KERNELS(avx512)
 
-/* An empty asm operand that makes a vector opaque to the optimiser (kept in
- * a register; in memory in the emulated test build, whose vectors are
- * structs). */
+/* An empty asm operand that makes a vector opaque to the optimiser (kept in a register; in memory in the
+ * emulated test build, whose vectors are structs). */
 #ifdef AXIAL_AVX512_EMULATED
 #define AX_OPAQUE(v) "+m"(v)
 #else
@@ -49,9 +46,8 @@ AXIAL_INLINE vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
 AXIAL_INLINE vf vf_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
 AXIAL_INLINE vf vf_max(vf a, vf b) { return _mm512_max_ps(a, b); }
 
-/* bf16: each word to the high half of its dword by one vpermw, and back by
- * another (zero-extension and shift, shift and vpmovdw: Zen 4 1.15x the time
- * of a bf16 CumSum line, 1.3x a ReduceSum in cache, timed) */
+/* bf16: each word to the high half of its dword by one vpermw, and back by another (zero-extension and shift,
+ * shift and vpmovdw: Zen 4 1.15x the time of a bf16 CumSum line, 1.3x a ReduceSum in cache, timed) */
 AXIAL_INLINE vf ax_avx512_widen(int k, __m256i h) {
     if (k == AXK_F16)
         return _mm512_cvtph_ps(h);
@@ -85,8 +81,8 @@ AXIAL_INLINE __m256i ax_avx512_narrow(int k, vf v) {
         return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     return _mm512_castsi512_si256(ax_avx512_bf16x2(v, v));
 }
-/* 16 f32 lanes stored as kind k, rounded once; nt: streaming, p aligned to
- * the store's size (64 bytes for F32, 32 for F16/BF16). */
+/* 16 f32 lanes stored as kind k, rounded once; nt: streaming, p aligned to the store's size (64 bytes for F32,
+ * 32 for F16/BF16). */
 AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     if (k == AXK_F32) {
         if (nt)
@@ -102,10 +98,9 @@ AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
         _mm256_storeu_si256((__m256i *)p, h);
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
-/* Half a vector of f16/bf16 (cnt 8, a constant where the narrow columns
- * go a row at a time) moves as 16 bytes, unmasked: the masked store of a
- * conversion split into several uops and held those rows to 1.34x the time
- * of 16-byte moves. */
+/* Half a vector of f16/bf16 (cnt 8, a constant where the narrow columns go a row at a time) moves as 16 bytes,
+ * unmasked: the masked store of a conversion split into several uops and held those rows to 1.34x the time of
+ * 16-byte moves. */
 AXIAL_INLINE vf vf_ld_part(int k, const void *p, size_t cnt, float fill) {
     const __mmask16 m = (__mmask16)ax_mask(cnt);
     if (k == AXK_F32)
@@ -172,9 +167,8 @@ AXIAL_INLINE vd vd_hi(vf v) {
 AXIAL_INLINE vf vf_narrow(vd lo, vd hi) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
 }
-/* f64 -> f32 rounded to odd: toward zero, the lsb set where inexact (a NaN
- * stays NaN; beyond FLT_MAX gives FLT_MAX, odd, which a narrower RNE still
- * rounds to inf). */
+/* f64 -> f32 rounded to odd: toward zero, the lsb set where inexact (a NaN stays NaN; beyond FLT_MAX gives
+ * FLT_MAX, odd, which a narrower RNE still rounds to inf). */
 AXIAL_INLINE __m256 ax_avx512_odd8(vd d) {
     const __m256 t = _mm512_cvt_roundpd_ps(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(t), d, _CMP_NEQ_UQ);
@@ -206,9 +200,8 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 AXIAL_INLINE void ax_stream_fence(void) { _mm_sfence(); }
 
 /* ---- lse ---------------------------------------------------------------- */
-/* Lane masks, NaN-propagating max, in-register scans and SLEEF's 1-ulp
- * exp/log, for the log-space ops (ops/lse.h).  (The emulated build's
- * SLEEF AVX-512 names come from tests/emu/avx512.h.) */
+/* Lane masks, NaN-propagating max, in-register scans and SLEEF's 1-ulp exp/log, for the log-space ops
+ * (ops/lse.h).  (The emulated build's SLEEF AVX-512 names come from tests/emu/avx512.h.) */
 #include <sleef.h>
 typedef __mmask16 vf_mask;
 typedef __mmask8 vd_mask;
@@ -267,12 +260,10 @@ AXIAL_INLINE double vd_last(vd v) {
 }
 
 /* ---- cumsum ---- */
-/* The order's virtual block of 16 (ops/cumsum.h): blk is one zmm of f32, a
- * quad per 128-bit lane; blkd two zmm of f64 (a: k 0..7, b: k 8..15), a quad
- * per 256-bit half.  Reverse keeps the memory layout (k-lane i is memory
- * lane 15 - i) and mirrors every shift and mask: no lane reversal.  Quad
- * scans are masked adds of in-lane shifts (lane 0 of a quad is left as it
- * is, so -0.0 stays -0.0). */
+/* The order's virtual block of 16 (ops/cumsum.h): blk is one zmm of f32, a quad per 128-bit lane; blkd two zmm
+ * of f64 (a: k 0..7, b: k 8..15), a quad per 256-bit half.  Reverse keeps the memory layout (k-lane i is
+ * memory lane 15 - i) and mirrors every shift and mask: no lane reversal.  Quad scans are masked adds of
+ * in-lane shifts (lane 0 of a quad is left as it is, so -0.0 stays -0.0). */
 typedef __m512 blk;
 typedef struct { __m512d a, b; } blkd;
 
@@ -294,8 +285,8 @@ AXIAL_INLINE blk blk_qscan(blk v, int rev) {
     const blk a = _mm512_mask_add_ps(v, rev ? 0x7777 : 0xEEEE, v, ax_cs_bsl(v, 4, rev));
     return _mm512_mask_add_ps(a, rev ? 0x3333 : 0xCCCC, a, ax_cs_bsl(a, 8, rev));
 }
-/* s + ((u + w) + z): u = [-0, T0, T1, T2], w = [-0, -0, T0, T1],
- * z = [-0, -0, -0, T0] by quads (T_q: quad q's k-last lane). */
+/* s + ((u + w) + z): u = [-0, T0, T1, T2], w = [-0, -0, T0, T1], z = [-0, -0, -0, T0] by quads (T_q: quad q's
+ * k-last lane). */
 AXIAL_INLINE blk blk_qoffs(blk s, int rev) {
     const __m512 z = _mm512_set1_ps(-0.0f);
     const __m512i iu = rev ? _mm512_setr_epi32(4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0, 0, 0, 0)
@@ -347,10 +338,9 @@ AXIAL_INLINE __m512d ax_cs_dqscan(__m512d v, int rev) {
                : _mm512_mask_add_pd(a, 0xCC, a, _mm512_permutex_pd(a, 0x40));
 }
 AXIAL_INLINE blkd blkd_qscan(blkd v, int rev) { return (blkd){ax_cs_dqscan(v.a, rev), ax_cs_dqscan(v.b, rev)}; }
-/* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0), as
- * s.b + ([T1, T2] + [T0, T1]) + [-0, T0] (quads in k order; reverse keeps
- * them in the high, then the low half of each vector): three shuffles and
- * three adds. */
+/* Quad 1 + T0; quad 2 + (T1 + T0); quad 3 + ((T2 + T1) + T0), as s.b + ([T1, T2] + [T0, T1]) + [-0, T0] (quads
+ * in k order; reverse keeps them in the high, then the low half of each vector): three shuffles and three
+ * adds. */
 AXIAL_INLINE blkd blkd_qoffs(blkd s, int rev) {
     const __m512d e = _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), rev ? 0x0F : 0xF0,
                                                  _mm512_set1_epi64(rev ? 4 : 3), s.a);
@@ -393,8 +383,8 @@ AXIAL_INLINE vi vi_cmpgt(int k, vi a, vi b) { /* (SIMDe has no cmpgt of epi16) *
     return AX_BY_KIND(k, _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(a, b)), _mm512_movm_epi16(~_mm512_cmple_epi16_mask(a, b)),
                       _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b)), _mm512_movm_epi64(_mm512_cmpgt_epi64_mask(a, b)));
 }
-/* Up by d lanes (d * size in 1, 2, 4, 8, 16, 32 bytes), f's k-last lanes in:
- * whole 128-bit lanes by valignd, then bytes inside them by vpalignr. */
+/* Up by d lanes (d * size in 1, 2, 4, 8, 16, 32 bytes), f's k-last lanes in: whole 128-bit lanes by valignd,
+ * then bytes inside them by vpalignr. */
 /* v moved q 32-bit lanes up (down: rev), f's lanes filling in */
 AXIAL_INLINE vi ax_avx512_up32(vi v, vi f, int q, int rev) {
     switch (q) {
@@ -444,8 +434,8 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     return vi_add(k, vi_add(k, v, t1), t2);
 }
 
-/* Override (ops/cumsum.h): a line's last r < 16 elements as the block at p (r at its k-first end, the
- * rest -0.0) by masked moves, not a stack copy (whose stores do not forward: 1.9x on lines of 40). */
+/* Override (ops/cumsum.h): a line's last r < 16 elements as the block at p (r at its k-first end, the rest
+ * -0.0) by masked moves, not a stack copy (whose stores do not forward: 1.9x on lines of 40). */
 #define AX_BLK_PART 1
 AXIAL_INLINE __mmask16 ax_cs_part(size_t r, int rev) {
     return rev ? (__mmask16)(0xffffu << (16 - r)) : (__mmask16)((1u << r) - 1);
@@ -476,8 +466,9 @@ AXIAL_INLINE void blkd_st_part(void *p, blkd v, size_t r, int rev) {
     _mm512_mask_storeu_pd((double *)p + 8, (__mmask8)(m >> 8), rev ? v.a : v.b);
 }
 
-/* Override (ops/cumsum.h): f32, f16, bf16 lines of n < 16, 16 / P to a vector in groups of P lanes (P the power
- * of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n 2-12). */
+/* Override (ops/cumsum.h): f32, f16, bf16 lines of n < 16, 16 / P to a vector in groups of P lanes (P the
+ * power of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n
+ * 2-12). */
 #define AX_CS_SHORT 1
 AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
                            int rev, int nt) {
@@ -523,9 +514,8 @@ AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n
     }
 }
 
-/* Override (ops/cumsum.h): the carries [D, S] in one xmm, one addition per
- * block for both chains; with cs_step4, model (llvm-mca, f32 lines) 9.4 ->
- * 7.4 cycles a block on znver4, 10.6 -> 6.6 on sapphirerapids. */
+/* Override (ops/cumsum.h): the carries [D, S] in one xmm, one addition per block for both chains; with
+ * cs_step4, model (llvm-mca, f32 lines) 9.4 -> 7.4 cycles a block on znver4, 10.6 -> 6.6 on sapphirerapids. */
 #define AX_CS_CARRY
 typedef __m128d cs_carry;
 AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return _mm_setr_pd(D, S); }
@@ -535,8 +525,8 @@ AXIAL_INLINE float cs_dc(cs_carry c) { return _mm_cvtss_f32(_mm_cvtpd_ps(c)); }
 AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return _mm_add_pd(c, _mm_set1_pd(t)); }
 
 /* Override (ops/cumsum.h): four f32 blocks a step share one scan of their quad totals (E for all four),
- * carries through memory (t and (C)D broadcast loads, not shuffles); forward F32 takes the first
- * level's neighbours from a masked load one element off (one shuffle less). */
+ * carries through memory (t and (C)D broadcast loads, not shuffles); forward F32 takes the first level's
+ * neighbours from a masked load one element off (one shuffle less). */
 #define AX_CS_STEP4
 AXIAL_INLINE blk ax_cs_qscan_mem(int k, blk v, const char *p, int rev) {
     if (k != AXK_F32)
@@ -601,12 +591,10 @@ AXIAL_INLINE cs_carry cs_step4(int k, const char *xb, char *yb, cs_carry c, int 
 #define AX_ROLL_LINE 64 /* stores aligned to cache lines */
 #define AX_ROLL_NT 1
 #define AX_ROLL_RUNMAX ((size_t)16 << 10) /* in-cache rows copied without peeling */
-/* Override: stores in address order (GCC shuffles them): in-cache rolls
- * up to 12% faster on Rocket Lake. */
+/* Override: stores in address order (GCC shuffles them): in-cache rolls up to 12% faster on Rocket Lake. */
 #define AX_ROLL_INORDER 1
-/* Override: in-cache rows over 512 bytes move by 32-byte halves: a 64-byte
- * unaligned store always splits a line, a 32-byte one half the time (faster
- * on Zen 5). */
+/* Override: in-cache rows over 512 bytes move by 32-byte halves: a 64-byte unaligned store always splits a
+ * line, a 32-byte one half the time (faster on Zen 5). */
 #define AX_ROLL_HALF_FROM 512
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return _mm512_ternarylogic_epi64(m, a, b, 0xca); }
@@ -624,8 +612,8 @@ AXIAL_INLINE vf vf_keep(vf v, size_t cnt, float fill) {
 AXIAL_INLINE vd vd_keep(vd v, size_t cnt, double fill) {
     return _mm512_mask_blend_pd((__mmask8)ax_mask(cnt), _mm512_set1_pd(fill), v);
 }
-/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q,
- * in block order (q = 1, 2, 4: one halving of packed rows of 2q lanes) */
+/* (a, b) as blocks of 2q lanes: each block's first q lanes plus its last q, in block order (q = 1, 2, 4: one
+ * halving of packed rows of 2q lanes) */
 AXIAL_INLINE vd vd_halves_add(size_t q, vd a, vd b) {
     if (q == 4)
         return _mm512_add_pd(_mm512_shuffle_f64x2(a, b, 0x44), _mm512_shuffle_f64x2(a, b, 0xee));
@@ -640,8 +628,8 @@ AXIAL_INLINE vf vf_pairs_add(vf a, vf b) {
     const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     return _mm512_add_ps(_mm512_permutex2var_ps(a, ev, b), _mm512_permutex2var_ps(a, od, b));
 }
-/* rows of n elements packed q lanes apart (n < q): lane l is element
- * (l / q) * n + l % q of v where l % q < n, else -0.0 (one permute) */
+/* rows of n elements packed q lanes apart (n < q): lane l is element (l / q) * n + l % q of v where l % q < n,
+ * else -0.0 (one permute) */
 AXIAL_INLINE vf vf_spread(vf v, size_t n, size_t q) {
     const __m512i l = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i in = _mm512_and_si512(l, _mm512_set1_epi32((int)q - 1));
@@ -658,10 +646,10 @@ AXIAL_INLINE vd vd_spread(vd v, size_t n, size_t q) {
     const unsigned m = ((1u << n) - 1) * (0xffu / ((1u << q) - 1));
     return _mm512_mask_permutexvar_pd(_mm512_set1_pd(-0.0), (__mmask8)m, idx, v);
 }
-/* Eight rows of 8 f64 lanes, r[i] row i, folded in halves to one lane each
- * (lane i: row i): the default's adds in its order, by in-lane shuffles that
- * keep their operands (no index vectors, no register copies); the rows are
- * taken even then odd so that the last level's unpacks land in row order (in: 8-byte integer lanes, vi_fold8). */
+/* Eight rows of 8 f64 lanes, r[i] row i, folded in halves to one lane each (lane i: row i): the default's adds
+ * in its order, by in-lane shuffles that keep their operands (no index vectors, no register copies); the rows
+ * are taken even then odd so that the last level's unpacks land in row order (in: 8-byte integer lanes,
+ * vi_fold8). */
 #define AX_F8_ADD(a, b) (in ? _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b))) : _mm512_add_pd(a, b))
 AXIAL_INLINE vd ax_fold8(const vd *r, int in) {
     const vd w[8] = {r[0], r[2], r[4], r[6], r[1], r[3], r[5], r[7]};
@@ -705,8 +693,9 @@ AXIAL_INLINE vi vi_addp(int k, vi a, vi b) { /* a's adjacent lanes added, then b
     return k == AXK_I32 ? _mm512_add_epi32(_mm512_permutex2var_epi32(a, ev, b), _mm512_permutex2var_epi32(a, od, b))
                         : _mm512_add_epi64(_mm512_permutex2var_epi64(a, ev, b), _mm512_permutex2var_epi64(a, od, b));
 }
-/* Override (reduce): L integer rows of 3 at p: each quarter of the rows (16- to 64-bit lanes) one permute of its
- * 3 L / 4 elements to 4 lanes a row (the 4th zero), then vi_addp twice; bytes as 16-bit lanes, half the rows each */
+/* Override (reduce): L integer rows of 3 at p: each quarter of the rows (16- to 64-bit lanes) one permute of
+ * its 3 L / 4 elements to 4 lanes a row (the 4th zero), then vi_addp twice; bytes as 16-bit lanes, half the
+ * rows each */
 #define AX_RED_INT_ROWS3 1
 AXIAL_INLINE vi ax_rows3(int k, const vi *s) {
     static const uint8_t io[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,

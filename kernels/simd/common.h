@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * simd/common.h: what the vocabularies (simd/<isa>.h) and the algorithms
- * (ops/<op>.h) share without intrinsics: the element kinds.
+ * simd/common.h: what the vocabularies (simd/<isa>.h) and the algorithms (ops/<op>.h) share without
+ * intrinsics: the element kinds.
  *
- * An algorithm takes its element kind as a parameter `int k` that is a
- * compile-time constant after inlining (every function it passes through is
- * AXIAL_INLINE), so one body serves every dtype and the compiler emits one
- * straight copy per kind, with no run-time switch.  Signed and unsigned
- * integers of one width share a kind: wrapping addition gives the same bits.
+ * An algorithm takes its element kind as a parameter `int k` that is a compile-time constant after inlining
+ * (every function it passes through is AXIAL_INLINE), so one body serves every dtype and the compiler emits
+ * one straight copy per kind, with no run-time switch.  Signed and unsigned integers of one width share a
+ * kind: wrapping addition gives the same bits.
  */
 #ifndef AXIAL_SIMD_COMMON_H
 #define AXIAL_SIMD_COMMON_H
@@ -43,9 +42,9 @@ AXIAL_INLINE void axk_fill_nz(int k, uint64_t *buf, size_t bytes) {
     for (size_t i = 0; i < bytes / 8; i++)
         buf[i] = pat;
 }
-/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart, element by element,
- * each in a register of its width (the empty asm keeps GCC from making the loop a memcpy
- * call or rep movs; a runtime es's stack word read whole waits for the stores in flight). */
+/* n elements of es (2, 4, 8) bytes from s to d, ss and ds bytes apart, element by element, each in a register
+ * of its width (the empty asm keeps GCC from making the loop a memcpy call or rep movs; a runtime es's stack
+ * word read whole waits for the stores in flight). */
 #define AXK_COPY_(T) { T v; memcpy(&v, sc, sizeof v); __asm__("" : "+r"(v)); memcpy(dc, &v, sizeof v); }
 AXIAL_INLINE void axk_copy_s(void *d, size_t ds, const void *s, size_t ss, size_t n, size_t es) {
     for (size_t i = 0; i < n; i++) {
@@ -56,9 +55,8 @@ AXIAL_INLINE void axk_copy_s(void *d, size_t ds, const void *s, size_t ss, size_
 }
 #define axk_copy(d, s, n, es) axk_copy_s(d, es, s, es, n, es)
 
-/* Byte indices (pshufb) that broadcast the last element of e bytes (1, 2, 4,
- * 8) in scan order of every 16-byte lane: [rev][log2 e]; the x86 vocabularies
- * broadcast the row to their vector. */
+/* Byte indices (pshufb) that broadcast the last element of e bytes (1, 2, 4, 8) in scan order of every 16-byte
+ * lane: [rev][log2 e]; the x86 vocabularies broadcast the row to their vector. */
 static const _Alignas(16) unsigned char axk_idx_end[2][4][16] = {
     {{15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
      {14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
@@ -72,15 +70,14 @@ AXIAL_INLINE const void *axk_idx_end_row(int e, int rev) {
     return axk_idx_end[rev][e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3];
 }
 
-/* f64 sums -> f32 lanes that vf_st(k) rounds exactly once to kind k (the
- * vocabulary's vf_narrow; for f16 and bf16 its vf_narrow_odd). */
+/* f64 sums -> f32 lanes that vf_st(k) rounds exactly once to kind k (the vocabulary's vf_narrow; for f16 and
+ * bf16 its vf_narrow_odd). */
 #define vf_narrow_for(k, lo, hi) ((k) == AXK_F32 ? vf_narrow(lo, hi) : vf_narrow_odd(lo, hi))
 
 /* The kernels' names: AX_KN(cumsum, f32) is axial_cumsum_f32__<AX_ISA>. */
 #define AX_KN(op, key) AXIAL_CAT(axial_##op##_##key##__, AX_ISA)
-/* An op's entries in up to three lists L1() L2() L3(): a build that compiles
- * the op's file once per list (kernels/meson.build: its compile time) sets
- * AX_PART to 1, 2 or 3; unset, AX_ENTRIES(L) defines them all. */
+/* An op's entries in up to three lists L1() L2() L3(): a build that compiles the op's file once per list
+ * (kernels/meson.build: its compile time) sets AX_PART to 1, 2 or 3; unset, AX_ENTRIES(L) defines them all. */
 #define AX_ENTRIES(L) AXIAL_CAT(AX_PART_, AX_PART)(L)
 #define AX_PART_AX_PART(L) L##1() L##2() L##3()
 #define AX_PART_1(L) L##1()

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * simd/neon.h: the AdvSIMD (NEON) vocabulary (simd/avx2.h says what a
- * vocabulary is).  AdvSIMD is the aarch64 baseline: no flags.  Native
- * vectors: vf (4 f32 lanes, one q register), vd (2 f64), vi (16 bytes).
- * Tails go through a stack buffer.  Conversions of the 16-bit float formats
- * need no FP16/BF16 extension:
+ * simd/neon.h: the AdvSIMD (NEON) vocabulary (simd/avx2.h says what a vocabulary is).  AdvSIMD is the aarch64
+ * baseline: no flags.  Native vectors: vf (4 f32 lanes, one q register), vd (2 f64), vi (16 bytes). Tails go
+ * through a stack buffer.  Conversions of the 16-bit float formats need no FP16/BF16 extension:
  *   f16 -> f32   FCVTL / FCVTL2: exact;   bf16 -> f32  USHLL #16: exact;
  *   f32 -> f16   FCVTN: nearest even (FPCR's default mode, the one the
- *                library assumes); f32 -> bf16: add 0x7fff + lsb to the
- *                bits, a NaN gets its quiet bit set instead;
+ *                library assumes); f32 -> bf16: add 0x7fff + lsb to the bits, a NaN gets its quiet bit set
+ *                instead;
  *   f64 -> f32   FCVTN (RNE), and FCVTXN rounds to odd, so that a second
  *                rounding to f16/bf16 gives exactly the once-rounded result.
  */
@@ -55,8 +53,8 @@ AXIAL_INLINE uint32x4_t ax_neon_bf16r(vf v) { /* the rounded bits, in the lanes'
     return vbslq_u32(num, r, vorrq_u32(u, vdupq_n_u32(0x400000)));
 }
 AXIAL_INLINE uint16x4_t ax_neon_bf16(vf v) { return vshrn_n_u32(ax_neon_bf16r(v), 16); }
-/* AdvSIMD has no non-temporal vector store that bypasses the caches as x86's
- * do (STNP is a hint only): nt stores plainly. */
+/* AdvSIMD has no non-temporal vector store that bypasses the caches as x86's do (STNP is a hint only): nt
+ * stores plainly. */
 /* f32 lanes rounded to nearest f16 (k) or bf16 */
 AXIAL_INLINE uint16x4_t ax_neon_narrow16(int k, vf v) {
     return k == AXK_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : ax_neon_bf16(v);
@@ -65,9 +63,8 @@ AXIAL_INLINE void vf_put(int k, void *p, vf v, int nt) {
     (void)nt, k == AXK_F32 ? vst1q_f32((float *)p, v) : vst1_u16((uint16_t *)p, ax_neon_narrow16(k, v));
 }
 AXIAL_INLINE void vf_st(int k, void *p, vf v) { vf_put(k, p, v, 0); }
-/* Partial vectors: bytes < 16 at p to a vector's low bytes, zeros after,
- * and back, by an 8-byte move and then 4, 2 and 1 (never past the end, no
- * stack copy: timed on AVX2, such a copy stalled on its store forward). */
+/* Partial vectors: bytes < 16 at p to a vector's low bytes, zeros after, and back, by an 8-byte move and then
+ * 4, 2 and 1 (never past the end, no stack copy: timed on AVX2, such a copy stalled on its store forward). */
 AXIAL_INLINE uint64_t ax_neon_ld_few(const unsigned char *b, size_t r) { /* r < 8 */
     uint64_t t = 0;
     size_t o = 0;
@@ -180,9 +177,8 @@ AXIAL_INLINE void vi_st_part(void *p, vi v, size_t bytes) { ax_neon_st_bytes(p, 
                vreinterpretq_u8_u64(f##_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b))))
 /* lanes of kind k added, scheduled freely (in-register networks) */
 AXIAL_INLINE vi ax_neon_add(int k, vi a, vi b) { return AX_NEON_W(k, vaddq, a, b); }
-/* vi_add: the wider adds name their lanes in an asm: through vreinterpretq,
- * GCC 12 kept a loop's sums in other registers than the adds' results, a
- * move per sum and iteration (a 4-sum i32 reduction: 13 instructions a 64
+/* vi_add: the wider adds name their lanes in an asm: through vreinterpretq, GCC 12 kept a loop's sums in other
+ * registers than the adds' results, a move per sum and iteration (a 4-sum i32 reduction: 13 instructions a 64
  * bytes, not 9; llvm-mca neoverse-n1 4.05 cycles, not 2.05). */
 AXIAL_INLINE vi vi_add(int k, vi a, vi b) {
     vi r;
@@ -202,8 +198,8 @@ AXIAL_INLINE vi vi_set1(int k, int64_t c) {
 AXIAL_INLINE void ax_stream_fence(void) {}
 
 /* ---- lse ---------------------------------------------------------------- */
-/* Lane masks, NaN-propagating max (FMAX), in-register scans and SLEEF's
- * 1-ulp AdvSIMD exp/log, for the log-space ops (ops/lse.h). */
+/* Lane masks, NaN-propagating max (FMAX), in-register scans and SLEEF's 1-ulp AdvSIMD exp/log, for the
+ * log-space ops (ops/lse.h). */
 #include <sleef.h>
 typedef uint32x4_t vf_mask;
 typedef uint64x2_t vd_mask;
@@ -246,17 +242,16 @@ AXIAL_INLINE double vd_first(vd v) { return vgetq_lane_f64(v, 0); }
 AXIAL_INLINE double vd_last(vd v) { return vgetq_lane_f64(v, 1); }
 
 /* ---- cumsum ---- */
-/* The order's virtual block of 16 (ops/cumsum.h): blk is four q registers
- * of f32, q[i] k-quad i; blkd eight of f64, h[2q], h[2q + 1] k-quad q.
- * Reverse takes k-quad i from memory quad 3 - i (pair 7 - j) and keeps each
- * register's lanes in memory order, so every in-quad move runs the other
- * way: register renaming does the rest. */
+/* The order's virtual block of 16 (ops/cumsum.h): blk is four q registers of f32, q[i] k-quad i; blkd eight of
+ * f64, h[2q], h[2q + 1] k-quad q. Reverse takes k-quad i from memory quad 3 - i (pair 7 - j) and keeps each
+ * register's lanes in memory order, so every in-quad move runs the other way: register renaming does the rest.
+ * */
 typedef struct { float32x4_t q[4]; } blk;
 typedef struct { float64x2_t h[8]; } blkd;
 
-/* 8 lanes at p (f16, bf16: one 16-byte move, SHLL2 / FCVTL2, stores UZP2 / FCVTN2: lines
- * modelled 0.92x the cycles of a move a quad; reduce's column tiles and periodic runs through
- * AX_VF_LD2: bf16 [256, 256] axis 0 n1 1.12x -> 1.02x) */
+/* 8 lanes at p (f16, bf16: one 16-byte move, SHLL2 / FCVTL2, stores UZP2 / FCVTN2: lines modelled 0.92x the
+ * cycles of a move a quad; reduce's column tiles and periodic runs through AX_VF_LD2: bf16 [256, 256] axis 0
+ * n1 1.12x -> 1.02x) */
 #define AX_VF_LD2 1
 AXIAL_INLINE void vf_ld2(int k, const void *p, vf *lo, vf *hi) {
     const uint16x8_t h = vld1q_u16((const uint16_t *)p);
@@ -428,11 +423,10 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     return v;
 }
 
-/* Override (cumsum): integer lines 4 vectors a step by LD4/ST4 (lane i of q[j]: element 4i + j),
- * one lane scan for the four (wrapping: the same bits); modelled 1.41x fewer cycles (neoverse-n1). */
+/* Override (cumsum): integer lines 4 vectors a step by LD4/ST4 (lane i of q[j]: element 4i + j), one lane scan
+ * for the four (wrapping: the same bits); modelled 1.41x fewer cycles (neoverse-n1). */
 #define AX_CS_ILINE4 1
-/* M(w, T, to_u8, from_u8, ...) for kind k's lanes: their suffix, vector type
- * and reinterpretations */
+/* M(w, T, to_u8, from_u8, ...) for kind k's lanes: their suffix, vector type and reinterpretations */
 #define AX_NEON_BY_W(k, M, ...)                                                                   \
     do {                                                                                          \
         if (axk_size(k) == 1) M(u8, uint8x16, , , __VA_ARGS__);                                   \
@@ -454,8 +448,8 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
     } while (0)
 #define AX_NEON_LDN(N, k, p, q) AX_NEON_BY_W(k, AX_NEON_LDN_, N, p, q)
 #define AX_NEON_STN(N, k, p, o) AX_NEON_BY_W(k, AX_NEON_STN_, N, p, o)
-/* The 4 vectors at x to y, scanned from the end where rev; carry: the sum
- * before them (every lane); returns the sum after them. */
+/* The 4 vectors at x to y, scanned from the end where rev; carry: the sum before them (every lane); returns
+ * the sum after them. */
 AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int rev) {
     vi q[4], a[4], o[4];
     AX_NEON_LDN(4, k, x, q);
@@ -470,8 +464,8 @@ AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int 
     AX_NEON_STN(4, k, y, o);
     return ax_neon_add(k, carry, vi_last(k, t, rev));
 }
-/* Override (cumsum): integer lines (c NULL) or columns (c: their carries) of n = 2..4, W rows a step by LDn/STn
- * (lane i of t[j]: row i's element j); lines 4-10x fewer instructions than the segmented scan, their
+/* Override (cumsum): integer lines (c NULL) or columns (c: their carries) of n = 2..4, W rows a step by
+ * LDn/STn (lane i of t[j]: row i's element j); lines 4-10x fewer instructions than the segmented scan, their
  * sums by plain adds (GCC puts those, not vi_add's asm, straight into STn's registers: a move less). */
 #define AX_CS_ILINES 1
 AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, vi *c, int excl, int rev) {
@@ -487,8 +481,8 @@ AXIAL_INLINE void vi_lines(int k, const void *x, void *y, size_t n, vi *c, int e
     if (n == 2) AX_NEON_STN(2, k, y, o); else if (n == 3) AX_NEON_STN(3, k, y, o); else AX_NEON_STN(4, k, y, o);
 }
 
-/* Override (cumsum): four f32 (f16, bf16; two f64) lines of 3 by LD3/ST3, out1 = x1 + x0, out2 = (x1 + x2) + x0
- * (reverse: the mirror) as the quad network adds them; 1 instruction an element, not 19. */
+/* Override (cumsum): four f32 (f16, bf16; two f64) lines of 3 by LD3/ST3, out1 = x1 + x0, out2 = (x1 + x2) +
+ * x0 (reverse: the mirror) as the quad network adds them; 1 instruction an element, not 19. */
 #define AX_CS_LINES3 1
 AXIAL_INLINE float32x4x3_t ax_neon_ld3f(int k, const void *p) { /* LD3 of f32, f16 or bf16 (widened) */
     if (k == AXK_F32)
@@ -517,8 +511,8 @@ AXIAL_INLINE void vf_lines3(int k, const void *x, void *y, int excl, int rev) {
                                                ax_neon_narrow16(k, o.val[2])}});
 }
 
-/* Override (reduce): four f32 (f16, bf16) rows of 3 by LD3, in f64 as (x0 + x2) + x1 as the row's
- * halves fold (lo: rows 0, 1; hi: 2, 3); 1.4 instructions an f32 element, not 5.1. */
+/* Override (reduce): four f32 (f16, bf16) rows of 3 by LD3, in f64 as (x0 + x2) + x1 as the row's halves fold
+ * (lo: rows 0, 1; hi: 2, 3); 1.4 instructions an f32 element, not 5.1. */
 #define AX_RED_ROWS3 1
 AXIAL_INLINE void vf_rows3(int k, const void *p, vd *lo, vd *hi) {
     const float32x4x3_t t = ax_neon_ld3f(k, p);
@@ -544,14 +538,14 @@ AXIAL_INLINE vi vi_rows3(int k, const void *p) { /* LD3: lane r of each register
 }
 
 /* ---- roll ---- */
-/* TBL: bytes of one register, or of a pair (rows of 32 bytes; TBL of four
- * registers is three uops on Neoverse N1, so rows of 64 take the select). */
+/* TBL: bytes of one register, or of a pair (rows of 32 bytes; TBL of four registers is three uops on Neoverse
+ * N1, so rows of 64 take the select). */
 #define AX_ROLL_UNITS 9
 #define AX_ROLL_LINE 16 /* no streaming: stores aligned to the vector */
 #define AX_ROLL_NT 0 /* the cores stop allocating on runs of full-line writes */
 #define AX_ROLL_RUNMAX 0 /* rows are copies with 64-byte steps */
-/* Override: copies align their stores to 16 (no q store splits a line) only
- * from 256 bytes, as the NEON kernels did; shorter ones skip the head. */
+/* Override: copies align their stores to 16 (no q store splits a line) only from 256 bytes, as the NEON
+ * kernels did; shorter ones skip the head. */
 #define AX_ROLL_ALIGN_FROM 256
 /* bytes of a where m's byte is set (m's bytes 0 or 0xff), else of b */
 AXIAL_INLINE vi vi_sel8(vi m, vi a, vi b) { return vbslq_u8(m, a, b); }
