@@ -460,6 +460,13 @@ what: integer rows of 3 by LD3: the sum drops each row's last element
 old:  return vi_add(k, vi_add(k, t[0], t[1]), t[2]);
 new:  return vi_add(k, vi_add(k, t[0], t[1]), t[1]);
 
+id:   neon-int-acc
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON integer reduce_acc of whole groups (vi_acc): each wide lane's high half zipped from the low half
+old:  w[2 * i + 1] = AX_NEON_W(j, vzip2q, w[i], vi_zero())
+new:  w[2 * i + 1] = AX_NEON_W(j, vzip1q, w[i], vi_zero())
+
 id:   neon-int-lines-rev
 file: kernels/simd/neon.h
 isa:  neon

@@ -64,6 +64,10 @@
 #define AX_RED_INT_STW 0
 #define vi_stw(k, p, v) vi_st(p, v)
 #endif
+#ifndef AX_RED_INT_ACC /* vi_acc(k, acc, v): acc[0 .. lanes) += v's lanes (a whole group of reduce_acc, not wide) */
+#define AX_RED_INT_ACC 0
+#define vi_acc(k, acc, v) ((void)0)
+#endif
 #ifndef AX_RED_INT_QUARTERS /* vi_ld4q(p, s): 4 quarter vectors, s bytes apart (wide groups of byte rows) */
 #define AX_RED_INT_QUARTERS 0
 #define vi_ld4q(p, s) vi_ld(p)
@@ -817,9 +821,11 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
             memset(pad, 0, need * es);
             p = memcpy(pad, p, cnt * n * es);
         }
-        const int direct = !acc && cnt == R && (!wide || es == 8 || AX_RED_INT_STW); /* the group's outputs straight to y (wide: narrowed) */
+        /* direct: the group's outputs straight to y (wide: narrowed), or added to acc by vector */
+        const int direct = (!acc || (AX_RED_INT_ACC && !wide)) && cnt == R && (!wide || es == 8 || AX_RED_INT_STW);
         const vi s = ri_rows_group(k, p, n, V, keep, wide);
-        AX_RED_INT_STW && direct && wide ? vi_stw(k, axk_at_mut(k, y, o), s) : vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, s);
+        AX_RED_INT_ACC && acc && direct ? vi_acc(k, acc + o, s)
+        : AX_RED_INT_STW && direct && wide ? vi_stw(k, axk_at_mut(k, y, o), s) : vi_st(direct ? axk_at_mut(k, y, o) : (void *)pad, s);
         for (size_t r = 0; !direct && r < cnt; r++)
             ri_emit(k, y, acc, o + r, wide ? pad[r] : ri_get(k, pad, r));
     }

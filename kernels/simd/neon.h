@@ -536,6 +536,13 @@ AXIAL_INLINE vi vi_rows3(int k, const void *p) { /* LD3: lane r of each register
     AX_NEON_LDN(3, k, p, t);
     return vi_add(k, vi_add(k, t[0], t[1]), t[2]);
 }
+#define AX_RED_INT_ACC 1 /* (reduce_acc: i8 [64, 16, 64] over {0, 2}: a group 32 cycles, not 57, n1; 21, not 32, v1; modelled) */
+AXIAL_INLINE void vi_acc(int k, uint64_t *acc, vi v) { /* acc[0 .. 16 / size) += v's lanes zero-extended (zips with 0) */
+    vi w[8] = {v};
+    for (int j = k, m = 1; j != AXK_I64; j++, m *= 2) /* (from the last: w[i] is read before w[2i + 1] and w[2i] are set) */
+        for (int i = m; i-- > 0;) w[2 * i + 1] = AX_NEON_W(j, vzip2q, w[i], vi_zero()), w[2 * i] = AX_NEON_W(j, vzip1q, w[i], vi_zero());
+    for (size_t i = 0; i < 8 / axk_size(k); i++) vst1q_u64(acc + 2 * i, vaddq_u64(vld1q_u64(acc + 2 * i), vreinterpretq_u64_u8(w[i])));
+}
 
 /* ---- roll ---- */
 /* TBL: bytes of one register, or of a pair (rows of 32 bytes; TBL of four registers is three uops on Neoverse
