@@ -467,6 +467,13 @@ what: NEON integer reduce_acc of whole groups (vi_acc): each wide lane's high ha
 old:  w[2 * i + 1] = AX_NEON_W(j, vzip2q, w[i], vi_zero())
 new:  w[2 * i + 1] = AX_NEON_W(j, vzip1q, w[i], vi_zero())
 
+id:   neon-bf16-rows-v
+file: kernels/ops/reduce.h
+isa:  neon
+what: NEON bf16 ReduceSum rows of one whole vector (rd_rows_n_bf16): rows taken one element short
+old:  (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16), 0, 1, stream))
+new:  (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16) - 1, 0, 1, stream))
+
 id:   neon-int-lines-rev
 file: kernels/simd/neon.h
 isa:  neon

@@ -72,6 +72,9 @@
 #define AX_RED_INT_QUARTERS 0
 #define vi_ld4q(p, s) vi_ld(p)
 #endif
+#ifndef AX_RED_ROWS_V /* bf16 rows of one whole vector: a copy of rd_rows_n of their own (rd_rows_n_bf16) */
+#define AX_RED_ROWS_V 0
+#endif
 #ifndef AX_RED_PF_SHORT
 #define AX_RED_PF_SHORT 0
 #endif
@@ -490,6 +493,10 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     if (nt)
         ax_stream_fence();
 }
+#if AX_RED_ROWS_V /* (not inlined in rd_rows: there, NEON bf16 rows of 256 modelled at 1.1x the cycles) */
+RD_ONCE_(bf16, AXK_BF16, rd_rows_n, (const void *x, void *y, double *acc, size_t outer, int stream),
+         (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16), 0, 1, stream))
+#endif
 /* One row alone, in a step's order (its run's sums folded in halves) without
  * a step of AX_NF rows for it (AVX-512 [16] 1.3x, timed). */
 AXIAL_INLINE void rd_one(int k, const void *x, size_t n, void *y, double *acc) {
@@ -519,6 +526,9 @@ AXIAL_INLINE void rd_rows(int k, const void *x, void *y, double *acc, size_t out
     /* whole vectors, constant row offsets (NEON f64 rows of 8: 1.6x, modelled) */
     RD_ROWS_IF(n == 2 * V, 2 * V, 0, 2) RD_ROWS_IF(n == 4 * V && 4 * V <= 16, 4 * V, 0, 4)
     RD_ROWS_IF(n == 8 * V && 8 * V <= 16, 8 * V, 0, 8)
+#if AX_RED_ROWS_V
+    if (k == AXK_BF16 && n == V) rd_rows_n_bf16(x, y, acc, outer, stream); else
+#endif
     /* the fewest vectors that hold the row (-0.0 adds nothing) */
     RD_ROWS_IF(n <= V, n, 0, 1) RD_ROWS_IF(n <= 2 * V, n, 0, 2) RD_ROWS_IF(n <= 3 * V && 3 * V < 16, n, 0, 3)
     RD_ROWS_IF(n <= 4 * V && 4 * V < 16, n, 0, 4) RD_ROWS_IF(n <= 5 * V && 5 * V < 16, n, 0, 5)
