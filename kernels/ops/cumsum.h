@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/cumsum.h: CumSum for every summable dtype, written once over simd/<isa>.h (included first): the whole-shape
- * kernel and the float split kernels cumsum_seg, scan_total, cumsum_run, cumsum_cols, cumsum_cols_run
- * (kernels.h), all defined by AX_CUMSUM_ENTRIES().
- * Floats follow the one summation order (docs/API.md, "One summation order"; tests/order_ref.c).  Lines: blocks
- * of 16 in scan order, each a virtual block (blk: 16 f32 lanes for f32/f16/bf16; blkd: 16 f64); blk_qscan scans
- * the quads, blk_qoffs adds the quad offsets E, the total p_15 feeds the f64 carries D and S of the chunk
- * (AXIAL_SCAN_CHUNK elements: D from R, R += S at its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a
- * line's first exclusive output +0.0 (written last: in place, its input was read).  REVERSE is a constant the
- * vocabulary mirrors its shifts by (blocks keep their layout).  A partial last block goes through -0.0 padding;
- * lines of n < 16 are each a block from -0.0 (y = p), packed in slots (lines of 4: one quad each; of 2 and 3 on
- * contiguous vectors).  Columns: each a sequential f64 sum from -0.0 (or acc[c]), rounded once per output
- * (f16/bf16 through f32 rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or for wide rows
- * all columns walk them over running sums in memory.
- * Integers wrap in their own width (any order gives their bits; signed and unsigned share a kernel),
- * exclusive = inclusive - x: rows of n >= 16 a vector at a time, n < 16 one segmented scan of the flat run;
- * columns as the floats.  Where the ISA streams (AX_CS_NT), a large call streams (kernels/README.md), then
- * fences.
+ * ops/cumsum.h: CumSum for every summable dtype, written once over simd/<isa>.h (included first): the
+ * whole-shape kernel and the float split kernels cumsum_seg, scan_total, cumsum_run, cumsum_cols,
+ * cumsum_cols_run (kernels.h), all defined by AX_CUMSUM_ENTRIES(). Floats follow the one summation order
+ * (docs/API.md, "One summation order"; tests/order_ref.c).  Lines: blocks of 16 in scan order, each a virtual
+ * block (blk: 16 f32 lanes for f32/f16/bf16; blkd: 16 f64); blk_qscan scans the quads, blk_qoffs adds the quad
+ * offsets E, the total p_15 feeds the f64 carries D and S of the chunk (AXIAL_SCAN_CHUNK elements: D from R, R
+ * += S at its end).  An output is (C)D + p_i, exclusive (C)D + p_{i-1}, a line's first exclusive output +0.0
+ * (written last: in place, its input was read).  REVERSE is a constant the vocabulary mirrors its shifts by
+ * (blocks keep their layout).  A partial last block goes through -0.0 padding; lines of n < 16 are each a
+ * block from -0.0 (y = p), packed in slots (lines of 4: one quad each; of 2 and 3 on contiguous vectors).
+ * Columns: each a sequential f64 sum from -0.0 (or acc[c]), rounded once per output (f16/bf16 through f32
+ * rounded to odd); a register tile of AX_CS_TILE vectors walks the rows, or for wide rows all columns walk
+ * them over running sums in memory. Integers wrap in their own width (any order gives their bits; signed and
+ * unsigned share a kernel), exclusive = inclusive - x: rows of n >= 16 a vector at a time, n < 16 one
+ * segmented scan of the flat run; columns as the floats.  Where the ISA streams (AX_CS_NT), a large call
+ * streams (kernels/README.md), then fences.
  */
 #ifndef AXIAL_OPS_CUMSUM_H
 #define AXIAL_OPS_CUMSUM_H
@@ -48,9 +47,8 @@ _Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes til
 
 /* ---- float lines ----------------------------------------------------------- */
 
-/* One block at xb (its lowest address): its total t; with out, the outputs
- * (C)D + e at yb.  The same code for both networks (B: blk or blkd, C the
- * carry's type in the block); also lines of 4 (cs_quads_B). */
+/* One block at xb (its lowest address): its total t; with out, the outputs (C)D + e at yb.  The same code for
+ * both networks (B: blk or blkd, C the carry's type in the block); also lines of 4 (cs_quads_B). */
 #define AX_CS_BLOCK(B, C)                                                                   \
     AXIAL_INLINE double cs_block_##B(int k, const char *xb, char *yb, C dc, int out, int excl, \
                                      int rev, int nt) {                                     \
@@ -105,8 +103,8 @@ AXIAL_INLINE double cs_tail(int k, const char *x, char *y, size_t r, double D, i
     return t;
 }
 
-/* The carries D and S of a chunk; an ISA may keep them otherwise
- * (AX_CS_CARRY): cs_dc is D rounded to C = f32, cs_d is D. */
+/* The carries D and S of a chunk; an ISA may keep them otherwise (AX_CS_CARRY): cs_dc is D rounded to C = f32,
+ * cs_d is D. */
 #ifndef AX_CS_CARRY
 typedef struct { double D, S; } cs_carry;
 AXIAL_INLINE cs_carry cs_carry_of(double D, double S) { return (cs_carry){D, S}; }
@@ -116,9 +114,8 @@ AXIAL_INLINE float cs_dc(cs_carry c) { return (float)c.D; }
 AXIAL_INLINE cs_carry cs_add(cs_carry c, double t) { return (cs_carry){c.D + t, c.S + t}; }
 #endif
 
-/* Blocks [b, end) of k-space from the carries D, S (a whole number of
- * blocks unless end is the line's end, len).  An ISA may take four f32
- * blocks a step (AX_CS_STEP4: cs_step4). */
+/* Blocks [b, end) of k-space from the carries D, S (a whole number of blocks unless end is the line's end,
+ * len).  An ISA may take four f32 blocks a step (AX_CS_STEP4: cs_step4). */
 AXIAL_INLINE void cs_blocks(int k, const char *x, char *y, size_t len, size_t b, size_t end,
                             double *D, double *S, int out, int excl, int rev, int nt) {
     const size_t es = axk_size(k);
@@ -158,8 +155,8 @@ AXIAL_INLINE int cs_nt_line(int k, const char *y, size_t len, int rev, int nt) {
     return AX_CS_NT && nt && (((uintptr_t)(rev ? y + len * es : y)) & (a - 1)) == 0;
 }
 
-/* A segment of len elements from the chunk carry R (cumsum_seg; scan_total
- * with out = 0): returns R after it. */
+/* A segment of len elements from the chunk carry R (cumsum_seg; scan_total with out = 0): returns R after it.
+ * */
 AXIAL_INLINE double cs_line(int k, const char *x, char *y, size_t len, int out, int excl,
                             int rev, int start, double R, int nt) {
     nt = out && cs_nt_line(k, y, len, rev, nt);
@@ -182,8 +179,8 @@ AXIAL_INLINE void cs_run(int k, const char *x, char *y, size_t len, int excl, in
         memset(y + (rev ? len - 1 : 0) * axk_size(k), 0, axk_size(k));
 }
 
-/* One block of lines in slots of P lanes (4: quads; 8: f32, f16, bf16 halves; 16), each from -0.0: the
- * levels inside a slot; the exclusive first output in k order +0.0 for P = 4 (qexcl), else the slot before's last. */
+/* One block of lines in slots of P lanes (4: quads; 8: f32, f16, bf16 halves; 16), each from -0.0: the levels
+ * inside a slot; the exclusive first output in k order +0.0 for P = 4 (qexcl), else the slot before's last. */
 AXIAL_INLINE void cs_slots(int k, const char *xb, char *yb, size_t P, int excl, int rev, int nt) {
     if (P == 8) {
         const blk p = blk_qoffs8(blk_qscan(blk_ld(k, xb, rev), rev), rev);
@@ -205,8 +202,8 @@ AXIAL_INLINE void cs_lines(int k, const char *x, char *y, size_t outer, size_t n
         cs_line(k, x + o * n * es, y + o * n * es, n, 1, excl, rev, 1, -0.0, 0);
 }
 
-/* f(args..., excl, rev) with each flag a constant in its copy (for loops whose
- * registers must not wait on a flag: ST4/ST3 take theirs in a row) */
+/* f(args..., excl, rev) with each flag a constant in its copy (for loops whose registers must not wait on a
+ * flag: ST4/ST3 take theirs in a row) */
 #define CS_BY_FLAGS(excl, rev, f, ...)                                                        \
     ((excl) ? (rev) ? f(__VA_ARGS__, 1, 1) : f(__VA_ARGS__, 1, 0)                           \
             : (rev) ? f(__VA_ARGS__, 0, 1) : f(__VA_ARGS__, 0, 0))
@@ -247,10 +244,10 @@ AXIAL_INLINE void cs_slot_lines(int k, const char *x, char *y, size_t lines, siz
 #define AX_CS_SHORT 0
 #define cs_short(k, x, y, lines, n, excl, rev, nt) ((void)(nt), cs_slot_lines(k, x, y, lines, n, excl, rev))
 #endif
-/* Lines of 2 and 3 (a quad each: o_1 = x_1 + x_0, o_2 = (x_2 + x_1) + x_0; reverse mirrored), W a
- * step as n vectors: a lane adds the elements before it in its line, loaded 1 and 2 back (reverse:
- * ahead), -0.0 where its line has none; a step loads all before it stores (in place).  Steps whose
- * loads would leave x (the first, the last two) go through t, two elements either side. */
+/* Lines of 2 and 3 (a quad each: o_1 = x_1 + x_0, o_2 = (x_2 + x_1) + x_0; reverse mirrored), W a step as n
+ * vectors: a lane adds the elements before it in its line, loaded 1 and 2 back (reverse: ahead), -0.0 where
+ * its line has none; a step loads all before it stores (in place).  Steps whose loads would leave x (the
+ * first, the last two) go through t, two elements either side. */
 #define AX_CS_LN(V, T, W, LD, ST)                                                                \
     AXIAL_INLINE void cs_ln_##V(int k, const char *x, char *y, size_t lines, size_t n, int excl, \
                                 int rev) {                                                       \
@@ -285,8 +282,7 @@ AX_CS_LN(vd, double, AX_ND, CS_VD_LD, CS_VD_ST)
 
 /* ---- columns (inner > 1) --------------------------------------------------- */
 
-/* A column vector: cs_cw(k) columns, as two f64 vectors (floats: AX_NF
- * columns) or one integer vector. */
+/* A column vector: cs_cw(k) columns, as two f64 vectors (floats: AX_NF columns) or one integer vector. */
 typedef struct {
     vd lo, hi;
     vi i;
@@ -300,8 +296,7 @@ AXIAL_INLINE cs_col cs_col_zero(int k, double z) {
     c.i = vi_zero();
     return c;
 }
-/* cnt <= cs_cw(k) columns at p (missing ones: 0; a float half past them
- * all: -0.0, which an add drops). */
+/* cnt <= cs_cw(k) columns at p (missing ones: 0; a float half past them all: -0.0, which an add drops). */
 AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
     cs_col c = cs_col_zero(k, -0.0);
     const size_t w = cs_cw(k);
@@ -369,18 +364,18 @@ AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
 }
 
 #define CS_UNROLL_TILE _Pragma("GCC unroll 16")
-/* The output of a running sum s after it took v: s; exclusive, integers s - v (the sums wrap:
- * exact, and no copy of the sum before lives across the add), floats the sum before (+0.0
- * first); where EXCLUSIVE is a constant (AX_CS_EXCL_CONST), that sum is stored before the add
- * and the first row's -0.0 zeroed after (no copy, no branch a vector: CS_PRE). */
+/* The output of a running sum s after it took v: s; exclusive, integers s - v (the sums wrap: exact, and no
+ * copy of the sum before lives across the add), floats the sum before (+0.0 first); where EXCLUSIVE is a
+ * constant (AX_CS_EXCL_CONST), that sum is stored before the add and the first row's -0.0 zeroed after (no
+ * copy, no branch a vector: CS_PRE). */
 #define CS_PRE(k, excl) (AX_CS_EXCL_CONST && (excl) && axk_float(k))
 AXIAL_INLINE cs_col cs_col_out(int k, cs_col s, cs_col v, cs_col before, int excl, int first) {
     if (excl && !axk_float(k))
         s.i = vi_sub(k, s.i, v.i);
     return !excl || !axk_float(k) ? s : first ? cs_col_zero(k, 0.0) : before;
 }
-/* One row of a tile or sweep: nv column vectors a (nv a constant), the last
- * cnt columns wide; nt: streaming stores. */
+/* One row of a tile or sweep: nv column vectors a (nv a constant), the last cnt columns wide; nt: streaming
+ * stores. */
 AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv, size_t cnt,
                               int excl, int first, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k);
@@ -399,12 +394,11 @@ AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv
             cs_col_put(k, yr + c, cs_col_out(k, a[q], v[q], before, excl, first), m, nt);
     }
 }
-/* nv column vectors (nv a constant: the tile stays in registers), the last
- * `last` columns wide, down all n rows from -0.0.  Rows narrower than wc (a
- * column vector, or its f64 half where that holds them), back to back,
- * forward, x and y apart: wc columns from each row's start (lanes past the
- * row hold later rows' terms, and their outputs are stored over by those
- * rows' own stores), but for the rows whose wc columns would pass the end. */
+/* nv column vectors (nv a constant: the tile stays in registers), the last `last` columns wide, down all n
+ * rows from -0.0.  Rows narrower than wc (a column vector, or its f64 half where that holds them), back to
+ * back, forward, x and y apart: wc columns from each row's start (lanes past the row hold later rows' terms,
+ * and their outputs are stored over by those rows' own stores), but for the rows whose wc columns would pass
+ * the end. */
 AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride, int nv,
                           size_t last, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), bytes = n * stride * es;
@@ -432,20 +426,16 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
         memset(y + r0, 0, ((size_t)(nv - 1) * w + last) * es);
 }
 
-/* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over
- * the row's column vectors, the running sums in memory (acc: f64 per column
- * for floats, the element's own width for integers; in L1 or L2), read and
- * written once a pass; x and y go in row order.  Where every row starts at
- * the same offset in a line, the head (the columns before y's first
- * boundary of a column vector's size, at most a 64-byte line) goes first,
- * so that no later store straddles two lines, and with nt (AX_CS_NT, a call
- * that writes at least AXIAL_STREAM_BYTES) those later whole vectors
- * stream.  acc is best 64-byte aligned at the head's end, but y's
- * alignment goes first (timed: stores that straddle lines cost more). */
+/* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over the row's column vectors, the running
+ * sums in memory (acc: f64 per column for floats, the element's own width for integers; in L1 or L2), read and
+ * written once a pass; x and y go in row order.  Where every row starts at the same offset in a line, the head
+ * (the columns before y's first boundary of a column vector's size, at most a 64-byte line) goes first, so
+ * that no later store straddles two lines, and with nt (AX_CS_NT, a call that writes at least
+ * AXIAL_STREAM_BYTES) those later whole vectors stream.  acc is best 64-byte aligned at the head's end, but
+ * y's alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
-/* rows rows from t (in scan order) at column c: nv column vectors (nv a
- * constant: they stay in registers over the rows), the last one cnt
- * columns wide. */
+/* rows rows from t (in scan order) at column c: nv column vectors (nv a constant: they stay in registers over
+ * the rows), the last one cnt columns wide. */
 AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
                                size_t rows, size_t c, int nv, size_t cnt, int first, int excl,
                                int rev, char *acc, int nt) {
@@ -464,9 +454,9 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
     for (int q = 0; q < nv; q++)
         cs_col_st(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w);
 }
-/* The columns before y's first boundary of a column vector's size (at most
- * a 64-byte line), where every row starts at the same offset in a line:
- * after them, no whole vector's store straddles two lines.  0 elsewhere. */
+/* The columns before y's first boundary of a column vector's size (at most a 64-byte line), where every row
+ * starts at the same offset in a line: after them, no whole vector's store straddles two lines.  0 elsewhere.
+ * */
 AXIAL_INLINE size_t cs_head(int k, const char *y, size_t ncols, size_t stride) {
     const size_t es = axk_size(k), w = cs_cw(k), a = w * es < 64 ? w * es : 64;
     const size_t head = (a - (uintptr_t)y % a) % a / es; /* < w */
@@ -480,8 +470,7 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
          w * es % 64 == 0;
     for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
         const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
-        /* the head, register tiles, then single vectors (one call site each:
-         * the code of a sweep is large) */
+        /* the head, register tiles, then single vectors (one call site each: the code of a sweep is large) */
         for (size_t c = 0; c < ncols;) {
             const size_t h = c == 0 ? head : 0, cnt = h ? h : ncols - c < w ? ncols - c : w;
             if (!h && c + AX_CS_TILE * w <= ncols) {
@@ -499,12 +488,10 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         ax_stream_fence();
 }
 
-/* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64
- * running sums of cumsum_cols_run, or NULL (from -0.0).  Up to a few
- * register tiles wide (below AX_CS_SWEEP_TILES), each tile walks the rows,
- * and the columns after the last whole tile go in one register vector or
- * one sweep over running sums on the stack; wider (whose tile walks would
- * stride through memory), one sweep over heap running sums. */
+/* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64 running sums of cumsum_cols_run, or NULL
+ * (from -0.0).  Up to a few register tiles wide (below AX_CS_SWEEP_TILES), each tile walks the rows, and the
+ * columns after the last whole tile go in one register vector or one sweep over running sums on the stack;
+ * wider (whose tile walks would stride through memory), one sweep over heap running sums. */
 #ifndef AX_CS_SWEEP_TILES
 #define AX_CS_SWEEP_TILES 4
 #endif
@@ -550,9 +537,9 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     cs_sweep(k, x, y, n, ncols, stride, excl, rev, acc ? first : 1, a, nt);
     free(h);
 }
-/* AX_CS_EXCL_CONST: EXCLUSIVE a constant of the column loops (a runtime one costs NEON a branch
- * and a copy of the sum a vector), in a function of its own (else GCC spills LD3/ST3 tuples), the
- * kind a constant too (immediate offsets, paired: NEON i32 [2048, 32] n1 1.33x -> 1.00x, modelled) */
+/* AX_CS_EXCL_CONST: EXCLUSIVE a constant of the column loops (a runtime one costs NEON a branch and a copy of
+ * the sum a vector), in a function of its own (else GCC spills LD3/ST3 tuples), the kind a constant too
+ * (immediate offsets, paired: NEON i32 [2048, 32] n1 1.33x -> 1.00x, modelled) */
 AXIAL_NOINLINE void cs_cols_x(int k, const char *x, char *y, size_t n, size_t ncols,
                                size_t stride, int rev, int first, double *acc, int nt) {
 #define CS_IX(K) case K: CS_BY_FLAGS(1, rev, cs_cols_, K, x, y, n, ncols, stride, first, acc, nt); break;
@@ -569,9 +556,8 @@ AXIAL_INLINE void cs_cols(int k, const char *x, char *y, size_t n, size_t ncols,
 
 /* ---- integer lines (inner == 1) -------------------------------------------- */
 
-/* Rows of n >= 16, a vector at a time; the tail (at the line's end in k
- * order, the lowest addresses in reverse) in the low lanes of a zeroed
- * vector: zeros add nothing, whichever way the scan runs. */
+/* Rows of n >= 16, a vector at a time; the tail (at the line's end in k order, the lowest addresses in
+ * reverse) in the low lanes of a zeroed vector: zeros add nothing, whichever way the scan runs. */
 /* Whether the full vectors of a run of n elements at y may stream. */
 AXIAL_INLINE int cs_nt_vec(int k, const char *y, size_t n, int rev, int nt) {
     return AX_CS_NT && nt && (((uintptr_t)(rev ? y + n * axk_size(k) : y)) & (AX_VB - 1)) == 0;
@@ -624,9 +610,8 @@ AXIAL_INLINE void cs_irow(int k, const char *x, char *y, size_t n, int excl, int
     }
 }
 
-/* One vector of the flat run of rows of n < 16.  R: each lane's position in
- * its row (k order), L: the lane's position in the vector; *carry: the
- * inclusive sum at the previous vector's last lane. */
+/* One vector of the flat run of rows of n < 16.  R: each lane's position in its row (k order), L: the lane's
+ * position in the vector; *carry: the inclusive sum at the previous vector's last lane. */
 AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cross, int excl,
                            int rev) {
     const size_t W = AX_VB / axk_size(k);
@@ -649,8 +634,8 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, vi R, vi L, vi *carry, size_t n, int cro
 #define AX_CS_ILINES 0
 #define vi_lines(k, x, y, n, c, excl, rev) ((void)(k), (void)(x), (void)(y), (void)(n), (void)(c), (void)(excl), (void)(rev))
 #endif
-/* rows of n (a constant 2..4) W a step: lines (c NULL) or the n columns down all rows from
- * their carries c; the rows left over through a zeroed stack copy; returns the rows */
+/* rows of n (a constant 2..4) W a step: lines (c NULL) or the n columns down all rows from their carries c;
+ * the rows left over through a zeroed stack copy; returns the rows */
 AXIAL_INLINE size_t cs_ildn(int k, const char *x, char *y, size_t rows, size_t n, vi *c, int excl, int rev) {
     const size_t es = axk_size(k), W = AX_VB / es, b = n * AX_VB, steps = rows / W, r = rows % W;
     for (size_t s = 0; s < steps; s++) {

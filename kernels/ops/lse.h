@@ -1,29 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring") for F32, F16, BF16 (f32 lanes: widened
- * exactly, rounded once at the store) and F64, written once over simd/<isa>.h: the whole-shape entries, column
- * tiles, line chunks and streams.  The body is included twice, once per lane type; exp and log are SLEEF's 1-ulp
- * ones.
- * Order (docs/API.md section 15; bits differ between ISAs, never with the thread count): a state (m, s) is
- * m + log s, m a reference, s the sum of exp(term - m) in f64; lane-type sums only within a tree of LSE_RB or
- * LSE_RC terms, a vector's prefix or a block of LSE_SB rows.  Terms may lie up to LSE_LAG above m; one beyond
- * takes m = itself + LSE_LAG (s rescaled in f64).
- * An empty lane has m = -MAX, s = 0.
- *  - Reductions: lanes are a line's vector positions or columns; per block a max, the rescale past m + LSE_LAG,
- *    the exps by a tree into s; a line's lanes merge in a fixed order.  A NaN or +inf makes s NaN, and only that
- *    line or column is rescanned for its special value.
+ * ops/lse.h: LogCumSumExp and ReduceLogSumExp (kernels.h, "log semiring") for F32, F16, BF16 (f32 lanes:
+ * widened exactly, rounded once at the store) and F64, written once over simd/<isa>.h: the whole-shape
+ * entries, column tiles, line chunks and streams.  The body is included twice, once per lane type; exp and log
+ * are SLEEF's 1-ulp ones. Order (docs/API.md section 15; bits differ between ISAs, never with the thread
+ * count): a state (m, s) is m + log s, m a reference, s the sum of exp(term - m) in f64; lane-type sums only
+ * within a tree of LSE_RB or LSE_RC terms, a vector's prefix or a block of LSE_SB rows.  Terms may lie up to
+ * LSE_LAG above m; one beyond takes m = itself + LSE_LAG (s rescaled in f64). An empty lane has m = -MAX, s =
+ * 0.
+ *  - Reductions: lanes are a line's vector positions or columns; per block a max, the rescale past m +
+ *    LSE_LAG, the exps by a tree into s; a line's lanes merge in a fixed order.  A NaN or +inf makes s NaN,
+ *    and only that line or column is rescanned for its special value.
  *  - Scans take every reference from terms at or before the output (the streams).  Lines: chunks of
- *    AXIAL_SCAN_CHUNK from empty states, outputs mixed with the carry R (lse_mix); the first LSE_HEAD terms term
- *    by term (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs (LSE_BLK vectors at once
- *    where none rises); at a lane above m + LSE_LAG m moves, the lanes from it prefixed from the new m
+ *    AXIAL_SCAN_CHUNK from empty states, outputs mixed with the carry R (lse_mix); the first LSE_HEAD terms
+ *    term by term (lse_row), then vectors: exps below m, prefixes from the chunk's S, logs (LSE_BLK vectors at
+ *    once where none rises); at a lane above m + LSE_LAG m moves, the lanes from it prefixed from the new m
  *    (lse_vec_at); a NaN or +inf hands the chunk's rest to the scalar step.  No choice looks at R.  Columns:
  *    blocks of LSE_SB rows, each exp added to the block's lane-type sum f, outputs m + log(S + f) (S: s in the
  *    lane type); a rise folds f into s (lse_crow); NaN or +inf stay in m for good.
- * Error: an output's s_j lies in [e^-LSE_LAG, n e^LSE_LAG], so a relative error r of s_j is an absolute error r
- * of y: each exp 1 ulp plus the rounding of x - m, the lane-type sums a few u, the mix 2u, the log 2u
- * max(2, ln n), the final rounding half an ulp: below ulp_T(y*) + 4u(|y*| + ln n + 4) with u = 2^-24 for
- * f32/f16/bf16; f64 adds the n additions and rescales of s.
- * Tails: -inf past the end.  In place (y == x): each block loads before it stores.
+ * Error: an output's s_j lies in [e^-LSE_LAG, n e^LSE_LAG], so a relative error r of s_j is an absolute error
+ * r of y: each exp 1 ulp plus the rounding of x - m, the lane-type sums a few u, the mix 2u, the log 2u max(2,
+ * ln n), the final rounding half an ulp: below ulp_T(y*) + 4u(|y*| + ln n + 4) with u = 2^-24 for
+ * f32/f16/bf16; f64 adds the n additions and rescales of s. Tails: -inf past the end.  In place (y == x): each
+ * block loads before it stores.
  */
 #ifndef AXIAL_OPS_LSE_H
 #define AXIAL_OPS_LSE_H
@@ -45,8 +44,8 @@
 #define LSE_W 2048     /* bytes of lane type of a column window (their states on the stack) */
 #define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
-/* k unknown to the compiler from here: one copy of a rarely hot function for
- * every dtype of a lane type, not one a dtype (LSE_ONE: nor for other constants) */
+/* k unknown to the compiler from here: one copy of a rarely hot function for every dtype of a lane type, not
+ * one a dtype (LSE_ONE: nor for other constants) */
 #define LSE_ANY_KIND(k) __asm__("" : "+r"(k))
 #ifdef __clang__
 #define LSE_ONE AXIAL_NOINLINE
@@ -73,8 +72,8 @@ static axial_lse_acc lse_rescan(int k, const void *x, size_t n, size_t stride) {
     return (axial_lse_acc){INFINITY, 1.0};
 }
 
-/* A chunk's outputs with the carry R: ref + log(a + b s_j), computed in
- * double once per reference m of the chunk. */
+/* A chunk's outputs with the carry R: ref + log(a + b s_j), computed in double once per reference m of the
+ * chunk. */
 typedef struct { double ref, a, b; } lse_mix;
 AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
     if (R.m == -INFINITY) /* no carry: a + b s_j is s_j exactly */
@@ -83,8 +82,8 @@ AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
     return (lse_mix){ref, R.s * exp(R.m - ref), exp(m - ref)};
 }
 
-/* Scan-order terms [t0, t1) of a chunk of n (element j = rev ? n-1-t : t)
- * by the scalar step; outputs (with emit) those of R followed by *st. */
+/* Scan-order terms [t0, t1) of a chunk of n (element j = rev ? n-1-t : t) by the scalar step; outputs (with
+ * emit) those of R followed by *st. */
 LSE_ONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
                             int excl, int rev, axial_lse_acc *st, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
@@ -104,8 +103,8 @@ LSE_ONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0,
     }
 }
 
-/* Prefetch rows [r, r + rows) of a column walk (from the far end with rev)
- * at element i: rows far apart whose lines the hardware meets out of order. */
+/* Prefetch rows [r, r + rows) of a column walk (from the far end with rev) at element i: rows far apart whose
+ * lines the hardware meets out of order. */
 AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, size_t i,
                          size_t stride, int rev) {
     for (size_t q = r; q < r + rows && q < n; q++)
@@ -113,8 +112,8 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 }
 
 /* ---- the body, once per lane type: its names, for f64 lanes (LSE_D 1), else f32 ----
- * LKX: a memory op (of f32 lanes: by kind); LW: columns of a window; LH: f64 halves of
- * a vector, HALF(v, h) one; TOV(a): an lse_acc in the lane type. */
+ * LKX: a memory op (of f32 lanes: by kind); LW: columns of a window; LH: f64 halves of a vector, HALF(v, h)
+ * one; TOV(a): an lse_acc in the lane type. */
 #define LSE_PICK(d, f) AXIAL_CAT(LSE_PICK_, LSE_D)(d, f)
 #define LSE_PICK_0(d, f) f
 #define LSE_PICK_1(d, f) d
@@ -140,9 +139,8 @@ AXIAL_INLINE void lse_pf(int k, const void *x, size_t n, size_t r, size_t rows, 
 #include "ops/lse.h"
 #undef LSE_D
 
-/* The entries of one dtype: key, kind, lane-type suffix (f or d), and the
- * kind the walks take (f16 and bf16: one copy for both, their kind a value:
- * they differ from f32 only in loads and stores). */
+/* The entries of one dtype: key, kind, lane-type suffix (f or d), and the kind the walks take (f16 and bf16:
+ * one copy for both, their kind a value: they differ from f32 only in loads and stores). */
 AXIAL_INLINE int lse_kind(int k) { LSE_ANY_KIND(k); return k; }
 #define AX_LSE_ENTRIES(key, K, P, KS)                                                            \
     void AX_KN(logcumsumexp, key)(const void *x, void *y, size_t outer, size_t n, size_t inner, \
@@ -213,10 +211,10 @@ AXIAL_INLINE void LF(lse_acc_add)(LF(lse_acc) *a, LV e) {
     for (int h = 0; h < LH; h++)
         a->h[h] = vd_add(a->h[h], HALF(e, h));
 }
-/* s *= exp(mo - mn) per lane (1 where mo == mn; 0 for an empty lane), whose factor is in [0, 1]:
- * f32 lanes skip it where no lane has s > 0 (an empty state's first block: s stays 0, or NaN), two
- * f64 exps saved (ReduceLogSumExp f32 rows of 3 to 8 0.67-0.80x the time; f64 lanes, one exp, gain
- * on AVX-512 and rows of 5+, but AVX2 rows of 2-3 take 1.1-1.2x: timed) */
+/* s *= exp(mo - mn) per lane (1 where mo == mn; 0 for an empty lane), whose factor is in [0, 1]: f32 lanes
+ * skip it where no lane has s > 0 (an empty state's first block: s stays 0, or NaN), two f64 exps saved
+ * (ReduceLogSumExp f32 rows of 3 to 8 0.67-0.80x the time; f64 lanes, one exp, gain on AVX-512 and rows of 5+,
+ * but AVX2 rows of 2-3 take 1.1-1.2x: timed) */
 AXIAL_INLINE void LF(lse_acc_rescale)(LF(lse_acc) *a, LV mo, LV mn) {
     int any = LH == 1;
     for (int h = 0; !any && h < LH; h++)
@@ -236,8 +234,8 @@ AXIAL_INLINE void LF(lse_empty)(LV *m, LF(lse_acc) *s, size_t ng) {
     }
 }
 
-/* Rows [0, nr) (nr <= rb, a constant power of 2) at p, `rs` bytes apart,
- * cnt lanes each, into the lane states (m, s). */
+/* Rows [0, nr) (nr <= rb, a constant power of 2) at p, `rs` bytes apart, cnt lanes each, into the lane states
+ * (m, s). */
 AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, size_t cnt,
                                     int rb, LV *m, LF(lse_acc) *s) {
     const LV ninf = LX(set1)(-INFINITY);
@@ -262,8 +260,8 @@ AXIAL_INLINE void LF(lse_red_block)(int k, const char *p, size_t rs, size_t nr, 
     LF(lse_acc_add)(s, e[0]);
 }
 
-/* ng lane states from a stream's ls (kernels.h, reduce_lse_run: m at ls[i],
- * s at ls[C + i]) into m, s, or (out) back. */
+/* ng lane states from a stream's ls (kernels.h, reduce_lse_run: m at ls[i], s at ls[C + i]) into m, s, or
+ * (out) back. */
 AXIAL_NOINLINE void LF(lse_lanes)(double *ls, LV *m, LF(lse_acc) *s, size_t ng, size_t C, int out) {
     for (size_t g = 0; g < ng; g++) {
         LF(lse_acc) t;
@@ -277,8 +275,8 @@ AXIAL_NOINLINE void LF(lse_lanes)(double *ls, LV *m, LF(lse_acc) *s, size_t ng, 
     }
 }
 
-/* The state of a line of n terms: lanes are positions j mod LN, from a
- * stream's lanes ls (else empty); without fin only whole blocks, back to ls. */
+/* The state of a line of n terms: lanes are positions j mod LN, from a stream's lanes ls (else empty); without
+ * fin only whole blocks, back to ls. */
 static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n, double *ls, int fin) {
     const size_t es = axk_size(k), full = n / LN;
     LV m;
@@ -310,9 +308,8 @@ static axial_lse_acc LF(lse_line)(int k, const char *x, size_t n, double *ls, in
     return (axial_lse_acc){M, vd_hsum(S)};
 }
 
-/* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns,
- * each walked in blocks of LSE_RC rows across its width (lanes: columns)
- * from a stream's lanes ls (else empty); acc == NULL: y[c] = the value, else
+/* Columns [0, ncols) of an (n, stride) matrix: windows of LW columns, each walked in blocks of LSE_RC rows
+ * across its width (lanes: columns) from a stream's lanes ls (else empty); acc == NULL: y[c] = the value, else
  * acc[c] (+)= the state; neither: the lanes back to ls. */
 static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, size_t n,
                              size_t ncols, size_t stride, double *ls) {
@@ -345,9 +342,8 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
         for (size_t g = 0; g < ng; g++) {
             double ms[2 * LN], *ss = ms + LN;
             LF(lse_lanes)(ms, &m[g], &s[g], 1, LN, 1);
-            /* an output is its state's value as reduce_lse_finish gives it
-             * (libm's log in double), so that a call gives the bits of its
-             * shards' states merged and finished */
+            /* an output is its state's value as reduce_lse_finish gives it (libm's log in double), so that a
+             * call gives the bits of its shards' states merged and finished */
             for (size_t l = 0; l < LN && g * LN + l < cw; l++) {
                 const size_t c = c0 + g * LN + l;
                 axial_lse_acc st = {ms[l], ss[l]};
@@ -365,9 +361,8 @@ static void LF(lse_red_cols)(int k, const char *x, void *y, axial_lse_acc *acc, 
     }
 }
 
-/* Columns [0, ncols) of each of the outer (n, stride) blocks (the
- * whole-shape entries: ncols = stride = inner; a tile: outer = 1); y and
- * acc hold ncols outputs per block.  stride 1 is a line. */
+/* Columns [0, ncols) of each of the outer (n, stride) blocks (the whole-shape entries: ncols = stride = inner;
+ * a tile: outer = 1); y and acc hold ncols outputs per block.  stride 1 is a line. */
 static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, size_t outer,
                            size_t n, size_t ncols, size_t stride, double *ls) {
     __asm__("" : "+r"(ls)); /* (one copy of the walks for calls and streams: no clone for NULL) */
@@ -389,8 +384,8 @@ static void LF(lse_reduce)(int k, const void *x, void *y, axial_lse_acc *acc, si
 /* m + log r, or m where m is NaN or +inf */
 AXIAL_INLINE LV LF(lse_out)(LV m, LV r) { return LX(sel)(LX(bad)(m), m, LX(add)(m, LX(log)(r))); }
 
-/* One term of each lane into (m, s), its output to y: one exp, of v below
- * the running max (s += e) or of the old max below a new one (s = s e + 1). */
+/* One term of each lane into (m, s), its output to y: one exp, of v below the running max (s += e) or of the
+ * old max below a new one (s = s e + 1). */
 AXIAL_INLINE void LF(lse_row)(int k, void *y, LV v, size_t cnt, int excl, LV *m, LF(lse_acc) *s) {
     if (excl)
         LF(lse_stc)(k, y, LF(lse_out)(*m, TOV(*s)), cnt);
@@ -417,8 +412,8 @@ typedef struct {
 AXIAL_INLINE axial_lse_acc LF(lse_canon)(const LF(lse_cs) *c) {
     return c->S == 0 ? AXIAL_LSE_EMPTY : (axial_lse_acc){(double)c->m, c->S};
 }
-/* a + b s_j of a vector's prefix p (excl: shifted), from S (not added);
- * the outputs are ref + log of it (lse_o). */
+/* a + b s_j of a vector's prefix p (excl: shifted), from S (not added); the outputs are ref + log of it
+ * (lse_o). */
 AXIAL_INLINE LV LF(lse_r)(const LF(lse_cs) *c, LV p, int excl) {
     const LV sj = LX(add)(LX(set1)((LE)c->S), excl ? LX(up1)(p) : p);
     return LX(add)(LX(set1)((LE)c->mx.a), LX(mul)(LX(set1)((LE)c->mx.b), sj));
@@ -431,12 +426,10 @@ AXIAL_INLINE LMASK LF(lse_ge)(size_t lo) {
     return LX(gt)(LKX(ld, LK, iota), LX(set1)((LE)lo - (LE)0.5));
 }
 
-/* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past
- * them).  At each lane above m + LSE_LAG,
- * m = that term + LSE_LAG (S rescaled in double), so an output depends on no
- * later term: one exp (each lane below its m), a prefix per m from its S (the
- * other lanes 0: the bits of a vector per m), one log.  At a NaN or +inf term
- * the scalar step takes the rest of the chunk (returns 1). */
+/* Scan-order terms [t, t + LN) of a chunk of n (fewer at the end: -inf past them).  At each lane above m +
+ * LSE_LAG, m = that term + LSE_LAG (S rescaled in double), so an output depends on no later term: one exp
+ * (each lane below its m), a prefix per m from its S (the other lanes 0: the bits of a vector per m), one log.
+ * At a NaN or +inf term the scalar step takes the rest of the chunk (returns 1). */
 LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
                            LF(lse_cs) *c, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
@@ -486,8 +479,8 @@ LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, in
     return 1;
 }
 
-/* nq terms of cnt lines (lanes) into (m, s) by lse_row, term q at xp + q rs,
- * its outputs at yp + q rs (yp NULL: none). */
+/* nq terms of cnt lines (lanes) into (m, s) by lse_row, term q at xp + q rs, its outputs at yp + q rs (yp
+ * NULL: none). */
 AXIAL_NOINLINE void LF(lse_hrows)(int k, const char *xp, char *yp, ptrdiff_t rs, size_t nq,
                                   size_t cnt, int excl, LV *m, LF(lse_acc) *s) {
     char d[8];
@@ -496,8 +489,8 @@ AXIAL_NOINLINE void LF(lse_hrows)(int k, const char *xp, char *yp, ptrdiff_t rs,
                     cnt, excl, m, s);
 }
 
-/* Scan-order terms [q0, q1) of a line's first LSE_HEAD (of n at x), term by
- * term as lse_scan takes the heads of many lines (lane 0), from c and back. */
+/* Scan-order terms [q0, q1) of a line's first LSE_HEAD (of n at x), term by term as lse_scan takes the heads
+ * of many lines (lane 0), from c and back. */
 static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, size_t q1,
                          int excl, int rev, LF(lse_cs) *c, int emit) {
     const size_t es = axk_size(k), j0 = rev ? n - 1 - q0 : q0;
@@ -512,9 +505,9 @@ static void LF(lse_head)(int k, const char *x, char *y, size_t n, size_t q0, siz
     c->mx = lse_mix_of(AXIAL_LSE_EMPTY, (double)c->m);
 }
 
-/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n as one block where none rises
- * above m + LSE_LAG and none is NaN or +inf (returns 1; else 0, *g those before the first that
- * does): all exps, prefixes, logs (SLEEF overlaps). */
+/* nb <= LSE_BLK whole vectors at scan position t of a chunk of n as one block where none rises above m +
+ * LSE_LAG and none is NaN or +inf (returns 1; else 0, *g those before the first that does): all exps,
+ * prefixes, logs (SLEEF overlaps). */
 AXIAL_INLINE int LF(lse_blk)(int k, const char *x, char *y, size_t n, size_t t, size_t nb,
                             int excl, int rev, LF(lse_cs) *c, int emit, size_t *g) {
     const size_t es = axk_size(k);
@@ -576,8 +569,8 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
     return LF(lse_canon)(&c);
 }
 
-/* lse_chunk_in for the lane type's own kind (f32, f64) and for the others
- * (f16 and bf16, their kind a value): two copies of the walk, not three. */
+/* lse_chunk_in for the lane type's own kind (f32, f64) and for the others (f16 and bf16, their kind a value):
+ * two copies of the walk, not three. */
 #define LSE_CHUNK_ARGS const void *x, void *y, size_t n, size_t t, int excl, int rev, \
                        const axial_lse_acc *R, LE m, double S, int emit
 LSE_ONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
@@ -592,12 +585,10 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
 }
 #undef LSE_CHUNK_ARGS
 
-/* A line's scan positions [pos, pos + len) in the piece x (REVERSE: from
- * x[len - 1]) into y (NULL: none), from the state st and back (kernels.h,
- * axial_lse_line): the head, whole vectors by the chunk walk, the scalar
- * step where a chunk takes it, a vector begun through lse_vec_at from the
- * state before it (its outputs depend on no later term), its terms kept;
- * each chunk's total into st->R as it ends.  The one line walk of a call
+/* A line's scan positions [pos, pos + len) in the piece x (REVERSE: from x[len - 1]) into y (NULL: none), from
+ * the state st and back (kernels.h, axial_lse_line): the head, whole vectors by the chunk walk, the scalar
+ * step where a chunk takes it, a vector begun through lse_vec_at from the state before it (its outputs depend
+ * on no later term), its terms kept; each chunk's total into st->R as it ends.  The one line walk of a call
  * (after its head), a segment, a chunk's total and a stream's push. */
 LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
                                   axial_lse_line *st, uint64_t pos) {
@@ -658,18 +649,17 @@ LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, uns
 
 /* ---- LogCumSumExp along columns ------------------------------------------- */
 
-/* A group of columns' state (lanes: columns): the reference m, s the f64 sum
- * of the blocks ended (and of a fold), f the block's own running sum in the
- * lane type; its outputs take S, the lane-type s (TOV(s), kept by the block). */
+/* A group of columns' state (lanes: columns): the reference m, s the f64 sum of the blocks ended (and of a
+ * fold), f the block's own running sum in the lane type; its outputs take S, the lane-type s (TOV(s), kept by
+ * the block). */
 typedef struct {
     LV m;
     LF(lse_acc) s;
     LV f;
 } LF(lse_col);
 
-/* One row v of a group into its state, its outputs to y: a lane above m +
- * LSE_LAG folds its f into s and takes m = v + LSE_LAG (s rescaled in f64);
- * a NaN or +inf term makes m NaN or +inf for good.  Where no lane rises,
+/* One row v of a group into its state, its outputs to y: a lane above m + LSE_LAG folds its f into s and takes
+ * m = v + LSE_LAG (s rescaled in f64); a NaN or +inf term makes m NaN or +inf for good.  Where no lane rises,
  * no term is NaN or +inf and m is finite, these are the fast block's bits. */
 AXIAL_INLINE void LF(lse_crow)(int k, void *y, LV v, size_t cnt, int excl, LF(lse_col) *c,
                                LV *S) {
@@ -698,11 +688,10 @@ AXIAL_NOINLINE void LF(lse_crows)(int k, char *yp, ptrdiff_t rs, const LV *v, si
         LF(lse_crow)(k, yp + (ptrdiff_t)q * rs, v[q], cnt, excl, c, S);
 }
 
-/* Rows [t, t + nr) in scan order of one group of cnt columns at x + i, rows
- * `stride` elements apart, within one block of LSE_SB rows (b0: the row
- * begins one; the block ends after them where be).  A whole block without a
- * rise above m + LSE_LAG, a NaN or +inf (in m or a term) goes as one: all
- * exps, the running sums, all logs; else row by row (lse_crow). */
+/* Rows [t, t + nr) in scan order of one group of cnt columns at x + i, rows `stride` elements apart, within
+ * one block of LSE_SB rows (b0: the row begins one; the block ends after them where be).  A whole block
+ * without a rise above m + LSE_LAG, a NaN or +inf (in m or a term) goes as one: all exps, the running sums,
+ * all logs; else row by row (lse_crow). */
 static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, size_t nr,
                            size_t i, size_t stride, size_t cnt, int excl, int rev, int b0,
                            int be, LF(lse_col) *c) {
@@ -738,10 +727,9 @@ static void LF(lse_cblock)(int k, const void *x, void *y, size_t n, size_t t, si
     }
 }
 
-/* Rows [0, n) of columns [0, ncols) of an (n, stride) block, the rows being
- * a stream's from scan position pos (the one call: 0), from the columns'
- * states: ls NULL, empty; else a stream's (kernels.h, logcumsumexp_cols_run),
- * and back to it. */
+/* Rows [0, n) of columns [0, ncols) of an (n, stride) block, the rows being a stream's from scan position pos
+ * (the one call: 0), from the columns' states: ls NULL, empty; else a stream's (kernels.h,
+ * logcumsumexp_cols_run), and back to it. */
 static void LF(lse_scols)(int k, const void *x, void *y, size_t n, size_t ncols, size_t stride,
                           int excl, int rev, double *ls, uint64_t pos) {
     const size_t es = axk_size(k), C = (ncols + 15) & ~(size_t)15;
@@ -783,9 +771,8 @@ static void LF(lse_scols)(int k, const void *x, void *y, size_t n, size_t ncols,
     }
 }
 
-/* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as
- * x; stride 1 is a line (its chunks from an empty carry).  Lines shorter
- * than a column block go LSE_SL at a time as the columns of a stack copy,
+/* Columns [0, ncols) of each of the outer (n, stride) blocks, y laid out as x; stride 1 is a line (its chunks
+ * from an empty carry).  Lines shorter than a column block go LSE_SL at a time as the columns of a stack copy,
  * term by term (lse_row), each lane on its own: a line's bits are its own. */
 static void LF(lse_scan)(int k, const void *x, void *y, size_t outer, size_t n, size_t ncols,
                          size_t stride, unsigned flags) {

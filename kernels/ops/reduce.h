@@ -6,23 +6,23 @@
  *
  * Floats follow the one summation order (docs/API.md section 7, tests/order_ref.c), over positions, never
  * registers: C (the trees' type) is f32 for f32/f16/bf16, f64 for f64; a `vc` is one native vector of C.
- *   columns (inner >= 16): each column alone, groups of 8 rows by the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)) in
- *     C, widened and added into the column's f64 sum; the last w % L columns from the overlapping vector of the
- *     last L, only its new lanes added.
+ *   columns (inner >= 16): each column alone, groups of 8 rows by the tree ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))
+ *     in C, widened and added into the column's f64 sum; the last w % L columns from the overlapping vector of
+ *     the last L, only its new lanes added.
  *   periodic (1 < inner < 16): super-rows of P = lcm(inner, 16), position p a column of them (trees over 8
  *     super-rows, AX_RED_PIECE positions a tree) into A[p], A folded in halves to `inner` sums.
- *   rows (inner == 1): P == 16, the 16 sums folded by vector adds, then AX_ND rows at once by vd_halves_add (the
- *     last halvings as a transpose).  Short rows (n <= 16) are one super-row, -0.0 past n (a fold adding -0.0 is
- *     exact): folded from the fewest vectors, or packed several to a vector; rows of 32..128, a multiple of 16,
- *     one group.
+ *   rows (inner == 1): P == 16, the 16 sums folded by vector adds, then AX_ND rows at once by vd_halves_add
+ *     (the last halvings as a transpose).  Short rows (n <= 16) are one super-row, -0.0 past n (a fold adding
+ *     -0.0 is exact): folded from the fewest vectors, or packed several to a vector; rows of 32..128, a
+ *     multiple of 16, one group.
  *   Rows of 2 of f32 add in f32: (x0 + x1) rounded to f64, then to f32, is the f32 sum (53 >= 2 * 24 + 2), and
  *   so for f16/bf16 (24 >= 2 * 11 + 2).  f16/bf16 round to odd in f32, then to nearest even: one rounding.
- * Integers wrap (signed and unsigned share a body per width): native accumulators, slots of lcm(inner, lanes) for
- * narrow columns; reduce_acc adds the wrapped sum into the uint64_t accumulator.
- * Tails touch nothing outside x, y, acc: a long run's last group that is not whole super-rows from a -0.0-padded
- * copy (rd_tail16); a vector past its run loaded whole where that stays in x (extra lanes -0.0), else by
- * vf_ld_part; short rows near x's end from a padded copy.  Rows stream their aligned output groups in a reduce
- * writing AXIAL_STREAM_BYTES (or a task of one).  Prefetch: AX_RED_PF_SHORT, _LONG.
+ * Integers wrap (signed and unsigned share a body per width): native accumulators, slots of lcm(inner, lanes)
+ * for narrow columns; reduce_acc adds the wrapped sum into the uint64_t accumulator. Tails touch nothing
+ * outside x, y, acc: a long run's last group that is not whole super-rows from a -0.0-padded copy (rd_tail16);
+ * a vector past its run loaded whole where that stays in x (extra lanes -0.0), else by vf_ld_part; short rows
+ * near x's end from a padded copy.  Rows stream their aligned output groups in a reduce writing
+ * AXIAL_STREAM_BYTES (or a task of one).  Prefetch: AX_RED_PF_SHORT, _LONG.
  */
 #ifndef AXIAL_OPS_REDUCE_H
 #define AXIAL_OPS_REDUCE_H
@@ -106,8 +106,8 @@ AXIAL_INLINE vc vc_ld(int k, const void *p) {
 AXIAL_INLINE vc vc_add(int k, vc a, vc b) {
     return k == AXK_F64 ? vc_of(a.f, vd_add(a.d, b.d)) : vc_of(vf_add(a.f, b.f), a.d);
 }
-/* v, computed here: an empty volatile asm (no code) the compiler keeps in
- * order, over the ISA's register operand AX_OPAQUE */
+/* v, computed here: an empty volatile asm (no code) the compiler keeps in order, over the ISA's register
+ * operand AX_OPAQUE */
 AXIAL_INLINE vc vc_opaque(int k, vc v) {
     if (k == AXK_F64)
         __asm__ volatile("" : AX_OPAQUE(v.d));
@@ -119,8 +119,8 @@ AXIAL_INLINE vc vc_opaque(int k, vc v) {
 AXIAL_INLINE vc vc_keep(int k, vc v, size_t cnt) {
     return k == AXK_F64 ? vc_of(v.f, vd_keep(v.d, cnt, -0.0)) : vc_of(vf_keep(v.f, cnt, -0.0f), v.d);
 }
-/* The avail elements at p, -0.0 past them: a whole load where L elements
- * from p end at or before `end` (NULL: they always do), else a partial one. */
+/* The avail elements at p, -0.0 past them: a whole load where L elements from p end at or before `end` (NULL:
+ * they always do), else a partial one. */
 AXIAL_NOINLINE vc vc_ld_near_end(int k, const void *p, size_t avail) { /* (one copy a kind) */
     return k == AXK_F64 ? vc_of(vf_set1(0.0f), vd_ld_part((const double *)p, avail, -0.0))
                         : vc_of(vf_ld_part(k, p, avail, -0.0f), vd_set1(0.0));
@@ -141,11 +141,10 @@ AXIAL_INLINE void vc_widen(int k, vc v, vd *w) {
 }
 
 /* ---- the tree of 8 rows ------------------------------------------------------
- * nv vectors of row s at p + s * P + off + v * L.  full (RD_ALL): all loaded;
- * RD_ALL2: all loaded, two vectors at a time where the ISA has vf_ld2
- * (column tiles); RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or past
- * R elements from p is -0.0, one across R is loaded up to R; RD_KEEP: all
- * loaded (the caller has room past R), lanes at or past R -0.0 by a select. */
+ * nv vectors of row s at p + s * P + off + v * L.  full (RD_ALL): all loaded; RD_ALL2: all loaded, two vectors
+ * at a time where the ISA has vf_ld2 (column tiles); RD_ROWS: rows s >= R are -0.0; RD_RUN: a vector at or
+ * past R elements from p is -0.0, one across R is loaded up to R; RD_KEEP: all loaded (the caller has room
+ * past R), lanes at or past R -0.0 by a select. */
 #define RD_MAXV 8
 enum { RD_RUN, RD_ALL, RD_ROWS, RD_KEEP, RD_ALL2 };
 AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size_t off, size_t R,
@@ -175,10 +174,9 @@ AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size
 AXIAL_INLINE void rd_addv(int k, vc *a, const vc *b, size_t nv) {
     RD_UNROLL for (size_t v = 0; v < nv; v++) a[v] = vc_add(k, a[v], b[v]);
 }
-/* a[0 .. nv) = ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), its statements in address
- * order (loads between the adds: fewer live vectors).  ord: the empty asm
- * keeps GCC from issuing a group's loads in descending order, which slows
- * the memory-bound rows. */
+/* a[0 .. nv) = ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), its statements in address order (loads between the adds:
+ * fewer live vectors).  ord: the empty asm keeps GCC from issuing a group's loads in descending order, which
+ * slows the memory-bound rows. */
 #define RD_IN_ORDER(ord, x)                                                                   \
     do {                                                                                      \
         if (ord)                                                                              \
@@ -215,9 +213,8 @@ AXIAL_INLINE void rd_wadd(int k, vd *A, const vc *a, size_t nv) {
             A[v * vc_nw(k) + i] = vd_add(A[v * vc_nw(k) + i], w[i]);
     }
 }
-/* One group of 8 super-rows of P positions at p (R elements left unless
- * full), added into A[0 .. P / AX_ND): a tree per piece of AX_RED_PIECE
- * positions.  rd_group16: P == 16, its pieces unrolled, so that A (indexed by
+/* One group of 8 super-rows of P positions at p (R elements left unless full), added into A[0 .. P / AX_ND): a
+ * tree per piece of AX_RED_PIECE positions.  rd_group16: P == 16, its pieces unrolled, so that A (indexed by
  * constants only) stays in registers. */
 #define RD_STEP(k) ((AX_RED_PIECE > vc_n(k) ? AX_RED_PIECE / vc_n(k) : 1) * vc_n(k))
 AXIAL_INLINE void rd_piece(int k, const void *p, size_t P, size_t m, vd *A, size_t R,
@@ -241,8 +238,8 @@ AXIAL_INLINE vd rd_foldv(vd *v, size_t cnt) {
         RD_UNROLL for (size_t i = 0; i < h; i++) if (i + h < cnt) v[i] = vd_add(v[i], v[i + h]);
     return v[0];
 }
-/* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of
- * two, m <= AX_ND): each row folded in halves; lane r of the result is row r. */
+/* v[0 .. m) hold AX_ND rows of m lanes each, row after row (m a power of two, m <= AX_ND): each row folded in
+ * halves; lane r of the result is row r. */
 AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
     if (AX_RED_FOLD8 && m == 8)
         return vd_fold8(v);
@@ -252,9 +249,9 @@ AXIAL_INLINE vd rd_fold_rows(vd *v, size_t m) {
 }
 /* The last group of a flat run, R < 128 elements not whole super-rows: one copy a kind (rd_tail16_<name>),
  * from a -0.0-padded copy of the R elements (RD_RUN's -0.0 lanes: the same bits), a[0 .. 16) its sums in
- * memory.  Its call stays out of the callers' loops' registers: their sums cross it in a[] only, so they
- * are not kept on the stack for the whole loop (a call clobbers every vector register).  rd_run (reduce_run):
- * a[0 .. 16) += the position sums of len elements at x, a multiple of 128. */
+ * memory.  Its call stays out of the callers' loops' registers: their sums cross it in a[] only, so they are
+ * not kept on the stack for the whole loop (a call clobbers every vector register).  rd_run (reduce_run): a[0
+ * .. 16) += the position sums of len elements at x, a multiple of 128. */
 AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a, int pf) {
     vd A[16 / AX_ND];
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
@@ -280,9 +277,8 @@ AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
 }
 #define RD_TAIL16_(name, K) RD_ONCE_(name, K, rd_tail16, (const void *p, size_t R, double *a), (K, p, R, a))
 RD_TAIL16_(f32, AXK_F32) RD_TAIL16_(f64, AXK_F64) RD_TAIL16_(f16, AXK_F16) RD_TAIL16_(bf16, AXK_BF16)
-/* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N).
- * The sums stay in a local array, whose address does not escape, so that
- * they stay in registers over the loop (in the caller's array, GCC stored
+/* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). The sums stay in a local array, whose
+ * address does not escape, so that they stay in registers over the loop (in the caller's array, GCC stored
  * them to memory every group: the loads of x might read them). */
 AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
     vd A[16 / AX_ND];
@@ -306,9 +302,8 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
 }
 
 /* ---- outputs ------------------------------------------------------------------ */
-/* AX_NF sums (lo: outputs off.., hi: the next AX_ND) for outputs off .. off+cnt-1:
- * reduce (acc NULL) stores them rounded once (nt: streaming, to an aligned
- * y + off, cnt == AX_NF); reduce_acc adds them to acc. */
+/* AX_NF sums (lo: outputs off.., hi: the next AX_ND) for outputs off .. off+cnt-1: reduce (acc NULL) stores
+ * them rounded once (nt: streaming, to an aligned y + off, cnt == AX_NF); reduce_acc adds them to acc. */
 AXIAL_INLINE void rd_emit(int k, void *y, double *acc, size_t off, vd lo, vd hi, size_t cnt,
                           int nt) {
     if (acc && cnt == AX_NF) {
@@ -342,8 +337,8 @@ AXIAL_INLINE void rd_finish(int k, const double *acc, void *y, size_t count) {
         vf_st_part(k, axk_at_mut(k, y, i), vf_narrow_for(k, vd_ld_part(acc + i, lo, -0.0),
                    vd_ld_part(acc + i + AX_ND, r - lo, -0.0)), r);
 }
-/* a[0 .. len) (f64 sums of positions) folded in halves to `inner` sums, then
- * stored rounded (reduce) or added to acc (reduce_acc). */
+/* a[0 .. len) (f64 sums of positions) folded in halves to `inner` sums, then stored rounded (reduce) or added
+ * to acc (reduce_acc). */
 AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *y, double *acc) {
     for (; len > inner; len /= 2)
         for (size_t p = 0; p < len / 2; p++)
@@ -356,12 +351,11 @@ AXIAL_INLINE void rd_fold_out(int k, double *a, size_t len, size_t inner, void *
 }
 
 /* ---- rows (inner == 1) -------------------------------------------------------------
- * AX_NF rows a step, in two halves of AX_ND rows, each one vd of sums.  Each
- * row is reduced to AX_ND lanes (rd_row), or, packed (rows of m <= AX_ND
- * elements, m a power of two), AX_NF rows are m vectors of each half. */
-/* One row's sums folded to AX_ND lanes: nvr vectors (short rows, room for
- * whole loads), RD_MID (one group of n / 16 <= 8 whole super-rows), or
- * (nvr 0) a long row of super-rows of 16. */
+ * AX_NF rows a step, in two halves of AX_ND rows, each one vd of sums.  Each row is reduced to AX_ND lanes
+ * (rd_row), or, packed (rows of m <= AX_ND elements, m a power of two), AX_NF rows are m vectors of each half.
+ * */
+/* One row's sums folded to AX_ND lanes: nvr vectors (short rows, room for whole loads), RD_MID (one group of n
+ * / 16 <= 8 whole super-rows), or (nvr 0) a long row of super-rows of 16. */
 #define RD_MID 64
 AXIAL_INLINE vd rd_row(int k, const void *p, size_t n, size_t nvr, int pf) {
     if (nvr == RD_MID) {
@@ -411,8 +405,8 @@ AXIAL_INLINE void rd_rows_step(int k, const void *p, size_t n, size_t m, size_t 
     const vd lo = rd_fold_rows(c, AX_ND);
     rd_emit(k, y, acc, o0, lo, rd_fold_rows(c + AX_ND, AX_ND), cnt, nt);
 }
-/* The reduce of f32, f16 and bf16 rows of 2, in f32 (the header says why
- * that is exact); the last rows through a zeroed copy. */
+/* The reduce of f32, f16 and bf16 rows of 2, in f32 (the header says why that is exact); the last rows through
+ * a zeroed copy. */
 AXIAL_INLINE void rd_pair_step(int k, const char *p, char *q, int nt) {
     vf_put(k, q, vf_pairs_add(vf_ld(k, p), vf_ld(k, p + AX_NF * axk_size(k))), nt);
 }
@@ -440,8 +434,8 @@ AXIAL_INLINE void rd_pairs(int k, const char *x, char *y, size_t o0, size_t oute
 #define RD_PAIRS_(name, K) RD_ONCE_(name, K, rd_pairs, (const void *x, void *y, size_t o0, size_t outer, int nt, int pf), \
                                     (K, (const char *)x, (char *)y, o0, outer, nt, pf))
 RD_PAIRS_(f32, AXK_F32) RD_PAIRS_(f64, AXK_F64) RD_PAIRS_(f16, AXK_F16) RD_PAIRS_(bf16, AXK_BF16) /* (one copy each: 1.1x, timed; f64 never) */
-/* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of
- * the caller.  A stream starts with plain head rows up to an aligned y. */
+/* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of the caller.  A stream starts with
+ * plain head rows up to an aligned y. */
 AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                             size_t m, size_t nvr, int stream) {
     const size_t es = axk_size(k), total = outer * n;
@@ -497,8 +491,8 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
 RD_ONCE_(bf16, AXK_BF16, rd_rows_n, (const void *x, void *y, double *acc, size_t outer, int stream),
          (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16), 0, 1, stream))
 #endif
-/* One row alone, in a step's order (its run's sums folded in halves) without
- * a step of AX_NF rows for it (AVX-512 [16] 1.3x, timed). */
+/* One row alone, in a step's order (its run's sums folded in halves) without a step of AX_NF rows for it
+ * (AVX-512 [16] 1.3x, timed). */
 AXIAL_INLINE void rd_one(int k, const void *x, size_t n, void *y, double *acc) {
     _Alignas(64) double a[16];
     vd A[16 / AX_ND], s;
@@ -570,8 +564,8 @@ AXIAL_INLINE void rd_periodic(int k, const void *x, void *y, double *acc, size_t
 }
 
 /* ---- columns (inner >= 16, reduce_cols) ----------------------------------------------
- * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step,
- * loaded row after row (whole lines of each row, in address order). */
+ * acc[0 .. w) += the columns of the group of R rows at x; 4 trees a step, loaded row after row (whole lines of
+ * each row, in address order). */
 AXIAL_INLINE void rd_cols_add(int k, double *acc, const vc *a, size_t nv) {
     vd A[2 * RD_MAXV];
     RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
@@ -604,8 +598,8 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
             acc[w - L + i] += s[i];
     }
 }
-/* AX_RED_COL_REGS: a tile of exactly 4 vectors of columns (w == 4 * L) keeps
- * its sums in registers down all n rows (the same adds, in the same order). */
+/* AX_RED_COL_REGS: a tile of exactly 4 vectors of columns (w == 4 * L) keeps its sums in registers down all n
+ * rows (the same adds, in the same order). */
 #ifndef AX_RED_COL_REGS
 #define AX_RED_COL_REGS 0
 #endif
@@ -679,9 +673,8 @@ AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t ou
         return;
     }
 }
-/* The column part of rd_float (inner >= 16, n > 1 or no y): a function of its
- * own a kind, so that its f64 row on the stack never adds to the frames of
- * the row paths (the call's stack bound, docs/API.md section 12). */
+/* The column part of rd_float (inner >= 16, n > 1 or no y): a function of its own a kind, so that its f64 row
+ * on the stack never adds to the frames of the row paths (the call's stack bound, docs/API.md section 12). */
 AXIAL_INLINE void rd_float_cols(int k, const void *x, void *y, double *acc, size_t outer,
                                 size_t n, size_t inner) {
     double buf[RD_COL_STACK];
@@ -741,8 +734,8 @@ AXIAL_INLINE uint64_t ri_rowsum(int k, const void *p, size_t n) {
         a = vi_add(k, a, vi_ld_part(axk_at(k, p, j), (n - j) * axk_size(k)));
     return vi_hsum(k, a);
 }
-/* dst[0 .. w) (own type, w >= lanes) += the column sums of G rows at x, `stride` elements
- * apart; *t (the overlapping last vector at w - L, where w % L) += its own. */
+/* dst[0 .. w) (own type, w >= lanes) += the column sums of G rows at x, `stride` elements apart; *t (the
+ * overlapping last vector at w - L, where w % L) += its own. */
 AXIAL_INLINE void ri_cols_g(int k, const char *x, char *dst, size_t w, size_t stride, size_t G, vi *t) {
     const size_t L = ri_lanes(k), es = axk_size(k), sb = stride * es, nb = w / L * AX_VB;
     for (size_t b = 0; b < nb; b += AX_VB)
@@ -765,13 +758,11 @@ AXIAL_INLINE void ri_cols(int k, const void *x, void *dst, size_t n, size_t w, s
             ri_put(k, dst, w - L + l, ri_get(k, dst, w - L + l) + ri_get(k, b, l));
     }
 }
-/* Short rows (kinds of at most 16 lanes: n <= 4 vectors, 8 or 16), one group of L rows a step:
- * lane r of the step's vector is row r's sum.  n a power of two <= L: the
- * group is n whole vectors, log2(n) levels of vi_addp; 3: vi_rows3; else
- * each row is V vectors (the lanes past the row zeroed unless n == V L, a
- * constant then; 8 or 16, whole, by a tree: NEON n1 0.7x the cycles of one
- * chain, modelled), added, and the L row vectors take log2(L) levels.  A
- * group whose loads would pass the end of x runs on a zero-padded copy. */
+/* Short rows (kinds of at most 16 lanes: n <= 4 vectors, 8 or 16), one group of L rows a step: lane r of the
+ * step's vector is row r's sum.  n a power of two <= L: the group is n whole vectors, log2(n) levels of
+ * vi_addp; 3: vi_rows3; else each row is V vectors (the lanes past the row zeroed unless n == V L, a constant
+ * then; 8 or 16, whole, by a tree: NEON n1 0.7x the cycles of one chain, modelled), added, and the L row
+ * vectors take log2(L) levels.  A group whose loads would pass the end of x runs on a zero-padded copy. */
 AXIAL_INLINE vi ri_rows_group(int k, const void *p, size_t n, size_t V, vi keep, int wide) {
     const size_t L = ri_lanes(k), nc = V >= 8 ? 1 : V, R = wide ? AX_VB / 8 : L; /* vectors of a row's chain; rows */
     const size_t vr = wide && V == 4 ? (n + L - 1) / L : V; /* (wide rows of 3 and 4 vectors: one loop) */
@@ -815,8 +806,8 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
     size_t o = 0;
     const unsigned char *p = x;
     unsigned char *q = y;
-    /* two groups a step (NEON 1.2x, modelled), but for rows of 2-3 vectors of a runtime n
-     * (their 16-24 load offsets spill: i32 [6553, 10] v1 1.18x the cycles of one group) */
+    /* two groups a step (NEON 1.2x, modelled), but for rows of 2-3 vectors of a runtime n (their 16-24 load
+     * offsets spill: i32 [6553, 10] v1 1.18x the cycles of one group) */
     for (; AX_VB == 16 && !acc && (V < 2 || n == V * L) && o + L < whole; o += 2 * L, p += 2 * L * n * es, q += 2 * AX_VB) {
         vi_st(q, ri_rows_group(k, p, n, V, keep, 0));
         vi_st(q + AX_VB, ri_rows_group(k, p + L * n * es, n, V, keep, 0));
@@ -840,9 +831,8 @@ AXIAL_INLINE void ri_rows_short(int k, const void *x, void *y, uint64_t *acc, si
             ri_emit(k, y, acc, o + r, wide ? pad[r] : ri_get(k, pad, r));
     }
 }
-/* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots
- * of a block of lcm(inner, L) = slots L elements; the vectors loaded and the
- * tail go to out[i], i counted mod inner (no division). */
+/* Periodic lanes (inner < L): vector m of each run of S holds slot m % slots of a block of lcm(inner, L) =
+ * slots L elements; the vectors loaded and the tail go to out[i], i counted mod inner (no division). */
 AXIAL_INLINE void ri_periodic(int k, const void *x, void *y, uint64_t *acc, size_t o, size_t outer,
                               size_t n, size_t inner, size_t slots, size_t S) {
     const size_t L = ri_lanes(k), count = n * inner;
@@ -931,8 +921,8 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
         : slots <= 4 ? ri_periodic(k, x, y, acc, o, outer, n, inner, slots, 4) : ri_periodic(k, x, y, acc, o, outer, n, inner, slots, slots);
         return;
     }
-    /* columns: reduce sums into y itself, reduce_acc into acc when elements
-     * are 8 bytes wide (the same bits), else into an own-type buffer */
+    /* columns: reduce sums into y itself, reduce_acc into acc when elements are 8 bytes wide (the same bits),
+     * else into an own-type buffer */
     const size_t chunk = RD_INT_CHUNK / axk_size(k);
     uint64_t buf[RD_INT_CHUNK / 8];
     for (size_t o = 0; o < outer; o++) {

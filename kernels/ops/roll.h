@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ops/roll.h: Roll, written once over the vocabulary (simd/<isa>.h, included first).  One kernel per element size
- * (b1, b2, b4, b8) serves every dtype, bool included: `outer` contiguous rows of n elements,
- * y[o][(j + shift) mod n] = x[o][j], 0 <= shift < n, x and y disjoint.  Roll moves bytes: the output is the
- * scalar kernel's bit for bit.  One body per ISA works in bytes (rows of nb = n*E bytes rotated by sb = shift*E,
- * a block of T = outer*nb bytes); E only picks the permute's unit.
+ * ops/roll.h: Roll, written once over the vocabulary (simd/<isa>.h, included first).  One kernel per element
+ * size (b1, b2, b4, b8) serves every dtype, bool included: `outer` contiguous rows of n elements, y[o][(j +
+ * shift) mod n] = x[o][j], 0 <= shift < n, x and y disjoint.  Roll moves bytes: the output is the scalar
+ * kernel's bit for bit.  One body per ISA works in bytes (rows of nb = n*E bytes rotated by sb = shift*E, a
+ * block of T = outer*nb bytes); E only picks the permute's unit.
  *
  * Paths, chosen once per call, and tails: kernels/README.md ("Roll").  Nothing outside x and y is read or
- * written.  Streaming (where AX_ROLL_NT): a call writing at least AXIAL_STREAM_BYTES, or a piece of a split call
- * whose whole output does (AXIAL_KERNEL_STREAM), streams its aligned whole lines, keeps plain stores for heads,
- * tails and the bytes where two copies meet, sends copies of AX_ROLL_MEMCPY bytes or more to memcpy, and ends
- * with ax_stream_fence.
+ * written.  Streaming (where AX_ROLL_NT): a call writing at least AXIAL_STREAM_BYTES, or a piece of a split
+ * call whose whole output does (AXIAL_KERNEL_STREAM), streams its aligned whole lines, keeps plain stores for
+ * heads, tails and the bytes where two copies meet, sends copies of AX_ROLL_MEMCPY bytes or more to memcpy,
+ * and ends with ax_stream_fence.
  *
  * An ISA's roll section defines AX_ROLL_UNITS, AX_ROLL_LINE, AX_ROLL_NT, AX_ROLL_RUNMAX, vi_sel8, vi_tbl (and
  * vi_tbl2 with unit 8), and may override AX_ROLL_HALF_FROM, AX_ROLL_ALIGN_FROM, AX_ROLL_INORDER.
@@ -105,10 +105,9 @@ AXIAL_INLINE void ax_roll_steps(char *d, const char *s, size_t steps, int nt) {
     }
 }
 
-/* Copies len > 4V bytes.  Plain: one head vector, stores aligned to V (from
- * AX_ROLL_ALIGN_FROM bytes), the last 4V bytes again.  Streaming: exact plain
- * copies up to the first line and after the last, so no line is written both
- * ways. */
+/* Copies len > 4V bytes.  Plain: one head vector, stores aligned to V (from AX_ROLL_ALIGN_FROM bytes), the
+ * last 4V bytes again.  Streaming: exact plain copies up to the first line and after the last, so no line is
+ * written both ways. */
 AXIAL_NOINLINE void ax_roll_copy_long(char *d, const char *s, size_t len, int nt) {
     nt = AX_ROLL_NT && nt;
     if (nt && len >= AX_ROLL_MEMCPY) {
@@ -146,8 +145,8 @@ AXIAL_INLINE void ax_roll_copy(char *d, const char *s, size_t len, int nt) {
         ax_roll_copy_long(d, s, len, nt);
 }
 
-/* Copies len bytes in cache with unaligned chunks of w (V or V/2) in the
- * order of the bytes, the last one overlapping; shorter than w: short copy. */
+/* Copies len bytes in cache with unaligned chunks of w (V or V/2) in the order of the bytes, the last one
+ * overlapping; shorter than w: short copy. */
 AXIAL_INLINE void ax_roll_run(char *d, const char *s, size_t len, size_t w) {
     if (len < w) {
         ax_roll_copy_short(d, s, len);
@@ -171,9 +170,8 @@ AXIAL_INLINE void ax_roll_rows_run(const char *x, char *y, size_t outer, size_t 
 
 /* ---- rows that tile the permute: one vi_tbl per vector ------------------------ */
 
-/* The permute's unit for rows of nb bytes of E-byte elements, 0 if none:
- * 1 bytes within 16-byte lanes, 2 and 4 words and dwords across the vector,
- * 8 bytes across two vectors. */
+/* The permute's unit for rows of nb bytes of E-byte elements, 0 if none: 1 bytes within 16-byte lanes, 2 and 4
+ * words and dwords across the vector, 8 bytes across two vectors. */
 AXIAL_INLINE int ax_roll_unit(size_t nb, size_t E) {
     if (16 % nb == 0)
         return 1;
@@ -186,9 +184,8 @@ AXIAL_INLINE int ax_roll_unit(size_t nb, size_t E) {
     return 0;
 }
 
-/* vi_tbl's index for the output vector at byte `off` of its group (a vector;
- * a pair for unit 8): output byte b takes byte src of the group, in units of
- * u bytes; unit 1 (vpshufb) indexes within its 16-byte lane. */
+/* vi_tbl's index for the output vector at byte `off` of its group (a vector; a pair for unit 8): output byte b
+ * takes byte src of the group, in units of u bytes; unit 1 (vpshufb) indexes within its 16-byte lane. */
 static vi ax_roll_index(size_t nb, size_t sb, size_t off, int u) {
     union { uint8_t b[AX_VB]; uint16_t w[AX_VB / 2]; uint32_t d[AX_VB / 4]; vi v; } idx;
     for (size_t b = 0; b < AX_VB; b += u == 8 ? 1 : (size_t)u) {
@@ -241,8 +238,8 @@ AXIAL_INLINE void ax_roll_tiled(const char *x, char *y, size_t T, size_t nb, siz
 
 /* ---- short rows that do not tile: two loads and a select ---------------------- */
 
-/* 4 output vectors at d from the straight (xa) and wrapped (xb) sources by
- * the masks m0..m3, all loads first. */
+/* 4 output vectors at d from the straight (xa) and wrapped (xb) sources by the masks m0..m3, all loads first.
+ * */
 AXIAL_INLINE void ax_roll_sel4(char *d, const char *xa, const char *xb, vi m0, vi m1, vi m2, vi m3,
                                int nt) {
     const vi a0 = vi_ld(xa), a1 = vi_ld(xa + AX_VB), a2 = vi_ld(xa + 2 * AX_VB);
@@ -254,12 +251,10 @@ AXIAL_INLINE void ax_roll_sel4(char *d, const char *xa, const char *xb, vi m0, v
     vi_put(d + 3 * AX_VB, vi_sel8(m3, b3, a3), nt);
 }
 
-/* Needs nb < AX_ROLL_LONG and (outer - 1) * nb >= AX_ROLL_LINE.  M[k] =
- * (k mod nb) < sb ? 0xff : 0, nb + 4V bytes, so that the 4 vectors of a step
- * read it at one phase.  Both loads stay inside x for p in [sb, p1), p1 =
- * T - nb + sb; the two ends left out are one copy each (row 0's wrapped part,
- * the last row's straight part).  Head vectors up to a line boundary, then
- * stores aligned to lines, the last vector again, overlapping. */
+/* Needs nb < AX_ROLL_LONG and (outer - 1) * nb >= AX_ROLL_LINE.  M[k] = (k mod nb) < sb ? 0xff : 0, nb + 4V
+ * bytes, so that the 4 vectors of a step read it at one phase.  Both loads stay inside x for p in [sb, p1), p1
+ * = T - nb + sb; the two ends left out are one copy each (row 0's wrapped part, the last row's straight part).
+ * Head vectors up to a line boundary, then stores aligned to lines, the last vector again, overlapping. */
 AXIAL_NOINLINE void ax_roll_selected(const char *x, char *y, size_t T, size_t nb, size_t sb,
                                      int nt) {
     uint8_t M[AX_ROLL_LONG + 4 * AX_VB];

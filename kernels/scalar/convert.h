@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * convert.h: exact conversions between the 16-bit float formats and double,
- * for the scalar kernels.
+ * convert.h: exact conversions between the 16-bit float formats and double, for the scalar kernels.
  *
- * Widening (f16/bf16 -> double) is exact.  Narrowing (double -> f16/bf16)
- * rounds ONCE, to nearest with ties to even, straight from double: going
- * through float first would round twice and could differ in the last bit.
- * NaN stays NaN (quieted, sign kept); overflow gives infinity; values below
- * the smallest subnormal round to (signed) zero or the smallest subnormal.
- * rint() is used for the rounding, so the default rounding mode (to nearest)
- * is assumed, as everywhere in the library.
+ * Widening (f16/bf16 -> double) is exact.  Narrowing (double -> f16/bf16) rounds ONCE, to nearest with ties to
+ * even, straight from double: going through float first would round twice and could differ in the last bit.
+ * NaN stays NaN (quieted, sign kept); overflow gives infinity; values below the smallest subnormal round to
+ * (signed) zero or the smallest subnormal. rint() is used for the rounding, so the default rounding mode (to
+ * nearest) is assumed, as everywhere in the library.
  */
 #ifndef AXIAL_SCALAR_CONVERT_H
 #define AXIAL_SCALAR_CONVERT_H
@@ -56,10 +53,9 @@ static inline uint16_t axial_round_to_small_float(double v, int ebits, int mbits
         e = emin; /* subnormal: the quantum stays 2^(emin - mbits) */
     /* Exact scaling, then one rounding to an integer significand in [0, 2^(mbits+1)]. */
     const double m = rint(ldexp(a, mbits - e));
-    /* Exponent field (e + bias - 1) plus the significand with its hidden bit:
-     * a carry out of the fraction bumps the exponent, a subnormal (e == emin,
-     * m < 2^mbits) gets exponent field 0, and one that rounds up to 2^mbits
-     * becomes the smallest normal.  All by the same addition. */
+    /* Exponent field (e + bias - 1) plus the significand with its hidden bit: a carry out of the fraction
+     * bumps the exponent, a subnormal (e == emin, m < 2^mbits) gets exponent field 0, and one that rounds up
+     * to 2^mbits becomes the smallest normal.  All by the same addition. */
     const uint64_t bits = ((uint64_t)(e + bias - 1) << mbits) + (uint64_t)m;
     if (bits >= inf)
         return (uint16_t)(sign | inf);

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar CumSum for every summable dtype: the reference the other ISAs are
- * tested against, and the fallback; plain loops, one term at a time, obviously
- * correct rather than fast.  Over (outer, n, inner), a running sum along j
- * (from n-1 with AXIAL_CUMSUM_REVERSE); inclusive adds then stores, exclusive
- * stores then adds (the first output +0).
- * Order: sequential, one accumulator per line or column, outside the SIMD
- * kernels' one summation order (docs/API.md section 7) but for its chunk
- * grid: a float line is cut from its scan start into chunks of
- * AXIAL_SCAN_CHUNK, each scanned from the carry R of those before (R_0 =
- * -0.0, R_{h+1} = R_h + S_h, S_h the chunk's own sum from -0.0), so that
- * shards on that grid (docs/API.md section 16) give the one call's bits.
- * Floats add in double, rounded once per output to nearest even: output j errs
- * by at most u_out|S_j| + (j-1) 2^-53 sum|x| (c <= 2 in docs/API.md's bound for
- * j <= 2^29).  Integers add in their unsigned type and wrap.  No FMA
- * (-ffp-contract=off).  Columns go AXIAL_SCAN_BLOCK accumulators at a time, so
- * rows are read and written in order; in place (y == x) is safe.
+ * Scalar CumSum for every summable dtype: the reference the other ISAs are tested against, and the fallback;
+ * plain loops, one term at a time, obviously correct rather than fast.  Over (outer, n, inner), a running sum
+ * along j (from n-1 with AXIAL_CUMSUM_REVERSE); inclusive adds then stores, exclusive stores then adds (the
+ * first output +0). Order: sequential, one accumulator per line or column, outside the SIMD kernels' one
+ * summation order (docs/API.md section 7) but for its chunk grid: a float line is cut from its scan start into
+ * chunks of AXIAL_SCAN_CHUNK, each scanned from the carry R of those before (R_0 = -0.0, R_{h+1} = R_h + S_h,
+ * S_h the chunk's own sum from -0.0), so that shards on that grid (docs/API.md section 16) give the one call's
+ * bits. Floats add in double, rounded once per output to nearest even: output j errs by at most u_out|S_j| +
+ * (j-1) 2^-53 sum|x| (c <= 2 in docs/API.md's bound for j <= 2^29).  Integers add in their unsigned type and
+ * wrap.  No FMA (-ffp-contract=off).  Columns go AXIAL_SCAN_BLOCK accumulators at a time, so rows are read and
+ * written in order; in place (y == x) is safe.
  */
 #include "scalar.h"
 

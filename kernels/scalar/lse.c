@@ -1,22 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar LogCumSumExp and ReduceLogSumExp for the float dtypes: the reference
- * the other ISAs are tested against, and the fallback; plain loops, one term
- * at a time.  Each output keeps a state (m, s) (kernels.h, axial_lse_acc): the
- * value m + log(s), m the largest term so far, s the sum of exp(term - m); a
- * term v: v > m: s = s exp(m - v) + 1, m = v; else s += exp(v - m).
- * Order: sequential along the axis (from the far end with REVERSE), one state
- * per line or column, no chunks: the log-space ops share only the bound
- * across ISAs (docs/API.md section 15).  Special values come first: a NaN term
- * makes the state NaN for good, else +inf makes it +inf, -inf terms are
- * skipped, the first finite term sets m.  The value is rounded once.
- * Precision: a double state (long double for F64) with libm's exp and log;
- * each exp term in (0, 1], s in [1, n]: for f32/f16/bf16 the double value errs
- * by less than 2^-50 (|y| + ln n) for n < 2^30; for f64 the x86-64 long double
- * gives 2^-60 (|y| + n), and where long double is double (or quad) the
- * bound's n term still holds.  No FMA (-ffp-contract=off).
- * reduce_lse_acc adds each term v as the state (v, 1) with axial_lse_add (F64
- * too); reduce_lse_finish rounds axial_lse_value().
+ * Scalar LogCumSumExp and ReduceLogSumExp for the float dtypes: the reference the other ISAs are tested
+ * against, and the fallback; plain loops, one term at a time.  Each output keeps a state (m, s) (kernels.h,
+ * axial_lse_acc): the value m + log(s), m the largest term so far, s the sum of exp(term - m); a term v: v >
+ * m: s = s exp(m - v) + 1, m = v; else s += exp(v - m). Order: sequential along the axis (from the far end
+ * with REVERSE), one state per line or column, no chunks: the log-space ops share only the bound across ISAs
+ * (docs/API.md section 15).  Special values come first: a NaN term makes the state NaN for good, else +inf
+ * makes it +inf, -inf terms are skipped, the first finite term sets m.  The value is rounded once. Precision:
+ * a double state (long double for F64) with libm's exp and log; each exp term in (0, 1], s in [1, n]: for
+ * f32/f16/bf16 the double value errs by less than 2^-50 (|y| + ln n) for n < 2^30; for f64 the x86-64 long
+ * double gives 2^-60 (|y| + n), and where long double is double (or quad) the bound's n term still holds.  No
+ * FMA (-ffp-contract=off). reduce_lse_acc adds each term v as the state (v, 1) with axial_lse_add (F64 too);
+ * reduce_lse_finish rounds axial_lse_value().
  */
 #include <math.h>
 
@@ -31,8 +26,8 @@
 
 #define AXIAL_LSE_BLOCK 64
 
-/* mode: 0 inclusive scan, 1 exclusive scan, 2 reduce (the value after the last term);
- * one copy for the three (GCC would clone it for the reduce's constants) */
+/* mode: 0 inclusive scan, 1 exclusive scan, 2 reduce (the value after the last term); one copy for the three
+ * (GCC would clone it for the reduce's constants) */
 #ifdef __clang__
 #define AXIAL_LSE_ONE static __attribute__((noinline))
 #else

@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar ReduceSum for every summable dtype: the reference the other ISAs are
- * tested against, and the fallback; plain loops, one term at a time.
- * reduce: y[o][i] = sum_j x[o][j][i]; reduce_acc: acc[o][i] += it (the 8-byte
- * accumulator of kernels.h); reduce_finish: y[k] = acc[k] rounded.
- * Order: sequential over j, one accumulator per output, outside the SIMD
- * kernels' one summation order (docs/API.md section 7).  Floats add in double
- * and round once per output to nearest even: the f32/f16/bf16 error is at most
- * u_out|S| + (n-1) 2^-53 sum|x| (c <= 2 for n <= 2^29), also across the
- * planner's reduce_acc calls, whose partial sums stay in double.  Integers wrap:
- * reduce in their unsigned type, reduce_acc in uint64_t (the same low bits).
- * No FMA (-ffp-contract=off).  Columns go AXIAL_REDUCE_BLOCK accumulators at a
- * time, so x is read row by row.
+ * Scalar ReduceSum for every summable dtype: the reference the other ISAs are tested against, and the
+ * fallback; plain loops, one term at a time. reduce: y[o][i] = sum_j x[o][j][i]; reduce_acc: acc[o][i] += it
+ * (the 8-byte accumulator of kernels.h); reduce_finish: y[k] = acc[k] rounded. Order: sequential over j, one
+ * accumulator per output, outside the SIMD kernels' one summation order (docs/API.md section 7).  Floats add
+ * in double and round once per output to nearest even: the f32/f16/bf16 error is at most u_out|S| + (n-1)
+ * 2^-53 sum|x| (c <= 2 for n <= 2^29), also across the planner's reduce_acc calls, whose partial sums stay in
+ * double.  Integers wrap: reduce in their unsigned type, reduce_acc in uint64_t (the same low bits). No FMA
+ * (-ffp-contract=off).  Columns go AXIAL_REDUCE_BLOCK accumulators at a time, so x is read row by row.
  */
 #include "scalar.h"
 

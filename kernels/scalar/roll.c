@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scalar Roll: rotate each of `outer` contiguous rows of n elements right by
- * `shift` (0 <= shift < n): y[o][(j + shift) mod n] = x[o][j].  The reference
- * the other ISAs are tested against, and the fallback: two plain loops per
- * row, the part that moves right without wrapping, then the part that wraps
- * to the front.
+ * Scalar Roll: rotate each of `outer` contiguous rows of n elements right by `shift` (0 <= shift < n): y[o][(j
+ * + shift) mod n] = x[o][j].  The reference the other ISAs are tested against, and the fallback: two plain
+ * loops per row, the part that moves right without wrapping, then the part that wraps to the front.
  *
- * Roll only moves bytes, so there is no summation order and every ISA gives
- * the same bits; kernels are per element size (b1, b2, b4, b8) and serve
- * every dtype, BOOL included.  x and y never overlap here (the planner copies
- * in-place rolls through a buffer).
+ * Roll only moves bytes, so there is no summation order and every ISA gives the same bits; kernels are per
+ * element size (b1, b2, b4, b8) and serve every dtype, BOOL included.  x and y never overlap here (the planner
+ * copies in-place rolls through a buffer).
  */
 #include "scalar.h"
 

@@ -2,28 +2,24 @@
 /*
  * types.h: how the scalar kernels load, accumulate and store each dtype.
  *
- * For each dtype: the storage type T, the accumulator type A, LOAD (T -> A),
- * STORE (A -> T) and the wide accumulator type W of reduce_acc (8 bytes, see
- * kernels.h).
+ * For each dtype: the storage type T, the accumulator type A, LOAD (T -> A), STORE (A -> T) and the wide
+ * accumulator type W of reduce_acc (8 bytes, see kernels.h).
  *   floats:   A = W = double; the one rounding happens in STORE.
- *   integers: A = the unsigned type of the same width, W = uint64_t: sums wrap
- *             modulo 2^bits without signed overflow.  Converting the unsigned
- *             result back to a signed type is modular on every compiler axial
- *             supports (GCC and Clang define it so).
+ *   integers: A = the unsigned type of the same width, W = uint64_t: sums wrap modulo 2^bits without signed
+ *             overflow.  Converting the unsigned result back to a signed type is modular on every compiler
+ *             axial supports (GCC and Clang define it so).
  *
- * AXIAL_SCALAR_TYPES(X) calls X(name, DTYPE, T, A, W, LOAD, STORE) once per summable
- * dtype; a wide sum is loaded as (W)LOAD(v) and stored as STORE((A)w), which
- * for integers keeps exactly the low bits.
+ * AXIAL_SCALAR_TYPES(X) calls X(name, DTYPE, T, A, W, LOAD, STORE) once per summable dtype; a wide sum is
+ * loaded as (W)LOAD(v) and stored as STORE((A)w), which for integers keeps exactly the low bits.
  */
 #ifndef AXIAL_SCALAR_TYPES_H
 #define AXIAL_SCALAR_TYPES_H
 
 #include "convert.h"
 
-/* Where every sum starts: -0.0 for floats, the identity of IEEE addition
- * (x + -0.0 == x for every x, -0.0 included), so that a sum is exactly the
- * IEEE sum of its terms (a sum of -0.0 terms is -0.0, as in numpy.cumsum); 0 for
- * integers.  An empty sum is +0 (written by the callers, never from here). */
+/* Where every sum starts: -0.0 for floats, the identity of IEEE addition (x + -0.0 == x for every x, -0.0
+ * included), so that a sum is exactly the IEEE sum of its terms (a sum of -0.0 terms is -0.0, as in
+ * numpy.cumsum); 0 for integers.  An empty sum is +0 (written by the callers, never from here). */
 #define AXIAL_SUM_START(A) _Generic((A)0, double: -0.0, float: -0.0f, default: (A)0)
 
 #define AXIAL_ID(v) (v)
