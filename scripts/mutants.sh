@@ -474,6 +474,13 @@ what: NEON bf16 ReduceSum rows of one whole vector (rd_rows_n_bf16): rows taken 
 old:  (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16), 0, 1, stream))
 new:  (AXK_BF16, x, y, acc, outer, vc_n(AXK_BF16) - 1, 0, 1, stream))
 
+id:   neon-line4-carry64
+file: kernels/simd/neon.h
+isa:  neon
+what: NEON i64 CumSum lines by LD4 (vi_line4): the carry takes the quad's last lane, not both lanes' sum
+old:  vreinterpretq_u8_u64(vpaddq_u64(w, w))
+new:  vreinterpretq_u8_u64(vdupq_laneq_u64(w, 1))
+
 id:   neon-int-lines-rev
 file: kernels/simd/neon.h
 isa:  neon

@@ -462,7 +462,8 @@ AXIAL_INLINE vi vi_line4(int k, const void *x, void *y, vi carry, int excl, int 
     for (int j = 0; j < 4; j++)
         o[j] = !excl ? ax_neon_add(k, base, a[j]) : j == f ? base : ax_neon_add(k, base, a[j - d]);
     AX_NEON_STN(4, k, y, o);
-    return ax_neon_add(k, carry, vi_last(k, t, rev));
+    const uint64x2_t w = vreinterpretq_u64_u8(tot); /* 8-byte lanes: the last of t is both lanes' sum (ADDP) */
+    return ax_neon_add(k, carry, axk_size(k) == 8 ? vreinterpretq_u8_u64(vpaddq_u64(w, w)) : vi_last(k, t, rev));
 }
 /* Override (cumsum): integer lines (c NULL) or columns (c: their carries) of n = 2..4, W rows a step by
  * LDn/STn (lane i of t[j]: row i's element j); lines 4-10x fewer instructions than the segmented scan, their
