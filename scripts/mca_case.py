@@ -9,8 +9,10 @@ Usage:
         logcumsumexp:f64:32x1024:1, roll:f32:64x16x64:0,1,2:5,-7,9
         (extra: the shifts; default 3 on each axis).
   --isa neon (aarch64 libraries, run under qemu-aarch64; CPU models
-        neoverse-n1,neoverse-v1) or avx2 (x86-64 libraries under qemu-x86_64
-        -cpu max; znver3,alderlake); --cpus a,b to choose others;
+        neoverse-n1,neoverse-v1), avx2 (x86-64 libraries under qemu-x86_64
+        -cpu max; znver3,alderlake) or avx512 (x86-64 libraries run natively,
+        single-stepped, on a host with AVX-512: qemu-user has none; znver4,
+        sapphirerapids,icelake-server); --cpus a,b to choose others;
         --loops N: the loops listed per side (default 3); --reps R calls (2);
         --asm: each listed loop's body.
   env: MCA (default llvm-mca-19), QEMU_LD_PREFIX (default /usr/aarch64-linux-gnu).
@@ -18,7 +20,9 @@ Usage:
 Method.  A small driver (compiled here for the library's machine) loads the
 library, selects the ISA and calls the op R times on the case; it runs under
 qemu-user with -d in_asm,exec,nochain, which names every translation block
-(TB) when it is built and logs each TB when it runs.  From those, every
+(TB) when it is built and logs each TB when it runs (avx512: natively, under
+a small ptrace stepper that single-steps the calls and counts every
+instruction address).  From those, every
 instruction of the library gets its count of executions, so the case is
 measured as it runs: whichever path the planner chose, with no guess at
 which loop of the old code matches which of the new.  Loops are the back
@@ -54,6 +58,7 @@ import argparse, collections, concurrent.futures, os, re, subprocess, sys, tempf
 DRIVER = r'''
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +111,9 @@ int main(int argc, char **argv) {
     int rc = 0;
     printf("BASE %p\n", di.dli_fbase);
     fflush(stdout);
+    const int step = getenv("MCA_STEP") != NULL; /* under the stepper: the calls between two signals */
+    if (step)
+        raise(SIGUSR1);
     for (int r = 0; r < reps; r++) {
         if (strstr(argv[2], "roll"))
             rc |= ((roll_t)f)(dt, x, y, rank, sh, shifts, naxes, axes, naxes);
@@ -114,6 +122,8 @@ int main(int argc, char **argv) {
         else
             rc |= ((scan_t)f)(dt, x, y, rank, sh, axes[0], flags);
     }
+    if (step)
+        raise(SIGUSR2);
     printf("RC %d\n", rc);
     FILE *maps = fopen("/proc/self/maps", "r"); /* the code of libsleef, for its share */
     char line[512];
@@ -125,11 +135,57 @@ int main(int argc, char **argv) {
     return rc != 0;
 }
 '''
+STEPPER = r'''
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+/* stepper OUT EXE ARGS...: EXE under ptrace, single-stepped from its SIGUSR1 to its SIGUSR2; OUT gets
+ * "address count" for every instruction address stepped. */
+#define SLOTS (1u << 22)
+static unsigned long long key[SLOTS], cnt[SLOTS];
+int main(int argc, char **argv) {
+    (void)argc;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        execv(argv[2], argv + 2);
+        _exit(127);
+    }
+    int st, stepping = 0, sig = 0;
+    waitpid(pid, &st, 0);
+    for (;;) {
+        ptrace(stepping ? PTRACE_SINGLESTEP : PTRACE_CONT, pid, 0, (void *)(long)sig);
+        if (waitpid(pid, &st, 0) < 0 || WIFEXITED(st) || WIFSIGNALED(st))
+            break;
+        sig = WSTOPSIG(st);
+        if (sig == SIGUSR1 || sig == SIGUSR2) {
+            stepping = sig == SIGUSR1, sig = 0;
+        } else if (sig == SIGTRAP && stepping) {
+            struct user_regs_struct r;
+            ptrace(PTRACE_GETREGS, pid, 0, &r);
+            unsigned long long h = (r.rip * 0x9E3779B97F4A7C15ull) >> 42;
+            while (key[h] && key[h] != r.rip)
+                h = (h + 1) & (SLOTS - 1);
+            key[h] = r.rip, cnt[h]++, sig = 0;
+        }
+    }
+    FILE *f = fopen(argv[1], "w");
+    for (unsigned i = 0; f && i < SLOTS; i++)
+        if (key[i])
+            fprintf(f, "%llx %llu\n", key[i], cnt[i]);
+    return f && fclose(f) == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+'''
 DTYPES = {'f32': 1, 'f64': 2, 'f16': 3, 'bf16': 4, 'i8': 5, 'u8': 6, 'i16': 7, 'u16': 8,
           'i32': 9, 'u32': 10, 'i64': 11, 'u64': 12, 'bool': 13}
 ISAS = {'neon': (3, 'aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'qemu-aarch64',
                  'aarch64', 'neoverse-n1,neoverse-v1'),
-        'avx2': (1, 'gcc', 'objdump', 'qemu-x86_64', 'x86_64', 'znver3,alderlake')}
+        'avx2': (1, 'gcc', 'objdump', 'qemu-x86_64', 'x86_64', 'znver3,alderlake'),
+        'avx512': (2, 'gcc', 'objdump', None, 'x86_64', 'znver4,sapphirerapids,icelake-server')}
 HEX = re.compile(r'\b(?:0x)?[0-9a-f]+ <[^>]*>')
 
 
@@ -137,6 +193,9 @@ def build_driver(isa, tmp):
     src, exe = os.path.join(tmp, 'drv.c'), os.path.join(tmp, 'drv-' + isa)
     open(src, 'w').write(DRIVER)
     subprocess.run([ISAS[isa][1], '-O1', '-o', exe, src, '-ldl'], check=True)
+    if ISAS[isa][3] is None:  # run natively, single-stepped (qemu-user has no AVX-512)
+        open(src, 'w').write(STEPPER)
+        subprocess.run(['gcc', '-O2', '-o', exe + '-stepper', src], check=True)
     return exe
 
 
@@ -175,6 +234,8 @@ def disasm(lib, isa):
 def trace(exe, lib, op, dt, isa_id, reps, axes, extra, dims, isa, tmp):
     log = os.path.join(tmp, 'log')
     env = dict(os.environ)
+    if ISAS[isa][3] is None:
+        return step(exe, lib, op, dt, isa_id, reps, axes, extra, dims, log, env)
     cmd = [ISAS[isa][3]]
     if isa == 'neon':
         cmd += ['-L', os.environ.get('QEMU_LD_PREFIX', '/usr/aarch64-linux-gnu')]
@@ -207,6 +268,29 @@ def trace(exe, lib, op, dt, isa_id, reps, axes, extra, dims, isa, tmp):
     counts, in_sleef = collections.Counter(), 0
     for pc, k in runs.items():
         for a in tbs.get(pc, [pc]):
+            if any(lo <= a < hi for lo, hi in sleef):
+                in_sleef += k
+            else:
+                counts[a - base] += k
+    return counts, in_sleef
+
+
+def step(exe, lib, op, dt, isa_id, reps, axes, extra, dims, log, env):
+    """trace() natively: every instruction between the driver's two signals, counted by the stepper."""
+    env['MCA_STEP'] = '1'
+    cmd = [exe + '-stepper', log, exe, lib, op, str(dt), str(isa_id), str(reps), axes, extra] + \
+        [str(d) for d in dims]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode:
+        sys.exit('mca_case.py: %s failed: %s %s' % (' '.join(cmd), r.stdout, r.stderr))
+    base = int(re.search(r'BASE (0x[0-9a-f]+)', r.stdout).group(1), 16)
+    sleef = [tuple(int(v, 16) for v in m.split('-'))
+             for m in re.findall(r'SLEEF ([0-9a-f]+-[0-9a-f]+)', r.stdout)]
+    counts, in_sleef = collections.Counter(), 0
+    with open(log) as f:
+        for line in f:
+            a, k = line.split()
+            a, k = int(a, 16), int(k)
             if any(lo <= a < hi for lo, hi in sleef):
                 in_sleef += k
             else:
