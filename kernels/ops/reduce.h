@@ -598,26 +598,26 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
             acc[w - L + i] += s[i];
     }
 }
-/* AX_RED_COL_REGS: a tile of exactly 4 vectors of columns (w == 4 * L) keeps its sums in registers down all n
- * rows (the same adds, in the same order). */
+/* AX_RED_COL_REGS: a tile of nv = 1 to 4 whole vectors of columns (w == nv * L) keeps its sums in registers down
+ * all n rows (the same adds, in the same order). */
 #ifndef AX_RED_COL_REGS
 #define AX_RED_COL_REGS 0
 #endif
-AXIAL_INLINE void rd_cols4(int k, const void *x, double *acc, size_t n, size_t stride) {
+AXIAL_INLINE void rd_cols4(int k, const void *x, double *acc, size_t n, size_t stride, size_t nv) {
     vd A[8];
-    RD_UNROLL for (size_t i = 0; i < 4 * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
+    RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
     size_t j = 0;
     for (; j + 8 <= n; j += 8) {
         vc a[4];
-        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, 8, 4, NULL, RD_ALL, 0);
-        rd_wadd(k, A, a, 4);
+        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, 8, nv, NULL, RD_ALL, 0);
+        rd_wadd(k, A, a, nv);
     }
     if (j < n) {
         vc a[4];
-        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, n - j, 4, NULL, RD_ROWS, 0);
-        rd_wadd(k, A, a, 4);
+        rd_tree(k, a, axk_at(k, x, j * stride), stride, 0, n - j, nv, NULL, RD_ROWS, 0);
+        rd_wadd(k, A, a, nv);
     }
-    RD_UNROLL for (size_t i = 0; i < 4 * vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
+    RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) vd_st(acc + i * AX_ND, A[i]);
 }
 /* acc[0 .. w) += the column sums of n rows `stride` elements apart. */
 AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w, size_t stride) {
@@ -640,8 +640,9 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
         }
         return;
     }
-    if (AX_RED_COL_REGS && w == 4 * L) {
-        rd_cols4(k, x, acc, n, stride);
+    if (AX_RED_COL_REGS && w % L == 0 && w <= 4 * L) { /* (1-3 vectors: AVX-512 f32 [4096, 16] axis 0 0.5x, timed) */
+        w == L ? rd_cols4(k, x, acc, n, stride, 1) : w == 2 * L ? rd_cols4(k, x, acc, n, stride, 2)
+        : w == 3 * L ? rd_cols4(k, x, acc, n, stride, 3) : rd_cols4(k, x, acc, n, stride, 4);
         return;
     }
     size_t j = 0;
