@@ -234,21 +234,40 @@ def disasm(lib, isa):
 def trace(exe, lib, op, dt, isa_id, reps, axes, extra, dims, isa, tmp):
     log = os.path.join(tmp, 'log')
     env = dict(os.environ)
-    if ISAS[isa][3] is None:
-        return step(exe, lib, op, dt, isa_id, reps, axes, extra, dims, log, env)
-    cmd = [ISAS[isa][3]]
-    if isa == 'neon':
-        cmd += ['-L', os.environ.get('QEMU_LD_PREFIX', '/usr/aarch64-linux-gnu')]
+    args = [exe, lib, op, str(dt), str(isa_id), str(reps), axes, extra] + [str(d) for d in dims]
+    if ISAS[isa][3] is None:  # natively: every instruction between the driver's two signals, stepped
+        env['MCA_STEP'] = '1'
+        cmd = [exe + '-stepper', log] + args
+    elif isa == 'neon':
+        cmd = [ISAS[isa][3], '-L', os.environ.get('QEMU_LD_PREFIX', '/usr/aarch64-linux-gnu'),
+               '-d', 'in_asm,exec,nochain', '-D', log] + args
     else:
-        cmd += ['-cpu', 'max']
-    cmd += ['-d', 'in_asm,exec,nochain', '-D', log, exe, lib, op, str(dt), str(isa_id), str(reps),
-            axes, extra] + [str(d) for d in dims]
+        cmd = [ISAS[isa][3], '-cpu', 'max', '-d', 'in_asm,exec,nochain', '-D', log] + args
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
         sys.exit('mca_case.py: %s failed: %s %s' % (' '.join(cmd), r.stdout, r.stderr))
     base = int(re.search(r'BASE (0x[0-9a-f]+)', r.stdout).group(1), 16)
     sleef = [tuple(int(v, 16) for v in m.split('-'))
              for m in re.findall(r'SLEEF ([0-9a-f]+-[0-9a-f]+)', r.stdout)]
+    counts, in_sleef = collections.Counter(), 0
+    for a, k in (stepped(log) if ISAS[isa][3] is None else executed(log)):
+        if any(lo <= a < hi for lo, hi in sleef):
+            in_sleef += k
+        else:
+            counts[a - base] += k
+    return counts, in_sleef
+
+
+def stepped(log):
+    """(address, executions) from the stepper's file."""
+    with open(log) as f:
+        for line in f:
+            a, k = line.split()
+            yield int(a, 16), int(k)
+
+
+def executed(log):
+    """(address, executions) from qemu's log: each TB's instructions, as often as the TB ran."""
     tbs, runs, cur = {}, collections.Counter(), None
     with open(log, errors='replace') as f:
         for line in f:
@@ -265,37 +284,9 @@ def trace(exe, lib, op, dt, isa_id, reps, axes, extra, dims, isa, tmp):
             elif cur and not line.strip():
                 tbs[cur[0]] = cur
                 cur = None
-    counts, in_sleef = collections.Counter(), 0
     for pc, k in runs.items():
         for a in tbs.get(pc, [pc]):
-            if any(lo <= a < hi for lo, hi in sleef):
-                in_sleef += k
-            else:
-                counts[a - base] += k
-    return counts, in_sleef
-
-
-def step(exe, lib, op, dt, isa_id, reps, axes, extra, dims, log, env):
-    """trace() natively: every instruction between the driver's two signals, counted by the stepper."""
-    env['MCA_STEP'] = '1'
-    cmd = [exe + '-stepper', log, exe, lib, op, str(dt), str(isa_id), str(reps), axes, extra] + \
-        [str(d) for d in dims]
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if r.returncode:
-        sys.exit('mca_case.py: %s failed: %s %s' % (' '.join(cmd), r.stdout, r.stderr))
-    base = int(re.search(r'BASE (0x[0-9a-f]+)', r.stdout).group(1), 16)
-    sleef = [tuple(int(v, 16) for v in m.split('-'))
-             for m in re.findall(r'SLEEF ([0-9a-f]+-[0-9a-f]+)', r.stdout)]
-    counts, in_sleef = collections.Counter(), 0
-    with open(log) as f:
-        for line in f:
-            a, k = line.split()
-            a, k = int(a, 16), int(k)
-            if any(lo <= a < hi for lo, hi in sleef):
-                in_sleef += k
-            else:
-                counts[a - base] += k
-    return counts, in_sleef
+            yield a, k
 
 
 def mca(body, isa, cpu):
