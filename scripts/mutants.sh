@@ -162,9 +162,9 @@ new:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i & 6]);
 id:   avx512-cols-regs
 file: kernels/ops/reduce.h
 isa:  avx512
-what: AVX-512 float column tiles of 2 whole vectors with their sums in registers (rd_cols4): only the first vector's columns summed
-old:  w == 2 * L ? rd_cols4(k, x, acc, n, stride, 2)
-new:  w == 2 * L ? rd_cols4(k, x, acc, n, stride, 1)
+what: AVX-512 float column tiles of 2 whole vectors with their sums in registers (rd_cols_regs): only the first vector's columns summed
+old:  w == 2 * L ? rd_cols_regs(k, x, acc, n, stride, 2)
+new:  w == 2 * L ? rd_cols_regs(k, x, acc, n, stride, 1)
 
 id:   avx512-int-stw
 file: kernels/simd/avx512.h

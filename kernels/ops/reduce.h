@@ -603,7 +603,7 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
 #ifndef AX_RED_COL_REGS
 #define AX_RED_COL_REGS 0
 #endif
-AXIAL_INLINE void rd_cols4(int k, const void *x, double *acc, size_t n, size_t stride, size_t nv) {
+AXIAL_INLINE void rd_cols_regs(int k, const void *x, double *acc, size_t n, size_t stride, size_t nv) {
     vd A[8];
     RD_UNROLL for (size_t i = 0; i < nv * vc_nw(k); i++) A[i] = vd_ld(acc + i * AX_ND);
     size_t j = 0;
@@ -640,9 +640,9 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
         }
         return;
     }
-    if (AX_RED_COL_REGS && w % L == 0 && w <= 4 * L) { /* (1-3 vectors: AVX-512 f32 [4096, 16] axis 0 0.5x, timed) */
-        w == L ? rd_cols4(k, x, acc, n, stride, 1) : w == 2 * L ? rd_cols4(k, x, acc, n, stride, 2)
-        : w == 3 * L ? rd_cols4(k, x, acc, n, stride, 3) : rd_cols4(k, x, acc, n, stride, 4);
+    if (AX_RED_COL_REGS && w % L == 0 && w <= 4 * L) { /* (nv a constant each: 1-3 vectors AVX-512 f32 [4096, 16] axis 0 0.5x, timed) */
+        w == L ? rd_cols_regs(k, x, acc, n, stride, 1) : w == 2 * L ? rd_cols_regs(k, x, acc, n, stride, 2)
+        : w == 3 * L ? rd_cols_regs(k, x, acc, n, stride, 3) : rd_cols_regs(k, x, acc, n, stride, 4);
         return;
     }
     size_t j = 0;
