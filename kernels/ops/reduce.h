@@ -158,8 +158,15 @@ AXIAL_INLINE void rd_ldrow(int k, vc *r, const void *p, size_t s, size_t P, size
         return;
     }
 #endif
-    const void *row = axk_at(k, p, s * P); /* strided rows: an opaque pointer, not an offset a */
-    if (!__builtin_constant_p(P)) __asm__("" : "+r"(row)); /* vector (GCC spilled those: 1.08x) */
+    /* strided rows: an opaque pointer, not an offset a vector (GCC spilled those: 1.08x); column tiles (RD_ALL2):
+     * p plus an opaque offset, the same in every group (row pointers kept on the stack: AVX2 f16 columns 1.05x) */
+    const void *row = axk_at(k, p, s * P);
+    size_t ob = s * P * axk_size(k);
+    if (!__builtin_constant_p(P) && full == RD_ALL2) {
+        __asm__("" : "+r"(ob));
+        row = (const char *)p + ob;
+    } else if (!__builtin_constant_p(P))
+        __asm__("" : "+r"(row));
     RD_UNROLL for (size_t v = 0; v < nv; v++) {
         const size_t o = s * P + off + v * vc_n(k);
         r[v] = full == RD_ALL || full == RD_ALL2 ? vc_ld(k, axk_at(k, row, off + v * vc_n(k)))
@@ -578,7 +585,7 @@ AXIAL_INLINE void rd_cols_group(int k, const void *x, double *acc, size_t w, siz
     size_t c = 0;
     for (; c + 4 * L <= w; c += 4 * L) {
         vc a[4];
-        rd_tree(k, a, x, stride, c, R, 4, NULL, full, 0);
+        rd_tree(k, a, x, stride, c, R, 4, NULL, full, AX_RED_IN_ORDER);
         rd_cols_add(k, acc + c, a, 4);
     }
     for (; c + L <= w; c += L) {
@@ -688,8 +695,9 @@ AXIAL_INLINE void rd_float_cols(int k, const void *x, void *y, double *acc, size
             /* f64 sums into y itself, the f32 family into an f64 row */
             double *d = acc ? acc + o * inner + i0
                         : k == AXK_F64 ? (double *)axk_at_mut(k, y, o * inner + i0) : buf;
-            for (size_t i = 0; !acc && i < w; i++)
-                d[i] = -0.0;
+            if (!acc) /* (a loop of its own: vector stores) */
+                for (size_t i = 0; i < w; i++)
+                    d[i] = -0.0;
             rd_cols_k(k, axk_at(k, x, o * n * inner + i0), d, n, w, inner);
             if (!acc && k != AXK_F64)
                 rd_finish(k, buf, axk_at_mut(k, y, o * inner + i0), w);
