@@ -15,7 +15,9 @@ Usage:
         sapphirerapids,icelake-server); --cpus a,b to choose others;
         --loops N: the loops listed per side (default 3); --reps R calls (2);
         --asm: each listed loop's body.
-  env: MCA (default llvm-mca-19), QEMU_LD_PREFIX (default /usr/aarch64-linux-gnu).
+  env: MCA (default llvm-mca-19), QEMU_LD_PREFIX (default /usr/aarch64-linux-gnu);
+        MCA_FUNCS=F: to stderr, the instructions a call runs per function, and
+        each instruction of function F with its count a call.
 
 Method.  A small driver (compiled here for the library's machine) loads the
 library, selects the ISA and calls the op R times on the case; it runs under
@@ -370,6 +372,16 @@ def side(lib, case, isa, cpus, reps, nloops, exe, tmp):
     ins, names = disasm(lib, isa)
     counts = collections.Counter({o: c for o, c in counts.items() if not names.get(o, '').startswith('axial_init')})
     total = sum(c for o, c in counts.items() if o in ins)
+    if os.environ.get('MCA_FUNCS'):
+        per = collections.Counter()
+        for o, c in counts.items():
+            if o in ins:
+                per[names.get(o, '?')] += c
+        for f, c in per.most_common(12):
+            print(f'  {lib} {case}: {f} {c / reps:.0f} instr a call', file=sys.stderr)
+        for o in sorted(ins):
+            if names.get(o) == os.environ['MCA_FUNCS'] and counts.get(o):
+                print(f'    {o:x} {counts[o] / reps:8.0f} {ins[o]}', file=sys.stderr)
     rows, model = [], collections.Counter()
     covered = 0
     for work, b, t, it, body in loops(ins, names, counts, nloops, reps):
