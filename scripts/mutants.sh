@@ -159,12 +159,19 @@ what: AVX-512 integer ReduceSum rows in groups of 8-byte lanes (vi_fold8): each 
 old:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i]);
 new:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i & 6]);
 
+id:   avx512-iflat-carry
+file: kernels/ops/cumsum.h
+isa:  avx512
+what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry takes the vector's last row only in lane order, not the column totals
+old:  *C = vi_add(k, *C, t);
+new:  *C = vi_add(k, *C, vi_up(k, t, vi_zero(), 1, rev));
+
 id:   cs-rest-walk
 file: kernels/ops/cumsum.h
 isa:  avx512
 what: CumSum columns past the last whole tile, a vector at a time down the rows (cs_rest): every second vector skipped
-old:  for (size_t c = 0; c < ncols; c += w)
-new:  for (size_t c = 0; c < ncols; c += 2 * w)
+old:  for (; c < ncols; c += w)
+new:  for (; c < ncols; c += 2 * w)
 
 id:   avx512-cols-regs
 file: kernels/ops/reduce.h

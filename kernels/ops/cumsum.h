@@ -433,8 +433,11 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
 #endif
 AXIAL_INLINE void cs_rest(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride, int excl,
                           int rev) {
-    const size_t es = axk_size(k), w = cs_cw(k);
-    for (size_t c = 0; c < ncols; c += w)
+    const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
+    size_t c = 0;
+    for (; c + tw <= ncols; c += tw)
+        cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
+    for (; c < ncols; c += w)
         cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev);
 }
 #define CS_REST_(name, K)                                                                                      \
@@ -538,13 +541,14 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
         a = h;
     }
     if (!a) {
-        for (; c + tw <= ncols; c += tw)
-            cs_tile(k, x + c * es, y + c * es, n, stride, AX_CS_TILE, w, excl, rev);
-        if (ncols - c <= w || (ncols - c) * n * es <= AX_CS_WALK_BYTES) {
-            if (c < ncols)
-                cs_rest_k(k, x + c * es, y + c * es, n, ncols - c, stride, excl, rev);
+        const size_t r = ncols % tw;
+        if (r <= w || r * n * es <= AX_CS_WALK_BYTES) {
+            cs_rest_k(k, x, y, n, ncols, stride, excl, rev);
             return;
         }
+        c = ncols - r;
+        if (c)
+            cs_rest_k(k, x, y, n, c, stride, excl, rev);
         if (AX_CS_REST_TILES) { /* one tile of the vectors left, their count a constant */
             const size_t r = ncols - c, last = (r - 1) % w + 1;
             x += c * es, y += c * es;
@@ -721,6 +725,47 @@ AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n,
     }
 }
 
+/* AX_CS_IFLAT: integer columns of B bytes, B a power of two below a vector (whole rows in every vector), as one
+ * flat run: steps of B, 2B, ... bytes in the vector, plus C (each column's sum so far, in every row's lanes),
+ * which then takes the vector's column totals (t: the same steps, rotating); the last rows from a zeroed copy.
+ * B a constant in each copy (cs_iflat_b). */
+#ifndef AX_CS_IFLAT
+#define AX_CS_IFLAT 0
+#endif
+AXIAL_INLINE vi cs_iflat_vec(int k, vi v, vi *C, size_t B, int excl, int rev) {
+    vi s = v, t = v;
+    for (size_t d = B; d < AX_VB; d *= 2) { /* (B a constant: unrolled) */
+        s = vi_add(k, s, vi_up(k, s, vi_zero(), (int)(d / axk_size(k)), rev));
+        t = vi_add(k, t, vi_up(k, t, t, (int)(d / axk_size(k)), rev));
+    }
+    s = vi_add(k, *C, s);
+    *C = vi_add(k, *C, t);
+    return excl ? vi_sub(k, s, v) : s;
+}
+AXIAL_INLINE void cs_iflat(int k, const char *x, char *y, size_t total, size_t B, int excl, int rev,
+                           int nt) {
+    const size_t e = axk_size(k), W = AX_VB / e, r = total % W;
+    nt = cs_nt_vec(k, y, total, rev, nt);
+    vi C = vi_zero();
+    for (size_t j = 0; j + W <= total; j += W) {
+        const size_t p = (rev ? total - j - W : j) * e;
+        vi_put(y + p, cs_iflat_vec(k, vi_ld(x + p), &C, B, excl, rev), AX_CS_NT && nt);
+    }
+    if (r) { /* the last rows in k order, zeros past them */
+        _Alignas(64) unsigned char b[AX_VB] = {0};
+        const size_t p = (rev ? 0 : total - r) * e, off = rev ? AX_VB - r * e : 0;
+        memcpy(b + off, x + p, r * e);
+        vi_st(b, cs_iflat_vec(k, vi_ld(b), &C, B, excl, rev));
+        memcpy(y + p, b + off, r * e);
+    }
+}
+AXIAL_INLINE void cs_iflat_b(int k, const char *x, char *y, size_t total, size_t B, int excl, int rev,
+                             int nt) {
+#define CS_IFLAT_B(b) case b: if ((b) >= axk_size(k) && (b) < AX_VB) cs_iflat(k, x, y, total, b, excl, rev, nt); break;
+    switch (B) { CS_IFLAT_B(2) CS_IFLAT_B(4) CS_IFLAT_B(8) CS_IFLAT_B(16) CS_IFLAT_B(32) default: break; }
+#undef CS_IFLAT_B
+}
+
 /* ---- the entry points ------------------------------------------------------ */
 
 AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n, size_t inner,
@@ -734,6 +779,10 @@ AXIAL_INLINE void cs_main(int k, const char *x, char *y, size_t outer, size_t n,
             vi c[4] = {vi_zero(), vi_zero(), vi_zero(), vi_zero()};
             cs_ildn_n(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, c, excl, rev);
         }
+    } else if (AX_CS_IFLAT && inner > 1 && !axk_float(k) && inner * es < AX_VB && AX_VB % (inner * es) == 0 &&
+               n * inner * es >= 8 * AX_VB) { /* (shorter runs: most of it the zeroed copy) */
+        for (size_t o = 0; o < outer; o++)
+            cs_iflat_b(k, x + o * n * inner * es, y + o * n * inner * es, n * inner, inner * es, excl, rev, ntc);
     } else if (inner > 1) {
         for (size_t o = 0; o < outer; o++)
             cs_cols(k, x + o * n * inner * es, y + o * n * inner * es, n, inner, inner, excl, rev,
