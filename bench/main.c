@@ -157,6 +157,11 @@ static void cumsum_cases(size_t bytes) {
     /* and columns of 3: a walk down rows narrower than one vector */
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 2, n / 3, 3, 0);
     c = add_case(AX_OP_CUMSUM, AXIAL_F32, 1, n, 0, 0), c->flags = 3;
+    /* narrow columns past the float tiles: i16 rows of two AVX-512 vectors, f16 rows of one tile, i8 rows
+     * of 16 (several rows to a vector) */
+    c = add_case(AX_OP_CUMSUM, AXIAL_I16, 2, n / 32, 64, 0);
+    c = add_case(AX_OP_CUMSUM, AXIAL_F16, 2, n / 32, 64, 0);
+    c = add_case(AX_OP_CUMSUM, AXIAL_I8, 2, (int64_t)bytes / 16, 16, 0);
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++)
         add_case(AX_OP_CUMSUM, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);
@@ -190,6 +195,9 @@ static void reduce_cases(size_t bytes) {
     /* integer rows of 3 and of 40 bytes (x86: rows of 3 through vi_rows3, groups of 8-byte lanes) */
     c = add_case(AX_OP_REDUCE, AXIAL_I32, 2, n / 3, 3, 0), c->naxes = 1, c->axes[0] = 1;
     c = add_case(AX_OP_REDUCE, AXIAL_I8, 2, (int64_t)bytes / 40, 40, 0), c->naxes = 1, c->axes[0] = 1;
+    /* float columns of a few vectors: f16 [., 32] and f32 [., 48] over axis 0 */
+    c = add_case(AX_OP_REDUCE, AXIAL_F16, 2, n / 16, 32, 0), c->naxes = 1, c->axes[0] = 0;
+    c = add_case(AX_OP_REDUCE, AXIAL_F32, 2, n / 48, 48, 0), c->naxes = 1, c->axes[0] = 0;
     const axial_dtype more[] = {AXIAL_F64, AXIAL_I32, AXIAL_I8, AXIAL_BF16, AXIAL_F16};
     for (int t = 0; t < 5; t++) {
         c = add_case(AX_OP_REDUCE, more[t], 1, (int64_t)(bytes / ax_dtype_size(more[t])), 0, 0);
