@@ -6,6 +6,8 @@
 #define AX_CS_NT 1
 /* f32 columns as two halves: [4096,1024] axis 0, timed 1.08-1.18x faster. */
 #define AX_CS_F32_HALVES 1
+/* integer columns of 2-32 bytes as a flat run: i8 [8192, 8] axis 0 4.2x -> 1.1x the old kernels' time */
+#define AX_CS_IFLAT 1
 #include "ops/cumsum.h"
 
 AX_CUMSUM_ENTRIES()

@@ -469,7 +469,6 @@ AXIAL_INLINE void blkd_st_part(void *p, blkd v, size_t r, int rev) {
 /* Override (ops/cumsum.h): f32, f16, bf16 lines of n < 16, 16 / P to a vector in groups of P lanes (P the
  * power of two >= n, expanded, mirrored in reverse; the block's levels in a group): 5-150x a line at a time (n
  * 2-12). */
-#define AX_CS_IFLAT 1 /* narrow integer columns as a flat run */
 #define AX_CS_SHORT 1
 AXIAL_INLINE void cs_short(int k, const char *x, char *y, size_t lines, size_t n, int excl,
                            int rev, int nt) {

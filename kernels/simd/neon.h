@@ -425,8 +425,6 @@ AXIAL_INLINE vi vi_scan(int k, vi v, int rev) {
 
 /* Override (cumsum): integer lines 4 vectors a step by LD4/ST4 (lane i of q[j]: element 4i + j), one lane scan
  * for the four (wrapping: the same bits); modelled 1.41x fewer cycles (neoverse-n1). */
-#define AX_CS_REST_EXCL 1 /* (else a branch and a copy of the sum a row: i8 [4096, 16] axis 0 n1 1.97x, modelled) */
-#define AX_CS_WALK_BYTES 0 /* a vector's walk down the rows waits on its add a row: i32 [2048, 24] axis 0 v1 4.1x the sweep */
 #define AX_CS_ILINE4 1
 /* M(w, T, to_u8, from_u8, ...) for kind k's lanes: their suffix, vector type and reinterpretations */
 #define AX_NEON_BY_W(k, M, ...)                                                                   \
