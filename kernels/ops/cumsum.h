@@ -539,7 +539,7 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     }
     if (!a) {
         const size_t r = ncols % tw;
-        if (r <= w || (r * n * es <= AX_CS_WALK_BYTES && (es > 1 || r % w == 0))) { /* (i8 [2048, 100]: 1.07x) */
+        if (r <= w || (r * n * es <= AX_CS_WALK_BYTES && (es > 2 || r % w == 0))) { /* (i8, i16 [., 100]: 1.06x) */
             cs_rest_k(k, x, y, n, ncols, stride, excl, rev);
             return;
         }
