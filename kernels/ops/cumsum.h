@@ -546,8 +546,8 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
         c = ncols - r;
         if (c)
             cs_rest_k(k, x, y, n, c, stride, excl, rev);
-        if (AX_CS_REST_TILES) { /* one tile of the vectors left, their count a constant */
-            const size_t r = ncols - c, last = (r - 1) % w + 1;
+        if (AX_CS_REST_TILES) { /* one tile of the r columns left, their vector count a constant */
+            const size_t last = (r - 1) % w + 1;
             x += c * es, y += c * es;
 #define CS_TILE_N(N) case N: cs_tile(k, x, y, n, stride, N, last, excl, rev); break;
             switch ((r + w - 1) / w) { /* (the last one partial) */
