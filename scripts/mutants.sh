@@ -166,12 +166,12 @@ what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry 
 old:  *C = vi_add(k, *C, t);
 new:  *C = vi_add(k, *C, vi_up(k, t, vi_zero(), 1, rev));
 
-id:   cs-rest-walk
+id:   cs-rest-sweep
 file: kernels/ops/cumsum.h
 isa:  avx512
-what: CumSum columns past the last whole tile, a vector at a time down the rows (cs_rest): every second vector skipped
-old:  for (; c < ncols; c += w)
-new:  for (; c < ncols; c += 2 * w)
+what: CumSum columns past the last whole tile, as one tile of 2-4 vectors in a sweep: the last vector swept twice
+old:  c = ncols;
+new:  c = ncols - last;
 
 id:   avx512-cols-regs
 file: kernels/ops/reduce.h

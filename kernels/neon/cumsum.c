@@ -11,8 +11,6 @@
 #define AX_CS_ROWS_CONST 1
 /* columns' EXCLUSIVE a constant (bf16 [256,256] axis 0 n1 1.12x -> 1.02, i16 v1 1.33x -> 1.00, modelled) */
 #define AX_CS_EXCL_CONST 1
-/* the columns past the tiles a sweep, not a walk a vector (its add a row: i32 [2048, 24] axis 0 v1 4.1x) */
-#define AX_CS_WALK_BYTES 0
 #include "ops/cumsum.h"
 
 AX_CUMSUM_ENTRIES()

@@ -35,8 +35,8 @@
 #define AX_CS_REST_TILES 0
 #endif
 _Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes tiles of 8");
-#ifndef AX_CS_F32_HALVES
-#define AX_CS_F32_HALVES 0
+#ifndef AX_CS_HALVES /* kinds whose column vectors move as two f64 halves (vd_ld_h, vd_put_h) */
+#define AX_CS_HALVES(k) 0
 #endif
 #ifndef AX_BLK_PART /* 1: blk_ld_part, blk_st_part (masked blocks: a line's tail, and f64 lines of 10-15) */
 #define AX_BLK_PART 0
@@ -305,9 +305,8 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
         c.lo = cnt >= AX_ND ? vd_ld(d) : vd_ld_part(d, cnt, 0.0);
         c.hi = cnt >= w ? vd_ld(d + AX_ND) : cnt > AX_ND ? vd_ld_part(d + AX_ND, cnt - AX_ND, 0.0)
                                                           : vd_set1(-0.0);
-    } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
-        c.lo = vd_ld_f32((const float *)(const void *)p);
-        c.hi = vd_ld_f32((const float *)(const void *)p + AX_ND);
+    } else if (AX_CS_HALVES(k) && cnt >= w) {
+        c.lo = vd_ld_h(k, p), c.hi = vd_ld_h(k, p + AX_ND * axk_size(k));
     } else if (axk_float(k) && cnt <= AX_ND) { /* the low half alone */
         c.lo = k == AXK_F32 ? vd_ld_f32_part((const float *)(const void *)p, cnt)
                             : vd_lo(vf_ld_part(k, p, cnt, 0.0f));
@@ -334,9 +333,8 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
             vd_put(d + AX_ND, c.hi, nt);
         else if (cnt > AX_ND)
             vd_st_part(d + AX_ND, c.hi, cnt - AX_ND);
-    } else if (AX_CS_F32_HALVES && k == AXK_F32 && cnt >= w) {
-        vd_put_f32((float *)(void *)p, c.lo, nt);
-        vd_put_f32((float *)(void *)p + AX_ND, c.hi, nt);
+    } else if (AX_CS_HALVES(k) && cnt >= w) {
+        vd_put_h(k, p, c.lo, nt), vd_put_h(k, p + AX_ND * axk_size(k), c.hi, nt);
     } else if (axk_float(k) && cnt <= AX_ND) {
         if (k == AXK_F32)
             vd_st_f32_part((float *)(void *)p, c.lo, cnt);
@@ -437,21 +435,26 @@ AXIAL_INLINE void cs_rest(int k, const char *x, char *y, size_t n, size_t ncols,
     for (; c < ncols; c += w)
         cs_tile(k, x + c * es, y + c * es, n, stride, 1, ncols - c < w ? ncols - c : w, excl, rev);
 }
-#define CS_REST_(name, K)                                                                                     \
-    AXIAL_NOINLINE __attribute__((unused)) void cs_rest_##name(const char *x, char *y, size_t n, size_t ncols,\
-                                                               size_t stride, int excl, int rev) {            \
+/* f(K, args..., excl, rev) once a kind (f_<kind>; EXCLUSIVE a constant where AX_CS_EXCL_CONST, REVERSE where
+ * RC): the column paths call these, not one inlined in each of them */
+#define CS_ONCE_R(RC, f, K, e, ...) (RC && rev ? f(K, __VA_ARGS__, e, 1) : RC ? f(K, __VA_ARGS__, e, 0) : f(K, __VA_ARGS__, e, rev))
+#define CS_ONCE_(f, name, K, RC, params, ...)                                                                 \
+    AXIAL_NOINLINE __attribute__((unused, noclone)) void f##_##name params {                                  \
         if (AX_CS_EXCL_CONST)                                                                                 \
-            CS_BY_FLAGS(excl, rev, cs_rest, K, x, y, n, ncols, stride);                                       \
+            excl ? CS_ONCE_R(RC, f, K, 1, __VA_ARGS__) : CS_ONCE_R(RC, f, K, 0, __VA_ARGS__);                 \
         else                                                                                                  \
-            rev ? cs_rest(K, x, y, n, ncols, stride, excl, 1) : cs_rest(K, x, y, n, ncols, stride, excl, 0);  \
+            CS_ONCE_R(RC, f, K, excl, __VA_ARGS__);                                                           \
     }
-CS_REST_(i8, AXK_I8) CS_REST_(i16, AXK_I16) CS_REST_(i32, AXK_I32) CS_REST_(i64, AXK_I64)
-CS_REST_(f32, AXK_F32) CS_REST_(f64, AXK_F64) CS_REST_(f16, AXK_F16) CS_REST_(bf16, AXK_BF16)
-#define cs_rest_k(k, ...)                                                                                     \
-    ((k) == AXK_I8 ? cs_rest_i8(__VA_ARGS__) : (k) == AXK_I16 ? cs_rest_i16(__VA_ARGS__)                      \
-     : (k) == AXK_I32 ? cs_rest_i32(__VA_ARGS__) : (k) == AXK_I64 ? cs_rest_i64(__VA_ARGS__)                  \
-     : (k) == AXK_F32 ? cs_rest_f32(__VA_ARGS__) : (k) == AXK_F64 ? cs_rest_f64(__VA_ARGS__)                  \
-     : (k) == AXK_F16 ? cs_rest_f16(__VA_ARGS__) : cs_rest_bf16(__VA_ARGS__))
+#define CS_BY_KIND(f, k, ...)                                                                                 \
+    ((k) == AXK_I8 ? f##_i8(__VA_ARGS__) : (k) == AXK_I16 ? f##_i16(__VA_ARGS__)                              \
+     : (k) == AXK_I32 ? f##_i32(__VA_ARGS__) : (k) == AXK_I64 ? f##_i64(__VA_ARGS__)                          \
+     : (k) == AXK_F32 ? f##_f32(__VA_ARGS__) : (k) == AXK_F64 ? f##_f64(__VA_ARGS__)                          \
+     : (k) == AXK_F16 ? f##_f16(__VA_ARGS__) : f##_bf16(__VA_ARGS__))
+#define CS_EACH_KIND(M) M(i8, AXK_I8) M(i16, AXK_I16) M(i32, AXK_I32) M(i64, AXK_I64) M(f32, AXK_F32) \
+    M(f64, AXK_F64) M(f16, AXK_F16) M(bf16, AXK_BF16)
+#define CS_REST_(name, K) CS_ONCE_(cs_rest, name, K, 1, (const char *x, char *y, size_t n, size_t ncols, size_t stride, \
+                                                     int excl, int rev), x, y, n, ncols, stride)
+CS_EACH_KIND(CS_REST_)
 
 /* All columns walk the rows in order, AX_CS_SWEEP_ROWS rows a pass over the row's column vectors, the running
  * sums in memory (acc: f64 per column for floats, the element's own width for integers; in L1 or L2), read and
@@ -461,7 +464,8 @@ CS_REST_(f32, AXK_F32) CS_REST_(f64, AXK_F64) CS_REST_(f16, AXK_F16) CS_REST_(bf
  * AXIAL_STREAM_BYTES) those later whole vectors stream.  acc is best 64-byte aligned at the head's end, but
  * y's alignment goes first (timed: stores that straddle lines cost more). */
 #define AX_CS_SWEEP_ROWS 4
-/* rows rows from t (in scan order) at column c: nv column vectors (nv a constant: they stay in registers over
+#define AX_CS_SWEEP_ROWS_STACK 256 /* the columns past the tiles (AVX-512 i8 [512, 100] axis 0: 0.7x the time of 4) */
+/* `rows` rows from t (in scan order) at column c: nv column vectors (nv a constant: they stay in registers over
  * the rows), the last one cnt columns wide. */
 AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
                                size_t rows, size_t c, int nv, size_t cnt, int first, int excl,
@@ -471,11 +475,11 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
     cs_col a[AX_CS_TILE];
     for (int q = 0; q < nv; q++)
         a[q] = cs_col_ld(ak, acc + (c + (size_t)q * w) * as, q == nv - 1 ? cnt : w);
+    const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * es);
+    size_t off = ((rev ? n - 1 - t : t) * stride + c) * es;
 #pragma GCC unroll 1
-    for (size_t r = 0; r < rows; r++) {
-        const size_t off = ((rev ? n - 1 - (t + r) : t + r) * stride + c) * es;
+    for (size_t r = 0; r < rows; r++, off += step)
         cs_tile_row(k, x + off, y + off, a, nv, cnt, excl, t + r == 0 && first, nt);
-    }
     if (CS_PRE(k, excl) && t == 0 && first && rows)
         memset(y + ((rev ? n - 1 : 0) * stride + c) * es, 0, ((size_t)(nv - 1) * w + cnt) * es);
     for (int q = 0; q < nv; q++)
@@ -490,23 +494,26 @@ AXIAL_INLINE size_t cs_head(int k, const char *y, size_t ncols, size_t stride) {
     return (uintptr_t)y % es == 0 && stride * es % a == 0 && head + w <= ncols ? head : 0;
 }
 AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
-                           int excl, int rev, int first, char *acc, int nt) {
+                           int first, char *acc, int nt, size_t R, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k);
     const size_t head = cs_head(k, y, ncols, stride);
-    nt = AX_CS_NT && nt && ((uintptr_t)y + head * es) % 64 == 0 && stride * es % 64 == 0 &&
-         w * es % 64 == 0;
-    for (size_t t = 0; t < n; t += AX_CS_SWEEP_ROWS) {
-        const size_t rows = n - t < AX_CS_SWEEP_ROWS ? n - t : AX_CS_SWEEP_ROWS;
+    nt = AX_CS_NT && nt && ((uintptr_t)y + head * es) % 64 == 0 && stride * es % 64 == 0 && w * es % 64 == 0;
+    for (size_t t = 0; t < n; t += R) {
+        const size_t rows = n - t < R ? n - t : R;
         /* the head, register tiles, then single vectors (one call site each: the code of a sweep is large) */
         for (size_t c = 0; c < ncols;) {
             const size_t h = c == 0 ? head : 0, cnt = h ? h : ncols - c < w ? ncols - c : w;
+            const size_t v = (ncols - c + w - 1) / w, last = ncols - c - (v - 1) * w;
             if (!h && c + AX_CS_TILE * w <= ncols) {
-                cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc,
-                             nt);
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
                 c += AX_CS_TILE * w;
+            } else if (!h && v >= 2 && v <= 4) { /* the last 2-4 vectors as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
+                v == 2   ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 2, last, first, excl, rev, acc, nt)
+                : v == 3 ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 3, last, first, excl, rev, acc, nt)
+                         : cs_sweep_col(k, x, y, n, stride, t, rows, c, 4, last, first, excl, rev, acc, nt);
+                c = ncols;
             } else { /* the head and the tail stored plainly */
-                cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, cnt, first, excl, rev, acc,
-                             nt && !h && cnt == w);
+                cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, cnt, first, excl, rev, acc, nt && !h && cnt == w);
                 c += cnt;
             }
         }
@@ -516,39 +523,35 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
 }
 
 /* Columns [0, ncols) of rows `stride` elements apart.  acc: the f64 running sums of cumsum_cols_run, or NULL
- * (from -0.0).  Up to a few register tiles wide (below AX_CS_SWEEP_TILES), each tile walks the rows, and the
- * columns after the last whole tile a vector at a time (cs_rest: at most a vector of them, or at most
- * AX_CS_WALK_BYTES, whose lines the next vector's walk finds in cache) or in one sweep over running sums on the
- * stack; wider (whose tile walks would stride through memory), one sweep over heap running sums. */
-#ifndef AX_CS_WALK_BYTES /* (AVX-512 i16 [1024, 64] axis 0: 1.8x -> 1.05x the sweep's time) */
-#define AX_CS_WALK_BYTES ((size_t)256 << 10)
-#endif
+ * (from -0.0).  A vector or one tile of columns walks the rows (cs_rest); up to a few tiles (below
+ * AX_CS_SWEEP_TILES) sweep running sums on the stack, AX_CS_SWEEP_ROWS_STACK rows a pass (one pass over memory,
+ * not a walk a tile), or (AX_CS_REST_TILES) whole tiles walk, the columns past them one smaller tile; wider,
+ * one sweep over heap running sums. */
 #ifndef AX_CS_SWEEP_TILES
 #define AX_CS_SWEEP_TILES 4
 #endif
+#define CS_SWEEP_(name, K) CS_ONCE_(cs_sweep, name, K, 0, (const char *x, char *y, size_t n, size_t ncols, size_t stride, \
+                                       int first, char *acc, int nt, size_t R, int excl, int rev), x, y, n, ncols, stride, first, acc, nt, R)
+CS_EACH_KIND(CS_SWEEP_)
 AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride,
                            int first, double *acc, int nt, int excl, int rev) {
-    const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
-    const size_t as = axk_size(axk_float(k) ? AXK_F64 : k);
-    _Alignas(64) char tail[AX_CS_TILE * AX_NF * 8 + 64];
+    const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w, as = axk_size(axk_float(k) ? AXK_F64 : k);
+    _Alignas(64) char tail[(AX_CS_REST_TILES ? 0 : AX_CS_SWEEP_TILES * AX_CS_TILE * AX_NF * 8) + 64];
     char *h = NULL, *a = (char *)acc;
-    size_t c = 0;
     if (!a && ncols >= AX_CS_SWEEP_TILES * tw && n >= 8) {
         h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
         a = h;
     }
-    if (!a) {
-        const size_t r = ncols % tw;
-        if (r <= w || (r * n * es <= AX_CS_WALK_BYTES && (es > 2 || r % w == 0))) { /* (i8, i16 [., 100]: 1.06x) */
-            cs_rest_k(k, x, y, n, ncols, stride, excl, rev);
-            return;
-        }
-        c = ncols - r;
+    if (!a) { /* a tile or a vector walks the rows; else all sweep, or whole tiles walk (T) and at most a vector */
+        const size_t r = ncols % tw, T = AX_CS_REST_TILES || ncols >= AX_CS_SWEEP_TILES * tw;
+        const size_t c = ncols <= w || ncols == tw ? ncols : !T ? 0 : r <= w ? ncols : ncols - r;
         if (c)
-            cs_rest_k(k, x, y, n, c, stride, excl, rev);
+            CS_BY_KIND(cs_rest, k, x, y, n, c, stride, excl, rev);
+        x += c * es, y += c * es, ncols -= c;
+        if (!ncols)
+            return;
         if (AX_CS_REST_TILES) { /* one tile of the r columns left, their vector count a constant */
             const size_t last = (r - 1) % w + 1;
-            x += c * es, y += c * es;
 #define CS_TILE_N(N) case N: cs_tile(k, x, y, n, stride, N, last, excl, rev); break;
             switch ((r + w - 1) / w) { /* (the last one partial) */
             CS_TILE_N(2) CS_TILE_N(3) CS_TILE_N(4) CS_TILE_N(5) CS_TILE_N(6) CS_TILE_N(7) default: CS_TILE_N(8) }
@@ -557,7 +560,6 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
         }
         a = tail;
     }
-    x += c * es, y += c * es, ncols -= c;
     if (!acc) { /* aligned so that the sums of y's aligned vectors are (cs_head) */
         a += (64 - cs_head(k, y, ncols, stride) * as % 64) % 64;
         if (axk_float(k))
@@ -566,7 +568,8 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
         else
             memset(a, 0, ncols * as);
     }
-    cs_sweep(k, x, y, n, ncols, stride, excl, rev, acc ? first : 1, a, nt);
+    CS_BY_KIND(cs_sweep, k, x, y, n, ncols, stride, acc ? first : 1, a, nt, !h && !acc ? AX_CS_SWEEP_ROWS_STACK : AX_CS_SWEEP_ROWS,
+               excl, rev);
     free(h);
 }
 /* AX_CS_EXCL_CONST: EXCLUSIVE a constant of the column loops (a runtime one costs NEON a branch and a copy of

@@ -203,12 +203,10 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     return _mm256_blendv_pd(_mm256_set1_pd(fill), _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
 }
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { _mm256_maskstore_pd(p, ax_avx2_lanes(2 * cnt), v); }
-AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
-    if (nt)
-        _mm_stream_ps(p, _mm256_cvtpd_ps(v));
-    else
-        _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
+/* AX_ND f32 (k) as f64, and stored from f64 rounded */
+AXIAL_INLINE vd vd_ld_h(int k, const void *p) { return (void)k, _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+AXIAL_INLINE void vd_put_h(int k, void *p, vd v, int nt) {
+    (void)k, nt ? _mm_stream_ps(p, _mm256_cvtpd_ps(v)) : _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
 }
 /* cnt <= 4 f32 */
 AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {

@@ -146,13 +146,6 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
     return _mm512_mask_loadu_pd(_mm512_set1_pd(fill), (__mmask8)ax_mask(cnt), p);
 }
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { _mm512_mask_storeu_pd(p, (__mmask8)ax_mask(cnt), v); }
-AXIAL_INLINE vd vd_ld_f32(const float *p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
-AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) {
-    if (nt)
-        _mm256_stream_ps(p, _mm512_cvtpd_ps(v));
-    else
-        _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
-}
 /* cnt <= 8 f32 by a 32-byte masked move (a 64-byte one would span two lines) */
 AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
     return _mm512_cvtps_pd(_mm256_maskz_loadu_ps((__mmask8)ax_mask(cnt), p));
@@ -178,6 +171,17 @@ AXIAL_INLINE __m256 ax_avx512_odd8(vd d) {
 }
 AXIAL_INLINE vf vf_narrow_odd(vd lo, vd hi) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(ax_avx512_odd8(lo)), ax_avx512_odd8(hi), 1);
+}
+/* AX_ND f32 or f16 as f64, and stored from f64 rounded once (f16: through f32 rounded to odd) */
+AXIAL_INLINE vd vd_ld_h(int k, const void *p) {
+    return _mm512_cvtps_pd(k == AXK_F32 ? _mm256_loadu_ps(p) : _mm256_cvtph_ps(_mm_loadu_si128(p)));
+}
+AXIAL_INLINE void vd_put_h(int k, void *p, vd v, int nt) {
+    const __m128i h = _mm256_cvtps_ph(ax_avx512_odd8(v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); /* (f16) */
+    if (k == AXK_F32)
+        nt ? _mm256_stream_ps(p, _mm512_cvtpd_ps(v)) : _mm256_storeu_ps(p, _mm512_cvtpd_ps(v));
+    else
+        nt ? _mm_stream_si128(p, h) : _mm_storeu_si128(p, h);
 }
 
 /* ---- integer lanes -------------------------------------------------------- */

@@ -149,8 +149,8 @@ AXIAL_INLINE vd vd_ld_part(const double *p, size_t cnt, double fill) {
            : cnt ? vsetq_lane_f64(fill, v, 1) : vdupq_n_f64(fill);
 }
 AXIAL_INLINE void vd_st_part(double *p, vd v, size_t cnt) { ax_neon_st_bytes(p, vreinterpretq_u8_f64(v), cnt * 8); }
-AXIAL_INLINE vd vd_ld_f32(const float *p) { return vcvt_f64_f32(vld1_f32(p)); }
-AXIAL_INLINE void vd_put_f32(float *p, vd v, int nt) { (void)nt, vst1_f32(p, vcvt_f32_f64(v)); }
+AXIAL_INLINE vd vd_ld_h(int k, const void *p) { return (void)k, vcvt_f64_f32(vld1_f32(p)); } /* AX_ND f32 (k) */
+AXIAL_INLINE void vd_put_h(int k, void *p, vd v, int nt) { (void)k, (void)nt, vst1_f32(p, vcvt_f32_f64(v)); }
 /* cnt <= 2 f32 */
 AXIAL_INLINE vd vd_ld_f32_part(const float *p, size_t cnt) {
     return vcvt_f64_f32(vget_low_f32(vreinterpretq_f32_u8(ax_neon_ld_bytes(p, cnt * 4))));
