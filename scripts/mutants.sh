@@ -162,9 +162,9 @@ new:  for (int i = 0; i < 8; i++) d[i] = _mm512_castsi512_pd(r[i & 6]);
 id:   avx512-iflat-carry
 file: kernels/ops/cumsum.h
 isa:  avx512
-what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry takes the vector's last row only in lane order, not the column totals
-old:  *C = vi_add(k, *C, t);
-new:  *C = vi_add(k, *C, vi_up(k, t, vi_zero(), 1, rev));
+what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry broadcasts the vector's last element, not its last row
+old:  : vi_last(B == 2 ? AXK_I16 : B == 4 ? AXK_I32 : AXK_I64, s, rev);
+new:  : vi_last(k, s, rev);
 
 id:   cs-rest-sweep
 file: kernels/ops/cumsum.h
