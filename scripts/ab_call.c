@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
     unsigned flags = argc > 7 ? atoi(argv[7]) : 0;
     size_t N = 1; for (size_t i = 0; i < rank; i++) N *= shape[i];
     size_t bytes = N * 8 + 64;
-    unsigned char *x = aligned_alloc(64, bytes), *y = aligned_alloc(64, bytes);
+    const size_t yoff = getenv("AB_YOFF") ? (size_t)atoi(getenv("AB_YOFF")) : 0; /* y's offset: 4K aliasing with x */
+    unsigned char *x = aligned_alloc(64, bytes), *y = (unsigned char *)aligned_alloc(64, bytes + 4096) + yoff;
     for (size_t i = 0; i < bytes; i++) x[i] = (dt <= 4) ? (i % 2 ? 0x3c : 0x00) : rand();
     if (dt == 1) for (size_t i = 0; i < N; i++) ((float *)x)[i] = (float)(i % 7);
     if (dt == 2) for (size_t i = 0; i < N; i++) ((double *)x)[i] = (double)(i % 7);

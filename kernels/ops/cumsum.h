@@ -463,8 +463,8 @@ CS_EACH_KIND(CS_REST_)
  * that no later store straddles two lines, and with nt (AX_CS_NT, a call that writes at least
  * AXIAL_STREAM_BYTES) those later whole vectors stream.  acc is best 64-byte aligned at the head's end, but
  * y's alignment goes first (timed: stores that straddle lines cost more). */
-#define AX_CS_SWEEP_ROWS 4
-#define AX_CS_SWEEP_ROWS_STACK 256 /* the columns past the tiles (AVX-512 i8 [512, 100] axis 0: 0.7x the time of 4) */
+#define AX_CS_SWEEP_ROWS 8 /* (AVX-512 i16 [64, 4096] axis 0 0.96x, f32 0.93x the time of 4; 16 rows: 1.05x at [4096, 4096]) */
+#define AX_CS_SWEEP_ROWS_STACK 256 /* narrower column sets (AVX-512 i8 [512, 100] axis 0: 0.7x the time of 4) */
 /* `rows` rows from t (in scan order) at column c: nv column vectors (nv a constant: they stay in registers over
  * the rows), the last one cnt columns wide. */
 AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t stride, size_t t,
@@ -503,11 +503,11 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         /* the head, register tiles, then single vectors (one call site each: the code of a sweep is large) */
         for (size_t c = 0; c < ncols;) {
             const size_t h = c == 0 ? head : 0, cnt = h ? h : ncols - c < w ? ncols - c : w;
-            const size_t v = (ncols - c + w - 1) / w, last = ncols - c - (v - 1) * w;
             if (!h && c + AX_CS_TILE * w <= ncols) {
                 cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
                 c += AX_CS_TILE * w;
-            } else if (!h && v >= 2 && v <= 4) { /* the last 2-4 vectors as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
+            } else if (!h && ncols - c > w && ncols - c <= 4 * w) { /* the last 2-4 vectors as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
+                const size_t v = (ncols - c + w - 1) / w, last = ncols - c - (v - 1) * w;
                 v == 2   ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 2, last, first, excl, rev, acc, nt)
                 : v == 3 ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 3, last, first, excl, rev, acc, nt)
                          : cs_sweep_col(k, x, y, n, stride, t, rows, c, 4, last, first, excl, rev, acc, nt);
