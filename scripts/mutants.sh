@@ -166,6 +166,13 @@ what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry 
 old:  : vi_last(B == 2 ? AXK_I16 : B == 4 ? AXK_I32 : AXK_I64, s, rev);
 new:  : vi_last(k, s, rev);
 
+id:   avx512-sweep-int-tile
+file: kernels/ops/cumsum.h
+isa:  avx512
+what: AVX-512 integer CumSum columns, the last 5-7 vectors of a sweep as one tile: 6 of them taken as 5
+old:  : v == 5 ? CS_SWEEP_N(5) : v == 6 ? CS_SWEEP_N(6) : CS_SWEEP_N(7);
+new:  : v == 5 ? CS_SWEEP_N(5) : v == 6 ? CS_SWEEP_N(5) : CS_SWEEP_N(7);
+
 id:   cs-rest-sweep
 file: kernels/ops/cumsum.h
 isa:  avx512

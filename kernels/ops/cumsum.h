@@ -377,7 +377,7 @@ AXIAL_INLINE cs_col cs_col_out(int k, cs_col s, cs_col v, cs_col before, int exc
 AXIAL_INLINE void cs_tile_row(int k, const char *xr, char *yr, cs_col *a, int nv, size_t cnt,
                               int excl, int first, int nt) {
     const size_t es = axk_size(k), w = cs_cw(k);
-    cs_col v[AX_CS_TILE];
+    cs_col v[AX_VB == 64 ? 8 : AX_CS_TILE]; /* (AVX-512 integer sweeps: nv <= 7) */
     CS_UNROLL_TILE for (int q = 0; q < nv; q++) /* integers: loads first (y may be x), so paired */
         if (!axk_float(k)) v[q] = cs_col_ld(k, xr + (size_t)q * w * es, q == nv - 1 ? cnt : w);
     CS_UNROLL_TILE for (int q = 0; q < nv; q++) {
@@ -472,7 +472,7 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
                                int rev, char *acc, int nt) {
     const int ak = axk_float(k) ? AXK_F64 : k;
     const size_t es = axk_size(k), as = axk_size(ak), w = cs_cw(k);
-    cs_col a[AX_CS_TILE];
+    cs_col a[AX_VB == 64 ? 8 : AX_CS_TILE];
     for (int q = 0; q < nv; q++)
         a[q] = cs_col_ld(ak, acc + (c + (size_t)q * w) * as, q == nv - 1 ? cnt : w);
     const ptrdiff_t step = (rev ? -1 : 1) * (ptrdiff_t)(stride * es);
@@ -503,14 +503,17 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
         /* the head, register tiles, then single vectors (one call site each: the code of a sweep is large) */
         for (size_t c = 0; c < ncols;) {
             const size_t h = c == 0 ? head : 0, cnt = h ? h : ncols - c < w ? ncols - c : w;
-            if (!h && c + AX_CS_TILE * w <= ncols) {
+            const int big = !axk_float(k) && AX_VB == 64 && ncols - c > AX_CS_TILE * w && ncols - c <= 7 * w;
+            if (!h && c + AX_CS_TILE * w <= ncols && !big) {
                 cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
                 c += AX_CS_TILE * w;
-            } else if (!h && ncols - c > w && ncols - c <= 4 * w) { /* the last 2-4 vectors as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
+            } else if (!h && ncols - c > w && (big || ncols - c <= 4 * w)) { /* the last 2-4 vectors (AVX-512
+                                                   * integers 2-7) as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
                 const size_t v = (ncols - c + w - 1) / w, last = ncols - c - (v - 1) * w;
-                v == 2   ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 2, last, first, excl, rev, acc, nt)
-                : v == 3 ? cs_sweep_col(k, x, y, n, stride, t, rows, c, 3, last, first, excl, rev, acc, nt)
-                         : cs_sweep_col(k, x, y, n, stride, t, rows, c, 4, last, first, excl, rev, acc, nt);
+#define CS_SWEEP_N(N) cs_sweep_col(k, x, y, n, stride, t, rows, c, N, last, first, excl, rev, acc, nt)
+                v == 2 ? CS_SWEEP_N(2) : v == 3 ? CS_SWEEP_N(3) : v == 4 || !big ? CS_SWEEP_N(4)
+                : v == 5 ? CS_SWEEP_N(5) : v == 6 ? CS_SWEEP_N(6) : CS_SWEEP_N(7);
+#undef CS_SWEEP_N
                 c = ncols;
             } else { /* the head and the tail stored plainly */
                 cs_sweep_col(k, x, y, n, stride, t, rows, c, 1, cnt, first, excl, rev, acc, nt && !h && cnt == w);
@@ -562,11 +565,7 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     }
     if (!acc) { /* aligned so that the sums of y's aligned vectors are (cs_head) */
         a += (64 - cs_head(k, y, ncols, stride) * as % 64) % 64;
-        if (axk_float(k))
-            for (size_t i = 0; i < ncols; i++)
-                ((double *)(void *)a)[i] = -0.0;
-        else
-            memset(a, 0, ncols * as);
+        axk_float(k) ? axk_fill_nz(AXK_F64, (uint64_t *)(void *)a, ncols * 8) : (void)memset(a, 0, ncols * as);
     }
     CS_BY_KIND(cs_sweep, k, x, y, n, ncols, stride, acc ? first : 1, a, nt, !h && !acc ? AX_CS_SWEEP_ROWS_STACK : AX_CS_SWEEP_ROWS,
                excl, rev);
