@@ -166,6 +166,13 @@ what: AVX-512 narrow integer CumSum columns as a flat run (cs_iflat): the carry 
 old:  : vi_last(B == 2 ? AXK_I16 : B == 4 ? AXK_I32 : AXK_I64, s, rev);
 new:  : vi_last(k, s, rev);
 
+id:   avx512-iflat-row16
+file: kernels/ops/cumsum.h
+isa:  avx512
+what: AVX-512 integer CumSum columns of 16 bytes as a flat run: the carry broadcasts the vector's first row, not its last
+old:  : B > 8 ? vi_row16(s, rev) :
+new:  : B > 8 ? vi_row16(s, !rev) :
+
 id:   avx512-sweep-int-tile
 file: kernels/ops/cumsum.h
 isa:  avx512

@@ -426,8 +426,7 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
 
 /* ncols columns: whole tiles, then a vector at a time, each walking all n rows; one copy a kind and direction
  * (cs_rest_<kind>; and EXCLUSIVE where AX_CS_EXCL_CONST), not one inlined in every column path */
-AXIAL_INLINE void cs_rest(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride, int excl,
-                          int rev) {
+AXIAL_INLINE void cs_rest(int k, const char *x, char *y, size_t n, size_t ncols, size_t stride, int excl, int rev) {
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w;
     size_t c = 0;
     for (; c + tw <= ncols; c += tw)
@@ -541,10 +540,8 @@ AXIAL_INLINE void cs_cols_(int k, const char *x, char *y, size_t n, size_t ncols
     const size_t es = axk_size(k), w = cs_cw(k), tw = AX_CS_TILE * w, as = axk_size(axk_float(k) ? AXK_F64 : k);
     _Alignas(64) char tail[(AX_CS_REST_TILES ? 0 : AX_CS_SWEEP_TILES * AX_CS_TILE * AX_NF * 8) + 64];
     char *h = NULL, *a = (char *)acc;
-    if (!a && ncols >= AX_CS_SWEEP_TILES * tw && n >= 8) {
-        h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
-        a = h;
-    }
+    if (!a && ncols >= AX_CS_SWEEP_TILES * tw && n >= 8)
+        a = h = aligned_alloc(64, (ncols * as + 63) / 64 * 64 + 64);
     if (!a) { /* a tile or a vector walks the rows; else all sweep, or whole tiles walk (T) and at most a vector */
         const size_t r = ncols % tw, T = AX_CS_REST_TILES || ncols >= AX_CS_SWEEP_TILES * tw;
         const size_t c = ncols <= w || ncols == tw ? ncols : !T ? 0 : r <= w ? ncols : ncols - r;
@@ -726,19 +723,21 @@ AXIAL_INLINE void cs_iseg(int k, const char *x, char *y, size_t total, size_t n,
 
 /* AX_CS_IFLAT: integer columns of B bytes, B a power of two below a vector (whole rows in every vector), as one
  * flat run: steps of B, 2B, ... bytes in the vector, plus C (each column's sum so far, in every row's lanes),
- * which then is the last row's outputs broadcast (B <= 8) or takes the vector's column totals (t: the same steps,
- * rotating); the last rows from a zeroed copy.  B a constant in each copy (cs_iflat_b). */
+ * which then is the last row's outputs broadcast (vi_last; vi_row16), or for B = 32 (one step) takes the
+ * vector's column totals (t: the same step, rotating); the last rows from a zeroed copy.  B a constant in each
+ * copy (cs_iflat_b). */
 #ifndef AX_CS_IFLAT
 #define AX_CS_IFLAT 0
+#define vi_row16(v, rev) (v)
 #endif
 AXIAL_INLINE vi cs_iflat_vec(int k, vi v, vi *C, size_t B, int excl, int rev) {
     vi s = v, t = v;
     for (size_t d = B; d < AX_VB; d *= 2) { /* (B a constant: unrolled) */
         s = vi_add(k, s, vi_up(k, s, vi_zero(), (int)(d / axk_size(k)), rev));
-        t = B > 8 ? vi_add(k, t, vi_up(k, t, t, (int)(d / axk_size(k)), rev)) : t;
+        t = B > 16 ? vi_add(k, t, vi_up(k, t, t, (int)(d / axk_size(k)), rev)) : t;
     }
-    s = vi_add(k, *C, s); /* (the broadcast: i8 [65536, 2] axis 0 0.64x the time of t) */
-    *C = B > 8 ? vi_add(k, *C, t) : vi_last(B == 2 ? AXK_I16 : B == 4 ? AXK_I32 : AXK_I64, s, rev);
+    s = vi_add(k, *C, s); /* (the broadcast: i8 [65536, 2] axis 0 0.64x, i64 [32768, 2] 0.84x the time of t) */
+    *C = B > 16 ? vi_add(k, *C, t) : B > 8 ? vi_row16(s, rev) : vi_last(B == 2 ? AXK_I16 : B == 4 ? AXK_I32 : AXK_I64, s, rev);
     return excl ? vi_sub(k, s, v) : s;
 }
 AXIAL_INLINE void cs_iflat(int k, const char *x, char *y, size_t total, size_t B, int excl, int rev,
