@@ -50,6 +50,11 @@ extern size_t axial__stream_bytes;
  * caller's loop (a body over a const kind, a vector load or store), and a path that must stay one copy. */
 #define AXIAL_INLINE static inline __attribute__((always_inline))
 #define AXIAL_NOINLINE static __attribute__((noinline))
+#ifdef __clang__ /* and one copy, not one a constant argument (GCC clones noinline functions for those) */
+#define AXIAL_NOCLONE AXIAL_NOINLINE
+#else
+#define AXIAL_NOCLONE static __attribute__((noinline, noclone))
+#endif
 
 /* Row prefetch: the row-reduction loops prefetch each group's lines AXIAL_ROWS_PF_AHEAD bytes ahead, in inputs
  * of AXIAL_ROWS_PF_MIN bytes or more (left to the hardware prefetchers, these loops, which read several rows

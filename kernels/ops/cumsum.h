@@ -438,7 +438,7 @@ AXIAL_INLINE void cs_rest(int k, const char *x, char *y, size_t n, size_t ncols,
  * RC): the column paths call these, not one inlined in each of them */
 #define CS_ONCE_R(RC, f, K, e, ...) (RC && rev ? f(K, __VA_ARGS__, e, 1) : RC ? f(K, __VA_ARGS__, e, 0) : f(K, __VA_ARGS__, e, rev))
 #define CS_ONCE_(f, name, K, RC, params, ...)                                                                 \
-    AXIAL_NOINLINE __attribute__((unused, noclone)) void f##_##name params {                                  \
+    AXIAL_NOCLONE __attribute__((unused)) void f##_##name params {                                            \
         if (AX_CS_EXCL_CONST)                                                                                 \
             excl ? CS_ONCE_R(RC, f, K, 1, __VA_ARGS__) : CS_ONCE_R(RC, f, K, 0, __VA_ARGS__);                 \
         else                                                                                                  \

@@ -45,13 +45,8 @@
 #define LSE_LAG 2.0    /* a reference's headroom: terms up to it above, a new one so far above its term */
 #define LSE_PF_MIN ((size_t)4 << 20) /* column walks over more bytes prefetch the next block */
 /* k unknown to the compiler from here: one copy of a rarely hot function for every dtype of a lane type, not
- * one a dtype (LSE_ONE: nor for other constants) */
+ * one a dtype (AXIAL_NOCLONE: nor for other constants) */
 #define LSE_ANY_KIND(k) __asm__("" : "+r"(k))
-#ifdef __clang__
-#define LSE_ONE AXIAL_NOINLINE
-#else
-#define LSE_ONE static __attribute__((noinline, noclone))
-#endif
 
 AXIAL_INLINE double lse_ld1(int k, const void *x, size_t i) {
     const uint16_t *h = (const uint16_t *)x;
@@ -84,7 +79,7 @@ AXIAL_INLINE lse_mix lse_mix_of(axial_lse_acc R, double m) {
 
 /* Scan-order terms [t0, t1) of a chunk of n (element j = rev ? n-1-t : t) by the scalar step; outputs (with
  * emit) those of R followed by *st. */
-LSE_ONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
+AXIAL_NOCLONE void lse_scan_scalar(int k, const void *x, void *y, size_t n, size_t t0, size_t t1,
                             int excl, int rev, axial_lse_acc *st, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
     for (size_t t = t0; t < t1; t++) {
@@ -430,7 +425,7 @@ AXIAL_INLINE LMASK LF(lse_ge)(size_t lo) {
  * LSE_LAG, m = that term + LSE_LAG (S rescaled in double), so an output depends on no later term: one exp
  * (each lane below its m), a prefix per m from its S (the other lanes 0: the bits of a vector per m), one log.
  * At a NaN or +inf term the scalar step takes the rest of the chunk (returns 1). */
-LSE_ONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
+AXIAL_NOCLONE int LF(lse_vec_at)(int k, const char *x, char *y, size_t n, size_t t, int excl, int rev,
                            LF(lse_cs) *c, axial_lse_acc R, int emit) {
     LSE_ANY_KIND(k);
     const size_t es = axk_size(k), cnt = n - t < LN ? n - t : LN, at = rev ? n - t - cnt : t;
@@ -573,10 +568,10 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk_in)(int k, const void *xv, void *yv, siz
  * two copies of the walk, not three. */
 #define LSE_CHUNK_ARGS const void *x, void *y, size_t n, size_t t, int excl, int rev, \
                        const axial_lse_acc *R, LE m, double S, int emit
-LSE_ONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
+AXIAL_NOCLONE axial_lse_acc LF(lse_chunk_own)(LSE_CHUNK_ARGS) {
     return LF(lse_chunk_in)(LK, x, y, n, t, excl, rev, R, m, S, emit, 1); /* (blocks unrolled) */
 }
-LSE_ONE axial_lse_acc LF(lse_chunk_any)(int k, LSE_CHUNK_ARGS) {
+AXIAL_NOCLONE axial_lse_acc LF(lse_chunk_any)(int k, LSE_CHUNK_ARGS) {
     return LF(lse_chunk_in)(k, x, y, n, t, excl, rev, R, m, S, emit, 0);
 }
 AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
@@ -590,7 +585,7 @@ AXIAL_INLINE axial_lse_acc LF(lse_chunk)(int k, LSE_CHUNK_ARGS) {
  * step where a chunk takes it, a vector begun through lse_vec_at from the state before it (its outputs depend
  * on no later term), its terms kept; each chunk's total into st->R as it ends.  The one line walk of a call
  * (after its head), a segment, a chunk's total and a stream's push. */
-LSE_ONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
+AXIAL_NOCLONE axial_lse_acc LF(lse_run)(int k, const char *x, char *y, size_t len, unsigned flags,
                                   axial_lse_line *st, uint64_t pos) {
     const int emit = y != NULL;
     LSE_ANY_KIND(k);

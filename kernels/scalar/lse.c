@@ -28,13 +28,8 @@
 
 /* mode: 0 inclusive scan, 1 exclusive scan, 2 reduce (the value after the last term); one copy for the three
  * (GCC would clone it for the reduce's constants) */
-#ifdef __clang__
-#define AXIAL_LSE_ONE static __attribute__((noinline))
-#else
-#define AXIAL_LSE_ONE static __attribute__((noinline, noclone))
-#endif
 #define AXIAL_DEFINE_LSE(name, T, A, EXP, LOG, LOAD, STORE)                                   \
-    AXIAL_LSE_ONE void axial_lse_lines_##name(const T *x, T *y, size_t outer, size_t n,     \
+    AXIAL_NOCLONE void axial_lse_lines_##name(const T *x, T *y, size_t outer, size_t n,     \
                                               size_t inner, int mode, int reverse) {        \
         for (size_t o = 0; o < outer; o++) {                                                \
             for (size_t i0 = 0; i0 < inner; i0 += AXIAL_LSE_BLOCK) {                        \
