@@ -410,7 +410,7 @@ AXIAL_INLINE vi ax_cs_idx_end(int e, int rev) {
     return _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)axk_idx_end_row(e, rev)));
 }
 /* v's last 16 bytes (k order) in every 16 bytes (ops/cumsum.h's flat run) */
-AXIAL_INLINE vi vi_row16(vi v, int rev) { return _mm512_shuffle_i64x2(v, v, rev ? 0x00 : 0xFF); }
+AXIAL_INLINE vi vi_row16(vi v, int rev) { return rev ? _mm512_shuffle_i64x2(v, v, 0x00) : _mm512_shuffle_i64x2(v, v, 0xFF); }
 AXIAL_INLINE vi vi_last(int k, vi s, int rev) {
     if (axk_size(k) == 8)
         return _mm512_permutexvar_epi64(_mm512_set1_epi64(rev ? 0 : 7), s);
