@@ -173,6 +173,13 @@ what: AVX-512 integer CumSum columns of 16 bytes as a flat run: the carry broadc
 old:  : B > 8 ? vi_row16(s, rev) :
 new:  : B > 8 ? vi_row16(s, !rev) :
 
+id:   avx512-iflat-step4
+file: kernels/ops/cumsum.h
+isa:  avx512
+what: AVX-512 narrow integer CumSum columns as a flat run, four vectors a step: the third vector loaded from the second's place
+old:  v[u] = vi_ld(x + CS_IFLAT_AT(u));
+new:  v[u] = vi_ld(x + CS_IFLAT_AT(u == 2 ? 1 : u));
+
 id:   avx512-sweep-int-tile
 file: kernels/ops/cumsum.h
 isa:  avx512

@@ -269,21 +269,18 @@ AXIAL_INLINE void rd_run(int k, const void *x, size_t len, double *a, int pf) {
     }
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
 }
-/* f_<kind> once a kind (noinline; unused in a part without floats: simd/common.h); RD_BY_FLOAT: k's */
+/* f_<kind> once a float kind (noinline; unused in a part without floats), called by AX_BY_FLOAT */
 #define RD_ONCE_(name, K, f, args, call) static __attribute__((noinline, unused)) void f##_##name args { f call; }
-#define RD_BY_FLOAT(k, f, ...)                                                                            \
-    ((k) == AXK_F32 ? f##_f32(__VA_ARGS__) : (k) == AXK_F64 ? f##_f64(__VA_ARGS__)                     \
-     : (k) == AXK_F16 ? f##_f16(__VA_ARGS__) : f##_bf16(__VA_ARGS__))
 #define RD_RUN_(name, K) RD_ONCE_(name, K, rd_run, (const void *x, size_t len, double *a, int pf), (K, x, len, a, pf))
-RD_RUN_(f32, AXK_F32) RD_RUN_(f64, AXK_F64) RD_RUN_(f16, AXK_F16) RD_RUN_(bf16, AXK_BF16)
+AX_EACH_FLOAT(RD_RUN_)
 AXIAL_INLINE void rd_tail16(int k, const void *p, size_t R, double *a) {
     uint64_t buf[128];
     axk_fill_nz(k, buf, 128 * axk_size(k));
     memcpy(buf, p, R * axk_size(k));
-    RD_BY_FLOAT(k, rd_run, buf, 128, a, 0);
+    AX_BY_FLOAT(k, rd_run, buf, 128, a, 0);
 }
 #define RD_TAIL16_(name, K) RD_ONCE_(name, K, rd_tail16, (const void *p, size_t R, double *a), (K, p, R, a))
-RD_TAIL16_(f32, AXK_F32) RD_TAIL16_(f64, AXK_F64) RD_TAIL16_(f16, AXK_F16) RD_TAIL16_(bf16, AXK_BF16)
+AX_EACH_FLOAT(RD_TAIL16_)
 /* out[0 .. 16 / AX_ND) = the 16 position sums of the flat run x[0 .. N). The sums stay in a local array, whose
  * address does not escape, so that they stay in registers over the loop (in the caller's array, GCC stored
  * them to memory every group: the loads of x might read them). */
@@ -302,7 +299,7 @@ AXIAL_INLINE void rd_flat16(int k, const void *x, size_t N, vd *out, int pf) {
     if (q < N && (N - q) % 16 != 0) {
         _Alignas(64) double a[16];
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, A[i]);
-        RD_BY_FLOAT(k, rd_tail16, p, N - q, a);
+        AX_BY_FLOAT(k, rd_tail16, p, N - q, a);
         RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     }
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) out[i] = A[i];
@@ -440,7 +437,7 @@ AXIAL_INLINE void rd_pairs(int k, const char *x, char *y, size_t o0, size_t oute
 }
 #define RD_PAIRS_(name, K) RD_ONCE_(name, K, rd_pairs, (const void *x, void *y, size_t o0, size_t outer, int nt, int pf), \
                                     (K, (const char *)x, (char *)y, o0, outer, nt, pf))
-RD_PAIRS_(f32, AXK_F32) RD_PAIRS_(f64, AXK_F64) RD_PAIRS_(f16, AXK_F16) RD_PAIRS_(bf16, AXK_BF16) /* (one copy each: 1.1x, timed; f64 never) */
+AX_EACH_FLOAT(RD_PAIRS_) /* (one copy each: 1.1x, timed; f64 never) */
 /* All rows; m (packed) and nvr (per row; both 0: long rows) are constants of the caller.  A stream starts with
  * plain head rows up to an aligned y. */
 AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
@@ -460,8 +457,8 @@ AXIAL_INLINE void rd_rows_n(int k, const void *x, void *y, double *acc, size_t o
     const int pf = total * es >= AXIAL_ROWS_PF_MIN &&
                    (shrt ? AX_RED_PF_SHORT : AX_RED_PF_LONG && n * es <= RD_PF_ROW);
     if (k != AXK_F64 && n == 2 && !acc) {
-        RD_BY_FLOAT(k, rd_pairs, x, y, 0, head, 0, 0);
-        RD_BY_FLOAT(k, rd_pairs, x, y, head, outer, nt, pf);
+        AX_BY_FLOAT(k, rd_pairs, x, y, 0, head, 0, 0);
+        AX_BY_FLOAT(k, rd_pairs, x, y, head, outer, nt, pf);
     } else {
         const int pfin = k != AXK_F64 && n * es >= RD_PF_ROW;
         /* short rows' whole steps from o0 < inside read inside x */
@@ -505,9 +502,9 @@ AXIAL_INLINE void rd_one(int k, const void *x, size_t n, void *y, double *acc) {
     vd A[16 / AX_ND], s;
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) vd_st(a + i * AX_ND, vd_set1(-0.0));
     if (n >= 128)
-        RD_BY_FLOAT(k, rd_run, x, n / 128 * 128, a, k != AXK_F64 && n * axk_size(k) >= RD_PF_ROW);
+        AX_BY_FLOAT(k, rd_run, x, n / 128 * 128, a, k != AXK_F64 && n * axk_size(k) >= RD_PF_ROW);
     if (n % 128)
-        RD_BY_FLOAT(k, rd_tail16, axk_at(k, x, n / 128 * 128), n % 128, a);
+        AX_BY_FLOAT(k, rd_tail16, axk_at(k, x, n / 128 * 128), n % 128, a);
     RD_UNROLL for (size_t i = 0; i < 16 / AX_ND; i++) A[i] = vd_ld(a + i * AX_ND);
     s = rd_foldv(A, 16 / AX_ND);
     for (size_t h = AX_ND / 2; h >= 1; h /= 2) s = vd_halves_add(h, s, s);
@@ -663,8 +660,8 @@ AXIAL_INLINE void rd_cols(int k, const void *x, double *acc, size_t n, size_t w,
 #define RD_COLS_(name, K)                                                                          \
     RD_ONCE_(name, K, rd_cols, (const void *x, double *acc, size_t n, size_t w, size_t stride),   \
              (K, x, acc, n, w, stride))
-RD_COLS_(f32, AXK_F32) RD_COLS_(f64, AXK_F64) RD_COLS_(f16, AXK_F16) RD_COLS_(bf16, AXK_BF16)
-#define rd_cols_k(k, ...) RD_BY_FLOAT(k, rd_cols, __VA_ARGS__)
+AX_EACH_FLOAT(RD_COLS_)
+#define rd_cols_k(k, ...) AX_BY_FLOAT(k, rd_cols, __VA_ARGS__)
 /* The float body of reduce (acc NULL) and reduce_acc. */
 AXIAL_INLINE void rd_float(int k, const void *x, void *y, double *acc, size_t outer, size_t n,
                            size_t inner, int stream) {
@@ -1006,8 +1003,7 @@ AXIAL_INLINE void ri_reduce(int k, const void *x, void *y, uint64_t *acc, size_t
     void AX_KN(reduce_finish, name)(const void *acc, void *y, size_t count) {                  \
         ri_finish_##bits(acc, y, count);                                                       \
     }
-#define AX_RED_PART1() AX_RED_FLOAT_(f32, AXK_F32) AX_RED_FLOAT_(f64, AXK_F64) AX_RED_FLOAT_(f16, AXK_F16) \
-    AX_RED_FLOAT_(bf16, AXK_BF16)
+#define AX_RED_PART1() AX_EACH_FLOAT(AX_RED_FLOAT_)
 #define AX_RED_PART2() AX_RED_INT_(8, AXK_I8, i8, u8) AX_RED_INT_(16, AXK_I16, i16, u16)
 #define AX_RED_PART3() AX_RED_INT_(32, AXK_I32, i32, u32) AX_RED_INT_(64, AXK_I64, i64, u64)
 #define AXIAL_DEFINE_REDUCE_KERNELS() AX_ENTRIES(AX_RED_PART)

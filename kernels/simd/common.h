@@ -33,6 +33,13 @@ AXIAL_INLINE size_t axk_size(int k) {
 /* the expression for integer kind k's lane width (as a switch on k: I64 the default) */
 #define AX_BY_KIND(k, e8, e16, e32, e64) \
     ((k) == AXK_I8 ? (e8) : (k) == AXK_I16 ? (e16) : (k) == AXK_I32 ? (e32) : (e64))
+/* M(name, kind) for each float kind, for each kind; f_<name>(...) (made once a kind by M) for run-time kind k */
+#define AX_EACH_FLOAT(M) M(f32, AXK_F32) M(f64, AXK_F64) M(f16, AXK_F16) M(bf16, AXK_BF16)
+#define AX_EACH_KIND(M) M(i8, AXK_I8) M(i16, AXK_I16) M(i32, AXK_I32) M(i64, AXK_I64) AX_EACH_FLOAT(M)
+#define AX_BY_FLOAT(k, f, ...) ((k) == AXK_F32 ? f##_f32(__VA_ARGS__) : (k) == AXK_F64 ? f##_f64(__VA_ARGS__) \
+                                : (k) == AXK_F16 ? f##_f16(__VA_ARGS__) : f##_bf16(__VA_ARGS__))
+#define AX_BY_ANY(k, f, ...) (axk_float(k) ? AX_BY_FLOAT(k, f, __VA_ARGS__) : AX_BY_KIND(k, f##_i8(__VA_ARGS__), \
+                              f##_i16(__VA_ARGS__), f##_i32(__VA_ARGS__), f##_i64(__VA_ARGS__)))
 AXIAL_INLINE const void *axk_at(int k, const void *p, size_t i) { return (const char *)p + i * axk_size(k); }
 AXIAL_INLINE void *axk_at_mut(int k, void *p, size_t i) { return (char *)p + i * axk_size(k); }
 /* bytes (a multiple of 8) of float kind k's -0.0 at buf */
