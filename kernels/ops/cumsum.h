@@ -41,6 +41,9 @@ _Static_assert(!AX_CS_REST_TILES || AX_CS_TILE == 8, "AX_CS_REST_TILES takes til
 #ifndef AX_BLK_PART /* 1: blk_ld_part, blk_st_part (masked blocks: a line's tail, and f64 lines of 10-15) */
 #define AX_BLK_PART 0
 #endif
+#ifndef AX_CS_PART_ROWS /* integer rows of these bytes, narrower than a vector, move as parts, not whole vectors */
+#define AX_CS_PART_ROWS(bytes) 0
+#endif
 #ifndef AX_CS_ROWS_CONST /* narrow tiles' rows in loops of each constant width (no branch a row) */
 #define AX_CS_ROWS_CONST 0
 #endif
@@ -305,8 +308,8 @@ AXIAL_INLINE cs_col cs_col_ld(int k, const char *p, size_t cnt) {
         c.lo = cnt >= AX_ND ? vd_ld(d) : vd_ld_part(d, cnt, 0.0);
         c.hi = cnt >= w ? vd_ld(d + AX_ND) : cnt > AX_ND ? vd_ld_part(d + AX_ND, cnt - AX_ND, 0.0)
                                                           : vd_set1(-0.0);
-    } else if (AX_CS_HALVES(k) && cnt >= w) {
-        c.lo = vd_ld_h(k, p), c.hi = vd_ld_h(k, p + AX_ND * axk_size(k));
+    } else if (AX_CS_HALVES(k) && (cnt >= w || (cnt == AX_ND && k == AXK_F16))) { /* (f16 [8192, 8] 0.74x) */
+        c.lo = vd_ld_h(k, p), c.hi = cnt >= w ? vd_ld_h(k, p + AX_ND * axk_size(k)) : c.hi;
     } else if (axk_float(k) && cnt <= AX_ND) { /* the low half alone */
         c.lo = k == AXK_F32 ? vd_ld_f32_part((const float *)(const void *)p, cnt)
                             : vd_lo(vf_ld_part(k, p, cnt, 0.0f));
@@ -333,8 +336,8 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
             vd_put(d + AX_ND, c.hi, nt);
         else if (cnt > AX_ND)
             vd_st_part(d + AX_ND, c.hi, cnt - AX_ND);
-    } else if (AX_CS_HALVES(k) && cnt >= w) {
-        vd_put_h(k, p, c.lo, nt), vd_put_h(k, p + AX_ND * axk_size(k), c.hi, nt);
+    } else if (AX_CS_HALVES(k) && (cnt >= w || (cnt == AX_ND && k == AXK_F16))) {
+        vd_put_h(k, p, c.lo, nt), cnt >= w ? vd_put_h(k, p + AX_ND * axk_size(k), c.hi, nt) : (void)0;
     } else if (axk_float(k) && cnt <= AX_ND) {
         if (k == AXK_F32)
             vd_st_f32_part((float *)(void *)p, c.lo, cnt);
@@ -352,7 +355,6 @@ AXIAL_INLINE void cs_col_put(int k, char *p, cs_col c, size_t cnt, int nt) {
         vi_st_part(p, c.i, cnt * axk_size(k));
     }
 }
-AXIAL_INLINE void cs_col_st(int k, char *p, cs_col c, size_t cnt) { cs_col_put(k, p, c, cnt, 0); }
 AXIAL_INLINE cs_col cs_col_add(int k, cs_col a, cs_col b) {
     if (axk_float(k))
         a.lo = vd_add(a.lo, b.lo), a.hi = vd_add(a.hi, b.hi);
@@ -402,7 +404,7 @@ AXIAL_INLINE void cs_tile(int k, const char *x, char *y, size_t n, size_t stride
     const size_t es = axk_size(k), w = cs_cw(k), bytes = n * stride * es;
     const size_t wc = axk_float(k) && last <= AX_ND ? AX_ND : w; /* the columns of a whole load */
     size_t whole = 0; /* rows read and written as wc columns */
-    if (nv == 1 && last < wc && stride == last && !rev &&
+    if (nv == 1 && last < wc && stride == last && !rev && (axk_float(k) || !AX_CS_PART_ROWS(last * es)) &&
         ((uintptr_t)y + bytes <= (uintptr_t)x || (uintptr_t)x + bytes <= (uintptr_t)y)) {
         const size_t past = (wc + last - 1) / last - 1; /* rows a vector reaches past its own */
         whole = n > past ? n - past : 0;
@@ -475,11 +477,10 @@ AXIAL_INLINE void cs_sweep_col(int k, const char *x, char *y, size_t n, size_t s
     if (CS_PRE(k, excl) && t == 0 && first && rows)
         memset(y + ((rev ? n - 1 : 0) * stride + c) * es, 0, ((size_t)(nv - 1) * w + cnt) * es);
     for (int q = 0; q < nv; q++)
-        cs_col_st(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w);
+        cs_col_put(ak, acc + (c + (size_t)q * w) * as, a[q], q == nv - 1 ? cnt : w, 0);
 }
 /* The columns before y's first boundary of a column vector's size (at most a 64-byte line), where every row
- * starts at the same offset in a line: after them, no whole vector's store straddles two lines.  0 elsewhere.
- * */
+ * starts at the same offset in a line: after them, no whole vector's store straddles two lines; else 0. */
 AXIAL_INLINE size_t cs_head(int k, const char *y, size_t ncols, size_t stride) {
     const size_t es = axk_size(k), w = cs_cw(k), a = w * es < 64 ? w * es : 64;
     const size_t head = (a - (uintptr_t)y % a) % a / es; /* < w */
@@ -499,8 +500,7 @@ AXIAL_INLINE void cs_sweep(int k, const char *x, char *y, size_t n, size_t ncols
             if (!h && c + AX_CS_TILE * w <= ncols && !big) {
                 cs_sweep_col(k, x, y, n, stride, t, rows, c, AX_CS_TILE, w, first, excl, rev, acc, nt);
                 c += AX_CS_TILE * w;
-            } else if (!h && ncols - c > w && (big || ncols - c <= 4 * w)) { /* the last 2-4 vectors (AVX-512
-                                                   * integers 2-7) as a tile (AVX-512 i16 [512, 100] axis 0: 0.6x) */
+            } else if (!h && ncols - c > w && (big || ncols - c <= 4 * w)) { /* the last 2-4 (big: 2-7) vectors */
                 const size_t v = (ncols - c + w - 1) / w, last = ncols - c - (v - 1) * w;
 #define CS_SWEEP_N(N) cs_sweep_col(k, x, y, n, stride, t, rows, c, N, last, first, excl, rev, acc, nt)
                 v == 2 ? CS_SWEEP_N(2) : v == 3 ? CS_SWEEP_N(3) : v == 4 || !big ? CS_SWEEP_N(4)
