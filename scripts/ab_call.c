@@ -3,9 +3,10 @@
  * ab_call.c: one call's time in two builds of libaxial, alternated.
  *   cc -O2 -o /tmp/ab_call scripts/ab_call.c -ldl
  *   /tmp/ab_call OLD/libaxial.so NEW/libaxial.so OP DTYPE SHAPE AXES [FLAGS]
- * OP: cumsum, reduce, logcumsumexp or reduce_logsumexp; DTYPE: the axial_dtype value (1 f32, 2 f64, 3 f16,
- * 4 bf16, 5 i8, 7 i16, 9 i32, 11 i64); SHAPE: d0xd1[x...]; AXES: a,b (cumsum
- * takes the first).  15 rounds, each timing both libraries (the order
+ * OP: cumsum, reduce, logcumsumexp, reduce_logsumexp or roll; DTYPE: the axial_dtype value (1 f32, 2 f64,
+ * 3 f16, 4 bf16, 5 i8, 7 i16, 9 i32, 11 i64); SHAPE: d0xd1[x...]; AXES: a,b or all (cumsum takes the
+ * first); FLAGS: the flags, or Roll's shifts s,t (3 on each axis if none).  A call that fails stops it
+ * with its status.  15 rounds, each timing both libraries (the order
  * alternating) over repeated calls for at least 20 ms; prints the medians
  * and new/old.  AB_THREADS=T: the _ex form on each library's own pool of T
  * threads (wall time).  For the shapes the benchmark matrix does not have (integer
@@ -21,21 +22,26 @@ typedef int (*rs_t)(int, const void *, void *, size_t, const int64_t *, const in
 typedef int (*cs_t)(int, const void *, void *, size_t, const int64_t *, int64_t, unsigned);
 typedef int (*rsx_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, unsigned, void *);
 typedef int (*csx_t)(int, const void *, void *, size_t, const int64_t *, int64_t, unsigned, void *);
+typedef int (*rl_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, const int64_t *, size_t);
+typedef int (*rlx_t)(int, const void *, void *, size_t, const int64_t *, const int64_t *, size_t, const int64_t *, size_t, void *);
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 int main(int argc, char **argv) {
     if (argc < 7) {
-        fprintf(stderr, "usage: %s OLD.so NEW.so cumsum|reduce|logcumsumexp|reduce_logsumexp DTYPE d0xd1[x...] a[,b] [FLAGS]\n", argv[0]);
+        fprintf(stderr, "usage: %s OLD.so NEW.so cumsum|reduce|logcumsumexp|reduce_logsumexp|roll DTYPE d0xd1[x...] a[,b]|all [FLAGS|SHIFTS]\n", argv[0]);
         return 2;
     }
     void *h[2] = {dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), dlopen(argv[2], RTLD_NOW | RTLD_LOCAL)};
     if (!h[0] || !h[1]) { fprintf(stderr, "%s\n", dlerror()); return 1; }
     const char *op = strcmp(argv[3], "reduce") == 0 ? "reduce_sum" : argv[3];
-    int cum = strstr(op, "cumsum") != NULL, dt = atoi(argv[4]);
+    int cum = strstr(op, "cumsum") != NULL, roll = strcmp(op, "roll") == 0, dt = atoi(argv[4]);
     int64_t shape[4]; size_t rank = 0; char *s = argv[5];
     while (*s && rank < 4) { shape[rank++] = strtoll(s, &s, 10); if (*s == 'x') s++; }
     int64_t axes[4]; size_t na = 0; s = argv[6];
-    while (*s && na < 4) { axes[na++] = strtoll(s, &s, 10); if (*s == ',') s++; }
+    if (strcmp(s, "all") == 0) for (; na < rank; na++) axes[na] = (int64_t)na;
+    while (*s && na < 4 && strcmp(s, "all") != 0) { axes[na++] = strtoll(s, &s, 10); if (*s == ',') s++; }
     unsigned flags = argc > 7 ? atoi(argv[7]) : 0;
+    int64_t shifts[4] = {3, 3, 3, 3}; size_t ns = 0;
+    for (s = argc > 7 ? argv[7] : ""; roll && *s && ns < 4;) { shifts[ns++] = strtoll(s, &s, 10); if (*s == ',') s++; }
     size_t N = 1; for (size_t i = 0; i < rank; i++) N *= shape[i];
     size_t bytes = N * 8 + 64;
     const size_t yoff = getenv("AB_YOFF") ? (size_t)atoi(getenv("AB_YOFF")) : 0; /* y's offset: 4K aliasing with x */
@@ -61,10 +67,14 @@ int main(int argc, char **argv) {
             }
             int reps = 0; double t0 = now(), t;
             do {
-                if (threads && cum) ((csx_t)f[j])(dt, x, y, rank, shape, axes[0], flags, ex[j]);
-                else if (threads) ((rsx_t)f[j])(dt, x, y, rank, shape, axes, na, flags, ex[j]);
-                else if (cum) ((cs_t)f[j])(dt, x, y, rank, shape, axes[0], flags);
-                else ((rs_t)f[j])(dt, x, y, rank, shape, axes, na, flags);
+                int rc;
+                if (threads && roll) rc = ((rlx_t)f[j])(dt, x, y, rank, shape, shifts, na, axes, na, ex[j]);
+                else if (roll) rc = ((rl_t)f[j])(dt, x, y, rank, shape, shifts, na, axes, na);
+                else if (threads && cum) rc = ((csx_t)f[j])(dt, x, y, rank, shape, axes[0], flags, ex[j]);
+                else if (threads) rc = ((rsx_t)f[j])(dt, x, y, rank, shape, axes, na, flags, ex[j]);
+                else if (cum) rc = ((cs_t)f[j])(dt, x, y, rank, shape, axes[0], flags);
+                else rc = ((rs_t)f[j])(dt, x, y, rank, shape, axes, na, flags);
+                if (rc) { fprintf(stderr, "%s: status %d from %s\n", argv[1 + j], rc, name); return 1; }
                 reps++; t = now() - t0;
             } while (t < 0.02);
             med[j][r] = t / reps;
