@@ -177,8 +177,15 @@ id:   avx512-iflat-step4
 file: kernels/ops/cumsum.h
 isa:  avx512
 what: AVX-512 narrow integer CumSum columns as a flat run, four vectors a step: the third vector loaded from the second's place
-old:  v[u] = vi_ld(x + CS_IFLAT_AT(u));
-new:  v[u] = vi_ld(x + CS_IFLAT_AT(u == 2 ? 1 : u));
+old:  v[u] = vi_ld(xs + (rev ? N - j - (u + 1) * W : j + u * W) * e);
+new:  v[u] = vi_ld(xs + (rev ? N - j - (u + 1) * W : j + (u == 2 ? 1 : u) * W) * e);
+
+id:   avx512-iflat-tail
+file: kernels/ops/cumsum.h
+isa:  avx512
+what: AVX-512 narrow integer CumSum columns as a flat run, reverse: the last rows' copy one element low in the zeroed step
+old:  const size_t off = rev ? sizeof b - r * e : 0;
+new:  const size_t off = rev ? sizeof b - r * e - e : 0;
 
 id:   avx512-sweep-int-tile
 file: kernels/ops/cumsum.h

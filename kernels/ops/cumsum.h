@@ -736,25 +736,23 @@ AXIAL_INLINE vi cs_iflat_vec(int k, vi v, vi *C, size_t B, int excl, int rev) {
 }
 AXIAL_INLINE void cs_iflat(int k, const char *x, char *y, size_t total, size_t B, int excl, int rev,
                            int nt) {
-    const size_t e = axk_size(k), W = AX_VB / e, r = total % W;
+    const size_t e = axk_size(k), W = AX_VB / e, r = total % (4 * W), p = (rev ? 0 : total - r) * e;
     nt = cs_nt_vec(k, y, total, rev, nt);
     vi C = vi_zero();
-    size_t j = 0;
-#define CS_IFLAT_AT(u) ((rev ? total - j - ((u) + 1) * W : j + (u) * W) * e)
-    for (; j + 4 * W <= total; j += 4 * W) { /* (4 loads, then 4 stores: i64 [32768, 2] 0.75x the time) */
-        vi v[4];
-        for (int u = 0; u < 4; u++) v[u] = vi_ld(x + CS_IFLAT_AT(u));
-        for (int u = 0; u < 4; u++) vi_put(y + CS_IFLAT_AT(u), cs_iflat_vec(k, v[u], &C, B, excl, rev), AX_CS_NT && nt);
-    }
-    for (; j + W <= total; j += W)
-        vi_put(y + CS_IFLAT_AT(0), cs_iflat_vec(k, vi_ld(x + CS_IFLAT_AT(0)), &C, B, excl, rev), AX_CS_NT && nt);
-#undef CS_IFLAT_AT
-    if (r) { /* the last rows in k order, zeros past them */
-        _Alignas(64) unsigned char b[AX_VB] = {0};
-        const size_t p = (rev ? 0 : total - r) * e, off = rev ? AX_VB - r * e : 0;
-        memcpy(b + off, x + p, r * e);
-        vi_st(b, cs_iflat_vec(k, vi_ld(b), &C, B, excl, rev));
-        memcpy(y + p, b + off, r * e);
+    _Alignas(64) unsigned char b[4 * AX_VB] = {0}; /* the last rows in k order, zeros past them: one more step */
+    const size_t off = rev ? sizeof b - r * e : 0;
+    for (int last = 0; last < 1 + (r > 0); last++) { /* 4 loads, then 4 stores (i64 [32768, 2] 0.75x the time of 1) */
+        const char *xs = last ? (const char *)b : x + (rev ? r * e : 0);
+        char *ys = last ? (char *)b : y + (rev ? r * e : 0);
+        const size_t N = last ? 4 * W : total - r;
+        for (size_t j = 0; j < N; j += 4 * W) {
+            vi v[4];
+            for (int u = 0; u < 4; u++) v[u] = vi_ld(xs + (rev ? N - j - (u + 1) * W : j + u * W) * e);
+            for (int u = 0; u < 4; u++)
+                vi_put(ys + (rev ? N - j - (u + 1) * W : j + u * W) * e, cs_iflat_vec(k, v[u], &C, B, excl, rev),
+                       AX_CS_NT && nt && !last);
+        }
+        last ? (void)memcpy(y + p, b + off, r * e) : (void)memcpy(b + off, x + p, r * e);
     }
 }
 AXIAL_INLINE void cs_iflat_b(int k, const char *x, char *y, size_t total, size_t B, int excl, int rev,
