@@ -642,9 +642,9 @@ AXIAL_INLINE vi cs_seg_vec(int k, vi v, unsigned char (*M)[AX_VB], vi *carry, si
     const size_t W = AX_VB / axk_size(k);
     vi s = v;
     /* Hillis-Steele in the vector, each step kept inside the row */
-#define AX_CS_SEG_STEP(d, i) \
-    if (n > (d) && W > (d)) s = vi_add(k, s, vi_and(vi_up(k, s, vi_zero(), d, rev), vi_ld(M[i])));
-    AX_CS_SEG_STEP(1, 0) AX_CS_SEG_STEP(2, 1) AX_CS_SEG_STEP(4, 2) AX_CS_SEG_STEP(8, 3)
+#define AX_CS_SEG_STEP(i) \
+    if (n > (1u << i) && W > (1u << i)) s = vi_add(k, s, vi_and(vi_up(k, s, vi_zero(), 1 << i, rev), vi_ld(M[i])));
+    AX_CS_SEG_STEP(0) AX_CS_SEG_STEP(1) AX_CS_SEG_STEP(2) AX_CS_SEG_STEP(3)
 #undef AX_CS_SEG_STEP
     if (cross) {
         const vi before = *carry;
